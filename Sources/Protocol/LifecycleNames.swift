@@ -1,0 +1,89 @@
+/// A scene's activation state, as `UIScene.ActivationState`.
+public enum ActivationState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case unattached
+    case foregroundInactive
+    case foregroundActive
+    case background
+
+    public var description: String { rawValue }
+
+    /// Whether the scene is on screen (active or inactive).
+    public var isForeground: Bool { self == .foregroundInactive || self == .foregroundActive }
+}
+
+/// A worker process's state, as LIFECYCLE.md §1 names it.
+public enum ProcessState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// No worker process for this scene.
+    case none
+    case launching
+    case running
+    case suspended
+    case terminated
+
+    public var description: String { rawValue }
+}
+
+/// Why a worker process ended (LIFECYCLE.md §6).
+public enum TerminationReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case disconnected
+    case terminated
+    case killed
+    case crashed
+    case watchdog
+    case terminateTimeout = "terminate-timeout"
+    case backgroundTaskTimeout = "background-task-timeout"
+    case jetsam
+    case protocolViolation = "protocol-violation"
+
+    public var description: String { rawValue }
+}
+
+/// Every callback name the trace writes (LIFECYCLE.md §7), plus `didReceiveNotification`,
+/// the project's callback for `notify`.
+public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    // App delegate.
+    case didFinishLaunching
+    case configurationForConnecting
+    case applicationDidReceiveMemoryWarning
+    case applicationWillTerminate
+    // Host.
+    case didDiscardSceneSessions
+    // Scene delegate.
+    case willConnectTo
+    case sceneWillEnterForeground
+    case sceneDidBecomeActive
+    case sceneWillResignActive
+    case sceneDidEnterBackground
+    case stateRestorationActivity
+    case sceneDidDisconnect
+    case didReceiveNotification
+    // View controllers.
+    case loadView
+    case viewDidLoad
+    case viewWillAppear
+    case viewDidAppear
+    case viewWillDisappear
+    case viewDidDisappear
+    case viewWillLayoutSubviews
+    case viewDidLayoutSubviews
+    case viewWillTransition
+    case didReceiveMemoryWarning
+    case `deinit`
+    // Background tasks.
+    case beginBackgroundTask
+    case backgroundTaskExpiration
+    case endBackgroundTask
+
+    public var description: String { rawValue }
+
+    /// Whether the callback belongs to a view controller (and so carries a `vc`).
+    public var isViewControllerCallback: Bool {
+        switch self {
+        case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
+            .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// A message from the host to a worker (one JSON object per line on the worker's stdin).
+///
+/// Wire form is flat: `{"op":"hello","protocol":1}`, `{"id":7,"op":"push","vc":"Detail"}`.
+public enum HostCommand: Sendable, Hashable {
+    /// The first frame the host writes: its protocol version. `{"op":"hello","protocol":1}`
+    case hello(protocolVersion: Int)
+    /// An operation the worker must carry out and acknowledge with a reply carrying `id`.
+    case request(id: Int, WorkerOperation)
+}
+
+/// What the host asks a worker to do. Each runs the callbacks of LIFECYCLE.md in order.
+public enum WorkerOperation: Sendable, Hashable {
+    /// `{"op":"connect","session":"A","configuration":"Default","role":"windowApplication",
+    ///   "background":false,"root":"Root","reconnect":false,"restoration":{...}}`
+    case connect(ConnectOptions)
+    /// `{"op":"activate"}`: foregroundInactive → foregroundActive.
+    case activate
+    /// `{"op":"deactivate"}`: foregroundActive → foregroundInactive.
+    case deactivate
+    /// `{"op":"background"}`: to background (resigning active first if needed).
+    case enterBackground
+    /// `{"op":"foreground"}`: background → foregroundActive.
+    case enterForeground
+    /// `{"op":"stateRestoration"}`: ask `stateRestorationActivity(for:)`; the reply's `result` is the answer.
+    case stateRestoration
+    /// `{"op":"disconnect"}`: `sceneDidDisconnect`, controllers deinit top first, then the worker exits 0.
+    case disconnect
+    /// `{"op":"terminate"}`: `sceneDidDisconnect`, `applicationWillTerminate`, then the worker exits 0.
+    case terminate
+    /// `{"op":"push","vc":"Detail"}`
+    case push(viewController: String)
+    /// `{"op":"pop"}`
+    case pop
+    /// `{"op":"resize","width":800,"height":600}`
+    case resize(width: Int, height: Int)
+    /// `{"op":"memoryWarning"}`
+    case memoryWarning
+    /// `{"op":"notify","name":"sync","value":3}`
+    case notify(name: String, value: JSONValue)
+    /// `{"op":"beginBackgroundTask"}`
+    case beginBackgroundTask
+    /// `{"op":"endBackgroundTask"}`
+    case endBackgroundTask
+    /// `{"op":"expireBackgroundTask"}`: run the expiration handler of the running background task.
+    case expireBackgroundTask
+
+    /// The `op` string on the wire.
+    public var name: String {
+        switch self {
+        case .connect: "connect"
+        case .activate: "activate"
+        case .deactivate: "deactivate"
+        case .enterBackground: "background"
+        case .enterForeground: "foreground"
+        case .stateRestoration: "stateRestoration"
+        case .disconnect: "disconnect"
+        case .terminate: "terminate"
+        case .push: "push"
+        case .pop: "pop"
+        case .resize: "resize"
+        case .memoryWarning: "memoryWarning"
+        case .notify: "notify"
+        case .beginBackgroundTask: "beginBackgroundTask"
+        case .endBackgroundTask: "endBackgroundTask"
+        case .expireBackgroundTask: "expireBackgroundTask"
+        }
+    }
+}
+
+/// Parameters of `connect`.
+public struct ConnectOptions: Sendable, Hashable {
+    /// The session's persistent identifier.
+    public var session: String
+    /// The configuration name (`UISceneConfiguration.name`).
+    public var configuration: String
+    /// The session role (`UISceneSession.Role`).
+    public var role: String
+    /// Connect straight to background (system-requested launch).
+    public var background: Bool
+    /// The root view controller's name.
+    public var root: String
+    /// Whether the session existed before (skips `configurationForConnecting`).
+    public var reconnect: Bool
+    /// The session's stored restoration state, if any.
+    public var restoration: JSONValue?
+
+    public init(
+        session: String,
+        configuration: String = "Default Configuration",
+        role: String = "windowApplication",
+        background: Bool = false,
+        root: String = "Root",
+        reconnect: Bool = false,
+        restoration: JSONValue? = nil
+    ) {
+        self.session = session
+        self.configuration = configuration
+        self.role = role
+        self.background = background
+        self.root = root
+        self.reconnect = reconnect
+        self.restoration = restoration
+    }
+}

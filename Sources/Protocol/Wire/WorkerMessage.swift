@@ -1,0 +1,39 @@
+/// A message from a worker to the host (one JSON object per line on the worker's stdout).
+public enum WorkerMessage: Sendable, Hashable {
+    /// The worker accepted the hello. `{"type":"ready","protocol":1,"pid":4242}`
+    case ready(protocolVersion: Int, pid: Int32)
+    /// A callback the worker ran. `{"type":"callback","name":"viewDidLoad","vc":"Root"}`
+    case callback(CallbackEvent)
+    /// The request `id` is done. `{"type":"reply","id":7}` or with `"result":{...}`.
+    case reply(id: Int, result: JSONValue?)
+    /// The request `id` (or, without an id, the last frame) failed.
+    /// `{"type":"error","id":7,"code":1,"message":"cannot pop the root view controller"}`
+    case failure(id: Int?, ProtocolError)
+}
+
+/// One callback a worker ran, as it reports it. Flat: optional fields are omitted on the wire.
+public struct CallbackEvent: Sendable, Hashable {
+    public var name: CallbackName
+    /// The view controller's name, for view-controller callbacks.
+    public var viewController: String?
+    /// For `willConnectTo`: the restoration state the scene received.
+    public var restoration: JSONValue?
+    /// For `didReceiveNotification`: the notification's name (wire key `notification`).
+    public var notification: String?
+    /// For `didReceiveNotification`: its value (wire key `value`).
+    public var value: JSONValue?
+
+    public init(
+        _ name: CallbackName,
+        viewController: String? = nil,
+        restoration: JSONValue? = nil,
+        notification: String? = nil,
+        value: JSONValue? = nil
+    ) {
+        self.name = name
+        self.viewController = viewController
+        self.restoration = restoration
+        self.notification = notification
+        self.value = value
+    }
+}
