@@ -2,13 +2,20 @@
 #include "CSceneHostSys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
 #endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
@@ -47,8 +54,11 @@ int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp
 
     sigset_t empty;
     sigemptyset(&empty);
+    // Every signal, including glibc's internal SIGCANCEL/SIGSETXID (32, 33) which sigfillset
+    // leaves out: posix_spawn would otherwise set those to SIG_IGN in the child (they have
+    // handlers in the host), and an ignored disposition survives exec.
     sigset_t all;
-    sigfillset(&all);
+    memset(&all, 0xff, sizeof all);
     if (rc == 0) rc = posix_spawnattr_setsigmask(&attributes, &empty);
     if (rc == 0) rc = posix_spawnattr_setsigdefault(&attributes, &all);
     if (rc == 0) rc = posix_spawnattr_setpgroup(&attributes, 0);
@@ -61,4 +71,53 @@ int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     return rc;
+}
+
+int csh_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+int csh_waitid_pidfd(int pidfd, int extra_options, int *kind, int *value) {
+    siginfo_t info;
+    // With WNOHANG, si_pid stays 0 when nothing was reaped; waitid does not promise to clear it.
+    memset(&info, 0, sizeof info);
+    int rc;
+    do {
+        rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | extra_options);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) return errno;
+    if (info.si_pid == 0) {
+        *kind = CSH_WAIT_RUNNING;
+        *value = 0;
+    } else if (info.si_code == CLD_EXITED) {
+        *kind = CSH_WAIT_EXITED;
+        *value = info.si_status;
+    } else {
+        *kind = CSH_WAIT_SIGNALED;
+        *value = info.si_status;
+    }
+    return 0;
+}
+
+extern char **environ;
+
+char *const *csh_environ(void) {
+    return environ;
+}
+
+int csh_block_async_signals(void) {
+    sigset_t set;
+    sigfillset(&set);
+    sigdelset(&set, SIGSEGV);
+    sigdelset(&set, SIGBUS);
+    sigdelset(&set, SIGFPE);
+    sigdelset(&set, SIGILL);
+    sigdelset(&set, SIGTRAP);
+    sigdelset(&set, SIGSYS);
+    sigdelset(&set, SIGABRT);
+    return pthread_sigmask(SIG_SETMASK, &set, NULL);
+}
+
+void csh_set_thread_name(const char *name) {
+    (void)prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

@@ -3,6 +3,8 @@
 
 #include <sys/types.h>
 #include <signal.h>
+// Re-exported: Swift's Glibc module does not cover epoll.
+#include <sys/epoll.h>
 
 /// pidfd_open(2): a file descriptor that becomes readable when `pid` exits. -1 and errno on failure.
 int csh_pidfd_open(pid_t pid, unsigned int flags);
@@ -18,5 +20,30 @@ int csh_set_parent_death_signal(int sig);
 /// other descriptor closed. Returns 0 and sets `*pid`, or an errno value.
 int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
               int stdin_fd, int stdout_fd, int stderr_fd);
+
+/// pipe2(fds, O_CLOEXEC) (Swift's Glibc module lacks pipe2). 0, or -1 and errno.
+int csh_pipe_cloexec(int fds[2]);
+
+/// What `csh_waitid_pidfd` found.
+enum {
+    CSH_WAIT_RUNNING = 0,  ///< WNOHANG and the child has not exited yet.
+    CSH_WAIT_EXITED = 1,   ///< `*value` is the exit status.
+    CSH_WAIT_SIGNALED = 2, ///< `*value` is the terminating signal (core dumped or not).
+};
+
+/// waitid(P_PIDFD, pidfd, WEXITED | extra_options): reaps the child behind `pidfd`.
+/// Returns 0 and sets `*kind` (a CSH_WAIT_* value) and `*value`, or an errno value.
+int csh_waitid_pidfd(int pidfd, int extra_options, int *kind, int *value);
+
+/// The calling process's environment (`environ`), for inheriting it in a child.
+char *const *csh_environ(void);
+
+/// Blocks every asynchronous signal in the calling thread, leaving the synchronous ones
+/// (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT) deliverable so crashes still report.
+/// Returns 0 or an errno value.
+int csh_block_async_signals(void);
+
+/// Names the calling thread (prctl PR_SET_NAME; the kernel keeps the first 15 bytes).
+void csh_set_thread_name(const char *name);
 
 #endif

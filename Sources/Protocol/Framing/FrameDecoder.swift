@@ -1,6 +1,17 @@
 /// Splits a byte stream into newline-terminated frames, enforcing a maximum frame size
 /// with bounded memory: an oversized frame is reported once and its bytes are discarded
 /// up to the next newline, never buffered.
+///
+/// Rules:
+/// - A frame is the bytes before a `\n`. It may be at most `maximumFrameSize - 1` bytes long,
+///   so that the frame together with its newline fits in `maximumFrameSize`.
+/// - Empty lines (a bare `\n`) are skipped: they carry no message, and skipping them lets a
+///   peer use newlines as keep-alives. (A `\r` before the newline is not stripped.)
+/// - A frame that grows past the limit is reported once, as `.oversized(length:)` with the
+///   length seen so far, at its position in the stream; its remaining bytes up to and
+///   including the next newline are dropped as they arrive, never buffered.
+/// - Frames are split off eagerly in `append`, so the bytes held are at most one partial
+///   frame (bounded by the limit) plus the complete frames not yet taken with `next()`.
 public struct FrameDecoder: Sendable {
     /// One result of `next()`.
     public enum Output: Sendable, Hashable {
@@ -12,28 +23,120 @@ public struct FrameDecoder: Sendable {
 
     public let maximumFrameSize: Int
 
+    /// The longest frame content (newline excluded) that is accepted.
+    private let maximumContentLength: Int
+    /// The start of the current, not yet terminated frame.
+    private var partial: [UInt8] = []
+    /// True while dropping the rest of an oversized frame (up to its newline).
+    private var discarding = false
+    /// Outputs ready for `next()`; `head` is the first not yet returned.
+    private var ready: [Output] = []
+    private var head = 0
+    /// Bytes held in `ready`'s frames not yet returned.
+    private var readyByteCount = 0
+
     public init(maximumFrameSize: Int = FrameLimits.defaultMaximumFrameSize) {
         self.maximumFrameSize = maximumFrameSize
-        fatalError("TODO")
+        self.maximumContentLength = max(0, maximumFrameSize - 1)
     }
+
+    /// Bytes currently held by the decoder (partial frame plus frames not yet returned).
+    /// Exposed for tests of the memory bound.
+    var bufferedByteCount: Int { partial.count + readyByteCount }
 
     /// Feeds bytes read from the stream.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        fatalError("TODO")
+        let count = bytes.count
+        var position = 0
+        while position < count {
+            let newline = firstNewline(in: bytes, from: position)
+            if discarding {
+                guard let newline else { return }
+                discarding = false
+                position = newline + 1
+                continue
+            }
+            let end = newline ?? count
+            let length = partial.count + (end - position)
+            if length > maximumContentLength {
+                enqueue(.oversized(length: length))
+                partial = []
+                guard let newline else {
+                    discarding = true
+                    return
+                }
+                position = newline + 1
+                continue
+            }
+            guard let newline else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<count]))
+                return
+            }
+            if partial.isEmpty {
+                if newline > position {
+                    enqueue(.frame(Array(UnsafeRawBufferPointer(rebasing: bytes[position..<newline]))))
+                }
+            } else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<newline]))
+                enqueue(.frame(partial))
+                partial = []
+            }
+            position = newline + 1
+        }
     }
 
     /// Feeds bytes read from the stream.
     public mutating func append(_ bytes: [UInt8]) {
-        fatalError("TODO")
+        bytes.withUnsafeBytes { append($0) }
     }
 
     /// The next complete frame or oversize report, or nil when more bytes are needed.
     public mutating func next() -> Output? {
-        fatalError("TODO")
+        guard head < ready.count else { return nil }
+        // Swap the output out so the queue does not keep its bytes alive.
+        var output = Output.oversized(length: 0)
+        swap(&output, &ready[head])
+        head += 1
+        if case .frame(let frame) = output { readyByteCount -= frame.count }
+        if head == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= ready.count {
+            // Compact occasionally so a long-lived decoder does not grow without bound.
+            ready.removeSubrange(..<head)
+            head = 0
+        }
+        return output
     }
 
     /// Call at end of stream: throws `.truncatedFrame` when unterminated bytes remain.
+    ///
+    /// Unterminated bytes (or the unfinished tail of an oversized frame) are dropped, so
+    /// a second call does not throw again. Complete frames stay available from `next()`.
     public mutating func finish() throws(ProtocolError) {
-        fatalError("TODO")
+        if discarding {
+            discarding = false
+            throw ProtocolError(.truncatedFrame, "stream ended inside an oversized frame (no terminating newline)")
+        }
+        if !partial.isEmpty {
+            let length = partial.count
+            partial = []
+            throw ProtocolError(.truncatedFrame, "stream ended inside a frame: \(length) bytes without a newline")
+        }
+    }
+
+    private mutating func enqueue(_ output: Output) {
+        if case .frame(let frame) = output { readyByteCount += frame.count }
+        ready.append(output)
+    }
+
+    private func firstNewline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        let count = bytes.count
+        while index < count {
+            if bytes[index] == ASCII.newline { return index }
+            index += 1
+        }
+        return nil
     }
 }

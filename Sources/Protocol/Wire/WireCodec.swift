@@ -2,36 +2,357 @@
 ///
 /// `encode` appends one frame: the JSON object followed by `\n`. `decode` takes one frame's
 /// bytes (without the newline) and either returns a message or throws a typed `ProtocolError`.
+///
+/// Encoding writes bytes directly (fixed key order, see the doc comments of `HostCommand`
+/// and `WorkerMessage`); no intermediate `JSONValue` tree is built for the envelope.
+///
+/// Decoding is strict about what it understands and lenient about what it does not:
+/// - not valid JSON → `.parseError` (`.nestingTooDeep` for deep nesting);
+/// - valid JSON but not an object, or a required field missing or of the wrong JSON type
+///   → `.invalidMessage` naming the field;
+/// - an `op`, `type` or callback `name` this side does not know → `.unknownOperation`;
+/// - a field of the right JSON type with an unacceptable value (negative or non-integral
+///   `id`, negative `width`/`height`, empty `vc`, `session`, `root` or notification name,
+///   `pid` outside `1...Int32.max`) → `.invalidParameters` naming the field.
+/// - Unknown extra fields are ignored, for forward compatibility: a newer peer may add
+///   optional fields without breaking an older one. (Duplicate keys are still rejected.)
+/// - Optional `JSONValue` fields (`restoration`, `value`, `result`) distinguish absent (nil)
+///   from an explicit `null` (`.null`); optional string fields must be strings when present.
+/// - `hello` and `ready` decode whatever protocol number they carry: checking it is the
+///   receiver's job (it answers `.versionMismatch`).
 extension HostCommand {
     /// Appends this command's frame (JSON + `\n`) to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
-        fatalError("TODO: WireCodec")
+        switch self {
+        case .hello(let protocolVersion):
+            JSONWriter.appendLiteral(#"{"op":"hello","protocol":"#, to: &buffer)
+            JSONWriter.writeInt(protocolVersion, into: &buffer)
+        case .request(let id, let operation):
+            JSONWriter.appendLiteral(#"{"id":"#, to: &buffer)
+            JSONWriter.writeInt(id, into: &buffer)
+            JSONWriter.appendLiteral(#","op":""#, to: &buffer)
+            // Operation names are plain ASCII identifiers: no escaping needed.
+            buffer.append(contentsOf: operation.name.utf8)
+            buffer.append(ASCII.quote)
+            operation.encodeParameters(into: &buffer)
+        }
+        JSONWriter.appendLiteral("}\n", to: &buffer)
     }
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: UnsafeRawBufferPointer) throws(ProtocolError) {
-        fatalError("TODO: WireCodec")
+        var message = try WireObject(frame: frame, kind: "command")
+        let op = try message.string("op")
+        if op == "hello" {
+            message.kind = op
+            self = .hello(protocolVersion: try message.integer("protocol"))
+            return
+        }
+        guard let kind = OperationKind.byName[op] else {
+            throw ProtocolError(.unknownOperation, "unknown op \(quoted(op))")
+        }
+        message.kind = op
+        let id = try message.nonNegativeInteger("id")
+        let operation: WorkerOperation
+        switch kind {
+        case .connect:
+            operation = .connect(
+                ConnectOptions(
+                    session: try message.nonEmptyString("session"),
+                    configuration: try message.string("configuration"),
+                    role: try message.string("role"),
+                    background: try message.bool("background"),
+                    root: try message.nonEmptyString("root"),
+                    reconnect: try message.bool("reconnect"),
+                    restoration: message.value("restoration")
+                )
+            )
+        case .activate: operation = .activate
+        case .deactivate: operation = .deactivate
+        case .background: operation = .enterBackground
+        case .foreground: operation = .enterForeground
+        case .stateRestoration: operation = .stateRestoration
+        case .disconnect: operation = .disconnect
+        case .terminate: operation = .terminate
+        case .push: operation = .push(viewController: try message.nonEmptyString("vc"))
+        case .pop: operation = .pop
+        case .resize:
+            operation = .resize(
+                width: try message.nonNegativeInteger("width"),
+                height: try message.nonNegativeInteger("height")
+            )
+        case .memoryWarning: operation = .memoryWarning
+        case .notify:
+            operation = .notify(name: try message.nonEmptyString("name"), value: try message.requiredValue("value"))
+        case .beginBackgroundTask: operation = .beginBackgroundTask
+        case .endBackgroundTask: operation = .endBackgroundTask
+        case .expireBackgroundTask: operation = .expireBackgroundTask
+        }
+        self = .request(id: id, operation)
     }
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: [UInt8]) throws(ProtocolError) {
-        fatalError("TODO: WireCodec")
+        let result: Result<HostCommand, ProtocolError> = frame.withUnsafeBytes { raw in
+            do throws(ProtocolError) {
+                return .success(try HostCommand(frame: raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
     }
+}
+
+extension WorkerOperation {
+    /// Appends `,"key":value` for each parameter of this operation.
+    fileprivate func encodeParameters(into buffer: inout [UInt8]) {
+        switch self {
+        case .connect(let options):
+            JSONWriter.appendLiteral(#","session":"#, to: &buffer)
+            JSONWriter.writeString(options.session, into: &buffer)
+            JSONWriter.appendLiteral(#","configuration":"#, to: &buffer)
+            JSONWriter.writeString(options.configuration, into: &buffer)
+            JSONWriter.appendLiteral(#","role":"#, to: &buffer)
+            JSONWriter.writeString(options.role, into: &buffer)
+            JSONWriter.appendLiteral(options.background ? #","background":true"# : #","background":false"#, to: &buffer)
+            JSONWriter.appendLiteral(#","root":"#, to: &buffer)
+            JSONWriter.writeString(options.root, into: &buffer)
+            JSONWriter.appendLiteral(options.reconnect ? #","reconnect":true"# : #","reconnect":false"#, to: &buffer)
+            if let restoration = options.restoration {
+                JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
+                JSONWriter.write(restoration, into: &buffer)
+            }
+        case .push(let viewController):
+            JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+            JSONWriter.writeString(viewController, into: &buffer)
+        case .resize(let width, let height):
+            JSONWriter.appendLiteral(#","width":"#, to: &buffer)
+            JSONWriter.writeInt(width, into: &buffer)
+            JSONWriter.appendLiteral(#","height":"#, to: &buffer)
+            JSONWriter.writeInt(height, into: &buffer)
+        case .notify(let name, let value):
+            JSONWriter.appendLiteral(#","name":"#, to: &buffer)
+            JSONWriter.writeString(name, into: &buffer)
+            JSONWriter.appendLiteral(#","value":"#, to: &buffer)
+            JSONWriter.write(value, into: &buffer)
+        case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
+            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask:
+            break
+        }
+    }
+}
+
+/// The `op` string of each request (`WorkerOperation.name`).
+private enum OperationKind: String, CaseIterable {
+    case connect
+    case activate
+    case deactivate
+    case background
+    case foreground
+    case stateRestoration
+    case disconnect
+    case terminate
+    case push
+    case pop
+    case resize
+    case memoryWarning
+    case notify
+    case beginBackgroundTask
+    case endBackgroundTask
+    case expireBackgroundTask
+
+    /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
+    static let byName = [String: OperationKind](uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+}
+
+extension CallbackName {
+    /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
+    fileprivate static let byName = [String: CallbackName](uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
 extension WorkerMessage {
     /// Appends this message's frame (JSON + `\n`) to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
-        fatalError("TODO: WireCodec")
+        switch self {
+        case .ready(let protocolVersion, let pid):
+            JSONWriter.appendLiteral(#"{"type":"ready","protocol":"#, to: &buffer)
+            JSONWriter.writeInt(protocolVersion, into: &buffer)
+            JSONWriter.appendLiteral(#","pid":"#, to: &buffer)
+            JSONWriter.writeInt(Int(pid), into: &buffer)
+        case .callback(let event):
+            JSONWriter.appendLiteral(#"{"type":"callback","name":""#, to: &buffer)
+            // Callback names are plain ASCII identifiers: no escaping needed.
+            buffer.append(contentsOf: event.name.rawValue.utf8)
+            buffer.append(ASCII.quote)
+            if let viewController = event.viewController {
+                JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
+            }
+            if let restoration = event.restoration {
+                JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
+                JSONWriter.write(restoration, into: &buffer)
+            }
+            if let notification = event.notification {
+                JSONWriter.appendLiteral(#","notification":"#, to: &buffer)
+                JSONWriter.writeString(notification, into: &buffer)
+            }
+            if let value = event.value {
+                JSONWriter.appendLiteral(#","value":"#, to: &buffer)
+                JSONWriter.write(value, into: &buffer)
+            }
+        case .reply(let id, let result):
+            JSONWriter.appendLiteral(#"{"type":"reply","id":"#, to: &buffer)
+            JSONWriter.writeInt(id, into: &buffer)
+            if let result {
+                JSONWriter.appendLiteral(#","result":"#, to: &buffer)
+                JSONWriter.write(result, into: &buffer)
+            }
+        case .failure(let id, let error):
+            JSONWriter.appendLiteral(#"{"type":"error""#, to: &buffer)
+            if let id {
+                JSONWriter.appendLiteral(#","id":"#, to: &buffer)
+                JSONWriter.writeInt(id, into: &buffer)
+            }
+            JSONWriter.appendLiteral(#","code":"#, to: &buffer)
+            JSONWriter.writeInt(error.code.rawValue, into: &buffer)
+            JSONWriter.appendLiteral(#","message":"#, to: &buffer)
+            JSONWriter.writeString(error.message, into: &buffer)
+        }
+        JSONWriter.appendLiteral("}\n", to: &buffer)
     }
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: UnsafeRawBufferPointer) throws(ProtocolError) {
-        fatalError("TODO: WireCodec")
+        var message = try WireObject(frame: frame, kind: "message")
+        let type = try message.string("type")
+        message.kind = type
+        switch type {
+        case "ready":
+            let pid = try message.integer("pid")
+            guard pid > 0 && pid <= Int(Int32.max) else {
+                throw ProtocolError(.invalidParameters, "ready: field \"pid\" must be a process id in 1...\(Int32.max)")
+            }
+            self = .ready(protocolVersion: try message.integer("protocol"), pid: Int32(pid))
+        case "callback":
+            let name = try message.string("name")
+            guard let callback = CallbackName.byName[name] else {
+                throw ProtocolError(.unknownOperation, "unknown callback name \(quoted(name))")
+            }
+            let viewController = try message.optionalString("vc")
+            if viewController?.isEmpty == true {
+                throw ProtocolError(.invalidParameters, "callback: field \"vc\" must not be empty")
+            }
+            self = .callback(
+                CallbackEvent(
+                    callback,
+                    viewController: viewController,
+                    restoration: message.value("restoration"),
+                    notification: try message.optionalString("notification"),
+                    value: message.value("value")
+                )
+            )
+        case "reply":
+            self = .reply(id: try message.nonNegativeInteger("id"), result: message.value("result"))
+        case "error":
+            let id: Int? = message.value("id") == nil ? nil : try message.nonNegativeInteger("id")
+            let rawCode = try message.integer("code")
+            let errorMessage = try message.string("message")
+            // A code this side does not know (a newer peer's) still reports the failure.
+            let code = ProtocolError.Code(rawValue: rawCode) ?? .operationFailed
+            self = .failure(id: id, ProtocolError(code, errorMessage))
+        default:
+            throw ProtocolError(.unknownOperation, "unknown message type \(quoted(type))")
+        }
     }
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: [UInt8]) throws(ProtocolError) {
-        fatalError("TODO: WireCodec")
+        let result: Result<WorkerMessage, ProtocolError> = frame.withUnsafeBytes { raw in
+            do throws(ProtocolError) {
+                return .success(try WorkerMessage(frame: raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
+    }
+}
+
+// MARK: - Field access
+
+/// The top-level object of one frame, with typed, error-reporting field accessors.
+private struct WireObject {
+    let members: JSONMembers
+    /// Prefix for error messages: the `op`/`type` once known, else the message kind.
+    var kind: String
+
+    init(frame: UnsafeRawBufferPointer, kind: String) throws(ProtocolError) {
+        var scanner = JSONScanner(bytes: frame, maximumDepth: JSONParser.defaultMaximumDepth)
+        guard let members = try scanner.parseTopLevelMembers() else {
+            throw ProtocolError(.invalidMessage, "a \(kind) must be a JSON object")
+        }
+        self.members = members
+        self.kind = kind
+    }
+
+    func value(_ key: StaticString) -> JSONValue? { members.value(named: MemberName(key)) }
+
+    func requiredValue(_ key: StaticString) throws(ProtocolError) -> JSONValue {
+        guard let value = value(key) else { throw missing(key) }
+        return value
+    }
+
+    func string(_ key: StaticString) throws(ProtocolError) -> String {
+        guard case .string(let string) = try requiredValue(key) else { throw mistyped(key, "a string") }
+        return string
+    }
+
+    func nonEmptyString(_ key: StaticString) throws(ProtocolError) -> String {
+        let string = try string(key)
+        guard !string.isEmpty else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be empty")
+        }
+        return string
+    }
+
+    func optionalString(_ key: StaticString) throws(ProtocolError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let string) = value else { throw mistyped(key, "a string") }
+        return string
+    }
+
+    func bool(_ key: StaticString) throws(ProtocolError) -> Bool {
+        guard case .bool(let flag) = try requiredValue(key) else { throw mistyped(key, "a boolean") }
+        return flag
+    }
+
+    /// An integer field: a number that is not an integer (`1.5`, `1e3`, or too large for
+    /// `Int`) is `.invalidParameters`; a non-number is `.invalidMessage`.
+    func integer(_ key: StaticString) throws(ProtocolError) -> Int {
+        switch try requiredValue(key) {
+        case .int(let integer):
+            return integer
+        case .double:
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
+        default:
+            throw mistyped(key, "a number")
+        }
+    }
+
+    func nonNegativeInteger(_ key: StaticString) throws(ProtocolError) -> Int {
+        let integer = try integer(key)
+        guard integer >= 0 else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
+        }
+        return integer
+    }
+
+    private func missing(_ key: StaticString) -> ProtocolError {
+        ProtocolError(.invalidMessage, "\(kind): missing field \"\(key)\"")
+    }
+
+    private func mistyped(_ key: StaticString, _ expected: String) -> ProtocolError {
+        ProtocolError(.invalidMessage, "\(kind): field \"\(key)\" must be \(expected)")
     }
 }

@@ -1,0 +1,33 @@
+/// Every limit of LIFECYCLE.md, with its defaults, and how workers are started.
+public struct HostConfiguration: Sendable, Hashable {
+    /// How long a background scene with no background task runs before it is suspended.
+    public var suspendDelay: Duration = .seconds(2)
+    /// How long a worker may take from spawn to the end of `connect` (watchdog).
+    public var launchLimit: Duration = .seconds(20)
+    /// How long any other transition may take (watchdog).
+    public var transitionLimit: Duration = .seconds(5)
+    /// How long a running worker may take to exit after `terminate`.
+    public var terminateLimit: Duration = .seconds(5)
+    /// How long a background task may hold a worker running.
+    public var backgroundTaskLimit: Duration = .seconds(30)
+    /// A limit on the workers' total resident memory in bytes; nil for none.
+    public var memoryLimitBytes: Int? = nil
+    /// The argv that starts a worker.
+    public var worker: [String]
+    /// Where sessions are stored durably; nil keeps them in memory.
+    public var stateDirectory: String? = nil
+    /// The largest frame either side accepts.
+    public var maximumFrameSize: Int = 1 << 20
+    /// Copy each worker's stderr to the host's stderr, prefixed with scene and pid.
+    public var forwardsWorkerStderr: Bool = true
+
+    /// A configuration with LIFECYCLE.md's defaults and the given worker argv.
+    public init(worker: [String]) {
+        self.worker = worker
+    }
+
+    /// How long before the background-task limit the expiration handler runs.
+    var backgroundTaskExpirationLead: Duration {
+        min(.seconds(5), backgroundTaskLimit / 5)
+    }
+}

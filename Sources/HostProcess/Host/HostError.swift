@@ -1,0 +1,51 @@
+import Protocol
+
+/// Errors the host's public API throws. Each names what went wrong in one line.
+public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The operation is not legal in the scene's current state; nothing changed.
+    case refused(scene: String, op: String, reason: String)
+    /// The scene identifier is not acceptable (empty, too long, or unsafe as a file name).
+    case invalidSceneIdentifier(String)
+    /// The worker could not be started.
+    case spawnFailed(scene: String, message: String)
+    /// The worker died or was killed before the operation completed.
+    case workerExited(scene: String, op: String, reason: TerminationReason)
+    /// The worker answered the operation with an error.
+    case workerError(scene: String, op: String, ProtocolError)
+    /// Waiting for a state did not succeed within the timeout.
+    case timedOut(scene: String, waitingFor: String)
+    /// A file or descriptor operation failed.
+    case io(String)
+    /// The host is shutting down.
+    case shuttingDown
+
+    public var description: String {
+        switch self {
+        case .refused(let scene, let op, let reason):
+            "scene \(scene): \(op) refused: \(reason)"
+        case .invalidSceneIdentifier(let id):
+            "invalid scene identifier \(String(reflecting: id)): use 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
+        case .spawnFailed(let scene, let message):
+            "scene \(scene): cannot start worker: \(message)"
+        case .workerExited(let scene, let op, let reason):
+            "scene \(scene): worker exited (\(reason)) during \(op)"
+        case .workerError(let scene, let op, let error):
+            "scene \(scene): worker failed \(op): \(error)"
+        case .timedOut(let scene, let what):
+            "scene \(scene): timed out waiting for \(what)"
+        case .io(let message):
+            message
+        case .shuttingDown:
+            "the host is shutting down"
+        }
+    }
+
+    /// The protocol error code that stands for this error in traces and replies.
+    public var code: ProtocolError.Code {
+        switch self {
+        case .refused, .invalidSceneIdentifier: .illegalTransition
+        case .workerError(_, _, let error): error.code
+        default: .operationFailed
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Protocol
+
+/// One scene of a `SceneHost`: an async method per operation, each run after every
+/// operation enqueued before it. Refused operations throw `HostError.refused` and
+/// change nothing.
+public struct SceneHandle: Sendable {
+    let controller: SceneController
+
+    /// The session's persistent identifier.
+    public var identifier: String { controller.id }
+
+    /// Runs any operation.
+    public func perform(_ op: SceneOperation) async throws { try await controller.perform(op) }
+
+    public func connect(background: Bool = false, root: String = "Root", worker: [String]? = nil) async throws {
+        try await perform(.connect(background: background, root: root, worker: worker))
+    }
+    public func activate() async throws { try await perform(.activate) }
+    public func deactivate() async throws { try await perform(.deactivate) }
+    public func background() async throws { try await perform(.background) }
+    public func foreground() async throws { try await perform(.foreground) }
+    public func disconnect() async throws { try await perform(.disconnect) }
+    public func discard() async throws { try await perform(.discard) }
+    public func push(_ viewController: String) async throws { try await perform(.push(viewController: viewController)) }
+    public func pop() async throws { try await perform(.pop) }
+    public func resize(width: Int, height: Int) async throws { try await perform(.resize(width: width, height: height)) }
+    public func memoryWarning() async throws { try await perform(.memoryWarning) }
+    public func notify(_ name: String, value: JSONValue) async throws { try await perform(.notify(name: name, value: value)) }
+    public func beginBackgroundTask() async throws { try await perform(.beginBackgroundTask) }
+    public func endBackgroundTask() async throws { try await perform(.endBackgroundTask) }
+    public func kill(signal: Int32 = 9) async throws { try await perform(.kill(signal: signal)) }
+    public func terminate() async throws { try await perform(.terminate) }
+
+    /// The scene's current status.
+    public func status() async -> SceneStatus { await controller.status }
+
+    /// Waits until the scene reaches `state`, at most `timeout`.
+    public func waitFor(_ state: ActivationState, timeout: Duration? = nil) async throws {
+        try await controller.waitUntil("state \(state)", timeout: timeout) { $0.activation == state }
+    }
+
+    /// Waits until the scene's worker reaches `process` state, at most `timeout`.
+    public func waitFor(process: ProcessState, timeout: Duration? = nil) async throws {
+        try await controller.waitUntil("process \(process)", timeout: timeout) { $0.process == process }
+    }
+}

@@ -1,0 +1,56 @@
+import Protocol
+
+extension SceneHost {
+    /// Relieves memory pressure in LIFECYCLE.md §4's order:
+    /// 1. kill suspended workers, largest resident memory first, reason `jetsam`, no callback;
+    /// 2. every running worker gets a memory warning;
+    /// 3. while still over `memoryLimitBytes`, kill background-running workers, then
+    ///    foreground-inactive ones, largest first, and foreground-active ones last of all.
+    ///
+    /// Without a memory limit (an explicit pressure request) steps 1 and 2 always run and
+    /// step 3 never does: running scenes are only killed to get under a real limit.
+    public func memoryPressure() async {
+        trace.record(TraceEvent(kind: .host, name: "memoryPressure"))
+        let limit = configuration.memoryLimitBytes
+        func overLimit() async -> Bool {
+            guard let limit else { return true }
+            return await totalResidentMemory() > limit
+        }
+        for victim in await candidates(where: { $0.process == .suspended }) {
+            guard await overLimit() else { return }
+            try? await victim.controller.kill(reason: .jetsam)
+        }
+        guard await overLimit() else { return }
+        for running in await candidates(where: { $0.process == .running && $0.activation != .unattached }) {
+            try? await running.controller.perform(.memoryWarning)
+        }
+        guard limit != nil else { return }
+        let order: [ActivationState] = [.background, .foregroundInactive, .foregroundActive]
+        for activation in order {
+            for victim in await candidates(where: { $0.process == .running && $0.activation == activation }) {
+                guard await overLimit() else { return }
+                try? await victim.controller.kill(reason: .jetsam)
+            }
+        }
+    }
+
+    /// The workers' total resident memory in bytes.
+    public func totalResidentMemory() async -> Int {
+        var total = 0
+        for controller in allControllers { total += await controller.residentMemoryBytes ?? 0 }
+        return total
+    }
+
+    /// Live scenes matching `filter`, largest resident memory first.
+    private func candidates(
+        where filter: (SceneStatus) -> Bool
+    ) async -> [(controller: SceneController, memory: Int)] {
+        var result: [(controller: SceneController, memory: Int)] = []
+        for controller in allControllers {
+            let status = await controller.status
+            guard filter(status) else { continue }
+            result.append((controller, await controller.residentMemoryBytes ?? 0))
+        }
+        return result.sorted { $0.memory > $1.memory }
+    }
+}

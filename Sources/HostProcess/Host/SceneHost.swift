@@ -1,0 +1,96 @@
+import Glibc
+import Protocol
+import Synchronization
+
+/// A scene host: the system side of LIFECYCLE.md. It spawns one worker per scene,
+/// serializes each scene's transitions, keeps the sessions and records one trace.
+///
+/// ```swift
+/// let host = try SceneHost(configuration: HostConfiguration(worker: ["/path/to/hostctl", "worker"]))
+/// let a = try host.scene("A")
+/// try await a.connect()
+/// try await a.push("Detail")
+/// try await a.background()
+/// await host.quit()
+/// ```
+public final class SceneHost: Sendable {
+    public let configuration: HostConfiguration
+    /// Every event, in `seq` order.
+    public let trace: TraceRecorder
+    /// The scene sessions.
+    public let sessions: SessionStore
+    private let context: HostContext
+    private let scenes = Mutex<[String: SceneController]>([:])
+    private let quitting = Atomic<Bool>(false)
+
+    /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
+    public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
+        HostSignals.ignoreSIGPIPE()
+        self.configuration = configuration
+        self.trace = try TraceRecorder(path: tracePath)
+        self.sessions = try SessionStore(directory: configuration.stateDirectory)
+        self.context = HostContext(configuration: configuration, trace: trace, sessions: sessions)
+        trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
+        // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
+        for identifier in sessions.pendingDiscards {
+            trace.record(
+                TraceEvent(kind: .callback, scene: identifier, name: CallbackName.didDiscardSceneSessions.rawValue)
+            )
+            sessions.delete(identifier)
+        }
+    }
+
+    /// The handle of scene `identifier` (created on first use; its session on first connect).
+    public func scene(_ identifier: String) throws(HostError) -> SceneHandle {
+        SceneHandle(controller: try controller(identifier))
+    }
+
+    func controller(_ identifier: String) throws(HostError) -> SceneController {
+        guard SceneSession.isValidIdentifier(identifier) else { throw HostError.invalidSceneIdentifier(identifier) }
+        guard !quitting.load(ordering: .relaxed) else { throw HostError.shuttingDown }
+        return scenes.withLock { scenes in
+            if let existing = scenes[identifier] { return existing }
+            let controller = SceneController(id: identifier, context: context)
+            scenes[identifier] = controller
+            return controller
+        }
+    }
+
+    var allControllers: [SceneController] {
+        scenes.withLock { Array($0.values) }
+    }
+
+    /// Runs one operation on one scene.
+    public func perform(_ op: SceneOperation, on scene: String) async throws {
+        try await controller(scene).perform(op)
+    }
+
+    /// Every known scene's status, sorted by identifier.
+    public func statuses() async -> [SceneStatus] {
+        let controllers = scenes.withLock { Array($0.values) }
+        var result: [SceneStatus] = []
+        for controller in controllers { result.append(await controller.status) }
+        return result.sorted { $0.scene < $1.scene }
+    }
+
+    /// Terminates every scene (LIFECYCLE.md §4: suspended workers are killed silently,
+    /// running ones get `sceneDidDisconnect` and `applicationWillTerminate`) and waits
+    /// until no worker is left.
+    public func quit() async {
+        guard !quitting.exchange(true, ordering: .relaxed) else { return }
+        trace.record(TraceEvent(kind: .host, name: "quit"))
+        let controllers = scenes.withLock { Array($0.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for controller in controllers {
+                group.addTask {
+                    if await controller.status.process != .none {
+                        try? await controller.perform(.terminate)
+                    }
+                    controller.close()
+                }
+            }
+        }
+        trace.record(TraceEvent(kind: .host, name: "stopped"))
+        trace.finish()
+    }
+}

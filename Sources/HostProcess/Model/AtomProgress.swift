@@ -1,0 +1,66 @@
+/// What happened when an event was offered to the atom in progress.
+enum StepMatch {
+    /// The event was the next step and has been consumed.
+    case matched
+    /// The event is not what the atom expects next; nothing was consumed.
+    case mismatch
+    /// Every remaining step was optional and none matched: the atom is over and the event
+    /// must start a new one. Nothing was consumed.
+    case atomFinished
+}
+
+/// The atom in progress: its steps and how far the trace has got. Consuming a plain step
+/// only moves `position` (no allocation: this runs for every event the host records).
+struct AtomProgress: Sendable, Equatable {
+    private var steps: [ExpectedStep]
+    private var position = 0
+
+    /// `steps`: what the atom still owes after its first callback.
+    init(_ steps: [ExpectedStep] = []) {
+        self.steps = steps
+    }
+
+    /// The steps still owed, next first.
+    var remaining: ArraySlice<ExpectedStep> { steps[position...] }
+
+    /// Whether a required step is still owed (optional trailing steps do not count).
+    var isInsideAtom: Bool { remaining.contains { !$0.isOptional } }
+
+    /// Offers `event` to the remaining steps, next first, skipping optional steps it does
+    /// not match. Changes nothing unless the result is `.matched`. `stack` resolves `.top`.
+    mutating func consume(_ event: TraceEvent, stack: [String]) -> StepMatch {
+        var index = position
+        while index < steps.count {
+            let step = steps[index]
+            switch step {
+            case .callback, .state:
+                guard step.matches(event, stack: stack) else { return .mismatch }
+                position = index + 1
+                return .matched
+            case .oneOf(let alternatives):
+                let taken = alternatives.first { alternative in
+                    alternative.first.map { $0.matches(event, stack: stack) } ?? false
+                }
+                if let taken {
+                    replaceStep(at: index, with: taken.dropFirst())
+                    return .matched
+                }
+                guard step.isOptional else { return .mismatch }
+            case .moreLayoutPasses(let vc):
+                if ExpectedStep.callback(.viewWillLayoutSubviews, vc: vc).matches(event, stack: stack) {
+                    // One more pass: its second half, then possibly more.
+                    replaceStep(at: index, with: [.callback(.viewDidLayoutSubviews, vc: vc), step])
+                    return .matched
+                }
+            }
+            index += 1
+        }
+        return .atomFinished
+    }
+
+    /// Replaces the step at `index` (and everything before it) with `newSteps`.
+    private mutating func replaceStep(at index: Int, with newSteps: some Collection<ExpectedStep>) {
+        steps = Array(newSteps) + steps[(index + 1)...]
+        position = 0
+    }
+}

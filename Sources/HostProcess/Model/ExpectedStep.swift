@@ -1,0 +1,103 @@
+import Protocol
+
+/// Which view controller a callback step is for.
+enum ControllerPattern: Hashable, Sendable {
+    /// Not a view-controller callback: the event must carry no `vc`.
+    case none
+    /// Exactly this controller.
+    case named(String)
+    /// Any controller not yet known: the launch's root or a pushed one (its `loadView`).
+    case newController
+    /// Whatever is on top of the stack when the step is reached (used by the launch atom,
+    /// which is built before the root's name is known).
+    case top
+}
+
+/// One step the checker expects next inside an atom.
+enum ExpectedStep: Hashable, Sendable {
+    case callback(CallbackName, ControllerPattern)
+    /// The `state` event that must follow the callback right before it.
+    case state(from: ActivationState, to: ActivationState)
+    /// Alternatives, chosen by their first step; an empty alternative makes the step optional.
+    case oneOf([[ExpectedStep]])
+    /// Zero or more further `viewWillLayoutSubviews`/`viewDidLayoutSubviews` pairs for the
+    /// controller (layout may run more than once for one size change).
+    case moreLayoutPasses(String)
+
+    /// A step the atom may go without, so that an event it does not match falls through to
+    /// the steps after it.
+    var isOptional: Bool {
+        switch self {
+        case .callback, .state: false
+        case .oneOf(let alternatives): alternatives.contains(where: \.isEmpty)
+        case .moreLayoutPasses: true
+        }
+    }
+
+    /// A callback step without a controller.
+    static func callback(_ name: CallbackName) -> ExpectedStep { .callback(name, .none) }
+
+    /// A view-controller callback step for a named controller.
+    static func callback(_ name: CallbackName, vc: String) -> ExpectedStep { .callback(name, .named(vc)) }
+}
+
+extension ExpectedStep {
+    /// Whether `event` is this step; only for `.callback` and `.state` (the others are
+    /// resolved by `AtomProgress`).
+    func matches(_ event: TraceEvent, stack: [String]) -> Bool {
+        switch self {
+        case .callback(let name, let pattern):
+            guard event.kind == .callback, event.name == name.rawValue else { return false }
+            switch pattern {
+            case .none: return event.viewController == nil
+            case .named(let vc): return event.viewController == vc
+            case .newController: return event.viewController != nil
+            case .top: return event.viewController != nil && event.viewController == stack.last
+            }
+        case .state(let from, let to):
+            return event.kind == .state && event.from == from && event.to == to
+        case .oneOf, .moreLayoutPasses:
+            return false
+        }
+    }
+
+    /// Every event that could come next given `pending`, readable; `afterwards` names what
+    /// may follow when every pending step is optional (nil: nothing may).
+    static func describeNext(
+        _ pending: some Collection<ExpectedStep>,
+        stack: [String],
+        afterwards: String?
+    ) -> String {
+        var options: [String] = []
+        for step in pending {
+            switch step {
+            case .callback, .state:
+                options.append(step.summary(stack: stack))
+            case .oneOf(let alternatives):
+                options += alternatives.compactMap { $0.first?.summary(stack: stack) }
+            case .moreLayoutPasses(let vc):
+                options.append(ExpectedStep.callback(.viewWillLayoutSubviews, vc: vc).summary(stack: stack))
+            }
+            if !step.isOptional { return options.joined(separator: " or ") }
+        }
+        if let afterwards { options.append(afterwards) }
+        return options.joined(separator: " or ")
+    }
+
+    /// One step, readable the way `TraceEvent.violationSummary` writes events.
+    func summary(stack: [String]) -> String {
+        switch self {
+        case .callback(let name, let pattern):
+            switch pattern {
+            case .none: return "callback \(name)"
+            case .named(let vc): return "callback \(name) (vc \(vc))"
+            case .newController: return "callback \(name) (vc: a new controller)"
+            case .top: return "callback \(name) (vc \(stack.last ?? "top"))"
+            }
+        case .state(let from, let to):
+            return "state \(from) -> \(to)"
+        case .oneOf, .moreLayoutPasses:
+            return ExpectedStep.describeNext([self], stack: stack, afterwards: nil)
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import Protocol
+
+/// Checks the events of one scene against the lifecycle model of docs/LIFECYCLE.md.
+///
+/// A plain state machine: the scene's activation and process state, the navigation stack,
+/// and the steps still owed by the atom in progress. `check` takes one event at a time and
+/// either accepts it (updating the state) or returns the violation, leaving the state as
+/// it was, so that a host can refuse the event and go on.
+public struct SceneTraceChecker: Sendable, Equatable {
+    /// How far a disconnect has gone in this process.
+    private enum Shutdown: Sendable, Equatable {
+        case none
+        /// `sceneDidDisconnect` ran; deinits or `applicationWillTerminate` follow.
+        case disconnecting
+        /// Every controller deinited: only the exit (`disconnected`) may follow.
+        case disconnected
+        /// `applicationWillTerminate` ran: only the exit (`terminated`) may follow.
+        case terminating
+    }
+
+    private enum BackgroundTask: Sendable, Equatable {
+        case none
+        case running
+        /// Its expiration handler ran; only `endBackgroundTask` (or death) may follow.
+        case expired
+    }
+
+    /// The scene's activation state as the accepted events left it.
+    public private(set) var activation: ActivationState = .unattached
+    /// The worker process's state: `none` before the first `spawned`, `launching` until the
+    /// launch atom ends, `terminated` after `exited`.
+    public private(set) var processState: ProcessState = .none
+    /// The navigation stack by controller name, root first.
+    public private(set) var stack: [String] = []
+    /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
+    public private(set) var isDiscarded = false
+
+    /// Whether an atom has started and still owes steps (optional trailing steps, such as a
+    /// repeated layout pass, do not count).
+    public var isInsideAtom: Bool { progress.isInsideAtom }
+
+    /// Whether the worker has a background task that has not ended.
+    public var hasBackgroundTask: Bool { backgroundTask != .none }
+
+    /// The atom in progress and the steps it still owes.
+    private var progress = AtomProgress()
+    /// `didFinishLaunching` ran in the current process.
+    private var hasLaunched = false
+    /// The controllers have begun appearing in the current process (first appearance ran).
+    private var hasAppeared = false
+    private var backgroundTask = BackgroundTask.none
+    private var shutdown = Shutdown.none
+    /// The session connected before in this trace, so a launch is a reconnect and has no
+    /// `configurationForConnecting`.
+    private var sessionExists = false
+
+    /// A checker for a scene that has no worker and has not been seen yet.
+    public init() {}
+
+    /// Checks `event` (an event of this checker's scene). Returns nil when the model allows
+    /// it, else the violation; on a violation the checker's state does not change.
+    /// `host` and `error` events are always accepted and change nothing.
+    public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        if event.kind == .host || event.kind == .error { return nil }
+        do {
+            try apply(event)
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    // MARK: - Applying events
+
+    // Every `apply…` method decides first and changes state only after its last `throw`:
+    // that is what leaves the checker unchanged on a violation (without copying it per event).
+
+    private mutating func apply(_ event: TraceEvent) throws(LifecycleViolation) {
+        if isDiscarded {
+            throw violation(event, expected: "no further event (the session was discarded)")
+        }
+        switch event.kind {
+        case .process:
+            try applyProcessEvent(event)
+        case .callback, .state:
+            try applySceneEvent(event)
+        case .host, .error:
+            return
+        }
+    }
+
+    /// A callback or a state event.
+    private mutating func applySceneEvent(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard processState.isAlive else { return try applyEventWithoutWorker(event) }
+        guard processState != .suspended else {
+            throw violation(event, expected: "process resumed (the worker is suspended)")
+        }
+        // (An unknown callback name matches no step, so it is refused below.)
+        switch progress.consume(event, stack: stack) {
+        case .matched:
+            break
+        case .mismatch:
+            throw violation(
+                event,
+                expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+            )
+        case .atomFinished:
+            let atom = LifecycleAtom.allCases.first { atom in
+                mayStart(atom) && atom.firstStep(stack: stack).matches(event, stack: stack)
+            }
+            guard let atom else {
+                let legal = LifecycleAtom.allCases.filter(mayStart)
+                let starts =
+                    legal.isEmpty
+                    ? idleExpectation
+                    : legal.map { $0.firstStep(stack: stack).summary(stack: stack) }.joined(separator: " or ")
+                throw violation(
+                    event,
+                    expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: starts)
+                )
+            }
+            let context = LifecycleAtom.Context(activation: activation, stack: stack, sessionExists: sessionExists)
+            progress = AtomProgress(atom.remainingSteps(after: event, in: context))
+        }
+        applyEffects(of: event)
+        if processState == .launching && hasLaunched && !isInsideAtom {
+            processState = .running
+        }
+    }
+
+    /// With no live worker, the only scene events are the host's: the state event to
+    /// `unattached` it owes after an exit, and `didDiscardSceneSessions`.
+    private mutating func applyEventWithoutWorker(_ event: TraceEvent) throws(LifecycleViolation) {
+        if activation != .unattached {
+            let owed = ExpectedStep.state(from: activation, to: .unattached)
+            guard owed.matches(event, stack: stack) else {
+                throw violation(event, expected: owed.summary(stack: stack))
+            }
+            activation = .unattached
+            return
+        }
+        guard event.kind == .callback, event.name == CallbackName.didDiscardSceneSessions.rawValue,
+            event.viewController == nil
+        else {
+            throw violation(event, expected: "process spawned or callback didDiscardSceneSessions")
+        }
+        isDiscarded = true
+    }
+
+    /// What each accepted callback or state event changes, whatever atom it belongs to.
+    private mutating func applyEffects(of event: TraceEvent) {
+        if event.kind == .state, let to = event.to {
+            activation = to
+            return
+        }
+        guard let name = CallbackName(rawValue: event.name ?? "") else { return }
+        switch name {
+        case .didFinishLaunching:
+            hasLaunched = true
+        case .willConnectTo:
+            sessionExists = true
+        case .loadView:
+            stack.append(event.viewController ?? "")
+        case .viewWillAppear:
+            hasAppeared = true
+        case .deinit:
+            // Both pop and disconnect deinit the top controller (the steps guarantee it).
+            stack.removeLast()
+            if shutdown == .disconnecting && stack.isEmpty { shutdown = .disconnected }
+        case .sceneDidDisconnect:
+            shutdown = .disconnecting
+        case .applicationWillTerminate:
+            shutdown = .terminating
+        case .beginBackgroundTask:
+            backgroundTask = .running
+        case .backgroundTaskExpiration:
+            backgroundTask = .expired
+        case .endBackgroundTask:
+            backgroundTask = .none
+        default:
+            break
+        }
+    }
+
+    private mutating func applyProcessEvent(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard let processEvent = event.processEvent else {
+            throw violation(event, expected: "a process event (spawned, suspended, resumed or exited)")
+        }
+        switch processEvent {
+        case .spawned:
+            guard !processState.isAlive else {
+                throw violation(event, expected: "process exited before another spawned")
+            }
+            guard activation == .unattached else {
+                throw violation(
+                    event,
+                    expected: ExpectedStep.state(from: activation, to: .unattached).summary(stack: stack)
+                )
+            }
+            processState = .launching
+        case .suspended:
+            // Mid-atom first: the steps still owed say most about what went wrong.
+            guard !isInsideAtom else {
+                throw violation(
+                    event,
+                    expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                )
+            }
+            guard processState == .running else {
+                throw violation(event, expected: "a running worker before process suspended (it is \(processState))")
+            }
+            guard activation == .background else {
+                throw violation(event, expected: "a background scene before process suspended (it is \(activation))")
+            }
+            guard backgroundTask == .none else {
+                throw violation(event, expected: "callback endBackgroundTask before process suspended")
+            }
+            processState = .suspended
+        case .resumed:
+            guard processState == .suspended else {
+                throw violation(
+                    event,
+                    expected: "process suspended before process resumed (the worker is \(processState))"
+                )
+            }
+            processState = .running
+        case .exited:
+            try checkExit(event)
+            // The process is gone with everything in it; the session (and `sessionExists`)
+            // stays, and the activation waits for the host's state event to `unattached`.
+            processState = .terminated
+            progress = AtomProgress()
+            stack = []
+            hasLaunched = false
+            hasAppeared = false
+            backgroundTask = .none
+            shutdown = .none
+        }
+    }
+
+    /// Any reason may cut an atom short, except the two clean exits, which must follow
+    /// their complete disconnect.
+    private func checkExit(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard processState.isAlive else {
+            throw violation(event, expected: "process spawned before process exited")
+        }
+        switch event.reason {
+        case nil:
+            throw violation(event, expected: "process exited with a reason")
+        case .disconnected:
+            if shutdown == .disconnected && !isInsideAtom { return }
+            let owed =
+                isInsideAtom
+                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                : "callback sceneDidDisconnect and every deinit before process exited (reason disconnected)"
+            throw violation(event, expected: owed)
+        case .terminated:
+            if shutdown == .terminating { return }
+            let owed =
+                isInsideAtom
+                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                : "callback applicationWillTerminate before process exited (reason terminated)"
+            throw violation(event, expected: owed)
+        default:
+            return
+        }
+    }
+
+    // MARK: - What may start
+
+    /// Whether `atom` may start now (no atom in progress): the model's table of which
+    /// transition is legal in which state.
+    private func mayStart(_ atom: LifecycleAtom) -> Bool {
+        guard processState == .launching || processState == .running else { return false }
+        // A new process runs the launch first, and nothing but the exit follows a disconnect.
+        guard hasLaunched else { return atom == .launch }
+        guard shutdown == .none else { return false }
+        switch atom {
+        case .launch:
+            return false
+        case .firstAppearance:
+            return activation == .background && !hasAppeared
+        case .enterForeground:
+            return activation == .background && hasAppeared
+        case .disconnect:
+            return activation == .background
+        case .becomeActive, .enterBackground:
+            return activation == .foregroundInactive
+        case .resignActive:
+            return activation == .foregroundActive
+        case .push, .sizeChange:
+            return activation.isForeground
+        case .pop:
+            return activation.isForeground && stack.count >= 2
+        case .memoryWarning, .notification:
+            return activation != .unattached
+        case .beginBackgroundTask:
+            return activation != .unattached && backgroundTask == .none
+        case .backgroundTaskExpiration:
+            return activation != .unattached && backgroundTask == .running
+        case .endBackgroundTask:
+            return activation != .unattached && backgroundTask != .none
+        }
+    }
+
+    /// What may come when no atom may start.
+    private var idleExpectation: String {
+        switch shutdown {
+        case .disconnected: "process exited (reason disconnected)"
+        case .terminating: "process exited (reason terminated)"
+        case .none, .disconnecting: "process exited"
+        }
+    }
+
+    private func violation(_ event: TraceEvent, expected: String) -> LifecycleViolation {
+        LifecycleViolation(seq: event.seq, scene: event.scene, expected: expected, got: event.violationSummary)
+    }
+}
+
+extension ProcessState {
+    /// A worker exists (possibly stopped).
+    fileprivate var isAlive: Bool {
+        switch self {
+        case .launching, .running, .suspended: true
+        case .none, .terminated: false
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension TraceVerifier {
+    /// Verifies the trace file at `path` (JSON Lines), reading it in chunks so that a long
+    /// trace is never held in memory. Stops at the first malformed line or violation.
+    public static func verify(contentsOf path: String) throws(TraceFileError) -> TraceVerificationResult {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+
+        var verification = JSONLinesVerification()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while verification.failure == nil {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            verification.feed(chunk[..<count])
+        }
+        return verification.finish()
+    }
+
+    /// Verifies a whole trace held in memory (JSON Lines).
+    public static func verify(jsonLines: [UInt8]) -> TraceVerificationResult {
+        var verification = JSONLinesVerification()
+        verification.feed(jsonLines[...])
+        return verification.finish()
+    }
+}
+
+/// Splits JSON Lines into events and feeds them to a verifier, remembering line numbers.
+/// Every line, the last one included if it has no newline, must be one event; an empty
+/// line is malformed (JSON Lines has none).
+struct JSONLinesVerification {
+    private var verifier = TraceVerifier()
+    /// The start of a line whose newline has not arrived yet.
+    private var partialLine: [UInt8] = []
+    private var lineNumber = 0
+    private(set) var failure: TraceVerificationFailure?
+
+    /// Takes the next bytes of the trace.
+    mutating func feed(_ bytes: ArraySlice<UInt8>) {
+        var start = bytes.startIndex
+        while failure == nil, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if partialLine.isEmpty {
+                checkLine(Array(bytes[start..<newline]))
+            } else {
+                partialLine += bytes[start..<newline]
+                checkLine(partialLine)
+                partialLine.removeAll(keepingCapacity: true)
+            }
+            start = newline + 1
+        }
+        if failure == nil { partialLine += bytes[start...] }
+    }
+
+    /// Checks a last line without newline and returns the outcome.
+    mutating func finish() -> TraceVerificationResult {
+        if failure == nil && !partialLine.isEmpty {
+            checkLine(partialLine)
+            partialLine.removeAll()
+        }
+        return TraceVerificationResult(eventCount: verifier.eventCount, failure: failure)
+    }
+
+    private mutating func checkLine(_ line: [UInt8]) {
+        lineNumber += 1
+        do {
+            let event = try TraceEvent(jsonLine: line)
+            if let violation = verifier.check(event) {
+                failure = TraceVerificationFailure(line: lineNumber, problem: .violation(violation))
+            }
+        } catch {
+            failure = TraceVerificationFailure(line: lineNumber, problem: .malformed(error))
+        }
+    }
+}

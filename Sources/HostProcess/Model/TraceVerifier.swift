@@ -1,0 +1,59 @@
+import Protocol
+
+/// Checks a whole trace, one event at a time: `seq` strictly increasing from 1 over the
+/// trace, and each scene's events against its own `SceneTraceChecker` (scenes interleave
+/// freely). `host` and `error` events take part in the `seq` order and nothing else.
+public struct TraceVerifier: Sendable {
+    /// The `seq` of the last accepted event; 0 before the first.
+    private var lastSeq = 0
+    private var scenes: [String: SceneTraceChecker] = [:]
+    /// Events accepted so far.
+    public private(set) var eventCount = 0
+
+    public init() {}
+
+    /// Checks `event`. Returns nil when accepted, else the violation; on a violation
+    /// nothing changes, so a caller may report it and go on.
+    public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        // Gaps are allowed (the contract says only "strictly increasing from 1").
+        if lastSeq == 0 ? event.seq != 1 : event.seq <= lastSeq {
+            let expected = lastSeq == 0 ? "seq 1 (the first event)" : "seq greater than \(lastSeq)"
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: expected,
+                got: "seq \(event.seq) (\(event.violationSummary))"
+            )
+        }
+        switch event.kind {
+        case .host, .error:
+            break
+        case .callback, .state, .process:
+            guard let scene = event.scene else {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: nil,
+                    expected: "a `scene` field on a \(event.kind) event",
+                    got: event.violationSummary
+                )
+            }
+            if let index = scenes.index(forKey: scene) {
+                // Mutate in place: no copy of the checker per event.
+                if let violation = scenes.values[index].check(event) { return violation }
+            } else {
+                var checker = SceneTraceChecker()
+                if let violation = checker.check(event) { return violation }
+                scenes[scene] = checker
+            }
+        }
+        lastSeq = event.seq
+        eventCount += 1
+        return nil
+    }
+
+    /// The model's view of `scene` as the accepted events left it; nil if no callback,
+    /// state or process event of it was accepted.
+    public func checker(forScene scene: String) -> SceneTraceChecker? {
+        scenes[scene]
+    }
+}

@@ -1,0 +1,311 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSceneHostSys
+
+// MARK: - Spawning
+
+extension ChildProcess {
+    /// Starts `argv` as a worker: its own process group, empty signal mask, default signal
+    /// dispositions, fresh pipes as fds 0/1/2 and no other descriptor.
+    ///
+    /// `argv[0]` without a `/` is looked up in `PATH` (the `PATH` of `environment` when it has
+    /// one, else the host's). `environment` nil inherits the host's environment. Either way the
+    /// child also gets `SCENEHOST_HOST_PID=<host pid>` so it can tell whether it was orphaned.
+    ///
+    /// Blocks the caller for the duration of the spawn (a few hundred microseconds), which runs
+    /// on the long-lived spawn thread: see `SpawnThread`. The child must be handed to
+    /// `EventLoop.watch`, which reaps it; a child dropped unwatched is killed and reaped.
+    package static func spawn(
+        argv: [String],
+        environment: [String: String]? = nil
+    ) throws(SpawnError) -> ChildProcess {
+        HostSignals.ignoreSIGPIPE()
+        guard let executable = argv.first else {
+            throw SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL)
+        }
+        let searchPath = environment?["PATH"] ?? hostEnvironmentValue("PATH")
+        let path = try resolveExecutable(executable, searchPath: searchPath)
+        let environmentStrings = childEnvironment(environment)
+
+        let outcome = SpawnThread.shared.perform {
+            spawnOnCurrentThread(path: path, argv: argv, environment: environmentStrings)
+        }
+        switch outcome {
+        case .success(let spawned):
+            return ChildProcess(
+                pid: spawned.pid, pidfd: spawned.pidfd,
+                stdin: spawned.stdin, stdout: spawned.stdout, stderr: spawned.stderr)
+        case .failure(var error):
+            error.executable = executable
+            throw error
+        }
+    }
+
+    /// Host-side descriptors of a fresh child; plain numbers so they can cross threads.
+    private struct Spawned: Sendable {
+        var pid: pid_t
+        var pidfd: Int32
+        var stdin: Int32
+        var stdout: Int32
+        var stderr: Int32
+    }
+
+    private static func spawnOnCurrentThread(
+        path: String, argv: [String], environment: [String]
+    ) -> Result<Spawned, SpawnError> {
+        func failure(_ stage: SpawnError.Stage, _ code: Int32) -> Result<Spawned, SpawnError> {
+            .failure(SpawnError(stage: stage, executable: path, errno: code))
+        }
+
+        var opened: [Int32] = []
+        func closeOpened() {
+            for descriptor in opened { close(descriptor) }
+        }
+
+        // A (child end, host end) pair each for stdin, stdout and stderr.
+        var ends: [(child: Int32, host: Int32)] = []
+        for isInput in [true, false, false] {
+            var fds: [Int32] = [-1, -1]
+            guard csh_pipe_cloexec(&fds) == 0 else {
+                let code = errno
+                closeOpened()
+                return failure(.createPipe, code)
+            }
+            opened += fds
+            let pair = isInput ? (child: fds[0], host: fds[1]) : (child: fds[1], host: fds[0])
+            ends.append(pair)
+        }
+        for index in ends.indices {
+            // The worker expects blocking stdio; only the host's ends are non-blocking.
+            let flags = fcntl(ends[index].host, F_GETFL)
+            _ = fcntl(ends[index].host, F_SETFL, flags | O_NONBLOCK)
+            // If the host runs with fd 0, 1 or 2 closed, pipe2 can hand those out, and a
+            // child end that is already the dup2 target would keep O_CLOEXEC and vanish at exec.
+            if ends[index].child < 3 {
+                let moved = fcntl(ends[index].child, F_DUPFD_CLOEXEC, 3)
+                guard moved >= 0 else {
+                    let code = errno
+                    closeOpened()
+                    return failure(.createPipe, code)
+                }
+                opened.append(moved)
+                ends[index].child = moved
+            }
+        }
+
+        var pid: pid_t = 0
+        let rc = path.withCString { pathPointer in
+            withCStringArray(argv) { argvPointer in
+                withCStringArray(environment) { environmentPointer in
+                    csh_spawn(
+                        &pid, pathPointer, argvPointer, environmentPointer,
+                        ends[0].child, ends[1].child, ends[2].child)
+                }
+            }
+        }
+        guard rc == 0 else {
+            closeOpened()
+            return failure(.spawn, rc)
+        }
+
+        let pidfd = csh_pidfd_open(pid, 0)
+        guard pidfd >= 0 else {
+            let code = errno
+            // Without a pidfd nothing could ever reap or track it: take it down now.
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            closeOpened()
+            return failure(.openPidfd, code)
+        }
+
+        let hostEnds = Set(ends.map(\.host))
+        for descriptor in opened where !hostEnds.contains(descriptor) {
+            close(descriptor)
+        }
+        return .success(Spawned(
+            pid: pid, pidfd: pidfd, stdin: ends[0].host, stdout: ends[1].host, stderr: ends[2].host))
+    }
+
+    /// execvp-style lookup, done up front so the error names the missing command.
+    private static func resolveExecutable(
+        _ executable: String, searchPath: String?
+    ) throws(SpawnError) -> String {
+        if executable.contains("/") { return executable }
+        if executable.isEmpty {
+            throw SpawnError(stage: .spawn, executable: executable, errno: ENOENT)
+        }
+        let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin")
+            .split(separator: ":", omittingEmptySubsequences: false)
+        for directory in directories {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + executable
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                access(candidate, X_OK) == 0
+            {
+                return candidate
+            }
+        }
+        throw SpawnError(stage: .notFoundInPath, executable: executable, errno: ENOENT)
+    }
+
+    private static let hostPidVariable = "SCENEHOST_HOST_PID"
+
+    /// `KEY=VALUE` strings for the child: the given or inherited environment plus the host pid.
+    private static func childEnvironment(_ environment: [String: String]?) -> [String] {
+        var strings: [String]
+        if let environment {
+            strings = environment
+                .filter { $0.key != hostPidVariable }
+                .map { "\($0.key)=\($0.value)" }
+        } else {
+            strings = hostEnvironmentStrings().filter { !$0.hasPrefix(hostPidVariable + "=") }
+        }
+        strings.append("\(hostPidVariable)=\(getpid())")
+        return strings
+    }
+
+    private static func hostEnvironmentStrings() -> [String] {
+        var strings: [String] = []
+        guard var entry = csh_environ() else { return strings }
+        while let string = entry.pointee {
+            strings.append(String(cString: string))
+            entry += 1
+        }
+        return strings
+    }
+
+    private static func hostEnvironmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// A NULL-terminated `char *[]` valid for the duration of `body`.
+    private static func withCStringArray<Result>(
+        _ strings: [String],
+        _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
+    ) -> Result {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer {
+            for pointer in pointers { free(pointer) }
+        }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+// MARK: - Descriptor operations (callers hold the state lock)
+
+extension ChildProcess {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(ChildIOError) {
+        let failure: ChildIOError? = bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result >= 0 {
+                    written += result
+                    continue
+                }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .wouldBlock(written: written)
+                case EPIPE: return .brokenPipe
+                case let code: return .failed(errno: code)
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    static func sendSignal(_ signal: Int32, toPidfd pidfd: Int32) throws(SignalError) {
+        if csh_pidfd_send_signal(pidfd, signal) != 0 {
+            let code = errno
+            throw code == ESRCH ? .processExited : .failed(errno: code)
+        }
+    }
+}
+
+// MARK: - Reaping
+
+extension ChildProcess {
+    /// Collects the exit status once the pidfd reported readable; nil if the child still runs.
+    /// Records the result so every later call (and `exitStatus`) sees it.
+    func reap() -> ChildExit? {
+        state.withLock { descriptors in
+            if let exit = descriptors.exit { return exit }
+            guard descriptors.pidfd >= 0 else { return nil }
+            descriptors.exit = Self.waitForExit(pidfd: descriptors.pidfd, block: false)
+            return descriptors.exit
+        }
+    }
+
+    /// A child nobody watches would stay a zombie forever (or run on unsupervised).
+    func reapIfNeverWatched() {
+        state.withLock { descriptors in
+            guard !descriptors.isWatched, descriptors.exit == nil, descriptors.pidfd >= 0 else { return }
+            if let exit = Self.waitForExit(pidfd: descriptors.pidfd, block: false) {
+                descriptors.exit = exit
+                return
+            }
+            _ = csh_pidfd_send_signal(descriptors.pidfd, SIGKILL)
+            descriptors.exit = Self.waitForExit(pidfd: descriptors.pidfd, block: true)
+        }
+    }
+
+    private static func waitForExit(pidfd: Int32, block: Bool) -> ChildExit? {
+        var kind: Int32 = 0
+        var value: Int32 = 0
+        let rc = csh_waitid_pidfd(pidfd, block ? 0 : WNOHANG, &kind, &value)
+        guard rc == 0 else {
+            // ECHILD: someone else reaped it (waitpid(-1), SIGCHLD ignored); the status is lost.
+            return .exited(status: -1)
+        }
+        switch Int(kind) {
+        case Int(CSH_WAIT_EXITED): return .exited(status: value)
+        case Int(CSH_WAIT_SIGNALED): return .signaled(signal: value)
+        default: return nil
+        }
+    }
+}
+
+// MARK: - /proc
+
+extension ChildProcess {
+    /// The `field` line of /proc/<pid>/<file>, in kB as the kernel prints it.
+    func procKilobytes(file: String, field: String) -> Int? {
+        guard let text = Self.readFile("/proc/\(pid)/\(file)") else { return nil }
+        // Read first, then check the child was still unreaped: a reaped pid may already name
+        // another process, and reaping only happens under this lock, so a successful check
+        // proves the file we read was our child's.
+        let stillOurs = state.withLock { descriptors in
+            descriptors.exit == nil && descriptors.pidfd >= 0
+                && csh_pidfd_send_signal(descriptors.pidfd, 0) == 0
+        }
+        guard stillOurs else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
+            let number = line.dropFirst(field.count).drop { $0 == " " || $0 == "\t" }
+                .prefix { $0.isASCII && $0.isNumber }
+            return Int(number)
+        }
+        return nil
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 {
+                return String(decoding: bytes, as: UTF8.self)
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+    }
+}

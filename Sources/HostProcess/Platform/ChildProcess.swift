@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One spawned worker process and the host's ends of its stdio pipes.
+///
+/// Descriptor ownership: the object owns the pidfd, the stdin write end and the stdout and
+/// stderr read ends. Once `EventLoop.watch` has taken the child, only the loop thread reads
+/// and closes stdout, stderr and the pidfd; every descriptor is closed when the loop reaps the
+/// child (or in `deinit` for a child that was never watched), exactly once.
+///
+/// Every method may be called from any thread. Methods that touch a descriptor do so while
+/// holding the state lock, so a descriptor number is never used after it was closed (and
+/// possibly reused by an unrelated `open`).
+package final class ChildProcess: Sendable {
+    package let pid: pid_t
+
+    struct Descriptors: Sendable {
+        var stdin: Int32
+        var stdout: Int32
+        var stderr: Int32
+        var pidfd: Int32
+        var exit: ChildExit?
+        var isWatched = false
+        /// Tells `closeStdin()` apart from the close at reap, for the error `writeToStdin` reports.
+        var stdinClosedByHost = false
+    }
+
+    let state: Mutex<Descriptors>
+
+    init(pid: pid_t, pidfd: Int32, stdin: Int32, stdout: Int32, stderr: Int32) {
+        self.pid = pid
+        self.state = Mutex(Descriptors(stdin: stdin, stdout: stdout, stderr: stderr, pidfd: pidfd))
+    }
+
+    deinit {
+        reapIfNeverWatched()
+        closeAllDescriptors()
+    }
+
+    /// How the process ended; nil until the event loop has reaped it.
+    package var exitStatus: ChildExit? {
+        state.withLock { $0.exit }
+    }
+
+    /// Writes all of `bytes` without blocking.
+    ///
+    /// Throws `.wouldBlock(written:)` when the pipe fills up (the worker is not reading),
+    /// `.brokenPipe` when the worker closed its stdin or has exited, `.closed` after `closeStdin()`.
+    package func writeToStdin(_ bytes: [UInt8]) throws(ChildIOError) {
+        try state.withLock { (descriptors: inout Descriptors) throws(ChildIOError) in
+            if descriptors.stdinClosedByHost { throw .closed }
+            guard descriptors.exit == nil, descriptors.stdin >= 0 else { throw .brokenPipe }
+            try Self.writeAll(bytes, to: descriptors.stdin)
+        }
+    }
+
+    /// Idempotent. The worker then reads EOF.
+    package func closeStdin() {
+        let descriptor = state.withLock { descriptors -> Int32 in
+            descriptors.stdinClosedByHost = true
+            return Self.take(&descriptors.stdin)
+        }
+        Self.close(descriptor)
+    }
+
+    /// Sends `signal` to the worker itself. The pidfd cannot hit a recycled pid.
+    package func send(signal: Int32) throws(SignalError) {
+        try state.withLock { (descriptors: inout Descriptors) throws(SignalError) in
+            guard descriptors.exit == nil, descriptors.pidfd >= 0 else { throw .processExited }
+            try Self.sendSignal(signal, toPidfd: descriptors.pidfd)
+        }
+    }
+
+    /// Sends `signal` to the worker's whole process group (the worker leads its own group),
+    /// so SIGSTOP/SIGCONT also reach anything the worker started.
+    ///
+    /// Still usable after the worker was reaped, to clean up stragglers: the group id cannot be
+    /// recycled while any member lives. Once the group is empty the id could in principle be
+    /// recycled by a new group leader, so do not keep signalling a dead worker's group.
+    package func sendToProcessGroup(signal: Int32) throws(SignalError) {
+        if kill(-pid, signal) != 0 {
+            let code = errno
+            throw code == ESRCH ? .processExited : .failed(errno: code)
+        }
+    }
+
+    /// Resident set size (VmRSS); nil once the process has exited.
+    package func residentMemoryBytes() -> Int? {
+        procKilobytes(file: "status", field: "VmRSS:").map { $0 * 1024 }
+    }
+
+    /// Proportional set size (Pss from smaps_rollup): shared pages split among their users;
+    /// nil once the process has exited.
+    package func proportionalSetSizeBytes() -> Int? {
+        procKilobytes(file: "smaps_rollup", field: "Pss:").map { $0 * 1024 }
+    }
+}
+
+// MARK: - Event loop hand-off
+
+extension ChildProcess {
+    /// The two output pipes, as the event loop tells them apart.
+    enum OutputStream: Sendable, Hashable {
+        case stdout, stderr
+    }
+
+    /// Hands stdout, stderr and the pidfd over to the event loop. A child can be watched once.
+    func beginWatching() -> (stdout: Int32, stderr: Int32, pidfd: Int32) {
+        state.withLock { descriptors in
+            precondition(!descriptors.isWatched, "ChildProcess \(pid) is already watched")
+            descriptors.isWatched = true
+            return (descriptors.stdout, descriptors.stderr, descriptors.pidfd)
+        }
+    }
+
+    /// The open read end of `stream`, or -1 once it reached EOF or the child was reaped.
+    func descriptor(of stream: OutputStream) -> Int32 {
+        state.withLock { descriptors in
+            switch stream {
+            case .stdout: descriptors.stdout
+            case .stderr: descriptors.stderr
+            }
+        }
+    }
+
+    /// Idempotent.
+    func closeOutput(_ stream: OutputStream) {
+        let descriptor = state.withLock { descriptors in
+            switch stream {
+            case .stdout: Self.take(&descriptors.stdout)
+            case .stderr: Self.take(&descriptors.stderr)
+            }
+        }
+        Self.close(descriptor)
+    }
+
+    /// Closes whatever is still open. Idempotent.
+    func closeAllDescriptors() {
+        let open = state.withLock { descriptors in
+            [
+                Self.take(&descriptors.stdin), Self.take(&descriptors.stdout),
+                Self.take(&descriptors.stderr), Self.take(&descriptors.pidfd),
+            ]
+        }
+        for descriptor in open {
+            Self.close(descriptor)
+        }
+    }
+
+    /// Returns the descriptor and marks the slot closed, so that exactly one caller closes it.
+    static func take(_ slot: inout Int32) -> Int32 {
+        defer { slot = -1 }
+        return slot
+    }
+
+    static func close(_ descriptor: Int32) {
+        // Linux releases the descriptor even when close reports EINTR, so never retry.
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+}

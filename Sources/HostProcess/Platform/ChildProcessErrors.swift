@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why `ChildProcess.spawn` failed. Nothing is left behind: no descriptor, no process.
+package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The step that failed.
+    package enum Stage: Sendable, Hashable {
+        /// `argv` was empty.
+        case emptyArgumentList
+        /// `argv[0]` has no `/` and no `PATH` entry holds an executable of that name.
+        case notFoundInPath
+        case createPipe
+        /// posix_spawn itself, including the `execve` failure it reports (ENOENT, EACCES, …).
+        case spawn
+        case openPidfd
+    }
+
+    package var stage: Stage
+    /// `argv[0]` as the caller gave it.
+    package var executable: String
+    /// The errno value behind the failure (ENOENT for `notFoundInPath`, EINVAL for an empty `argv`).
+    package var errno: Int32
+
+    /// `cannot spawn "/nope": No such file or directory`.
+    package var description: String {
+        let reason = String(cString: strerror(errno))
+        switch stage {
+        case .emptyArgumentList: return "cannot spawn: empty argument list"
+        case .notFoundInPath: return "cannot spawn \"\(executable)\": not found in PATH"
+        case .spawn: return "cannot spawn \"\(executable)\": \(reason)"
+        case .createPipe: return "cannot spawn \"\(executable)\": cannot create pipe: \(reason)"
+        case .openPidfd: return "cannot spawn \"\(executable)\": cannot open pidfd: \(reason)"
+        }
+    }
+}
+
+/// Why a write to a worker's stdin failed.
+package enum ChildIOError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The pipe is full: the worker is not reading. The first `written` bytes went out, so a
+    /// caller that framed a message must treat the stream as corrupt (or retry the rest later).
+    case wouldBlock(written: Int)
+    /// The worker closed its stdin or has exited.
+    case brokenPipe
+    /// The host closed stdin itself (`closeStdin()`).
+    case closed
+    /// Any other `write(2)` failure.
+    case failed(errno: Int32)
+
+    package var description: String {
+        switch self {
+        case .wouldBlock(let written): "worker stdin is full (\(written) bytes written)"
+        case .brokenPipe: "worker stdin is closed (broken pipe)"
+        case .closed: "stdin was already closed by the host"
+        case .failed(let code): "write to worker stdin failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// Why a signal could not be sent to a worker.
+package enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The worker (or, for a group signal, every process of its group) is gone.
+    case processExited
+    /// Any other failure (EPERM, EINVAL for a bad signal number).
+    case failed(errno: Int32)
+
+    package var description: String {
+        switch self {
+        case .processExited: "the process has exited"
+        case .failed(let code): "cannot send signal: \(String(cString: strerror(code)))"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// The host's single I/O thread: it reads every worker's stdout and stderr and reaps every
+/// worker, all through one epoll set.
+///
+/// Handlers run on the loop thread, one at a time, and must not block: a slow handler stalls
+/// every worker's output and exit reporting. Copy the bytes out (the buffer is reused as soon
+/// as the handler returns) and hand them to the session that owns the worker.
+///
+/// Ordering guarantees for one child: all stdout and stderr bytes the child wrote before it
+/// died are delivered before `onExit`; `onExit` is called exactly once and nothing for that
+/// child follows it. Output written after the child's death by processes that inherited its
+/// pipes (grandchildren) is dropped: the pipes are closed at reap.
+package final class EventLoop: Sendable {
+    package static let shared = EventLoop()
+
+    typealias OutputHandler = @Sendable (UnsafeRawBufferPointer) -> Void
+    typealias ExitHandler = @Sendable (ChildExit) -> Void
+
+    /// Everything the loop needs for one watched child.
+    struct Watch: Sendable {
+        var child: ChildProcess
+        var onStdout: OutputHandler
+        var onStderr: OutputHandler
+        var onExit: ExitHandler
+        /// Set at registration; only the loop thread closes it, so the number stays ours.
+        var pidfd: Int32 = -1
+    }
+
+    /// Which of a watch's descriptors an epoll event is about; stored in the low bits of the
+    /// event's token next to the watch id.
+    enum Source: UInt64, Sendable {
+        case stdout = 0, stderr = 1, pidfd = 2
+    }
+
+    let epollDescriptor: Int32
+    /// Keyed by a never-reused id rather than by descriptor: a stale event for a descriptor
+    /// closed earlier in the same batch (and maybe already reused) must find nothing.
+    let watches = Mutex<[UInt64: Watch]>([:])
+    let nextWatchID = Atomic<UInt64>(1)
+
+    /// Takes ownership of `epollDescriptor`; the platform `init()` creates it and starts the thread.
+    init(epollDescriptor: Int32) {
+        self.epollDescriptor = epollDescriptor
+    }
+
+    /// Starts watching `child`: output goes to `onStdout`/`onStderr`, then `onExit` once it
+    /// has been reaped. Callable from any thread, including from a handler. A child can be
+    /// watched only once; the loop keeps it alive until `onExit` has returned.
+    package func watch(
+        _ child: ChildProcess,
+        onStdout: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        onStderr: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        onExit: @escaping @Sendable (ChildExit) -> Void
+    ) {
+        register(Watch(child: child, onStdout: onStdout, onStderr: onStderr, onExit: onExit))
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSceneHostSys
+
+/// A detached OS thread that runs `body` for the life of the process.
+///
+/// The host's helper threads (spawning, epoll) must never exit: the workers' parent-death
+/// signal is tied to the spawning *thread*, and Swift's cooperative and Dispatch threads
+/// come and go. They also block asynchronous signals so that process-directed signals
+/// (SIGINT, SIGTERM, …) land on threads that expect them.
+enum PlatformThread {
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+
+    /// `name` is truncated by the kernel to 15 bytes.
+    static func startDetached(name: String, _ body: @escaping @Sendable () -> Void) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+
+        let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, &attributes, { context in
+            _ = csh_block_async_signals()
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            csh_set_thread_name(body.name)
+            body.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            fatalError("cannot start thread \(name): \(String(cString: strerror(rc)))")
+        }
+    }
+}

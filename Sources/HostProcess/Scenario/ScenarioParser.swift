@@ -1,0 +1,281 @@
+import Glibc
+import Protocol
+
+/// A scenario file that cannot be run, with the place and the reason.
+public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension Scenario {
+    /// The ops a step may name, with the fields each accepts (besides `op` and `expectError`).
+    static let fieldsByOp: [String: Set<String>] = [
+        "connect": ["scene", "background", "root", "worker"],
+        "activate": ["scene"], "deactivate": ["scene"], "background": ["scene"], "foreground": ["scene"],
+        "disconnect": ["scene"], "discard": ["scene"], "pop": ["scene"], "memoryWarning": ["scene"],
+        "beginBackgroundTask": ["scene"], "endBackgroundTask": ["scene"], "terminate": ["scene"],
+        "push": ["scene", "vc"],
+        "resize": ["scene", "width", "height"],
+        "notify": ["scene", "name", "value"],
+        "kill": ["scene", "signal"],
+        "memoryPressure": [],
+        "waitFor": ["scene", "state", "process", "timeoutMs"],
+        "sleep": ["ms"],
+        "quit": [],
+    ]
+
+    static let configFields: Set<String> = [
+        "suspendDelayMs", "launchLimitMs", "transitionLimitMs", "terminateLimitMs", "backgroundTaskLimitMs",
+        "memoryLimitMB", "worker", "stateDir",
+    ]
+
+    /// Parses and validates a whole scenario before anything runs: an unknown op or
+    /// field, a missing or mistyped field is an error naming the step and the field.
+    public init(json bytes: [UInt8]) throws(ScenarioError) {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ScenarioError("not valid JSON: \(error.message)")
+        }
+        guard case .object(let object) = root else { throw ScenarioError("the scenario must be a JSON object") }
+        for key in object.keys where key != "config" && key != "steps" {
+            throw ScenarioError("unknown top-level field \"\(key)\" (expected \"config\" and \"steps\")")
+        }
+        var limits = Limits()
+        if let config = object["config"] {
+            limits = try Self.parseLimits(config)
+        }
+        guard case .array(let steps)? = object["steps"] else {
+            throw ScenarioError("missing \"steps\": an array of steps")
+        }
+        var entries: [Entry] = []
+        for (index, step) in steps.enumerated() {
+            entries.append(try Self.parseEntry(step, number: index + 1))
+        }
+        self.init(limits: limits, entries: entries)
+    }
+
+    /// Reads and parses a scenario file.
+    public init(contentsOf path: String) throws(ScenarioError) {
+        guard let bytes = readWholeFile(path, limit: 16 << 20) else {
+            throw ScenarioError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        try self.init(json: bytes)
+    }
+
+    private static func parseLimits(_ value: JSONValue) throws(ScenarioError) -> Limits {
+        guard case .object(let config) = value else { throw ScenarioError("\"config\" must be an object") }
+        for key in config.keys where !configFields.contains(key) {
+            throw ScenarioError(
+                "config: unknown field \"\(key)\" (known: \(configFields.sorted().joined(separator: ", ")))"
+            )
+        }
+        let fields = Fields(config, place: "config")
+        var limits = Limits()
+        limits.suspendDelay = try fields.milliseconds("suspendDelayMs")
+        limits.launchLimit = try fields.milliseconds("launchLimitMs")
+        limits.transitionLimit = try fields.milliseconds("transitionLimitMs")
+        limits.terminateLimit = try fields.milliseconds("terminateLimitMs")
+        limits.backgroundTaskLimit = try fields.milliseconds("backgroundTaskLimitMs")
+        if let megabytes = try fields.int("memoryLimitMB", minimum: 1) { limits.memoryLimitBytes = megabytes << 20 }
+        limits.worker = try fields.argv("worker")
+        limits.stateDirectory = try fields.string("stateDir")
+        return limits
+    }
+
+    private static func parseEntry(_ value: JSONValue, number: Int) throws(ScenarioError) -> Entry {
+        guard case .object(var object) = value else { throw ScenarioError("step \(number): must be an object") }
+        guard case .string(let op)? = object.removeValue(forKey: "op") else {
+            throw ScenarioError("step \(number): missing \"op\"")
+        }
+        guard let allowed = fieldsByOp[op] else {
+            throw ScenarioError(
+                "step \(number): unknown op \"\(op)\" (known: \(fieldsByOp.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        var expectsError = false
+        if let expect = object.removeValue(forKey: "expectError") {
+            guard case .bool(let flag) = expect else {
+                throw ScenarioError("step \(number) (\(op)): \"expectError\" must be true or false")
+            }
+            expectsError = flag
+        }
+        for key in object.keys.sorted() where !allowed.contains(key) {
+            throw ScenarioError("step \(number) (\(op)): unknown field \"\(key)\"")
+        }
+        var fields = Fields(object, place: "step \(number) (\(op))")
+        let step = try parseStep(op, &fields)
+        return Entry(step, expectsError: expectsError)
+    }
+
+    private static func parseStep(_ op: String, _ fields: inout Fields) throws(ScenarioError) -> Step {
+        switch op {
+        case "memoryPressure": return .memoryPressure
+        case "quit": return .quit
+        case "sleep": return .sleep(try fields.requiredMilliseconds("ms"))
+        case "waitFor":
+            let scene = try fields.scene()
+            let timeout = try fields.milliseconds("timeoutMs") ?? .seconds(10)
+            let state = try fields.string("state")
+            let process = try fields.string("process")
+            switch (state, process) {
+            case (let state?, nil):
+                guard let value = ActivationState(rawValue: state) else {
+                    throw fields.error("unknown state \"\(state)\" (known: \(ActivationState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return .waitFor(scene: scene, condition: .state(value), timeout: timeout)
+            case (nil, let process?):
+                guard let value = ProcessState(rawValue: process) else {
+                    throw fields.error("unknown process state \"\(process)\" (known: \(ProcessState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return .waitFor(scene: scene, condition: .process(value), timeout: timeout)
+            default:
+                throw fields.error("needs exactly one of \"state\" or \"process\"")
+            }
+        default:
+            let scene = try fields.scene()
+            return .scene(scene, try sceneOperation(op, &fields))
+        }
+    }
+
+    private static func sceneOperation(_ op: String, _ fields: inout Fields) throws(ScenarioError) -> SceneOperation {
+        switch op {
+        case "connect":
+            return .connect(
+                background: try fields.bool("background") ?? false,
+                root: try fields.string("root") ?? "Root",
+                worker: try fields.argv("worker")
+            )
+        case "activate": return .activate
+        case "deactivate": return .deactivate
+        case "background": return .background
+        case "foreground": return .foreground
+        case "disconnect": return .disconnect
+        case "discard": return .discard
+        case "pop": return .pop
+        case "memoryWarning": return .memoryWarning
+        case "beginBackgroundTask": return .beginBackgroundTask
+        case "endBackgroundTask": return .endBackgroundTask
+        case "terminate": return .terminate
+        case "push":
+            guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
+            return .push(viewController: vc)
+        case "resize":
+            guard let width = try fields.int("width", minimum: 1), let height = try fields.int("height", minimum: 1)
+            else { throw fields.error("needs \"width\" and \"height\"") }
+            return .resize(width: width, height: height)
+        case "notify":
+            guard let name = try fields.string("name"), !name.isEmpty else { throw fields.error("needs \"name\"") }
+            return .notify(name: name, value: fields.raw("value") ?? .null)
+        case "kill":
+            return .kill(signal: try fields.signal("signal") ?? SIGKILLNumber)
+        default:
+            throw fields.error("unknown op")
+        }
+    }
+}
+
+/// Typed access to a step's fields, with errors that name the place.
+private struct Fields {
+    let object: [String: JSONValue]
+    let place: String
+
+    init(_ object: [String: JSONValue], place: String) {
+        self.object = object
+        self.place = place
+    }
+
+    func error(_ message: String) -> ScenarioError { ScenarioError("\(place): \(message)") }
+
+    func raw(_ key: String) -> JSONValue? { object[key] }
+
+    func scene() throws(ScenarioError) -> String {
+        guard let scene = try string("scene") else { throw error("needs \"scene\"") }
+        guard SceneSession.isValidIdentifier(scene) else {
+            throw error("\"scene\": \(HostError.invalidSceneIdentifier(scene))")
+        }
+        return scene
+    }
+
+    func string(_ key: String) throws(ScenarioError) -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let string) = value else { throw error("\"\(key)\" must be a string") }
+        return string
+    }
+
+    func bool(_ key: String) throws(ScenarioError) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let flag) = value else { throw error("\"\(key)\" must be true or false") }
+        return flag
+    }
+
+    func int(_ key: String, minimum: Int) throws(ScenarioError) -> Int? {
+        guard let value = object[key] else { return nil }
+        guard case .int(let number) = value, number >= minimum, number <= 1 << 40 else {
+            throw error("\"\(key)\" must be an integer of at least \(minimum)")
+        }
+        return number
+    }
+
+    func milliseconds(_ key: String) throws(ScenarioError) -> Duration? {
+        guard let value = object[key] else { return nil }
+        guard case .int(let number) = value, number >= 0, number <= 86_400_000 else {
+            throw error("\"\(key)\" must be a whole number of milliseconds between 0 and 86400000")
+        }
+        return .milliseconds(number)
+    }
+
+    func requiredMilliseconds(_ key: String) throws(ScenarioError) -> Duration {
+        guard let duration = try milliseconds(key) else { throw error("needs \"\(key)\"") }
+        return duration
+    }
+
+    func argv(_ key: String) throws(ScenarioError) -> [String]? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw error("\"\(key)\" must be a non-empty array of strings (an argv)")
+        }
+        var argv: [String] = []
+        for item in items {
+            guard case .string(let argument) = item else { throw error("\"\(key)\" must contain only strings") }
+            argv.append(argument)
+        }
+        return argv
+    }
+
+    func signal(_ key: String) throws(ScenarioError) -> Int32? {
+        guard let value = object[key] else { return nil }
+        switch value {
+        case .string(let name):
+            guard let number = SignalNames.number(named: name) else { throw error("unknown signal \"\(name)\"") }
+            return number
+        case .int(let number) where (1...64).contains(number):
+            return Int32(number)
+        default:
+            throw error("\"\(key)\" must be a signal name like \"KILL\" or a number 1-64")
+        }
+    }
+}
+
+/// Reads a whole file, at most `limit` bytes; nil on failure (errno set).
+func readWholeFile(_ path: String, limit: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { return nil }
+        if n == 0 { break }
+        result.append(contentsOf: chunk[0..<n])
+        if result.count > limit {
+            errno = EFBIG
+            return nil
+        }
+    }
+    return result
+}

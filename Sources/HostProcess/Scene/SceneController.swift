@@ -1,0 +1,358 @@
+import Glibc
+import Protocol
+
+/// One scene: its session, its worker and its lifecycle, driven by a mailbox.
+///
+/// Every request and every internal event (worker death, suspend timer, background-task
+/// deadlines) goes through one `AsyncStream` drained by one task, so transitions run
+/// strictly one after another even though the actor itself interleaves at each `await`.
+/// Status queries and waits are plain actor calls and never wait for the mailbox.
+actor SceneController {
+    enum Mail: Sendable {
+        case request(SceneOperation, CheckedContinuation<Void, any Error>)
+        /// A kill the system decides (memory pressure): no callback, the given reason.
+        case systemKill(TerminationReason, CheckedContinuation<Void, any Error>)
+        case workerExited(ObjectIdentifier)
+        case suspendTimer(generation: Int)
+        case backgroundTaskExpiring(generation: Int)
+        case backgroundTaskDeadline(generation: Int)
+    }
+
+    private struct Waiter {
+        let id: Int
+        let predicate: @Sendable (SceneStatus) -> Bool
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    let id: String
+    private let context: HostContext
+    private let mailbox: AsyncStream<Mail>.Continuation
+    private var lifecycle = SceneLifecycle()
+    private var connection: WorkerConnection?
+    private var lastExit: WorkerExit?
+    private var waiters: [Waiter] = []
+    private var nextWaiterID = 0
+    private var suspendGeneration = 0
+    private var backgroundTaskGeneration = 0
+
+    init(id: String, context: HostContext) {
+        self.id = id
+        self.context = context
+        let (stream, mailbox) = AsyncStream<Mail>.makeStream(bufferingPolicy: .unbounded)
+        self.mailbox = mailbox
+        self.lifecycle.sessionExists = context.sessions.session(id) != nil
+        Task { [self] in
+            for await mail in stream {
+                await self.handle(mail)
+            }
+        }
+    }
+
+    /// Runs `op` after every operation enqueued before it; throws if it is refused or fails.
+    nonisolated func perform(_ op: SceneOperation) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            mailbox.yield(.request(op, continuation))
+        }
+    }
+
+    /// Kills the live worker with SIGKILL and `reason` (no callback), after every operation enqueued before.
+    nonisolated func kill(reason: TerminationReason) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            mailbox.yield(.systemKill(reason, continuation))
+        }
+    }
+
+    /// Stops accepting mail once the current work is done.
+    nonisolated func close() {
+        mailbox.finish()
+    }
+
+    var status: SceneStatus {
+        SceneStatus(
+            scene: id,
+            activation: lifecycle.activation,
+            process: lifecycle.process,
+            pid: connection?.pid,
+            stack: lifecycle.stack,
+            hasBackgroundTask: lifecycle.hasBackgroundTask,
+            isDiscarded: lifecycle.isDiscarded,
+            lastExit: lastExit
+        )
+    }
+
+    /// Resident memory of the live worker, in bytes.
+    var residentMemoryBytes: Int? {
+        connection?.child.residentMemoryBytes()
+    }
+
+    /// Waits until `predicate` holds for the scene's status, at most `timeout`.
+    func waitUntil(
+        _ what: String,
+        timeout: Duration?,
+        _ predicate: @escaping @Sendable (SceneStatus) -> Bool
+    ) async throws {
+        if predicate(status) { return }
+        let waiterID = nextWaiterID
+        nextWaiterID += 1
+        if let timeout {
+            Task { [weak self] in
+                try await Task.sleep(for: timeout)
+                await self?.expireWaiter(waiterID, what: what)
+            }
+        }
+        try await withCheckedThrowingContinuation { continuation in
+            waiters.append(Waiter(id: waiterID, predicate: predicate, continuation: continuation))
+        }
+    }
+
+    private func expireWaiter(_ waiterID: Int, what: String) {
+        guard let index = waiters.firstIndex(where: { $0.id == waiterID }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: HostError.timedOut(scene: id, waitingFor: what))
+    }
+
+    private func notifyWaiters() {
+        guard !waiters.isEmpty else { return }
+        let current = status
+        waiters.removeAll { waiter in
+            guard waiter.predicate(current) else { return false }
+            waiter.continuation.resume()
+            return true
+        }
+    }
+
+    // MARK: Mailbox
+
+    private func handle(_ mail: Mail) async {
+        switch mail {
+        case .request(let op, let continuation):
+            do {
+                try await execute(op)
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        case .systemKill(let reason, let continuation):
+            if lifecycle.hasLiveWorker {
+                try? await run(.signal(SIGKILLNumber, reason), for: .kill(signal: SIGKILLNumber))
+            }
+            continuation.resume()
+        case .workerExited(let identifier):
+            if let connection, ObjectIdentifier(connection) == identifier, let exit = connection.recordedExit {
+                workerDied(exit)
+            }
+        case .suspendTimer(let generation):
+            if generation == suspendGeneration, lifecycle.shouldSuspend, let connection {
+                try? connection.child.sendToProcessGroup(signal: SIGSTOP)
+                lifecycle.suspended()
+                context.trace.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid))
+            }
+        case .backgroundTaskExpiring(let generation):
+            if generation == backgroundTaskGeneration, lifecycle.hasBackgroundTask, lifecycle.process == .running {
+                _ = try? await send(.expireBackgroundTask)
+            }
+        case .backgroundTaskDeadline(let generation):
+            if generation == backgroundTaskGeneration, lifecycle.hasBackgroundTask, let connection {
+                connection.kill(signal: SIGKILLNumber, reason: .backgroundTaskTimeout)
+                workerDied(await connection.waitForExit())
+            }
+        }
+        notifyWaiters()
+    }
+
+    private func execute(_ op: SceneOperation) async throws {
+        switch lifecycle.request(op) {
+        case .refuse(let reason):
+            context.trace.record(
+                TraceEvent(
+                    kind: .error,
+                    scene: id,
+                    op: op.name,
+                    code: ProtocolError.Code.illegalTransition.rawValue,
+                    message: reason
+                )
+            )
+            throw HostError.refused(scene: id, op: op.name, reason: reason)
+        case .perform(let steps):
+            for step in steps {
+                try await run(step, for: op)
+                notifyWaiters()
+            }
+        }
+    }
+
+    private func run(_ step: SceneLifecycle.Step, for op: SceneOperation) async throws {
+        switch step {
+        case .launch(let background, let root):
+            var argv = context.configuration.worker
+            if case .connect(_, _, let worker?) = op { argv = worker }
+            try await launch(background: background, root: root, argv: argv)
+
+        case .resume:
+            guard let connection else { return }
+            try? connection.child.sendToProcessGroup(signal: SIGCONT)
+            lifecycle.resumed()
+            context.trace.record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: connection.pid))
+
+        case .deliverQueuedNotifications:
+            for notification in lifecycle.takeQueuedNotifications() {
+                try await send(.notify(name: notification.name, value: notification.value))
+            }
+
+        case .send(let workerOperation):
+            try await send(workerOperation)
+
+        case .disconnectWorker:
+            guard let connection else { return }
+            connection.expectCleanExit(.disconnected)
+            try await send(.disconnect)
+            workerDied(await exit(of: connection, within: context.configuration.transitionLimit, else: .watchdog))
+
+        case .terminateWorker:
+            guard let connection else { return }
+            connection.expectCleanExit(.terminated)
+            let limit = context.configuration.terminateLimit
+            _ = try? await connection.request(.terminate, limit: limit, timeoutReason: .terminateTimeout)
+            workerDied(await exit(of: connection, within: limit, else: .terminateTimeout))
+
+        case .signal(let signal, let reason):
+            guard let connection else { return }
+            connection.kill(signal: signal, reason: reason)
+            if signal == SIGKILLNumber {
+                workerDied(await connection.waitForExit())
+            } else if let exit = await connection.waitForExit(limit: context.configuration.terminateLimit) {
+                workerDied(exit)
+            }
+
+        case .discardSession:
+            context.trace.record(
+                TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue)
+            )
+            context.sessions.delete(id)
+            lifecycle.discarded()
+
+        case .queueNotification(let name, let value):
+            lifecycle.queue(notification: name, value: value)
+        }
+    }
+
+    private func launch(background: Bool, root: String, argv: [String]) async throws {
+        let session = context.sessions.session(id) ?? SceneSession(identifier: id)
+        let reconnect = lifecycle.sessionExists
+        if !reconnect { try context.sessions.save(session) }
+        let options = ConnectOptions(
+            session: id,
+            configuration: session.configuration,
+            role: session.role,
+            background: background,
+            root: root,
+            reconnect: reconnect,
+            restoration: session.restoration
+        )
+        lifecycle.launching(root: root)
+        let mailbox = self.mailbox
+        let connection: WorkerConnection
+        do {
+            connection = try WorkerConnection(
+                scene: id,
+                argv: argv,
+                environment: nil,
+                maximumFrameSize: context.configuration.maximumFrameSize,
+                forwardsStderr: context.configuration.forwardsWorkerStderr,
+                trace: context.trace,
+                onExit: { [mailbox] connection, _ in mailbox.yield(.workerExited(ObjectIdentifier(connection))) }
+            )
+        } catch {
+            lifecycle.processExited()
+            throw error
+        }
+        self.connection = connection
+        let result = try await connection.request(
+            .connect(options),
+            limit: context.configuration.launchLimit,
+            hello: true
+        )
+        lifecycle.completed(.connect(options))
+        if background { try storeRestoration(result) }
+        scheduleSuspensionIfIdle()
+    }
+
+    /// Sends one operation to the live worker and applies its completion.
+    @discardableResult
+    private func send(_ op: WorkerOperation) async throws -> JSONValue? {
+        guard let connection else {
+            throw HostError.workerExited(scene: id, op: op.name, reason: lastExit?.reason ?? .crashed)
+        }
+        let result = try await connection.request(op, limit: context.configuration.transitionLimit)
+        lifecycle.completed(op)
+        switch op {
+        case .enterBackground:
+            try storeRestoration(result)
+            scheduleSuspensionIfIdle()
+        case .enterForeground:
+            suspendGeneration += 1
+        case .beginBackgroundTask:
+            startBackgroundTaskTimers()
+        case .endBackgroundTask:
+            backgroundTaskGeneration += 1
+            scheduleSuspensionIfIdle()
+        default:
+            break
+        }
+        return result
+    }
+
+    /// Stores the worker's restoration state durably; the transition counts as done only after.
+    private func storeRestoration(_ result: JSONValue?) throws {
+        guard let result else { return }
+        var session = context.sessions.session(id) ?? SceneSession(identifier: id)
+        session.restoration = result
+        try context.sessions.save(session)
+    }
+
+    private func exit(
+        of connection: WorkerConnection,
+        within limit: Duration,
+        else reason: TerminationReason
+    ) async -> WorkerExit {
+        if let exit = await connection.waitForExit(limit: limit) { return exit }
+        connection.kill(signal: SIGKILLNumber, reason: reason)
+        return await connection.waitForExit()
+    }
+
+    /// The worker is gone: the scene is unattached and the session keeps its stored state.
+    private func workerDied(_ exit: WorkerExit) {
+        guard connection != nil else { return }
+        connection = nil
+        lastExit = exit
+        lifecycle.processExited()
+        suspendGeneration += 1
+        backgroundTaskGeneration += 1
+    }
+
+    private func scheduleSuspensionIfIdle() {
+        suspendGeneration += 1
+        guard lifecycle.shouldSuspend else { return }
+        let generation = suspendGeneration
+        let delay = context.configuration.suspendDelay
+        let mailbox = self.mailbox
+        Task {
+            try await Task.sleep(for: delay)
+            mailbox.yield(.suspendTimer(generation: generation))
+        }
+    }
+
+    private func startBackgroundTaskTimers() {
+        backgroundTaskGeneration += 1
+        suspendGeneration += 1
+        let generation = backgroundTaskGeneration
+        let limit = context.configuration.backgroundTaskLimit
+        let lead = context.configuration.backgroundTaskExpirationLead
+        let mailbox = self.mailbox
+        Task {
+            try await Task.sleep(for: limit - lead)
+            mailbox.yield(.backgroundTaskExpiring(generation: generation))
+            try await Task.sleep(for: lead)
+            mailbox.yield(.backgroundTaskDeadline(generation: generation))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Protocol
+
+/// An operation on one scene, as scenario files, the CLI and the Swift API name them.
+public enum SceneOperation: Sendable, Hashable {
+    /// Connect the scene (start its worker). `background`: system-requested launch.
+    /// `worker`: this scene's worker argv, overriding the host's.
+    case connect(background: Bool = false, root: String = "Root", worker: [String]? = nil)
+    case activate
+    case deactivate
+    case background
+    case foreground
+    case disconnect
+    case discard
+    case push(viewController: String)
+    case pop
+    case resize(width: Int, height: Int)
+    case memoryWarning
+    case notify(name: String, value: JSONValue)
+    case beginBackgroundTask
+    case endBackgroundTask
+    /// Send `signal` to the worker from the host (no callback; reason `killed`).
+    case kill(signal: Int32)
+    /// Terminate the scene's worker (LIFECYCLE.md §4).
+    case terminate
+
+    /// The op's name as scenario files and the trace write it.
+    public var name: String {
+        switch self {
+        case .connect: "connect"
+        case .activate: "activate"
+        case .deactivate: "deactivate"
+        case .background: "background"
+        case .foreground: "foreground"
+        case .disconnect: "disconnect"
+        case .discard: "discard"
+        case .push: "push"
+        case .pop: "pop"
+        case .resize: "resize"
+        case .memoryWarning: "memoryWarning"
+        case .notify: "notify"
+        case .beginBackgroundTask: "beginBackgroundTask"
+        case .endBackgroundTask: "endBackgroundTask"
+        case .kill: "kill"
+        case .terminate: "terminate"
+        }
+    }
+}

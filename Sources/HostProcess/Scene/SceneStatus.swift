@@ -1,0 +1,16 @@
+import Protocol
+
+/// A snapshot of one scene, as `ps` shows it.
+public struct SceneStatus: Sendable, Hashable {
+    public var scene: String
+    public var activation: ActivationState
+    public var process: ProcessState
+    /// The live worker's pid.
+    public var pid: Int32?
+    /// The navigation stack, root first.
+    public var stack: [String]
+    public var hasBackgroundTask: Bool
+    public var isDiscarded: Bool
+    /// How the last worker ended, if one did.
+    public var lastExit: WorkerExit?
+}

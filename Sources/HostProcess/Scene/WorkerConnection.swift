@@ -1,0 +1,328 @@
+import Glibc
+import Protocol
+import Synchronization
+
+/// The host's end of one worker: its process, its pipes and the requests in flight.
+///
+/// Frames from the worker arrive on the event loop thread (`EventLoop`), which decodes
+/// them, records callbacks in the trace (with the state events they define) and resumes
+/// the request waiting for a reply. The death of the worker is seen there too, after
+/// every byte it wrote has been delivered, so the trace keeps the worker's own order.
+final class WorkerConnection: Sendable {
+    let scene: String
+    let child: ChildProcess
+    private let trace: TraceRecorder
+    private let forwardsStderr: Bool
+    private let onExit: @Sendable (WorkerConnection, WorkerExit) -> Void
+
+    private struct State: ~Copyable {
+        var decoder: FrameDecoder
+        var output: [UInt8] = []
+        var nextRequestID = 1
+        var pending: [Int: (op: String, continuation: CheckedContinuation<JSONValue?, any Error>)] = [:]
+        /// The activation state as the worker's callbacks have moved it (for state events).
+        var activation: ActivationState = .unattached
+        var sawReady = false
+        /// Set before the host kills the worker, so the death gets the host's reason.
+        var killReason: TerminationReason?
+        /// Set before a disconnect or terminate request: a clean exit then has this reason.
+        var cleanExitReason: TerminationReason?
+        var exit: WorkerExit?
+        var exitWaiters: [CheckedContinuation<WorkerExit, Never>] = []
+        var violated = false
+    }
+
+    private let state: Mutex<State>
+
+    var pid: Int32 { child.pid }
+
+    /// Spawns the worker and starts watching it. The hello frame is written at once.
+    init(
+        scene: String,
+        argv: [String],
+        environment: [String: String]?,
+        maximumFrameSize: Int,
+        forwardsStderr: Bool,
+        trace: TraceRecorder,
+        onExit: @escaping @Sendable (WorkerConnection, WorkerExit) -> Void
+    ) throws(HostError) {
+        do {
+            self.child = try ChildProcess.spawn(argv: argv, environment: environment)
+        } catch {
+            throw HostError.spawnFailed(scene: scene, message: "\(error)")
+        }
+        self.scene = scene
+        self.trace = trace
+        self.forwardsStderr = forwardsStderr
+        self.onExit = onExit
+        self.state = Mutex(State(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
+        trace.record(TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: child.pid))
+        EventLoop.shared.watch(
+            child,
+            onStdout: { [self] bytes in self.received(bytes) },
+            onStderr: { [self] bytes in self.receivedStderr(bytes) },
+            onExit: { [self] exit in self.exited(exit) }
+        )
+    }
+
+    // MARK: Requests
+
+    /// Sends `op` and waits for the worker's reply (its `result`, if any).
+    ///
+    /// When the worker does not reply within `limit`, it is killed with reason `watchdog`.
+    func request(
+        _ op: WorkerOperation,
+        limit: Duration,
+        timeoutReason: TerminationReason = .watchdog,
+        hello: Bool = false
+    ) async throws -> JSONValue? {
+        let watchdog = Task { [self] in
+            try await Task.sleep(for: limit)
+            self.kill(signal: SIGKILLNumber, reason: timeoutReason)
+        }
+        defer { watchdog.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let failure: (any Error)? = state.withLock { state in
+                if let exit = state.exit {
+                    return HostError.workerExited(scene: scene, op: op.name, reason: exit.reason)
+                }
+                let id = state.nextRequestID
+                state.nextRequestID += 1
+                state.output.removeAll(keepingCapacity: true)
+                if hello { HostCommand.hello(protocolVersion: ProtocolVersion.current).encode(into: &state.output) }
+                HostCommand.request(id: id, op).encode(into: &state.output)
+                do {
+                    try child.writeToStdin(state.output)
+                } catch {
+                    return HostError.workerError(
+                        scene: scene,
+                        op: op.name,
+                        ProtocolError(.operationFailed, "cannot write to the worker: \(error)")
+                    )
+                }
+                state.pending[id] = (op.name, continuation)
+                return nil
+            }
+            if let failure { continuation.resume(throwing: failure) }
+        }
+    }
+
+    /// How the worker ended, once it has.
+    var recordedExit: WorkerExit? {
+        state.withLock { $0.exit }
+    }
+
+    /// Marks the next clean exit (status 0) as `reason` (`disconnected` or `terminated`).
+    func expectCleanExit(_ reason: TerminationReason) {
+        state.withLock { $0.cleanExitReason = reason }
+    }
+
+    /// Signals the worker; its death will be recorded with `reason` (the first reason set wins).
+    func kill(signal: Int32, reason: TerminationReason) {
+        let alive = state.withLock { state in
+            guard state.exit == nil else { return false }
+            if state.killReason == nil { state.killReason = reason }
+            return true
+        }
+        guard alive else { return }
+        // A stopped worker must be continued for anything but SIGKILL to act.
+        try? child.send(signal: signal)
+        if signal != SIGKILLNumber { try? child.sendToProcessGroup(signal: SIGCONT) }
+    }
+
+    /// Waits until the worker has died and its exit is recorded.
+    func waitForExit() async -> WorkerExit {
+        await withCheckedContinuation { continuation in
+            let exit: WorkerExit? = state.withLock { state in
+                if let exit = state.exit { return exit }
+                state.exitWaiters.append(continuation)
+                return nil
+            }
+            if let exit { continuation.resume(returning: exit) }
+        }
+    }
+
+    /// Waits for the worker's death for at most `limit`; nil on timeout.
+    func waitForExit(limit: Duration) async -> WorkerExit? {
+        await withTaskGroup(of: WorkerExit?.self) { group in
+            group.addTask { await self.waitForExit() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            if first == nil {
+                // The sleeper won; the waiter stays parked until the death, which the caller forces.
+                return nil
+            }
+            return first
+        }
+    }
+
+    // MARK: Event loop side
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        var frames: [FrameDecoder.Output] = []
+        state.withLock { state in
+            guard !state.violated else { return }
+            state.decoder.append(bytes)
+            while let frame = state.decoder.next() { frames.append(frame) }
+        }
+        for frame in frames {
+            switch frame {
+            case .oversized(let length):
+                violate("frame of more than \(length) bytes exceeds the maximum frame size")
+                return
+            case .frame(let bytes):
+                let message: WorkerMessage
+                do {
+                    message = try WorkerMessage(frame: bytes)
+                } catch {
+                    violate("unreadable frame: \(error.message)")
+                    return
+                }
+                if !handle(message) { return }
+            }
+        }
+    }
+
+    /// Handles one message; false when the worker broke the protocol.
+    private func handle(_ message: WorkerMessage) -> Bool {
+        switch message {
+        case .ready(let version, _):
+            let first = state.withLock { state in
+                defer { state.sawReady = true }
+                return !state.sawReady
+            }
+            guard first, version == ProtocolVersion.current else {
+                violate(first ? "worker speaks protocol \(version), host \(ProtocolVersion.current)" : "second ready")
+                return false
+            }
+            return true
+
+        case .callback(let callback):
+            let current: ActivationState? = state.withLock { $0.sawReady ? $0.activation : nil }
+            guard let current else {
+                violate("callback before the handshake")
+                return false
+            }
+            let event = TraceEvent(
+                kind: .callback,
+                scene: scene,
+                name: callback.name.rawValue,
+                viewController: callback.viewController,
+                restoration: callback.restoration,
+                notification: callback.notification,
+                value: callback.value
+            )
+            guard case .recorded = trace.record(event) else {
+                violate("callback \(callback.name) breaks the lifecycle model")
+                return false
+            }
+            if let next = StateDerivation.state(after: callback.name, current: current) {
+                state.withLock { $0.activation = next }
+                trace.record(TraceEvent(kind: .state, scene: scene, from: current, to: next))
+            }
+            return true
+
+        case .reply(let id, let result):
+            guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+                violate("reply to unknown request \(id)")
+                return false
+            }
+            pending.continuation.resume(returning: result)
+            return true
+
+        case .failure(let id, let error):
+            if let id {
+                guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+                    violate("error for unknown request \(id)")
+                    return false
+                }
+                pending.continuation.resume(throwing: HostError.workerError(scene: scene, op: pending.op, error))
+            } else {
+                trace.record(
+                    TraceEvent(kind: .error, scene: scene, op: "worker", code: error.code.rawValue, message: error.message)
+                )
+            }
+            return true
+        }
+    }
+
+    private func violate(_ message: String) {
+        let first = state.withLock { state in
+            defer { state.violated = true }
+            return !state.violated
+        }
+        guard first else { return }
+        trace.record(
+            TraceEvent(
+                kind: .error,
+                scene: scene,
+                op: "protocol",
+                code: ProtocolError.Code.invalidMessage.rawValue,
+                message: "protocol violation by pid \(child.pid): \(message)"
+            )
+        )
+        kill(signal: SIGKILLNumber, reason: .protocolViolation)
+    }
+
+    private func receivedStderr(_ bytes: UnsafeRawBufferPointer) {
+        guard forwardsStderr, bytes.count > 0 else { return }
+        var line = Array("[\(scene) \(child.pid)] ".utf8)
+        line.append(contentsOf: bytes)
+        if line.last != UInt8(ascii: "\n") { line.append(UInt8(ascii: "\n")) }
+        line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    private func exited(_ childExit: ChildExit) {
+        var status: Int32?
+        var signal: Int32?
+        switch childExit {
+        case .exited(let code): status = code
+        case .signaled(let number): signal = number
+        }
+        let (exit, activation, pending, waiters) = state.withLock { state in
+            let reason: TerminationReason
+            if let killReason = state.killReason {
+                reason = killReason
+            } else if let clean = state.cleanExitReason, status == 0 {
+                reason = clean
+            } else {
+                reason = .unrequested(signal: signal)
+            }
+            let exit = WorkerExit(pid: child.pid, reason: reason, status: status, signal: signal)
+            state.exit = exit
+            let pending = state.pending.values
+            state.pending.removeAll()
+            let waiters = state.exitWaiters
+            state.exitWaiters.removeAll()
+            let activation = state.activation
+            state.activation = .unattached
+            return (exit, activation, Array(pending), waiters)
+        }
+        child.closeStdin()
+        trace.record(
+            TraceEvent(
+                kind: .process,
+                scene: scene,
+                processEvent: .exited,
+                pid: child.pid,
+                reason: exit.reason,
+                status: status,
+                signal: signal.map(SignalNames.name(of:))
+            )
+        )
+        if activation != .unattached {
+            trace.record(TraceEvent(kind: .state, scene: scene, from: activation, to: .unattached))
+        }
+        for request in pending {
+            request.continuation.resume(
+                throwing: HostError.workerExited(scene: scene, op: request.op, reason: exit.reason)
+            )
+        }
+        for waiter in waiters { waiter.resume(returning: exit) }
+        onExit(self, exit)
+    }
+}

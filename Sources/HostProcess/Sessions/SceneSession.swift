@@ -1,0 +1,58 @@
+import Protocol
+
+/// A scene session (`UISceneSession`): it outlives its worker and ends only when discarded.
+public struct SceneSession: Sendable, Hashable {
+    /// The persistent identifier (the scene's name in scenarios and the trace).
+    public var identifier: String
+    public var configuration: String
+    public var role: String
+    /// The last answer to `stateRestorationActivity`, stored before the background transition completed.
+    public var restoration: JSONValue?
+
+    public init(
+        identifier: String,
+        configuration: String = "Default Configuration",
+        role: String = "windowApplication",
+        restoration: JSONValue? = nil
+    ) {
+        self.identifier = identifier
+        self.configuration = configuration
+        self.role = role
+        self.restoration = restoration
+    }
+
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "identifier": .string(identifier),
+            "configuration": .string(configuration),
+            "role": .string(role),
+        ]
+        if let restoration { object["restoration"] = restoration }
+        return .object(object)
+    }
+
+    init?(json: JSONValue) {
+        guard case .object(let object) = json,
+            case .string(let identifier)? = object["identifier"],
+            case .string(let configuration)? = object["configuration"],
+            case .string(let role)? = object["role"]
+        else { return nil }
+        self.init(identifier: identifier, configuration: configuration, role: role, restoration: object["restoration"])
+    }
+
+    /// Whether `identifier` is safe as a session identifier and a file name:
+    /// 1–64 characters from `A-Z a-z 0-9 . _ -`, not starting with `.`.
+    public static func isValidIdentifier(_ identifier: String) -> Bool {
+        let bytes = Array(identifier.utf8)
+        guard (1...64).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Glibc
+import Protocol
+import Synchronization
+
+/// Keeps scene sessions, durably when it has a state directory.
+///
+/// Each session is one JSON file `sessions/<id>.json`, replaced atomically: write a
+/// temporary file, fsync it, rename it over the old one, fsync the directory. A discard
+/// requested while no host runs is a file `discarded/<id>`, reported at the next launch.
+public final class SessionStore: Sendable {
+    private let directory: String?
+    private let sessions: Mutex<[String: SceneSession]>
+
+    /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
+    public init(directory: String?) throws(HostError) {
+        self.directory = directory
+        var loaded: [String: SceneSession] = [:]
+        if let directory {
+            for path in [directory, directory + "/sessions", directory + "/discarded"] {
+                if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                    throw HostError.io("cannot create state directory \(path): \(String(cString: strerror(errno)))")
+                }
+            }
+            for name in Self.listDirectory(directory + "/sessions") where name.hasSuffix(".json") {
+                let path = directory + "/sessions/" + name
+                guard let bytes = readWholeFile(path, limit: 16 << 20),
+                    let value = try? JSONParser.parse(bytes),
+                    let session = SceneSession(json: value),
+                    SceneSession.isValidIdentifier(session.identifier),
+                    name == session.identifier + ".json"
+                else {
+                    // Keep a damaged file aside instead of losing it or refusing to start.
+                    rename(path, path + ".damaged")
+                    continue
+                }
+                loaded[session.identifier] = session
+            }
+        }
+        self.sessions = Mutex(loaded)
+    }
+
+    /// The session with `identifier`, if it exists.
+    public func session(_ identifier: String) -> SceneSession? {
+        sessions.withLock { $0[identifier] }
+    }
+
+    /// Every stored session.
+    public var allSessions: [SceneSession] {
+        sessions.withLock { Array($0.values) }.sorted { $0.identifier < $1.identifier }
+    }
+
+    /// Stores `session`; returns once it is durable.
+    public func save(_ session: SceneSession) throws(HostError) {
+        sessions.withLock { $0[session.identifier] = session }
+        guard let directory else { return }
+        var bytes: [UInt8] = []
+        JSONWriter.write(session.json, into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        try Self.writeAtomically(bytes, to: directory + "/sessions/" + session.identifier + ".json", in: directory + "/sessions")
+    }
+
+    /// Deletes the session (after `didDiscardSceneSessions`).
+    public func delete(_ identifier: String) {
+        sessions.withLock { _ = $0.removeValue(forKey: identifier) }
+        guard let directory else { return }
+        unlink(directory + "/sessions/" + identifier + ".json")
+        unlink(directory + "/discarded/" + identifier)
+        Self.syncDirectory(directory + "/sessions")
+    }
+
+    /// Records a discard requested while no host runs the store.
+    public func markDiscarded(_ identifier: String) throws(HostError) {
+        guard let directory else { return }
+        try Self.writeAtomically([], to: directory + "/discarded/" + identifier, in: directory + "/discarded")
+    }
+
+    /// Discards recorded while no host ran, to report at launch.
+    public var pendingDiscards: [String] {
+        guard let directory else { return [] }
+        return Self.listDirectory(directory + "/discarded").filter(SceneSession.isValidIdentifier).sorted()
+    }
+
+    // MARK: Files
+
+    private static func writeAtomically(_ bytes: [UInt8], to path: String, in directory: String) throws(HostError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HostError.io("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var offset = 0
+        let failed = bytes.withUnsafeBytes { buffer -> Bool in
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += n
+            }
+            return false
+        }
+        if failed || fsync(fd) != 0 {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            unlink(temporary)
+            throw HostError.io("cannot write \(temporary): \(message)")
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            throw HostError.io("cannot rename \(temporary): \(String(cString: strerror(errno)))")
+        }
+        syncDirectory(directory)
+    }
+
+    private static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." && !name.hasSuffix(".tmp") { names.append(name) }
+        }
+        return names
+    }
+}

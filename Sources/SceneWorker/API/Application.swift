@@ -1,0 +1,164 @@
+import Protocol
+
+/// Identifies a background task, as `UIBackgroundTaskIdentifier`.
+public struct BackgroundTaskIdentifier: Sendable, Hashable, CustomStringConvertible {
+    /// The raw identifier; `0` is `invalid`.
+    public let rawValue: Int
+
+    /// An identifier with the given raw value.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// No task: what `beginBackgroundTask` returns when it cannot start one.
+    public static let invalid = BackgroundTaskIdentifier(rawValue: 0)
+
+    /// `"task 3"`.
+    public var description: String { "task \(rawValue)" }
+}
+
+/// What `application(_:didFinishLaunchingWithOptions:)` receives.
+public struct LaunchOptions: Sendable, Hashable {
+    /// Whether the process was launched straight into the background (system-requested).
+    public var launchedInBackground: Bool
+    /// Whether the launch reconnects an existing scene session.
+    public var reconnecting: Bool
+
+    /// Launch options.
+    public init(launchedInBackground: Bool = false, reconnecting: Bool = false) {
+        self.launchedInBackground = launchedInBackground
+        self.reconnecting = reconnecting
+    }
+}
+
+/// The app's delegate (process lifecycle), shaped like `UIApplicationDelegate`.
+///
+/// Every method has a default implementation that does nothing (or returns the obvious
+/// answer). The runtime reports each call itself, just before it runs.
+@MainActor
+public protocol ApplicationDelegate: AnyObject {
+    /// The process finished launching (trace: `didFinishLaunching`). The answer is ignored,
+    /// as UIKit ignores it for scene-based apps. Default: `true`.
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool
+
+    /// Chooses the configuration of a new scene session (trace: `configurationForConnecting`).
+    /// Not called when an existing session reconnects. Default: `session.configuration`.
+    func application(
+        _ application: Application,
+        configurationForConnecting session: SceneSession,
+        options: Scene.ConnectionOptions
+    ) -> SceneConfiguration
+
+    /// The host sent a memory warning (trace: `applicationDidReceiveMemoryWarning`); every
+    /// view controller's `didReceiveMemoryWarning` follows, root first. Default: nothing.
+    func applicationDidReceiveMemoryWarning(_ application: Application)
+
+    /// The process is about to end (trace: `applicationWillTerminate`). View controllers do not
+    /// deinit afterwards: the process simply exits. Default: nothing.
+    func applicationWillTerminate(_ application: Application)
+}
+
+extension ApplicationDelegate {
+    /// Returns `true`.
+    public func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
+        true
+    }
+
+    /// Returns `session.configuration`.
+    public func application(
+        _ application: Application,
+        configurationForConnecting session: SceneSession,
+        options: Scene.ConnectionOptions
+    ) -> SceneConfiguration {
+        session.configuration
+    }
+
+    /// Does nothing.
+    public func applicationDidReceiveMemoryWarning(_ application: Application) {}
+
+    /// Does nothing.
+    public func applicationWillTerminate(_ application: Application) {}
+}
+
+/// The worker process's application object, as `UIApplication.shared`.
+///
+/// A worker holds one scene, so the application has at most one `connectedScene`.
+@MainActor
+public final class Application {
+    /// The application of this worker process (the most recently created one, when tests
+    /// create several sessions in one process).
+    public static var shared: Application {
+        if let current {
+            return current
+        }
+        let application = Application(sink: nil)
+        current = application
+        return application
+    }
+
+    private static var current: Application?
+
+    /// The app delegate, once the scene connected.
+    public internal(set) var delegate: (any ApplicationDelegate)?
+
+    /// The worker's scene, once connected.
+    public internal(set) var connectedScene: Scene?
+
+    /// The running background task, if any.
+    public var currentBackgroundTask: BackgroundTaskIdentifier? { task?.identifier }
+
+    struct Task {
+        var identifier: BackgroundTaskIdentifier
+        var expirationHandler: (() -> Void)?
+        var expired: Bool
+    }
+
+    private(set) var task: Task?
+    private var lastIdentifier = 0
+    private let sink: CallbackSink?
+
+    init(sink: CallbackSink?) {
+        self.sink = sink
+    }
+
+    /// Makes `self` what `Application.shared` returns.
+    func makeShared() {
+        Application.current = self
+    }
+
+    /// Starts a background task (trace: `beginBackgroundTask`), which keeps the worker running
+    /// in the background until `endBackgroundTask(_:)` or the host's background-task limit.
+    /// Shortly before the limit the host asks the worker to run `expirationHandler`
+    /// (trace: `backgroundTaskExpiration`); a handler should end the task, and a task still
+    /// running at the limit gets the worker killed.
+    ///
+    /// At most one task runs at a time: while one does, this returns `.invalid` and reports nothing.
+    public func beginBackgroundTask(
+        withName name: String? = nil,
+        expirationHandler: (() -> Void)? = nil
+    ) -> BackgroundTaskIdentifier {
+        guard task == nil else { return .invalid }
+        lastIdentifier += 1
+        let identifier = BackgroundTaskIdentifier(rawValue: lastIdentifier)
+        task = Task(identifier: identifier, expirationHandler: expirationHandler, expired: false)
+        sink?.report(.beginBackgroundTask)
+        return identifier
+    }
+
+    /// Ends the background task `identifier` (trace: `endBackgroundTask`). An identifier that
+    /// is not the running task's is ignored.
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        guard let task, task.identifier == identifier, identifier != .invalid else { return }
+        sink?.report(.endBackgroundTask)
+        self.task = nil
+    }
+
+    /// Runs the running task's expiration handler (trace: `backgroundTaskExpiration`).
+    func expireBackgroundTask() {
+        guard var task else { return }
+        task.expired = true
+        self.task = task
+        sink?.report(.backgroundTaskExpiration)
+        task.expirationHandler?()
+    }
+}

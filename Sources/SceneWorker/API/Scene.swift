@@ -1,0 +1,154 @@
+import Protocol
+
+/// A scene configuration, as `UISceneConfiguration`: a name and the session role it is for.
+public struct SceneConfiguration: Sendable, Hashable {
+    /// The configuration's name (`"Default Configuration"` unless the host says otherwise).
+    public var name: String
+    /// The session role (`"windowApplication"`, …).
+    public var sessionRole: String
+
+    /// A configuration named `name` for `sessionRole`.
+    public init(name: String, sessionRole: String) {
+        self.name = name
+        self.sessionRole = sessionRole
+    }
+}
+
+/// A scene session, as `UISceneSession`: the persistent record of a window that outlives
+/// its worker process. The host keeps it; the worker sees a copy.
+@MainActor
+public final class SceneSession {
+    /// The session's identifier, stable across worker processes.
+    public let persistentIdentifier: String
+    /// The session role (`"windowApplication"`, …).
+    public let role: String
+    /// The configuration: the host's, or the app delegate's answer to
+    /// `application(_:configurationForConnecting:options:)` for a new session.
+    public internal(set) var configuration: SceneConfiguration
+
+    init(persistentIdentifier: String, role: String, configuration: SceneConfiguration) {
+        self.persistentIdentifier = persistentIdentifier
+        self.role = role
+        self.configuration = configuration
+    }
+}
+
+/// A scene's window: its size and the navigation stack it shows.
+@MainActor
+public final class Window {
+    /// The size of a window until the host resizes it.
+    public static let defaultSize = Size(width: 390, height: 844)
+
+    /// The navigation stack the window shows.
+    public let rootViewController: NavigationController
+
+    /// The window's size; changes on the host's `resize`.
+    public internal(set) var size: Size
+
+    init(rootViewController: NavigationController, size: Size) {
+        self.rootViewController = rootViewController
+        self.size = size
+        rootViewController.size = size
+    }
+}
+
+/// A window scene, as `UIWindowScene`: one per worker process.
+@MainActor
+public final class Scene {
+    /// What `scene(_:willConnectTo:options:)` and `configurationForConnecting` receive.
+    public struct ConnectionOptions: Sendable, Hashable {
+        /// The session's restoration state, as the scene delegate last returned it from
+        /// `stateRestorationActivity(for:)` (nil for a new session, or when none was saved).
+        public var restoration: JSONValue?
+
+        /// Options carrying `restoration`.
+        public init(restoration: JSONValue? = nil) {
+            self.restoration = restoration
+        }
+    }
+
+    /// The scene's session.
+    public let session: SceneSession
+
+    /// The activation state. It changes right after a `will` callback returns
+    /// (`sceneWillEnterForeground`, `sceneWillResignActive`) and right before a `did` callback
+    /// runs (`sceneDidBecomeActive`, `sceneDidEnterBackground`, `sceneDidDisconnect`).
+    public internal(set) var activationState: ActivationState = .unattached
+
+    /// The scene's window, holding its navigation stack.
+    public let window: Window
+
+    /// The scene delegate.
+    public internal(set) var delegate: (any SceneDelegate)?
+
+    init(session: SceneSession, window: Window) {
+        self.session = session
+        self.window = window
+    }
+}
+
+/// The scene's delegate (scene lifecycle), shaped like `UIWindowSceneDelegate`.
+///
+/// Every method has a default implementation that does nothing (or returns nil). The runtime
+/// reports each call itself, just before it runs.
+@MainActor
+public protocol SceneDelegate: AnyObject {
+    /// The scene is connecting (trace: `willConnectTo`). `options.restoration` carries the
+    /// session's saved state, if any. The window and its root controller exist already; the
+    /// root's view loads right after this returns.
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions)
+
+    /// Trace: `sceneWillEnterForeground`.
+    func sceneWillEnterForeground(_ scene: Scene)
+
+    /// Trace: `sceneDidBecomeActive`.
+    func sceneDidBecomeActive(_ scene: Scene)
+
+    /// Trace: `sceneWillResignActive`.
+    func sceneWillResignActive(_ scene: Scene)
+
+    /// Trace: `sceneDidEnterBackground`.
+    func sceneDidEnterBackground(_ scene: Scene)
+
+    /// Trace: `sceneDidDisconnect`. The worker releases its view controllers (or, on terminate,
+    /// tells the app delegate) and exits right after.
+    func sceneDidDisconnect(_ scene: Scene)
+
+    /// The state to save for the session (trace: `stateRestorationActivity`), asked on every
+    /// entry to the background. The host stores it and hands it back in `willConnectTo` when
+    /// the session reconnects in a new process. Default: nil (nothing saved).
+    func stateRestorationActivity(for scene: Scene) -> JSONValue?
+
+    /// The host delivered a notification (trace: `didReceiveNotification`).
+    func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue)
+
+    /// The host asked the scene to start background work (its `beginBackgroundTask` operation).
+    /// Implementations call `application.beginBackgroundTask(expirationHandler:)`; if no task
+    /// is running afterwards the operation fails. The default implementation begins a task
+    /// whose expiration handler does nothing (it does not end the task, so the host's
+    /// background-task limit applies). Not itself a trace callback.
+    func scene(_ scene: Scene, beginBackgroundTaskWith application: Application)
+}
+
+extension SceneDelegate {
+    /// Does nothing.
+    public func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {}
+    /// Does nothing.
+    public func sceneWillEnterForeground(_ scene: Scene) {}
+    /// Does nothing.
+    public func sceneDidBecomeActive(_ scene: Scene) {}
+    /// Does nothing.
+    public func sceneWillResignActive(_ scene: Scene) {}
+    /// Does nothing.
+    public func sceneDidEnterBackground(_ scene: Scene) {}
+    /// Does nothing.
+    public func sceneDidDisconnect(_ scene: Scene) {}
+    /// Returns nil.
+    public func stateRestorationActivity(for scene: Scene) -> JSONValue? { nil }
+    /// Does nothing.
+    public func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue) {}
+    /// Begins a background task whose expiration handler does nothing.
+    public func scene(_ scene: Scene, beginBackgroundTaskWith application: Application) {
+        _ = application.beginBackgroundTask(withName: "scene", expirationHandler: {})
+    }
+}

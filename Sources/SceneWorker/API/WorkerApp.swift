@@ -1,0 +1,50 @@
+/// Describes the app a worker process hosts: how to make its delegates and its view
+/// controllers. Hand it to `WorkerRuntime.run(_:)` from your worker executable's `main`.
+///
+/// The factories run on the main thread, when the host's `connect` (delegates, root
+/// controller) and `push` (further controllers) arrive.
+public struct WorkerApp: Sendable {
+    /// Makes the app delegate (once, on connect).
+    public var makeApplicationDelegate: @MainActor @Sendable () -> any ApplicationDelegate
+    /// Makes the scene delegate (once, on connect).
+    public var makeSceneDelegate: @MainActor @Sendable () -> any SceneDelegate
+    /// Makes a new view controller for a name the host sends (`root` of `connect`, `vc` of
+    /// `push`). The controller's `title` must be that name, else the operation fails.
+    public var makeViewController: @MainActor @Sendable (String) -> ViewController
+
+    /// An app made of these factories.
+    public init(
+        makeApplicationDelegate: @escaping @MainActor @Sendable () -> any ApplicationDelegate,
+        makeSceneDelegate: @escaping @MainActor @Sendable () -> any SceneDelegate,
+        makeViewController: @escaping @MainActor @Sendable (String) -> ViewController
+    ) {
+        self.makeApplicationDelegate = makeApplicationDelegate
+        self.makeSceneDelegate = makeSceneDelegate
+        self.makeViewController = makeViewController
+    }
+}
+
+/// The worker process's entry point.
+public enum WorkerRuntime {
+    /// Runs `app` as a scene worker: speaks the protocol on stdin/stdout until the host
+    /// disconnects or terminates the scene (exit 0), closes stdin (exit 0), or the handshake
+    /// fails (exit 2). Never returns. Call it on the main thread, once, from your worker
+    /// executable's `main`.
+    ///
+    /// Besides the protocol it: asks for SIGKILL when the parent dies, exits 1 at once when
+    /// `SCENEHOST_HOST_PID` is set and is not the parent's pid (the host is already gone),
+    /// ignores SIGPIPE, and points file descriptor 1 at stderr so that `print` from app code
+    /// cannot corrupt the protocol stream (the protocol goes to a private copy of the
+    /// original stdout).
+    public static func run(_ app: WorkerApp) -> Never {
+        MainActor.assumeIsolated {
+            WorkerProcess.run(app: app, faults: FaultPlan())
+        }
+    }
+
+    /// Runs the default recording app (`WorkerApp.recording`) with the test faults given in
+    /// `arguments`; see `WorkerApp.runDefaultWorker(arguments:)`.
+    public static func runDefaultWorker(arguments: [String]) -> Never {
+        WorkerApp.runDefaultWorker(arguments: arguments)
+    }
+}

@@ -1,0 +1,106 @@
+import Protocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension WorkerApp {
+    /// What `hostctl worker [options]` calls: runs `WorkerApp.recording` with the test faults
+    /// `arguments` ask for. `arguments` are the options only (not the program name, not `worker`):
+    ///
+    /// - `--hang-in CALLBACK`: block forever inside the first callback of that trace name
+    ///   (e.g. `sceneDidEnterBackground`), after writing everything before it, that callback's
+    ///   report included; for the host's watchdog tests.
+    /// - `--crash-in CALLBACK`: the same, but exit with status 70.
+    /// - `--ignore-sigterm`: ignore SIGTERM.
+    /// - `--garbage`: write a line that is not JSON right after the handshake's `ready`.
+    /// - `--help`: print usage to stdout and exit 0.
+    ///
+    /// `--opt=value` works too. An unknown option, a missing value or an unknown callback name
+    /// prints one line to stderr and exits 2.
+    public static func runDefaultWorker(arguments: [String]) -> Never {
+        switch DefaultWorkerOptions.parse(arguments) {
+        case .help:
+            print(DefaultWorkerOptions.usage, terminator: "")
+            exit(0)
+        case .failure(let message):
+            writeError("hostctl worker: \(message) (try --help)")
+            exit(2)
+        case .run(let faults):
+            MainActor.assumeIsolated {
+                WorkerProcess.run(app: .recording, faults: faults)
+            }
+        }
+    }
+}
+
+/// Parsing of the default worker's options.
+enum DefaultWorkerOptions {
+    enum Parsed: Equatable {
+        case run(FaultPlan)
+        case help
+        case failure(String)
+    }
+
+    static let usage = """
+        usage: hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
+        Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
+        recording app. Test faults:
+          --hang-in CALLBACK   block forever inside the first callback of that name
+          --crash-in CALLBACK  exit with status 70 inside the first callback of that name
+          --ignore-sigterm     ignore SIGTERM
+          --garbage            write a non-JSON line right after the handshake
+        CALLBACK is a trace name, e.g. sceneDidEnterBackground, viewDidLoad, deinit.
+
+        """
+
+    static func parse(_ arguments: [String]) -> Parsed {
+        var plan = FaultPlan()
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            index += 1
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func value() -> String? {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { return nil }
+                defer { index += 1 }
+                return arguments[index]
+            }
+            func flag() -> Bool { inlineValue == nil }
+            switch argument {
+            case "--help", "-h":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                return .help
+            case "--ignore-sigterm":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                plan.ignoreSIGTERM = true
+            case "--garbage":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                plan.garbageAfterHandshake = true
+            case "--hang-in", "--crash-in":
+                guard let name = value(), !name.isEmpty else {
+                    return .failure("option \(argument) needs a callback name")
+                }
+                guard let callback = CallbackName(rawValue: name), callback != .didDiscardSceneSessions else {
+                    return .failure("unknown callback '\(name)' for \(argument)")
+                }
+                if argument == "--hang-in" {
+                    plan.hangIn = callback
+                } else {
+                    plan.crashIn = callback
+                }
+            default:
+                if argument.hasPrefix("-") {
+                    return .failure("unknown option '\(argument)'")
+                }
+                return .failure("unexpected argument '\(argument)'")
+            }
+        }
+        return .run(plan)
+    }
+}

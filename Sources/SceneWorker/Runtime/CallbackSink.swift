@@ -1,0 +1,73 @@
+import Protocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where everything a worker says goes before the run loop writes it: the callbacks the
+/// runtime reports and the replies and failures of the session, in order.
+///
+/// View controllers, navigation controllers and the application keep a reference to the
+/// sink of the session that created (or adopted) them, so a controller's real `deinit` can
+/// report itself. Once the session has decided to exit the sink is closed: nothing more is
+/// recorded (a test tearing down a terminated session must not see stray `deinit`s).
+@MainActor
+final class CallbackSink {
+    /// Messages not yet taken by the run loop (or a test).
+    private(set) var messages: [WorkerMessage] = []
+    /// Set once the session has decided to exit; drops everything afterwards.
+    private(set) var isClosed = false
+    /// Runs right after a callback is recorded, before the app's code for it runs.
+    /// The run loop uses it for injected faults (`--hang-in`, `--crash-in`).
+    var onCallback: ((CallbackEvent) -> Void)?
+
+    /// The thread the sink was made on: the main thread, the main actor's.
+    nonisolated let thread: pthread_t
+
+    init() {
+        thread = pthread_self()
+        messages.reserveCapacity(64)
+    }
+
+    /// Whether the caller runs on the sink's (the main) thread.
+    nonisolated var isCurrentThread: Bool {
+        pthread_equal(pthread_self(), thread) != 0
+    }
+
+    /// Records that the callback described by `event` is about to run.
+    func report(_ event: CallbackEvent) {
+        guard !isClosed else { return }
+        messages.append(.callback(event))
+        onCallback?(event)
+    }
+
+    /// Records a callback that carries nothing but its name (and its controller).
+    func report(_ name: CallbackName, viewController: String? = nil) {
+        report(CallbackEvent(name, viewController: viewController))
+    }
+
+    /// Records a reply, failure or handshake message.
+    func send(_ message: WorkerMessage) {
+        guard !isClosed else { return }
+        messages.append(message)
+    }
+
+    /// Stops recording: the worker is about to exit.
+    func close() {
+        isClosed = true
+    }
+
+    /// Hands every pending message to `body`, then forgets them (keeping the storage).
+    func drain(_ body: (WorkerMessage) -> Void) {
+        for message in messages {
+            body(message)
+        }
+        messages.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes every pending message.
+    func take() -> [WorkerMessage] {
+        defer { messages.removeAll(keepingCapacity: true) }
+        return messages
+    }
+}

@@ -1,0 +1,86 @@
+import Protocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects the encoded frames of one batch in one reusable buffer and writes them with a
+/// single write(2) loop: partial writes continue, EINTR retries, EAGAIN waits for the pipe,
+/// and EPIPE/EBADF (the host is gone) end the process quietly with status 0.
+@MainActor
+final class OutputWriter {
+    let fileDescriptor: Int32
+    private(set) var pending: [UInt8] = []
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        pending.reserveCapacity(16 * 1024)
+    }
+
+    /// Encodes every message `sink` holds into the pending buffer.
+    func take(from sink: CallbackSink) {
+        sink.drain { message in
+            message.encode(into: &pending)
+        }
+    }
+
+    /// Appends raw bytes (only `--garbage` needs this).
+    func appendRaw(_ bytes: some Sequence<UInt8>) {
+        pending.append(contentsOf: bytes)
+    }
+
+    /// Writes everything pending, then empties the buffer (keeping its storage).
+    func flush() {
+        guard !pending.isEmpty else { return }
+        pending.withUnsafeBytes { bytes in
+            Self.writeAll(bytes, to: fileDescriptor)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    nonisolated static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, base + offset, bytes.count - offset)
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, -1)
+            case EPIPE, EBADF:
+                exit(0)
+            default:
+                let code = errno
+                writeError("scenehost worker: write to the host failed: \(String(cString: strerror(code)))")
+                exit(1)
+            }
+        }
+    }
+}
+
+/// Writes one line to stderr (best effort).
+func writeError(_ line: String) {
+    var bytes = Array(line.utf8)
+    bytes.append(UInt8(ascii: "\n"))
+    bytes.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(2, base + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CSceneHostSys
+import Protocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker's run loop, on the main thread (the scene's main thread): blocking reads of
+/// stdin into a `FrameDecoder`, each frame handed to a `WorkerSession`, and everything the
+/// frames of one read produced written back in one batch.
+@MainActor
+enum WorkerProcess {
+    /// The size of one read(2).
+    static let readSize = 64 * 1024
+
+    static func run(app: WorkerApp, faults: FaultPlan) -> Never {
+        prepareProcess(faults: faults)
+        let output = OutputWriter(fileDescriptor: protocolOutput())
+        let session = WorkerSession(app: app, pid: getpid())
+        installFaults(faults, session: session, output: output)
+
+        var decoder = FrameDecoder()
+        var garbagePending = faults.garbageAfterHandshake
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
+        while true {
+            let count = readSome(into: buffer)
+            if count == 0 {
+                // EOF: the host closed our stdin (or is gone). Any unterminated tail is dropped.
+                output.flush()
+                exit(0)
+            }
+            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            while session.exitStatus == nil, let next = decoder.next() {
+                switch next {
+                case .frame(let frame):
+                    session.handleFrame(frame)
+                case .oversized(let length):
+                    session.handleOversizedFrame(length: length)
+                }
+                output.take(from: session.sink)
+                if garbagePending, session.phase == .running {
+                    garbagePending = false
+                    output.appendRaw(FaultPlan.garbageLine.utf8)
+                }
+            }
+            output.flush()
+            if let status = session.exitStatus {
+                exit(status)
+            }
+        }
+    }
+
+    /// Parent-death signal, the host-pid check, SIGPIPE (and SIGTERM if asked) ignored.
+    private static func prepareProcess(faults: FaultPlan) {
+        _ = csh_set_parent_death_signal(SIGKILL)
+        if let value = getenv("SCENEHOST_HOST_PID"), let hostPID = Int32(String(cString: value)),
+            getppid() != hostPID
+        {
+            // The host died before we could ask to die with it.
+            exit(1)
+        }
+        signal(SIGPIPE, SIG_IGN)
+        if faults.ignoreSIGTERM {
+            signal(SIGTERM, SIG_IGN)
+        }
+    }
+
+    /// Moves the protocol stream to a private descriptor and points fd 1 at stderr, so that
+    /// `print` in app code cannot corrupt the protocol. Returns the protocol descriptor.
+    private static func protocolOutput() -> Int32 {
+        let descriptor = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        guard descriptor >= 0 else { return 1 }
+        guard dup2(2, 1) >= 0 else {
+            close(descriptor)
+            return 1
+        }
+        return descriptor
+    }
+
+    /// Reads at least one byte, or returns 0 at EOF (a read error counts as EOF).
+    private static func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = read(0, buffer.baseAddress, buffer.count)
+            if count >= 0 {
+                return count
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, -1)
+            default:
+                return 0
+            }
+        }
+    }
+
+    /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it
+    /// (the callback's own report included) is written.
+    private static func installFaults(_ faults: FaultPlan, session: WorkerSession, output: OutputWriter) {
+        guard faults.hangIn != nil || faults.crashIn != nil else { return }
+        session.sink.onCallback = { [unowned session] event in
+            if event.name == faults.crashIn {
+                output.take(from: session.sink)
+                output.flush()
+                exit(FaultPlan.crashStatus)
+            }
+            if event.name == faults.hangIn {
+                output.take(from: session.sink)
+                output.flush()
+                while true {
+                    pause()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,421 @@
+import Protocol
+
+/// One worker's protocol state machine, without any I/O: it takes host commands (or raw
+/// frames) and records the worker's messages — callbacks, replies, failures — in `sink`,
+/// in order. The run loop feeds it and writes what it recorded; tests drive it directly.
+///
+/// It keeps the scene's state itself and refuses operations that are illegal in that state
+/// with `illegalTransition` and no callback, so a confused host cannot make the app see an
+/// impossible sequence.
+@MainActor
+final class WorkerSession {
+    enum Phase: Equatable {
+        /// Nothing received yet: the first frame must be `hello`.
+        case awaitingHello
+        /// Handshake done.
+        case running
+        /// The worker must exit with this status once its output is written.
+        case exiting(Int32)
+    }
+
+    let app: WorkerApp
+    let pid: Int32
+    let sink = CallbackSink()
+    let application: Application
+
+    private(set) var phase: Phase = .awaitingHello
+    private(set) var scene: Scene?
+    private(set) var applicationDelegate: (any ApplicationDelegate)?
+    private(set) var sceneDelegate: (any SceneDelegate)?
+    /// Whether the stack appeared in this process (the first appearance ran).
+    private(set) var hasAppeared = false
+
+    init(app: WorkerApp, pid: Int32) {
+        self.app = app
+        self.pid = pid
+        application = Application(sink: sink)
+        application.makeShared()
+    }
+
+    /// The scene's activation state (`unattached` before connect).
+    var state: ActivationState { scene?.activationState ?? .unattached }
+
+    /// The exit status, once the worker must exit (after writing its output).
+    var exitStatus: Int32? {
+        if case .exiting(let status) = phase { return status }
+        return nil
+    }
+
+    /// Takes everything recorded so far.
+    func takeOutput() -> [WorkerMessage] {
+        sink.take()
+    }
+
+    // MARK: - Frames
+
+    /// Decodes and handles one frame (without its newline).
+    func handleFrame(_ frame: [UInt8]) {
+        guard exitStatus == nil else { return }
+        let command: HostCommand
+        do {
+            command = try HostCommand(frame: frame)
+        } catch {
+            handleUndecodableFrame(error, id: Self.requestID(in: frame))
+            return
+        }
+        handle(command)
+    }
+
+    /// Handles a frame the decoder skipped for being longer than the limit.
+    func handleOversizedFrame(length: Int) {
+        guard exitStatus == nil else { return }
+        handleUndecodableFrame(
+            ProtocolError(.frameTooLarge, "frame of \(length)+ bytes exceeds the maximum frame size"),
+            id: nil
+        )
+    }
+
+    private func handleUndecodableFrame(_ error: ProtocolError, id: Int?) {
+        if phase == .awaitingHello {
+            failHandshake(ProtocolError(.invalidMessage, "expected hello as the first frame: \(error.message)"))
+        } else {
+            sink.send(.failure(id: id, error))
+        }
+    }
+
+    /// The `id` of a frame that did not decode, when it is at least a JSON object with an integer id.
+    static func requestID(in frame: [UInt8]) -> Int? {
+        guard case .object(let object)? = try? JSONParser.parse(frame), case .int(let id)? = object["id"] else {
+            return nil
+        }
+        return id
+    }
+
+    // MARK: - Commands
+
+    /// Handles one decoded command.
+    func handle(_ command: HostCommand) {
+        switch (phase, command) {
+        case (.exiting, _):
+            return
+        case (.awaitingHello, .hello(let version)):
+            guard version == ProtocolVersion.current else {
+                failHandshake(
+                    ProtocolError(
+                        .versionMismatch,
+                        "protocol version mismatch: host speaks \(version), worker speaks \(ProtocolVersion.current)"
+                    )
+                )
+                return
+            }
+            phase = .running
+            sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid))
+        case (.awaitingHello, .request(let id, let operation)):
+            failHandshake(
+                ProtocolError(
+                    .invalidMessage,
+                    "expected hello as the first frame, got \(operation.name) (request \(id))"
+                )
+            )
+        case (.running, .hello):
+            sink.send(.failure(id: nil, ProtocolError(.invalidMessage, "unexpected hello: the handshake is done")))
+        case (.running, .request(let id, let operation)):
+            perform(operation, id: id)
+        }
+    }
+
+    private func failHandshake(_ error: ProtocolError) {
+        sink.send(.failure(id: nil, error))
+        exit(status: 2)
+    }
+
+    private func exit(status: Int32) {
+        phase = .exiting(status)
+        sink.close()
+    }
+
+    private func perform(_ operation: WorkerOperation, id: Int) {
+        if let refusal = refusal(of: operation) {
+            sink.send(.failure(id: id, refusal))
+            return
+        }
+        do {
+            let result = try execute(operation)
+            sink.send(.reply(id: id, result: result))
+        } catch {
+            sink.send(.failure(id: id, error))
+        }
+        switch operation {
+        case .disconnect, .terminate:
+            exit(status: 0)
+        default:
+            break
+        }
+    }
+
+    // MARK: - Legality
+
+    /// Why `operation` is illegal now, or nil when it is legal.
+    func refusal(of operation: WorkerOperation) -> ProtocolError? {
+        let state = self.state
+        func illegal(_ message: String) -> ProtocolError {
+            ProtocolError(.illegalTransition, "cannot \(operation.name): \(message)")
+        }
+        func requireAttached() -> ProtocolError? {
+            state == .unattached ? illegal("the scene is not connected") : nil
+        }
+        func require(_ allowed: ActivationState...) -> ProtocolError? {
+            if allowed.contains(state) { return nil }
+            let names = allowed.map(\.rawValue).joined(separator: " or ")
+            return illegal("the scene is \(state), not \(names)")
+        }
+        switch operation {
+        case .connect:
+            return scene == nil ? nil : illegal("the scene is already connected (\(state))")
+        case .activate:
+            return require(.foregroundInactive)
+        case .deactivate:
+            return require(.foregroundActive)
+        case .enterBackground:
+            return require(.foregroundActive, .foregroundInactive)
+        case .enterForeground:
+            return require(.background)
+        case .stateRestoration, .memoryWarning, .notify:
+            return requireAttached()
+        case .disconnect, .terminate:
+            return require(.background)
+        case .push:
+            return require(.foregroundActive, .foregroundInactive)
+        case .pop:
+            if let refusal = require(.foregroundActive, .foregroundInactive) { return refusal }
+            let depth = scene?.window.rootViewController.viewControllers.count ?? 0
+            return depth >= 2 ? nil : illegal("cannot pop the root view controller")
+        case .resize(let width, let height):
+            if let refusal = require(.foregroundActive, .foregroundInactive) { return refusal }
+            guard width > 0, height > 0 else {
+                return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+            }
+            return nil
+        case .beginBackgroundTask:
+            if let refusal = requireAttached() { return refusal }
+            return application.task == nil ? nil : illegal("a background task is already running")
+        case .endBackgroundTask:
+            if let refusal = requireAttached() { return refusal }
+            return application.task == nil ? illegal("no background task is running") : nil
+        case .expireBackgroundTask:
+            if let refusal = requireAttached() { return refusal }
+            guard let task = application.task else { return illegal("no background task is running") }
+            return task.expired ? illegal("the background task already expired") : nil
+        }
+    }
+
+    // MARK: - Operations
+
+    /// Runs a legal operation's callbacks; returns the reply's `result`.
+    private func execute(_ operation: WorkerOperation) throws(ProtocolError) -> JSONValue? {
+        switch operation {
+        case .connect(let options):
+            return try connect(options)
+        case .activate:
+            becomeActive()
+        case .deactivate:
+            resignActive()
+        case .enterBackground:
+            if state == .foregroundActive {
+                resignActive()
+            }
+            return enterBackground()
+        case .enterForeground:
+            if hasAppeared {
+                enterForeground()
+                becomeActive()
+            } else {
+                firstAppearance()
+            }
+        case .stateRestoration:
+            return stateRestorationActivity()
+        case .disconnect:
+            didDisconnect()
+            guard let scene else { break }
+            scene.window.rootViewController.releaseAllTopFirst()
+        case .terminate:
+            didDisconnect()
+            sink.report(.applicationWillTerminate)
+            applicationDelegate?.applicationWillTerminate(application)
+        case .push(let name):
+            let controller = try makeViewController(name)
+            scene?.window.rootViewController.pushViewController(controller, animated: true)
+        case .pop:
+            popAndRelease()
+        case .resize(let width, let height):
+            resize(to: Size(width: width, height: height))
+        case .memoryWarning:
+            sink.report(.applicationDidReceiveMemoryWarning)
+            applicationDelegate?.applicationDidReceiveMemoryWarning(application)
+            for controller in scene?.window.rootViewController.viewControllers ?? [] {
+                controller.runDidReceiveMemoryWarning()
+            }
+        case .notify(let name, let value):
+            sink.report(CallbackEvent(.didReceiveNotification, notification: name, value: value))
+            if let scene {
+                sceneDelegate?.scene(scene, didReceiveNotification: name, value: value)
+            }
+        case .beginBackgroundTask:
+            if let scene {
+                sceneDelegate?.scene(scene, beginBackgroundTaskWith: application)
+            }
+            guard application.task != nil else {
+                throw ProtocolError(.operationFailed, "the scene delegate did not begin a background task")
+            }
+        case .endBackgroundTask:
+            if let identifier = application.currentBackgroundTask {
+                application.endBackgroundTask(identifier)
+            }
+        case .expireBackgroundTask:
+            application.expireBackgroundTask()
+        }
+        return nil
+    }
+
+    /// Makes the controller the host named, checking it carries that name.
+    private func makeViewController(_ name: String) throws(ProtocolError) -> ViewController {
+        let controller = app.makeViewController(name)
+        guard controller.title == name else {
+            throw ProtocolError(
+                .operationFailed,
+                "makeViewController(\"\(name)\") returned a controller titled \"\(controller.title)\""
+            )
+        }
+        controller.sink = sink
+        return controller
+    }
+
+    private func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
+        let root = try makeViewController(options.root)
+
+        let applicationDelegate = app.makeApplicationDelegate()
+        self.applicationDelegate = applicationDelegate
+        application.delegate = applicationDelegate
+        sink.report(.didFinishLaunching)
+        _ = applicationDelegate.application(
+            application,
+            didFinishLaunchingWithOptions: LaunchOptions(
+                launchedInBackground: options.background,
+                reconnecting: options.reconnect
+            )
+        )
+
+        let session = SceneSession(
+            persistentIdentifier: options.session,
+            role: options.role,
+            configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
+        )
+        let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration)
+        if !options.reconnect {
+            sink.report(.configurationForConnecting)
+            session.configuration = applicationDelegate.application(
+                application,
+                configurationForConnecting: session,
+                options: connectionOptions
+            )
+        }
+
+        let navigationController = NavigationController(rootViewController: root)
+        navigationController.sink = sink
+        let scene = Scene(
+            session: session,
+            window: Window(rootViewController: navigationController, size: Window.defaultSize)
+        )
+        let sceneDelegate = app.makeSceneDelegate()
+        scene.delegate = sceneDelegate
+        self.scene = scene
+        self.sceneDelegate = sceneDelegate
+        application.connectedScene = scene
+
+        sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration))
+        sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
+        root.runLoadViewIfNeeded()
+
+        if options.background {
+            return enterBackground()
+        }
+        firstAppearance()
+        return nil
+    }
+
+    /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, `sceneDidBecomeActive`,
+    /// Top `viewDidAppear`.
+    private func firstAppearance() {
+        guard let scene, let top = scene.window.rootViewController.topViewController else { return }
+        let navigationController = scene.window.rootViewController
+        top.runLoadViewIfNeeded()
+        top.runViewWillAppear(false)
+        top.runLayout(size: scene.window.size)
+        enterForeground()
+        becomeActive()
+        navigationController.isOnScreen = true
+        hasAppeared = true
+        top.runViewDidAppear(false)
+    }
+
+    private func enterForeground() {
+        guard let scene else { return }
+        sink.report(.sceneWillEnterForeground)
+        sceneDelegate?.sceneWillEnterForeground(scene)
+        scene.activationState = .foregroundInactive
+    }
+
+    private func becomeActive() {
+        guard let scene else { return }
+        scene.activationState = .foregroundActive
+        sink.report(.sceneDidBecomeActive)
+        sceneDelegate?.sceneDidBecomeActive(scene)
+    }
+
+    private func resignActive() {
+        guard let scene else { return }
+        sink.report(.sceneWillResignActive)
+        sceneDelegate?.sceneWillResignActive(scene)
+        scene.activationState = .foregroundInactive
+    }
+
+    /// `sceneDidEnterBackground`, `stateRestorationActivity`; returns the latter's answer.
+    private func enterBackground() -> JSONValue? {
+        guard let scene else { return nil }
+        scene.activationState = .background
+        sink.report(.sceneDidEnterBackground)
+        sceneDelegate?.sceneDidEnterBackground(scene)
+        return stateRestorationActivity()
+    }
+
+    private func stateRestorationActivity() -> JSONValue? {
+        guard let scene else { return nil }
+        sink.report(.stateRestorationActivity)
+        return sceneDelegate?.stateRestorationActivity(for: scene)
+    }
+
+    private func didDisconnect() {
+        guard let scene else { return }
+        scene.activationState = .unattached
+        sink.report(.sceneDidDisconnect)
+        sceneDelegate?.sceneDidDisconnect(scene)
+    }
+
+    /// Pops the top controller and drops the runtime's last reference to it, so its `deinit`
+    /// runs (and reports) before the reply, unless app code keeps it alive.
+    private func popAndRelease() {
+        _ = scene?.window.rootViewController.popViewController(animated: true)
+    }
+
+    private func resize(to size: Size) {
+        guard let scene else { return }
+        let navigationController = scene.window.rootViewController
+        let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
+        for controller in navigationController.viewControllers {
+            controller.runViewWillTransition(to: size, with: coordinator)
+        }
+        scene.window.size = size
+        navigationController.size = size
+        navigationController.topViewController?.runLayout(size: size)
+    }
+}

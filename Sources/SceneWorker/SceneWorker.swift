@@ -1,1 +1,0 @@
-// The worker runtime.

@@ -1,0 +1,74 @@
+/// A command-line usage error: one line for stderr, exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The arguments of one subcommand, consumed as they are read so that whatever is left
+/// over can be reported as unknown.
+struct Arguments {
+    let command: String
+    private var remaining: [String]
+
+    init(command: String, _ arguments: [String]) {
+        self.command = command
+        self.remaining = arguments
+    }
+
+    /// Whether `--help` or `-h` was given.
+    var wantsHelp: Bool { remaining.contains("--help") || remaining.contains("-h") }
+
+    /// Removes a boolean flag; true if it was present.
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    /// Removes `name VALUE` (or `name=VALUE`); nil if absent.
+    mutating func option(_ name: String) throws(UsageError) -> String? {
+        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let value = String(remaining.remove(at: index).dropFirst(name.count + 1))
+            guard !value.isEmpty else { throw UsageError("hostctl \(command): \(name) needs a value") }
+            return value
+        }
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+            throw UsageError("hostctl \(command): \(name) needs a value")
+        }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// Removes every `name VALUE`, in order.
+    mutating func options(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        while let value = try option(name) { values.append(value) }
+        return values
+    }
+
+    /// Removes an integer option within `range`.
+    mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("hostctl \(command): \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
+        }
+        return value
+    }
+
+    /// Removes the next positional argument; `what` names it in the error when missing.
+    mutating func positional(_ what: String) throws(UsageError) -> String {
+        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") || $0 == "-" }) else {
+            throw UsageError("hostctl \(command): missing \(what) (see hostctl \(command) --help)")
+        }
+        return remaining.remove(at: index)
+    }
+
+    /// Fails on anything not consumed.
+    func finish() throws(UsageError) {
+        if let first = remaining.first {
+            throw UsageError("hostctl \(command): unknown argument \"\(first)\" (see hostctl \(command) --help)")
+        }
+    }
+}

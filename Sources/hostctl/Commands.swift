@@ -1,0 +1,91 @@
+import Glibc
+import HostProcess
+import Protocol
+import SceneWorker
+
+enum Commands {
+    /// `hostctl demo [--trace FILE]`
+    static func demo(_ arguments: inout Arguments) async throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.demo)
+            return .success
+        }
+        let tracePath = try arguments.option("--trace")
+        let stateDirectory = try arguments.option("--state-dir")
+        try arguments.finish()
+        var scenario = DemoScenario.scenario
+        scenario.limits.stateDirectory = stateDirectory
+        print("scenehost demo: three windows (Mail, Notes, Music), one worker process each\n")
+        return await runScenario(scenario, tracePath: tracePath, quiet: false)
+    }
+
+    /// `hostctl run SCENARIO.json [--trace FILE] [--quiet]`
+    static func run(_ arguments: inout Arguments) async throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.run)
+            return .success
+        }
+        let tracePath = try arguments.option("--trace")
+        let quiet = arguments.flag("--quiet")
+        let path = try arguments.positional("SCENARIO.json")
+        try arguments.finish()
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(contentsOf: path)
+        } catch {
+            throw UsageError("hostctl run: \(path): \(error)")
+        }
+        return await runScenario(scenario, tracePath: tracePath, quiet: quiet)
+    }
+
+    private static func runScenario(_ scenario: Scenario, tracePath: String?, quiet: Bool) async -> ExitCode {
+        let configuration = scenario.limits.applied(
+            to: HostConfiguration(worker: [currentExecutablePath(), "worker"])
+        )
+        let host: SceneHost
+        do {
+            host = try SceneHost(configuration: configuration, tracePath: tracePath)
+        } catch {
+            printError("hostctl: \(error)")
+            return .runtimeFailure
+        }
+        var exitCode = ExitCode.success
+        do {
+            try await ScenarioRunner(host: host).run(scenario)
+        } catch {
+            printError("hostctl: \(error)")
+            exitCode = .runtimeFailure
+        }
+        if !quiet { print(TimelineFormatter.render(host.trace.history)) }
+        if let tracePath, !quiet { print("trace written to \(tracePath)") }
+        return exitCode
+    }
+
+    /// `hostctl verify TRACE.jsonl`
+    static func verify(_ arguments: inout Arguments) throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.verify)
+            return .success
+        }
+        let path = try arguments.positional("TRACE.jsonl")
+        try arguments.finish()
+        let result: TraceVerificationResult
+        do {
+            result = try TraceVerifier.verify(contentsOf: path)
+        } catch {
+            printError("hostctl verify: \(error)")
+            return .runtimeFailure
+        }
+        if let failure = result.failure {
+            printError("invalid: \(failure)")
+            return .checkFailed
+        }
+        print("valid: \(result.eventCount) events")
+        return .success
+    }
+
+    /// `hostctl worker [options]`: never returns.
+    static func worker(_ arguments: [String]) -> Never {
+        WorkerRuntime.runDefaultWorker(arguments: arguments)
+    }
+}

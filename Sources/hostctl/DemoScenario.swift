@@ -1,0 +1,42 @@
+import HostProcess
+import Protocol
+
+/// The built-in multi-window simulation `hostctl demo` runs.
+enum DemoScenario {
+    static var scenario: Scenario {
+        var limits = Scenario.Limits()
+        limits.suspendDelay = .milliseconds(100)
+        let steps: [Scenario.Step] = [
+            // Three windows: two opened by the user, one launched by the system in background.
+            .scene("Mail", .connect()),
+            .scene("Notes", .connect()),
+            .scene("Music", .connect(background: true, root: "Library")),
+            // Navigation, a rotation and an interruption.
+            .scene("Mail", .push(viewController: "Message")),
+            .scene("Mail", .resize(width: 1024, height: 768)),
+            .scene("Notes", .deactivate),
+            .scene("Notes", .activate),
+            .scene("Notes", .push(viewController: "Editor")),
+            .scene("Notes", .memoryWarning),
+            .scene("Mail", .pop),
+            // Notes goes to background (state saved), gets suspended, receives queued notifications.
+            .scene("Notes", .background),
+            .waitFor(scene: "Notes", condition: .process(.suspended), timeout: .seconds(5)),
+            .scene("Notes", .notify(name: "sync", value: .int(1))),
+            .scene("Notes", .notify(name: "sync", value: .int(2))),
+            // Music comes to the foreground for the first time: its controllers appear now.
+            .scene("Music", .foreground),
+            // Notes is resumed: the queued notifications arrive first, merged into the latest value.
+            .scene("Notes", .foreground),
+            // The Notes worker is killed; its session keeps the saved state, and reconnecting restores it.
+            .scene("Notes", .kill(signal: 9)),
+            .scene("Notes", .connect(root: "Root")),
+            // Mail is closed; Music goes to background and is suspended before the quit.
+            .scene("Mail", .disconnect),
+            .scene("Music", .background),
+            .waitFor(scene: "Music", condition: .process(.suspended), timeout: .seconds(5)),
+            .quit,
+        ]
+        return Scenario(limits: limits, entries: steps.map { Scenario.Entry($0) })
+    }
+}

@@ -1,0 +1,72 @@
+/// The `--help` texts. Each teaches the command with an example.
+enum Help {
+    static let main = """
+        hostctl: a multi-process scene host (UIKit's app/scene lifecycle, one worker process per scene)
+
+        USAGE
+          hostctl demo [--trace FILE]          run the built-in multi-window simulation
+          hostctl run SCENARIO.json [--trace FILE]
+                                               run a scripted simulation
+          hostctl verify TRACE.jsonl           check a trace against the lifecycle model
+          hostctl worker                       worker mode (what the host spawns)
+
+        Every command takes --help. Exit status: 0 success, 1 a check failed,
+        2 usage error, 3 runtime failure. The lifecycle model is docs/LIFECYCLE.md.
+
+        EXAMPLES
+          hostctl demo --trace demo.jsonl && hostctl verify demo.jsonl
+        """
+
+    static let demo = """
+        hostctl demo [--trace FILE] [--state-dir DIR]
+
+        Runs three scenes (Mail, Notes, Music), each in its own worker process, through
+        foreground/background, an interruption, navigation push/pop, a size change, a memory
+        warning, suspension with queued notifications, a killed worker restored from its
+        session, and a quit. Prints a per-scene timeline of every callback with the pid.
+
+          --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
+          --state-dir DIR   keep scene sessions in DIR (survives the run)
+        """
+
+    static let run = """
+        hostctl run SCENARIO.json [--trace FILE] [--quiet]
+
+        Runs a scenario file step by step and prints the per-scene timeline.
+
+          --trace FILE   write the trace as JSON Lines
+          --quiet        print nothing but errors
+
+        A scenario is a JSON object:
+          { "config": { "suspendDelayMs": 50 },
+            "steps": [ { "op": "connect", "scene": "A" },
+                       { "op": "push", "scene": "A", "vc": "Detail" },
+                       { "op": "background", "scene": "A" },
+                       { "op": "waitFor", "scene": "A", "process": "suspended", "timeoutMs": 2000 } ] }
+
+        ops: connect (background, root, worker), activate, deactivate, background, foreground,
+             disconnect, discard, push (vc), pop, resize (width, height), memoryWarning,
+             notify (name, value), beginBackgroundTask, endBackgroundTask, kill (signal),
+             terminate, memoryPressure, waitFor (state | process, timeoutMs), sleep (ms), quit
+        Any step may carry "expectError": true (the step must be refused or fail).
+        config: suspendDelayMs, launchLimitMs, transitionLimitMs, terminateLimitMs,
+                backgroundTaskLimitMs, memoryLimitMB, worker (argv array), stateDir
+        An unknown op or field is an error naming it (exit 2), before anything runs.
+        """
+
+    static let verify = """
+        hostctl verify TRACE.jsonl
+
+        Checks a trace against the lifecycle model (docs/LIFECYCLE.md): seq strictly
+        increasing from 1, each scene's callbacks in the model's order, state events matching
+        their callbacks, nothing after sceneDidDisconnect but what the model allows.
+        Exit 0 when valid; 1 with the first violation (seq, scene, expected, got).
+        """
+
+    static let worker = """
+        hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
+
+        Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
+        default; the options inject faults for testing watchdogs and crash handling.
+        """
+}

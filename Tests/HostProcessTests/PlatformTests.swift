@@ -1,0 +1,463 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSceneHostSys
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import HostProcess
+
+/// What the event loop reported for one child, in delivery order.
+private enum ChildEvent: Sendable, Hashable {
+    case stdout([UInt8])
+    case stderr([UInt8])
+    case exit(ChildExit)
+}
+
+/// Everything a child produced, gathered from its events.
+private struct ChildRecord {
+    var stdout: [UInt8] = []
+    var stderr: [UInt8] = []
+    var exit: ChildExit?
+    var events: [ChildEvent] = []
+
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+/// Watches `child` and turns the handlers into a stream that finishes after the exit.
+private func events(of child: ChildProcess) -> AsyncStream<ChildEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ChildEvent.self)
+    EventLoop.shared.watch(
+        child,
+        onStdout: { continuation.yield(.stdout(Array($0))) },
+        onStderr: { continuation.yield(.stderr(Array($0))) },
+        onExit: {
+            continuation.yield(.exit($0))
+            continuation.finish()
+        })
+    return stream
+}
+
+private func record(_ stream: AsyncStream<ChildEvent>) async -> ChildRecord {
+    var record = ChildRecord()
+    for await event in stream {
+        record.events.append(event)
+        switch event {
+        case .stdout(let bytes): record.stdout += bytes
+        case .stderr(let bytes): record.stderr += bytes
+        case .exit(let exit): record.exit = exit
+        }
+    }
+    return record
+}
+
+/// Spawns, watches and waits for the exit.
+private func run(_ argv: [String], environment: [String: String]? = nil) async throws -> ChildRecord {
+    let child = try ChildProcess.spawn(argv: argv, environment: environment)
+    return await record(events(of: child))
+}
+
+/// The file behind a descriptor: pipes and (on kernels with pidfs) pidfds have an inode
+/// of their own that is not recycled, so unlike a descriptor number or a descriptor count it
+/// identifies them even while other tests in this process open and close descriptors.
+private struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+/// The files this process has open right now.
+private func openFiles() -> Set<FileIdentity> {
+    guard let directory = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(directory) }
+    var files: Set<FileIdentity> = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let file = FileIdentity(path: "/proc/self/fd/\(name)") { files.insert(file) }
+    }
+    return files
+}
+
+/// The files behind `child`'s descriptors; read before the event loop can close any of them.
+private func files(of child: ChildProcess) -> Set<FileIdentity> {
+    let descriptors = child.state.withLock { [$0.stdin, $0.stdout, $0.stderr, $0.pidfd] }
+    var files = Set(descriptors.dropLast().compactMap { FileIdentity(descriptor: $0) })
+    // Before pidfs (Linux 6.9) every pidfd shares one anonymous inode: not an identity.
+    let ownPidfd = csh_pidfd_open(getpid(), 0)
+    defer { close(ownPidfd) }
+    if let pidfd = FileIdentity(descriptor: descriptors[3]), pidfd != FileIdentity(descriptor: ownPidfd) {
+        files.insert(pidfd)
+    }
+    return files
+}
+
+private func openDescriptorCount() -> Int {
+    guard let directory = opendir("/proc/self/fd") else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while readdir(directory) != nil { count += 1 }
+    return count
+}
+
+/// Runs `body` until the number of open descriptors is the same before and after.
+///
+/// Other suites in this test process may open descriptors concurrently, so one mismatch
+/// proves nothing; a leak mismatches on every attempt. Only for quick bodies: a long one may
+/// never find a quiet moment.
+private func expectDescriptorCountUnchanged(_ body: () throws -> Void) rethrows {
+    var counts: [(before: Int, after: Int)] = []
+    for _ in 0..<100 {
+        let before = openDescriptorCount()
+        try body()
+        let after = openDescriptorCount()
+        if before == after { return }
+        counts.append((before, after))
+    }
+    Issue.record("descriptor count changed on every attempt: \(counts.prefix(5))…")
+}
+
+/// Runs `body` on a fresh OS thread and returns once that thread has been joined.
+private func runOnThrowawayThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    let rc = pthread_create(&thread, nil, { context in
+        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+    }, context)
+    precondition(rc == 0)
+    pthread_join(thread, nil)
+}
+
+/// Starts `argv` directly with posix_spawn on the calling thread (stdout into `stdoutFD`),
+/// bypassing the spawn thread on purpose.
+private func spawnOnThisThread(_ argv: [String], stdoutFD: Int32) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
+    var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    var environment: [UnsafeMutablePointer<CChar>?] = [nil]
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, argv[0], &actions, nil, &pointers, &environment)
+    precondition(rc == 0, "posix_spawn: \(rc)")
+    return pid
+}
+
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct PlatformTests {
+    @Test func catEchoesStdinToStdout() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        var iterator = events(of: child).makeAsyncIterator()
+        try child.writeToStdin(Array("hello, scene\n".utf8))
+
+        var received: [UInt8] = []
+        while received.count < 13, let event = await iterator.next() {
+            guard case .stdout(let bytes) = event else {
+                Issue.record("unexpected \(event)")
+                return
+            }
+            received += bytes
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "hello, scene\n")
+
+        child.closeStdin()
+        child.closeStdin()
+        var exit: ChildExit?
+        while let event = await iterator.next() {
+            if case .exit(let value) = event { exit = value }
+        }
+        #expect(exit == .exited(status: 0))
+        #expect(child.exitStatus == .exited(status: 0))
+    }
+
+    @Test func outputArrivesBeforeExit() async throws {
+        let record = try await run(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"])
+        #expect(record.stdoutText == "out\n")
+        #expect(record.stderrText == "err\n")
+        #expect(record.exit == .exited(status: 3))
+        #expect(record.events.last == .exit(.exited(status: 3)))
+    }
+
+    @Test func largeOutputOfAFastExitIsDeliveredCompletely() async throws {
+        // More than a pipe buffer, written just before exiting.
+        let record = try await run(["/bin/sh", "-c", "head -c 300000 /dev/zero; exit 0"])
+        #expect(record.stdout.count == 300_000)
+        #expect(record.exit == .exited(status: 0))
+    }
+
+    @Test func sigkillThroughPidfdIsReportedPromptly() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
+        let stream = events(of: child)
+        let start = ContinuousClock.now
+        try child.send(signal: SIGKILL)
+        let record = await record(stream)
+        #expect(record.exit == .signaled(signal: SIGKILL))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(throws: SignalError.processExited) { try child.send(signal: SIGTERM) }
+    }
+
+    @Test func exitIsReportedWhileAGrandchildHoldsThePipes() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "sleep 100 & exit 0"])
+        let record = await record(events(of: child))
+        #expect(record.exit == .exited(status: 0))
+        // The background sleep stayed in the worker's group: take it down.
+        try child.sendToProcessGroup(signal: SIGKILL)
+    }
+
+    @Test func childStartsWithEmptySignalMaskAndDefaultDispositions() async throws {
+        var blockTerm = sigset_t()
+        sigemptyset(&blockTerm)
+        sigaddset(&blockTerm, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blockTerm, &previous)
+        let spawned = Result { () throws(SpawnError) in
+            try ChildProcess.spawn(argv: ["grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status"])
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+
+        let record = await record(events(of: try spawned.get()))
+        #expect(record.exit == .exited(status: 0))
+        let lines = record.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines == ["SigBlk:\t0000000000000000", "SigIgn:\t0000000000000000"])
+    }
+
+    @Test func childLeadsItsOwnProcessGroup() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let stream = events(of: child)
+        #expect(getpgid(child.pid) == child.pid)
+        #expect(getpgid(child.pid) != getpgrp())
+        child.closeStdin()
+        #expect(await record(stream).exit == .exited(status: 0))
+    }
+
+    @Test func workerOutlivesTheThreadThatAskedForIt() async throws {
+        // Both processes arm PR_SET_PDEATHSIG like real workers, then the thread that asked
+        // for them exits. The canary is that thread's own child and must die; the worker was
+        // spawned on the spawn thread and must live on.
+        let armed = ["/bin/sh", "-c", "echo armed; exec \"$0\" \"$@\""]
+        let pdeathsig = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--"]
+        let (workerEvents, continuation) = AsyncStream.makeStream(of: ChildEvent.self)
+        let workerArmed = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(worker: ChildProcess, canary: pid_t)?>(nil)
+
+        runOnThrowawayThread {
+            let worker = try! ChildProcess.spawn(argv: pdeathsig + armed + ["/bin/cat"])
+            EventLoop.shared.watch(
+                worker,
+                onStdout: {
+                    continuation.yield(.stdout(Array($0)))
+                    workerArmed.signal()
+                },
+                onStderr: { continuation.yield(.stderr(Array($0))) },
+                onExit: {
+                    continuation.yield(.exit($0))
+                    continuation.finish()
+                })
+
+            var canaryPipe: [Int32] = [-1, -1]
+            precondition(csh_pipe_cloexec(&canaryPipe) == 0)
+            let canary = spawnOnThisThread(pdeathsig + armed + ["/bin/sleep", "100"], stdoutFD: canaryPipe[1])
+            close(canaryPipe[1])
+            var line = [UInt8](repeating: 0, count: 16)
+            _ = read(canaryPipe[0], &line, line.count)
+            close(canaryPipe[0])
+
+            workerArmed.wait()
+            outcome.withLock { $0 = (worker, canary) }
+        }
+        let (worker, canaryPID) = try #require(outcome.withLock { $0 })
+
+        // The canary's death proves the kernel has processed the thread's exit, and with it
+        // every parent-death signal it was going to send.
+        let canary = ChildProcess(pid: canaryPID, pidfd: csh_pidfd_open(canaryPID, 0), stdin: -1, stdout: -1, stderr: -1)
+        #expect(await record(events(of: canary)).exit == .signaled(signal: SIGKILL))
+
+        var iterator = workerEvents.makeAsyncIterator()
+        #expect(await iterator.next() == .stdout(Array("armed\n".utf8)))
+        try worker.writeToStdin(Array("still here\n".utf8))
+        #expect(await iterator.next() == .stdout(Array("still here\n".utf8)))
+        worker.closeStdin()
+        #expect(await iterator.next() == .exit(.exited(status: 0)))
+    }
+
+    @Test func childInheritsOnlyStdio() async throws {
+        // ls opens the directory itself: that is fd 3.
+        let record = try await run(["/bin/ls", "-1", "/proc/self/fd"])
+        #expect(record.stdoutText == "0\n1\n2\n3\n")
+    }
+
+    @Test func environmentCarriesTheHostPid() async throws {
+        let inherited = try await run(["/bin/sh", "-c", "echo $SCENEHOST_HOST_PID $PATH"])
+        let path = String(cString: getenv("PATH"))
+        #expect(inherited.stdoutText == "\(getpid()) \(path)\n")
+
+        let explicit = try await run(
+            ["/bin/sh", "-c", "echo $SCENEHOST_HOST_PID $FOO ${HOME:-unset}"],
+            environment: ["FOO": "bar", "SCENEHOST_HOST_PID": "1"])
+        #expect(explicit.stdoutText == "\(getpid()) bar unset\n")
+    }
+
+    @Test func missingExecutableFailsWithoutLeaking() throws {
+        expectDescriptorCountUnchanged {
+            let error = #expect(throws: SpawnError.self) {
+                try ChildProcess.spawn(argv: ["/nope/definitely-missing"])
+            }
+            #expect(error?.errno == ENOENT)
+            #expect(error?.stage == .spawn)
+            #expect(error?.description == #"cannot spawn "/nope/definitely-missing": No such file or directory"#)
+        }
+        expectDescriptorCountUnchanged {
+            #expect(throws: SpawnError.self) { try ChildProcess.spawn(argv: ["/etc/passwd"]) }  // EACCES
+        }
+
+        let lookup = #expect(throws: SpawnError.self) {
+            try ChildProcess.spawn(argv: ["scenehost-no-such-command"])
+        }
+        #expect(lookup?.stage == .notFoundInPath)
+        #expect(lookup?.description == #"cannot spawn "scenehost-no-such-command": not found in PATH"#)
+        #expect(throws: SpawnError.self) { try ChildProcess.spawn(argv: []) }
+    }
+
+    @Test func fiftySpawnReapCyclesLeakNoDescriptor() async throws {
+        var used: Set<FileIdentity> = []
+        for _ in 0..<50 {
+            let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo x; echo y >&2"])
+            let files = files(of: child)
+            #expect(files.count >= 3)
+            used.formUnion(files)
+            let record = await record(events(of: child))
+            #expect(record.exit == .exited(status: 0))
+            #expect(record.stdoutText == "x\n" && record.stderrText == "y\n")
+        }
+        // Every pipe end and pidfd of all 50 children is closed.
+        #expect(openFiles().isDisjoint(with: used))
+    }
+
+    @Test func unwatchedChildIsKilledAndReapedOnRelease() throws {
+        var child: ChildProcess? = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
+        let pid = child!.pid
+        let used = files(of: child!)
+        child = nil
+        #expect(openFiles().isDisjoint(with: used))
+        // Reaped: not even a zombie is left.
+        #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test func writingToADeadChildIsABrokenPipe() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 0"])
+        #expect(await record(events(of: child)).exit == .exited(status: 0))
+        #expect(throws: ChildIOError.brokenPipe) { try child.writeToStdin(Array("late\n".utf8)) }
+    }
+
+    @Test func writingAfterTheChildClosedStdinIsABrokenPipe() async throws {
+        // The child is alive but has closed its stdin: the write itself hits EPIPE.
+        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exec 0<&-; echo ready; exec sleep 100"])
+        var iterator = events(of: child).makeAsyncIterator()
+        #expect(await iterator.next() == .stdout(Array("ready\n".utf8)))
+        #expect(throws: ChildIOError.brokenPipe) { try child.writeToStdin(Array("hello\n".utf8)) }
+        try child.send(signal: SIGKILL)
+        while let event = await iterator.next() {
+            if case .exit(let exit) = event { #expect(exit == .signaled(signal: SIGKILL)) }
+        }
+    }
+
+    @Test func aWorkerThatDoesNotReadMakesWritesWouldBlock() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
+        let stream = events(of: child)
+        let error = #expect(throws: ChildIOError.self) {
+            try child.writeToStdin([UInt8](repeating: 0x61, count: 4 << 20))
+        }
+        guard case .wouldBlock(let written)? = error else {
+            Issue.record("expected wouldBlock, got \(String(describing: error))")
+            return
+        }
+        #expect(written > 0 && written < 4 << 20)
+        #expect(throws: ChildIOError.wouldBlock(written: 0)) { try child.writeToStdin([0x62]) }
+
+        child.closeStdin()
+        #expect(throws: ChildIOError.closed) { try child.writeToStdin([0x62]) }
+        try child.send(signal: SIGTERM)
+        #expect(await record(stream).exit == .signaled(signal: SIGTERM))
+    }
+
+    @Test func memoryFiguresAreReadWhileAliveAndNilAfterExit() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let stream = events(of: child)
+        #expect((child.residentMemoryBytes() ?? 0) > 0)
+        #expect((child.proportionalSetSizeBytes() ?? 0) > 0)
+        child.closeStdin()
+        #expect(await record(stream).exit == .exited(status: 0))
+        #expect(child.residentMemoryBytes() == nil)
+        #expect(child.proportionalSetSizeBytes() == nil)
+    }
+
+    @Test func concurrentSpawnsFromManyTasks() async throws {
+        try await withThrowingTaskGroup(of: ChildRecord.self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+                    let stream = events(of: child)
+                    try child.writeToStdin(Array("task \(index)\n".utf8))
+                    child.closeStdin()
+                    var record = await record(stream)
+                    record.stderr = Array("task \(index)\n".utf8)  // the expected output
+                    return record
+                }
+            }
+            for try await record in group {
+                #expect(record.exit == .exited(status: 0))
+                #expect(record.stdout == record.stderr)
+            }
+        }
+    }
+
+    @Test func signalNamesRoundTrip() {
+        for number in Int32(1)...31 {
+            #expect(SignalNames.number(named: SignalNames.name(of: number)) == number)
+            #expect(SignalNames.number(named: "SIG" + SignalNames.name(of: number)) == number)
+        }
+        #expect(SignalNames.name(of: SIGKILL) == "KILL")
+        #expect(SignalNames.name(of: SIGTERM) == "TERM")
+        #expect(SignalNames.name(of: SIGSEGV) == "SEGV")
+        #expect(SignalNames.name(of: 40) == "40")
+        for spelling in ["KILL", "SIGKILL", "kill", "sigkill", "9", " Kill "] {
+            #expect(SignalNames.number(named: spelling) == SIGKILL, "\(spelling)")
+        }
+        #expect(SignalNames.number(named: "IOT") == SIGABRT)
+        #expect(SignalNames.number(named: "40") == 40)
+        for bogus in ["", "SIG", "BOGUS", "0", "65", "-9", "9x"] {
+            #expect(SignalNames.number(named: bogus) == nil, "\(bogus)")
+        }
+    }
+
+    @Test func ignoringSIGPIPEIsIdempotent() {
+        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreSIGPIPE()
+        var action = sigaction()
+        sigaction(SIGPIPE, nil, &action)
+        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1)  // SIG_IGN
+    }
+}

@@ -1,0 +1,108 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// Drives a `WorkerSession` without any process or I/O and renders what it says compactly:
+/// `didFinishLaunching`, `Root.viewDidLoad`, `reply 3`, `failure 3 illegalTransition`, `ready`.
+@MainActor
+final class Harness {
+    let session: WorkerSession
+    private(set) var nextID = 1
+    /// The last reply's result.
+    private(set) var lastResult: JSONValue?
+    /// The last failure's error.
+    private(set) var lastError: ProtocolError?
+
+    init(app: WorkerApp = .recording, handshake: Bool = true) {
+        session = WorkerSession(app: app, pid: 4242)
+        if handshake {
+            session.handle(.hello(protocolVersion: ProtocolVersion.current))
+            let ready = session.takeOutput()
+            precondition(ready == [.ready(protocolVersion: ProtocolVersion.current, pid: 4242)])
+        }
+    }
+
+    /// Sends `operation` as the next request and returns what the worker said.
+    @discardableResult
+    func send(_ operation: WorkerOperation) -> [String] {
+        let id = nextID
+        nextID += 1
+        session.handle(.request(id: id, operation))
+        return render(session.takeOutput())
+    }
+
+    /// The raw messages of the next request.
+    func sendRaw(_ operation: WorkerOperation) -> [WorkerMessage] {
+        let id = nextID
+        nextID += 1
+        session.handle(.request(id: id, operation))
+        return session.takeOutput()
+    }
+
+    @discardableResult
+    func connect(
+        background: Bool = false,
+        root: String = "Root",
+        reconnect: Bool = false,
+        restoration: JSONValue? = nil
+    ) -> [String] {
+        send(
+            .connect(
+                ConnectOptions(
+                    session: "A",
+                    background: background,
+                    root: root,
+                    reconnect: reconnect,
+                    restoration: restoration
+                )
+            )
+        )
+    }
+
+    /// The id the previous request had.
+    var lastID: Int { nextID - 1 }
+
+    func render(_ messages: [WorkerMessage]) -> [String] {
+        messages.map { message in
+            switch message {
+            case .ready:
+                return "ready"
+            case .callback(let event):
+                if let vc = event.viewController {
+                    return "\(vc).\(event.name)"
+                }
+                return event.name.rawValue
+            case .reply(let id, let result):
+                lastResult = result
+                return "reply \(id)"
+            case .failure(let id, let error):
+                lastError = error
+                return "failure \(id.map(String.init) ?? "nil") \(error.code)"
+            }
+        }
+    }
+}
+
+/// A log shared between a test and the app it runs.
+@MainActor
+final class Log {
+    var entries: [String] = []
+}
+
+/// The callbacks of the first appearance of `top`.
+func firstAppearance(_ top: String = "Root") -> [String] {
+    [
+        "\(top).viewWillAppear", "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews",
+        "sceneWillEnterForeground", "sceneDidBecomeActive", "\(top).viewDidAppear",
+    ]
+}
+
+/// The callbacks of pushing `pushed` over `top`.
+func push(_ pushed: String, over top: String) -> [String] {
+    [
+        "\(pushed).loadView", "\(pushed).viewDidLoad", "\(top).viewWillDisappear", "\(pushed).viewWillAppear",
+        "\(pushed).viewWillLayoutSubviews", "\(pushed).viewDidLayoutSubviews", "\(top).viewDidDisappear",
+        "\(pushed).viewDidAppear",
+    ]
+}
