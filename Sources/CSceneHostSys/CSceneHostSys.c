@@ -121,3 +121,12 @@ int csh_block_async_signals(void) {
 void csh_set_thread_name(const char *name) {
     (void)prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
+
+int csh_wait_stopped(int pidfd) {
+    siginfo_t info;
+    int rc;
+    do {
+        rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WSTOPPED | WEXITED | WNOWAIT);
+    } while (rc != 0 && errno == EINTR);
+    return rc == 0 ? 0 : errno;
+}

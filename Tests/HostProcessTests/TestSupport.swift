@@ -26,6 +26,7 @@ enum TestWorker {
         configuration.terminateLimit = .seconds(2)
         configuration.backgroundTaskLimit = .milliseconds(500)
         configuration.forwardsWorkerStderr = false
+        configuration.stateDirectory = stateDirectory
         return configuration
     }
 }

@@ -46,4 +46,8 @@ int csh_block_async_signals(void);
 /// Names the calling thread (prctl PR_SET_NAME; the kernel keeps the first 15 bytes).
 void csh_set_thread_name(const char *name);
 
+/// Waits until the child behind `pidfd` is stopped or has exited, without reaping it.
+/// Returns 0 or an errno value.
+int csh_wait_stopped(int pidfd);
+
 #endif

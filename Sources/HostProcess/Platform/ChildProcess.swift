@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSceneHostSys
 import Synchronization
 
 /// One spawned worker process and the host's ends of its stdio pipes.
@@ -53,6 +54,17 @@ package final class ChildProcess: Sendable {
             if descriptors.stdinClosedByHost { throw .closed }
             guard descriptors.exit == nil, descriptors.stdin >= 0 else { throw .brokenPipe }
             try Self.writeAll(bytes, to: descriptors.stdin)
+        }
+    }
+
+    /// Stops the worker's whole process group (SIGSTOP) and returns once the worker is
+    /// really stopped (or dead), so a `suspended` trace event is never ahead of the kernel.
+    package func stopProcessGroup() throws(SignalError) {
+        try state.withLock { (descriptors: inout Descriptors) throws(SignalError) in
+            guard descriptors.exit == nil, descriptors.pidfd >= 0 else { throw .processExited }
+            guard kill(-pid, SIGSTOP) == 0 else { throw .failed(errno: errno) }
+            // Bounded: SIGSTOP cannot be caught or ignored; the wait also ends if the worker dies.
+            _ = csh_wait_stopped(descriptors.pidfd)
         }
     }
 

@@ -142,7 +142,7 @@ actor SceneController {
             }
         case .suspendTimer(let generation):
             if generation == suspendGeneration, lifecycle.shouldSuspend, let connection {
-                try? connection.child.sendToProcessGroup(signal: SIGSTOP)
+                try? connection.child.stopProcessGroup()
                 lifecycle.suspended()
                 context.trace.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid))
             }
