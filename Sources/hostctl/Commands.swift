@@ -12,11 +12,13 @@ enum Commands {
         }
         let tracePath = try arguments.option("--trace")
         let stateDirectory = try arguments.option("--state-dir")
-        try arguments.finish()
+        let timelinePath = try arguments.option("--timeline")
         var scenario = DemoScenario.scenario
+        scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
+        try arguments.finish()
         scenario.limits.stateDirectory = stateDirectory
         print("scenehost demo: three windows (Mail, Notes, Music), one worker process each\n")
-        return await runScenario(scenario, tracePath: tracePath, quiet: false)
+        return await runScenario(scenario, tracePath: tracePath, quiet: false, timelinePath: timelinePath)
     }
 
     /// `hostctl run SCENARIO.json [--trace FILE] [--quiet]`
@@ -28,17 +30,21 @@ enum Commands {
         let tracePath = try arguments.option("--trace")
         let quiet = arguments.flag("--quiet")
         let path = try arguments.positional("SCENARIO.json")
-        try arguments.finish()
-        let scenario: Scenario
+        var scenario: Scenario
         do {
             scenario = try Scenario(contentsOf: path)
         } catch {
             throw UsageError("hostctl run: \(path): \(error)")
         }
+        scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
+        try arguments.finish()
         return await runScenario(scenario, tracePath: tracePath, quiet: quiet)
     }
 
-    private static func runScenario(_ scenario: Scenario, tracePath: String?, quiet: Bool) async -> ExitCode {
+    /// `timelinePath`: also draw the run as an SVG timeline there.
+    private static func runScenario(
+        _ scenario: Scenario, tracePath: String?, quiet: Bool, timelinePath: String? = nil
+    ) async -> ExitCode {
         let configuration = scenario.limits.applied(
             to: HostConfiguration(worker: [currentExecutablePath(), "worker"])
         )
@@ -58,6 +64,15 @@ enum Commands {
         }
         if !quiet { print(TimelineFormatter.render(host.trace.history)) }
         if let tracePath, !quiet { print("trace written to \(tracePath)") }
+        if let timelinePath {
+            do {
+                try TimelineFiles.write(Array(SVGTimeline.render(host.trace.history).utf8), to: timelinePath)
+                if !quiet && timelinePath != "-" { print("timeline written to \(timelinePath)") }
+            } catch {
+                printError("hostctl: \(error)")
+                exitCode = .runtimeFailure
+            }
+        }
         return exitCode
     }
 

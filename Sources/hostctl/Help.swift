@@ -8,6 +8,8 @@ enum Help {
           hostctl run SCENARIO.json [--trace FILE]
                                                run a scripted simulation
           hostctl verify TRACE.jsonl           check a trace against the lifecycle model
+          hostctl timeline TRACE.jsonl [--format svg|perfetto] [-o FILE]
+                                               draw a trace: SVG picture or Perfetto JSON
           hostctl worker                       worker mode (what the host spawns)
 
         Every command takes --help. Exit status: 0 success, 1 a check failed,
@@ -15,6 +17,7 @@ enum Help {
 
         EXAMPLES
           hostctl demo --trace demo.jsonl && hostctl verify demo.jsonl
+          hostctl timeline demo.jsonl -o demo.svg
         """
 
     static let demo = """
@@ -27,6 +30,10 @@ enum Help {
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
           --state-dir DIR   keep scene sessions in DIR (survives the run)
+          --timeline FILE   also draw the run as an SVG timeline (see hostctl timeline --help)
+
+        LIMITS
+        \(LimitFlags.help)
         """
 
     static let run = """
@@ -36,6 +43,7 @@ enum Help {
 
           --trace FILE   write the trace as JSON Lines
           --quiet        print nothing but errors
+        \(LimitFlags.help)
 
         A scenario is a JSON object:
           { "config": { "suspendDelayMs": 50 },
@@ -61,6 +69,32 @@ enum Help {
         increasing from 1, each scene's callbacks in the model's order, state events matching
         their callbacks, nothing after sceneDidDisconnect but what the model allows.
         Exit 0 when valid; 1 with the first violation (seq, scene, expected, got).
+        """
+
+    static let timeline = """
+        hostctl timeline TRACE.jsonl [--format svg|perfetto] [-o FILE]
+
+        Draws a trace (from --trace of demo, run or serve) so people can look at it.
+
+          --format svg        (default) a self-contained SVG picture: one track per scene,
+                              activation states as coloured spans (green active, amber
+                              inactive, blue background, hatched while suspended), worker
+                              spawn/suspend/resume/exit markers (a red X with the exit
+                              reason), callbacks as ticks. Hover a tick for its name and time.
+          --format perfetto   Chrome Trace Event JSON: open it at https://ui.perfetto.dev
+                              or chrome://tracing. One process per scene with threads for
+                              the activation state, the callbacks and the worker process.
+          -o FILE             where to write; - or no -o: stdout
+          TRACE.jsonl         - reads the trace from stdin
+
+        Exit 2 for bad arguments, 3 when the trace cannot be read or a line is not a
+        trace event (the message names the line).
+
+        EXAMPLES
+          hostctl demo --trace demo.jsonl
+          hostctl timeline demo.jsonl -o demo.svg
+          hostctl timeline demo.jsonl --format perfetto -o demo.json
+          hostctl demo --timeline demo.svg          # the same picture, straight from the run
         """
 
     static let worker = """

@@ -18,6 +18,7 @@ func main() async -> ExitCode {
         case "demo": return try await Commands.demo(&arguments)
         case "run": return try await Commands.run(&arguments)
         case "verify": return try Commands.verify(&arguments)
+        case "timeline": return try Commands.timeline(&arguments)
         case "help", "--help", "-h":
             print(Help.main)
             return .success

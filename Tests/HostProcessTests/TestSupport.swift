@@ -64,3 +64,12 @@ extension SceneHost {
         return nil
     }
 }
+
+extension SceneHost {
+    /// The pids of every worker this host spawned that still exists.
+    func livingWorkerPids() -> [Int32] {
+        trace.history.filter { $0.processEvent == .spawned }.compactMap(\.pid).filter { pid in
+            Glibc.kill(pid, 0) == 0 || errno != ESRCH
+        }
+    }
+}

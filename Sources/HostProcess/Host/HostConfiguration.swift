@@ -12,6 +12,9 @@ public struct HostConfiguration: Sendable, Hashable {
     public var backgroundTaskLimit: Duration = .seconds(30)
     /// A limit on the workers' total resident memory in bytes; nil for none.
     public var memoryLimitBytes: Int? = nil
+    /// Restart scenes whose worker died unexpectedly; nil for never (the default).
+    /// `SceneHandle.setRestartPolicy(_:)` overrides it per scene.
+    public var restartPolicy: RestartPolicy? = nil
     /// The argv that starts a worker.
     public var worker: [String]
     /// Where sessions are stored durably; nil keeps them in memory.

@@ -1,6 +1,15 @@
+import Synchronization
+
 /// What every scene of one host shares.
 struct HostContext: Sendable {
     let configuration: HostConfiguration
     let trace: TraceRecorder
     let sessions: SessionStore
+    let flags: HostFlags
+}
+
+/// Host-wide switches the scenes read.
+final class HostFlags: Sendable {
+    /// Set once the host quits: no restarts from then on.
+    let isQuitting = Atomic<Bool>(false)
 }

@@ -31,6 +31,9 @@ public struct SceneHandle: Sendable {
     public func kill(signal: Int32 = 9) async throws { try await perform(.kill(signal: signal)) }
     public func terminate() async throws { try await perform(.terminate) }
 
+    /// Sets this scene's restart policy (nil: never restart), overriding the host's.
+    public func setRestartPolicy(_ policy: RestartPolicy?) async { await controller.setRestartPolicy(policy) }
+
     /// The scene's current status.
     public func status() async -> SceneStatus { await controller.status }
 

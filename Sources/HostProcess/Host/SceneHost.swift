@@ -29,7 +29,7 @@ public final class SceneHost: Sendable {
         self.configuration = configuration
         self.trace = try TraceRecorder(path: tracePath)
         self.sessions = try SessionStore(directory: configuration.stateDirectory)
-        self.context = HostContext(configuration: configuration, trace: trace, sessions: sessions)
+        self.context = HostContext(configuration: configuration, trace: trace, sessions: sessions, flags: HostFlags())
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
         // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
         for identifier in sessions.pendingDiscards {
@@ -78,6 +78,7 @@ public final class SceneHost: Sendable {
     /// until no worker is left.
     public func quit() async {
         guard !quitting.exchange(true, ordering: .relaxed) else { return }
+        context.flags.isQuitting.store(true, ordering: .relaxed)
         trace.record(TraceEvent(kind: .host, name: "quit"))
         let controllers = scenes.withLock { Array($0.values) }
         await withTaskGroup(of: Void.self) { group in

@@ -3,7 +3,7 @@ import Protocol
 /// Which view controller a callback step is for.
 enum ControllerPattern: Hashable, Sendable {
     /// Not a view-controller callback: the event must carry no `vc`.
-    case none
+    case noController
     /// Exactly this controller.
     case named(String)
     /// Any controller not yet known: the launch's root or a pushed one (its `loadView`).
@@ -35,7 +35,7 @@ enum ExpectedStep: Hashable, Sendable {
     }
 
     /// A callback step without a controller.
-    static func callback(_ name: CallbackName) -> ExpectedStep { .callback(name, .none) }
+    static func callback(_ name: CallbackName) -> ExpectedStep { .callback(name, .noController) }
 
     /// A view-controller callback step for a named controller.
     static func callback(_ name: CallbackName, vc: String) -> ExpectedStep { .callback(name, .named(vc)) }
@@ -49,7 +49,7 @@ extension ExpectedStep {
         case .callback(let name, let pattern):
             guard event.kind == .callback, event.name == name.rawValue else { return false }
             switch pattern {
-            case .none: return event.viewController == nil
+            case .noController: return event.viewController == nil
             case .named(let vc): return event.viewController == vc
             case .newController: return event.viewController != nil
             case .top: return event.viewController != nil && event.viewController == stack.last
@@ -89,7 +89,7 @@ extension ExpectedStep {
         switch self {
         case .callback(let name, let pattern):
             switch pattern {
-            case .none: return "callback \(name)"
+            case .noController: return "callback \(name)"
             case .named(let vc): return "callback \(name) (vc \(vc))"
             case .newController: return "callback \(name) (vc: a new controller)"
             case .top: return "callback \(name) (vc \(stack.last ?? "top"))"

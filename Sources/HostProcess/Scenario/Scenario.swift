@@ -40,6 +40,7 @@ public struct Scenario: Sendable, Hashable {
         public var memoryLimitBytes: Int?
         public var worker: [String]?
         public var stateDirectory: String?
+        public var restartPolicy: RestartPolicy?
         public init() {}
 
         /// `base` with these overrides applied.
@@ -53,6 +54,7 @@ public struct Scenario: Sendable, Hashable {
             if let memoryLimitBytes { configuration.memoryLimitBytes = memoryLimitBytes }
             if let worker { configuration.worker = worker }
             if let stateDirectory { configuration.stateDirectory = stateDirectory }
+            if let restartPolicy { configuration.restartPolicy = restartPolicy }
             return configuration
         }
     }

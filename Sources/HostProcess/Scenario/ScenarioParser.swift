@@ -27,7 +27,7 @@ extension Scenario {
 
     static let configFields: Set<String> = [
         "suspendDelayMs", "launchLimitMs", "transitionLimitMs", "terminateLimitMs", "backgroundTaskLimitMs",
-        "memoryLimitMB", "worker", "stateDir",
+        "memoryLimitMB", "worker", "stateDir", "restartLimit", "restartWindowMs",
     ]
 
     /// Parses and validates a whole scenario before anything runs: an unknown op or
@@ -82,6 +82,14 @@ extension Scenario {
         if let megabytes = try fields.int("memoryLimitMB", minimum: 1) { limits.memoryLimitBytes = megabytes << 20 }
         limits.worker = try fields.argv("worker")
         limits.stateDirectory = try fields.string("stateDir")
+        if let maximum = try fields.int("restartLimit", minimum: 0) {
+            limits.restartPolicy = RestartPolicy(
+                maximumRestarts: maximum,
+                window: try fields.milliseconds("restartWindowMs") ?? .seconds(5)
+            )
+        } else if config["restartWindowMs"] != nil {
+            throw fields.error("\"restartWindowMs\" needs \"restartLimit\"")
+        }
         return limits
     }
 

@@ -16,6 +16,8 @@ actor SceneController {
         case suspendTimer(generation: Int)
         case backgroundTaskExpiring(generation: Int)
         case backgroundTaskDeadline(generation: Int)
+        /// Reconnect after an unexpected death (restart policy).
+        case restart(background: Bool, root: String)
     }
 
     private struct Waiter {
@@ -34,6 +36,11 @@ actor SceneController {
     private var nextWaiterID = 0
     private var suspendGeneration = 0
     private var backgroundTaskGeneration = 0
+    private var restartPolicy: RestartPolicy?
+    private var restartIntensity = RestartIntensity()
+    /// Set while an operation that ends the worker on purpose runs: such a death is no reason to restart.
+    private var endingWorkerOnPurpose = false
+    private var lastWorkerArgv: [String]?
 
     init(id: String, context: HostContext) {
         self.id = id
@@ -41,6 +48,7 @@ actor SceneController {
         let (stream, mailbox) = AsyncStream<Mail>.makeStream(bufferingPolicy: .unbounded)
         self.mailbox = mailbox
         self.lifecycle.sessionExists = context.sessions.session(id) != nil
+        self.restartPolicy = context.configuration.restartPolicy
         Task { [self] in
             for await mail in stream {
                 await self.handle(mail)
@@ -78,6 +86,10 @@ actor SceneController {
             isDiscarded: lifecycle.isDiscarded,
             lastExit: lastExit
         )
+    }
+
+    func setRestartPolicy(_ policy: RestartPolicy?) {
+        restartPolicy = policy
     }
 
     /// Resident memory of the live worker, in bytes.
@@ -133,9 +145,21 @@ actor SceneController {
             }
         case .systemKill(let reason, let continuation):
             if lifecycle.hasLiveWorker {
+                endingWorkerOnPurpose = true
                 try? await run(.signal(SIGKILLNumber, reason), for: .kill(signal: SIGKILLNumber))
+                endingWorkerOnPurpose = false
             }
             continuation.resume()
+        case .restart(let background, let root):
+            guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !context.flags.isQuitting.load(ordering: .relaxed)
+            else { break }
+            do {
+                try await launch(background: background, root: root, argv: lastWorkerArgv ?? context.configuration.worker)
+            } catch {
+                context.trace.record(
+                    TraceEvent(kind: .error, scene: id, op: "restart", code: ProtocolError.Code.operationFailed.rawValue, message: "restart failed: \(error)")
+                )
+            }
         case .workerExited(let identifier):
             if let connection, ObjectIdentifier(connection) == identifier, let exit = connection.recordedExit {
                 workerDied(exit)
@@ -160,6 +184,11 @@ actor SceneController {
     }
 
     private func execute(_ op: SceneOperation) async throws {
+        switch op {
+        case .disconnect, .discard, .terminate: endingWorkerOnPurpose = true
+        default: break
+        }
+        defer { endingWorkerOnPurpose = false }
         switch lifecycle.request(op) {
         case .refuse(let reason):
             context.trace.record(
@@ -185,6 +214,7 @@ actor SceneController {
         case .launch(let background, let root):
             var argv = context.configuration.worker
             if case .connect(_, _, let worker?) = op { argv = worker }
+            lastWorkerArgv = argv
             try await launch(background: background, root: root, argv: argv)
 
         case .resume:
@@ -322,11 +352,37 @@ actor SceneController {
     /// The worker is gone: the scene is unattached and the session keeps its stored state.
     private func workerDied(_ exit: WorkerExit) {
         guard connection != nil else { return }
+        let background = lifecycle.activation == .background
+        let root = lifecycle.stack.first ?? "Root"
         connection = nil
         lastExit = exit
         lifecycle.processExited()
         suspendGeneration += 1
         backgroundTaskGeneration += 1
+        considerRestart(after: exit, background: background, root: root)
+    }
+
+    private func considerRestart(after exit: WorkerExit, background: Bool, root: String) {
+        guard let restartPolicy, !endingWorkerOnPurpose, !context.flags.isQuitting.load(ordering: .relaxed) else {
+            return
+        }
+        switch exit.reason {
+        case .killed, .crashed, .watchdog, .protocolViolation: break
+        default: return
+        }
+        guard restartIntensity.allowsRestart(at: .now, policy: restartPolicy) else {
+            context.trace.record(
+                TraceEvent(
+                    kind: .error,
+                    scene: id,
+                    op: "restart",
+                    code: ProtocolError.Code.operationFailed.rawValue,
+                    message: "gave up: more than \(restartPolicy.maximumRestarts) restarts within \(restartPolicy.window)"
+                )
+            )
+            return
+        }
+        mailbox.yield(.restart(background: background, root: root))
     }
 
     private func scheduleSuspensionIfIdle() {

@@ -1,0 +1,113 @@
+import Glibc
+import HostProcess
+
+extension Commands {
+    /// `hostctl timeline TRACE.jsonl [--format svg|perfetto] [-o FILE]`
+    static func timeline(_ arguments: inout Arguments) throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.timeline)
+            return .success
+        }
+        let formatName = try arguments.option("--format") ?? "svg"
+        let outputs = try arguments.options("-o") + arguments.options("--output")
+        guard outputs.count <= 1 else {
+            throw UsageError("hostctl timeline: -o given more than once")
+        }
+        guard let format = TimelineFormat(rawValue: formatName) else {
+            throw UsageError("hostctl timeline: --format must be svg or perfetto, got \"\(formatName)\"")
+        }
+        let path = try arguments.positional("TRACE.jsonl")
+        if path.hasPrefix("-") && path != "-" {
+            throw UsageError("hostctl timeline: unknown option \"\(path)\" (see hostctl timeline --help)")
+        }
+        try arguments.finish()
+
+        let events: [TraceEvent]
+        do {
+            events = try TraceEvent.events(jsonLines: try TimelineFiles.read(path))
+        } catch let error as TraceLineError {
+            printError("hostctl timeline: \(path == "-" ? "stdin" : path): \(error)")
+            return .runtimeFailure
+        } catch {
+            printError("hostctl timeline: \(error)")
+            return .runtimeFailure
+        }
+        guard !events.isEmpty else {
+            printError("hostctl timeline: \(path == "-" ? "stdin" : path): the trace has no events")
+            return .runtimeFailure
+        }
+
+        let bytes: [UInt8] = switch format {
+        case .svg: Array(SVGTimeline.render(events).utf8)
+        case .perfetto: PerfettoExport.render(events)
+        }
+        do {
+            try TimelineFiles.write(bytes, to: outputs.first)
+        } catch {
+            printError("hostctl timeline: \(error)")
+            return .runtimeFailure
+        }
+        return .success
+    }
+}
+
+/// What `hostctl timeline` writes.
+enum TimelineFormat: String {
+    case svg, perfetto
+}
+
+/// A file the timeline command could not read or write.
+struct TimelineFileError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Whole-file reads and writes for the timeline command (`-` is stdin/stdout).
+enum TimelineFiles {
+    /// The bytes of `path`, or of stdin for `-`.
+    static func read(_ path: String) throws(TimelineFileError) -> [UInt8] {
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw TimelineFileError(description: "cannot open trace file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw TimelineFileError(description: "cannot read trace file \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
+    /// Writes `bytes` to `path` (created or truncated), or to stdout for nil or `-`.
+    static func write(_ bytes: [UInt8], to path: String?) throws(TimelineFileError) {
+        let toStdout = path == nil || path == "-"
+        let name = toStdout ? "stdout" : path!
+        if toStdout { fflush(nil) }  // after anything `print` buffered
+        let descriptor = toStdout ? 1 : open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TimelineFileError(description: "cannot create \(name): \(String(cString: strerror(errno)))")
+        }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if !toStdout && close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            throw TimelineFileError(description: "cannot write \(name): \(String(cString: strerror(failure)))")
+        }
+    }
+}
