@@ -24,11 +24,19 @@ let package = Package(
             dependencies: ["Protocol", "SceneWorker", "HostProcess"],
             swiftSettings: strict
         ),
+        // An app of your own on the worker runtime: see Examples/CustomWorker.
+        .executableTarget(
+            name: "custom-worker-example",
+            dependencies: ["Protocol", "SceneWorker"],
+            path: "Examples/CustomWorker",
+            exclude: ["scenario.json"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], swiftSettings: strict),
         .testTarget(name: "SceneWorkerTests", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "HostProcessTests",
-            dependencies: ["HostProcess", "Protocol", "hostctl"],
+            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-example"],
             swiftSettings: strict
         ),
     ]

@@ -17,6 +17,11 @@ enum TestWorker {
         return "hostctl"
     }()
 
+    /// The example app of Examples/CustomWorker, built next to hostctl.
+    static var customWorker: String {
+        String(hostctl.dropLast("hostctl".count)) + "custom-worker-example"
+    }
+
     /// A configuration with millisecond limits for tests.
     static func configuration(_ extra: [String] = [], stateDirectory: String? = nil) -> HostConfiguration {
         var configuration = HostConfiguration(worker: [hostctl, "worker"] + extra)

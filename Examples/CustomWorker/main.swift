@@ -1,0 +1,42 @@
+import Protocol
+import SceneWorker
+
+/// A notes editor whose draft survives kills through the scene session.
+final class EditorViewController: ViewController {
+    var draft = ""
+
+    override func viewDidLoad() {
+        draft = "loaded at \(title)"
+    }
+
+    override func didReceiveMemoryWarning() {
+        draft = ""
+    }
+}
+
+final class NotesAppDelegate: ApplicationDelegate {}
+
+final class NotesSceneDelegate: SceneDelegate {
+    private var restoredDraft: String?
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
+        if case .object(let state)? = options.restoration, case .string(let draft)? = state["draft"] {
+            restoredDraft = draft
+        }
+    }
+
+    func stateRestorationActivity(for scene: Scene) -> JSONValue? {
+        let top = scene.window.rootViewController.topViewController as? EditorViewController
+        return .object(["draft": .string(top?.draft ?? restoredDraft ?? "")])
+    }
+}
+
+WorkerRuntime.run(
+    WorkerApp(
+        makeApplicationDelegate: { NotesAppDelegate() },
+        makeSceneDelegate: { NotesSceneDelegate() },
+        makeViewController: { name in
+            name == "Editor" ? EditorViewController(title: name) : ViewController(title: name)
+        }
+    )
+)

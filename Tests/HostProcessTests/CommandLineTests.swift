@@ -1,0 +1,107 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// `hostctl` as a user runs it: real processes, exit statuses, stdout and stderr.
+@Suite struct CommandLineTests {
+    struct Outcome {
+        var exit: ChildExit
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) async throws -> Outcome {
+        let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+        child.closeStdin()
+        let collected = Collected()
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { collected.append(stdout: $0) },
+                onStderr: { collected.append(stderr: $0) },
+                onExit: { continuation.resume(returning: $0) }
+            )
+        }
+        return Outcome(exit: exit, stdout: collected.stdout, stderr: collected.stderr)
+    }
+
+    @Test func verifyAcceptsTheDemoTraceAndRejectsASwappedPair() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/demo.jsonl"
+        let demo = try await Self.run(["demo", "--trace", trace])
+        #expect(demo.exit == .exited(status: 0))
+        #expect(demo.stdout.contains("scene Notes"))
+        let valid = try await Self.run(["verify", trace])
+        #expect(valid.exit == .exited(status: 0))
+
+        // Swap the payloads of two different callbacks of one scene, keeping seq order.
+        var events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        let callbacks = events.indices.filter { events[$0].scene == "Mail" && events[$0].kind == .callback }
+        let (first, second) = (callbacks[4], callbacks[5])
+        #expect(events[first].name != events[second].name)
+        (events[first].name, events[second].name) = (events[second].name, events[first].name)
+        (events[first].viewController, events[second].viewController) =
+            (events[second].viewController, events[first].viewController)
+        var bytes: [UInt8] = []
+        for event in events { event.appendJSONLine(to: &bytes) }
+        #expect(writeFile(trace, String(decoding: bytes, as: UTF8.self)))
+        let swapped = try await Self.run(["verify", trace])
+        #expect(swapped.exit == .exited(status: 1))
+        #expect(swapped.stderr.contains("seq \(events[first].seq), scene Mail: expected"))
+    }
+
+    @Test func aCustomWorkerRunsWithItsOwnDelegatesAndRestoresItsDraft() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("Notes")
+        try await scene.connect(worker: [TestWorker.customWorker])
+        try await scene.push("Editor")
+        try await scene.background()
+        try await scene.kill()
+        try await scene.connect(worker: [TestWorker.customWorker])
+        let willConnect = host.trace.history.last { $0.name == "willConnectTo" }
+        #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test(arguments: [
+        ["run"], ["verify"], ["demo", "--bogus"], ["frobnicate"], ["run", "/nonexistent/scenario.json"],
+        ["demo", "--suspend-delay-ms", "abc"], ["demo", "--trace"],
+    ])
+    func badArgumentsGiveOneLineAndExit2(_ arguments: [String]) async throws {
+        let outcome = try await Self.run(arguments)
+        #expect(outcome.exit == .exited(status: 2), "\(arguments): \(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(arguments): \(outcome.stderr)")
+    }
+}
+
+/// Output collected on the event loop thread.
+final class Collected: @unchecked Sendable {
+    // Only written on the event loop thread; read after the exit, which the loop delivers last.
+    private(set) var stdout = ""
+    private(set) var stderr = ""
+    func append(stdout bytes: UnsafeRawBufferPointer) { stdout += String(decoding: bytes, as: UTF8.self) }
+    func append(stderr bytes: UnsafeRawBufferPointer) { stderr += String(decoding: bytes, as: UTF8.self) }
+}
+
+func readLines(_ path: String) throws -> [String] {
+    guard let file = fopen(path, "r") else { throw HostError.io("cannot open \(path)") }
+    defer { fclose(file) }
+    var lines: [String] = []
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    while getline(&line, &capacity, file) > 0 {
+        lines.append(String(cString: line!).trimmingCharacters(in: "\n"))
+    }
+    free(line)
+    return lines
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var result = self
+        while result.last == character { result.removeLast() }
+        return result
+    }
+}
