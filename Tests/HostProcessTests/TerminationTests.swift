@@ -35,6 +35,21 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aWorkerIgnoringSIGTERMSurvivesItAndStillTerminates() async throws {
+        var configuration = TestWorker.configuration(["--ignore-sigterm"])
+        configuration.terminateLimit = .milliseconds(200)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.kill(signal: SIGTERM)
+        #expect(await scene.status().process == .running)
+        try await scene.terminate()
+        #expect(exitEvent(host, "A")?.reason == .terminated)
+        await host.quit()
+        #expect(host.livingWorkerPids().isEmpty)
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func terminateRunsDisconnectThenWillTerminate() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")

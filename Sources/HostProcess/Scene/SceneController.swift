@@ -251,6 +251,8 @@ actor SceneController {
                 workerDied(await connection.waitForExit())
             } else if let exit = await connection.waitForExit(limit: context.configuration.terminateLimit) {
                 workerDied(exit)
+            } else {
+                connection.withdrawKillReason()
             }
 
         case .discardSession:

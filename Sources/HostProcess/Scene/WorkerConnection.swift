@@ -28,7 +28,8 @@ final class WorkerConnection: Sendable {
         /// Set before a disconnect or terminate request: a clean exit then has this reason.
         var cleanExitReason: TerminationReason?
         var exit: WorkerExit?
-        var exitWaiters: [CheckedContinuation<WorkerExit, Never>] = []
+        var exitWaiters: [Int: CheckedContinuation<WorkerExit?, Never>] = [:]
+        var nextWaiterID = 0
         var violated = false
     }
 
@@ -130,33 +131,40 @@ final class WorkerConnection: Sendable {
         if signal != SIGKILLNumber { try? child.sendToProcessGroup(signal: SIGCONT) }
     }
 
-    /// Waits until the worker has died and its exit is recorded.
-    func waitForExit() async -> WorkerExit {
-        await withCheckedContinuation { continuation in
-            let exit: WorkerExit? = state.withLock { state in
-                if let exit = state.exit { return exit }
-                state.exitWaiters.append(continuation)
-                return nil
-            }
-            if let exit { continuation.resume(returning: exit) }
-        }
+    /// Forgets the reason of a signal the worker survived (a caught or ignored SIGTERM), so a
+    /// later death gets its own reason.
+    func withdrawKillReason() {
+        state.withLock { $0.killReason = nil }
     }
 
-    /// Waits for the worker's death for at most `limit`; nil on timeout.
-    func waitForExit(limit: Duration) async -> WorkerExit? {
-        await withTaskGroup(of: WorkerExit?.self) { group in
-            group.addTask { await self.waitForExit() }
-            group.addTask {
+    /// Waits until the worker has died and its exit is recorded.
+    func waitForExit() async -> WorkerExit {
+        // Without a limit the waiter is only ever resumed by the death itself.
+        await waitForExit(limit: nil)!
+    }
+
+    /// Waits for the worker's death for at most `limit`; nil on timeout (the worker lives on).
+    func waitForExit(limit: Duration?) async -> WorkerExit? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<WorkerExit?, Never>) in
+            let outcome: (exit: WorkerExit?, waiter: Int?) = state.withLock { state in
+                if let exit = state.exit { return (exit, nil) }
+                let id = state.nextWaiterID
+                state.nextWaiterID += 1
+                state.exitWaiters[id] = continuation
+                return (nil, id)
+            }
+            guard let waiter = outcome.waiter else {
+                continuation.resume(returning: outcome.exit)
+                return
+            }
+            guard let limit else { return }
+            Task { [self] in
                 try? await Task.sleep(for: limit)
-                return nil
+                // Whoever removes the waiter resumes it: the death or this timer, never both.
+                if let expired = self.state.withLock({ $0.exitWaiters.removeValue(forKey: waiter) }) {
+                    expired.resume(returning: nil)
+                }
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            if first == nil {
-                // The sleeper won; the waiter stays parked until the death, which the caller forces.
-                return nil
-            }
-            return first
         }
     }
 
@@ -296,7 +304,7 @@ final class WorkerConnection: Sendable {
             state.exit = exit
             let pending = state.pending.values
             state.pending.removeAll()
-            let waiters = state.exitWaiters
+            let waiters = Array(state.exitWaiters.values)
             state.exitWaiters.removeAll()
             let activation = state.activation
             state.activation = .unattached
