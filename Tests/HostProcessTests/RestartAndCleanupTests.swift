@@ -55,6 +55,15 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func requestsAfterQuitAreRefusedNotLost() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        await host.quit()
+        await #expect(throws: HostError.shuttingDown) { try await scene.deactivate() }
+        #expect(throws: HostError.shuttingDown) { try host.scene("B") }
+    }
+
     @Test func aKilledHostLeavesNoWorkerBehindSuspendedOnesIncluded() async throws {
         let directory = makeTemporaryDirectory()
         let scenario = directory + "/hold.json"

@@ -59,14 +59,18 @@ actor SceneController {
     /// Runs `op` after every operation enqueued before it; throws if it is refused or fails.
     nonisolated func perform(_ op: SceneOperation) async throws {
         try await withCheckedThrowingContinuation { continuation in
-            mailbox.yield(.request(op, continuation))
+            if case .terminated = mailbox.yield(.request(op, continuation)) {
+                continuation.resume(throwing: HostError.shuttingDown)
+            }
         }
     }
 
     /// Kills the live worker with SIGKILL and `reason` (no callback), after every operation enqueued before.
     nonisolated func kill(reason: TerminationReason) async throws {
         try await withCheckedThrowingContinuation { continuation in
-            mailbox.yield(.systemKill(reason, continuation))
+            if case .terminated = mailbox.yield(.systemKill(reason, continuation)) {
+                continuation.resume(throwing: HostError.shuttingDown)
+            }
         }
     }
 
