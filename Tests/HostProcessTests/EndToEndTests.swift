@@ -113,7 +113,9 @@ import Testing
     }
 
     @Test func illegalRequestsAreRefusedWithoutChangingState() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)  // nothing but the refused requests may act
+        let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         await #expect(throws: HostError.self) { try await scene.activate() }
         try await scene.connect(background: true)

@@ -22,16 +22,17 @@ public enum SVGTimeline {
         public var minimumPixelsPerMillisecond: Double
         /// …up to this width; beyond it, the trace is squeezed to fit.
         public var maximumPlotWidth: Double
-        /// The height of one scene's track.
-        public var trackHeight: Double
+        /// The height of one scene's track; nil adapts it to the number of scenes (34 px for
+        /// up to 8 scenes, else 26 px: the picture grows taller, labels never overlap).
+        public var trackHeight: Double?
         /// The heading; nil for `scenehost timeline`.
         public var title: String?
 
         public init(
             plotWidth: Double = 1000,
             minimumPixelsPerMillisecond: Double = 2,
-            maximumPlotWidth: Double = 16_000,
-            trackHeight: Double = 28,
+            maximumPlotWidth: Double = 10_000,
+            trackHeight: Double? = nil,
             title: String? = nil
         ) {
             self.plotWidth = plotWidth
@@ -120,7 +121,7 @@ private struct Drawing {
     // MARK: Document
 
     mutating func document() -> String {
-        let trackHeight = max(options.trackHeight, 16)
+        let trackHeight = max(options.trackHeight ?? (tracks.tracks.count <= 8 ? 34 : 26), 16)
         let header = headerHeight()
         let hostRow = tracks.hostEvents.isEmpty ? 0.0 : 22.0
         let tracksTop = header + 30 + hostRow
@@ -314,6 +315,7 @@ private struct Drawing {
         out += "<g class=\"host\">\n"
         out += "<text x=\"\(n(margin + 4))\" y=\"\(n(cy + 4))\" fill=\"\(Palette.muted)\" font-style=\"italic\">host</text>\n"
         var labelEnd = -Double.infinity
+        var labels: [(Double, String)] = []
         for event in tracks.hostEvents {
             let px = x(event.time)
             let name = event.kind == .error ? "refused \(event.op ?? "?")" : (event.name ?? event.kind.rawValue)
@@ -325,11 +327,16 @@ private struct Drawing {
             out += "fill=\"\(color)\"/></g>"
             let labelX = px + 8
             if labelX > labelEnd + 6 {
-                out += "<text x=\"\(n(labelX))\" y=\"\(n(cy + 4))\" font-size=\"11\" fill=\"\(Palette.muted)\">"
-                out += "\(escape(name))</text>"
+                labels.append((labelX, name))
                 labelEnd = labelX + textWidth(name, size: 11)
             }
             out += "\n"
+        }
+        // Labels over every marker, with a halo.
+        for (labelX, name) in labels {
+            out += "<text x=\"\(n(labelX))\" y=\"\(n(cy + 4))\" font-size=\"11\" fill=\"\(Palette.muted)\" "
+            out += "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\">"
+            out += "\(escape(name))</text>\n"
         }
         out += "</g>\n"
     }
@@ -360,9 +367,14 @@ private struct Drawing {
             what += worker.exit.map { " (\($0.label))" } ?? " (running at the end of the trace)"
             span(worker.start, worker.end, top: barTop, height: barHeight, fill: Palette.worker, title: what)
         }
-        for state in track.states {
-            guard let color = SVGTimeline.color(for: state.state) else { continue }
-            span(state.start, state.end, top: barTop, height: barHeight, fill: color, title: state.state.rawValue)
+        // Spans narrower than 2 px (a brief interruption) are drawn 2 px wide, after the
+        // others, so that they stay visible next to their long neighbours.
+        let minimum = 2 / pixelsPerSecond
+        for short in [false, true] {
+            for state in track.states where (state.end - state.start < minimum) == short {
+                guard let color = SVGTimeline.color(for: state.state) else { continue }
+                span(state.start, state.end, top: barTop, height: barHeight, fill: color, title: state.state.rawValue)
+            }
         }
         for suspension in track.suspensions {
             let title = "suspended" + (suspension.pid.map { " (pid \($0))" } ?? "")
@@ -386,7 +398,9 @@ private struct Drawing {
         }
 
         var labels: [(x: Double, text: String)] = []
-        for marker in track.processMarkers {
+        // Exits last: a red X stays on top of a respawn right after it.
+        let ordered = track.processMarkers.filter { $0.event != .exited } + track.processMarkers.filter { $0.event == .exited }
+        for marker in ordered {
             let px = x(marker.time)
             out += "<g class=\"marker \(marker.event.rawValue)\">"
             out += "<title>\(escape("\(marker.detail) @ \(formatTime(marker.time))"))</title>"
@@ -414,7 +428,7 @@ private struct Drawing {
     /// A span at least a pixel wide, with its state and times on hover.
     mutating func span(_ start: Double, _ end: Double, top: Double, height: Double, fill: String, title: String) {
         let left = x(start)
-        let spanWidth = max(x(end) - left, 1)
+        let spanWidth = max(x(end) - left, 2)
         let text = "\(title): \(formatTime(start)) – \(formatTime(end)) (\(formatDuration(end - start)))"
         out += "<rect class=\"span\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(spanWidth))\" height=\"\(n(height))\" "
         out += "fill=\"\(fill)\"><title>\(escape(text))</title></rect>\n"

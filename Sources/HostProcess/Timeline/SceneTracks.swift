@@ -82,6 +82,18 @@ public struct SceneTrack: Sendable, Hashable {
     /// The `error` events of this scene (refused operations, model violations).
     public var errors: [TraceEvent]
 
+    /// An empty track for `scene`.
+    public init(scene: String, index: Int) {
+        self.scene = scene
+        self.index = index
+        states = []
+        workers = []
+        suspensions = []
+        processMarkers = []
+        callbacks = []
+        errors = []
+    }
+
     /// The worker pids this scene had, in order.
     public var pids: [Int32] { workers.compactMap(\.pid) }
 }
@@ -92,43 +104,94 @@ public struct StateSpan: Sendable, Hashable {
     public var state: ActivationState
     /// The state left (`from` of the state event).
     public var previous: ActivationState
+    /// Seconds since the host started.
     public var start: Double
+    /// Seconds since the host started; the trace's end for an open span.
     public var end: Double
     /// The `seq` of the state event that began the span.
     public var seq: Int
     /// True when the trace ends before the scene leaves the state.
     public var isOpen: Bool
+
+    public init(state: ActivationState, previous: ActivationState, start: Double, end: Double, seq: Int, isOpen: Bool) {
+        self.state = state
+        self.previous = previous
+        self.start = start
+        self.end = end
+        self.seq = seq
+        self.isOpen = isOpen
+    }
 }
 
 /// One worker process of a scene, from spawn to exit.
 public struct WorkerSpan: Sendable, Hashable {
+    /// The worker's pid (nil if the trace did not say).
     public var pid: Int32?
+    /// When it was spawned (seconds since the host started).
     public var start: Double
+    /// When it exited, or the trace's end.
     public var end: Double
     /// The `exited` marker, nil when the trace ends with the worker alive.
     public var exit: ProcessMarker?
+    /// True when the trace ends with the worker alive.
     public var isOpen: Bool { exit == nil }
+
+    public init(pid: Int32?, start: Double, end: Double, exit: ProcessMarker?) {
+        self.pid = pid
+        self.start = start
+        self.end = end
+        self.exit = exit
+    }
 }
 
 /// A suspended worker, from `suspended` to `resumed` or `exited`.
 public struct SuspensionSpan: Sendable, Hashable {
+    /// The suspended worker's pid.
     public var pid: Int32?
+    /// When it was suspended (seconds since the host started).
     public var start: Double
+    /// When it was resumed or exited, or the trace's end.
     public var end: Double
     /// True when the trace ends with the worker still suspended.
     public var isOpen: Bool
+
+    public init(pid: Int32?, start: Double, end: Double, isOpen: Bool) {
+        self.pid = pid
+        self.start = start
+        self.end = end
+        self.isOpen = isOpen
+    }
 }
 
 /// A `process` event: `spawned`, `suspended`, `resumed` or `exited`.
 public struct ProcessMarker: Sendable, Hashable {
+    /// Which process event.
     public var event: TraceEvent.ProcessEvent
+    /// Seconds since the host started.
     public var time: Double
+    /// The event's `seq`.
     public var seq: Int
+    /// The worker's pid.
     public var pid: Int32?
-    /// For `exited`.
+    /// For `exited`: why.
     public var reason: TerminationReason?
+    /// For `exited` by exit: the status.
     public var status: Int32?
+    /// For `exited` by signal: its name without `SIG`.
     public var signal: String?
+
+    public init(
+        event: TraceEvent.ProcessEvent, time: Double, seq: Int, pid: Int32?,
+        reason: TerminationReason? = nil, status: Int32? = nil, signal: String? = nil
+    ) {
+        self.event = event
+        self.time = time
+        self.seq = seq
+        self.pid = pid
+        self.reason = reason
+        self.status = status
+        self.signal = signal
+    }
 
     /// A short label: `spawned`, `resumed`, or for exits the reason with the signal or a
     /// non-zero status (`killed SIGKILL`, `crashed status 3`, `disconnected`).
@@ -152,12 +215,25 @@ public struct ProcessMarker: Sendable, Hashable {
 
 /// A `callback` event.
 public struct CallbackTick: Sendable, Hashable {
+    /// The callback's name.
     public var name: String
+    /// `vc`: the view controller, for view-controller callbacks.
     public var viewController: String?
+    /// Seconds since the host started.
     public var time: Double
+    /// The event's `seq`.
     public var seq: Int
     /// The whole event (restoration, notification and value live here).
     public var event: TraceEvent
+
+    /// A tick for a `callback` event.
+    public init(_ event: TraceEvent) {
+        self.name = event.name ?? "?"
+        self.viewController = event.viewController
+        self.time = event.time
+        self.seq = event.seq
+        self.event = event
+    }
 
     /// `viewDidLoad (Root)`, `didReceiveNotification sync`, or just the name.
     public var label: String {
@@ -177,20 +253,14 @@ private struct TrackBuilder {
     var openSuspension: SuspensionSpan?
 
     init(scene: String, index: Int, startTime: Double) {
-        track = SceneTrack(
-            scene: scene, index: index, states: [], workers: [], suspensions: [],
-            processMarkers: [], callbacks: [], errors: []
-        )
+        track = SceneTrack(scene: scene, index: index)
         self.startTime = startTime
     }
 
     mutating func add(_ event: TraceEvent) {
         switch event.kind {
         case .callback:
-            track.callbacks.append(CallbackTick(
-                name: event.name ?? "?", viewController: event.viewController,
-                time: event.time, seq: event.seq, event: event
-            ))
+            track.callbacks.append(CallbackTick(event))
         case .state:
             closeState(at: event.time)
             openState = StateSpan(
@@ -275,7 +345,9 @@ private struct TrackBuilder {
 
 /// A trace line that is not a trace event, with its 1-based line number.
 public struct TraceLineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line number.
     public var line: Int
+    /// What is wrong with the line.
     public var problem: TraceDecodingError
 
     public init(line: Int, problem: TraceDecodingError) {

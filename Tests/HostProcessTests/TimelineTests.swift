@@ -1,0 +1,548 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+// The SVG timeline, the Perfetto export and the per-scene tracks they share, on traces
+// built by hand; plus `hostctl timeline`'s exit codes.
+
+/// Builds a multi-scene trace: each scene's events at their own times, merged by time and
+/// numbered 1, 2, 3, … at the end.
+private struct MultiSceneTrace {
+    private var pending: [(time: Double, order: Int, event: TraceEvent)] = []
+
+    mutating func add(_ time: Double, _ event: TraceEvent) {
+        pending.append((time, pending.count, event))
+    }
+
+    var events: [TraceEvent] {
+        pending.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.enumerated().map { index, entry in
+            var event = entry.event
+            event.seq = index + 1
+            event.time = entry.time
+            return event
+        }
+    }
+
+    /// One scene's life from `start`: launch into foreground, an interruption, background,
+    /// suspension, resume, back to foreground, then killed. `pid` is its worker.
+    mutating func typicalScene(_ scene: String, start: Double, pid: Int32) {
+        var t = start
+        func next(_ step: Double = 0.0001) -> Double { t += step; return t }
+        add(next(), TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
+        for (name, vc) in [
+            ("didFinishLaunching", nil), ("configurationForConnecting", nil), ("willConnectTo", nil),
+            ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"),
+            ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
+        ] as [(String, String?)] {
+            add(next(), TraceEvent(kind: .callback, scene: scene, name: name, viewController: vc))
+        }
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneWillEnterForeground"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .unattached, to: .foregroundInactive))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "viewDidAppear", viewController: "Root"))
+        // An interruption.
+        add(next(0.01), TraceEvent(kind: .callback, scene: scene, name: "sceneWillResignActive"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .foregroundInactive))
+        add(next(0.002), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
+        // Background, suspended, a refused push, resumed, foreground.
+        add(next(0.01), TraceEvent(kind: .callback, scene: scene, name: "sceneWillResignActive"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .foregroundInactive))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidEnterBackground"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .background))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "stateRestorationActivity"))
+        add(next(0.05), TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
+        add(next(0.005), TraceEvent(
+            kind: .error, scene: scene, op: "push", code: 1, message: "push needs a foreground scene"
+        ))
+        add(next(0.02), TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
+        add(next(), TraceEvent(
+            kind: .callback, scene: scene, name: "didReceiveNotification", notification: "sync", value: .int(2)
+        ))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneWillEnterForeground"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .background, to: .foregroundInactive))
+        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
+        // Killed.
+        add(next(0.03), TraceEvent(
+            kind: .process, scene: scene, processEvent: .exited, pid: pid, reason: .killed, signal: "KILL"
+        ))
+        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .unattached))
+    }
+
+    /// `count` scenes, each starting a little after the previous one, with host events around them.
+    static func scenes(_ names: [String]) -> [TraceEvent] {
+        var trace = MultiSceneTrace()
+        trace.add(0.0003, TraceEvent(kind: .host, name: "started", pid: 1))
+        for (index, name) in names.enumerated() {
+            trace.typicalScene(name, start: 0.001 + Double(index) * 0.004, pid: Int32(1000 + index))
+        }
+        trace.add(0.4, TraceEvent(kind: .host, name: "quit"))
+        return trace.events
+    }
+}
+
+private let threeScenes = ["Mail", "Notes", "Music"]
+private let fiftyScenes = (0..<50).map { "Scene\($0)" }
+
+// MARK: - Tracks
+
+@Suite struct TimelineTests {
+    @Test func tracksFollowTheTrace() throws {
+        let events = MultiSceneTrace.scenes(threeScenes)
+        let tracks = SceneTracks(events: events)
+        #expect(tracks.tracks.map(\.scene) == threeScenes)
+        #expect(tracks.hostEvents.map { $0.name } == ["started", "quit"])
+        #expect(tracks.startTime == 0)
+        #expect(tracks.endTime == 0.4)
+        #expect(tracks.eventCount == events.count)
+
+        let notes = try #require(tracks.track(for: "Notes"))
+        let noteEvents = events.filter { $0.scene == "Notes" }
+        #expect(notes.states.map(\.state) == noteEvents.filter { $0.kind == .state }.compactMap(\.to))
+        #expect(notes.callbacks.map(\.name) == noteEvents.filter { $0.kind == .callback }.compactMap(\.name))
+        #expect(notes.processMarkers.map(\.event) == [.spawned, .suspended, .resumed, .exited])
+        #expect(notes.errors.count == 1)
+
+        // Each state lasts until the next one; the last (unattached) stays open to the end.
+        for (span, following) in zip(notes.states, notes.states.dropFirst()) {
+            #expect(span.end == following.start)
+            #expect(!span.isOpen)
+        }
+        let last = try #require(notes.states.last)
+        #expect(last.state == .unattached && last.isOpen && last.end == 0.4)
+
+        #expect(notes.workers.count == 1)
+        let worker = notes.workers[0]
+        #expect(worker.pid == 1001)
+        #expect(worker.exit?.reason == .killed)
+        #expect(worker.exit?.label == "killed SIGKILL")
+        #expect(worker.start < worker.end)
+
+        let suspended = notes.processMarkers[1].time
+        let resumed = notes.processMarkers[2].time
+        #expect(notes.suspensions == [SuspensionSpan(pid: 1001, start: suspended, end: resumed, isOpen: false)])
+        #expect(notes.callbacks[4].label == "viewDidLoad (Root)")
+    }
+
+    @Test func openSpansEndWithTheTrace() {
+        let events = [
+            TraceEvent(seq: 1, time: 0.001, kind: .process, scene: "A", processEvent: .spawned, pid: 7),
+            TraceEvent(seq: 2, time: 0.002, kind: .callback, scene: "A", name: "sceneDidEnterBackground"),
+            TraceEvent(seq: 3, time: 0.003, kind: .state, scene: "A", from: .unattached, to: .background),
+            TraceEvent(seq: 4, time: 0.010, kind: .process, scene: "A", processEvent: .suspended, pid: 7),
+            TraceEvent(seq: 5, time: 0.020, kind: .host, name: "stopped"),
+        ]
+        let track = SceneTracks(events: events).tracks[0]
+        #expect(track.states == [StateSpan(state: .background, previous: .unattached, start: 0.003, end: 0.020, seq: 3, isOpen: true)])
+        #expect(track.workers.count == 1 && track.workers[0].isOpen && track.workers[0].end == 0.020)
+        #expect(track.suspensions == [SuspensionSpan(pid: 7, start: 0.010, end: 0.020, isOpen: true)])
+    }
+
+    @Test func emptyTraceHasNoTracks() {
+        let tracks = SceneTracks(events: [])
+        #expect(tracks.tracks.isEmpty)
+        #expect(tracks.duration > 0)
+        #expect(XMLCheck.problem(in: SVGTimeline.render([])) == nil)
+    }
+
+    // MARK: SVG
+
+    @Test func svgOfThreeScenesIsWellFormedWithOneTrackPerScene() throws {
+        let events = MultiSceneTrace.scenes(threeScenes)
+        let svg = SVGTimeline.render(events)
+        #expect(XMLCheck.problem(in: svg) == nil)
+        #expect(svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+
+        let groups = trackGroups(svg)
+        #expect(groups.map(\.scene) == threeScenes)
+        for (scene, group) in groups {
+            let sceneEvents = events.filter { $0.scene == scene }
+            // One tick per callback, each naming it on hover.
+            #expect(occurrences(of: "class=\"tick\"", in: group) == sceneEvents.filter { $0.kind == .callback }.count)
+            #expect(group.contains("<title>viewDidLoad (Root) @ "))
+            #expect(group.contains("<title>didReceiveNotification sync @ "))
+            // One marker per process event; the exit says why.
+            #expect(occurrences(of: "class=\"marker spawned\"", in: group) == 1)
+            #expect(occurrences(of: "class=\"marker suspended\"", in: group) == 1)
+            #expect(occurrences(of: "class=\"marker resumed\"", in: group) == 1)
+            #expect(occurrences(of: "class=\"marker exited\"", in: group) == 1)
+            #expect(group.contains("killed SIGKILL"))
+            #expect(group.contains("url(#suspended-hatch)"))
+            #expect(occurrences(of: "class=\"marker error\"", in: group) == 1)
+            // A span per state other than unattached, plus the worker and the suspension.
+            let drawnStates = sceneEvents.filter { $0.kind == .state && $0.to != .unattached }.count
+            #expect(occurrences(of: "class=\"span\"", in: group) == drawnStates + 2)
+        }
+        for state in ["foregroundActive", "foregroundInactive", "background", "suspended"] {
+            #expect(svg.contains(">\(state)</text>"), "legend names \(state)")
+        }
+        #expect(svg.contains(">quit</text>"))
+    }
+
+    @Test func svgWithFiftyScenesGrowsTallerAndKeepsLabelsApart() throws {
+        let svg = SVGTimeline.render(MultiSceneTrace.scenes(fiftyScenes))
+        #expect(XMLCheck.problem(in: svg) == nil)
+        let groups = trackGroups(svg)
+        #expect(groups.map(\.scene) == fiftyScenes)
+
+        // Tracks stacked without overlap: each starts at least 16 px below the previous one.
+        let tops = groups.map { group -> Double in
+            let start = group.text.range(of: "translate(0 ")!.upperBound
+            return Double(group.text[start...].prefix { $0 != ")" })!
+        }
+        for (top, below) in zip(tops, tops.dropFirst()) { #expect(below - top >= 16) }
+        let height = try #require(Double(attribute("height", of: svg)))
+        #expect(height >= tops.last! + 16)
+        let width = try #require(Double(attribute("width", of: svg)))
+        #expect(width >= 600 && width <= 20_000)
+    }
+
+    @Test func svgEscapesSceneNames() {
+        let name = #"<b>&"quoted" 'scene'"#
+        let events = [
+            TraceEvent(seq: 1, time: 0.001, kind: .process, scene: name, processEvent: .spawned, pid: 3),
+            TraceEvent(seq: 2, time: 0.002, kind: .callback, scene: name, name: "didFinishLaunching"),
+            TraceEvent(seq: 3, time: 0.003, kind: .process, scene: name, processEvent: .exited, pid: 3,
+                       reason: .crashed, signal: "SEGV"),
+        ]
+        let svg = SVGTimeline.render(events)
+        #expect(XMLCheck.problem(in: svg) == nil)
+        #expect(svg.contains(#"data-scene="&lt;b&gt;&amp;&quot;quoted&quot; &apos;scene&apos;""#))
+        #expect(svg.contains("crashed SIGSEGV"))
+    }
+
+    @Test func axisLabelsSuitTheDuration() {
+        // A quarter of a second: millisecond labels. A minute: second labels, width capped.
+        let short = SVGTimeline.render(MultiSceneTrace.scenes(threeScenes))
+        #expect(short.contains(">100 ms</text>"))
+        var long = MultiSceneTrace.scenes(["A"])
+        long.append(TraceEvent(seq: long.count + 1, time: 60, kind: .host, name: "stopped"))
+        let svg = SVGTimeline.render(long)
+        #expect(XMLCheck.problem(in: svg) == nil)
+        #expect(svg.contains(" s</text>"))
+        #expect(!svg.contains(" ms</text>"))
+        #expect(Double(attribute("width", of: svg))! <= SVGTimeline.Options().maximumPlotWidth + 400)
+    }
+
+    @Test func xmlCheckCatchesBrokenDocuments() {
+        #expect(XMLCheck.problem(in: "<svg><g><rect/></g></svg>") == nil)
+        #expect(XMLCheck.problem(in: "<svg><g><rect></g></svg>") != nil)
+        #expect(XMLCheck.problem(in: "<svg><g></svg>") != nil)
+        #expect(XMLCheck.problem(in: "<svg a=\"x<y\"/>") != nil)
+        #expect(XMLCheck.problem(in: "<svg>a & b</svg>") != nil)
+        #expect(XMLCheck.problem(in: "<svg/><svg/>") != nil)
+    }
+
+    // MARK: Perfetto
+
+    @Test func perfettoExportMatchesTheTraceOneToOne() throws {
+        let events = MultiSceneTrace.scenes(threeScenes)
+        let document = try JSONParser.parse(PerfettoExport.render(events))
+        guard case .object(let root) = document, case .array(let traceEvents)? = root["traceEvents"] else {
+            Issue.record("not {\"traceEvents\": [...]}")
+            return
+        }
+        #expect(root["displayTimeUnit"] == .string("ms"))
+        let all = traceEvents.compactMap { value -> [String: JSONValue]? in
+            guard case .object(let fields) = value else { return nil }
+            return fields
+        }
+        #expect(all.count == traceEvents.count)
+
+        // One trace process per scene, named by a process_name metadata event.
+        var pidOfScene: [String: JSONValue] = [:]
+        for event in all where event["ph"] == .string("M") && event["name"] == .string("process_name") {
+            if case .object(let args)? = event["args"], case .string(let name)? = args["name"] {
+                pidOfScene[name] = event["pid"]
+            }
+        }
+        #expect(Set(pidOfScene.keys) == Set(threeScenes + ["host"]))
+        #expect(Set(pidOfScene.values).count == 4)
+
+        for scene in threeScenes {
+            let pid = pidOfScene[scene]
+            let mine = all.filter { $0["pid"] == pid }
+            let sceneEvents = events.filter { $0.scene == scene }
+
+            let callbacks = mine.filter { $0["cat"] == .string("callback") }
+            let expectedCallbacks = sceneEvents.filter { $0.kind == .callback }
+            #expect(callbacks.map { $0["name"] } == expectedCallbacks.map { .string($0.name!) })
+            for (exported, original) in zip(callbacks, expectedCallbacks) {
+                #expect(exported["ph"] == .string("i") && exported["s"] == .string("t"))
+                #expect(exported["tid"] == .int(PerfettoExport.callbackThreadID))
+                #expect(exported["ts"] == .int(Int((original.time * 1e6).rounded())))
+                guard case .object(let args)? = exported["args"] else { Issue.record("no args"); continue }
+                #expect(args["vc"] == original.viewController.map { .string($0) })
+                #expect(args["seq"] == .int(original.seq))
+            }
+
+            let states = mine.filter { $0["cat"] == .string("state") }
+            let expectedStates = sceneEvents.filter { $0.kind == .state }
+            #expect(states.map { $0["name"] } == expectedStates.map { .string($0.to!.rawValue) })
+            for state in states {
+                #expect(state["ph"] == .string("X") && state["tid"] == .int(PerfettoExport.stateThreadID))
+                guard case .int(let duration)? = state["dur"] else { Issue.record("no dur"); continue }
+                #expect(duration >= 0)
+            }
+
+            let processes = mine.filter { $0["cat"] == .string("process") }
+            let expectedProcesses = sceneEvents.filter { $0.kind == .process }
+            #expect(processes.map { $0["name"] } == expectedProcesses.map { .string($0.processEvent!.rawValue) })
+            let exit = try #require(processes.last)
+            guard case .object(let exitArgs)? = exit["args"] else { Issue.record("no exit args"); continue }
+            #expect(exitArgs["reason"] == .string("killed"))
+            #expect(exitArgs["signal"] == .string("KILL"))
+            #expect(exitArgs["pid"] == .int(Int(expectedProcesses[0].pid!)))
+
+            #expect(mine.filter { $0["cat"] == .string("error") }.count == 1)
+            #expect(mine.filter { $0["cat"] == .string("suspension") }.count == 1)
+        }
+    }
+
+    @Test func perfettoExportOfFiftyScenesParses() throws {
+        let events = MultiSceneTrace.scenes(fiftyScenes)
+        guard case .object(let root) = try JSONParser.parse(PerfettoExport.render(events)),
+              case .array(let traceEvents)? = root["traceEvents"] else {
+            Issue.record("not an object with traceEvents")
+            return
+        }
+        let names = traceEvents.filter {
+            guard case .object(let fields) = $0 else { return false }
+            return fields["name"] == .string("process_name")
+        }
+        #expect(names.count == 51)
+        let callbacks = traceEvents.filter {
+            guard case .object(let fields) = $0 else { return false }
+            return fields["cat"] == .string("callback")
+        }
+        #expect(callbacks.count == events.filter { $0.kind == .callback }.count)
+    }
+
+    // MARK: Reading traces
+
+    @Test func decodingATraceNamesTheBadLine() throws {
+        var bytes: [UInt8] = []
+        for event in MultiSceneTrace.scenes(["A"]).prefix(3) { event.appendJSONLine(to: &bytes) }
+        #expect(try TraceEvent.events(jsonLines: bytes).count == 3)
+        #expect(try TraceEvent.events(jsonLines: Array(bytes.dropLast())).count == 3)  // no final newline
+
+        let broken = bytes + Array(#"{"seq":4,"t":0.1,"type":"callback","scene":"A"}"#.utf8) + [10]
+        #expect(throws: TraceLineError(line: 4, problem: .missingField("name"))) {
+            try TraceEvent.events(jsonLines: broken)
+        }
+        #expect(throws: TraceLineError.self) { try TraceEvent.events(jsonLines: bytes + [10] + bytes) }
+        do {
+            _ = try TraceEvent.events(jsonLines: Array("{\"seq\":1}\nnot json\n".utf8))
+            Issue.record("decoded garbage")
+        } catch {
+            #expect(error.line == 1)
+            #expect(error.description.hasPrefix("line 1: "))
+        }
+    }
+
+    // MARK: hostctl timeline
+
+    @Test func hostctlTimelineWritesBothFormatsAndReportsErrors() throws {
+        let directory = TimelineTestIO.temporaryDirectory()
+        defer { TimelineTestIO.removeTree(directory) }
+        let trace = directory + "/trace.jsonl"
+        var bytes: [UInt8] = []
+        for event in MultiSceneTrace.scenes(threeScenes) { event.appendJSONLine(to: &bytes) }
+        TimelineTestIO.writeFile(trace, bytes)
+
+        let svg = TimelineTestIO.hostctl(["timeline", trace, "-o", directory + "/t.svg"])
+        #expect(svg.status == 0, "\(svg.stderr)")
+        #expect(XMLCheck.problem(in: TimelineTestIO.readFile(directory + "/t.svg")) == nil)
+
+        let json = TimelineTestIO.hostctl(["timeline", trace, "--format", "perfetto", "-o", directory + "/t.json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(throws: Never.self) { try JSONParser.parse(Array(TimelineTestIO.readFile(directory + "/t.json").utf8)) }
+
+        let toStdout = TimelineTestIO.hostctl(["timeline", trace, "-o", "-"])
+        #expect(toStdout.status == 0 && toStdout.stdout.hasPrefix("<?xml"))
+
+        let help = TimelineTestIO.hostctl(["timeline", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--format"))
+
+        for bad in [["timeline"], ["timeline", trace, "--format", "png"], ["timeline", trace, "--bogus"],
+                    ["timeline", trace, "-o"], ["timeline", trace, "extra"]] {
+            let result = TimelineTestIO.hostctl(bad)
+            #expect(result.status == 2, "\(bad)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): \(result.stderr)")
+        }
+
+        let missing = TimelineTestIO.hostctl(["timeline", directory + "/nope.jsonl"])
+        #expect(missing.status == 3)
+
+        let broken = directory + "/broken.jsonl"
+        TimelineTestIO.writeFile(broken, Array(bytes.prefix { $0 != 10 }) + [10] + Array("{\"seq\":2}\n".utf8))
+        let malformed = TimelineTestIO.hostctl(["timeline", broken])
+        #expect(malformed.status == 3)
+        #expect(malformed.stderr.contains("line 2"), "\(malformed.stderr)")
+        #expect(malformed.stderr.split(separator: "\n").count == 1)
+    }
+}
+
+// MARK: - Helpers
+
+/// The `<g class="track" data-scene="…">` groups of an SVG, each with its text up to the next track.
+private func trackGroups(_ svg: String) -> [(scene: String, text: Substring)] {
+    let marker = "<g class=\"track\" data-scene=\""
+    var groups: [(String, Substring)] = []
+    var rest = svg[...]
+    while let start = rest.range(of: marker) {
+        let after = rest[start.upperBound...]
+        let scene = String(after.prefix { $0 != "\"" })
+        let end = after.range(of: marker)?.lowerBound ?? after.endIndex
+        groups.append((scene, rest[start.lowerBound..<end]))
+        rest = rest[end...]
+    }
+    return groups
+}
+
+private func occurrences(of needle: String, in text: some StringProtocol) -> Int {
+    var count = 0
+    var rest = Substring(text)
+    while let range = rest.range(of: needle) {
+        count += 1
+        rest = rest[range.upperBound...]
+    }
+    return count
+}
+
+/// The value of the root element's `name` attribute.
+private func attribute(_ name: String, of svg: String) -> String {
+    let root = svg[svg.range(of: "<svg ")!.upperBound...]
+    let start = root.range(of: " \(name)=\"")!.upperBound
+    return String(root[start...].prefix { $0 != "\"" })
+}
+
+/// A minimal XML well-formedness check: tags balance with one root, attribute values are
+/// quoted, `&` starts an entity, no `<` inside text or attribute values.
+private enum XMLCheck {
+    static func problem(in document: String) -> String? {
+        let text = Array(document.unicodeScalars)
+        var stack: [String] = []
+        var roots = 0
+        var index = 0
+        func entityOK(at position: Int) -> Bool {
+            let rest = String(String.UnicodeScalarView(text[position..<min(position + 8, text.count)]))
+            return ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#"].contains { rest.hasPrefix($0) }
+        }
+        while index < text.count {
+            let character = text[index]
+            if character == "&" && !entityOK(at: index) { return "bare & at \(index)" }
+            if character == ">" && stack.isEmpty && roots > 0 { return "text after the root at \(index)" }
+            guard character == "<" else { index += 1; continue }
+            // Find the end of the tag, honouring quotes.
+            var end = index + 1
+            var quote: Unicode.Scalar?
+            while end < text.count {
+                let c = text[end]
+                if let open = quote {
+                    if c == open { quote = nil } else if c == "<" { return "< inside an attribute at \(end)" }
+                    else if c == "&" && !entityOK(at: end) { return "bare & in an attribute at \(end)" }
+                } else if c == "\"" || c == "'" {
+                    quote = c
+                } else if c == ">" {
+                    break
+                } else if c == "<" {
+                    return "< inside a tag at \(end)"
+                }
+                end += 1
+            }
+            guard end < text.count else { return "unterminated tag at \(index)" }
+            let tag = String(String.UnicodeScalarView(text[(index + 1)..<end]))
+            index = end + 1
+            if tag.hasPrefix("?") {
+                guard tag.hasSuffix("?") else { return "bad processing instruction" }
+                continue
+            }
+            if tag.hasPrefix("!--") { continue }
+            if tag.hasPrefix("/") {
+                let name = String(tag.dropFirst())
+                guard stack.popLast() == name else { return "</\(name)> closes \(stack.last ?? "nothing")" }
+                continue
+            }
+            let name = String(tag.prefix { $0 != " " && $0 != "/" && $0 != "\n" })
+            guard let first = name.first, first.isLetter else { return "bad tag name \"\(name)\"" }
+            if stack.isEmpty {
+                roots += 1
+                if roots > 1 { return "more than one root element" }
+            }
+            if !tag.hasSuffix("/") { stack.append(name) }
+        }
+        if let open = stack.last { return "<\(open)> never closed" }
+        return roots == 1 ? nil : "no root element"
+    }
+}
+
+// MARK: Files and processes
+
+/// Files, directories and `hostctl` runs for the CLI test.
+private enum TimelineTestIO {
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/timeline-test-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: path!)
+    }
+
+    static func removeTree(_ directory: String) {
+        guard let handle = opendir(directory) else { return }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { unlink(directory + "/" + name) }
+        }
+        closedir(handle)
+        rmdir(directory)
+    }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8]) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        precondition(descriptor >= 0)
+        bytes.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    static func readFile(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs the built `hostctl` with `arguments`; stdout and stderr through files.
+    static func hostctl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let directory = TimelineTestIO.temporaryDirectory()
+        defer { TimelineTestIO.removeTree(directory) }
+        let outPath = directory + "/out"
+        let errPath = directory + "/err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = [TestWorker.hostctl] + arguments
+        var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, &pointers, &environment) == 0 else {
+            return (-1, "", "cannot spawn \(argv[0])")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return (exitStatus, TimelineTestIO.readFile(outPath), TimelineTestIO.readFile(errPath))
+    }
+}
