@@ -32,11 +32,14 @@ let package = Package(
             exclude: ["scenario.json"],
             swiftSettings: strict
         ),
+        // The Foundation half of `hostctl bench`'s codec benchmark, kept out of hostctl (every
+        // worker is hostctl, and linking Foundation would cost each one memory and start time).
+        .executableTarget(name: "FoundationJSONBench", swiftSettings: strict),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], swiftSettings: strict),
         .testTarget(name: "SceneWorkerTests", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "HostProcessTests",
-            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-example"],
+            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-example", "FoundationJSONBench"],
             swiftSettings: strict
         ),
     ]

@@ -10,6 +10,16 @@ enum Help {
           hostctl verify TRACE.jsonl           check a trace against the lifecycle model
           hostctl timeline TRACE.jsonl [--format svg|perfetto] [-o FILE]
                                                draw a trace: SVG picture or Perfetto JSON
+          hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--json]
+                                               concurrency stress with invariant checks
+          hostctl serve --socket PATH [--state-dir DIR]
+                                               a long-running host controlled over a Unix socket
+          hostctl <op> SCENE [--flags] --socket PATH
+                                               one operation on a serving host (push A --vc Detail)
+          hostctl ps [--json] | events [--follow] [--json] | quit --socket PATH
+                                               inspect, watch or stop a serving host
+          hostctl bench [--quick] [--json] [--only NAME] [--svg FILE]
+                                               benchmarks with floors measured in the same run
           hostctl worker                       worker mode (what the host spawns)
 
         Every command takes --help. Exit status: 0 success, 1 a check failed,

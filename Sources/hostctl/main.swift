@@ -6,6 +6,11 @@ let argv = Array(CommandLine.arguments.dropFirst())
 if argv.first == "worker" {
     Commands.worker(Array(argv.dropFirst()))
 }
+// The hidden helpers `hostctl bench` measures its floors with: just as early, for the same reason.
+if argv.first == "bench-echo" { BenchHelpers.echo() }
+if argv.first == "bench-ready" { BenchHelpers.ready() }
+// `hostctl serve` keeps the main thread to take SIGTERM/SIGINT: it must start before the first `await`.
+if argv.first == "serve" { Commands.serveOnMainThread(Array(argv.dropFirst())) }
 
 func main() async -> ExitCode {
     guard let command = argv.first else {
@@ -18,12 +23,16 @@ func main() async -> ExitCode {
         case "demo": return try await Commands.demo(&arguments)
         case "run": return try await Commands.run(&arguments)
         case "verify": return try Commands.verify(&arguments)
+        case "bench": return try await BenchCommand.run(&arguments)
+        case "stress": return try await StressCommand.run(&arguments)
         case "timeline": return try Commands.timeline(&arguments)
+        case "control-bench": return try ControlBenchCommand.run(&arguments)
+        case _ where ClientCommands.commands.contains(command): return try ClientCommands.run(&arguments)
         case "help", "--help", "-h":
             print(Help.main)
             return .success
         default:
-            printError("hostctl: unknown command \"\(command)\" (commands: demo, run, verify, worker; see hostctl --help)")
+            printError("hostctl: unknown command \"\(command)\" (commands: demo, run, verify, timeline, worker; see hostctl --help)")
             return .usage
         }
     } catch let error as UsageError {

@@ -31,6 +31,16 @@ public final class SceneHost: Sendable {
         self.sessions = try SessionStore(directory: configuration.stateDirectory)
         self.context = HostContext(configuration: configuration, trace: trace, sessions: sessions, flags: HostFlags())
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
+        for file in sessions.damagedFiles {
+            trace.record(
+                TraceEvent(
+                    kind: .error,
+                    op: "sessions",
+                    code: ProtocolError.Code.operationFailed.rawValue,
+                    message: "damaged session file \(file.path) kept aside as \(file.keptAs): \(file.reason)"
+                )
+            )
+        }
         // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
         for identifier in sessions.pendingDiscards {
             trace.record(

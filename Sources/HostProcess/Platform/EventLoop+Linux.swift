@@ -28,6 +28,8 @@ extension EventLoop {
         var watch = watch
         let descriptors = watch.child.beginWatching()
         watch.pidfd = descriptors.pidfd
+        watch.stdout = descriptors.stdout
+        watch.stderr = descriptors.stderr
         let id = nextWatchID.wrappingAdd(1, ordering: .relaxed).oldValue
         watches.withLock { $0[id] = watch }
         // The pidfd goes last: once it is registered the loop may reap the child and close the
@@ -65,8 +67,8 @@ extension EventLoop {
                     continue  // the child was reaped earlier in this batch
                 }
                 switch source {
-                case .stdout: drain(.stdout, of: watch, into: buffer, maxReads: Self.readsPerEvent)
-                case .stderr: drain(.stderr, of: watch, into: buffer, maxReads: Self.readsPerEvent)
+                case .stdout: drain(.stdout, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
+                case .stderr: drain(.stderr, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
                 case .pidfd: finish(id, watch, buffer: buffer)
                 }
             }
@@ -74,11 +76,16 @@ extension EventLoop {
     }
 
     /// Reads `stream` until EAGAIN, EOF or `maxReads`, delivering each chunk; closes it at EOF.
+    /// On a readiness event a short read ends the round: a pipe returns less than asked only
+    /// when it is empty, so the read that would say EAGAIN is skipped (epoll is level-triggered:
+    /// whatever comes next, EOF included, is reported again). A dead child is drained to the end.
+    /// `reportsEOF`: call the watch's `onStdoutEOF` at stdout's EOF (not while finishing a dead child).
     private func drain(
-        _ stream: ChildProcess.OutputStream, of watch: Watch,
-        into buffer: UnsafeMutableRawBufferPointer, maxReads: Int
+        _ stream: ChildProcess.OutputStream, of watch: Watch, id: UInt64,
+        into buffer: UnsafeMutableRawBufferPointer, maxReads: Int, reportsEOF: Bool = true,
+        stopsAtShortRead: Bool = true
     ) {
-        let descriptor = watch.child.descriptor(of: stream)
+        let descriptor = stream == .stdout ? watch.stdout : watch.stderr
         guard descriptor >= 0 else { return }
         let handler = stream == .stdout ? watch.onStdout : watch.onStderr
         var reads = 0
@@ -87,6 +94,7 @@ extension EventLoop {
             if count > 0 {
                 reads += 1
                 handler(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                if stopsAtShortRead && count < buffer.count { return }
                 continue
             }
             if count < 0 {
@@ -96,14 +104,28 @@ extension EventLoop {
             // EOF, or an error no retry will fix.
             _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
             watch.child.closeOutput(stream)
+            // Later events of this batch for the closed number must find it closed.
+            watches.withLock { watches in
+                if stream == .stdout { watches[id]?.stdout = -1 } else { watches[id]?.stderr = -1 }
+            }
+            if stream == .stdout, reportsEOF, let onStdoutEOF = watch.onStdoutEOF { onStdoutEOF() }
             return
         }
     }
 
     /// The pidfd is readable: the child is dead. Deliver what it wrote, reap it, report it.
     private func finish(_ id: UInt64, _ watch: Watch, buffer: UnsafeMutableRawBufferPointer) {
-        drain(.stdout, of: watch, into: buffer, maxReads: Self.readsWhenDraining)
-        drain(.stderr, of: watch, into: buffer, maxReads: Self.readsWhenDraining)
+        drain(
+            .stdout, of: watch, id: id, into: buffer, maxReads: Self.readsWhenDraining, reportsEOF: false,
+            stopsAtShortRead: false)
+        drain(
+            .stderr, of: watch, id: id, into: buffer, maxReads: Self.readsWhenDraining, reportsEOF: false,
+            stopsAtShortRead: false)
+        // Dead but not reaped yet: the zombie still holds the group id, so this cannot hit a
+        // recycled group. ESRCH (nobody left in the group) is the normal answer.
+        if watch.killsProcessGroupAtExit, watch.child.hasExitedUnreaped {
+            try? watch.child.sendToProcessGroup(signal: SIGKILL)
+        }
         guard let exit = watch.child.reap() else { return }
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.

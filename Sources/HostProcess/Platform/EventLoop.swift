@@ -23,8 +23,17 @@ package final class EventLoop: Sendable {
         var onStdout: OutputHandler
         var onStderr: OutputHandler
         var onExit: ExitHandler
+        /// Called once when stdout reaches EOF before the child was found dead (see `watch`).
+        var onStdoutEOF: (@Sendable () -> Void)? = nil
+        /// SIGKILL the child's process group once it is dead, before it is reaped (see `watch`).
+        var killsProcessGroupAtExit = false
         /// Set at registration; only the loop thread closes it, so the number stays ours.
         var pidfd: Int32 = -1
+        /// The stdout and stderr read ends, -1 once closed. Kept here by the loop thread (the
+        /// only one that closes them once the child is watched) so that reading does not take
+        /// the child's lock, which a writer to the child's stdin holds across write(2).
+        var stdout: Int32 = -1
+        var stderr: Int32 = -1
     }
 
     /// Which of a watch's descriptors an epoll event is about; stored in the low bits of the
@@ -47,12 +56,28 @@ package final class EventLoop: Sendable {
     /// Starts watching `child`: output goes to `onStdout`/`onStderr`, then `onExit` once it
     /// has been reaped. Callable from any thread, including from a handler. A child can be
     /// watched only once; the loop keeps it alive until `onExit` has returned.
+    ///
+    /// `onStdoutEOF`: called (on the loop thread) when the child's stdout reaches EOF while the
+    /// loop has not yet seen the child die. A dying child closes its stdout a moment before its
+    /// pidfd becomes readable, so the handler must not conclude that the child is alive.
+    /// EOF found while delivering a dead child's last output is not reported.
+    ///
+    /// `killsProcessGroupAtExit`: once the child is dead, SIGKILL its process group (the child
+    /// leads its own) before reaping it, so nothing it started, such as a grandchild holding
+    /// its pipes, outlives it. Done before the reap, while the zombie still pins the group id.
     package func watch(
         _ child: ChildProcess,
         onStdout: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         onStderr: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
-        onExit: @escaping @Sendable (ChildExit) -> Void
+        onExit: @escaping @Sendable (ChildExit) -> Void,
+        onStdoutEOF: (@Sendable () -> Void)? = nil,
+        killsProcessGroupAtExit: Bool = false
     ) {
-        register(Watch(child: child, onStdout: onStdout, onStderr: onStderr, onExit: onExit))
+        register(
+            Watch(
+                child: child, onStdout: onStdout, onStderr: onStderr, onExit: onExit,
+                onStdoutEOF: onStdoutEOF, killsProcessGroupAtExit: killsProcessGroupAtExit
+            )
+        )
     }
 }

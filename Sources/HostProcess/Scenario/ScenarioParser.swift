@@ -93,7 +93,7 @@ extension Scenario {
         return limits
     }
 
-    private static func parseEntry(_ value: JSONValue, number: Int) throws(ScenarioError) -> Entry {
+    static func parseEntry(_ value: JSONValue, number: Int) throws(ScenarioError) -> Entry {
         guard case .object(var object) = value else { throw ScenarioError("step \(number): must be an object") }
         guard case .string(let op)? = object.removeValue(forKey: "op") else {
             throw ScenarioError("step \(number): missing \"op\"")

@@ -171,8 +171,9 @@ actor SceneController {
         case .suspendTimer(let generation):
             if generation == suspendGeneration, lifecycle.shouldSuspend, let connection {
                 try? connection.child.stopProcessGroup()
-                lifecycle.suspended()
-                context.trace.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid))
+                if connection.recordWhileAlive(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid)) {
+                    lifecycle.suspended()
+                }
             }
         case .backgroundTaskExpiring(let generation):
             if generation == backgroundTaskGeneration, lifecycle.hasBackgroundTask, lifecycle.process == .running {
@@ -206,9 +207,18 @@ actor SceneController {
             )
             throw HostError.refused(scene: id, op: op.name, reason: reason)
         case .perform(let steps):
-            for step in steps {
-                try await run(step, for: op)
-                notifyWaiters()
+            do {
+                for step in steps {
+                    try await run(step, for: op)
+                    notifyWaiters()
+                }
+            } catch {
+                // `terminate` ends the worker even when a step failed on the way (a write to a
+                // worker killed from outside): `quit()` relies on it.
+                if case .terminate = op, let connection {
+                    workerDied(await exit(of: connection, within: context.configuration.terminateLimit, else: .terminateTimeout))
+                }
+                throw error
             }
         }
     }
@@ -224,8 +234,12 @@ actor SceneController {
         case .resume:
             guard let connection else { return }
             try? connection.child.sendToProcessGroup(signal: SIGCONT)
+            // A worker killed while suspended must not be reported resumed after its exit.
+            guard connection.recordWhileAlive(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: connection.pid)) else {
+                workerDied(await connection.waitForExit())
+                throw HostError.workerExited(scene: id, op: op.name, reason: lastExit?.reason ?? .killed)
+            }
             lifecycle.resumed()
-            context.trace.record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: connection.pid))
 
         case .deliverQueuedNotifications:
             for notification in lifecycle.takeQueuedNotifications() {

@@ -62,7 +62,9 @@ final class WorkerConnection: Sendable {
             child,
             onStdout: { [self] bytes in self.received(bytes) },
             onStderr: { [self] bytes in self.receivedStderr(bytes) },
-            onExit: { [self] exit in self.exited(exit) }
+            onExit: { [self] exit in self.exited(exit) },
+            onStdoutEOF: { [self] in self.stdoutReachedEOF() },
+            killsProcessGroupAtExit: true
         )
     }
 
@@ -77,40 +79,61 @@ final class WorkerConnection: Sendable {
         timeoutReason: TerminationReason = .watchdog,
         hello: Bool = false
     ) async throws -> JSONValue? {
-        let watchdog = Task { [self] in
-            try await Task.sleep(for: limit)
+        // One shared timer thread rather than a sleeping Task per request (see DeadlineTimer).
+        let watchdog = DeadlineTimer.shared.schedule(after: limit) { [self] in
             self.kill(signal: SIGKILLNumber, reason: timeoutReason)
         }
-        defer { watchdog.cancel() }
+        defer { DeadlineTimer.shared.cancel(watchdog) }
         return try await withCheckedThrowingContinuation { continuation in
-            let failure: (any Error)? = state.withLock { state in
+            let registered: Result<(id: Int, frames: [UInt8]), HostError> = state.withLock { state in
                 if let exit = state.exit {
-                    return HostError.workerExited(scene: scene, op: op.name, reason: exit.reason)
+                    return .failure(HostError.workerExited(scene: scene, op: op.name, reason: exit.reason))
                 }
                 let id = state.nextRequestID
                 state.nextRequestID += 1
                 state.output.removeAll(keepingCapacity: true)
                 if hello { HostCommand.hello(protocolVersion: ProtocolVersion.current).encode(into: &state.output) }
                 HostCommand.request(id: id, op).encode(into: &state.output)
+                state.pending[id] = (op.name, continuation)
+                return .success((id, state.output))
+            }
+            switch registered {
+            case .failure(let failure):
+                continuation.resume(throwing: failure)
+            case .success(let (id, frames)):
+                // Written outside the state lock: write(2) can wake the worker and lose the CPU
+                // to it, and the event loop must not spin on this lock meanwhile. The reply can
+                // only come after the write, and a death in between resumes the request once:
+                // whoever removes it from `pending` resumes it.
                 do {
-                    try child.writeToStdin(state.output)
+                    try child.writeToStdin(frames)
                 } catch {
-                    return HostError.workerError(
-                        scene: scene,
-                        op: op.name,
-                        ProtocolError(.operationFailed, "cannot write to the worker: \(error)")
+                    let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+                    pending?.continuation.resume(
+                        throwing: HostError.workerError(
+                            scene: scene,
+                            op: op.name,
+                            ProtocolError(.operationFailed, "cannot write to the worker: \(error)")
+                        )
                     )
                 }
-                state.pending[id] = (op.name, continuation)
-                return nil
             }
-            if let failure { continuation.resume(throwing: failure) }
         }
     }
 
     /// How the worker ended, once it has.
     var recordedExit: WorkerExit? {
         state.withLock { $0.exit }
+    }
+
+    /// Records `event` (a host-side process event: `suspended`, `resumed`) unless the
+    /// worker's exit is already recorded; false then. Atomic with the exit's recording.
+    func recordWhileAlive(_ event: TraceEvent) -> Bool {
+        state.withLock { state in
+            guard state.exit == nil else { return false }
+            trace.record(event)
+            return true
+        }
     }
 
     /// Marks the next clean exit (status 0) as `reason` (`disconnected` or `terminated`).
@@ -258,7 +281,7 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    private func violate(_ message: String) {
+    func violate(_ message: String) {
         let first = state.withLock { state in
             defer { state.violated = true }
             return !state.violated
@@ -291,7 +314,7 @@ final class WorkerConnection: Sendable {
         case .exited(let code): status = code
         case .signaled(let number): signal = number
         }
-        let (exit, activation, pending, waiters) = state.withLock { state in
+        let (exit, _, pending, waiters) = state.withLock { state in
             let reason: TerminationReason
             if let killReason = state.killReason {
                 reason = killReason
@@ -308,23 +331,25 @@ final class WorkerConnection: Sendable {
             state.exitWaiters.removeAll()
             let activation = state.activation
             state.activation = .unattached
+            // Recorded under the lock: whoever sees `exit` (recordedExit, waitForExit) sees it
+            // in the trace too, and `recordWhileAlive` cannot slip an event in after it.
+            trace.record(
+                TraceEvent(
+                    kind: .process,
+                    scene: scene,
+                    processEvent: .exited,
+                    pid: child.pid,
+                    reason: exit.reason,
+                    status: status,
+                    signal: signal.map(SignalNames.name(of:))
+                )
+            )
+            if activation != .unattached {
+                trace.record(TraceEvent(kind: .state, scene: scene, from: activation, to: .unattached))
+            }
             return (exit, activation, Array(pending), waiters)
         }
         child.closeStdin()
-        trace.record(
-            TraceEvent(
-                kind: .process,
-                scene: scene,
-                processEvent: .exited,
-                pid: child.pid,
-                reason: exit.reason,
-                status: status,
-                signal: signal.map(SignalNames.name(of:))
-            )
-        )
-        if activation != .unattached {
-            trace.record(TraceEvent(kind: .state, scene: scene, from: activation, to: .unattached))
-        }
         for request in pending {
             request.continuation.resume(
                 throwing: HostError.workerExited(scene: scene, op: request.op, reason: exit.reason)

@@ -10,11 +10,14 @@ import Synchronization
 public final class SessionStore: Sendable {
     private let directory: String?
     private let sessions: Mutex<[String: SceneSession]>
+    /// Session files found damaged when the store opened, each kept aside as `.damaged`.
+    public let damagedFiles: [DamagedSessionFile]
 
     /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
     public init(directory: String?) throws(HostError) {
         self.directory = directory
         var loaded: [String: SceneSession] = [:]
+        var damaged: [DamagedSessionFile] = []
         if let directory {
             for path in [directory, directory + "/sessions", directory + "/discarded"] {
                 if mkdir(path, 0o700) != 0 && errno != EEXIST {
@@ -23,20 +26,18 @@ public final class SessionStore: Sendable {
             }
             for name in Self.listDirectory(directory + "/sessions") where name.hasSuffix(".json") {
                 let path = directory + "/sessions/" + name
-                guard let bytes = readWholeFile(path, limit: 16 << 20),
-                    let value = try? JSONParser.parse(bytes),
-                    let session = SceneSession(json: value),
-                    SceneSession.isValidIdentifier(session.identifier),
-                    name == session.identifier + ".json"
-                else {
+                switch Self.load(path: path, name: name) {
+                case .session(let session):
+                    loaded[session.identifier] = session
+                case .damaged(let reason):
                     // Keep a damaged file aside instead of losing it or refusing to start.
                     rename(path, path + ".damaged")
-                    continue
+                    damaged.append(DamagedSessionFile(path: path, keptAs: path + ".damaged", reason: reason))
                 }
-                loaded[session.identifier] = session
             }
         }
         self.sessions = Mutex(loaded)
+        self.damagedFiles = damaged
     }
 
     /// The session with `identifier`, if it exists.
@@ -51,6 +52,10 @@ public final class SessionStore: Sendable {
 
     /// Stores `session`; returns once it is durable.
     public func save(_ session: SceneSession) throws(HostError) {
+        // The identifier is a file name: nothing that could leave `sessions/`.
+        guard SceneSession.isValidIdentifier(session.identifier) else {
+            throw HostError.invalidSceneIdentifier(session.identifier)
+        }
         sessions.withLock { $0[session.identifier] = session }
         guard let directory else { return }
         var bytes: [UInt8] = []
@@ -62,7 +67,7 @@ public final class SessionStore: Sendable {
     /// Deletes the session (after `didDiscardSceneSessions`).
     public func delete(_ identifier: String) {
         sessions.withLock { _ = $0.removeValue(forKey: identifier) }
-        guard let directory else { return }
+        guard let directory, SceneSession.isValidIdentifier(identifier) else { return }
         unlink(directory + "/sessions/" + identifier + ".json")
         unlink(directory + "/discarded/" + identifier)
         Self.syncDirectory(directory + "/sessions")
@@ -70,6 +75,7 @@ public final class SessionStore: Sendable {
 
     /// Records a discard requested while no host runs the store.
     public func markDiscarded(_ identifier: String) throws(HostError) {
+        guard SceneSession.isValidIdentifier(identifier) else { throw HostError.invalidSceneIdentifier(identifier) }
         guard let directory else { return }
         try Self.writeAtomically([], to: directory + "/discarded/" + identifier, in: directory + "/discarded")
     }

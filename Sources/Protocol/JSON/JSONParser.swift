@@ -78,19 +78,45 @@ struct MemberName: Hashable {
     private var length: Int
     private var long: String?
 
-    /// The name whose unescaped UTF-8 bytes are `utf8`.
+    /// The name whose unescaped UTF-8 bytes are `utf8`. Inlined: returned through memory the
+    /// words were reloaded with wider loads than they were stored with (a store-forwarding stall).
+    @inline(__always)
     init(utf8: UnsafeRawBufferPointer) {
         length = utf8.count
         if length <= 16 {
-            var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: utf8) }
-            low = words.0
-            high = words.1
+            (low, high) = Self.pack(utf8)
         } else {
             long = String(decoding: utf8, as: UTF8.self)
         }
     }
 
+    /// Up to 16 bytes as two little-endian words, zero-padded. Loads straight from the input
+    /// (overlapping loads cover every length) rather than a memcpy into a stack pair and a
+    /// reload, which stalls on store forwarding and was the hottest spot of decoding.
+    @inline(__always)
+    private static func pack(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let count = bytes.count
+        switch count {
+        case 0:
+            return (0, 0)
+        case 1...3:
+            let first = UInt64(bytes[0])
+            let middle = UInt64(bytes[count >> 1]) &<< (8 &* UInt64(count >> 1))
+            let last = UInt64(bytes[count - 1]) &<< (8 &* UInt64(count - 1))
+            return (first | middle | last, 0)
+        case 4...8:
+            let head = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return (head | tail &<< (8 &* UInt64(count - 4)), 0)
+        default:
+            let head = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+            let tail = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            return (head, tail &>> (8 &* UInt64(16 - count)))
+        }
+    }
+
+    /// Inlined so that a literal name folds to constants at the call site.
+    @inline(__always)
     init(_ name: StaticString) {
         self = name.withUTF8Buffer { MemberName(utf8: UnsafeRawBufferPointer($0)) }
     }
@@ -98,23 +124,40 @@ struct MemberName: Hashable {
     /// The name as text (for error messages).
     var string: String {
         if let long { return long }
-        var words = (low, high)
+        var words = (low.littleEndian, high.littleEndian)
         return withUnsafeBytes(of: &words) { String(decoding: $0.prefix(length), as: UTF8.self) }
+    }
+
+    /// The packed words decide for short names; only long ones compare their text.
+    /// (Consistent with the synthesized hash: a short name's `long` is always nil.)
+    static func == (lhs: MemberName, rhs: MemberName) -> Bool {
+        lhs.low == rhs.low && lhs.high == rhs.high && lhs.length == rhs.length
+            && (lhs.length <= 16 || lhs.long == rhs.long)
     }
 }
 
 /// The members of a top-level object in document order (used by the wire codec, which
 /// looks up a handful of names and does not need a dictionary or `String` keys).
 struct JSONMembers {
+    /// One member. A struct rather than a tuple: the array's elements are then destroyed
+    /// by specialized code instead of the runtime's generic tuple witness.
+    struct Member {
+        var name: MemberName
+        var value: JSONValue
+    }
+
     /// Members in document order (one array, so one allocation for a typical message).
-    private(set) var members: [(name: MemberName, value: JSONValue)] = []
+    private(set) var members: [Member] = []
 
     init() {
-        members.reserveCapacity(12)
+        // Room for every message of the protocol but `connect` (9 fields), kept small enough
+        // for malloc's per-thread cache (about 1 KiB): 12 members of 88 bytes were not.
+        members.reserveCapacity(8)
     }
 
     var count: Int { members.count }
 
+    @inline(__always)
     func contains(_ name: MemberName) -> Bool {
         for member in members where member.name == name {
             return true
@@ -123,7 +166,15 @@ struct JSONMembers {
     }
 
     mutating func append(_ name: MemberName, _ value: JSONValue) {
-        members.append((name, value))
+        members.append(Member(name: name, value: value))
+    }
+
+    /// The position of the member named `name`, if present.
+    func index(named name: MemberName) -> Int? {
+        for index in members.indices where members[index].name == name {
+            return index
+        }
+        return nil
     }
 
     /// The value named `name`, if present (names are unique: the parser rejects duplicates).
@@ -374,6 +425,7 @@ struct JSONScanner {
         return key
     }
 
+    @inline(__always)
     private mutating func expectColon() throws(ProtocolError) {
         skipWhitespace()
         guard index < count else { throw unexpectedEnd() }
@@ -486,6 +538,16 @@ struct JSONScanner {
         var cursor = start
         // Fast path: no escapes, just validate and copy.
         while cursor < count {
+            // Eight bytes at a time up to the first one that needs a look (see `specialBytes`).
+            if cursor + 8 <= count {
+                let flags = Self.specialBytes(
+                    in: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)))
+                if flags == 0 {
+                    cursor += 8
+                    continue
+                }
+                cursor += flags.trailingZeroBitCount >> 3
+            }
             let byte = bytes[cursor]
             if byte == ASCII.quote {
                 index = cursor + 1
@@ -521,6 +583,22 @@ struct JSONScanner {
             }
         }
         throw unterminatedString(at: open)
+    }
+
+    /// Flags (bit 7 of each byte) the bytes of `word` (8 string bytes, the first in the low
+    /// byte) that end the fast path's plain run: `"`, `\\`, controls (< 0x20) and non-ASCII.
+    /// The flags above the lowest one may be false positives (borrows), the lowest is exact,
+    /// so the lowest flagged byte is the first byte that is not plain ASCII.
+    @inline(__always)
+    private static func specialBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(ASCII.quote))
+        let backslash = word ^ (ones &* UInt64(ASCII.backslash))
+        let quoteFound = (quote &- ones) & ~quote
+        let backslashFound = (backslash &- ones) & ~backslash
+        let controlFound = (word &- ones &* 0x20) & ~word
+        return (quoteFound | backslashFound | controlFound | word) & high
     }
 
     /// Decodes the escape whose backslash is at `backslash`; returns the index after it.

@@ -58,12 +58,17 @@ public enum JSONWriter {
             buffer.append(ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude))
             return
         }
-        let start = buffer.count
-        while magnitude > 0 {
-            buffer.append(ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
+        // Digits right to left into a stack buffer (20 digits hold any UInt64), then one append.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var position = scratch.count
+            while magnitude > 0 {
+                position -= 1
+                scratch[position] = ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position...]))
         }
-        buffer[start...].reverse()
     }
 
     /// Appends a double: shortest round-tripping text when finite, `null` otherwise.
@@ -75,6 +80,13 @@ public enum JSONWriter {
         // `description` is the shortest text that round-trips and always marks the value as
         // non-integral for JSON (`3.0`, `1e+16`, `5e-324`): every form is a valid JSON number.
         buffer.append(contentsOf: value.description.utf8)
+    }
+
+    /// Appends `text`'s UTF-8 bytes unescaped (for names known to need no escaping), as one copy.
+    @inline(__always)
+    static func appendVerbatim(_ text: String, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
     /// Appends static text (already valid JSON) verbatim.

@@ -23,6 +23,12 @@
 extension HostCommand {
     /// Appends this command's frame (JSON + `\n`) to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
+        if FrameScratch.encode(self, into: &buffer) { return }
+        encodePieceByPiece(into: &buffer)
+    }
+
+    /// The general encoder, for every command (`encode` tries `FrameScratch` first).
+    func encodePieceByPiece(into buffer: inout [UInt8]) {
         switch self {
         case .hello(let protocolVersion):
             JSONWriter.appendLiteral(#"{"op":"hello","protocol":"#, to: &buffer)
@@ -32,7 +38,7 @@ extension HostCommand {
             JSONWriter.writeInt(id, into: &buffer)
             JSONWriter.appendLiteral(#","op":""#, to: &buffer)
             // Operation names are plain ASCII identifiers: no escaping needed.
-            buffer.append(contentsOf: operation.name.utf8)
+            JSONWriter.appendVerbatim(operation.name, to: &buffer)
             buffer.append(ASCII.quote)
             operation.encodeParameters(into: &buffer)
         }
@@ -163,17 +169,23 @@ private enum OperationKind: String, CaseIterable {
     case expireBackgroundTask
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
-    static let byName = [String: OperationKind](uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
 }
 
 extension CallbackName {
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
-    fileprivate static let byName = [String: CallbackName](uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    fileprivate static let byName = NameTable<CallbackName>(allCases.map { ($0.rawValue, $0) })
 }
 
 extension WorkerMessage {
     /// Appends this message's frame (JSON + `\n`) to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
+        if FrameScratch.encode(self, into: &buffer) { return }
+        encodePieceByPiece(into: &buffer)
+    }
+
+    /// The general encoder, for every message (`encode` tries `FrameScratch` first).
+    func encodePieceByPiece(into buffer: inout [UInt8]) {
         switch self {
         case .ready(let protocolVersion, let pid):
             JSONWriter.appendLiteral(#"{"type":"ready","protocol":"#, to: &buffer)
@@ -183,7 +195,7 @@ extension WorkerMessage {
         case .callback(let event):
             JSONWriter.appendLiteral(#"{"type":"callback","name":""#, to: &buffer)
             // Callback names are plain ASCII identifiers: no escaping needed.
-            buffer.append(contentsOf: event.name.rawValue.utf8)
+            JSONWriter.appendVerbatim(event.name.rawValue, to: &buffer)
             buffer.append(ASCII.quote)
             if let viewController = event.viewController {
                 JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
@@ -286,6 +298,11 @@ private struct WireObject {
     let members: JSONMembers
     /// Prefix for error messages: the `op`/`type` once known, else the message kind.
     var kind: String
+    /// Bit i is set once member i was looked up. When every member has been, any other name
+    /// is absent without a scan (names are unique), which spares decoding the search for
+    /// each optional field a message leaves out. nil for objects of more than 64 members.
+    private var found: UInt64 = 0
+    private let everyMember: UInt64?
 
     init(frame: UnsafeRawBufferPointer, kind: String) throws(ProtocolError) {
         var scanner = JSONScanner(bytes: frame, maximumDepth: JSONParser.defaultMaximumDepth)
@@ -294,21 +311,30 @@ private struct WireObject {
         }
         self.members = members
         self.kind = kind
+        let count = members.count
+        self.everyMember = count < 64 ? (1 << UInt64(count)) - 1 : count == 64 ? .max : nil
     }
 
-    func value(_ key: StaticString) -> JSONValue? { members.value(named: MemberName(key)) }
+    /// Inlined so that each call site's literal key packs to constants.
+    @inline(__always)
+    mutating func value(_ key: StaticString) -> JSONValue? {
+        if found == everyMember { return nil }
+        guard let index = members.index(named: MemberName(key)) else { return nil }
+        if index < 64 { found |= 1 << UInt64(index) }
+        return members.members[index].value
+    }
 
-    func requiredValue(_ key: StaticString) throws(ProtocolError) -> JSONValue {
+    mutating func requiredValue(_ key: StaticString) throws(ProtocolError) -> JSONValue {
         guard let value = value(key) else { throw missing(key) }
         return value
     }
 
-    func string(_ key: StaticString) throws(ProtocolError) -> String {
+    mutating func string(_ key: StaticString) throws(ProtocolError) -> String {
         guard case .string(let string) = try requiredValue(key) else { throw mistyped(key, "a string") }
         return string
     }
 
-    func nonEmptyString(_ key: StaticString) throws(ProtocolError) -> String {
+    mutating func nonEmptyString(_ key: StaticString) throws(ProtocolError) -> String {
         let string = try string(key)
         guard !string.isEmpty else {
             throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be empty")
@@ -316,20 +342,20 @@ private struct WireObject {
         return string
     }
 
-    func optionalString(_ key: StaticString) throws(ProtocolError) -> String? {
+    mutating func optionalString(_ key: StaticString) throws(ProtocolError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mistyped(key, "a string") }
         return string
     }
 
-    func bool(_ key: StaticString) throws(ProtocolError) -> Bool {
+    mutating func bool(_ key: StaticString) throws(ProtocolError) -> Bool {
         guard case .bool(let flag) = try requiredValue(key) else { throw mistyped(key, "a boolean") }
         return flag
     }
 
     /// An integer field: a number that is not an integer (`1.5`, `1e3`, or too large for
     /// `Int`) is `.invalidParameters`; a non-number is `.invalidMessage`.
-    func integer(_ key: StaticString) throws(ProtocolError) -> Int {
+    mutating func integer(_ key: StaticString) throws(ProtocolError) -> Int {
         switch try requiredValue(key) {
         case .int(let integer):
             return integer
@@ -340,7 +366,7 @@ private struct WireObject {
         }
     }
 
-    func nonNegativeInteger(_ key: StaticString) throws(ProtocolError) -> Int {
+    mutating func nonNegativeInteger(_ key: StaticString) throws(ProtocolError) -> Int {
         let integer = try integer(key)
         guard integer >= 0 else {
             throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")

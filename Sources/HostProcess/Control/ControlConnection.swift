@@ -1,0 +1,306 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSceneHostSys
+import Protocol
+import Synchronization
+
+/// One client of the control server: a non-blocking socket, its output buffer and the
+/// requests it has sent that are not answered yet.
+///
+/// Only the server's loop thread reads; any thread may write (`send`, `reply`) or close.
+/// Every use of the descriptor happens under the state lock, and closing marks it -1, so a
+/// closed number (perhaps reused by the next accept) is never touched again.
+///
+/// Memory is bounded: at most `outputLimit` bytes wait for a client that does not read (it
+/// is then disconnected), at most `maximumPending` requests wait to run (reading pauses),
+/// and `events` streams wait for room (`waitForSpace`) instead of growing the buffer.
+final class ControlConnection: Sendable {
+    /// A request read from the socket, numbered so that its reply is sent exactly once.
+    struct Queued: Sendable {
+        let serial: Int
+        let request: ControlRequest
+    }
+
+    static let outputLimit = 4 << 20
+    /// `events` streams wait while more than this is buffered...
+    static let highWater = 1 << 20
+    /// ...until the buffer is down to this.
+    static let lowWater = 256 << 10
+    /// How long an `events` stream may wait for room without the client reading anything.
+    static let stallLimit: Duration = .seconds(10)
+    /// Reading pauses at this many unanswered requests...
+    static let maximumPending = 64
+    /// ...and resumes below this.
+    static let resumePending = 16
+
+    private struct State: ~Copyable {
+        var descriptor: Int32
+        var output: [UInt8] = []
+        var outputStart = 0
+        var isClosed = false
+        /// EOF, a half-close, or an oversized frame: nothing more is read; the connection
+        /// closes once every request is answered and the output is flushed.
+        var readEnded = false
+        var readPaused = false
+        /// EPOLLOUT is registered.
+        var wantsWrite = false
+        /// The epoll interest currently registered.
+        var interest: UInt32
+        /// Unanswered requests by serial, with their ids.
+        var pending: [Int: JSONValue] = [:]
+        var nextSerial = 0
+        var bytesWritten = 0
+        var spaceWaiter: CheckedContinuation<Bool, Never>?
+        /// The running `events --follow` stream (requests run in order: at most one).
+        var stream: Task<Void, Never>?
+
+        var buffered: Int { output.count - outputStart }
+    }
+
+    let id: UInt64
+    private let epollDescriptor: Int32
+    private let state: Mutex<State>
+    private let requestContinuation: AsyncStream<Queued>.Continuation
+    /// Consumed by the one task that runs this connection's requests in order.
+    let requests: AsyncStream<Queued>
+
+    static let readInterest = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+
+    /// Takes ownership of `descriptor`, which the caller has registered with `readInterest`.
+    init(id: UInt64, descriptor: Int32, epollDescriptor: Int32) {
+        self.id = id
+        self.epollDescriptor = epollDescriptor
+        self.state = Mutex(State(descriptor: descriptor, interest: Self.readInterest))
+        (requests, requestContinuation) = AsyncStream<Queued>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Whether the loop should read more from the socket now.
+    var wantsRead: Bool { state.withLock { !$0.isClosed && !$0.readEnded && !$0.readPaused } }
+
+    /// No request waits for its reply and nothing waits to be written (or the client is gone).
+    var isIdle: Bool { state.withLock { $0.isClosed || ($0.pending.isEmpty && $0.buffered == 0) } }
+
+    // MARK: Reading (loop thread)
+
+    enum ReadResult {
+        case bytes(Int)
+        case wouldBlock
+        case endOfStream
+        case failed
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        state.withLock { state in
+            guard !state.isClosed else { return .failed }
+            while true {
+                let count = Glibc.read(state.descriptor, buffer.baseAddress, buffer.count)
+                if count > 0 { return .bytes(count) }
+                if count == 0 { return .endOfStream }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .wouldBlock
+                default: return .failed
+                }
+            }
+        }
+    }
+
+    /// Queues a request read from the socket.
+    func enqueue(_ request: ControlRequest) {
+        let serial: Int? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            let serial = state.nextSerial
+            state.nextSerial += 1
+            state.pending[serial] = request.id
+            if state.pending.count >= Self.maximumPending {
+                state.readPaused = true
+                updateInterest(&state)
+            }
+            return serial
+        }
+        if let serial { requestContinuation.yield(Queued(serial: serial, request: request)) }
+    }
+
+    /// Reads no more; closes once every request is answered and the output is flushed.
+    func endReading() {
+        state.withLock { state in
+            state.readEnded = true
+            updateInterest(&state)
+            closeIfDone(&state)
+        }
+    }
+
+    // MARK: Writing (any thread)
+
+    /// Sends frames that are not the reply of a queued request (event frames, errors for
+    /// frames that were not requests).
+    func send(_ bytes: [UInt8]) {
+        state.withLock { state in
+            append(bytes, to: &state)
+        }
+    }
+
+    /// Sends the reply to request `serial`, unless it was already answered (at shutdown).
+    func reply(serial: Int, _ reply: ControlReply) {
+        state.withLock { state in
+            guard state.pending.removeValue(forKey: serial) != nil else { return }
+            append(reply.frame, to: &state)
+            if state.readPaused && state.pending.count < Self.resumePending {
+                state.readPaused = false
+                updateInterest(&state)
+            }
+            closeIfDone(&state)
+        }
+    }
+
+    /// Answers every unanswered request with `error` (the host is gone; they will not run).
+    func failPending(_ error: ProtocolError) {
+        state.withLock { state in
+            for serial in state.pending.keys.sorted() {
+                let id = state.pending.removeValue(forKey: serial) ?? .null
+                append(ControlReply(id: id, result: .failure(error)).frame, to: &state)
+            }
+        }
+    }
+
+    /// The socket is writable again (loop thread).
+    func writeReady() {
+        state.withLock { state in
+            flush(&state)
+            closeIfDone(&state)
+        }
+    }
+
+    /// Returns once fewer than `highWater` bytes are buffered: true, or false when the
+    /// connection closed. A client that reads nothing for `stallLimit` is disconnected.
+    func waitForSpace() async -> Bool {
+        let written: Int? = state.withLock { state in
+            state.isClosed || state.buffered < Self.highWater ? nil : state.bytesWritten
+        }
+        guard let written else { return !isClosed }
+        Task { [weak self] in await self?.watchStall(since: written) }
+        return await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if state.isClosed || state.buffered < Self.lowWater {
+                    continuation.resume(returning: !state.isClosed)
+                } else {
+                    state.spaceWaiter = continuation
+                }
+            }
+        }
+    }
+
+    private func watchStall(since written: Int) async {
+        var last = written
+        while true {
+            try? await Task.sleep(for: Self.stallLimit)
+            let (waiting, now) = state.withLock { ($0.spaceWaiter != nil, $0.bytesWritten) }
+            guard waiting else { return }
+            if now == last {
+                close()
+                return
+            }
+            last = now
+        }
+    }
+
+    /// Cancels `stream` when the connection closes (at once if it already has).
+    func cancelOnClose(_ stream: Task<Void, Never>) {
+        let closed = state.withLock { state in
+            if !state.isClosed { state.stream = stream }
+            return state.isClosed
+        }
+        if closed { stream.cancel() }
+    }
+
+    /// Disconnects now; unsent output is dropped. Idempotent, any thread.
+    func close() {
+        state.withLock { state in
+            closeNow(&state)
+        }
+    }
+
+    // MARK: Under the lock
+
+    private func append(_ bytes: [UInt8], to state: inout State) {
+        guard !state.isClosed else { return }
+        state.output.append(contentsOf: bytes)
+        if !state.wantsWrite { flush(&state) }
+        if state.buffered > Self.outputLimit {
+            // The client does not read: disconnect it rather than buffer without bound.
+            closeNow(&state)
+        }
+    }
+
+    private func flush(_ state: inout State) {
+        guard !state.isClosed else { return }
+        while state.buffered > 0 {
+            let count = state.output.withUnsafeBytes { bytes in
+                Glibc.write(state.descriptor, bytes.baseAddress! + state.outputStart, bytes.count - state.outputStart)
+            }
+            if count > 0 {
+                state.outputStart += count
+                state.bytesWritten += count
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            closeNow(&state)  // EPIPE, ECONNRESET: the client is gone
+            return
+        }
+        if state.buffered == 0 {
+            state.output.removeAll(keepingCapacity: state.output.capacity <= 64 << 10)
+            state.outputStart = 0
+        } else if state.outputStart >= 64 << 10 && state.outputStart * 2 >= state.output.count {
+            state.output.removeSubrange(..<state.outputStart)
+            state.outputStart = 0
+        }
+        let wantsWrite = state.buffered > 0
+        if wantsWrite != state.wantsWrite {
+            state.wantsWrite = wantsWrite
+            updateInterest(&state)
+        }
+        if state.buffered < Self.lowWater, let waiter = state.spaceWaiter {
+            state.spaceWaiter = nil
+            waiter.resume(returning: true)
+        }
+    }
+
+    private func updateInterest(_ state: inout State) {
+        guard !state.isClosed else { return }
+        var interest: UInt32 = 0
+        if !state.readEnded && !state.readPaused { interest |= Self.readInterest }
+        if state.wantsWrite { interest |= EPOLLOUT.rawValue }
+        guard interest != state.interest else { return }
+        state.interest = interest
+        var event = epoll_event()
+        event.events = interest
+        event.data.u64 = id
+        _ = epoll_ctl(epollDescriptor, EPOLL_CTL_MOD, state.descriptor, &event)
+    }
+
+    private func closeIfDone(_ state: inout State) {
+        if state.readEnded && state.pending.isEmpty && state.buffered == 0 { closeNow(&state) }
+    }
+
+    private func closeNow(_ state: inout State) {
+        guard !state.isClosed else { return }
+        state.isClosed = true
+        _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, state.descriptor, nil)
+        Glibc.close(state.descriptor)
+        state.descriptor = -1
+        state.output = []
+        state.outputStart = 0
+        if let waiter = state.spaceWaiter {
+            state.spaceWaiter = nil
+            waiter.resume(returning: false)
+        }
+        state.stream?.cancel()
+        state.stream = nil
+        // Requests already read still run (their replies are dropped); then the task ends.
+        requestContinuation.finish()
+    }
+}

@@ -1,0 +1,280 @@
+import Protocol
+import Synchronization
+
+/// The live control plane of `hostctl serve`: a Unix socket where clients send requests
+/// (ControlMessage.swift) that run on `host`.
+///
+/// One dedicated thread (ControlServer+Linux.swift) accepts clients and reads their frames
+/// through its own epoll set; it never runs host work. Each client's requests run in order
+/// on a Swift task; replies and event frames are written without blocking from whichever
+/// thread produced them. Nothing here blocks the cooperative pool.
+///
+/// ```swift
+/// let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: path))
+/// server.start()
+/// await server.finished()   // after a `quit` request or `shutdown()`
+/// ```
+public final class ControlServer: Sendable {
+    public let host: SceneHost
+    let listener: ControlListener
+    let epollDescriptor: Int32
+    /// A self-pipe that wakes the loop thread to stop.
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let connections = Mutex<[UInt64: ControlConnection]>([:])
+    let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
+    /// At most this many clients at once; more are answered with an error and closed.
+    static let maximumConnections = 1000
+
+    enum Phase: Sendable {
+        case created, running, quitting, hostStopped, stopping, finished
+    }
+
+    private struct Lifecycle: ~Copyable {
+        var phase = Phase.created
+        var hostStoppedWaiters: [CheckedContinuation<Void, Never>] = []
+        var finishedWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Running `events --follow` streams, cancelled once the host has stopped.
+        var follows: [UInt64: Task<Void, Never>] = [:]
+        var nextFollowID: UInt64 = 0
+    }
+
+    private let lifecycle = Mutex(Lifecycle())
+    /// Resumed by the loop thread once it has closed everything.
+    let loopStopped = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    init(host: SceneHost, listener: ControlListener, epollDescriptor: Int32, wakeRead: Int32, wakeWrite: Int32) {
+        self.host = host
+        self.listener = listener
+        self.epollDescriptor = epollDescriptor
+        self.wakeRead = wakeRead
+        self.wakeWrite = wakeWrite
+    }
+
+    /// The socket path.
+    public var path: String { listener.path }
+
+    /// Epoll tokens below `firstConnection` name the server's own descriptors.
+    enum Token {
+        static let listener: UInt64 = 1
+        static let wake: UInt64 = 2
+        static let firstConnection: UInt64 = 16
+    }
+
+    // MARK: Running
+
+    /// Starts accepting clients. Call once.
+    public func start() {
+        let shouldStart = lifecycle.withLock { state in
+            guard case .created = state.phase else { return false }
+            state.phase = .running
+            return true
+        }
+        if shouldStart { startLoopThread() }
+    }
+
+    /// Starts the shutdown (idempotent): the host quits (LIFECYCLE.md §4 for every scene),
+    /// `events` streams end, the last replies are flushed, the socket is removed.
+    public func shutdown() {
+        start()  // the loop thread does the final teardown, so it must be running
+        let shouldStart = lifecycle.withLock { state in
+            switch state.phase {
+            case .running:
+                state.phase = .quitting
+                return true
+            default:
+                return false
+            }
+        }
+        guard shouldStart else { return }
+        Task { await runShutdown() }
+    }
+
+    /// Returns once the server has shut down and the socket is gone.
+    public func finished() async {
+        await withCheckedContinuation { continuation in
+            let done = lifecycle.withLock { state in
+                if case .finished = state.phase { return true }
+                state.finishedWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func hostStopped() async {
+        await withCheckedContinuation { continuation in
+            let done = lifecycle.withLock { state in
+                switch state.phase {
+                case .hostStopped, .stopping, .finished: return true
+                default:
+                    state.hostStoppedWaiters.append(continuation)
+                    return false
+                }
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func runShutdown() async {
+        await host.quit()
+        let (waiters, follows) = lifecycle.withLock { state in
+            state.phase = .hostStopped
+            defer {
+                state.hostStoppedWaiters = []
+                state.follows = [:]
+            }
+            return (state.hostStoppedWaiters, Array(state.follows.values))
+        }
+        for waiter in waiters { waiter.resume() }
+        for follow in follows { follow.cancel() }
+
+        // Let the last replies (the `quit` reply, the ends of event streams) reach their
+        // clients; a request still running (a long `waitFor`) is answered with an error.
+        await waitUntilIdle(atMost: .seconds(2))
+        let shuttingDown = ProtocolError(.operationFailed, HostError.shuttingDown.description)
+        for connection in connections.withLock({ Array($0.values) }) { connection.failPending(shuttingDown) }
+        await waitUntilIdle(atMost: .milliseconds(500))
+
+        lifecycle.withLock { $0.phase = .stopping }
+        await stopLoopThread()
+        let finishedWaiters = lifecycle.withLock { state in
+            state.phase = .finished
+            defer { state.finishedWaiters = [] }
+            return state.finishedWaiters
+        }
+        for waiter in finishedWaiters { waiter.resume() }
+    }
+
+    private func waitUntilIdle(atMost limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let idle = connections.withLock { $0.values.allSatisfy(\.isIdle) }
+            if idle { return }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    var currentPhase: Phase { lifecycle.withLock { $0.phase } }
+
+    var isStopping: Bool {
+        lifecycle.withLock { state in
+            switch state.phase {
+            case .created, .running: false
+            default: true
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    /// Runs `connection`'s requests one after another until it closes.
+    func serve(_ connection: ControlConnection) {
+        Task {
+            for await queued in connection.requests {
+                let result = await execute(queued.request, for: connection)
+                connection.reply(serial: queued.serial, ControlReply(id: queued.request.id, result: result))
+            }
+        }
+    }
+
+    private func execute(_ request: ControlRequest, for connection: ControlConnection) async -> ControlReply.Result {
+        switch request.body {
+        case .ps:
+            return .scenes(await host.controlRows())
+        case .events(let fromSeq, let follow):
+            return await streamEvents(fromSeq: fromSeq, follow: follow, to: connection)
+        case .step(.quit):
+            shutdown()
+            await hostStopped()
+            return .ok
+        case .step(let step):
+            do {
+                try await run(step)
+                return .ok
+            } catch let error as HostError {
+                return .failure(ProtocolError(error.code, error.description))
+            } catch {
+                return .failure(ProtocolError(.operationFailed, "\(error)"))
+            }
+        }
+    }
+
+    private func run(_ step: Scenario.Step) async throws {
+        switch step {
+        case .scene(let scene, let op):
+            try await host.perform(op, on: scene)
+        case .memoryPressure:
+            if isStopping { throw HostError.shuttingDown }
+            await host.memoryPressure()
+        case .waitFor(let scene, let condition, let timeout):
+            let handle = try host.scene(scene)
+            switch condition {
+            case .state(let state): try await handle.waitFor(state, timeout: timeout)
+            case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
+            }
+        case .sleep(let duration):
+            try await Task.sleep(for: duration)
+        case .quit:
+            break  // handled by `execute`
+        }
+    }
+
+    /// Sends `{"event":...}` frames: what the trace holds from `fromSeq`, then with `follow`
+    /// every new event until the host stops or the client goes away.
+    private func streamEvents(
+        fromSeq: Int, follow: Bool, to connection: ControlConnection
+    ) async -> ControlReply.Result {
+        guard follow else {
+            let history = host.trace.history
+            // seq is strictly increasing: find the first event at or after fromSeq.
+            var low = 0
+            var high = history.count
+            while low < high {
+                let middle = (low + high) / 2
+                if history[middle].seq < fromSeq { low = middle + 1 } else { high = middle }
+            }
+            var batch: [UInt8] = []
+            for event in history[low...] {
+                ControlServerFrame.eventFrame(event, into: &batch)
+                if batch.count >= 64 << 10 {
+                    guard await connection.waitForSpace() else { return .ok }
+                    connection.send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty, await connection.waitForSpace() { connection.send(batch) }
+            return .ok
+        }
+        let trace = host.trace
+        let stream = Task {
+            for await event in trace.events(fromSeq: fromSeq) {
+                guard await connection.waitForSpace() else { return }
+                var frame: [UInt8] = []
+                ControlServerFrame.eventFrame(event, into: &frame)
+                connection.send(frame)
+            }
+        }
+        // Registered under the lifecycle lock, so a stream is either cancelled by the
+        // shutdown or refused here: none can outlive the trace.
+        let followID: UInt64? = lifecycle.withLock { state in
+            switch state.phase {
+            case .created, .running, .quitting:
+                let id = state.nextFollowID
+                state.nextFollowID += 1
+                state.follows[id] = stream
+                return id
+            default:
+                return nil
+            }
+        }
+        guard let followID else {
+            stream.cancel()
+            return .failure(ProtocolError(.operationFailed, HostError.shuttingDown.description))
+        }
+        connection.cancelOnClose(stream)
+        await stream.value
+        lifecycle.withLock { _ = $0.follows.removeValue(forKey: followID) }
+        return .ok
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Protocol
+
+extension SceneHost {
+    /// Every known scene as `ps` shows it, sorted by identifier: status, whether a session is
+    /// stored, and the live worker's resident memory and uptime.
+    public func controlRows() async -> [ControlSceneRow] {
+        var rows: [ControlSceneRow] = []
+        for controller in allControllers {
+            let status = await controller.status
+            var row = ControlSceneRow(
+                scene: status.scene,
+                hasSession: sessions.session(status.scene) != nil,
+                activation: status.activation,
+                process: status.process,
+                pid: status.pid,
+                stack: status.stack)
+            if let pid = status.pid {
+                row.residentBytes = await controller.residentMemoryBytes
+                row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)
+            }
+            rows.append(row)
+        }
+        return rows.sorted { $0.scene < $1.scene }
+    }
+}
+
+/// How long a process has run, from /proc (clock-tick resolution).
+enum ProcessClock {
+    private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    static func uptimeSeconds(of pid: Int32) -> Double? {
+        // Field 22 of /proc/PID/stat is the start time in ticks since boot; the fields are
+        // counted after the command name, which is in parentheses and may contain anything.
+        guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+            let uptime = readSmallFile("/proc/uptime")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: UInt8(ascii: " "))
+        // fields[0] is field 3 (state), so field 22 is fields[19].
+        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)),
+            let first = uptime.split(separator: UInt8(ascii: " ")).first,
+            let now = Double(String(decoding: first, as: UTF8.self)), ticksPerSecond > 0
+        else { return nil }
+        return max(0, now - ticks / ticksPerSecond)
+    }
+
+    private static func readSmallFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return Array(buffer[..<count])
+    }
+}

@@ -1,0 +1,262 @@
+import Protocol
+
+/// The checks a stress run makes over the whole trace once the host has quit.
+///
+/// - the trace verifies against the lifecycle model (`TraceVerifier`), and the live checker
+///   rejected no worker event (`error` events with op `protocol`);
+/// - every refusal (`error` event, code `illegal-transition`) came between transitions of its
+///   scene, the model agrees that the operation was illegal there, and replaying the refusal
+///   leaves the scene's model state as it was;
+/// - no refused request left a mark: pushed controllers and notification values name their
+///   request, so a refused push or notify that ran anyway is caught exactly; for connect,
+///   disconnect, resize, memory warnings and background tasks the trace holds at least one
+///   atom per accepted request and at most one per accepted or failed request; the trace
+///   holds exactly one refusal per refused request;
+/// - no worker crashed, broke the protocol or hit a watchdog.
+struct StressAudit {
+    struct Request: Sendable {
+        var scene: String
+        var op: SceneOperation
+        var outcome: RequestOutcome
+    }
+
+    /// Per scene: what the trace shows.
+    private struct TraceTally {
+        var atoms: [String: Int] = [:]
+        var refusals: [String: Int] = [:]
+        var lastCallback: String?
+    }
+
+    /// Per scene and operation: how the requests ended.
+    private struct RequestTally {
+        var accepted = 0
+        var refused = 0
+        var failed = 0
+    }
+
+    /// A request's mark in the trace (a controller it pushed, a value it notified).
+    private struct Mark {
+        var scene: String
+        var seq: Int
+        var count = 1
+    }
+
+    let history: [TraceEvent]
+    /// Indexed by request id; nil for kills.
+    let requests: [Request?]
+    let log: ViolationLog
+
+    /// Every pid the trace shows spawned, in order, and those whose exit it shows.
+    private(set) var spawned: [Int32] = []
+    private(set) var exited: Set<Int32> = []
+
+    init(history: [TraceEvent], requests: [Request?], log: ViolationLog) {
+        self.history = history
+        self.requests = requests
+        self.log = log
+    }
+
+    /// The operations whose atoms are counted against their requests, by the callback that
+    /// starts the atom, and whether an accepted request must have left its atom (a
+    /// disconnect's clean exit can be pre-empted by a kill from outside).
+    private static let countedAtoms: [(op: String, mustAppear: Bool)] = [
+        ("connect", true), ("disconnect", false), ("resize", true), ("memoryWarning", true),
+        ("beginBackgroundTask", true), ("endBackgroundTask", true),
+    ]
+
+    mutating func run() {
+        var verifier = TraceVerifier()
+        var traceTallies: [String: TraceTally] = [:]
+        var pushes: [Int: Mark] = [:]
+        var notifications: [Int: Mark] = [:]
+        var quitting = false
+
+        for event in history {
+            if event.kind == .host && event.name == "quit" { quitting = true }
+            if event.kind == .error, let scene = event.scene {
+                checkError(event, scene: scene, verifier: &verifier, counted: !quitting, tally: &traceTallies[scene, default: TraceTally()])
+                continue
+            }
+            if let violation = verifier.check(event) {
+                log.record("trace: \(violation)")
+                continue
+            }
+            guard let scene = event.scene else { continue }
+            switch event.kind {
+            case .process:
+                processEvent(event, scene: scene, tally: &traceTallies[scene, default: TraceTally()])
+            case .callback:
+                guard let name = event.name else { continue }
+                var tally = traceTallies[scene, default: TraceTally()]
+                switch name {
+                case CallbackName.loadView.rawValue:
+                    if let id = Self.requestID(event.viewController, prefix: "V") {
+                        pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                    }
+                case CallbackName.didReceiveNotification.rawValue:
+                    if case .int(let id)? = event.value {
+                        notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                    }
+                case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
+                    tally.atoms["memoryWarning", default: 0] += 1
+                case CallbackName.beginBackgroundTask.rawValue:
+                    tally.atoms["beginBackgroundTask", default: 0] += 1
+                case CallbackName.endBackgroundTask.rawValue:
+                    tally.atoms["endBackgroundTask", default: 0] += 1
+                case CallbackName.viewWillTransition.rawValue:
+                    if tally.lastCallback != name { tally.atoms["resize", default: 0] += 1 }
+                default:
+                    break
+                }
+                tally.lastCallback = name
+                traceTallies[scene] = tally
+            case .state, .host, .error:
+                break
+            }
+        }
+
+        checkMarks(pushes, kind: "push", callback: "loadView")
+        checkMarks(notifications, kind: "notify", callback: "didReceiveNotification")
+        checkCounts(traceTallies)
+    }
+
+    // MARK: Events
+
+    private mutating func processEvent(_ event: TraceEvent, scene: String, tally: inout TraceTally) {
+        guard let pid = event.pid else { return }
+        switch event.processEvent {
+        case .spawned:
+            spawned.append(pid)
+            tally.atoms["connect", default: 0] += 1
+        case .exited:
+            exited.insert(pid)
+            switch event.reason {
+            case .disconnected:
+                tally.atoms["disconnect", default: 0] += 1
+            case .crashed, .protocolViolation, .watchdog, .terminateTimeout:
+                let how = event.signal.map { "signal \($0)" } ?? event.status.map { "status \($0)" } ?? "?"
+                log.record(
+                    "seq \(event.seq), scene \(scene): worker \(pid) exited with reason \(event.reason?.rawValue ?? "?") (\(how))"
+                )
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    /// An `error` event: a rejected worker event, a worker's own error, or a refusal.
+    private func checkError(
+        _ event: TraceEvent,
+        scene: String,
+        verifier: inout TraceVerifier,
+        counted: Bool,
+        tally: inout TraceTally
+    ) {
+        let place = "seq \(event.seq), scene \(scene)"
+        let message = event.message ?? ""
+        switch event.op {
+        case "protocol":
+            log.record("\(place): the host rejected the worker's event: \(message)")
+        case "worker":
+            log.record("\(place): the worker reported an error: \(message)")
+        case let op? where event.code == ProtocolError.Code.illegalTransition.rawValue:
+            let before = verifier.checker(forScene: scene) ?? SceneTraceChecker()
+            if before.isInsideAtom {
+                log.record("\(place): \(op) was refused in the middle of a transition of the scene")
+            }
+            let view = LegalityOracle.SceneView(before)
+            // The host learns of a death through its mailbox, after the trace shows it: a
+            // connect refused in between ("already connected") is that race, not an error.
+            let deathRace = op == "connect" && before.processState == .terminated
+            if LegalityOracle.isLegal(op, in: view) == true && !deathRace {
+                log.record(
+                    "\(place): \(op) was refused (\(message)) but the model allows it"
+                        + " (scene \(view.activation), worker \(view.process), stack \(before.stack))"
+                )
+            }
+            if let violation = verifier.check(event) {
+                log.record("trace: \(violation)")
+            } else if verifier.checker(forScene: scene) ?? SceneTraceChecker() != before {
+                log.record("\(place): the refused \(op) changed the scene's model state")
+            }
+            if counted { tally.refusals[op, default: 0] += 1 }
+            return
+        default:
+            break
+        }
+        if let violation = verifier.check(event) { log.record("trace: \(violation)") }
+    }
+
+    // MARK: Requests against the trace
+
+    /// Marks (pushed controllers, notified values) against the requests they name.
+    private func checkMarks(_ marks: [Int: Mark], kind: String, callback: String) {
+        for (id, mark) in marks.sorted(by: { $0.key < $1.key }) {
+            let place = "seq \(mark.seq), scene \(mark.scene)"
+            guard id >= 0, id < requests.count, let request = requests[id], request.op.name == kind,
+                request.scene == mark.scene
+            else {
+                log.record("\(place): \(callback) names request #\(id), which is no \(kind) of this scene")
+                continue
+            }
+            if request.outcome == .refused {
+                log.record("\(place): request #\(id) (\(kind)) was refused, yet its \(callback) ran")
+            } else if mark.count > 1 {
+                log.record("\(place): request #\(id) (\(kind)) ran \(mark.count) times")
+            }
+        }
+        guard kind == "push" else { return }
+        // A push's reply comes after its callbacks: an accepted push must have run.
+        for (id, request) in requests.enumerated() {
+            guard let request, request.op.name == kind, request.outcome == .accepted, marks[id] == nil else { continue }
+            log.record("scene \(request.scene): request #\(id) (push) was accepted but its \(callback) never ran")
+        }
+    }
+
+    /// Atoms and refusals per scene against the requests' outcomes.
+    private func checkCounts(_ traceTallies: [String: TraceTally]) {
+        var requestTallies: [String: [String: RequestTally]] = [:]
+        for request in requests {
+            guard let request else { continue }
+            var tally = requestTallies[request.scene, default: [:]][request.op.name, default: RequestTally()]
+            switch request.outcome {
+            case .accepted: tally.accepted += 1
+            case .refused: tally.refused += 1
+            case .failed, .pending, .unexpected: tally.failed += 1
+            }
+            requestTallies[request.scene, default: [:]][request.op.name] = tally
+        }
+        let scenes = Set(requestTallies.keys).union(traceTallies.keys).sorted()
+        for scene in scenes {
+            let trace = traceTallies[scene] ?? TraceTally()
+            let requested = requestTallies[scene] ?? [:]
+            for (op, mustAppear) in Self.countedAtoms {
+                let atoms = trace.atoms[op] ?? 0
+                let tally = requested[op] ?? RequestTally()
+                if atoms > tally.accepted + tally.failed {
+                    log.record(
+                        "scene \(scene): \(atoms) \(op) transitions in the trace for \(tally.accepted) accepted and"
+                            + " \(tally.failed) failed \(op) requests (a refused request ran?)"
+                    )
+                } else if mustAppear && atoms < tally.accepted {
+                    log.record("scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions in the trace")
+                }
+            }
+            for op in Set(trace.refusals.keys).union(requested.keys).sorted() {
+                let recorded = trace.refusals[op] ?? 0
+                let refused = requested[op]?.refused ?? 0
+                if recorded != refused {
+                    log.record("scene \(scene): \(refused) \(op) requests refused but \(recorded) refusals in the trace")
+                }
+            }
+        }
+    }
+
+    /// `V42` → 42 (with `prefix` "V").
+    private static func requestID(_ name: String?, prefix: Character) -> Int? {
+        guard let name, name.first == prefix else { return nil }
+        return Int(name.dropFirst())
+    }
+}

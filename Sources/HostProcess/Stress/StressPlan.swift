@@ -1,0 +1,97 @@
+import Protocol
+
+/// One thing a stress client does.
+public enum StressAction: Sendable, Hashable {
+    /// Send `operation` to scene number `scene` through the host's API. `id` numbers the
+    /// request over the whole run (it also names pushed controllers and notification values,
+    /// so the trace shows which request a callback came from).
+    case request(id: Int, scene: Int, SceneOperation)
+    /// SIGKILL a live worker from outside the host: the `pick`-th (modulo) of the scenes with
+    /// a pid, in scene order, when the action runs.
+    case kill(id: Int, pick: Int)
+
+    /// The action's number in the run.
+    public var id: Int {
+        switch self {
+        case .request(let id, _, _), .kill(let id, _): id
+        }
+    }
+}
+
+/// The operations of a stress run, generated from the seed before anything runs: one list,
+/// dealt round-robin to the clients (action `i` goes to client `i % clients`).
+public struct StressPlan: Sendable, Hashable {
+    /// Each client's actions, in the order it sends them.
+    public let clients: [[StressAction]]
+
+    /// The relative weight of each kind of operation. Legal and illegal requests both
+    /// come up often: the generator does not know the scenes' states. `discard` is left out
+    /// (it ends a scene for good).
+    static let weights: [(kind: Kind, weight: Int)] = [
+        (.connect, 12), (.connectBackground, 3), (.activate, 8), (.deactivate, 8), (.background, 9),
+        (.foreground, 9), (.push, 8), (.pop, 7), (.resize, 5), (.memoryWarning, 4), (.notify, 7),
+        (.beginBackgroundTask, 4), (.endBackgroundTask, 4), (.disconnect, 3), (.terminate, 2),
+    ]
+
+    enum Kind: Sendable {
+        case connect, connectBackground, activate, deactivate, background, foreground, push, pop, resize
+        case memoryWarning, notify, beginBackgroundTask, endBackgroundTask, disconnect, terminate
+    }
+
+    /// Notification names: few, so that notifications queued while suspended get merged.
+    static let notificationNames = ["sync", "badge", "mail"]
+
+    public init(options: StressOptions) {
+        var generator = SeededGenerator(seed: options.seed)
+        let clientCount = max(1, options.clients)
+        var clients = [[StressAction]](repeating: [], count: clientCount)
+        let steady: Set<Kind> = [.connect, .connectBackground, .disconnect, .terminate]
+        let weights = Self.weights.map { options.mix == .steady && steady.contains($0.kind) ? 0 : $0.weight }
+        let connects = options.mix == .steady ? min(options.scenes, max(0, options.ops)) : 0
+        for id in 0..<connects {
+            clients[id % clientCount].append(.request(id: id, scene: id, .connect()))
+        }
+        for id in connects..<max(connects, options.ops) {
+            // Every action draws the same number of values, so a kill rate changes which
+            // actions are kills and nothing else.
+            let isKill = generator.chance(options.killRate)
+            let pick = generator.next(below: 1 << 30)
+            let scene = generator.next(below: max(1, options.scenes))
+            let kind = Self.weights[generator.weighted(weights)].kind
+            let parameter = generator.next(below: 1 << 30)
+            let action: StressAction =
+                isKill
+                ? .kill(id: id, pick: pick)
+                : .request(id: id, scene: scene, Self.operation(kind, id: id, parameter: parameter))
+            clients[id % clientCount].append(action)
+        }
+        self.clients = clients
+    }
+
+    static func operation(_ kind: Kind, id: Int, parameter: Int) -> SceneOperation {
+        switch kind {
+        case .connect: .connect()
+        case .connectBackground: .connect(background: true)
+        case .activate: .activate
+        case .deactivate: .deactivate
+        case .background: .background
+        case .foreground: .foreground
+        case .push: .push(viewController: viewControllerName(request: id))
+        case .pop: .pop
+        case .resize: .resize(width: 320 + parameter % 1600, height: 240 + (parameter >> 11) % 1200)
+        case .memoryWarning: .memoryWarning
+        case .notify:
+            .notify(name: notificationNames[parameter % notificationNames.count], value: .int(id))
+        case .beginBackgroundTask: .beginBackgroundTask
+        case .endBackgroundTask: .endBackgroundTask
+        case .disconnect: .disconnect
+        case .terminate: .terminate
+        }
+    }
+
+    /// The identifier of scene number `index`.
+    public static func sceneName(_ index: Int) -> String { "S\(index)" }
+
+    /// The controller request `id` pushes: unique, so its `loadView` names the request.
+    public static func viewControllerName(request id: Int) -> String { "V\(id)" }
+}

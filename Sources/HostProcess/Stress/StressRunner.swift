@@ -1,0 +1,242 @@
+import Glibc
+import Protocol
+
+/// Concurrency stress with invariant checks (`hostctl stress`).
+///
+/// `clients` tasks send the plan's operations (legal and illegal, see `StressPlan`) to the
+/// scenes through the `SceneHost` API, some of them SIGKILLs of live workers from outside the
+/// host. Then the host quits and the run checks, counting each broken invariant as a
+/// violation (one line each to `reporting`):
+/// - every request got exactly one reply (a request unanswered for `replyTimeout` ends the run);
+/// - the trace passes the model, refusals changed nothing (see `StressAudit`);
+/// - no worker outlived the quit, every spawned worker's exit is in the trace;
+/// - the process holds no more descriptors than before the host started.
+///
+/// With `ops` = 0 it runs the scale check instead: every scene connects at once and must
+/// reach `foregroundActive`; the report has the time it took and the host's memory.
+public struct StressRunner: Sendable {
+    public var options: StressOptions
+    public var configuration: HostConfiguration
+    /// Where to write the trace (JSON Lines) once the checks are done; nil for nowhere.
+    public var tracePath: String?
+
+    public init(options: StressOptions, configuration: HostConfiguration, tracePath: String? = nil) {
+        self.options = options
+        self.configuration = configuration
+        self.tracePath = tracePath
+    }
+
+    /// Runs the stress; throws only when the host cannot start.
+    public func run(reporting: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> StressReport {
+        ProcessResources.raiseDescriptorLimit()
+        let log = ViolationLog(reporting)
+        var report = StressReport(options: options)
+        // Process-wide resources created on first use must not count as growth: the event
+        // loop's epoll descriptor, and what the runtime opens for its first timer.
+        _ = EventLoop.shared
+        try? await Task.sleep(for: .milliseconds(1))
+        report.descriptorsBefore = options.checksDescriptors ? ProcessResources.openDescriptorCount() : nil
+
+        let host = try SceneHost(configuration: configuration)
+        var handles: [SceneHandle] = []
+        for index in 0..<options.scenes { handles.append(try host.scene(StressPlan.sceneName(index))) }
+
+        let actions: [StressAction]
+        let table: RequestTable
+        let phaseFinished: Bool
+        if options.isScaleRun {
+            actions = (0..<options.scenes).map { .request(id: $0, scene: $0, .connect()) }
+            table = RequestTable(count: actions.count)
+            phaseFinished = await connectAll(handles, table: table, report: &report, log: log)
+        } else {
+            let plan = StressPlan(options: options)
+            actions = plan.clients.flatMap { $0 }.sorted { $0.id < $1.id }
+            table = RequestTable(count: options.ops)
+            phaseFinished = await runClients(plan, handles: handles, table: table, report: &report, log: log)
+        }
+
+        let quitStart = ContinuousClock.now
+        let quitFinished = await StressWatchdog.run(within: options.replyTimeout) { await host.quit() }
+        report.quitDuration = ContinuousClock.now - quitStart
+        if !quitFinished { log.record("quit did not complete within \(options.replyTimeout)") }
+
+        let entries = table.snapshot
+        tally(actions, entries, into: &report, log: log, finished: phaseFinished)
+        let history = host.trace.history
+        report.events = history.count
+        let requests: [StressAudit.Request?] = actions.map { action in
+            guard case .request(let id, let scene, let op) = action else { return nil }
+            return StressAudit.Request(scene: StressPlan.sceneName(scene), op: op, outcome: entries[id].outcome)
+        }
+        var audit = StressAudit(history: history, requests: requests, log: log)
+        audit.run()
+        report.workers = audit.spawned.count
+
+        if quitFinished {
+            for pid in audit.spawned where !audit.exited.contains(pid) {
+                log.record("worker \(pid) was spawned but its exit is not in the trace")
+            }
+            for pid in audit.spawned where ProcessResources.isLiveChild(pid) {
+                log.record("worker \(pid) is still alive after quit")
+            }
+            if let before = report.descriptorsBefore,
+                let after = ProcessResources.openDescriptorCount(workers: Set(audit.spawned))
+            {
+                report.descriptorsAfter = after
+                if after > before {
+                    log.record("the host holds \(after - before) more file descriptors after quit (\(before) before, \(after) after)")
+                }
+            }
+        }
+        report.peakResidentKB = ProcessResources.memoryKB().peak
+        if let tracePath, !ProcessResources.writeTrace(history, to: tracePath) {
+            reporting("hostctl stress: cannot write the trace to \(tracePath): \(String(cString: strerror(errno)))")
+        }
+        report.violationCount = log.count
+        report.violations = log.descriptions
+        return report
+    }
+
+    // MARK: Phases
+
+    private func runClients(
+        _ plan: StressPlan,
+        handles: [SceneHandle],
+        table: RequestTable,
+        report: inout StressReport,
+        log: ViolationLog
+    ) async -> Bool {
+        let start = ContinuousClock.now
+        let limit = options.replyTimeout
+        let finished = await StressWatchdog.run(within: nil, overdue: { !table.overdue(limit: limit).isEmpty }) {
+            await withTaskGroup(of: Void.self) { group in
+                for actions in plan.clients {
+                    group.addTask { await Self.runClient(actions, handles: handles, table: table) }
+                }
+            }
+        }
+        report.elapsed = ContinuousClock.now - start
+        report.residentKB = ProcessResources.memoryKB().resident
+        if !finished {
+            for id in table.overdue(limit: limit) {
+                log.record("request #\(id) got no reply within \(limit)")
+            }
+        }
+        return finished
+    }
+
+    private static func runClient(_ actions: [StressAction], handles: [SceneHandle], table: RequestTable) async {
+        for action in actions {
+            switch action {
+            case .request(let id, let scene, let op):
+                table.start(id)
+                let start = ContinuousClock.now
+                let outcome: RequestOutcome
+                do {
+                    try await handles[scene].perform(op)
+                    outcome = .accepted
+                } catch {
+                    outcome = RequestOutcome(error)
+                }
+                table.complete(id, outcome, latency: ContinuousClock.now - start)
+            case .kill(let id, let pick):
+                var pids: [Int32] = []
+                for handle in handles {
+                    if let pid = await handle.status().pid { pids.append(pid) }
+                }
+                guard !pids.isEmpty else {
+                    table.killed(id, pid: nil)
+                    continue
+                }
+                let pid = pids[pick % pids.count]
+                table.killed(id, pid: Glibc.kill(pid, SIGKILL) == 0 ? pid : nil)
+            }
+        }
+    }
+
+    /// The scale check: every scene connects at once; each must end `foregroundActive`.
+    private func connectAll(
+        _ handles: [SceneHandle],
+        table: RequestTable,
+        report: inout StressReport,
+        log: ViolationLog
+    ) async -> Bool {
+        let start = ContinuousClock.now
+        let finished = await StressWatchdog.run(within: options.replyTimeout) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, handle) in handles.enumerated() {
+                    group.addTask {
+                        table.start(index)
+                        let start = ContinuousClock.now
+                        do {
+                            try await handle.connect()
+                            table.complete(index, .accepted, latency: ContinuousClock.now - start)
+                        } catch {
+                            table.complete(index, RequestOutcome(error), latency: ContinuousClock.now - start)
+                        }
+                    }
+                }
+            }
+        }
+        report.elapsed = ContinuousClock.now - start
+        report.residentKB = ProcessResources.memoryKB().resident
+        if !finished { log.record("the scenes did not all connect within \(options.replyTimeout)") }
+        for (index, handle) in handles.enumerated() {
+            let status = await handle.status()
+            if status.activation == .foregroundActive && status.process == .running {
+                report.connected += 1
+            } else {
+                let outcome = table.snapshot[index].outcome
+                log.record(
+                    "scene \(status.scene) is \(status.activation) (worker \(status.process)) after connect, expected foregroundActive"
+                        + (outcome == .accepted ? "" : " (connect: \(outcome))")
+                )
+            }
+        }
+        return finished
+    }
+
+    // MARK: Figures
+
+    /// Counts outcomes and latencies; every request must have completed exactly once, and
+    /// only with an outcome a stress run may see.
+    private func tally(
+        _ actions: [StressAction],
+        _ entries: [RequestTable.Entry],
+        into report: inout StressReport,
+        log: ViolationLog,
+        finished: Bool
+    ) {
+        var latencies: [Int] = []
+        latencies.reserveCapacity(entries.count)
+        for action in actions {
+            let entry = entries[action.id]
+            guard case .request(let id, let scene, let op) = action else {
+                if entry.killed != nil { report.kills += 1 }
+                continue
+            }
+            let what = "request #\(id) (\(op.name) on \(StressPlan.sceneName(scene)))"
+            if entry.completions > 1 {
+                log.record("\(what) completed \(entry.completions) times")
+            } else if entry.completions == 0 {
+                // Overdue requests are reported by the phase that gave up on them.
+                if finished { log.record("\(what) never completed") }
+                continue
+            }
+            switch entry.outcome {
+            case .accepted: report.accepted += 1
+            case .refused: report.refused += 1
+            case .failed, .pending: report.failed += 1
+            case .unexpected(let message):
+                report.failed += 1
+                log.record("\(what) failed: \(message)")
+            }
+            latencies.append(StressUnits.microseconds(entry.latency))
+        }
+        latencies.sort()
+        if !latencies.isEmpty {
+            report.latencyP50 = latencies[(latencies.count - 1) * 50 / 100]
+            report.latencyP99 = latencies[(latencies.count - 1) * 99 / 100]
+        }
+    }
+}

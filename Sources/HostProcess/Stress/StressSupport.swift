@@ -1,0 +1,303 @@
+import Glibc
+import Protocol
+import Synchronization
+
+/// How one stress request ended.
+enum RequestOutcome: Sendable, Hashable {
+    /// Not sent yet, or sent and never answered.
+    case pending
+    case accepted
+    /// `HostError.refused`: the host's table said no; nothing may have changed.
+    case refused
+    /// The worker died under the request (or could not be written to as it died).
+    case failed
+    /// A failure no stress run should see (the worker refused what the host accepted, a
+    /// spawn failed, …): a violation.
+    case unexpected(String)
+
+    init(_ error: any Error) {
+        guard let error = error as? HostError else { self = .unexpected("\(error)"); return }
+        switch error {
+        case .refused: self = .refused
+        case .workerExited: self = .failed
+        case .workerError(_, _, let protocolError) where protocolError.code == .operationFailed: self = .failed
+        default: self = .unexpected(error.description)
+        }
+    }
+}
+
+/// Every request of a run: when it started, how often it completed, how it ended, how long
+/// it took. Shared by the clients and the run's watchdog.
+final class RequestTable: Sendable {
+    struct Entry: Sendable {
+        var started: ContinuousClock.Instant?
+        var completions = 0
+        var outcome = RequestOutcome.pending
+        var latency: Duration = .zero
+        /// For kills: the pid signalled, if any worker was alive.
+        var killed: Int32?
+    }
+
+    private let entries: Mutex<[Entry]>
+
+    init(count: Int) {
+        entries = Mutex([Entry](repeating: Entry(), count: count))
+    }
+
+    func start(_ id: Int) {
+        let now = ContinuousClock.now
+        entries.withLock { $0[id].started = now }
+    }
+
+    func complete(_ id: Int, _ outcome: RequestOutcome, latency: Duration) {
+        entries.withLock { entries in
+            entries[id].completions += 1
+            entries[id].outcome = outcome
+            entries[id].latency = latency
+        }
+    }
+
+    func killed(_ id: Int, pid: Int32?) {
+        entries.withLock { entries in
+            entries[id].completions += 1
+            entries[id].killed = pid
+        }
+    }
+
+    /// Requests sent more than `limit` ago and not answered.
+    func overdue(limit: Duration) -> [Int] {
+        let now = ContinuousClock.now
+        return entries.withLock { entries in
+            entries.indices.filter { index in
+                guard let started = entries[index].started, entries[index].completions == 0 else { return false }
+                return now - started > limit
+            }
+        }
+    }
+
+    var snapshot: [Entry] { entries.withLock { $0 } }
+}
+
+/// Counts violations and reports each (the first `StressReport.keptViolations` in full).
+final class ViolationLog: Sendable {
+    private struct State {
+        var count = 0
+        var kept: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let reporter: @Sendable (String) -> Void
+
+    init(_ reporter: @escaping @Sendable (String) -> Void) {
+        self.reporter = reporter
+    }
+
+    func record(_ description: String) {
+        let (count, keep) = state.withLock { state -> (Int, Bool) in
+            state.count += 1
+            let keep = state.kept.count < StressReport.keptViolations
+            if keep { state.kept.append(description) }
+            return (state.count, keep)
+        }
+        if keep {
+            reporter("violation: \(description)")
+        } else if count == StressReport.keptViolations + 1 {
+            reporter("violation: (more violations follow; only the first \(StressReport.keptViolations) are described)")
+        }
+    }
+
+    var count: Int { state.withLock { $0.count } }
+    var descriptions: [String] { state.withLock { $0.kept } }
+}
+
+/// Waits for `work` at most `limit`, or until `overdue` (polled every second) says the
+/// work is stuck. True when the work finished; on false it is left running.
+enum StressWatchdog {
+    static func run(
+        within limit: Duration?,
+        overdue: (@Sendable () -> Bool)? = nil,
+        _ work: @escaping @Sendable () async -> Void
+    ) async -> Bool {
+        let gate = Gate()
+        Task {
+            await work()
+            gate.open(true)
+        }
+        let watchdog = Task {
+            let start = ContinuousClock.now
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(1))
+                if let limit, ContinuousClock.now - start > limit { break }
+                if let overdue, overdue() { break }
+            }
+            gate.open(false)
+        }
+        let finished = await gate.wait()
+        watchdog.cancel()
+        return finished
+    }
+
+    /// A one-shot result: the first `open` wins.
+    private final class Gate: Sendable {
+        private struct State {
+            var result: Bool?
+            var waiter: CheckedContinuation<Bool, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        func open(_ result: Bool) {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+
+        func wait() async -> Bool {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
+
+/// What the host process holds: descriptors, memory, children.
+enum ProcessResources {
+    /// Raises the soft limit on open descriptors to the hard limit (a thousand workers need
+    /// four descriptors each).
+    @discardableResult
+    static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// The number of open descriptors of this process, not counting the one used to count,
+    /// timer descriptors (libdispatch opens one per clock the first time a timer uses it, at
+    /// any point of a run; the host never opens one), nor pipes shared with a live child
+    /// process other than `workers` (a helper such as ThreadSanitizer's symbolizer, which
+    /// its runtime starts whenever it first symbolizes a stack).
+    static func openDescriptorCount(workers: Set<Int32> = []) -> Int? {
+        let helperPipes = pipesOfLiveChildren(except: workers)
+        var count = 0
+        let listed = forEachDescriptor(of: "self") { link in
+            if link != "anon_inode:[timerfd]" && !helperPipes.contains(link) { count += 1 }
+        }
+        return listed ? count : nil
+    }
+
+    /// Calls `body` with the link target of each open descriptor of process `process`
+    /// (`self` or a pid), except the directory stream's own; false if it cannot be listed.
+    private static func forEachDescriptor(of process: String, _ body: (String) -> Void) -> Bool {
+        guard let directory = opendir("/proc/\(process)/fd") else { return false }
+        defer { closedir(directory) }
+        let own = process == "self" ? dirfd(directory) : -1
+        var target = [CChar](repeating: 0, count: 256)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let number = Int32(name), number != own else { continue }
+            let length = readlink("/proc/\(process)/fd/" + name, &target, target.count - 1)
+            body(String(decoding: target[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return true
+    }
+
+    /// The pipes (`pipe:[inode]`) open in live children of this process, `except` those.
+    private static func pipesOfLiveChildren(except excluded: Set<Int32>) -> Set<String> {
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        var pipes: Set<String> = []
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = Int32(name), !excluded.contains(pid), parent(of: pid) == getpid() else { continue }
+            _ = forEachDescriptor(of: name) { link in
+                if link.hasPrefix("pipe:") { pipes.insert(link) }
+            }
+        }
+        return pipes
+    }
+
+    /// The parent pid of `pid`, from `/proc/PID/stat`.
+    private static func parent(of pid: Int32) -> Int32? {
+        guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// `VmRSS` and `VmHWM` of this process, in kB.
+    static func memoryKB() -> (resident: Int?, peak: Int?) {
+        guard let text = readFile("/proc/self/status") else { return (nil, nil) }
+        func field(_ name: String) -> Int? {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
+            return line.split(separator: " ").compactMap { Int($0) }.first
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+
+    /// Whether `pid` is a process (running, stopped or an unreaped zombie) whose parent is
+    /// this process: a worker the host left behind. A recycled pid of some other process
+    /// does not count.
+    static func isLiveChild(_ pid: Int32) -> Bool {
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        return parent(of: pid) == getpid()
+    }
+
+    /// Writes `events` as JSON Lines to `path` (created or truncated); false on an error (in `errno`).
+    static func writeTrace(_ events: [TraceEvent], to path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        func flush() -> Bool {
+            var offset = 0
+            while offset < buffer.count {
+                let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            buffer.removeAll(keepingCapacity: true)
+            return true
+        }
+        for event in events {
+            event.appendJSONLine(to: &buffer)
+            if buffer.count >= 1 << 20, !flush() { return false }
+        }
+        return flush()
+    }
+
+    static func readFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,212 @@
+import Glibc
+import HostProcess
+import Synchronization
+
+/// A child watched by the host's own `EventLoop`, outside any scene: the machinery a worker
+/// connection uses (non-blocking stdin write, epoll thread reading stdout, a continuation
+/// resumed from that thread) with nothing of the protocol on top.
+final class EchoProbe: Sendable {
+    enum Failure: Error, CustomStringConvertible {
+        case write(String)
+        var description: String {
+            switch self {
+            case .write(let message): "cannot write to the echo child: \(message)"
+            }
+        }
+    }
+
+    private struct State {
+        var received = 0
+        var expected = 0
+        var waiter: CheckedContinuation<Void, any Error>?
+        var firstOutput: UInt64?
+    }
+
+    let child: ChildProcess
+    private let state = Mutex(State())
+    let exit = BenchSignal<ChildExit>()
+    let firstOutput = BenchSignal<UInt64>()
+
+    init(argv: [String]) throws {
+        child = try ChildProcess.spawn(argv: argv)
+        EventLoop.shared.watch(
+            child,
+            onStdout: { [self] bytes in self.received(bytes.count) },
+            onStderr: { _ in },
+            onExit: { [self] exit in self.exit.fulfil(exit) }
+        )
+    }
+
+    var pid: Int32 { child.pid }
+
+    /// Writes `line` and returns once as many bytes came back.
+    func roundTrip(_ line: [UInt8]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            state.withLock { state in
+                state.received = 0
+                state.expected = line.count
+                state.waiter = continuation
+            }
+            do {
+                try child.writeToStdin(line)
+            } catch {
+                let waiter = state.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume(throwing: Failure.write("\(error)"))
+            }
+        }
+    }
+
+    /// Closes stdin (the echo child exits at EOF) and waits for the exit.
+    func finish() async {
+        child.closeStdin()
+        _ = await exit.value
+    }
+
+    private func received(_ count: Int) {
+        let now = BenchClock.now()
+        var first = false
+        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            if state.firstOutput == nil {
+                state.firstOutput = now
+                first = true
+            }
+            state.received += count
+            guard state.received >= state.expected, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return waiter
+        }
+        if first { firstOutput.fulfil(now) }
+        waiter?.resume()
+    }
+}
+
+/// The floors: what the same bytes or the same spawn cost without the scene host on top.
+enum BenchFloors {
+    /// A line of about 200 bytes, the size of a typical callback batch.
+    static let echoLine: [UInt8] = {
+        var line = Array(#"{"type":"callback","name":"sceneWillResignActive"}"#.utf8)
+        line += Array(#"{"type":"reply","id":123456,"result":{"note":""#.utf8)
+        while line.count < 199 { line.append(UInt8(ascii: "x")) }
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }()
+
+    /// Round trips of `echoLine` through `hostctl bench-echo` via ChildProcess + EventLoop.
+    static func eventLoopEcho(executable: String, warmup: Int, count: Int) async throws -> Samples {
+        let probe = try EchoProbe(argv: [executable, "bench-echo"])
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let start = BenchClock.now()
+            try await probe.roundTrip(echoLine)
+            let end = BenchClock.now()
+            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        await probe.finish()
+        return samples
+    }
+
+    /// Round trips of `echoLine` through `hostctl bench-echo` with blocking write/read on a
+    /// dedicated thread: no event loop, no continuation, no cooperative pool.
+    static func blockingEcho(executable: String, warmup: Int, count: Int) async -> Samples? {
+        await BenchThread.run {
+            blockingEchoOnCurrentThread(executable: executable, warmup: warmup, count: count)
+        }
+    }
+
+    private static func blockingEchoOnCurrentThread(executable: String, warmup: Int, count: Int) -> Samples? {
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { return nil }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0])
+            close(toChild[1])
+            return nil
+        }
+        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        defer {
+            close(toChild[1])
+            close(fromChild[0])
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("bench-echo"), nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        for pointer in argv { free(pointer) }
+        close(toChild[0])
+        close(fromChild[1])
+        guard rc == 0 else { return nil }
+        defer {
+            var status: Int32 = 0
+            close(toChild[1])
+            toChild[1] = -1
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+
+        let line = echoLine
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let start = BenchClock.now()
+            let wrote = line.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = write(toChild[1], bytes.baseAddress! + offset, bytes.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += n
+                }
+                return true
+            }
+            guard wrote else { return nil }
+            var received = 0
+            while received < line.count {
+                let n = buffer.withUnsafeMutableBytes { read(fromChild[0], $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                received += n
+            }
+            let end = BenchClock.now()
+            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        return samples
+    }
+
+    /// Spawn of `hostctl bench-ready` via ChildProcess + EventLoop until its line arrives.
+    static func spawnReady(executable: String, warmup: Int, count: Int) async throws -> Samples {
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let start = BenchClock.now()
+            let probe = try EchoProbe(argv: [executable, "bench-ready"])
+            _ = await probe.firstOutput.value
+            let end = BenchClock.now()
+            _ = await probe.exit.value
+            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        return samples
+    }
+
+    /// SIGKILL of a watched `bench-echo` child until the event loop reports its exit.
+    static func rawKill(executable: String, warmup: Int, count: Int) async throws -> Samples {
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let probe = try EchoProbe(argv: [executable, "bench-echo"])
+            try await probe.roundTrip(echoLine)  // running, exec done
+            let start = BenchClock.now()
+            _ = Glibc.kill(probe.pid, SIGKILL)
+            _ = await probe.exit.value
+            let end = BenchClock.now()
+            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        return samples
+    }
+}

@@ -1,0 +1,260 @@
+import Glibc
+import HostProcess
+import Protocol
+
+/// The benchmarks that drive a real `SceneHost` through its public API, with real workers
+/// (this hostctl in worker mode).
+enum BenchHost {
+    /// Generous limits: a watchdog must never fire because the machine is busy.
+    static func configuration(suspendDelay: Duration = .seconds(3600)) -> HostConfiguration {
+        var configuration = HostConfiguration(worker: [BenchPaths.executable, "worker"])
+        configuration.suspendDelay = suspendDelay
+        configuration.launchLimit = .seconds(120)
+        configuration.transitionLimit = .seconds(30)
+        configuration.terminateLimit = .seconds(30)
+        return configuration
+    }
+
+    /// Alternating `deactivate`/`activate` on a scene in `foregroundActive`, one sample per
+    /// transition (each is one request round trip). Leaves the scene in `foregroundActive`.
+    static func roundTrips(_ scene: SceneHandle, warmup: Int, count: Int) async throws -> Samples {
+        var samples = Samples()
+        samples.reserveCapacity(count)
+        var total = warmup + count
+        if total % 2 == 1 { total += 1 }
+        for index in 0..<total {
+            let start = BenchClock.now()
+            if index % 2 == 0 {
+                try await scene.deactivate()
+            } else {
+                try await scene.activate()
+            }
+            let end = BenchClock.now()
+            if index >= warmup && samples.count < count { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        return samples
+    }
+
+    /// Connects every scene, at most `parallelism` at a time; one latency per scene.
+    static func connectAll(_ scenes: [SceneHandle], parallelism: Int) async throws -> Samples {
+        try await withThrowingTaskGroup(of: Double.self) { group in
+            var samples = Samples()
+            var next = 0
+            func start(_ scene: SceneHandle) {
+                group.addTask { try await measure { try await scene.connect() } }
+            }
+            while next < min(parallelism, scenes.count) {
+                start(scenes[next])
+                next += 1
+            }
+            while let latency = try await group.next() {
+                samples.append(latency)
+                if next < scenes.count {
+                    start(scenes[next])
+                    next += 1
+                }
+            }
+            return samples
+        }
+    }
+
+    /// The PSS and the private memory (USS), in KiB, of each scene's live worker.
+    static func workerMemory(_ scenes: [SceneHandle]) async -> (pss: Samples, uss: Samples) {
+        var pss = Samples()
+        var uss = Samples()
+        for scene in scenes {
+            guard let pid = await scene.status().pid else { continue }
+            if let value = BenchEnvironment.proportionalSetKiB(of: pid) { pss.append(value) }
+            if let value = BenchEnvironment.privateKiB(of: pid) { uss.append(value) }
+        }
+        return (pss, uss)
+    }
+
+    // MARK: Benchmarks
+
+    /// `transition`: one scene, `deactivate`/`activate` alternating.
+    static func transition(warmup: Int, count: Int) async throws -> Samples {
+        let host = try SceneHost(configuration: configuration())
+        let scene = try host.scene("T")
+        try await scene.connect()
+        let samples = try await roundTrips(scene, warmup: warmup, count: count)
+        await host.quit()
+        return samples
+    }
+
+    /// `connect`: spawn to `foregroundActive` acknowledged, one new scene at a time; each is
+    /// killed (untimed) before the next.
+    static func connect(warmup: Int, count: Int) async throws -> Samples {
+        let host = try SceneHost(configuration: configuration())
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let scene = try host.scene("C\(index)")
+            let latency = try await measure { try await scene.connect() }
+            if index >= warmup { samples.append(latency) }
+            try await scene.kill(signal: SIGKILL)
+        }
+        await host.quit()
+        return samples
+    }
+
+    /// `kill`: SIGKILL from outside the host until the `exited` trace event reaches a subscriber.
+    static func kill(warmup: Int, count: Int) async throws -> Samples {
+        let host = try SceneHost(configuration: configuration())
+        var events = host.trace.events(fromSeq: Int.max).makeAsyncIterator()
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let name = "K\(index)"
+            let scene = try host.scene(name)
+            try await scene.connect()
+            guard let pid = await scene.status().pid else { throw BenchFailure("scene \(name) has no worker") }
+            let start = BenchClock.now()
+            _ = Glibc.kill(pid, SIGKILL)
+            while let event = await events.next() {
+                if event.scene == name, event.processEvent == .exited { break }
+            }
+            let end = BenchClock.now()
+            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+        }
+        await host.quit()
+        return samples
+    }
+
+    /// `throughput.N`: N tasks each alternating transitions on its own scene; transitions/s
+    /// per round, plus every transition's latency.
+    static func throughput(
+        counts: [Int], rounds: Int, transitionsPerRound: Int
+    ) async throws -> [(scenes: Int, rate: Samples, latency: Samples)] {
+        let host = try SceneHost(configuration: configuration())
+        var scenes: [SceneHandle] = []
+        var results: [(scenes: Int, rate: Samples, latency: Samples)] = []
+        for count in counts {
+            var added: [SceneHandle] = []
+            while scenes.count + added.count < count {
+                added.append(try host.scene("P\(scenes.count + added.count)"))
+            }
+            _ = try await connectAll(added, parallelism: 16)
+            scenes += added
+            let active = Array(scenes.prefix(count))
+            var perScene = max(2, transitionsPerRound / count)
+            if perScene % 2 == 1 { perScene += 1 }
+            // One untimed round to warm every scene up.
+            _ = try await drive(active, transitions: 2)
+            var rate = Samples()
+            var latency = Samples()
+            for _ in 0..<rounds {
+                let start = BenchClock.now()
+                let latencies = try await drive(active, transitions: perScene)
+                let seconds = Double(BenchClock.now() - start) / 1e9
+                rate.append(Double(count * perScene) / seconds)
+                latency.append(contentsOf: latencies)
+            }
+            results.append((count, rate, latency))
+        }
+        await host.quit()
+        return results
+    }
+
+    private static func drive(_ scenes: [SceneHandle], transitions: Int) async throws -> Samples {
+        try await withThrowingTaskGroup(of: Samples.self) { group in
+            for scene in scenes {
+                group.addTask { try await roundTrips(scene, warmup: 0, count: transitions) }
+            }
+            var all = Samples()
+            while let samples = try await group.next() { all.append(contentsOf: samples) }
+            return all
+        }
+    }
+
+    /// `memory`: `count` idle scenes in `foregroundActive`: each worker's PSS, and the host's
+    /// RSS growth divided by the number of scenes.
+    static func memory(count: Int) async throws -> (workerPSS: Samples, workerUSS: Samples, hostPerScene: Double) {
+        BenchEnvironment.trimHeap()
+        let before = BenchEnvironment.hostResidentKiB() ?? .nan
+        let host = try SceneHost(configuration: configuration())
+        let scenes = try (0..<count).map { try host.scene("M\($0)") }
+        _ = try await connectAll(scenes, parallelism: 16)
+        try await Task.sleep(for: .milliseconds(100))
+        let after = BenchEnvironment.hostResidentKiB() ?? .nan
+        let memory = await workerMemory(scenes)
+        await host.quit()
+        return (memory.pss, memory.uss, (after - before) / Double(count))
+    }
+
+    /// `suspend-resume`: `background` until the worker is stopped (suspend delay 0), then
+    /// `foreground` back to `foregroundActive`.
+    static func suspendResume(
+        warmup: Int, count: Int
+    ) async throws -> (cycle: Samples, suspend: Samples, resume: Samples) {
+        let host = try SceneHost(configuration: configuration(suspendDelay: .zero))
+        let scene = try host.scene("S")
+        try await scene.connect()
+        var cycle = Samples()
+        var suspend = Samples()
+        var resume = Samples()
+        for index in 0..<(warmup + count) {
+            let start = BenchClock.now()
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            let suspended = BenchClock.now()
+            try await scene.foreground()
+            let end = BenchClock.now()
+            if index >= warmup {
+                cycle.append(BenchClock.microseconds(from: start, to: end))
+                suspend.append(BenchClock.microseconds(from: start, to: suspended))
+                resume.append(BenchClock.microseconds(from: suspended, to: end))
+            }
+        }
+        await host.quit()
+        return (cycle, suspend, resume)
+    }
+
+    /// `terminate`: wall time to terminate `scenes` running scenes at once, `rounds` times.
+    static func terminate(scenes count: Int, rounds: Int) async throws -> Samples {
+        let host = try SceneHost(configuration: configuration())
+        var samples = Samples()
+        for round in 0..<rounds {
+            let scenes = try (0..<count).map { try host.scene("X\(round).\($0)") }
+            _ = try await connectAll(scenes, parallelism: 16)
+            let wall = try await measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for scene in scenes { group.addTask { try await scene.terminate() } }
+                    try await group.waitForAll()
+                }
+            }
+            samples.append(wall)
+        }
+        await host.quit()
+        return samples
+    }
+
+    /// One size of the scaling curve.
+    struct ScalePoint: Sendable {
+        var scenes: Int
+        var connect: Samples
+        var connectBatch: Double
+        var roundTrip: Samples
+        var workerPSS: Samples
+        var workerUSS: Samples
+        var hostPerScene: Double
+        var quit: Double
+    }
+
+    /// `scale.N`: N live scenes: the batch connect, round trips on one of them, memory.
+    static func scale(scenes count: Int, warmup: Int, roundTrips trips: Int) async throws -> ScalePoint {
+        BenchEnvironment.trimHeap()
+        let before = BenchEnvironment.hostResidentKiB() ?? .nan
+        let host = try SceneHost(configuration: configuration())
+        let scenes = try (0..<count).map { try host.scene("N\($0)") }
+        let batchStart = BenchClock.now()
+        let connect = try await connectAll(scenes, parallelism: 32)
+        let batch = BenchClock.microseconds(from: batchStart, to: BenchClock.now())
+        let roundTrip = try await roundTrips(scenes[0], warmup: warmup, count: trips)
+        let after = BenchEnvironment.hostResidentKiB() ?? .nan
+        let memory = await workerMemory(scenes)
+        let quit = await measure { await host.quit() }
+        return ScalePoint(
+            scenes: count, connect: connect, connectBatch: batch, roundTrip: roundTrip,
+            workerPSS: memory.pss, workerUSS: memory.uss, hostPerScene: (after - before) / Double(count), quit: quit
+        )
+    }
+}

@@ -1,0 +1,209 @@
+import Glibc
+import Synchronization
+
+/// Monotonic time in nanoseconds (CLOCK_MONOTONIC, no allocation, no actor hop).
+enum BenchClock {
+    @inline(__always)
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+
+    /// Microseconds between two `now()` readings.
+    @inline(__always)
+    static func microseconds(from start: UInt64, to end: UInt64) -> Double {
+        Double(end &- start) / 1000
+    }
+}
+
+/// Repeated measurements of one quantity.
+struct Samples: Sendable {
+    private(set) var values: [Double] = []
+
+    init(_ values: [Double] = []) {
+        self.values = values
+    }
+
+    mutating func append(_ value: Double) { values.append(value) }
+    mutating func reserveCapacity(_ count: Int) { values.reserveCapacity(count) }
+    mutating func append(contentsOf other: Samples) { values.append(contentsOf: other.values) }
+
+    var count: Int { values.count }
+    var isEmpty: Bool { values.isEmpty }
+
+    /// The middle value (mean of the two middle ones for an even count).
+    var median: Double { percentile(50) }
+    /// The 99th percentile (nearest rank).
+    var p99: Double { percentile(99) }
+    var minimum: Double { values.min() ?? .nan }
+
+    /// Nearest-rank percentile; the median interpolates for an even count.
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        if p == 50 {
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count, max(1, rank)) - 1]
+    }
+}
+
+/// Wall-clock reading of one async operation, in microseconds.
+func measure(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = BenchClock.now()
+    try await body()
+    return BenchClock.microseconds(from: start, to: BenchClock.now())
+}
+
+/// What the process runs as: build configuration and how the Swift runtime is linked.
+enum BenchEnvironment {
+    static var isDebugBuild: Bool {
+        #if DEBUG
+            return true
+        #else
+            return false
+        #endif
+    }
+
+    /// Whether libswiftCore is statically linked (`--static-swift-stdlib`).
+    static var isStaticStdlib: Bool {
+        guard let maps = readTextFile("/proc/self/maps") else { return false }
+        return !maps.contains("libswiftCore.so")
+    }
+
+    static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// Raises the soft descriptor limit to the hard limit (1,000 scenes need ~4,000 descriptors).
+    @discardableResult
+    static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// This process's resident set size in KiB (VmRSS).
+    static func hostResidentKiB() -> Double? {
+        procField("/proc/self/status", "VmRSS:")
+    }
+
+    /// Proportional set size of `pid` in KiB (Pss from smaps_rollup).
+    static func proportionalSetKiB(of pid: Int32) -> Double? {
+        procField("/proc/\(pid)/smaps_rollup", "Pss:")
+    }
+
+    /// Memory only `pid` maps (USS: Private_Clean + Private_Dirty from smaps_rollup), in KiB:
+    /// what each further worker costs once the shared pages are paid for.
+    static func privateKiB(of pid: Int32) -> Double? {
+        guard let text = readTextFile("/proc/\(pid)/smaps_rollup") else { return nil }
+        guard let clean = field(text, "Private_Clean:"), let dirty = field(text, "Private_Dirty:") else { return nil }
+        return clean + dirty
+    }
+
+    /// Gives freed heap back to the kernel so that RSS deltas measure live memory.
+    static func trimHeap() {
+        // malloc.h is not part of the Glibc module; RTLD_DEFAULT is the null handle.
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+
+    private static func procField(_ path: String, _ name: String) -> Double? {
+        guard let text = readTextFile(path) else { return nil }
+        return field(text, name)
+    }
+
+    private static func field(_ text: String, _ field: String) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
+            let digits = line.dropFirst(field.count).drop { $0 == " " || $0 == "\t" }.prefix { $0.isNumber }
+            return Double(digits)
+        }
+        return nil
+    }
+
+    static func readTextFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 {
+                return String(decoding: bytes, as: UTF8.self)
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+    }
+}
+
+/// Runs blocking work on a fresh OS thread (not the cooperative pool) and awaits its result.
+enum BenchThread {
+    private final class Job: @unchecked Sendable {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            let job = Job { continuation.resume(returning: body()) }
+            let context = Unmanaged.passRetained(job).toOpaque()
+            var thread = pthread_t()
+            let rc = pthread_create(&thread, nil, { context in
+                let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+                job.body()
+                return nil
+            }, context)
+            if rc == 0 {
+                pthread_detach(thread)
+            } else {
+                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+            }
+        }
+    }
+}
+
+/// A one-shot handoff from the event loop thread to an awaiting task.
+final class BenchSignal<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var continuation: CheckedContinuation<Value, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func fulfil(_ value: Value) {
+        let continuation: CheckedContinuation<Value, Never>? = state.withLock { state in
+            if let continuation = state.continuation {
+                state.continuation = nil
+                return continuation
+            }
+            state.value = value
+            return nil
+        }
+        continuation?.resume(returning: value)
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready: Value? = state.withLock { state in
+                    if let value = state.value { return value }
+                    state.continuation = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}

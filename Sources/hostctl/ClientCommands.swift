@@ -1,0 +1,271 @@
+import Glibc
+import HostProcess
+import Protocol
+
+/// `hostctl <op> SCENE … --socket PATH`, `ps`, `events`, `quit`: one request to a serving host.
+enum ClientCommands {
+    /// Scenario ops that are client commands, in help order.
+    static let sceneOps = [
+        "connect", "activate", "deactivate", "background", "foreground", "disconnect", "discard",
+        "push", "pop", "resize", "memoryWarning", "notify", "beginBackgroundTask", "endBackgroundTask",
+        "kill", "terminate", "memoryPressure", "waitFor",
+    ]
+    static let commands = Set(sceneOps + ["ps", "events", "quit"])
+
+    static func run(_ arguments: inout Arguments) throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.client)
+            return .success
+        }
+        let path = try Commands.socketPath(&arguments)
+        switch arguments.command {
+        case "ps":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            return try perform(ControlRequest(id: .int(1), body: .ps), path: path) { reply in
+                guard case .scenes(let rows) = reply.result else { return }
+                var output = OutputBuffer()
+                if json {
+                    JSONWriter.write(.array(rows.map(\.json)), into: &output.bytes)
+                    output.bytes.append(UInt8(ascii: "\n"))
+                } else {
+                    output.append(psTable(rows))
+                }
+                output.flush()
+            }
+        case "events":
+            let follow = arguments.flag("--follow")
+            let json = arguments.flag("--json")
+            let fromSeq = try arguments.intOption("--from-seq", in: 1...Int.max) ?? 1
+            try arguments.finish()
+            return try events(fromSeq: fromSeq, follow: follow, json: json, path: path)
+        default:
+            let step = try parseStep(&arguments)
+            return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { _ in }
+        }
+    }
+
+    /// The step for `hostctl <op> SCENE [--flags]`, checked by the scenario parser.
+    private static func parseStep(_ arguments: inout Arguments) throws(UsageError) -> Scenario.Step {
+        let op = arguments.command
+        var object: [String: JSONValue] = ["op": .string(op)]
+        // Options first: what remains before the scene name is then unambiguous.
+        switch op {
+        case "connect":
+            if arguments.flag("--background") { object["background"] = .bool(true) }
+            if let root = try arguments.option("--root") { object["root"] = .string(root) }
+            let worker = try arguments.option("--worker")
+            let workerArguments = try arguments.options("--worker-arg")
+            if let worker {
+                object["worker"] = .array(([worker] + workerArguments).map { .string($0) })
+            } else if !workerArguments.isEmpty {
+                throw UsageError("hostctl connect: --worker-arg needs --worker PATH")
+            }
+        case "push":
+            guard let vc = try arguments.option("--vc") else { throw UsageError("hostctl push: needs --vc NAME") }
+            object["vc"] = .string(vc)
+        case "resize":
+            guard let width = try arguments.intOption("--width", in: 1...1_000_000),
+                let height = try arguments.intOption("--height", in: 1...1_000_000)
+            else { throw UsageError("hostctl resize: needs --width N and --height N") }
+            object["width"] = .int(width)
+            object["height"] = .int(height)
+        case "notify":
+            guard let name = try arguments.option("--name") else { throw UsageError("hostctl notify: needs --name NAME") }
+            object["name"] = .string(name)
+            if let text = try arguments.option("--value") {
+                // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
+                object["value"] = (try? JSONParser.parse(Array(text.utf8))) ?? .string(text)
+            }
+        case "kill":
+            if let signal = try arguments.option("--signal") { object["signal"] = .string(signal) }
+        case "waitFor":
+            if let state = try arguments.option("--state") { object["state"] = .string(state) }
+            if let process = try arguments.option("--process") { object["process"] = .string(process) }
+            if let timeout = try arguments.intOption("--timeout-ms", in: 0...86_400_000) {
+                object["timeoutMs"] = .int(timeout)
+            }
+        default:
+            break
+        }
+        if op != "memoryPressure" && op != "quit" {
+            object["scene"] = .string(try arguments.positional("SCENE"))
+        }
+        try arguments.finish()
+        do {
+            return try Scenario.step(fromJSON: .object(object))
+        } catch {
+            throw UsageError("hostctl \(op): \(error.message)")
+        }
+    }
+
+    /// Sends `request`, hands a successful reply to `onSuccess`; errors become exit statuses.
+    private static func perform(
+        _ request: ControlRequest, path: String, onEvent: (TraceEvent) -> Void = { _ in },
+        onSuccess: (ControlReply) -> Void
+    ) throws -> ExitCode {
+        let command = request.body.commandName
+        let client: ControlClient
+        do {
+            client = try ControlClient(path: path)
+        } catch {
+            printError("hostctl \(command): \(error)")
+            return error.kind == .badPath ? .usage : .runtimeFailure
+        }
+        let reply: ControlReply
+        do {
+            reply = try client.perform(request, onEvent: onEvent)
+        } catch {
+            printError("hostctl \(command): \(error)")
+            return .runtimeFailure
+        }
+        if case .failure(let error) = reply.result {
+            printError("hostctl \(command): \(error.message)")
+            return .runtimeFailure
+        }
+        onSuccess(reply)
+        return .success
+    }
+
+    // MARK: events
+
+    private static func events(fromSeq: Int, follow: Bool, json: Bool, path: String) throws -> ExitCode {
+        let client: ControlClient
+        do {
+            client = try ControlClient(path: path)
+        } catch {
+            printError("hostctl events: \(error)")
+            return error.kind == .badPath ? .usage : .runtimeFailure
+        }
+        var output = OutputBuffer()
+        let request = ControlRequest(id: .int(1), body: .events(fromSeq: fromSeq, follow: follow))
+        let reply: ControlReply
+        do {
+            reply = try client.perform(request) { event in
+                if json {
+                    event.appendJSONLine(to: &output.bytes)
+                } else {
+                    output.append(describe(event))
+                }
+                // Stream as it comes: flush whenever the next frame is not already here.
+                if output.bytes.count >= 64 << 10 || !client.hasPendingFrames { output.flush() }
+            }
+        } catch {
+            output.flush()
+            printError("hostctl events: \(error)")
+            return .runtimeFailure
+        }
+        output.flush()
+        if case .failure(let error) = reply.result {
+            printError("hostctl events: \(error.message)")
+            return .runtimeFailure
+        }
+        return .success
+    }
+
+    /// `    12    0.131s  Notes        sceneDidBecomeActive`
+    static func describe(_ event: TraceEvent) -> String {
+        let milliseconds = Int((event.time * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        let time = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+        return leftPad(String(event.seq), 6) + "  " + leftPad(time, 9) + "  "
+            + rightPad(event.scene ?? "host", 12) + " " + TimelineFormatter.describe(event) + "\n"
+    }
+
+    // MARK: ps
+
+    static func psTable(_ rows: [ControlSceneRow]) -> String {
+        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME"]]
+        for row in rows {
+            table.append([
+                row.scene,
+                row.hasSession ? "yes" : "no",
+                row.activation.rawValue,
+                row.process.rawValue,
+                row.pid.map { String($0) } ?? "-",
+                row.residentBytes.map { mebibytes($0) } ?? "-",
+                row.uptimeSeconds.map { duration($0) } ?? "-",
+            ])
+        }
+        var widths = [Int](repeating: 0, count: table[0].count)
+        for line in table {
+            for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        var text = ""
+        for line in table {
+            var cells: [String] = []
+            for (index, cell) in line.enumerated() {
+                // Numbers right-aligned, text left-aligned; no padding after the last column.
+                if index == line.count - 1 {
+                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : cell)
+                } else {
+                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
+                }
+            }
+            text += cells.joined(separator: "  ") + "\n"
+        }
+        return text
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+
+    private static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        if whole < 60 {
+            let tenths = Int((seconds * 10).rounded(.down))
+            return "\(tenths / 10).\(tenths % 10)s"
+        }
+        if whole < 3600 { return "\(whole / 60)m" + leftPad(String(whole % 60), 2, "0") + "s" }
+        return "\(whole / 3600)h" + leftPad(String(whole % 3600 / 60), 2, "0") + "m"
+    }
+
+    private static func leftPad(_ text: String, _ width: Int, _ fill: Character = " ") -> String {
+        text.count >= width ? text : String(repeating: fill, count: width - text.count) + text
+    }
+
+    private static func rightPad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension ControlRequest.Body {
+    /// The command that sends this request, for error lines.
+    fileprivate var commandName: String {
+        switch self {
+        case .step(let step): step.opName
+        case .ps: "ps"
+        case .events: "events"
+        }
+    }
+}
+
+/// Bytes for stdout, written with write(2) (no stdio buffer to forget to flush).
+struct OutputBuffer {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func flush() {
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let count = write(1, raw.baseAddress! + offset, raw.count - offset)
+                if count > 0 {
+                    offset += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else if count < 0 && errno == EPIPE {
+                    exit(ExitCode.success.rawValue)  // the reader is gone (`| head`): nothing left to do
+                } else {
+                    return
+                }
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

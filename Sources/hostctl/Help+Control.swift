@@ -1,0 +1,66 @@
+extension Help {
+    static let serve = """
+        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [limit flags]
+
+        Runs a host until a `quit` request, SIGTERM or SIGINT, controlled over a Unix socket
+        (mode 0600). Then every scene is terminated as at the end of a scenario (suspended
+        workers killed silently, running ones get applicationWillTerminate) and it exits 0.
+        When ready it prints one line: serving on PATH (pid N).
+
+          --socket PATH     the socket (default: $SCENEHOST_SOCKET). Its directory must be
+                            yours and closed to group and others ($XDG_RUNTIME_DIR, or
+                            mkdir -m 700 DIR); /tmp itself is refused. A stale socket is
+                            replaced; a live one (a host answers there) never is.
+          --state-dir DIR   keep scene sessions in DIR (they survive the host)
+          --trace FILE      also write the trace as JSON Lines
+        \(LimitFlags.help)
+
+        EXAMPLE
+          mkdir -m 700 -p "$XDG_RUNTIME_DIR/scenehost"
+          export SCENEHOST_SOCKET="$XDG_RUNTIME_DIR/scenehost/host.sock"
+          hostctl serve &
+          hostctl connect A && hostctl push A --vc Detail && hostctl ps
+          hostctl quit
+
+        Client commands: hostctl ps --help. Wire format: docs/CONTROL.md.
+        """
+
+    static let client = """
+        hostctl <op> SCENE [--flags] [--socket PATH]
+        hostctl ps [--json] | events [--follow] [--json] [--from-seq N] | quit
+
+        One request to a host started with hostctl serve; the socket comes from --socket or
+        $SCENEHOST_SOCKET. Exit 0 when the host did it, 3 when it refused or failed (its
+        error on stderr), 2 for a usage error.
+
+        SCENE OPERATIONS (the scenario ops; fields as flags)
+          connect A [--background] [--root NAME] [--worker PATH] [--worker-arg ARG]...
+                                       start A's worker (--worker-arg=--flag for dashes)
+          activate A | deactivate A | background A | foreground A
+          disconnect A | discard A | terminate A
+          push A --vc Detail | pop A   navigation (foreground only)
+          resize A --width 800 --height 600
+          memoryWarning A
+          notify A --name sync [--value JSON]   (a value that is not JSON is sent as a string)
+          beginBackgroundTask A | endBackgroundTask A
+          kill A [--signal KILL]       signal the worker from the host (reason killed)
+          memoryPressure               LIFECYCLE.md §4's order, host-wide
+          waitFor A --state S|--process P [--timeout-ms N]   (default timeout 10000)
+
+        HOST
+          ps [--json]        scene, session stored, state, process, pid, resident memory,
+                             worker uptime (--json: a JSON array on one line)
+          events [--follow] [--json] [--from-seq N]
+                             the trace from seq N (default 1): readable lines, or the
+                             trace's JSON Lines with --json; --follow keeps streaming
+                             until the host quits (or Ctrl-C)
+          quit               terminate every scene and stop the host
+
+        EXAMPLES
+          export SCENEHOST_SOCKET=$XDG_RUNTIME_DIR/scenehost/host.sock
+          hostctl connect Mail && hostctl push Mail --vc Message
+          hostctl notify Mail --name unread --value 3
+          hostctl events --follow --json | grep '"exited"'
+          hostctl kill Mail --signal TERM; hostctl ps --json
+        """
+}

@@ -1,0 +1,97 @@
+import Glibc
+import HostProcess
+import Synchronization
+
+extension Commands {
+    /// `hostctl serve …`, entered from main.swift's top level on the main thread, before the
+    /// first `await`. The main thread stays here taking SIGTERM/SIGINT in `sigwait` (see
+    /// `TerminationSignals` for why it must be the main thread); the host runs in a task.
+    static func serveOnMainThread(_ argv: [String]) -> Never {
+        TerminationSignals.block()
+        let relay = ShutdownRelay()
+        Task.detached {
+            var arguments = Arguments(command: "serve", argv)
+            let code: ExitCode
+            do {
+                code = try await serve(&arguments, relay: relay)
+            } catch let error as UsageError {
+                printError(error.description)
+                code = .usage
+            } catch {
+                printError("hostctl serve: \(error)")
+                code = .runtimeFailure
+            }
+            exit(code.rawValue)
+        }
+        TerminationSignals.waitForever { _ in relay.terminate() }
+    }
+
+    /// `hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [limit flags]`
+    private static func serve(_ arguments: inout Arguments, relay: ShutdownRelay) async throws -> ExitCode {
+        if arguments.wantsHelp {
+            print(Help.serve)
+            return .success
+        }
+        let path = try socketPath(&arguments)
+        let tracePath = try arguments.option("--trace")
+        var limits = Scenario.Limits()
+        limits.stateDirectory = try arguments.option("--state-dir")
+        limits = try LimitFlags.parse(&arguments, over: limits)
+        try arguments.finish()
+
+        let listener: ControlListener
+        do {
+            listener = try ControlSocket.listen(path: path)
+        } catch {
+            printError("hostctl serve: \(error)")
+            return error.kind == .badPath ? .usage : .runtimeFailure
+        }
+        let server: ControlServer
+        do {
+            let configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
+            let host = try SceneHost(configuration: configuration, tracePath: tracePath)
+            server = try ControlServer(host: host, listener: listener)
+        } catch {
+            ControlSocket.close(listener)
+            printError("hostctl serve: \(error)")
+            return .runtimeFailure
+        }
+        server.start()
+        relay.attach(server)
+        print("serving on \(path) (pid \(getpid()))")
+        fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
+        await server.finished()
+        return .success
+    }
+
+    /// `--socket PATH`, else `$SCENEHOST_SOCKET`.
+    static func socketPath(_ arguments: inout Arguments) throws(UsageError) -> String {
+        if let path = try arguments.option("--socket") { return path }
+        if let value = getenv(ControlSocket.environmentVariable), value.pointee != 0 {
+            return String(cString: value)
+        }
+        throw UsageError(
+            "hostctl \(arguments.command): needs --socket PATH (or \(ControlSocket.environmentVariable) in the environment)")
+    }
+}
+
+/// Hands a signal to the server, or remembers it until the server exists.
+private final class ShutdownRelay: Sendable {
+    private let state = Mutex<(server: ControlServer?, requested: Bool)>((nil, false))
+
+    func attach(_ server: ControlServer) {
+        let requested = state.withLock { state in
+            state.server = server
+            return state.requested
+        }
+        if requested { server.shutdown() }
+    }
+
+    func terminate() {
+        let server = state.withLock { state in
+            state.requested = true
+            return state.server
+        }
+        server?.shutdown()
+    }
+}

@@ -1,0 +1,98 @@
+import Glibc
+import HostProcess
+import Protocol
+import Synchronization
+import Testing
+
+/// `hostctl bench --quick --json` as a real process: it must finish, exit 0, print JSON that
+/// parses and name every benchmark. No timing is asserted (tests run on busy machines).
+@Suite struct BenchSmokeTests {
+    /// Every row `--quick` reports (the full run adds the 1,000-scene scale rows).
+    static let expectedNames: [String] =
+        [
+            "codec.callback", "codec.request",
+            "pipe-echo.eventloop", "pipe-echo.blocking", "transition",
+            "spawn-ready", "connect",
+            "kill.raw", "kill",
+            "throughput.1", "throughput.8", "throughput.64",
+            "memory.worker-pss", "memory.host-per-scene",
+            "suspend-resume", "terminate",
+        ]
+        + [1, 10, 100].flatMap { size in
+            ["connect", "roundtrip", "worker-pss", "host-per-scene"].map { "scale.\(size).\($0)" }
+        }
+
+    @Test(.timeLimit(.minutes(5)))
+    func quickBenchPrintsJSONNamingEveryBenchmark() async throws {
+        let run = try await CapturedRun.run([TestWorker.hostctl, "bench", "--quick", "--json"])
+        let stderr = String(decoding: run.stderr, as: UTF8.self)
+        #expect(run.exit == .exited(status: 0), "hostctl bench failed: \(stderr)")
+
+        let json = try JSONParser.parse(run.stdout)
+        guard case .object(let root) = json, case .array(let rows)? = root["benchmarks"] else {
+            Issue.record("no benchmarks array in: \(String(decoding: run.stdout, as: UTF8.self))")
+            return
+        }
+        #expect(root["quick"] == .bool(true))
+        var names: [String] = []
+        for row in rows {
+            guard case .object(let fields) = row, case .string(let name)? = fields["name"] else {
+                Issue.record("a row without a name: \(row)")
+                continue
+            }
+            names.append(name)
+            // Every row carries its figures (null only if a figure could not be measured).
+            #expect(fields["median"] != nil && fields["p99"] != nil && fields["unit"] != nil, "\(name)")
+        }
+        for name in Self.expectedNames {
+            #expect(names.contains(name), "missing benchmark \(name); got \(names)")
+        }
+    }
+
+    @Test func unknownBenchmarkIsAUsageError() async throws {
+        let run = try await CapturedRun.run([TestWorker.hostctl, "bench", "--only", "nosuch"])
+        #expect(run.exit == .exited(status: 2))
+        #expect(String(decoding: run.stderr, as: UTF8.self).contains("nosuch"))
+    }
+}
+
+/// A child run to completion with its stdout and stderr collected by the host's event loop.
+private final class CapturedRun: Sendable {
+    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+    private let ended = Mutex<(exit: ChildExit?, waiter: CheckedContinuation<ChildExit, Never>?)>((nil, nil))
+
+    static func run(_ argv: [String]) async throws -> (exit: ChildExit, stdout: [UInt8], stderr: [UInt8]) {
+        let capture = CapturedRun()
+        let child = try ChildProcess.spawn(argv: argv)
+        EventLoop.shared.watch(
+            child,
+            onStdout: { bytes in capture.output.withLock { $0.stdout.append(contentsOf: bytes) } },
+            onStderr: { bytes in capture.output.withLock { $0.stderr.append(contentsOf: bytes) } },
+            onExit: { exit in capture.finished(exit) }
+        )
+        child.closeStdin()
+        let exit = await capture.exit()
+        let output = capture.output.withLock { $0 }
+        return (exit, output.stdout, output.stderr)
+    }
+
+    private func finished(_ exit: ChildExit) {
+        let waiter = ended.withLock { state in
+            state.exit = exit
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: exit)
+    }
+
+    private func exit() async -> ChildExit {
+        await withCheckedContinuation { continuation in
+            let exit: ChildExit? = ended.withLock { state in
+                if let exit = state.exit { return exit }
+                state.waiter = continuation
+                return nil
+            }
+            if let exit { continuation.resume(returning: exit) }
+        }
+    }
+}

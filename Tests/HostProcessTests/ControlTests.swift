@@ -1,0 +1,528 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Protocol
+import Synchronization
+import Testing
+
+@testable import HostProcess
+
+// End-to-end tests of the live control plane: a real `hostctl serve` process and real
+// clients (the `hostctl` binary, or raw sockets where the test needs to misbehave).
+// Everything synchronizes on output lines and exits; nothing sleeps.
+
+/// A spawned process: its stdout as lines, its stderr, and its exit.
+private final class Spawned: Sendable {
+    let child: ChildProcess
+    let lines: AsyncStream<String>
+    private struct State {
+        var partial: [UInt8] = []
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
+        var exit: ChildExit?
+        var exitWaiters: [CheckedContinuation<ChildExit, Never>] = []
+    }
+    private final class Box: Sendable {
+        let state = Mutex(State())
+    }
+    private let box = Box()
+
+    init(_ argv: [String]) throws {
+        child = try ChildProcess.spawn(argv: argv)
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        self.lines = lines
+        let box = self.box
+        EventLoop.shared.watch(
+            child,
+            onStdout: { bytes in
+                let complete: [String] = box.state.withLock { state in
+                    state.stdout += bytes
+                    state.partial += bytes
+                    var result: [String] = []
+                    while let newline = state.partial.firstIndex(of: UInt8(ascii: "\n")) {
+                        result.append(String(decoding: state.partial[..<newline], as: UTF8.self))
+                        state.partial.removeSubrange(...newline)
+                    }
+                    return result
+                }
+                for line in complete { continuation.yield(line) }
+            },
+            onStderr: { bytes in box.state.withLock { $0.stderr += bytes } },
+            onExit: { exit in
+                continuation.finish()
+                let waiters = box.state.withLock { state in
+                    state.exit = exit
+                    defer { state.exitWaiters = [] }
+                    return state.exitWaiters
+                }
+                for waiter in waiters { waiter.resume(returning: exit) }
+            })
+    }
+
+    var stdout: String { box.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    var stderr: String { box.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
+    func exit() async -> ChildExit {
+        await withCheckedContinuation { continuation in
+            let exit = box.state.withLock { state in
+                if state.exit == nil { state.exitWaiters.append(continuation) }
+                return state.exit
+            }
+            if let exit { continuation.resume(returning: exit) }
+        }
+    }
+
+    /// The exit status (128 + signal for a signal), like a shell's `$?`.
+    func status() async -> Int32 {
+        switch await exit() {
+        case .exited(let status): status
+        case .signaled(let signal): 128 + signal
+        }
+    }
+
+    /// The first stdout line matching `predicate`; nil when stdout ended first.
+    func line(where predicate: (String) -> Bool) async -> String? {
+        for await line in lines where predicate(line) { return line }
+        return nil
+    }
+}
+
+/// A finished client command.
+private struct ClientResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// A `hostctl serve` in a fresh private directory.
+private struct TestServer {
+    let directory: String
+    let socket: String
+    let process: Spawned
+
+    /// Starts `hostctl serve` and returns once it printed its ready line.
+    static func start(socket: String? = nil, directory: String? = nil, extra: [String] = []) async throws -> TestServer {
+        let directory = try directory ?? makePrivateDirectory()
+        let socket = socket ?? directory + "/host.sock"
+        let process = try Spawned(
+            [TestWorker.hostctl, "serve", "--socket", socket, "--suspend-delay-ms", "50", "--terminate-limit-ms", "2000"]
+                + extra)
+        let ready = await process.line { $0.hasPrefix("serving on ") }
+        try #require(ready == "serving on \(socket) (pid \(process.child.pid))", "serve failed: \(process.stderr)")
+        return TestServer(directory: directory, socket: socket, process: process)
+    }
+
+    /// Runs `hostctl ARGS --socket SOCKET` to completion.
+    func run(_ arguments: String...) async throws -> ClientResult {
+        try await runHostctl(arguments + ["--socket", socket])
+    }
+
+    /// Starts `hostctl ARGS --socket SOCKET` without waiting.
+    func spawn(_ arguments: String...) throws -> Spawned {
+        try Spawned([TestWorker.hostctl] + arguments + ["--socket", socket])
+    }
+
+    /// The `ps --json` rows by scene.
+    func scenes() async throws -> [String: ControlSceneRow] {
+        let result = try await run("ps", "--json")
+        try #require(result.status == 0, "ps failed: \(result.stderr)")
+        guard case .array(let items) = try JSONParser.parse(Array(result.stdout.utf8)) else {
+            Issue.record("ps --json did not print an array: \(result.stdout)")
+            return [:]
+        }
+        var rows: [String: ControlSceneRow] = [:]
+        for item in items {
+            let row = try #require(ControlSceneRow(json: item))
+            rows[row.scene] = row
+        }
+        return rows
+    }
+
+    /// Sends `quit` and expects both the client and the server to exit 0.
+    func quit() async throws {
+        let result = try await run("quit")
+        #expect(result.status == 0, "quit: \(result.stderr)")
+        #expect(await process.exit() == .exited(status: 0), "serve stderr: \(process.stderr)")
+        #expect(access(socket, F_OK) != 0, "the socket file is removed at exit")
+    }
+
+    /// For `defer`: a failed test must not leave a server (its workers die with it).
+    func kill() {
+        try? process.child.send(signal: SIGKILL)
+    }
+}
+
+private func runHostctl(_ arguments: [String]) async throws -> ClientResult {
+    let process = try Spawned([TestWorker.hostctl] + arguments)
+    let status = await process.status()
+    return ClientResult(status: status, stdout: process.stdout, stderr: process.stderr)
+}
+
+/// A fresh directory of mode 0700 (mkdtemp's mode).
+private func makePrivateDirectory() throws -> String {
+    var template = Array("/tmp/scenehost-control-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+    try #require(made, "mkdtemp: \(String(cString: strerror(errno)))")
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Runs blocking socket code on its own OS thread, never on the cooperative pool.
+private func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        PlatformThread.startDetached(name: "test-client") { continuation.resume(returning: body()) }
+    }
+}
+
+/// A raw client: sends `bytes`, optionally half-closes, then reads frames until the server
+/// closes the connection (or 20 s pass). Returns the frames it received.
+private func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = true) async -> [String] {
+    await onThread {
+        guard let descriptor = try? ControlSocket.connect(path: socket) else { return ["<connect failed>"] }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if count <= 0 { return }  // the server may hang up on a misbehaving client
+                offset += count
+            }
+        }
+        if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        return received.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A reply frame's id and error code (nil when ok).
+private func decodeReply(_ frame: String) -> (id: JSONValue, code: Int?)? {
+    guard let value = try? JSONParser.parse(Array(frame.utf8)), let reply = ControlReply(json: value) else { return nil }
+    if case .failure(let error) = reply.result { return (reply.id, error.code.rawValue) }
+    return (reply.id, nil)
+}
+
+@Suite("Live control plane: hostctl serve and its clients")
+struct ControlTests {
+    @Test("connect, push, a refusal, ps --json, quit")
+    func connectPushPs() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+
+        #expect(try await server.run("connect", "A").status == 0)
+        #expect(try await server.run("push", "A", "--vc", "Detail").status == 0)
+        #expect(try await server.run("connect", "B", "--background", "--root", "Library").status == 0)
+        #expect(try await server.run("notify", "A", "--name", "sync", "--value", #"{"n":1}"#).status == 0)
+
+        let refused = try await server.run("activate", "A")
+        #expect(refused.status == 3)
+        #expect(refused.stderr.hasPrefix("hostctl activate: scene A: activate refused"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+
+        let usage = try await server.run("push", "A")
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("--vc"))
+
+        let scenes = try await server.scenes()
+        let a = try #require(scenes["A"])
+        #expect(a.activation == .foregroundActive)
+        #expect(a.process == .running)
+        #expect(a.hasSession)
+        #expect(a.stack == ["Root", "Detail"])
+        #expect((a.pid ?? 0) > 0)
+        #expect((a.residentBytes ?? 0) > 0)
+        #expect(a.uptimeSeconds != nil)
+        let b = try #require(scenes["B"])
+        #expect(b.activation == .background)
+        #expect(b.stack == ["Library"])
+
+        let table = try await server.run("ps")
+        #expect(table.status == 0)
+        #expect(table.stdout.hasPrefix("SCENE"))
+        #expect(table.stdout.contains("foregroundActive"))
+
+        // The readable trace, from the start, without --follow: prints and exits.
+        let events = try await server.run("events")
+        #expect(events.status == 0)
+        #expect(events.stdout.contains("A            viewDidAppear             Detail"), "\(events.stdout)")
+        #expect(events.stdout.contains("didReceiveNotification  sync = {\"n\":1}"))
+
+        try await server.quit()
+    }
+
+    @Test("a worker killed from outside shows up in events --follow --json as exited/killed")
+    func killFromOutside() async throws {
+        let directory = try makePrivateDirectory()
+        let tracePath = directory + "/trace.jsonl"
+        let server = try await TestServer.start(directory: directory, extra: ["--trace", tracePath])
+        defer { server.kill() }
+        let follower = try server.spawn("events", "--follow", "--json")
+        defer { try? follower.child.send(signal: SIGKILL) }
+
+        #expect(try await server.run("connect", "A").status == 0)
+        let pid = try #require(try await server.scenes()["A"]?.pid)
+        #expect(Glibc.kill(pid, SIGKILL) == 0)
+
+        let exitedLine = await follower.line { line in
+            guard let event = try? TraceEvent(jsonLine: Array(line.utf8)) else { return false }
+            return event.scene == "A" && event.processEvent == .exited && event.pid == pid
+        }
+        let exited = try TraceEvent(jsonLine: Array(try #require(exitedLine).utf8))
+        #expect(exited.reason == .killed)
+        #expect(exited.signal == "KILL")
+
+        try await server.quit()
+        // The follow stream ends when the host quits; the client then exits 0.
+        #expect(await follower.status() == 0)
+        #expect(follower.stdout.contains(#""name":"stopped""#))
+        // Everything the follower saw is the trace file, line for line.
+        let file = String(decoding: readWholeFile(tracePath, limit: 1 << 24) ?? [], as: UTF8.self)
+        #expect(follower.stdout == file)
+        #expect(try TraceVerifier.verify(contentsOf: tracePath).failure == nil)
+    }
+
+    @Test("16 concurrent clients each get exactly one reply")
+    func concurrentClients() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+
+        let socket = server.socket
+        let (statuses, rawReplies) = try await withThrowingTaskGroup(of: (Int32?, [String]?).self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    let result = try await server.run("notify", "A", "--name", "cli", "--value", String(index))
+                    return (result.status, nil)
+                }
+                group.addTask {
+                    let request = #"{"id":\#(100 + index),"op":"notify","scene":"A","name":"raw","value":\#(index)}"#
+                    return (nil, await rawExchange(socket: socket, Array((request + "\n").utf8)))
+                }
+            }
+            var statuses: [Int32] = []
+            var replies: [[String]] = []
+            for try await (status, frames) in group {
+                if let status { statuses.append(status) }
+                if let frames { replies.append(frames) }
+            }
+            return (statuses, replies)
+        }
+        #expect(statuses == [Int32](repeating: 0, count: 16))
+        var ids: Set<Int> = []
+        for frames in rawReplies {
+            #expect(frames.count == 1, "exactly one reply, got \(frames)")
+            if let reply = frames.first.flatMap(decodeReply), case .int(let id) = reply.id, reply.code == nil {
+                ids.insert(id)
+            }
+        }
+        #expect(ids == Set(100..<116))
+
+        // Every one of the 32 operations ran.
+        let trace = try await server.run("events", "--json")
+        let notifications = trace.stdout.split(separator: "\n").filter { $0.contains(#""name":"didReceiveNotification""#) }
+        #expect(notifications.count == 32)
+        try await server.quit()
+    }
+
+    @Test("garbage, oversized frames and vanished clients affect nobody else")
+    func misbehavingClients() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+
+        let frames = await rawExchange(socket: server.socket, Array("""
+            this is not json
+            {"id":7,"op":"ps"}
+            {"id":8,"op":"teleport","scene":"A"}
+            {"id":9,"op":"push","scene":"A"}
+            [1,2]
+            {"id":10,"op":"push","scene":"A","vc":"Detail","colour":"red"}
+
+            """.utf8))
+        let replies = frames.compactMap(decodeReply)
+        #expect(replies.count == 6, "\(frames)")
+        #expect(replies.contains { $0.id == .null && $0.code == ProtocolError.Code.parseError.rawValue })
+        #expect(replies.contains { $0.id == .int(7) && $0.code == nil })
+        #expect(replies.contains { $0.id == .int(8) && $0.code == ProtocolError.Code.unknownOperation.rawValue })
+        #expect(replies.contains { $0.id == .int(9) && $0.code == ProtocolError.Code.invalidParameters.rawValue })
+        #expect(replies.contains { $0.id == .null && $0.code == ProtocolError.Code.invalidMessage.rawValue })
+        #expect(replies.contains { $0.id == .int(10) && $0.code == ProtocolError.Code.invalidParameters.rawValue })
+
+        // A frame over 1 MiB: an error, then the server hangs up.
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) + 4096) + [UInt8(ascii: "\n")]
+        let oversized = await rawExchange(socket: server.socket, huge, halfClose: false)
+        #expect(oversized.first.flatMap(decodeReply)?.code == ProtocolError.Code.frameTooLarge.rawValue, "\(oversized)")
+
+        // A client that sends a push and vanishes at once: the push still happens.
+        let follower = try server.spawn("events", "--follow", "--json")
+        defer { try? follower.child.send(signal: SIGKILL) }
+        _ = await onThread { [socket = server.socket] in
+            guard let descriptor = try? ControlSocket.connect(path: socket) else { return false }
+            let request = Array(#"{"id":1,"op":"push","scene":"A","vc":"Gone"}"#.utf8) + [10]
+            let written = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            return written == request.count
+        }
+        let appeared = await follower.line { $0.contains(#""name":"viewDidAppear","vc":"Gone""#) }
+        #expect(appeared != nil)
+
+        // Everyone else is fine.
+        #expect(try await server.run("pop", "A").status == 0)
+        #expect(try await server.scenes()["A"]?.stack == ["Root"])
+        try await server.quit()
+        #expect(await follower.status() == 0)
+    }
+
+    @Test("a stale socket is replaced, a live one is never stolen, unsafe paths are refused")
+    func socketSafety() async throws {
+        let directory = try makePrivateDirectory()
+        let socket = directory + "/host.sock"
+
+        // A stale socket: bound, then its listener went away without removing it.
+        let stale = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socket.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(stale)
+
+        let server = try await TestServer.start(socket: socket, directory: directory)
+        defer { server.kill() }
+        var info = stat()
+        #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode 0600")
+
+        // A second host on the same path: refused, exit 3; the first keeps serving.
+        let second = try await runHostctl(["serve", "--socket", socket])
+        #expect(second.status == 3)
+        #expect(second.stderr.contains("already serving on \(socket)"), "\(second.stderr)")
+        #expect(try await server.run("ps").status == 0)
+
+        // Unsafe or impossible paths: usage errors (exit 2) that say why.
+        let shared = directory + "/shared"
+        mkdir(shared, 0o700)
+        chmod(shared, 0o777)
+        let writable = try await runHostctl(["serve", "--socket", shared + "/host.sock"])
+        #expect(writable.status == 2)
+        #expect(writable.stderr.contains("directory \(shared) is writable by others"), "\(writable.stderr)")
+        let long = try await runHostctl(["serve", "--socket", directory + "/" + String(repeating: "s", count: 120)])
+        #expect(long.status == 2)
+        #expect(long.stderr.contains("longer than the 107"), "\(long.stderr)")
+        let file = directory + "/file"
+        close(open(file, O_CREAT | O_WRONLY, 0o600))
+        let notSocket = try await runHostctl(["serve", "--socket", file])
+        #expect(notSocket.status == 2)
+        #expect(notSocket.stderr.contains("not a socket"))
+
+        // A client with nobody serving: runtime failure.
+        let nobody = try await runHostctl(["ps", "--socket", directory + "/nobody.sock"])
+        #expect(nobody.status == 3)
+        #expect(nobody.stderr.contains("no host is serving"))
+
+        // SIGINT stops the host like quit.
+        try server.process.child.send(signal: SIGINT)
+        #expect(await server.process.exit() == .exited(status: 0))
+        #expect(access(socket, F_OK) != 0)
+        unlink(file)
+        rmdir(shared)
+        rmdir(directory)
+    }
+
+    @Test("SIGTERM: every scene is terminated, no worker is left, exit 0")
+    func sigterm() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+        #expect(try await server.run("connect", "B", "--background").status == 0)
+        #expect(try await server.run("waitFor", "B", "--process", "suspended", "--timeout-ms", "5000").status == 0)
+        let follower = try server.spawn("events", "--follow", "--json", "--from-seq", "1")
+        defer { try? follower.child.send(signal: SIGKILL) }
+        let pids = try await server.scenes().values.compactMap(\.pid)
+        #expect(pids.count == 2)
+
+        try server.process.child.send(signal: SIGTERM)
+        #expect(await server.process.exit() == .exited(status: 0), "\(server.process.stderr)")
+        for pid in pids {
+            #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH, "worker \(pid) is gone")
+        }
+        #expect(await follower.status() == 0)
+        // A running scene is told (applicationWillTerminate); a suspended one is killed silently.
+        let lines = follower.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains(#""scene":"A""#) && $0.contains("applicationWillTerminate") })
+        #expect(!lines.contains { $0.contains(#""scene":"B""#) && $0.contains("applicationWillTerminate") })
+        #expect(lines.last?.contains(#""name":"stopped""#) == true)
+    }
+}
+
+@Suite("Control messages")
+struct ControlMessageTests {
+    @Test("every request round-trips through its frame")
+    func requestRoundTrip() throws {
+        let steps: [Scenario.Step] = [
+            .scene("A", .connect()),
+            .scene("A", .connect(background: true, root: "Library", worker: ["/bin/w", "--x"])),
+            .scene("A", .push(viewController: "Detail")),
+            .scene("A", .resize(width: 800, height: 600)),
+            .scene("A", .notify(name: "sync", value: .object(["n": .int(1)]))),
+            .scene("A", .kill(signal: SIGTERM)),
+            .scene("A", .terminate),
+            .memoryPressure,
+            .waitFor(scene: "A", condition: .process(.suspended), timeout: .milliseconds(1500)),
+            .waitFor(scene: "A", condition: .state(.background), timeout: .seconds(10)),
+            .sleep(.milliseconds(5)),
+            .quit,
+        ]
+        let bodies = steps.map { ControlRequest.Body.step($0) } + [.ps, .events(fromSeq: 7, follow: true)]
+        for (index, body) in bodies.enumerated() {
+            let request = ControlRequest(id: .int(index), body: body)
+            let decoded = try ControlRequest(frame: Array(request.frame.dropLast()))
+            #expect(decoded == request)
+        }
+    }
+
+    @Test("a bad request names the problem and keeps its id")
+    func badRequests() {
+        func failure(_ text: String) -> ControlRequest.DecodingError? {
+            do {
+                _ = try ControlRequest(frame: Array(text.utf8))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(failure(#"{"id":3,"op":"push","scene":"A"}"#)?.error.message == #"push: needs "vc""#)
+        #expect(failure(#"{"id":3,"op":"push","scene":"A"}"#)?.id == .int(3))
+        #expect(failure(#"{"id":"x","op":"pop","scene":"A","expectError":true}"#)?.error.code == .invalidParameters)
+        #expect(failure(#"{"id":1,"op":"events","fromSeq":0}"#)?.error.code == .invalidParameters)
+        #expect(failure(#"{"op":"fly"}"#)?.error.code == .unknownOperation)
+        #expect(failure("nope")?.error.code == .parseError)
+    }
+
+    @Test("replies and event frames decode as the client reads them")
+    func replies() throws {
+        let row = ControlSceneRow(
+            scene: "A", hasSession: true, activation: .background, process: .suspended, pid: 42,
+            residentBytes: 3 << 20, uptimeSeconds: 1.5, stack: ["Root", "Detail"])
+        for reply in [
+            ControlReply(id: .int(1), result: .ok),
+            ControlReply(id: .string("k"), result: .scenes([row])),
+            ControlReply(id: .null, result: .failure(ProtocolError(.illegalTransition, "refused"))),
+        ] {
+            #expect(try ControlServerFrame(frame: Array(reply.frame.dropLast())) == .reply(reply))
+        }
+        let event = TraceEvent(seq: 3, time: 0.25, kind: .process, scene: "A", processEvent: .exited, pid: 42,
+            reason: .killed, signal: "KILL")
+        var frame: [UInt8] = []
+        ControlServerFrame.eventFrame(event, into: &frame)
+        #expect(try ControlServerFrame(frame: Array(frame.dropLast())) == .event(event))
+    }
+}

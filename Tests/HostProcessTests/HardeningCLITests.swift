@@ -1,0 +1,154 @@
+import CSceneHostSys
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// Every `hostctl` command given missing, unknown or malformed arguments: exit status 2 and
+/// exactly one line on stderr (CLI.md), before anything runs.
+@Suite struct HardeningCLITests {
+    struct Outcome {
+        var exit: ChildExit
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the real `hostctl` with `arguments` (`$OK`, `$UNKNOWN_OP`, `$BROKEN`, `$DIR` name
+    /// scenario files and a directory made for the run), without `SCENEHOST_SOCKET`.
+    static func hostctl(_ arguments: [String]) async throws -> Outcome {
+        let directory = makeTemporaryDirectory()
+        let files = [
+            "$OK": (directory + "/ok.json", #"{"steps":[]}"#),
+            "$UNKNOWN_OP": (directory + "/unknown-op.json", #"{"steps":[{"op":"fly","scene":"A"}]}"#),
+            "$BROKEN": (directory + "/broken.json", #"{"steps":[{"op":"connect","#),
+            "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
+            "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
+        ]
+        for (path, text) in files.values { _ = writeFile(path, text) }
+        let argv = arguments.map { argument in
+            if argument == "$DIR" { return directory }
+            return files[argument]?.0 ?? argument.replacingSocketPlaceholder(with: directory + "/none.sock")
+        }
+        let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + argv, environment: environment)
+        child.closeStdin()
+        let output = CLIOutput()
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { output.append(stdout: $0) },
+                onStderr: { output.append(stderr: $0) },
+                onExit: { continuation.resume(returning: $0) }
+            )
+        }
+        return Outcome(exit: exit, stdout: output.stdout, stderr: output.stderr)
+    }
+
+    /// This process's environment without `SCENEHOST_SOCKET` (sanitizer options stay).
+    static let environment: [String: String] = {
+        var result: [String: String] = [:]
+        guard var entry = csh_environ() else { return result }
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        result["SCENEHOST_SOCKET"] = nil
+        return result
+    }()
+
+    /// (arguments, a word the one stderr line must contain)
+    static let usageErrors: [([String], String)] = [
+        // Unknown commands.
+        (["frobnicate"], "unknown command"),
+        (["--version"], "unknown command"),
+        (["-x"], "unknown command"),
+        // run
+        (["run"], "missing SCENARIO.json"),
+        (["run", "--quiet"], "missing SCENARIO.json"),
+        (["run", "/nonexistent/scenario.json"], "No such file"),
+        (["run", "$DIR"], "Is a directory"),
+        (["run", "$BROKEN"], "not valid JSON"),
+        (["run", "$UNKNOWN_OP"], "unknown op \"fly\""),
+        (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
+        (["run", "$BAD_SCENE"], "invalid scene identifier"),
+        (["run", "$OK", "--suspend-delay-ms", "abc"], "--suspend-delay-ms"),
+        (["run", "$OK", "--suspend-delay-ms", "-5"], "--suspend-delay-ms"),
+        (["run", "$OK", "--launch-limit-ms", "0"], "--launch-limit-ms"),
+        (["run", "$OK", "--memory-limit-mb", "99999999999999999999"], "--memory-limit-mb"),
+        (["run", "$OK", "--restart-limit", "-1"], "--restart-limit"),
+        (["run", "$OK", "--restart-window-ms", "5"], "--restart-limit"),
+        (["run", "$OK", "--trace"], "--trace needs a value"),
+        (["run", "$OK", "--trace="], "--trace needs a value"),
+        (["run", "$OK", "$OK"], "unknown argument"),
+        (["run", "$OK", "--bogus"], "unknown argument \"--bogus\""),
+        // verify
+        (["verify"], "missing TRACE.jsonl"),
+        (["verify", "a.jsonl", "b.jsonl"], "unknown argument \"b.jsonl\""),
+        // demo
+        (["demo", "--bogus"], "unknown argument \"--bogus\""),
+        (["demo", "extra"], "unknown argument \"extra\""),
+        (["demo", "--trace"], "--trace needs a value"),
+        (["demo", "--timeline"], "--timeline needs a value"),
+        (["demo", "--suspend-delay-ms", "abc"], "--suspend-delay-ms"),
+        (["demo", "--transition-limit-ms", "1.5"], "--transition-limit-ms"),
+        // timeline
+        (["timeline"], "missing TRACE.jsonl"),
+        (["timeline", "$OK", "--format", "png"], "--format"),
+        (["timeline", "$OK", "-o", "a", "-o", "b"], "-o given more than once"),
+        (["timeline", "$OK", "--bogus"], "unknown argument \"--bogus\""),
+        // worker
+        (["worker", "--bogus"], "--bogus"),
+        // serve and the client operations (CLI.md), checked before any socket is touched.
+        (["serve"], "--socket"),
+        (["serve", "--socket"], "--socket needs a value"),
+        (["serve", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["ps"], "--socket"),
+        (["ps", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["push", "A", "--socket", "$SOCKET"], "--vc"),
+        (["push", "A", "B", "--socket", "$SOCKET", "--vc", "D"], "unknown argument \"B\""),
+        (["connect", "--socket", "$SOCKET"], "missing SCENE"),
+        (["kill", "A", "--signal", "NOPE", "--socket", "$SOCKET"], "unknown signal"),
+        (["resize", "A", "--width", "abc", "--height", "1", "--socket", "$SOCKET"], "--width"),
+        (["events", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["quit"], "--socket"),
+        // stress and bench
+        (["stress", "--bogus"], "unknown argument \"--bogus\""),
+        (["bench", "--bogus"], "unknown argument \"--bogus\""),
+    ]
+
+    @Test(arguments: usageErrors)
+    func aUsageErrorIsOneLineAndExit2(_ arguments: [String], _ word: String) async throws {
+        let outcome = try await Self.hostctl(arguments)
+        #expect(outcome.exit == .exited(status: 2), "\(arguments): \(outcome.exit) \(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 1 && outcome.stderr.hasSuffix("\n"), "\(arguments): \(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("hostctl"), "\(arguments): \(outcome.stderr)")
+        #expect(outcome.stderr.contains(word), "\(arguments): \(outcome.stderr)")
+        #expect(outcome.stderr.utf8.count < 400, "\(arguments): not one short line")
+    }
+
+    @Test func noCommandPrintsTheUsageAndExits2() async throws {
+        let outcome = try await Self.hostctl([])
+        #expect(outcome.exit == .exited(status: 2))
+        #expect(outcome.stdout.contains("USAGE"))
+    }
+}
+
+/// Output collected on the event loop thread.
+private final class CLIOutput: @unchecked Sendable {
+    // Only written on the event loop thread; read after the exit, which the loop delivers last.
+    private(set) var stdout = ""
+    private(set) var stderr = ""
+    func append(stdout bytes: UnsafeRawBufferPointer) { stdout += String(decoding: bytes, as: UTF8.self) }
+    func append(stderr bytes: UnsafeRawBufferPointer) { stderr += String(decoding: bytes, as: UTF8.self) }
+}
+
+extension String {
+    fileprivate func replacingSocketPlaceholder(with path: String) -> String {
+        self == "$SOCKET" ? path : self
+    }
+}

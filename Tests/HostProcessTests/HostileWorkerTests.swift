@@ -1,0 +1,189 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// Hostile workers (Tests/Fixtures/HostileWorkers/*.sh) run as scene A next to a healthy
+/// scene B. For each: the right termination reason, B keeps working, none of A's pipes stays
+/// open in the host, nothing of A's process group is left, A's session keeps its last stored
+/// state, and the trace verifies. The outcome table is in docs/HARDENING.md.
+///
+/// Serialized: the 100 MiB test measures the host's peak memory.
+@Suite(.serialized) struct HostileWorkerTests {
+    /// The restoration state A's session holds before the hostile worker runs.
+    static let marker: JSONValue = .object(["stack": .array([.string("Root")]), "marker": .string("keep me")])
+
+    /// One host with a healthy scene B and a stored session for A.
+    struct Harness {
+        let host: SceneHost
+        let a: SceneHandle
+        let b: SceneHandle
+        let stateDirectory: String
+        /// Where the fixture records its pipes (and, for grandchild.sh, the grandchild's pid).
+        let record: String
+
+        init(_ configure: (inout HostConfiguration) -> Void = { _ in }) async throws {
+            let directory = makeTemporaryDirectory()
+            stateDirectory = directory + "/state"
+            record = directory + "/pipes"
+            try SessionStore(directory: stateDirectory).save(
+                SceneSession(identifier: "A", restoration: HostileWorkerTests.marker)
+            )
+            var configuration = TestWorker.configuration(stateDirectory: stateDirectory)
+            configure(&configuration)
+            host = try SceneHost(configuration: configuration)
+            a = try host.scene("A")
+            b = try host.scene("B")
+            try await b.connect()
+        }
+
+        /// `fixture RECORD args…`
+        func worker(_ fixture: String, _ arguments: [String] = []) -> [String] {
+            [HostileFixture.path(fixture), record] + arguments
+        }
+
+        var exit: TraceEvent? {
+            host.trace.history.last { $0.scene == "A" && $0.processEvent == .exited }
+        }
+
+        var violations: [String] {
+            host.trace.history.filter { $0.scene == "A" && $0.kind == .error && $0.op == "protocol" }.compactMap(\.message)
+        }
+
+        /// Everything that must hold once A's worker is gone, then quits the host.
+        func checkAftermath(
+            reason: TerminationReason,
+            keepsStoredState: Bool = true,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
+            let exit = try #require(self.exit, "A's worker has no exit event", sourceLocation: sourceLocation)
+            #expect(exit.reason == reason, sourceLocation: sourceLocation)
+            // The scene learns of the death through its mailbox, right after the failed operation.
+            try await a.waitFor(process: .none, timeout: .seconds(10))
+            let workerPid = try #require(exit.pid, sourceLocation: sourceLocation)
+
+            // The healthy scene keeps working.
+            try await b.push("Detail")
+            try await b.pop()
+            #expect(await b.status().activation == .foregroundActive, sourceLocation: sourceLocation)
+            let healthyPid = try #require(await b.status().pid, sourceLocation: sourceLocation)
+            #expect(host.livingWorkerPids() == [healthyPid], sourceLocation: sourceLocation)
+
+            // None of the dead worker's pipes is still open in the host.
+            let pipes = Set(HardeningProbe.readLines(record).prefix(3))
+            #expect(pipes.count == 3 && pipes.allSatisfy { $0.hasPrefix("pipe:[") }, "\(pipes)", sourceLocation: sourceLocation)
+            #expect(HardeningProbe.openDescriptorTargets().isDisjoint(with: pipes), sourceLocation: sourceLocation)
+            // Nothing of its process group is left.
+            #expect(HardeningProbe.processGroupIsGone(workerPid), sourceLocation: sourceLocation)
+
+            // The session keeps its last stored state, in memory and on disk.
+            let stored = host.sessions.session("A")?.restoration
+            if keepsStoredState {
+                #expect(stored == HostileWorkerTests.marker, sourceLocation: sourceLocation)
+            } else {
+                #expect(stored != nil, sourceLocation: sourceLocation)
+            }
+            let onDisk = try SessionStore(directory: stateDirectory).session("A")?.restoration
+            #expect(onDisk == stored, sourceLocation: sourceLocation)
+
+            await host.quit()
+            #expect(host.livingWorkerPids().isEmpty, sourceLocation: sourceLocation)
+            #expect(host.verifyTrace() == nil, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func aWorkerWritingGarbageIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("garbage.sh"))
+        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+        #expect(harness.violations.contains { $0.contains("unreadable frame") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
+    @Test func aHundredMebibyteLineIsRefusedWithBoundedMemory() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("huge-line.sh"))
+        let canResetPeak = HardeningProbe.resetPeakResidentSize()
+        let before = try #require(HardeningProbe.selfStatusKilobytes("VmRSS:"))
+        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+        let after = try #require(HardeningProbe.selfStatusKilobytes(canResetPeak ? "VmHWM:" : "VmRSS:"))
+        #expect(harness.violations.contains { $0.contains("exceeds the maximum frame size") })
+        // The host read at most the frame limit (1 MiB) into memory; the rest was dropped.
+        #expect(after - before < 32 * 1024, "host grew by \(after - before) kB")
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
+    @Test func aWorkerThatNeverAnswersTheHandshakeHitsTheLaunchWatchdog() async throws {
+        let harness = try await Harness { $0.launchLimit = .seconds(1) }
+        await #expect(throws: HostError.self) { try await harness.a.connect(worker: harness.worker("silent.sh")) }
+        try await harness.checkAftermath(reason: .watchdog)
+    }
+
+    @Test func anAckForTheWrongRequestIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("stale-ack.sh"))
+        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+        #expect(harness.violations.contains { $0.contains("reply to unknown request 1") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
+    @Test func closingStdoutWhileAliveIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("close-stdout.sh"))
+        // No request needed: the host notices the EOF and kills the worker after the grace.
+        try await harness.a.waitFor(process: .none, timeout: .seconds(10))
+        #expect(harness.violations.contains { $0.contains("closed its stdout") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
+    @Test func aWorkerIgnoringSIGTERMSurvivesKillTERMButNotTerminate() async throws {
+        let harness = try await Harness { $0.terminateLimit = .milliseconds(300) }
+        try await harness.a.connect(worker: harness.worker("ignore-term.sh", [TestWorker.hostctl, "worker"]))
+        let pid = try #require(await harness.a.status().pid)
+        // Returns after the terminate limit, the worker still running.
+        try await harness.a.kill(signal: SIGTERM)
+        #expect(harness.exit == nil)
+        #expect(await harness.a.status().process == .running)
+        #expect(await harness.a.status().pid == pid)
+        #expect(Glibc.kill(pid, 0) == 0)
+        // It still answers, and terminate ends it cleanly.
+        try await harness.a.push("Detail")
+        try await harness.a.terminate()
+        #expect(harness.exit?.status == 0)
+        try await harness.checkAftermath(reason: .terminated, keepsStoredState: false)
+    }
+
+    @Test func aGrandchildHoldingThePipesNeitherDelaysTheDeathNorOutlivesIt() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("grandchild.sh"))
+        // Seen through the pidfd, although the grandchild keeps stdout and stderr open.
+        try await harness.a.waitFor(process: .none, timeout: .seconds(10))
+        let lines = HardeningProbe.readLines(harness.record)
+        let grandchild = try #require(lines.count == 4 ? Int32(lines[3]) : nil, "\(lines)")
+        #expect(HardeningProbe.waitForDeath(of: grandchild), "grandchild \(grandchild) outlived the worker")
+        #expect(harness.exit?.status == 0)
+        try await harness.checkAftermath(reason: .crashed)
+    }
+
+    @Test func aWorkerExitingMidConnectIsACrash() async throws {
+        let harness = try await Harness()
+        await #expect(throws: HostError.self) {
+            try await harness.a.connect(worker: harness.worker("exit-mid-connect.sh"))
+        }
+        #expect(harness.exit?.status == 3)
+        try await harness.checkAftermath(reason: .crashed)
+    }
+
+    @Test func aWorkerCrashingMidBackgroundKeepsTheLastStoredState() async throws {
+        let harness = try await Harness()
+        let worker = harness.worker(
+            "exec-recorded.sh", [TestWorker.hostctl, "worker", "--crash-in", "sceneDidEnterBackground"]
+        )
+        try await harness.a.connect(worker: worker)
+        await #expect(throws: HostError.self) { try await harness.a.background() }
+        #expect(harness.exit?.status == 70)
+        try await harness.checkAftermath(reason: .crashed)
+    }
+}

@@ -1,0 +1,386 @@
+import Glibc
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// Model-based tests: random operation sequences, run one step at a time against the pure
+/// state machine (`SceneLifecycle`, carrying out each plan's expected completion), against
+/// real workers (`SceneHost`) and against the trace checker (`SceneTraceChecker`, replayed
+/// over the host's trace). After every step the three must agree: refused vs accepted, the
+/// activation and process state, the navigation stack, the background task, and the
+/// notifications delivered.
+///
+/// Timers are made deterministic: the suspend delay is a few milliseconds and, whenever the
+/// model says the scene should suspend, the test waits for the host to do it before the next
+/// step; background tasks never expire (a one-hour limit).
+///
+/// A failing case prints its seed and the shortest failing prefix of its operations.
+@Suite struct PropertyTests {
+    static let seeds: [UInt64] = Array(1...24)
+    static let stepsPerSeed = 50
+    static let scenes = ["A", "B"]
+
+    @Test func realWorkersFollowTheModel() async throws {
+        let failures = await withTaskGroup(of: String?.self, returning: [String].self) { group in
+            var pending = Self.seeds[...]
+            var failures: [String] = []
+            // Four seeds at a time: enough to overlap the waits, light on two cores.
+            for _ in 0..<4 {
+                guard let seed = pending.popFirst() else { break }
+                group.addTask { await Self.checkSeed(seed) }
+            }
+            for await failure in group {
+                if let failure { failures.append(failure) }
+                if let seed = pending.popFirst() { group.addTask { await Self.checkSeed(seed) } }
+            }
+            return failures
+        }
+        for failure in failures.sorted() { Issue.record("\(failure)") }
+    }
+
+    /// The legality oracle the stress audit uses (LIFECYCLE.md's table, written down on its
+    /// own) agrees with the host's transition table in every state a random walk reaches.
+    @Test func legalityOracleAgreesWithTheTransitionTable() {
+        for seed in UInt64(1)...300 {
+            var generator = SeededGenerator(seed: seed)
+            var model = SceneLifecycle()
+            for index in 0..<60 {
+                for op in Self.everyOperation(index: index) {
+                    let oracle = LegalityOracle.isLegal(op.name, in: Self.view(of: model))
+                    guard let oracle else { continue }
+                    let table: Bool
+                    if case .refuse = model.request(op) { table = false } else { table = true }
+                    if oracle != table {
+                        Issue.record("seed \(seed): \(op.name) in \(Self.describe(model)): oracle says \(oracle), table \(table)")
+                    }
+                }
+                guard case .op(_, let op) = Self.randomStep(&generator, index: index, scenes: ["A"]) else { continue }
+                if case .perform(let steps) = model.request(op) { Self.apply(steps, to: &model, scene: "A") }
+                if model.shouldSuspend && generator.chance(0.7) { model.suspended() }
+            }
+        }
+    }
+
+    /// The same seed gives the same stress plan; kills come at about the requested rate.
+    @Test func stressPlansAreAFunctionOfTheSeed() {
+        var options = StressOptions()
+        options.ops = 5000
+        options.killRate = 0.1
+        #expect(StressPlan(options: options) == StressPlan(options: options))
+        var other = options
+        other.seed = 2
+        #expect(StressPlan(options: options) != StressPlan(options: other))
+        let actions = StressPlan(options: options).clients.flatMap { $0 }
+        #expect(actions.count == 5000)
+        #expect(Set(actions.map(\.id)).count == 5000)
+        let kills = actions.filter { if case .kill = $0 { true } else { false } }.count
+        #expect((350...650).contains(kills))
+        // SplitMix64's reference output for seed 0.
+        var generator = SeededGenerator(seed: 0)
+        #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+    }
+
+    // MARK: Generating
+
+    enum Step: Sendable, Hashable, CustomStringConvertible {
+        case op(scene: String, SceneOperation)
+        /// SIGKILL the scene's worker from outside the host, then wait until the host saw it.
+        case crash(scene: String)
+
+        var description: String {
+            switch self {
+            case .crash(let scene): return "crash \(scene)"
+            case .op(let scene, let op):
+                switch op {
+                case .connect(let background, _, _): return "connect\(background ? "(background)" : "") \(scene)"
+                case .push(let name): return "push \(name) \(scene)"
+                case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
+                case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
+                default: return "\(op.name) \(scene)"
+                }
+            }
+        }
+    }
+
+    /// Three steps in four are drawn among those the model says are legal (the model runs
+    /// along as the steps are drawn), the rest among all: deep states and refusals both.
+    static func generate(seed: UInt64, count: Int) -> [Step] {
+        var generator = SeededGenerator(seed: seed)
+        var models: [String: SceneLifecycle] = [:]
+        var steps: [Step] = []
+        for index in 0..<count {
+            let legalOnly = generator.chance(0.75)
+            var step = randomStep(&generator, index: index, scenes: scenes)
+            for _ in 0..<20 where legalOnly && !isLegal(step, models: models) {
+                step = randomStep(&generator, index: index, scenes: scenes)
+            }
+            steps.append(step)
+            switch step {
+            case .crash(let scene):
+                models[scene, default: SceneLifecycle()].processExited()
+            case .op(let scene, let op):
+                var model = models[scene] ?? SceneLifecycle()
+                if case .perform(let plan) = model.request(op) { apply(plan, to: &model, scene: scene) }
+                if model.shouldSuspend { model.suspended() }
+                models[scene] = model
+            }
+        }
+        return steps
+    }
+
+    static func isLegal(_ step: Step, models: [String: SceneLifecycle]) -> Bool {
+        switch step {
+        case .crash(let scene): return models[scene]?.hasLiveWorker == true
+        case .op(let scene, let op):
+            if case .perform = (models[scene] ?? SceneLifecycle()).request(op) { return true }
+            return false
+        }
+    }
+
+    /// Weighted toward the operations that move the state; `discard` is rare (it ends the scene).
+    static func randomStep(_ generator: inout SeededGenerator, index: Int, scenes: [String]) -> Step {
+        let scene = generator.element(of: scenes)
+        let choices: [(weight: Int, make: () -> Step)] = [
+            (10, { .op(scene: scene, .connect()) }),
+            (3, { .op(scene: scene, .connect(background: true)) }),
+            (7, { .op(scene: scene, .activate) }),
+            (7, { .op(scene: scene, .deactivate) }),
+            (8, { .op(scene: scene, .background) }),
+            (8, { .op(scene: scene, .foreground) }),
+            (7, { .op(scene: scene, .push(viewController: "P\(index)")) }),
+            (6, { .op(scene: scene, .pop) }),
+            (4, { .op(scene: scene, .resize(width: 300 + index, height: 200 + index)) }),
+            (4, { .op(scene: scene, .memoryWarning) }),
+            (6, { .op(scene: scene, .notify(name: index % 2 == 0 ? "sync" : "mail", value: .int(index))) }),
+            (4, { .op(scene: scene, .beginBackgroundTask) }),
+            (4, { .op(scene: scene, .endBackgroundTask) }),
+            (3, { .op(scene: scene, .disconnect) }),
+            (2, { .op(scene: scene, .terminate) }),
+            (2, { .op(scene: scene, .kill(signal: SIGKILLNumber)) }),
+            (2, { .crash(scene: scene) }),
+            (1, { .op(scene: scene, .discard) }),
+        ]
+        return choices[generator.weighted(choices.map(\.weight))].make()
+    }
+
+    /// One of each operation (valid parameters), for the oracle test.
+    static func everyOperation(index: Int) -> [SceneOperation] {
+        [
+            .connect(), .connect(background: true), .activate, .deactivate, .background, .foreground, .disconnect,
+            .push(viewController: "P\(index)"), .pop, .resize(width: 10, height: 10), .memoryWarning,
+            .notify(name: "n", value: .int(index)), .beginBackgroundTask, .endBackgroundTask, .terminate,
+        ]
+    }
+
+    // MARK: The model
+
+    /// Carries out a plan's steps on the pure model, each with its expected completion.
+    /// Returns the notifications the plan delivers to the worker, in order.
+    @discardableResult
+    static func apply(_ steps: [SceneLifecycle.Step], to model: inout SceneLifecycle, scene: String) -> [String] {
+        var delivered: [String] = []
+        for step in steps {
+            switch step {
+            case .launch(let background, let root):
+                model.launching(root: root)
+                model.completed(.connect(ConnectOptions(session: scene, background: background, root: root)))
+            case .resume:
+                model.resumed()
+            case .deliverQueuedNotifications:
+                for notification in model.takeQueuedNotifications() {
+                    delivered.append("\(notification.name)=\(notification.value.jsonText)")
+                }
+            case .send(let op):
+                if case .notify(let name, let value) = op { delivered.append("\(name)=\(value.jsonText)") }
+                model.completed(op)
+            case .disconnectWorker, .terminateWorker, .signal:
+                model.processExited()
+            case .discardSession:
+                model.discarded()
+            case .queueNotification(let name, let value):
+                model.queue(notification: name, value: value)
+            }
+        }
+        return delivered
+    }
+
+    static func view(of model: SceneLifecycle) -> LegalityOracle.SceneView {
+        LegalityOracle.SceneView(
+            activation: model.activation,
+            process: model.process,
+            stackDepth: model.stack.count,
+            hasBackgroundTask: model.hasBackgroundTask,
+            isDiscarded: model.isDiscarded
+        )
+    }
+
+    static func describe(_ model: SceneLifecycle) -> String {
+        "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
+            + (model.isDiscarded ? " discarded" : "")
+    }
+
+    // MARK: Running
+
+    static var configuration: HostConfiguration {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(5)
+        configuration.backgroundTaskLimit = .seconds(3600)
+        return configuration
+    }
+
+    /// Runs one seed; on a failure, finds the shortest failing prefix and describes both.
+    static func checkSeed(_ seed: UInt64) async -> String? {
+        let steps = generate(seed: seed, count: stepsPerSeed)
+        guard let failure = await run(steps) else { return nil }
+        var shortest = Array(steps.prefix(failure.step + 1))
+        var shortestFailure = failure
+        for length in 1..<shortest.count {
+            let prefix = Array(steps.prefix(length))
+            if let failure = await run(prefix) {
+                shortest = prefix
+                shortestFailure = failure
+                break
+            }
+        }
+        return "seed \(seed): step \(failure.step + 1) (\(steps[failure.step])): \(failure.message)\n"
+            + "  shortest failing prefix (\(shortest.count) steps, fails at step \(shortestFailure.step + 1): "
+            + "\(shortestFailure.message)):\n    "
+            + shortest.map(\.description).joined(separator: "; ")
+    }
+
+    struct Failure: Error {
+        var step: Int
+        var message: String
+    }
+
+    /// Runs `steps` on a fresh host; the first disagreement, if any.
+    static func run(_ steps: [Step]) async -> Failure? {
+        let host: SceneHost
+        do {
+            host = try SceneHost(configuration: configuration)
+        } catch {
+            return Failure(step: 0, message: "the host did not start: \(error)")
+        }
+        var models: [String: SceneLifecycle] = [:]
+        var verified = TraceVerifier()
+        var verifiedCount = 0
+        var failure: Failure?
+        for (index, step) in steps.enumerated() {
+            do {
+                try await run(step, on: host, models: &models)
+                try compare(host: host, models: models, verifier: &verified, verifiedCount: &verifiedCount)
+                for scene in scenes { try await compare(scene, host: host, model: models[scene] ?? SceneLifecycle()) }
+            } catch let error as Failure {
+                failure = Failure(step: index, message: error.message)
+                break
+            } catch {
+                failure = Failure(step: index, message: "\(error)")
+                break
+            }
+        }
+        await host.quit()
+        if failure == nil, let violation = host.verifyTrace() {
+            failure = Failure(step: steps.count - 1, message: "the trace after quit breaks the model: \(violation)")
+        }
+        return failure
+    }
+
+    static func run(_ step: Step, on host: SceneHost, models: inout [String: SceneLifecycle]) async throws {
+        switch step {
+        case .crash(let scene):
+            let handle = try host.scene(scene)
+            var model = models[scene] ?? SceneLifecycle()
+            guard let pid = await handle.status().pid else {
+                guard !model.hasLiveWorker else { throw Failure(step: 0, message: "the host has no pid for a live worker") }
+                return
+            }
+            guard Glibc.kill(pid, SIGKILL) == 0 else {
+                throw Failure(step: 0, message: "kill(\(pid), SIGKILL) failed: errno \(errno)")
+            }
+            try await handle.waitFor(process: .none, timeout: .seconds(10))
+            model.processExited()
+            models[scene] = model
+
+        case .op(let scene, let op):
+            let handle = try host.scene(scene)
+            var model = models[scene] ?? SceneLifecycle()
+            let mark = host.lastSeq
+            var refusal: String?
+            do {
+                try await handle.perform(op)
+            } catch HostError.refused(_, _, let reason) {
+                refusal = reason
+            } catch {
+                throw Failure(step: 0, message: "the host failed: \(error)")
+            }
+            switch model.request(op) {
+            case .refuse(let reason):
+                guard refusal != nil else {
+                    throw Failure(step: 0, message: "the model refuses (\(reason)) but the host accepted")
+                }
+            case .perform(let plan):
+                if let refusal {
+                    throw Failure(step: 0, message: "the model accepts (\(plan)) but the host refused: \(refusal)")
+                }
+                let expected = apply(plan, to: &model, scene: scene)
+                let delivered = host.trace.history
+                    .filter { $0.scene == scene && $0.seq > mark && $0.name == CallbackName.didReceiveNotification.rawValue }
+                    .map { "\($0.notification ?? "?")=\($0.value?.jsonText ?? "?")" }
+                if delivered != expected {
+                    throw Failure(step: 0, message: "notifications delivered \(delivered), the model expects \(expected)")
+                }
+            }
+            if model.shouldSuspend {
+                do {
+                    try await handle.waitFor(process: .suspended, timeout: .seconds(10))
+                } catch {
+                    throw Failure(step: 0, message: "the model expects the idle background scene to be suspended: \(error)")
+                }
+                model.suspended()
+            }
+            models[scene] = model
+        }
+    }
+
+    /// The host's status against the model.
+    static func compare(_ scene: String, host: SceneHost, model: SceneLifecycle) async throws {
+        let status = await (try host.scene(scene)).status()
+        let actual = "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
+            + (status.isDiscarded ? " discarded" : "")
+        let expected = describe(model)
+        if actual != expected {
+            throw Failure(step: 0, message: "scene \(scene): the host is \(actual), the model \(expected)")
+        }
+    }
+
+    /// The trace so far against the model: it verifies, the live checker rejected nothing,
+    /// and each scene's checker state matches the model.
+    static func compare(
+        host: SceneHost,
+        models: [String: SceneLifecycle],
+        verifier: inout TraceVerifier,
+        verifiedCount: inout Int
+    ) throws {
+        let history = host.trace.history
+        for event in history.dropFirst(verifiedCount) {
+            if event.kind == .error && event.op == "protocol" {
+                throw Failure(step: 0, message: "the host rejected a worker event: \(event.message ?? "")")
+            }
+            if let violation = verifier.check(event) {
+                throw Failure(step: 0, message: "the trace breaks the model: \(violation)")
+            }
+        }
+        verifiedCount = history.count
+        for scene in scenes {
+            let model = models[scene] ?? SceneLifecycle()
+            let checker = verifier.checker(forScene: scene) ?? SceneTraceChecker()
+            let process = checker.processState == .terminated ? ProcessState.none : checker.processState
+            let traced = "\(checker.activation)/\(process) stack \(checker.stack) task \(checker.hasBackgroundTask)"
+                + (checker.isDiscarded ? " discarded" : "")
+            if traced != describe(model) {
+                throw Failure(step: 0, message: "scene \(scene): the trace shows \(traced), the model \(describe(model))")
+            }
+        }
+    }
+}

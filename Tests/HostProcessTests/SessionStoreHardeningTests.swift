@@ -1,0 +1,222 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// The session store under hostile conditions: a host SIGKILLed in the middle of session
+/// writes, files damaged by hand, identifiers that would escape the state directory.
+@Suite struct SessionStoreHardeningTests {
+    // MARK: Crash safety
+
+    /// One `hostctl run` of `scenario`, SIGKILLed once it has written `killAfter` trace lines
+    /// (nil: left to finish). Returns the number of trace lines seen and whether the kill landed.
+    static func runHost(_ scenario: String, killAfter: Int?) async throws -> (lines: Int, killed: Bool) {
+        let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout"])
+        host.closeStdin()
+        let counter = KillCounter(limit: killAfter)
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                host,
+                onStdout: { bytes in
+                    if counter.count(bytes) { try? host.send(signal: SIGKILL) }
+                },
+                onStderr: { _ in },
+                onExit: { continuation.resume(returning: $0) }
+            )
+        }
+        return (counter.lines, exit == .signaled(signal: SIGKILL))
+    }
+
+    /// Every session file parses, and the store opens without finding anything damaged.
+    static func checkStore(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let names = Self.list(directory + "/sessions")
+        for name in names where name.hasSuffix(".json") {
+            let bytes = try #require(readWholeFile(directory + "/sessions/" + name, limit: 1 << 20), sourceLocation: sourceLocation)
+            let value = try JSONParser.parse(bytes)
+            let session = try #require(SceneSession(json: value), "\(name) is not a session", sourceLocation: sourceLocation)
+            #expect(name == session.identifier + ".json", sourceLocation: sourceLocation)
+        }
+        let store = try SessionStore(directory: directory)
+        #expect(store.damagedFiles.isEmpty, "\(store.damagedFiles)", sourceLocation: sourceLocation)
+        #expect(!Self.list(directory + "/sessions").contains { $0.hasSuffix(".damaged") }, sourceLocation: sourceLocation)
+    }
+
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    @Test func twoHundredSIGKILLsDuringSessionWritesNeverLeaveAHalfWrittenStore() async throws {
+        let directory = makeTemporaryDirectory()
+        let state = directory + "/state"
+        let scenario = directory + "/churn.json"
+        // Two scenes going to background and back: every background stores a session durably.
+        var steps = [#"{"op":"connect","scene":"A"}"#, #"{"op":"connect","scene":"B"}"#]
+        for _ in 0..<6 {
+            for scene in ["A", "B"] {
+                steps.append(#"{"op":"background","scene":"\#(scene)"}"#)
+                steps.append(#"{"op":"foreground","scene":"\#(scene)"}"#)
+            }
+        }
+        steps.append(#"{"op":"quit"}"#)
+        let text = #"{"config":{"suspendDelayMs":60000,"stateDir":"\#(state)"},"steps":["# + steps.joined(separator: ",") + "]}"
+        #expect(writeFile(scenario, text))
+
+        // A complete run tells how many trace lines there are to choose a kill point from.
+        let full = try await Self.runHost(scenario, killAfter: nil)
+        #expect(!full.killed)
+        #expect(full.lines > 50)
+        try Self.checkStore(state)
+
+        var random = KillPoints(seed: 0x5E55_1011)
+        var kills = 0
+        for _ in 0..<200 {
+            let point = Int.random(in: 1...full.lines, using: &random)
+            let run = try await Self.runHost(scenario, killAfter: point)
+            if run.killed { kills += 1 }
+            try Self.checkStore(state)
+        }
+        // Nearly every run is cut short (a kill point on the last line may come too late).
+        #expect(kills >= 190, "only \(kills) of 200 runs were killed")
+        #expect(try SessionStore(directory: state).session("A")?.restoration != nil)
+    }
+
+    // MARK: Damaged files
+
+    @Test(arguments: [
+        ("garbage", Array("\u{0}\u{1}this is not json{{{".utf8)),
+        ("half-written", Array(#"{"configuration":"Default Configuration","identifier":"A","rest"#.utf8)),
+        ("not a session", Array(#"{"hello":"world"}"#.utf8)),
+        ("another scene's file", Array(#"{"configuration":"c","identifier":"B","role":"r"}"#.utf8)),
+        ("an escaping identifier", Array(#"{"configuration":"c","identifier":"../A","role":"r"}"#.utf8)),
+        ("invalid UTF-8", [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]),
+        ("empty", []),
+    ])
+    func aDamagedSessionFileIsReportedKeptAsideAndTheHostStarts(kind: String, content: [UInt8]) async throws {
+        let state = makeTemporaryDirectory()
+        try SessionStore(directory: state).save(SceneSession(identifier: "B", restoration: .object(["stack": .array([.string("Root")])])))
+        let damaged = state + "/sessions/A.json"
+        #expect(writeBytes(damaged, content), "\(kind)")
+
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+        #expect(report?.message?.contains(damaged) == true, "\(kind): \(String(describing: report))")
+        #expect(report?.message?.contains(damaged + ".damaged") == true, "\(kind)")
+        #expect(access(damaged, F_OK) != 0, "\(kind): the damaged file is still in place")
+        #expect(access(damaged + ".damaged", F_OK) == 0, "\(kind): the damaged file was not kept")
+        // The intact session survives; the damaged one starts afresh.
+        #expect(host.sessions.session("B") != nil)
+        #expect(host.sessions.session("A") == nil)
+        try await host.scene("A").connect()
+        #expect(host.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        // Nothing is reported twice: the next start finds a clean store.
+        #expect(try SessionStore(directory: state).damagedFiles.isEmpty)
+    }
+
+    @Test func hostctlReportsADamagedStoreInItsTraceAndRuns() async throws {
+        let directory = makeTemporaryDirectory()
+        let state = directory + "/state"
+        #expect(mkdir(state, 0o700) == 0 && mkdir(state + "/sessions", 0o700) == 0)
+        #expect(writeBytes(state + "/sessions/A.json", Array("garbage".utf8)))
+        let scenario = directory + "/one.json"
+        #expect(writeFile(scenario, #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#))
+        let trace = directory + "/trace.jsonl"
+        let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", trace])
+        host.closeStdin()
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(host, onStdout: { _ in }, onStderr: { _ in }, onExit: { continuation.resume(returning: $0) })
+        }
+        #expect(exit == .exited(status: 0))
+        let events = try HardeningProbe.readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        let report = try #require(events.first { $0.kind == .error && $0.op == "sessions" })
+        #expect(report.message?.contains("sessions/A.json") == true)
+        #expect(report.seq == 2, "reported right after the host started")
+        #expect(events.contains { $0.scene == "A" && $0.to == .foregroundActive })
+    }
+
+    // MARK: Identifiers
+
+    static let escaping = [
+        "../x", "..", ".", "/abs", "/etc/passwd", "a/b", "a\u{0}b", "\u{0}", String(repeating: "a", count: 65),
+        "", ".hidden", "a b", "é", "A\n", "sessions/../../x", "x.json/..", "\\x",
+    ]
+
+    @Test func identifiersThatWouldEscapeTheStateDirectoryAreInvalid() {
+        for identifier in Self.escaping {
+            #expect(!SceneSession.isValidIdentifier(identifier), "\(Array(identifier.utf8))")
+        }
+        for identifier in ["A", "a.b_c-1", "Mail", "x..y", String(repeating: "z", count: 64)] {
+            #expect(SceneSession.isValidIdentifier(identifier), "\(identifier)")
+        }
+    }
+
+    @Test func escapingIdentifiersAreRefusedByTheHostAndTheStore() async throws {
+        let root = makeTemporaryDirectory()
+        let state = root + "/state"
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        let store = try SessionStore(directory: state)
+        for identifier in Self.escaping {
+            #expect(throws: HostError.self) { try host.scene(identifier) }
+            #expect(throws: HostError.self) { try store.save(SceneSession(identifier: identifier)) }
+            #expect(throws: HostError.self) { try store.markDiscarded(identifier) }
+            store.delete(identifier)
+        }
+        await host.quit()
+        // Nothing was written anywhere but the state directory's own folders.
+        #expect(Set(Self.list(root)) == ["state"])
+        #expect(Set(Self.list(state)) == ["sessions", "discarded"])
+        #expect(Self.list(state + "/sessions").isEmpty)
+        #expect(Self.list(state + "/discarded").isEmpty)
+    }
+}
+
+/// The seeded generator of kill points (SplitMix64), so a failure reproduces.
+private struct KillPoints: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Counts trace lines on the event loop thread; says when the kill point is reached.
+private final class KillCounter: @unchecked Sendable {
+    // Only touched on the event loop thread (then read after the exit, which comes last).
+    private(set) var lines = 0
+    private let limit: Int?
+    private var fired = false
+
+    init(limit: Int?) { self.limit = limit }
+
+    /// Counts the newlines in `bytes`; true exactly once, when the limit is reached.
+    func count(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
+        guard let limit, !fired, lines >= limit else { return false }
+        fired = true
+        return true
+    }
+}
+
+/// Writes `bytes` to `path` (created or truncated).
+func writeBytes(_ path: String, _ bytes: [UInt8]) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+}
