@@ -37,7 +37,7 @@ import Testing
 
     @Test func aWorkerIgnoringSIGTERMSurvivesItAndStillTerminates() async throws {
         var configuration = TestWorker.configuration(["--ignore-sigterm"])
-        configuration.terminateLimit = .milliseconds(200)
+        configuration.terminateLimit = .seconds(2)
         let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         try await scene.connect()
@@ -182,6 +182,7 @@ import Testing
     @Test func overTheMemoryLimitRunningWorkersAreKilledActiveLast() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1
+        configuration.backgroundTaskLimit = .seconds(60)  // the kill must come from the memory limit
         let host = try SceneHost(configuration: configuration)
         try await host.scene("Active").connect()
         try await host.scene("Inactive").connect()
