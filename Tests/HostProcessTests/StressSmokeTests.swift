@@ -57,7 +57,13 @@ import Testing
         }
         #expect(fields["violations"] == .int(0))
         #expect(fields["ops"] == .int(40))
-        #expect(fields["fdsBefore"] != nil && fields["fdsBefore"] == fields["fdsAfter"])
+        // The command itself reports growth as a violation; a sanitizer runtime may close a
+        // descriptor of its own meanwhile, so fewer is fine.
+        guard case .int(let before)? = fields["fdsBefore"], case .int(let after)? = fields["fdsAfter"] else {
+            Issue.record("--json lacks fdsBefore/fdsAfter: \(json.stdout)")
+            return
+        }
+        #expect(after <= before)
 
         #expect(try await Self.hostctl(["stress", "--kill-rate", "2"]).status == 2)
         #expect(try await Self.hostctl(["stress", "--scale", "3", "--ops", "5"]).status == 2)
