@@ -446,6 +446,8 @@ struct ControlTests {
         #expect(try await server.run("waitFor", "B", "--process", "suspended", "--timeout-ms", "5000").status == 0)
         let follower = try server.spawn("events", "--follow", "--json", "--from-seq", "1")
         defer { try? follower.child.send(signal: SIGKILL) }
+        // Its first line proves it is subscribed: the SIGTERM must not beat its connect.
+        #expect(await follower.line { _ in true } != nil)
         let pids = try await server.scenes().values.compactMap(\.pid)
         #expect(pids.count == 2)
 
