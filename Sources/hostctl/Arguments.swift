@@ -25,15 +25,20 @@ struct Arguments {
         return true
     }
 
-    /// Removes `name VALUE` (or `name=VALUE`); nil if absent.
-    mutating func option(_ name: String) throws(UsageError) -> String? {
-        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+    /// Removes the first `name VALUE` or `name=VALUE`; nil if absent.
+    ///
+    /// `VALUE` may start with `--` only in the `=` form or when `acceptsDashedValue` is set
+    /// (argv for a worker): otherwise `--socket --json` is a missing value, not a path.
+    mutating func option(_ name: String, acceptsDashedValue: Bool = false) throws(UsageError) -> String? {
+        guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
+            return nil
+        }
+        if remaining[index] != name {
             let value = String(remaining.remove(at: index).dropFirst(name.count + 1))
             guard !value.isEmpty else { throw UsageError("hostctl \(command): \(name) needs a value") }
             return value
         }
-        guard let index = remaining.firstIndex(of: name) else { return nil }
-        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+        guard index + 1 < remaining.count, acceptsDashedValue || !remaining[index + 1].hasPrefix("--") else {
             throw UsageError("hostctl \(command): \(name) needs a value")
         }
         let value = remaining[index + 1]
@@ -41,10 +46,10 @@ struct Arguments {
         return value
     }
 
-    /// Removes every `name VALUE`, in order.
-    mutating func options(_ name: String) throws(UsageError) -> [String] {
+    /// Removes every `name VALUE` and `name=VALUE`, in the order given.
+    mutating func options(_ name: String, acceptsDashedValues: Bool = false) throws(UsageError) -> [String] {
         var values: [String] = []
-        while let value = try option(name) { values.append(value) }
+        while let value = try option(name, acceptsDashedValue: acceptsDashedValues) { values.append(value) }
         return values
     }
 

@@ -55,7 +55,7 @@ enum ClientCommands {
             if arguments.flag("--background") { object["background"] = .bool(true) }
             if let root = try arguments.option("--root") { object["root"] = .string(root) }
             let worker = try arguments.option("--worker")
-            let workerArguments = try arguments.options("--worker-arg")
+            let workerArguments = try arguments.options("--worker-arg", acceptsDashedValues: true)
             if let worker {
                 object["worker"] = .array(([worker] + workerArguments).map { .string($0) })
             } else if !workerArguments.isEmpty {
@@ -82,7 +82,10 @@ enum ClientCommands {
         case "waitFor":
             if let state = try arguments.option("--state") { object["state"] = .string(state) }
             if let process = try arguments.option("--process") { object["process"] = .string(process) }
-            if let timeout = try arguments.intOption("--timeout-ms", in: 0...86_400_000) {
+            // The scenario field's own spelling works too (CLI.md: "fields as --flags").
+            var timeout = try arguments.intOption("--timeout-ms", in: 0...86_400_000)
+            if timeout == nil { timeout = try arguments.intOption("--timeoutMs", in: 0...86_400_000) }
+            if let timeout {
                 object["timeoutMs"] = .int(timeout)
             }
         default:

@@ -35,7 +35,7 @@ extension Help {
 
         SCENE OPERATIONS (the scenario ops; fields as flags)
           connect A [--background] [--root NAME] [--worker PATH] [--worker-arg ARG]...
-                                       start A's worker (--worker-arg=--flag for dashes)
+                                       start A's worker with these arguments, in order
           activate A | deactivate A | background A | foreground A
           disconnect A | discard A | terminate A
           push A --vc Detail | pop A   navigation (foreground only)
@@ -45,7 +45,7 @@ extension Help {
           beginBackgroundTask A | endBackgroundTask A
           kill A [--signal KILL]       signal the worker from the host (reason killed)
           memoryPressure               LIFECYCLE.md §4's order, host-wide
-          waitFor A --state S|--process P [--timeout-ms N]   (default timeout 10000)
+          waitFor A --state S|--process P [--timeout-ms|--timeoutMs N]   (default timeout 10000)
 
         HOST
           ps [--json]        scene, session stored, state, process, pid, resident memory,

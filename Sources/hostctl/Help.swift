@@ -68,7 +68,8 @@ enum Help {
              terminate, memoryPressure, waitFor (state | process, timeoutMs), sleep (ms), quit
         Any step may carry "expectError": true (the step must be refused or fail).
         config: suspendDelayMs, launchLimitMs, transitionLimitMs, terminateLimitMs,
-                backgroundTaskLimitMs, memoryLimitMB, worker (argv array), stateDir
+                backgroundTaskLimitMs, memoryLimitMB, memoryCheckIntervalMs, worker (argv array), stateDir,
+                restartLimit, restartWindowMs
         An unknown op or field is an error naming it (exit 2), before anything runs.
         """
 

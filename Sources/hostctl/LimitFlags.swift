@@ -9,7 +9,9 @@ enum LimitFlags {
           --transition-limit-ms N        per-transition watchdog (default 5000)
           --terminate-limit-ms N         time to exit after terminate (default 5000)
           --background-task-limit-ms N   background task limit (default 30000)
-          --memory-limit-mb N            workers' total resident memory limit (default none)
+          --memory-limit-mb N            workers' total resident memory limit (default none):
+                                         over it, the host relieves memory pressure itself
+          --memory-check-interval-ms N   how often that limit is checked (default 250)
           --restart-limit N              restart crashed/killed scenes up to N times ...
           --restart-window-ms N          ... within this window (default 5000)
         """
@@ -30,6 +32,9 @@ enum LimitFlags {
             limits.backgroundTaskLimit = .milliseconds(ms)
         }
         if let mb = try arguments.intOption("--memory-limit-mb", in: 1...(1 << 30)) { limits.memoryLimitBytes = mb << 20 }
+        if let ms = try arguments.intOption("--memory-check-interval-ms", in: 1...day) {
+            limits.memoryCheckInterval = .milliseconds(ms)
+        }
         let window = try arguments.intOption("--restart-window-ms", in: 1...day)
         if let maximum = try arguments.intOption("--restart-limit", in: 0...1_000_000) {
             limits.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))

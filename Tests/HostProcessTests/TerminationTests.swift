@@ -182,6 +182,7 @@ import Testing
     @Test func overTheMemoryLimitRunningWorkersAreKilledActiveLast() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1
+        configuration.memoryCheckInterval = .seconds(3600)  // only the explicit request below acts
         configuration.backgroundTaskLimit = .seconds(60)  // the kill must come from the memory limit
         let host = try SceneHost(configuration: configuration)
         try await host.scene("Active").connect()

@@ -12,6 +12,8 @@ public struct HostConfiguration: Sendable, Hashable {
     public var backgroundTaskLimit: Duration = .seconds(30)
     /// A limit on the workers' total resident memory in bytes; nil for none.
     public var memoryLimitBytes: Int? = nil
+    /// How often the host compares the workers' total resident memory with `memoryLimitBytes`.
+    public var memoryCheckInterval: Duration = .milliseconds(250)
     /// Restart scenes whose worker died unexpectedly; nil for never (the default).
     /// `SceneHandle.setRestartPolicy(_:)` overrides it per scene.
     public var restartPolicy: RestartPolicy? = nil

@@ -6,6 +6,9 @@ struct HostContext: Sendable {
     let trace: TraceRecorder
     let sessions: SessionStore
     let flags: HostFlags
+    /// Sessions discarded while no host ran, reported at this host's launch: their scenes
+    /// start discarded, as if the discard had happened here.
+    var discardedAtLaunch: Set<String> = []
 }
 
 /// Host-wide switches the scenes read.

@@ -22,6 +22,8 @@ public final class SceneHost: Sendable {
     private let context: HostContext
     private let scenes = Mutex<[String: SceneController]>([:])
     private let quitting = Atomic<Bool>(false)
+    /// Set while the memory monitor relieves pressure, so its checks never pile up.
+    let monitorIsRelievingPressure = Atomic<Bool>(false)
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
@@ -29,7 +31,6 @@ public final class SceneHost: Sendable {
         self.configuration = configuration
         self.trace = try TraceRecorder(path: tracePath)
         self.sessions = try SessionStore(directory: configuration.stateDirectory)
-        self.context = HostContext(configuration: configuration, trace: trace, sessions: sessions, flags: HostFlags())
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
         for file in sessions.damagedFiles {
             trace.record(
@@ -42,12 +43,21 @@ public final class SceneHost: Sendable {
             )
         }
         // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
-        for identifier in sessions.pendingDiscards {
+        let discardedAtLaunch = sessions.pendingDiscards
+        for identifier in discardedAtLaunch {
             trace.record(
                 TraceEvent(kind: .callback, scene: identifier, name: CallbackName.didDiscardSceneSessions.rawValue)
             )
             sessions.delete(identifier)
         }
+        self.context = HostContext(
+            configuration: configuration,
+            trace: trace,
+            sessions: sessions,
+            flags: HostFlags(),
+            discardedAtLaunch: Set(discardedAtLaunch)
+        )
+        startMemoryMonitor()
     }
 
     /// The handle of scene `identifier` (created on first use; its session on first connect).
@@ -65,6 +75,8 @@ public final class SceneHost: Sendable {
             return controller
         }
     }
+
+    var isQuitting: Bool { quitting.load(ordering: .relaxed) }
 
     var allControllers: [SceneController] {
         scenes.withLock { Array($0.values) }

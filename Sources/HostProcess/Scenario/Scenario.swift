@@ -38,6 +38,7 @@ public struct Scenario: Sendable, Hashable {
         public var terminateLimit: Duration?
         public var backgroundTaskLimit: Duration?
         public var memoryLimitBytes: Int?
+        public var memoryCheckInterval: Duration?
         public var worker: [String]?
         public var stateDirectory: String?
         public var restartPolicy: RestartPolicy?
@@ -52,6 +53,7 @@ public struct Scenario: Sendable, Hashable {
             if let terminateLimit { configuration.terminateLimit = terminateLimit }
             if let backgroundTaskLimit { configuration.backgroundTaskLimit = backgroundTaskLimit }
             if let memoryLimitBytes { configuration.memoryLimitBytes = memoryLimitBytes }
+            if let memoryCheckInterval { configuration.memoryCheckInterval = memoryCheckInterval }
             if let worker { configuration.worker = worker }
             if let stateDirectory { configuration.stateDirectory = stateDirectory }
             if let restartPolicy { configuration.restartPolicy = restartPolicy }

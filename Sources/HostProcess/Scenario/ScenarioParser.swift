@@ -27,7 +27,7 @@ extension Scenario {
 
     static let configFields: Set<String> = [
         "suspendDelayMs", "launchLimitMs", "transitionLimitMs", "terminateLimitMs", "backgroundTaskLimitMs",
-        "memoryLimitMB", "worker", "stateDir", "restartLimit", "restartWindowMs",
+        "memoryLimitMB", "memoryCheckIntervalMs", "worker", "stateDir", "restartLimit", "restartWindowMs",
     ]
 
     /// Parses and validates a whole scenario before anything runs: an unknown op or
@@ -80,6 +80,7 @@ extension Scenario {
         limits.terminateLimit = try fields.milliseconds("terminateLimitMs")
         limits.backgroundTaskLimit = try fields.milliseconds("backgroundTaskLimitMs")
         if let megabytes = try fields.int("memoryLimitMB", minimum: 1) { limits.memoryLimitBytes = megabytes << 20 }
+        limits.memoryCheckInterval = try fields.milliseconds("memoryCheckIntervalMs")
         limits.worker = try fields.argv("worker")
         limits.stateDirectory = try fields.string("stateDir")
         if let maximum = try fields.int("restartLimit", minimum: 0) {

@@ -48,6 +48,7 @@ actor SceneController {
         let (stream, mailbox) = AsyncStream<Mail>.makeStream(bufferingPolicy: .unbounded)
         self.mailbox = mailbox
         self.lifecycle.sessionExists = context.sessions.session(id) != nil
+        if context.discardedAtLaunch.contains(id) { self.lifecycle.discarded() }
         self.restartPolicy = context.configuration.restartPolicy
         Task { [self] in
             for await mail in stream {
@@ -218,6 +219,12 @@ actor SceneController {
                 if case .terminate = op, let connection {
                     workerDied(await exit(of: connection, within: context.configuration.terminateLimit, else: .terminateTimeout))
                 }
+                // A step that failed because the worker died (watchdog, kill, crash): the scene
+                // is unattached before the caller hears of it, so its next request is judged
+                // against the state the death left.
+                if let connection, let exit = connection.recordedExit {
+                    workerDied(exit)
+                }
                 throw error
             }
         }
@@ -288,7 +295,10 @@ actor SceneController {
     private func launch(background: Bool, root: String, argv: [String]) async throws {
         let session = context.sessions.session(id) ?? SceneSession(identifier: id)
         let reconnect = lifecycle.sessionExists
-        if !reconnect { try context.sessions.save(session) }
+        if !reconnect {
+            try context.sessions.save(session)
+            lifecycle.sessionSaved()
+        }
         let options = ConnectOptions(
             session: id,
             configuration: session.configuration,

@@ -171,6 +171,12 @@ struct SceneLifecycle: Sendable {
         queuedNotifications = []
     }
 
+    /// The session was stored before the first launch: from now on `connect` is a reconnect,
+    /// even when this first worker dies before it finishes connecting.
+    mutating func sessionSaved() {
+        sessionExists = true
+    }
+
     /// A `send` step's reply arrived: the worker ran the operation's callbacks.
     mutating func completed(_ op: WorkerOperation) {
         switch op {

@@ -350,12 +350,14 @@ final class WorkerConnection: Sendable {
             return (exit, activation, Array(pending), waiters)
         }
         child.closeStdin()
+        // The scene's mailbox learns of the death before any request fails with it, so a
+        // caller that reacts to the failure is served after the scene has caught up.
+        onExit(self, exit)
         for request in pending {
             request.continuation.resume(
                 throwing: HostError.workerExited(scene: scene, op: request.op, reason: exit.reason)
             )
         }
         for waiter in waiters { waiter.resume(returning: exit) }
-        onExit(self, exit)
     }
 }

@@ -54,9 +54,11 @@ enum WorkerProcess {
     private static func prepareProcess(faults: FaultPlan) {
         _ = csh_set_parent_death_signal(SIGKILL)
         if let value = getenv("SCENEHOST_HOST_PID"), let hostPID = Int32(String(cString: value)),
-            getppid() != hostPID
+            getppid() != hostPID, kill(hostPID, 0) != 0, errno == ESRCH
         {
-            // The host died before we could ask to die with it.
+            // The host died before we could ask to die with it. (A parent other than the
+            // host with the host alive is a launcher that did not exec, `sh -c` or `timeout`:
+            // the death signal then follows the launcher, and stdin's EOF the host.)
             exit(1)
         }
         signal(SIGPIPE, SIG_IGN)

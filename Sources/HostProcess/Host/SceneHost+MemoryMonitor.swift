@@ -1,0 +1,29 @@
+extension SceneHost {
+    /// With a memory limit, compares the workers' total resident memory (from /proc) with it
+    /// every `memoryCheckInterval` and relieves the pressure (LIFECYCLE.md §4) when it is over.
+    ///
+    /// One task per host; it holds the host weakly and ends when the host quits or goes away.
+    func startMemoryMonitor() {
+        guard let limit = configuration.memoryLimitBytes else { return }
+        let interval = configuration.memoryCheckInterval
+        Task { [weak self] in
+            while true {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self, !self.isQuitting else { return }
+                let total = await self.totalResidentMemory()
+                guard total > limit, !self.monitorIsRelievingPressure.exchange(true, ordering: .relaxed) else {
+                    continue
+                }
+                self.trace.record(
+                    TraceEvent(
+                        kind: .host,
+                        name: "memoryLimitExceeded",
+                        message: "workers' resident memory \(total >> 10) KiB over the limit of \(limit >> 10) KiB"
+                    )
+                )
+                await self.memoryPressure()
+                self.monitorIsRelievingPressure.store(false, ordering: .relaxed)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// A scene carries on correctly after a death it did not ask for: the next request is judged
+/// against the state the death left, whatever raced with it.
+@Suite(.timeLimit(.minutes(2))) struct RecoveryTests {
+    @Test func aSceneWhoseFirstWorkerDiedWhileConnectingReconnectsItsSession() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) {
+            try await scene.connect(worker: [TestWorker.hostctl, "worker", "--crash-in", "viewDidLoad"])
+        }
+        // The session was stored before the first launch: this is a reconnect, so the worker
+        // skips `configurationForConnecting` and the live checker accepts it.
+        try await scene.connect()
+        let afterCrash = host.trace.history.drop { $0.processEvent != .exited }
+        #expect(afterCrash.contains { $0.scene == "A" && $0.name == "willConnectTo" })
+        #expect(!afterCrash.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
+        #expect(await scene.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aRequestRightAfterAWatchdogKillSeesTheSceneUnattached() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.transitionLimit = .milliseconds(100)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        // Several rounds: the failure and the death's bookkeeping used to race.
+        for _ in 0..<3 {
+            try await scene.connect(worker: [TestWorker.hostctl, "worker", "--hang-in", "sceneWillResignActive"])
+            await #expect(throws: HostError.self) { try await scene.deactivate() }
+            #expect(await scene.status().activation == .unattached)
+            #expect(await scene.status().lastExit?.reason == .watchdog)
+        }
+        try await scene.connect()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSessionDiscardedWhileNoHostRanIsRefusedNotAViolation() async throws {
+        let directory = makeTemporaryDirectory()
+        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: directory))
+        try await first.scene("B").connect()
+        await first.quit()
+        try SessionStore(directory: directory).markDiscarded("B")
+
+        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: directory))
+        await #expect {
+            try await second.scene("B").connect()
+        } throws: { error in
+            guard case HostError.refused = error else { return false }
+            return true
+        }
+        #expect(!second.trace.history.contains { $0.processEvent == .spawned })
+        await second.quit()
+        #expect(second.verifyTrace() == nil)
+    }
+
+    @Test func aLauncherThatDoesNotExecStartsAWorkerThatBehaves() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        // `sh -c` with a command after the worker cannot exec it: the worker's parent is the shell.
+        try await scene.connect(worker: ["/bin/sh", "-c", "\"$0\" worker; exit $?", TestWorker.hostctl])
+        try await scene.push("Detail")
+        try await scene.disconnect()
+        #expect(await scene.status().lastExit?.reason == .disconnected)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func overTheMemoryLimitTheHostRelievesPressureByItself() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.memoryLimitBytes = 1
+        configuration.memoryCheckInterval = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        try await host.scene("A").connect()
+        for await event in host.trace.events() where event.processEvent == .exited {
+            #expect(event.scene == "A")
+            #expect(event.reason == .jetsam)
+            break
+        }
+        #expect(host.trace.history.contains { $0.kind == .host && $0.name == "memoryLimitExceeded" })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
