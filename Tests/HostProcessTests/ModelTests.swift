@@ -593,7 +593,10 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
                         TraceEvent(kind: .callback, scene: "A", name: name.rawValue, viewController: vc),
                         at: position
                     )
-                    for index in trace.indices { trace[index].seq = index + 1 }
+                    for index in trace.indices {
+                        trace[index].seq = index + 1
+                        trace[index].time = Double(index) * 0.001
+                    }
                     #expect(firstViolation(trace) != nil, "\(name) \(vc ?? "") inserted at \(position) accepted")
                 }
             }
@@ -635,6 +638,28 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         var gaps = life
         for index in gaps.indices { gaps[index].seq = index * 3 + 1 }
         #expect(firstViolation(gaps) == nil)
+    }
+
+    @Test func timeMustNotGoBackwards() {
+        var backwards = fullLife()
+        backwards[12].time = backwards[11].time - 0.0005
+        let violation = firstViolation(backwards)
+        #expect(violation?.seq == 13)
+        #expect(violation?.expected.hasPrefix("t of at least") == true)
+
+        // Equal times are fine: two events may share a clock reading.
+        var equal = fullLife()
+        equal[12].time = equal[11].time
+        #expect(firstViolation(equal) == nil)
+    }
+
+    @Test func anExitCarriesEitherAStatusOrASignal() {
+        for (status, signal) in [(nil, nil), (Int32(0), "KILL")] as [(Int32?, String?)] {
+            var t = TraceBuilder()
+            t.connectToForeground()
+            t.exited(.killed, status: status, signal: signal)
+            #expect(firstViolation(t.events)?.expected == "process exited with either a status or a signal")
+        }
     }
 
     @Test func verifierStateDoesNotChangeOnViolation() {
@@ -696,7 +721,10 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
                 merged += b[j..<min(j + k + 1, b.count)]
                 j = min(j + k + 1, b.count)
             }
-            for index in merged.indices { merged[index].seq = index + 1 }
+            for index in merged.indices {
+                merged[index].seq = index + 1
+                merged[index].time = Double(index) * 0.001
+            }
             let violation = firstViolation(merged)
             #expect(violation == nil, "k=\(k): \(violation?.description ?? "")")
         }

@@ -118,7 +118,10 @@ import Testing
         let moved = history.remove(at: refusal)
         let resigned = try #require(history.lastIndex { $0.kind == .state && $0.to == .foregroundInactive })
         history.insert(moved, at: resigned + 1)
-        for index in history.indices { history[index].seq = index + 1 }
+        for index in history.indices {
+            history[index].seq = index + 1
+            history[index].time = Double(index) * 1e-6
+        }
         let found = audit(history, run.requests)
         #expect(found.contains { $0.contains("activate was refused") && $0.contains("the model allows it") }, "\(found)")
     }
@@ -130,7 +133,10 @@ import Testing
         let moved = history.remove(at: refusal)
         let push = try #require(history.firstIndex { $0.name == CallbackName.loadView.rawValue && $0.viewController == "V1" })
         history.insert(moved, at: push + 1)
-        for index in history.indices { history[index].seq = index + 1 }
+        for index in history.indices {
+            history[index].seq = index + 1
+            history[index].time = Double(index) * 1e-6
+        }
         let found = audit(history, run.requests)
         #expect(found.contains { $0.contains("refused in the middle of a transition") }, "\(found)")
     }

@@ -244,6 +244,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard processState.isAlive else {
             throw violation(event, expected: "process spawned before process exited")
         }
+        guard (event.status == nil) != (event.signal == nil) else {
+            throw violation(event, expected: "process exited with either a status or a signal")
+        }
         switch event.reason {
         case nil:
             throw violation(event, expected: "process exited with a reason")

@@ -6,6 +6,8 @@ import Protocol
 public struct TraceVerifier: Sendable {
     /// The `seq` of the last accepted event; 0 before the first.
     private var lastSeq = 0
+    /// The `t` of the last accepted event.
+    private var lastTime = 0.0
     private var scenes: [String: SceneTraceChecker] = [:]
     /// Events accepted so far.
     public private(set) var eventCount = 0
@@ -23,6 +25,14 @@ public struct TraceVerifier: Sendable {
                 scene: event.scene,
                 expected: expected,
                 got: "seq \(event.seq) (\(event.violationSummary))"
+            )
+        }
+        if event.time < lastTime || !event.time.isFinite {
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: "t of at least \(lastTime) (a monotonic clock)",
+                got: "t \(event.time)"
             )
         }
         switch event.kind {
@@ -47,6 +57,7 @@ public struct TraceVerifier: Sendable {
             }
         }
         lastSeq = event.seq
+        lastTime = event.time
         eventCount += 1
         return nil
     }

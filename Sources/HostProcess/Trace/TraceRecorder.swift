@@ -56,8 +56,9 @@ public final class TraceRecorder: Sendable {
     /// Records `event`, assigning `seq` and `t`. Scene events are checked against the model first.
     @discardableResult
     public func record(_ event: TraceEvent) -> Outcome {
-        let time = elapsed
-        return state.withLock { state in
+        state.withLock { state in
+            // Read under the lock, so that `t` never decreases along `seq`.
+            let time = elapsed
             var event = event
             event.time = time
             event.seq = state.nextSeq
