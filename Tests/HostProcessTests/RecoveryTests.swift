@@ -71,6 +71,24 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func quitIsBoundedByTheTerminateLimitEvenBehindAHungLaunch() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.launchLimit = .seconds(30)  // far beyond the terminate limit
+        configuration.terminateLimit = .milliseconds(200)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        let connecting = Task {
+            try await scene.connect(worker: [TestWorker.hostctl, "worker", "--hang-in", "viewDidLoad"])
+        }
+        for await event in host.trace.events() where event.scene == "A" && event.name == "loadView" { break }
+        await host.quit()
+        await #expect(throws: HostError.self) { try await connecting.value }
+        let exit = host.trace.history.first { $0.processEvent == .exited }
+        #expect(exit?.reason == .terminateTimeout)
+        #expect(host.livingWorkerPids().isEmpty)
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func overTheMemoryLimitTheHostRelievesPressureByItself() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1

@@ -98,16 +98,26 @@ public final class SceneHost: Sendable {
     /// Terminates every scene (LIFECYCLE.md §4: suspended workers are killed silently,
     /// running ones get `sceneDidDisconnect` and `applicationWillTerminate`) and waits
     /// until no worker is left.
+    ///
+    /// Bounded by the terminate limit: a worker still alive that long after the quit began
+    /// (it hangs in a launch or a transition queued ahead of its terminate, or in
+    /// `applicationWillTerminate`) is SIGKILLed with reason `terminate-timeout`.
     public func quit() async {
         guard !quitting.exchange(true, ordering: .relaxed) else { return }
         context.flags.isQuitting.store(true, ordering: .relaxed)
         trace.record(TraceEvent(kind: .host, name: "quit"))
         let controllers = scenes.withLock { Array($0.values) }
+        let limit = configuration.terminateLimit
         await withTaskGroup(of: Void.self) { group in
             for controller in controllers {
                 group.addTask {
                     if await controller.status.process != .none {
+                        let deadline = Task {
+                            try await Task.sleep(for: limit)
+                            await controller.killAheadOfMailbox(reason: .terminateTimeout)
+                        }
                         try? await controller.perform(.terminate)
+                        deadline.cancel()
                     }
                     controller.close()
                 }

@@ -93,6 +93,13 @@ actor SceneController {
         )
     }
 
+    /// SIGKILLs the live worker now, ahead of the mailbox: the operation in flight (a hung
+    /// launch, a transition waiting for its watchdog) fails with the death. A bounded quit
+    /// uses it; everything else goes through the mailbox.
+    func killAheadOfMailbox(reason: TerminationReason) {
+        connection?.kill(signal: SIGKILLNumber, reason: reason)
+    }
+
     func setRestartPolicy(_ policy: RestartPolicy?) {
         restartPolicy = policy
     }
