@@ -168,6 +168,28 @@ private func spawnOnThisThread(_ argv: [String], stdoutFD: Int32) -> pid_t {
 
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct PlatformTests {
+    @Test func writesLargerThanThePipeArriveWholeAndInOrder() async throws {
+        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        var iterator = events(of: child).makeAsyncIterator()
+        // Three frames of 1 MiB each, each far beyond the 64 KiB pipe, written back to back
+        // while cat is still busy with the first: the backlog carries them in order.
+        var sent: [UInt8] = []
+        for chunk in 0..<3 {
+            let frame = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ chunk) }
+            try child.writeToStdin(frame)
+            sent += frame
+        }
+        var received: [UInt8] = []
+        while received.count < sent.count, let event = await iterator.next() {
+            if case .stdout(let bytes) = event { received += bytes }
+        }
+        #expect(received == sent)
+        child.closeStdin()
+        while let event = await iterator.next() {
+            if case .exit(let exit) = event { #expect(exit == .exited(status: 0)) }
+        }
+    }
+
     @Test func catEchoesStdinToStdout() async throws {
         let child = try ChildProcess.spawn(argv: ["/bin/cat"])
         var iterator = events(of: child).makeAsyncIterator()
@@ -384,18 +406,21 @@ struct PlatformTests {
         }
     }
 
-    @Test func aWorkerThatDoesNotReadMakesWritesWouldBlock() async throws {
+    @Test func aWorkerThatDoesNotReadFillsABoundedBacklogAndNoWriteIsCutShort() async throws {
         let child = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
         let stream = events(of: child)
+        // Far more than the pipe holds: the rest waits in the backlog.
+        try child.writeToStdin([UInt8](repeating: 0x61, count: 4 << 20))
         let error = #expect(throws: ChildIOError.self) {
-            try child.writeToStdin([UInt8](repeating: 0x61, count: 4 << 20))
+            try child.writeToStdin([UInt8](repeating: 0x62, count: ChildProcess.maximumStdinBacklog))
         }
-        guard case .wouldBlock(let written)? = error else {
-            Issue.record("expected wouldBlock, got \(String(describing: error))")
+        guard case .backlogFull(let queued)? = error else {
+            Issue.record("expected backlogFull, got \(String(describing: error))")
             return
         }
-        #expect(written > 0 && written < 4 << 20)
-        #expect(throws: ChildIOError.wouldBlock(written: 0)) { try child.writeToStdin([0x62]) }
+        #expect(queued > 0 && queued < 4 << 20)
+        // A write that fits is still taken whole.
+        try child.writeToStdin([0x63])
 
         child.closeStdin()
         #expect(throws: ChildIOError.closed) { try child.writeToStdin([0x62]) }

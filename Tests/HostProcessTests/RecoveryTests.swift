@@ -89,6 +89,22 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aNotificationFarLargerThanThePipeArrivesWhole() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        // Ten times the pipe's capacity, under the 1 MiB frame limit: the write must not stop
+        // halfway and leave the worker a corrupt stream.
+        let value = JSONValue.string(String(repeating: "x", count: 640 << 10))
+        try await scene.notify("big", value: value)
+        try await scene.push("Detail")
+        let delivered = host.trace.history.first { $0.scene == "A" && $0.notification == "big" }
+        #expect(delivered?.value == value)
+        #expect(!host.trace.history.contains { $0.kind == .error })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func overTheMemoryLimitTheHostRelievesPressureByItself() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1

@@ -197,25 +197,27 @@ extension ChildProcess {
 // MARK: - Descriptor operations (callers hold the state lock)
 
 extension ChildProcess {
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(ChildIOError) {
-        let failure: ChildIOError? = bytes.withUnsafeBytes { buffer in
+    /// Writes as much of `bytes[start...]` as the pipe takes now; the count written (short on EAGAIN).
+    static func writeSome(from bytes: [UInt8], startingAt start: Int, to descriptor: Int32) throws(ChildIOError) -> Int {
+        let outcome: Result<Int, ChildIOError> = bytes.withUnsafeBytes { buffer in
             var written = 0
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            let total = buffer.count - start
+            while written < total {
+                let result = Glibc.write(descriptor, buffer.baseAddress! + start + written, total - written)
                 if result >= 0 {
                     written += result
                     continue
                 }
                 switch errno {
                 case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .wouldBlock(written: written)
-                case EPIPE: return .brokenPipe
-                case let code: return .failed(errno: code)
+                case EAGAIN, EWOULDBLOCK: return .success(written)
+                case EPIPE: return .failure(.brokenPipe)
+                case let code: return .failure(.failed(errno: code))
                 }
             }
-            return nil
+            return .success(written)
         }
-        if let failure { throw failure }
+        return try outcome.get()
     }
 
     static func sendSignal(_ signal: Int32, toPidfd pidfd: Int32) throws(SignalError) {

@@ -26,6 +26,12 @@ package final class ChildProcess: Sendable {
         var isWatched = false
         /// Tells `closeStdin()` apart from the close at reap, for the error `writeToStdin` reports.
         var stdinClosedByHost = false
+        /// Bytes accepted by `writeToStdin` that the pipe had no room for yet, in order.
+        var stdinBacklog = StdinBacklog()
+        /// Where the event loop wants stdin registered when a backlog needs flushing.
+        var writableRegistration: (epoll: Int32, token: UInt64)?
+        /// Whether stdin is in the loop's epoll set (for writability) right now.
+        var stdinInEpoll = false
     }
 
     let state: Mutex<Descriptors>
@@ -45,15 +51,18 @@ package final class ChildProcess: Sendable {
         state.withLock { $0.exit }
     }
 
-    /// Writes all of `bytes` without blocking.
+    /// Writes `bytes` without blocking, all of them or none: what the pipe has no room for
+    /// is kept in order and written by the event loop as the worker reads (a frame is never
+    /// cut short, whatever its size).
     ///
-    /// Throws `.wouldBlock(written:)` when the pipe fills up (the worker is not reading),
-    /// `.brokenPipe` when the worker closed its stdin or has exited, `.closed` after `closeStdin()`.
+    /// Throws `.backlogFull` when the worker has left more than `maximumStdinBacklog` bytes
+    /// unread (nothing of `bytes` is written then), `.brokenPipe` when the worker closed its
+    /// stdin or has exited, `.closed` after `closeStdin()`.
     package func writeToStdin(_ bytes: [UInt8]) throws(ChildIOError) {
         try state.withLock { (descriptors: inout Descriptors) throws(ChildIOError) in
             if descriptors.stdinClosedByHost { throw .closed }
             guard descriptors.exit == nil, descriptors.stdin >= 0 else { throw .brokenPipe }
-            try Self.writeAll(bytes, to: descriptors.stdin)
+            try Self.write(bytes, through: &descriptors)
         }
     }
 
@@ -68,10 +77,11 @@ package final class ChildProcess: Sendable {
         }
     }
 
-    /// Idempotent. The worker then reads EOF.
+    /// Idempotent. The worker then reads EOF (after nothing of a backlog: it is dropped).
     package func closeStdin() {
         let descriptor = state.withLock { descriptors -> Int32 in
             descriptors.stdinClosedByHost = true
+            Self.dropBacklog(&descriptors)
             return Self.take(&descriptors.stdin)
         }
         Self.close(descriptor)
@@ -118,11 +128,15 @@ extension ChildProcess {
         case stdout, stderr
     }
 
-    /// Hands stdout, stderr and the pidfd over to the event loop. A child can be watched once.
-    func beginWatching() -> (stdout: Int32, stderr: Int32, pidfd: Int32) {
+    /// Hands stdout, stderr and the pidfd over to the event loop, and tells the child how to
+    /// ask the loop for help with a stdin backlog (`epoll`, `token`). A child can be watched once.
+    func beginWatching(epoll: Int32, stdinToken: UInt64) -> (stdout: Int32, stderr: Int32, pidfd: Int32) {
         state.withLock { descriptors in
             precondition(!descriptors.isWatched, "ChildProcess \(pid) is already watched")
             descriptors.isWatched = true
+            descriptors.writableRegistration = (epoll, stdinToken)
+            // Bytes left over from before the watch began now have someone to flush them.
+            if !descriptors.stdinBacklog.isEmpty { Self.registerWritable(&descriptors) }
             return (descriptors.stdout, descriptors.stderr, descriptors.pidfd)
         }
     }
@@ -151,7 +165,8 @@ extension ChildProcess {
     /// Closes whatever is still open. Idempotent.
     func closeAllDescriptors() {
         let open = state.withLock { descriptors in
-            [
+            Self.dropBacklog(&descriptors)
+            return [
                 Self.take(&descriptors.stdin), Self.take(&descriptors.stdout),
                 Self.take(&descriptors.stderr), Self.take(&descriptors.pidfd),
             ]

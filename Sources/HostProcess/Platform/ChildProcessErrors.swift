@@ -37,9 +37,9 @@ package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Why a write to a worker's stdin failed.
 package enum ChildIOError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The pipe is full: the worker is not reading. The first `written` bytes went out, so a
-    /// caller that framed a message must treat the stream as corrupt (or retry the rest later).
-    case wouldBlock(written: Int)
+    /// The worker has left `queued` bytes unread, more than the host keeps for it; nothing of
+    /// the rejected write went out, so the stream stays whole.
+    case backlogFull(queued: Int)
     /// The worker closed its stdin or has exited.
     case brokenPipe
     /// The host closed stdin itself (`closeStdin()`).
@@ -49,7 +49,7 @@ package enum ChildIOError: Error, Sendable, Hashable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .wouldBlock(let written): "worker stdin is full (\(written) bytes written)"
+        case .backlogFull(let queued): "worker is not reading its stdin (\(queued) bytes unread)"
         case .brokenPipe: "worker stdin is closed (broken pipe)"
         case .closed: "stdin was already closed by the host"
         case .failed(let code): "write to worker stdin failed: \(String(cString: strerror(code)))"

@@ -26,11 +26,12 @@ extension EventLoop {
 
     func register(_ watch: Watch) {
         var watch = watch
-        let descriptors = watch.child.beginWatching()
+        let id = nextWatchID.wrappingAdd(1, ordering: .relaxed).oldValue
+        watches.withLock { $0[id] = watch }
+        let descriptors = watch.child.beginWatching(epoll: epollDescriptor, stdinToken: id << 2 | Source.stdin.rawValue)
         watch.pidfd = descriptors.pidfd
         watch.stdout = descriptors.stdout
         watch.stderr = descriptors.stderr
-        let id = nextWatchID.wrappingAdd(1, ordering: .relaxed).oldValue
         watches.withLock { $0[id] = watch }
         // The pidfd goes last: once it is registered the loop may reap the child and close the
         // pipes at any moment, and their numbers must not be added after that.
@@ -70,6 +71,7 @@ extension EventLoop {
                 case .stdout: drain(.stdout, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
                 case .stderr: drain(.stderr, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
                 case .pidfd: finish(id, watch, buffer: buffer)
+                case .stdin: watch.child.flushStdinBacklog()
                 }
             }
         }

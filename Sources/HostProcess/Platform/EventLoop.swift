@@ -40,6 +40,8 @@ package final class EventLoop: Sendable {
     /// event's token next to the watch id.
     enum Source: UInt64, Sendable {
         case stdout = 0, stderr = 1, pidfd = 2
+        /// The child's stdin became writable while a backlog waits (`ChildProcess.writeToStdin`).
+        case stdin = 3
     }
 
     let epollDescriptor: Int32
