@@ -1,6 +1,6 @@
 extension Help {
     static let serve = """
-        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [limit flags]
+        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N] [limit flags]
 
         Runs a host until a `quit` request, SIGTERM or SIGINT, controlled over a Unix socket
         (mode 0600). Then every scene is terminated as at the end of a scenario (suspended
@@ -12,7 +12,10 @@ extension Help {
                             mkdir -m 700 DIR); /tmp itself is refused. A stale socket is
                             replaced; a live one (a host answers there) never is.
           --state-dir DIR   keep scene sessions in DIR (they survive the host)
-          --trace FILE      also write the trace as JSON Lines
+          --trace FILE      also write the trace as JSON Lines (every event)
+          --history-limit-mb N
+                            keep the newest N MiB of trace in memory for `events`
+                            (default 64; older events only in the --trace file)
         \(LimitFlags.help)
 
         EXAMPLE

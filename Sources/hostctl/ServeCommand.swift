@@ -34,6 +34,7 @@ extension Commands {
         }
         let path = try socketPath(&arguments)
         let tracePath = try arguments.option("--trace")
+        let historyMegabytes = try arguments.intOption("--history-limit-mb", in: 1...(1 << 20)) ?? 64
         var limits = Scenario.Limits()
         limits.stateDirectory = try arguments.option("--state-dir")
         limits = try LimitFlags.parse(&arguments, over: limits)
@@ -48,7 +49,8 @@ extension Commands {
         }
         let server: ControlServer
         do {
-            let configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
+            var configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
+            configuration.traceHistoryLimitBytes = historyMegabytes << 20
             let host = try SceneHost(configuration: configuration, tracePath: tracePath)
             server = try ControlServer(host: host, listener: listener)
         } catch {

@@ -23,6 +23,9 @@ public struct HostConfiguration: Sendable, Hashable {
     public var stateDirectory: String? = nil
     /// The largest frame either side accepts.
     public var maximumFrameSize: Int = 1 << 20
+    /// Keep only the newest trace events within about this many bytes in memory (`trace.history`,
+    /// `events(fromSeq:)`); nil keeps every event. A long-running host (`hostctl serve`) sets it.
+    public var traceHistoryLimitBytes: Int? = nil
     /// Copy each worker's stderr to the host's stderr, prefixed with scene and pid.
     public var forwardsWorkerStderr: Bool = true
 

@@ -29,7 +29,7 @@ public final class SceneHost: Sendable {
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
         HostSignals.ignoreSIGPIPE()
         self.configuration = configuration
-        self.trace = try TraceRecorder(path: tracePath)
+        self.trace = try TraceRecorder(path: tracePath, historyLimitBytes: configuration.traceHistoryLimitBytes)
         self.sessions = try SessionStore(directory: configuration.stateDirectory)
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
         for file in sessions.damagedFiles {

@@ -18,7 +18,11 @@ public final class TraceRecorder: Sendable {
         var checkers: [String: SceneTraceChecker] = [:]
         var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         var nextSubscriberID = 0
+        /// The events held in memory: `history[historyStart...]`, oldest first.
         var history: [TraceEvent] = []
+        var historyStart = 0
+        /// Roughly what the held events occupy, against `historyLimitBytes`.
+        var historyBytes = 0
         var fileBuffer: [UInt8] = []
     }
 
@@ -26,12 +30,16 @@ public final class TraceRecorder: Sendable {
     private let start: ContinuousClock.Instant
     private let fileDescriptor: Int32?
     private let keepsHistory: Bool
+    private let historyLimitBytes: Int?
 
     /// Creates a recorder. `path`: where to write JSON Lines (truncated first), or nil.
-    /// `keepHistory`: keep every event in memory (for timelines and tests).
-    public init(path: String? = nil, keepHistory: Bool = true) throws(HostError) {
+    /// `keepHistory`: keep events in memory (for `events(fromSeq:)`, timelines and tests);
+    /// `historyLimitBytes`: keep only the newest events within about this many bytes (a
+    /// long-running host: the file, if any, still has every event), nil for all of them.
+    public init(path: String? = nil, keepHistory: Bool = true, historyLimitBytes: Int? = nil) throws(HostError) {
         self.start = .now
         self.keepsHistory = keepHistory
+        self.historyLimitBytes = historyLimitBytes
         if let path {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -88,7 +96,10 @@ public final class TraceRecorder: Sendable {
 
     private func append(_ event: TraceEvent, to state: inout State) {
         state.nextSeq += 1
-        if keepsHistory { state.history.append(event) }
+        if keepsHistory {
+            state.history.append(event)
+            if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
+        }
         if let fileDescriptor {
             state.fileBuffer.removeAll(keepingCapacity: true)
             event.appendJSONLine(to: &state.fileBuffer)
@@ -109,16 +120,36 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Every event recorded so far (empty unless the recorder keeps history).
+    /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
+    private static func evict(_ state: inout State, toFit size: Int, within limit: Int) {
+        state.historyBytes += size
+        while state.historyBytes > limit, state.historyStart < state.history.count - 1 {
+            state.historyBytes -= state.history[state.historyStart].estimatedSize
+            state.historyStart += 1
+        }
+        // Compact once the dropped prefix outweighs the held events: amortized O(1) per event.
+        if state.historyStart > 1024, state.historyStart * 2 > state.history.count {
+            state.history.removeFirst(state.historyStart)
+            state.historyStart = 0
+        }
+    }
+
+    /// Every event held in memory, oldest first: all of them, or the newest within the
+    /// history limit (empty unless the recorder keeps history).
     public var history: [TraceEvent] {
-        state.withLock { $0.history }
+        state.withLock { Array($0.history[$0.historyStart...]) }
+    }
+
+    /// The `seq` of the oldest event held in memory; nil when none is.
+    public var oldestHeldSeq: Int? {
+        state.withLock { $0.historyStart < $0.history.count ? $0.history[$0.historyStart].seq : nil }
     }
 
     /// A live stream of events, starting with every event already recorded whose seq is at least `fromSeq`.
     public func events(fromSeq: Int = 1) -> AsyncStream<TraceEvent> {
         let (stream, continuation) = AsyncStream<TraceEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
-            for event in state.history where event.seq >= fromSeq {
+            for event in state.history[state.historyStart...] where event.seq >= fromSeq {
                 continuation.yield(event)
             }
             let id = state.nextSubscriberID

@@ -1,0 +1,46 @@
+import HostProcess
+import Protocol
+import Testing
+
+/// A long-running host keeps a bounded trace history: large values cannot grow it for ever.
+@Suite struct TraceHistoryTests {
+    @Test func theHistoryKeepsTheNewestEventsWithinItsLimit() async throws {
+        let recorder = try TraceRecorder(historyLimitBytes: 1 << 20)
+        let large = JSONValue.string(String(repeating: "v", count: 60 << 10))
+        for index in 0..<200 {
+            recorder.record(TraceEvent(kind: .error, op: "flood", code: index, message: "\(index)"))
+            recorder.record(TraceEvent(kind: .host, name: "noted", value: large))
+        }
+        let history = recorder.history
+        // 200 values of 60 KiB: about 12 MiB recorded, at most 1 MiB held.
+        #expect(history.count < 40)
+        #expect(history.count > 10)
+        #expect(history.last?.seq == 400)
+        #expect(recorder.oldestHeldSeq == history.first?.seq)
+        // Held events are contiguous and newest-last.
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.seq + 1 == $1.seq })
+
+        // A subscriber from seq 1 gets what is held, then the live events.
+        var events = recorder.events(fromSeq: 1).makeAsyncIterator()
+        #expect(await events.next()?.seq == history.first?.seq)
+        recorder.finish()
+    }
+
+    @Test func manySmallEventsKeepTheWindowContiguousAcrossCompactions() throws {
+        let recorder = try TraceRecorder(historyLimitBytes: 16 << 10)
+        for index in 0..<5000 { recorder.record(TraceEvent(kind: .host, name: "tick \(index)")) }
+        let history = recorder.history
+        #expect(history.count > 20 && history.count < 200)
+        #expect(history.last?.seq == 5000)
+        #expect(history.last?.name == "tick 4999")
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.seq + 1 == $1.seq })
+    }
+
+    @Test func withoutALimitEveryEventIsHeld() throws {
+        let recorder = try TraceRecorder()
+        let large = JSONValue.string(String(repeating: "v", count: 60 << 10))
+        for _ in 0..<100 { recorder.record(TraceEvent(kind: .host, name: "noted", value: large)) }
+        #expect(recorder.history.count == 100)
+        #expect(recorder.oldestHeldSeq == 1)
+    }
+}
