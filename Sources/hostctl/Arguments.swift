@@ -9,6 +9,8 @@ struct UsageError: Error, CustomStringConvertible {
 struct Arguments {
     let command: String
     private var remaining: [String]
+    /// Every flag and option consumed so far, to tell a repeated one from an unknown one.
+    private var consumed: Set<String> = []
 
     init(command: String, _ arguments: [String]) {
         self.command = command
@@ -22,6 +24,7 @@ struct Arguments {
     mutating func flag(_ name: String) -> Bool {
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
+        consumed.insert(name)
         return true
     }
 
@@ -33,6 +36,7 @@ struct Arguments {
         guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
             return nil
         }
+        consumed.insert(name)
         if remaining[index] != name {
             let value = String(remaining.remove(at: index).dropFirst(name.count + 1))
             guard !value.isEmpty else { throw UsageError("hostctl \(command): \(name) needs a value") }
@@ -73,6 +77,10 @@ struct Arguments {
     /// Fails on anything not consumed.
     func finish() throws(UsageError) {
         if let first = remaining.first {
+            let name = String(first.prefix { $0 != "=" })
+            if consumed.contains(name) {
+                throw UsageError("hostctl \(command): \(name) given more than once")
+            }
             throw UsageError("hostctl \(command): unknown argument \"\(first)\" (see hostctl \(command) --help)")
         }
     }

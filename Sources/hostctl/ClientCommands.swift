@@ -10,7 +10,9 @@ enum ClientCommands {
         "push", "pop", "resize", "memoryWarning", "notify", "beginBackgroundTask", "endBackgroundTask",
         "kill", "terminate", "memoryPressure", "waitFor",
     ]
-    static let commands = Set(sceneOps + ["ps", "events", "quit"])
+    /// Client commands about the host as a whole.
+    static let hostCommands = ["sleep", "ps", "events", "quit"]
+    static let commands = Set(sceneOps + hostCommands)
 
     static func run(_ arguments: inout Arguments) throws -> ExitCode {
         if arguments.wantsHelp {
@@ -79,6 +81,11 @@ enum ClientCommands {
             }
         case "kill":
             if let signal = try arguments.option("--signal") { object["signal"] = .string(signal) }
+        case "sleep":
+            guard let ms = try arguments.intOption("--ms", in: 0...86_400_000) else {
+                throw UsageError("hostctl sleep: needs --ms N")
+            }
+            object["ms"] = .int(ms)
         case "waitFor":
             if let state = try arguments.option("--state") { object["state"] = .string(state) }
             if let process = try arguments.option("--process") { object["process"] = .string(process) }
@@ -91,7 +98,7 @@ enum ClientCommands {
         default:
             break
         }
-        if op != "memoryPressure" && op != "quit" {
+        if op != "memoryPressure" && op != "quit" && op != "sleep" {
             object["scene"] = .string(try arguments.positional("SCENE"))
         }
         try arguments.finish()

@@ -17,8 +17,10 @@ enum Commands {
         scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
         try arguments.finish()
         scenario.limits.stateDirectory = stateDirectory
-        print("scenehost demo: three windows (Mail, Notes, Music), one worker process each\n")
-        return await runScenario(scenario, tracePath: tracePath, quiet: false, timelinePath: timelinePath)
+        return await runScenario(
+            scenario, tracePath: tracePath, quiet: false, timelinePath: timelinePath,
+            banner: "scenehost demo: three windows (Mail, Notes, Music), one worker process each\n"
+        )
     }
 
     /// `hostctl run SCENARIO.json [--trace FILE] [--quiet]`
@@ -41,9 +43,10 @@ enum Commands {
         return await runScenario(scenario, tracePath: tracePath, quiet: quiet)
     }
 
-    /// `timelinePath`: also draw the run as an SVG timeline there.
+    /// `timelinePath`: also draw the run as an SVG timeline there. `banner`: printed once the
+    /// host has started (so a bad `--trace` path fails before anything is printed).
     private static func runScenario(
-        _ scenario: Scenario, tracePath: String?, quiet: Bool, timelinePath: String? = nil
+        _ scenario: Scenario, tracePath: String?, quiet: Bool, timelinePath: String? = nil, banner: String? = nil
     ) async -> ExitCode {
         let configuration = scenario.limits.applied(
             to: HostConfiguration(worker: [currentExecutablePath(), "worker"])
@@ -55,6 +58,7 @@ enum Commands {
             printError("hostctl: \(error)")
             return .runtimeFailure
         }
+        if let banner { print(banner) }
         var exitCode = ExitCode.success
         do {
             try await ScenarioRunner(host: host).run(scenario)

@@ -48,6 +48,7 @@ extension Help {
           beginBackgroundTask A | endBackgroundTask A
           kill A [--signal KILL]       signal the worker from the host (reason killed)
           memoryPressure               LIFECYCLE.md §4's order, host-wide
+          sleep --ms N                 the host waits N ms before its reply (scripts)
           waitFor A --state S|--process P [--timeout-ms|--timeoutMs N]   (default timeout 10000)
 
         HOST

@@ -32,7 +32,11 @@ func main() async -> ExitCode {
             print(Help.main)
             return .success
         default:
-            printError("hostctl: unknown command \"\(command)\" (commands: demo, run, verify, timeline, worker; see hostctl --help)")
+            printError(
+                "hostctl: unknown command \"\(command)\" (commands: demo, run, verify, timeline, serve, stress, bench, "
+                    + "worker; with a serving host: ps, events, quit, sleep and every scenario op, such as connect "
+                    + "or push; see hostctl --help)"
+            )
             return .usage
         }
     } catch let error as UsageError {

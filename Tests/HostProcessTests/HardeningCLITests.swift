@@ -25,6 +25,7 @@ import Testing
             "$BROKEN": (directory + "/broken.json", #"{"steps":[{"op":"connect","#),
             "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
             "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
+            "$AFTER_QUIT": (directory + "/after-quit.json", #"{"steps":[{"op":"quit"},{"op":"pop","scene":"A"}]}"#),
         ]
         for (path, text) in files.values { _ = writeFile(path, text) }
         let argv = arguments.map { argument in
@@ -75,6 +76,7 @@ import Testing
         (["run", "$UNKNOWN_OP"], "unknown op \"fly\""),
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
+        (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
         (["run", "$OK", "--suspend-delay-ms", "abc"], "--suspend-delay-ms"),
         (["run", "$OK", "--suspend-delay-ms", "-5"], "--suspend-delay-ms"),
         (["run", "$OK", "--launch-limit-ms", "0"], "--launch-limit-ms"),
@@ -110,6 +112,8 @@ import Testing
         (["ps", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
         (["push", "A", "--socket", "$SOCKET"], "--vc"),
         (["push", "A", "B", "--socket", "$SOCKET", "--vc", "D"], "unknown argument \"B\""),
+        (["push", "A", "--vc", "X", "--vc=Y", "--socket", "$SOCKET"], "--vc given more than once"),
+        (["sleep", "--socket", "$SOCKET"], "--ms"),
         (["connect", "--socket", "$SOCKET"], "missing SCENE"),
         (["kill", "A", "--signal", "NOPE", "--socket", "$SOCKET"], "unknown signal"),
         (["resize", "A", "--width", "abc", "--height", "1", "--socket", "$SOCKET"], "--width"),
@@ -129,6 +133,13 @@ import Testing
         #expect(outcome.stderr.hasPrefix("hostctl"), "\(arguments): \(outcome.stderr)")
         #expect(outcome.stderr.contains(word), "\(arguments): \(outcome.stderr)")
         #expect(outcome.stderr.utf8.count < 400, "\(arguments): not one short line")
+    }
+
+    @Test func aDemoThatCannotWriteItsTraceFailsBeforePrintingAnything() async throws {
+        let outcome = try await Self.hostctl(["demo", "--trace", "/nonexistent/dir/trace.jsonl"])
+        #expect(outcome.exit == .exited(status: 3))
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("cannot open trace file"))
     }
 
     @Test func noCommandPrintsTheUsageAndExits2() async throws {

@@ -89,6 +89,21 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aWorkerOfAnotherProtocolVersionIsRefusedWithTheVersionCode() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        let future = ["/bin/sh", "-c", #"read hello; printf '{"type":"ready","protocol":99,"pid":1}\n'; exec sleep 100"#]
+        await #expect(throws: HostError.self) { try await scene.connect(worker: future) }
+        let error = host.trace.history.first { $0.kind == .error && $0.scene == "A" }
+        #expect(error?.code == ProtocolError.Code.versionMismatch.rawValue)
+        #expect(error?.message?.contains("protocol 99") == true)
+        #expect(await scene.status().lastExit?.reason == .protocolViolation)
+        // The host carries on: the same scene connects with a worker of its own version.
+        try await scene.connect()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func aNotificationFarLargerThanThePipeArrivesWhole() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")

@@ -52,7 +52,12 @@ extension Scenario {
         }
         var entries: [Entry] = []
         for (index, step) in steps.enumerated() {
-            entries.append(try Self.parseEntry(step, number: index + 1))
+            let entry = try Self.parseEntry(step, number: index + 1)
+            // A step after `quit` would never run: say so rather than skip it silently.
+            if let last = entries.last, case .quit = last.step {
+                throw ScenarioError("step \(index + 1) (\(entry.step.opName)): comes after quit (step \(index)) and would never run")
+            }
+            entries.append(entry)
         }
         self.init(limits: limits, entries: entries)
     }

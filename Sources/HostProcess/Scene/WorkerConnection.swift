@@ -227,7 +227,11 @@ final class WorkerConnection: Sendable {
                 return !state.sawReady
             }
             guard first, version == ProtocolVersion.current else {
-                violate(first ? "worker speaks protocol \(version), host \(ProtocolVersion.current)" : "second ready")
+                if first {
+                    violate("worker speaks protocol \(version), host \(ProtocolVersion.current)", code: .versionMismatch)
+                } else {
+                    violate("second ready")
+                }
                 return false
             }
             return true
@@ -281,7 +285,7 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    func violate(_ message: String) {
+    func violate(_ message: String, code: ProtocolError.Code = .invalidMessage) {
         let first = state.withLock { state in
             defer { state.violated = true }
             return !state.violated
@@ -292,7 +296,7 @@ final class WorkerConnection: Sendable {
                 kind: .error,
                 scene: scene,
                 op: "protocol",
-                code: ProtocolError.Code.invalidMessage.rawValue,
+                code: code.rawValue,
                 message: "protocol violation by pid \(child.pid): \(message)"
             )
         )
