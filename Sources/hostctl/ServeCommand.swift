@@ -1,6 +1,5 @@
 import Glibc
 import HostProcess
-import Synchronization
 
 extension Commands {
     /// `hostctl serve …`, entered from main.swift's top level on the main thread, before the
@@ -79,7 +78,7 @@ extension Commands {
 
 /// Hands a signal to the server, or remembers it until the server exists.
 private final class ShutdownRelay: Sendable {
-    private let state = Mutex<(server: ControlServer?, requested: Bool)>((nil, false))
+    private let state = Locked<(server: ControlServer?, requested: Bool)>((nil, false))
 
     func attach(_ server: ControlServer) {
         let requested = state.withLock { state in

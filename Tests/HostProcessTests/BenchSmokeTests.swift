@@ -1,7 +1,6 @@
 import Glibc
 import HostProcess
 import Protocol
-import Synchronization
 import Testing
 
 /// `hostctl bench --quick --json` as a real process: it must finish, exit 0, print JSON that
@@ -58,8 +57,8 @@ import Testing
 
 /// A child run to completion with its stdout and stderr collected by the host's event loop.
 private final class CapturedRun: Sendable {
-    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
-    private let ended = Mutex<(exit: ChildExit?, waiter: CheckedContinuation<ChildExit, Never>?)>((nil, nil))
+    private let output = Locked<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+    private let ended = Locked<(exit: ChildExit?, waiter: CheckedContinuation<ChildExit, Never>?)>((nil, nil))
 
     static func run(_ argv: [String]) async throws -> (exit: ChildExit, stdout: [UInt8], stderr: [UInt8]) {
         let capture = CapturedRun()

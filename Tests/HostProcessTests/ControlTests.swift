@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Protocol
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -23,7 +22,7 @@ private final class Spawned: Sendable {
         var exitWaiters: [CheckedContinuation<ChildExit, Never>] = []
     }
     private final class Box: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
     private let box = Box()
 

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CSceneHostSys
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -283,7 +282,7 @@ struct PlatformTests {
         let pdeathsig = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--"]
         let (workerEvents, continuation) = AsyncStream.makeStream(of: ChildEvent.self)
         let workerArmed = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(worker: ChildProcess, canary: pid_t)?>(nil)
+        let outcome = Locked<(worker: ChildProcess, canary: pid_t)?>(nil)
 
         runOnThrowawayThread {
             let worker = try! ChildProcess.spawn(argv: pdeathsig + armed + ["/bin/cat"])

@@ -1,6 +1,5 @@
 import Glibc
 import Protocol
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -180,7 +179,7 @@ import Testing
     }
 
     private final class Collected: Sendable {
-        private let bytes = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+        private let bytes = Locked<(stdout: [UInt8], stderr: [UInt8])>(([], []))
 
         func append(_ chunk: UnsafeRawBufferPointer, error: Bool) {
             bytes.withLock { bytes in

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CSceneHostSys
 import Protocol
-import Synchronization
 
 /// One client of the control server: a non-blocking socket, its output buffer and the
 /// requests it has sent that are not answered yet.
@@ -60,7 +59,7 @@ final class ControlConnection: Sendable {
 
     let id: UInt64
     private let epollDescriptor: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let requestContinuation: AsyncStream<Queued>.Continuation
     /// Consumed by the one task that runs this connection's requests in order.
     let requests: AsyncStream<Queued>
@@ -71,7 +70,7 @@ final class ControlConnection: Sendable {
     init(id: UInt64, descriptor: Int32, epollDescriptor: Int32) {
         self.id = id
         self.epollDescriptor = epollDescriptor
-        self.state = Mutex(State(descriptor: descriptor, interest: Self.readInterest))
+        self.state = Locked(State(descriptor: descriptor, interest: Self.readInterest))
         (requests, requestContinuation) = AsyncStream<Queued>.makeStream(bufferingPolicy: .unbounded)
     }
 

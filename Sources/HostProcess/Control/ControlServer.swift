@@ -21,7 +21,7 @@ public final class ControlServer: Sendable {
     /// A self-pipe that wakes the loop thread to stop.
     let wakeRead: Int32
     let wakeWrite: Int32
-    let connections = Mutex<[UInt64: ControlConnection]>([:])
+    let connections = Locked<[UInt64: ControlConnection]>([:])
     let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
     /// At most this many clients at once; more are answered with an error and closed.
     static let maximumConnections = 1000
@@ -39,9 +39,9 @@ public final class ControlServer: Sendable {
         var nextFollowID: UInt64 = 0
     }
 
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
     /// Resumed by the loop thread once it has closed everything.
-    let loopStopped = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let loopStopped = Locked<CheckedContinuation<Void, Never>?>(nil)
 
     init(host: SceneHost, listener: ControlListener, epollDescriptor: Int32, wakeRead: Int32, wakeWrite: Int32) {
         self.host = host

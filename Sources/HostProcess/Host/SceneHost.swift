@@ -20,7 +20,7 @@ public final class SceneHost: Sendable {
     /// The scene sessions.
     public let sessions: SessionStore
     private let context: HostContext
-    private let scenes = Mutex<[String: SceneController]>([:])
+    private let scenes = Locked<[String: SceneController]>([:])
     private let quitting = Atomic<Bool>(false)
     /// Set while the memory monitor relieves pressure, so its checks never pile up.
     let monitorIsRelievingPressure = Atomic<Bool>(false)

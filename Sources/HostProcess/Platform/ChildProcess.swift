@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CSceneHostSys
-import Synchronization
 
 /// One spawned worker process and the host's ends of its stdio pipes.
 ///
@@ -34,11 +33,11 @@ package final class ChildProcess: Sendable {
         var stdinInEpoll = false
     }
 
-    let state: Mutex<Descriptors>
+    let state: Locked<Descriptors>
 
     init(pid: pid_t, pidfd: Int32, stdin: Int32, stdout: Int32, stderr: Int32) {
         self.pid = pid
-        self.state = Mutex(Descriptors(stdin: stdin, stdout: stdout, stderr: stderr, pidfd: pidfd))
+        self.state = Locked(Descriptors(stdin: stdin, stdout: stdout, stderr: stderr, pidfd: pidfd))
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One thread that fires deadlines, for watchdogs that almost never fire.
 ///
@@ -31,7 +30,7 @@ final class DeadlineTimer: Sendable {
         var sleepingUntil: UInt64?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {

@@ -47,7 +47,7 @@ package final class EventLoop: Sendable {
     let epollDescriptor: Int32
     /// Keyed by a never-reused id rather than by descriptor: a stale event for a descriptor
     /// closed earlier in the same batch (and maybe already reused) must find nothing.
-    let watches = Mutex<[UInt64: Watch]>([:])
+    let watches = Locked<[UInt64: Watch]>([:])
     let nextWatchID = Atomic<UInt64>(1)
 
     /// Takes ownership of `epollDescriptor`; the platform `init()` creates it and starts the thread.

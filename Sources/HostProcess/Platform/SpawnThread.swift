@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The one thread that performs every spawn.
 ///
@@ -10,7 +9,7 @@ import Synchronization
 final class SpawnThread: Sendable {
     static let shared = SpawnThread()
 
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = Locked<[@Sendable () -> Void]>([])
     /// Counts queued jobs; the thread sleeps on it.
     private let pending = DispatchSemaphore(value: 0)
 
@@ -45,6 +44,6 @@ final class SpawnThread: Sendable {
     }
 
     private final class Outcome<Value: Sendable>: Sendable {
-        let value = Mutex<Value?>(nil)
+        let value = Locked<Value?>(nil)
     }
 }

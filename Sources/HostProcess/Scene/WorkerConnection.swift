@@ -33,7 +33,7 @@ final class WorkerConnection: Sendable {
         var violated = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     var pid: Int32 { child.pid }
 
@@ -56,7 +56,7 @@ final class WorkerConnection: Sendable {
         self.trace = trace
         self.forwardsStderr = forwardsStderr
         self.onExit = onExit
-        self.state = Mutex(State(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
+        self.state = Locked(State(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
         trace.record(TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: child.pid))
         EventLoop.shared.watch(
             child,

@@ -9,7 +9,7 @@ import Synchronization
 /// requested while no host runs is a file `discarded/<id>`, reported at the next launch.
 public final class SessionStore: Sendable {
     private let directory: String?
-    private let sessions: Mutex<[String: SceneSession]>
+    private let sessions: Locked<[String: SceneSession]>
     /// Session files found damaged when the store opened, each kept aside as `.damaged`.
     public let damagedFiles: [DamagedSessionFile]
 
@@ -36,7 +36,7 @@ public final class SessionStore: Sendable {
                 }
             }
         }
-        self.sessions = Mutex(loaded)
+        self.sessions = Locked(loaded)
         self.damagedFiles = damaged
     }
 

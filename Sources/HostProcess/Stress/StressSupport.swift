@@ -1,6 +1,5 @@
 import Glibc
 import Protocol
-import Synchronization
 
 /// How one stress request ended.
 enum RequestOutcome: Sendable, Hashable {
@@ -38,10 +37,10 @@ final class RequestTable: Sendable {
         var killed: Int32?
     }
 
-    private let entries: Mutex<[Entry]>
+    private let entries: Locked<[Entry]>
 
     init(count: Int) {
-        entries = Mutex([Entry](repeating: Entry(), count: count))
+        entries = Locked([Entry](repeating: Entry(), count: count))
     }
 
     func start(_ id: Int) {
@@ -85,7 +84,7 @@ final class ViolationLog: Sendable {
         var kept: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let reporter: @Sendable (String) -> Void
 
     init(_ reporter: @escaping @Sendable (String) -> Void) {
@@ -144,7 +143,7 @@ enum StressWatchdog {
             var waiter: CheckedContinuation<Bool, Never>?
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         func open(_ result: Bool) {
             let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in

@@ -1,6 +1,5 @@
 import Glibc
 import Protocol
-import Synchronization
 
 /// The host-wide trace: assigns the global sequence number and the timestamp, checks
 /// every scene event against the lifecycle model, appends it to the trace file and
@@ -26,7 +25,7 @@ public final class TraceRecorder: Sendable {
         var fileBuffer: [UInt8] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let start: ContinuousClock.Instant
     private let fileDescriptor: Int32?
     private let keepsHistory: Bool

@@ -1,7 +1,6 @@
 import Glibc
 import HostProcess
 import Protocol
-import Synchronization
 
 /// Encode + decode of typical messages with the protocol's codec, against Foundation's
 /// JSONEncoder/JSONDecoder on equivalent Codable structs.
@@ -109,7 +108,7 @@ enum BenchProcess {
     }
 
     private final class Output: Sendable {
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = Locked<[UInt8]>([])
     }
 
     static func run(_ argv: [String]) async throws -> [UInt8] {

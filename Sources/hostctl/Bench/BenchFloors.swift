@@ -1,6 +1,5 @@
 import Glibc
 import HostProcess
-import Synchronization
 
 /// A child watched by the host's own `EventLoop`, outside any scene: the machinery a worker
 /// connection uses (non-blocking stdin write, epoll thread reading stdout, a continuation
@@ -23,7 +22,7 @@ final class EchoProbe: Sendable {
     }
 
     let child: ChildProcess
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let exit = BenchSignal<ChildExit>()
     let firstOutput = BenchSignal<UInt64>()
 

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import HostProcess
 
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC, no allocation, no actor hop).
 enum BenchClock {
@@ -180,7 +180,7 @@ final class BenchSignal<Value: Sendable>: Sendable {
         var continuation: CheckedContinuation<Value, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func fulfil(_ value: Value) {
         let continuation: CheckedContinuation<Value, Never>? = state.withLock { state in
