@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    /// The harness itself can fail: a runner that fails whenever a prefix holds a `pop` of B is
+    /// reported with its seed, the failing step, and the shortest prefix that still fails.
+    @Test func aFailureIsReportedWithItsSeedAndTheShortestFailingPrefix() async {
+        let steps: [Step] = [
+            .op(scene: "A", .connect()), .op(scene: "B", .connect()), .op(scene: "A", .push(viewController: "X")),
+            .op(scene: "B", .pop), .op(scene: "A", .pop), .op(scene: "B", .pop),
+        ]
+        let report = await Self.checkSeed(77, steps: steps) { prefix in
+            // Like a real failure, it shows up a little after its cause: at the last step run.
+            guard prefix.contains(where: { $0.description == "pop B" }) else { return nil }
+            return Failure(step: prefix.count - 1, message: "planted")
+        }
+        let expected = "seed 77: step 6 (pop B): planted\n"
+            + "  shortest failing prefix (4 steps, fails at step 4: planted):\n    "
+            + "connect A; connect B; push X A; pop B"
+        #expect(report == expected)
+        #expect(await Self.checkSeed(78, steps: steps) { _ in nil } == nil)
+    }
+
     /// The same seed gives the same stress plan; kills come at about the requested rate.
     @Test func stressPlansAreAFunctionOfTheSeed() {
         var options = StressOptions()
@@ -231,13 +250,21 @@ import Testing
 
     /// Runs one seed; on a failure, finds the shortest failing prefix and describes both.
     static func checkSeed(_ seed: UInt64) async -> String? {
-        let steps = generate(seed: seed, count: stepsPerSeed)
-        guard let failure = await run(steps) else { return nil }
+        await checkSeed(seed, steps: generate(seed: seed, count: stepsPerSeed), runner: { await run($0) })
+    }
+
+    /// `checkSeed` over any runner, so that the shrinking and the report are tested on their own.
+    static func checkSeed(
+        _ seed: UInt64,
+        steps: [Step],
+        runner: ([Step]) async -> Failure?
+    ) async -> String? {
+        guard let failure = await runner(steps) else { return nil }
         var shortest = Array(steps.prefix(failure.step + 1))
         var shortestFailure = failure
         for length in 1..<shortest.count {
             let prefix = Array(steps.prefix(length))
-            if let failure = await run(prefix) {
+            if let failure = await runner(prefix) {
                 shortest = prefix
                 shortestFailure = failure
                 break
@@ -313,6 +340,15 @@ import Testing
                 refusal = reason
             } catch {
                 throw Failure(step: 0, message: "the host failed: \(error)")
+            }
+            // LIFECYCLE.md's table written down a second time, independently of `SceneLifecycle`
+            // (which the host itself runs): the two must agree on every step.
+            if let legal = LegalityOracle.isLegal(op.name, in: view(of: model)), legal != (refusal == nil) {
+                throw Failure(
+                    step: 0,
+                    message: "the independent oracle says \(op.name) is \(legal ? "legal" : "illegal") in "
+                        + "\(describe(model)), but the host \(refusal.map { "refused it: \($0)" } ?? "accepted it")"
+                )
             }
             switch model.request(op) {
             case .refuse(let reason):
