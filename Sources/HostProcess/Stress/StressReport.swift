@@ -57,11 +57,13 @@ public struct StressReport: Sendable {
         let head =
             "ops=\(options.ops) scenes=\(options.scenes) clients=\(options.isScaleRun ? options.scenes : options.clients)"
             + " seed=\(options.seed) kills=\(kills) violations=\(violationCount)"
+        let rates = " ops/s=\(Int(opsPerSecond.rounded())) p50=\(latencyP50)us p99=\(latencyP99)us"
         if options.isScaleRun {
-            return head + " connected=\(connected) connect=\(StressUnits.milliseconds(elapsed))ms quit=\(StressUnits.milliseconds(quitDuration))ms"
+            return head + rates + " connected=\(connected) connect=\(StressUnits.milliseconds(elapsed))ms"
+                + " quit=\(StressUnits.milliseconds(quitDuration))ms"
                 + " rss=\(residentKB.map(String.init) ?? "?")kB hwm=\(peakResidentKB.map(String.init) ?? "?")kB"
         }
-        return head + " ops/s=\(Int(opsPerSecond.rounded())) p50=\(latencyP50)us p99=\(latencyP99)us"
+        return head + rates
     }
 
     /// The rest of the figures, one line.
