@@ -3,10 +3,14 @@ import Protocol
 
 /// One scene: its session, its worker and its lifecycle, driven by a mailbox.
 ///
-/// Every request and every internal event (worker death, suspend timer, background-task
-/// deadlines) goes through one `AsyncStream` drained by one task, so transitions run
-/// strictly one after another even though the actor itself interleaves at each `await`.
-/// Status queries and waits are plain actor calls and never wait for the mailbox.
+/// Requests and internal events (worker death, suspend timer, background-task deadlines)
+/// run strictly one after another, in the order they came, even though the actor itself
+/// interleaves at each `await`: `isBusy` says one is in flight, and everything that finds
+/// the scene busy, or anything queued, goes into the mailbox, an `AsyncStream` drained by
+/// one task. A request that finds the scene idle with nothing queued is carried out at once
+/// in the caller's own task, on the actor: the same order, two thread hand-offs fewer
+/// (the mailbox task's wake-up and the caller's resumption), which is most of a
+/// transition's cost. Status queries and waits are plain actor calls and never wait.
 actor SceneController {
     enum Mail: Sendable {
         case request(SceneOperation, CheckedContinuation<Void, any Error>)
@@ -28,7 +32,11 @@ actor SceneController {
 
     let id: String
     private let context: HostContext
-    private let mailbox: AsyncStream<Mail>.Continuation
+    private let mailbox = SceneMailbox<Mail>()
+    /// An operation or an internal event is being carried out (inline or from the mailbox).
+    private var isBusy = false
+    /// The mailbox task, waiting for the operation in flight to end before its next mail.
+    private var mailboxWaitingForIdle: CheckedContinuation<Void, Never>?
     private var lifecycle = SceneLifecycle()
     private var connection: WorkerConnection?
     private var lastExit: WorkerExit?
@@ -45,11 +53,10 @@ actor SceneController {
     init(id: String, context: HostContext) {
         self.id = id
         self.context = context
-        let (stream, mailbox) = AsyncStream<Mail>.makeStream(bufferingPolicy: .unbounded)
-        self.mailbox = mailbox
         self.lifecycle.sessionExists = context.sessions.session(id) != nil
         if context.discardedAtLaunch.contains(id) { self.lifecycle.discarded() }
         self.restartPolicy = context.configuration.restartPolicy
+        let stream = mailbox.stream
         Task { [self] in
             for await mail in stream {
                 await self.handle(mail)
@@ -58,9 +65,17 @@ actor SceneController {
     }
 
     /// Runs `op` after every operation enqueued before it; throws if it is refused or fails.
-    nonisolated func perform(_ op: SceneOperation) async throws {
+    func perform(_ op: SceneOperation) async throws {
+        guard !mailbox.isClosed else { throw HostError.shuttingDown }
+        guard isBusy || !mailbox.isEmpty else {
+            // Idle, nothing queued: nobody can come before this request, so run it here.
+            isBusy = true
+            defer { becameIdle() }
+            try await execute(op)
+            return
+        }
         try await withCheckedThrowingContinuation { continuation in
-            if case .terminated = mailbox.yield(.request(op, continuation)) {
+            if !mailbox.post(.request(op, continuation)) {
                 continuation.resume(throwing: HostError.shuttingDown)
             }
         }
@@ -69,7 +84,7 @@ actor SceneController {
     /// Kills the live worker with SIGKILL and `reason` (no callback), after every operation enqueued before.
     nonisolated func kill(reason: TerminationReason) async throws {
         try await withCheckedThrowingContinuation { continuation in
-            if case .terminated = mailbox.yield(.systemKill(reason, continuation)) {
+            if !mailbox.post(.systemKill(reason, continuation)) {
                 continuation.resume(throwing: HostError.shuttingDown)
             }
         }
@@ -77,7 +92,17 @@ actor SceneController {
 
     /// Stops accepting mail once the current work is done.
     nonisolated func close() {
-        mailbox.finish()
+        mailbox.close()
+    }
+
+    /// The operation in flight ended: wake the waiters and the mailbox task, if they wait.
+    private func becameIdle() {
+        isBusy = false
+        notifyWaiters()
+        if let mailboxTask = mailboxWaitingForIdle {
+            mailboxWaitingForIdle = nil
+            mailboxTask.resume()
+        }
     }
 
     var status: SceneStatus {
@@ -147,6 +172,13 @@ actor SceneController {
     // MARK: Mailbox
 
     private func handle(_ mail: Mail) async {
+        while isBusy {
+            await withCheckedContinuation { mailboxWaitingForIdle = $0 }
+        }
+        // Busy before the mail stops counting as queued: no request can slip in between.
+        isBusy = true
+        mailbox.started()
+        defer { becameIdle() }
         switch mail {
         case .request(let op, let continuation):
             do {
@@ -193,7 +225,6 @@ actor SceneController {
                 workerDied(await connection.waitForExit())
             }
         }
-        notifyWaiters()
     }
 
     private func execute(_ op: SceneOperation) async throws {
@@ -326,7 +357,7 @@ actor SceneController {
                 maximumFrameSize: context.configuration.maximumFrameSize,
                 forwardsStderr: context.configuration.forwardsWorkerStderr,
                 trace: context.trace,
-                onExit: { [mailbox] connection, _ in mailbox.yield(.workerExited(ObjectIdentifier(connection))) }
+                onExit: { [mailbox] connection, _ in mailbox.post(.workerExited(ObjectIdentifier(connection))) }
             )
         } catch {
             lifecycle.processExited()
@@ -419,7 +450,7 @@ actor SceneController {
             )
             return
         }
-        mailbox.yield(.restart(background: background, root: root))
+        mailbox.post(.restart(background: background, root: root))
     }
 
     private func scheduleSuspensionIfIdle() {
@@ -430,7 +461,7 @@ actor SceneController {
         let mailbox = self.mailbox
         Task {
             try await Task.sleep(for: delay)
-            mailbox.yield(.suspendTimer(generation: generation))
+            mailbox.post(.suspendTimer(generation: generation))
         }
     }
 
@@ -443,9 +474,9 @@ actor SceneController {
         let mailbox = self.mailbox
         Task {
             try await Task.sleep(for: limit - lead)
-            mailbox.yield(.backgroundTaskExpiring(generation: generation))
+            mailbox.post(.backgroundTaskExpiring(generation: generation))
             try await Task.sleep(for: lead)
-            mailbox.yield(.backgroundTaskDeadline(generation: generation))
+            mailbox.post(.backgroundTaskDeadline(generation: generation))
         }
     }
 }
