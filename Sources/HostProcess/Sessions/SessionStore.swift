@@ -7,19 +7,33 @@ import Synchronization
 /// Each session is one JSON file `sessions/<id>.json`, replaced atomically: write a
 /// temporary file, fsync it, rename it over the old one, fsync the directory. A discard
 /// requested while no host runs is a file `discarded/<id>`, reported at the next launch.
+///
+/// A store with a directory holds it exclusively (`<dir>/lock`, see `StateDirectoryLock`)
+/// from `init` until `close()` or its deinit: a second store or host on the same directory
+/// fails with `HostError.stateDirectoryInUse` instead of loading, renaming or writing the
+/// files of a live host.
 public final class SessionStore: Sendable {
     private let directory: String?
+    /// Held while the store may touch `directory`; nil for a memory-only store.
+    private let lock: StateDirectoryLock?
     private let sessions: Locked<[String: SceneSession]>
     /// Session files found damaged when the store opened, each kept aside as `.damaged`.
     public let damagedFiles: [DamagedSessionFile]
 
     /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
+    /// Throws `stateDirectoryInUse` while another store or host holds the directory.
     public init(directory: String?) throws(HostError) {
         self.directory = directory
+        var lock: StateDirectoryLock?
         var loaded: [String: SceneSession] = [:]
         var damaged: [DamagedSessionFile] = []
         if let directory {
-            for path in [directory, directory + "/sessions", directory + "/discarded"] {
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                throw HostError.io("cannot create state directory \(directory): \(String(cString: strerror(errno)))")
+            }
+            // Before anything is read or renamed: the files of a live host are its own.
+            lock = try StateDirectoryLock(directory: directory)
+            for path in [directory + "/sessions", directory + "/discarded"] {
                 if mkdir(path, 0o700) != 0 && errno != EEXIST {
                     throw HostError.io("cannot create state directory \(path): \(String(cString: strerror(errno)))")
                 }
@@ -36,6 +50,7 @@ public final class SessionStore: Sendable {
                 }
             }
         }
+        self.lock = lock
         self.sessions = Locked(loaded)
         self.damagedFiles = damaged
     }
@@ -56,34 +71,51 @@ public final class SessionStore: Sendable {
         guard SceneSession.isValidIdentifier(session.identifier) else {
             throw HostError.invalidSceneIdentifier(session.identifier)
         }
+        let name = session.identifier + ".json"
         sessions.withLock { $0[session.identifier] = session }
-        guard let directory else { return }
+        guard let directory, let lock else { return }
         var bytes: [UInt8] = []
         JSONWriter.write(session.json, into: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        try Self.writeAtomically(bytes, to: directory + "/sessions/" + session.identifier + ".json", in: directory + "/sessions")
+        try lock.whileHeld { () throws(HostError) in
+            try Self.writeAtomically(bytes, to: directory + "/sessions/" + name, in: directory + "/sessions")
+        }
     }
 
-    /// Deletes the session (after `didDiscardSceneSessions`).
+    /// Deletes the session (after `didDiscardSceneSessions`). Once the store is closed it
+    /// only forgets the session in memory: the directory may belong to another host by then.
     public func delete(_ identifier: String) {
         sessions.withLock { _ = $0.removeValue(forKey: identifier) }
-        guard let directory, SceneSession.isValidIdentifier(identifier) else { return }
-        unlink(directory + "/sessions/" + identifier + ".json")
-        unlink(directory + "/discarded/" + identifier)
-        Self.syncDirectory(directory + "/sessions")
+        guard let directory, let lock, SceneSession.isValidIdentifier(identifier) else { return }
+        try? lock.whileHeld { () throws(HostError) in
+            unlink(directory + "/sessions/" + identifier + ".json")
+            unlink(directory + "/discarded/" + identifier)
+            Self.syncDirectory(directory + "/sessions")
+        }
     }
 
-    /// Records a discard requested while no host runs the store.
+    /// Records a discard requested while no host runs the store. A directory a live host
+    /// holds cannot be marked: opening a store on it throws `stateDirectoryInUse`.
     public func markDiscarded(_ identifier: String) throws(HostError) {
         guard SceneSession.isValidIdentifier(identifier) else { throw HostError.invalidSceneIdentifier(identifier) }
-        guard let directory else { return }
-        try Self.writeAtomically([], to: directory + "/discarded/" + identifier, in: directory + "/discarded")
+        guard let directory, let lock else { return }
+        try lock.whileHeld { () throws(HostError) in
+            try Self.writeAtomically([], to: directory + "/discarded/" + identifier, in: directory + "/discarded")
+        }
     }
 
     /// Discards recorded while no host ran, to report at launch.
     public var pendingDiscards: [String] {
         guard let directory else { return [] }
         return Self.listDirectory(directory + "/discarded").filter(SceneSession.isValidIdentifier).sorted()
+    }
+
+    /// Releases the state directory at once (it is also released when the store is
+    /// deinitialized): another store or host may open it. A write under way finishes first;
+    /// later `save` and `markDiscarded` throw, and `delete` only forgets in memory.
+    /// `SceneHost.quit()` closes its store, so a host can be restarted in the same process.
+    public func close() {
+        lock?.release()
     }
 
     // MARK: Files
@@ -106,11 +138,11 @@ public final class SessionStore: Sendable {
         }
         if failed || fsync(fd) != 0 {
             let message = String(cString: strerror(errno))
-            close(fd)
+            Glibc.close(fd)
             unlink(temporary)
             throw HostError.io("cannot write \(temporary): \(message)")
         }
-        close(fd)
+        Glibc.close(fd)
         guard rename(temporary, path) == 0 else {
             throw HostError.io("cannot rename \(temporary): \(String(cString: strerror(errno)))")
         }
@@ -121,7 +153,7 @@ public final class SessionStore: Sendable {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
-        close(fd)
+        Glibc.close(fd)
     }
 
     private static func listDirectory(_ path: String) -> [String] {
