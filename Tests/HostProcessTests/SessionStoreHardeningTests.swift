@@ -146,6 +146,97 @@ import Testing
         #expect(events.contains { $0.scene == "A" && $0.to == .foregroundActive })
     }
 
+    @Test func twoDamagedVersionsOfASessionAcrossTwoStartsAreBothKept() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        let file = state + "/sessions/A.json"
+        let firstDamage = Array("first damaged version".utf8)
+        let secondDamage = Array(#"{"identifier":"A","second":"#.utf8)
+        #expect(writeBytes(file, firstDamage))
+
+        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(first.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged"])
+        // A fresh session A is stored under the original name, then damaged again.
+        try await first.scene("A").connect()
+        await first.quit()
+        #expect(first.verifyTrace() == nil)
+        #expect(writeBytes(file, secondDamage))
+
+        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(second.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged.1"])
+        let report = second.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+        #expect(report?.message?.contains("kept aside as \(file).damaged.1: ") == true, "\(String(describing: report))")
+        #expect(second.sessions.session("A") == nil)
+        // Both versions are kept, each as it was.
+        #expect(readWholeFile(file + ".damaged", limit: 1 << 20) == firstDamage)
+        #expect(readWholeFile(file + ".damaged.1", limit: 1 << 20) == secondDamage)
+
+        // Discarding the session deletes its own file, never one kept aside.
+        try await second.scene("A").connect()
+        try await second.scene("A").discard()
+        await second.quit()
+        #expect(second.verifyTrace() == nil)
+        #expect(Set(Self.list(state + "/sessions")) == ["A.json.damaged", "A.json.damaged.1"])
+
+        // Kept-aside files are never loaded: the next start finds nothing damaged, no session A.
+        let third = try SessionStore(directory: state)
+        #expect(third.damagedFiles.isEmpty)
+        #expect(third.session("A") == nil)
+        #expect(Set(Self.list(state + "/sessions")) == ["A.json.damaged", "A.json.damaged.1"])
+    }
+
+    @Test func aDamagedFileThatCannotBeRenamedIsReportedAndLeftInPlace() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        // 255 bytes, the longest file name: no `.damaged` name can be made from it.
+        let file = state + "/sessions/" + String(repeating: "x", count: 250) + ".json"
+        let content = Array("garbage".utf8)
+        #expect(writeBytes(file, content))
+
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        let record = try #require(host.sessions.damagedFiles.first)
+        #expect(record.keptAs == nil)
+        guard case .leftInPlace(let failure) = record.disposition else {
+            Issue.record("\(record.disposition)")
+            return
+        }
+        #expect(failure.contains("File name too long"), "\(failure)")
+        let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+        let expected = "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
+        #expect(report?.message?.hasPrefix(expected) == true, "\(String(describing: report?.message))")
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        try await host.scene("A").connect()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        // Still there and still reported: nothing was done to it that could lose it.
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        #expect(try SessionStore(directory: state).damagedFiles.map(\.path) == [file])
+    }
+
+    @Test func aSessionWhoseDamagedFileStaysInPlaceIsNeverWrittenOverNorDeleted() throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        let file = state + "/sessions/A.json"
+        let content = Array("{{{".utf8)
+        #expect(writeBytes(file, content))
+        // A rename that fails as it might on a broken file system (as root nothing else does).
+        let store = try SessionStore(directory: state) { _, _ in
+            errno = EIO
+            return -1
+        }
+        #expect(store.damagedFiles.map(\.disposition) == [.leftInPlace(because: "cannot rename it to \(file).damaged: Input/output error")])
+        #expect {
+            try store.save(SceneSession(identifier: "A"))
+        } throws: { error in
+            "\(error)".contains("sessions/A.json is a damaged file that could not be kept aside")
+        }
+        store.delete("A")
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        // Other sessions are stored as usual.
+        try store.save(SceneSession(identifier: "B"))
+        #expect(access(state + "/sessions/B.json", F_OK) == 0)
+    }
+
     // MARK: Identifiers
 
     static let escaping = [

@@ -40,7 +40,7 @@ public final class SceneHost: Sendable {
                     kind: .error,
                     op: "sessions",
                     code: ProtocolError.Code.operationFailed.rawValue,
-                    message: "damaged session file \(file.path) kept aside as \(file.keptAs): \(file.reason)"
+                    message: file.message
                 )
             )
         }

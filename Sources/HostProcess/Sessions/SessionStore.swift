@@ -17,16 +17,26 @@ public final class SessionStore: Sendable {
     /// Held while the store may touch `directory`; nil for a memory-only store.
     private let lock: StateDirectoryLock?
     private let sessions: Locked<[String: SceneSession]>
-    /// Session files found damaged when the store opened, each kept aside as `.damaged`.
+    /// Names (in `sessions/`) of damaged files that could not be kept aside: they are still
+    /// in place, so the store never replaces nor deletes them (that would lose them).
+    private let damagedInPlace: Set<String>
+    /// Session files found damaged when the store opened, each kept aside under a name of
+    /// its own (or, if that failed, left in place and said so).
     public let damagedFiles: [DamagedSessionFile]
 
     /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
     /// Throws `stateDirectoryInUse` while another store or host holds the directory.
-    public init(directory: String?) throws(HostError) {
+    public convenience init(directory: String?) throws(HostError) {
+        try self.init(directory: directory, renameFile: { rename($0, $1) })
+    }
+
+    /// `renameFile` keeps a damaged file aside (`rename(2)`; a test makes it fail).
+    init(directory: String?, renameFile: (String, String) -> Int32) throws(HostError) {
         self.directory = directory
         var lock: StateDirectoryLock?
         var loaded: [String: SceneSession] = [:]
         var damaged: [DamagedSessionFile] = []
+        var inPlace: Set<String> = []
         if let directory {
             if mkdir(directory, 0o700) != 0 && errno != EEXIST {
                 throw HostError.io("cannot create state directory \(directory): \(String(cString: strerror(errno)))")
@@ -38,20 +48,26 @@ public final class SessionStore: Sendable {
                     throw HostError.io("cannot create state directory \(path): \(String(cString: strerror(errno)))")
                 }
             }
-            for name in Self.listDirectory(directory + "/sessions") where name.hasSuffix(".json") {
+            // Only `<id>.json` is a session file: names kept aside end in `.damaged` or
+            // `.damaged.N` and are never loaded again (nor deleted: `delete` names its file).
+            for name in Self.listDirectory(directory + "/sessions").sorted() where name.hasSuffix(".json") {
                 let path = directory + "/sessions/" + name
                 switch Self.load(path: path, name: name) {
                 case .session(let session):
                     loaded[session.identifier] = session
                 case .damaged(let reason):
                     // Keep a damaged file aside instead of losing it or refusing to start.
-                    rename(path, path + ".damaged")
-                    damaged.append(DamagedSessionFile(path: path, keptAs: path + ".damaged", reason: reason))
+                    let disposition = Self.keepAside(path, renameFile: renameFile)
+                    if case .leftInPlace = disposition { inPlace.insert(name) }
+                    damaged.append(DamagedSessionFile(path: path, disposition: disposition, reason: reason))
                 }
             }
+            // The renames survive a crash (else the next start finds the file again, harmlessly).
+            if !damaged.isEmpty { Self.syncDirectory(directory + "/sessions") }
         }
         self.lock = lock
         self.sessions = Locked(loaded)
+        self.damagedInPlace = inPlace
         self.damagedFiles = damaged
     }
 
@@ -72,6 +88,11 @@ public final class SessionStore: Sendable {
             throw HostError.invalidSceneIdentifier(session.identifier)
         }
         let name = session.identifier + ".json"
+        guard !damagedInPlace.contains(name) else {
+            throw HostError.io(
+                "cannot store session \(session.identifier): sessions/\(name) is a damaged file that could not be kept aside, "
+                    + "and it is never replaced (move it away, then restart the host)")
+        }
         sessions.withLock { $0[session.identifier] = session }
         guard let directory, let lock else { return }
         var bytes: [UInt8] = []
@@ -88,7 +109,9 @@ public final class SessionStore: Sendable {
         sessions.withLock { _ = $0.removeValue(forKey: identifier) }
         guard let directory, let lock, SceneSession.isValidIdentifier(identifier) else { return }
         try? lock.whileHeld { () throws(HostError) in
-            unlink(directory + "/sessions/" + identifier + ".json")
+            if !damagedInPlace.contains(identifier + ".json") {
+                unlink(directory + "/sessions/" + identifier + ".json")
+            }
             unlink(directory + "/discarded/" + identifier)
             Self.syncDirectory(directory + "/sessions")
         }
