@@ -11,7 +11,8 @@ extension Help {
                             yours and closed to group and others ($XDG_RUNTIME_DIR, or
                             mkdir -m 700 DIR); /tmp itself is refused. A stale socket is
                             replaced; a live one (a host answers there) never is.
-          --state-dir DIR   keep scene sessions in DIR (they survive the host)
+          --state-dir DIR   keep scene sessions in DIR (they survive the host). One host
+                            at a time: a second one on DIR exits 3 naming the first's pid.
           --trace FILE      also write the trace as JSON Lines (every event)
           --history-limit-mb N
                             keep the newest N MiB of trace in memory for `events`

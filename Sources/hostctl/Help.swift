@@ -39,7 +39,7 @@ enum Help {
         session, and a quit. Prints a per-scene timeline of every callback with the pid.
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
-          --state-dir DIR   keep scene sessions in DIR (survives the run)
+          --state-dir DIR   keep scene sessions in DIR (survives the run; one host at a time)
           --timeline FILE   also draw the run as an SVG timeline (see hostctl timeline --help)
 
         LIMITS

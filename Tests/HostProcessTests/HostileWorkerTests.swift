@@ -85,8 +85,14 @@ import Testing
             } else {
                 #expect(stored != nil, sourceLocation: sourceLocation)
             }
-            let onDisk = try SessionStore(directory: stateDirectory).session("A")?.restoration
-            #expect(onDisk == stored, sourceLocation: sourceLocation)
+            // Read the file itself: a second store cannot open the directory the host holds.
+            let onDisk: SceneSession? =
+                if case .session(let session) = SessionStore.load(path: stateDirectory + "/sessions/A.json", name: "A.json") {
+                    session
+                } else {
+                    nil
+                }
+            #expect(onDisk != nil && onDisk?.restoration == stored, sourceLocation: sourceLocation)
 
             await host.quit()
             #expect(host.livingWorkerPids().isEmpty, sourceLocation: sourceLocation)

@@ -146,6 +146,97 @@ import Testing
         #expect(events.contains { $0.scene == "A" && $0.to == .foregroundActive })
     }
 
+    @Test func twoDamagedVersionsOfASessionAcrossTwoStartsAreBothKept() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        let file = state + "/sessions/A.json"
+        let firstDamage = Array("first damaged version".utf8)
+        let secondDamage = Array(#"{"identifier":"A","second":"#.utf8)
+        #expect(writeBytes(file, firstDamage))
+
+        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(first.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged"])
+        // A fresh session A is stored under the original name, then damaged again.
+        try await first.scene("A").connect()
+        await first.quit()
+        #expect(first.verifyTrace() == nil)
+        #expect(writeBytes(file, secondDamage))
+
+        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(second.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged.1"])
+        let report = second.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+        #expect(report?.message?.contains("kept aside as \(file).damaged.1: ") == true, "\(String(describing: report))")
+        #expect(second.sessions.session("A") == nil)
+        // Both versions are kept, each as it was.
+        #expect(readWholeFile(file + ".damaged", limit: 1 << 20) == firstDamage)
+        #expect(readWholeFile(file + ".damaged.1", limit: 1 << 20) == secondDamage)
+
+        // Discarding the session deletes its own file, never one kept aside.
+        try await second.scene("A").connect()
+        try await second.scene("A").discard()
+        await second.quit()
+        #expect(second.verifyTrace() == nil)
+        #expect(Set(Self.list(state + "/sessions")) == ["A.json.damaged", "A.json.damaged.1"])
+
+        // Kept-aside files are never loaded: the next start finds nothing damaged, no session A.
+        let third = try SessionStore(directory: state)
+        #expect(third.damagedFiles.isEmpty)
+        #expect(third.session("A") == nil)
+        #expect(Set(Self.list(state + "/sessions")) == ["A.json.damaged", "A.json.damaged.1"])
+    }
+
+    @Test func aDamagedFileThatCannotBeRenamedIsReportedAndLeftInPlace() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        // 255 bytes, the longest file name: no `.damaged` name can be made from it.
+        let file = state + "/sessions/" + String(repeating: "x", count: 250) + ".json"
+        let content = Array("garbage".utf8)
+        #expect(writeBytes(file, content))
+
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        let record = try #require(host.sessions.damagedFiles.first)
+        #expect(record.keptAs == nil)
+        guard case .leftInPlace(let failure) = record.disposition else {
+            Issue.record("\(record.disposition)")
+            return
+        }
+        #expect(failure.contains("File name too long"), "\(failure)")
+        let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+        let expected = "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
+        #expect(report?.message?.hasPrefix(expected) == true, "\(String(describing: report?.message))")
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        try await host.scene("A").connect()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        // Still there and still reported: nothing was done to it that could lose it.
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        #expect(try SessionStore(directory: state).damagedFiles.map(\.path) == [file])
+    }
+
+    @Test func aSessionWhoseDamagedFileStaysInPlaceIsNeverWrittenOverNorDeleted() throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        let file = state + "/sessions/A.json"
+        let content = Array("{{{".utf8)
+        #expect(writeBytes(file, content))
+        // A rename that fails as it might on a broken file system (as root nothing else does).
+        let store = try SessionStore(directory: state) { _, _ in
+            errno = EIO
+            return -1
+        }
+        #expect(store.damagedFiles.map(\.disposition) == [.leftInPlace(because: "cannot rename it to \(file).damaged: Input/output error")])
+        #expect {
+            try store.save(SceneSession(identifier: "A"))
+        } throws: { error in
+            "\(error)".contains("sessions/A.json is a damaged file that could not be kept aside")
+        }
+        store.delete("A")
+        #expect(readWholeFile(file, limit: 1 << 20) == content)
+        // Other sessions are stored as usual.
+        try store.save(SceneSession(identifier: "B"))
+        #expect(access(state + "/sessions/B.json", F_OK) == 0)
+    }
+
     // MARK: Identifiers
 
     static let escaping = [
@@ -166,7 +257,7 @@ import Testing
         let root = makeTemporaryDirectory()
         let state = root + "/state"
         let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        let store = try SessionStore(directory: state)
+        let store = host.sessions  // a second store cannot open the directory the host holds
         for identifier in Self.escaping {
             #expect(throws: HostError.self) { try host.scene(identifier) }
             #expect(throws: HostError.self) { try store.save(SceneSession(identifier: identifier)) }
@@ -176,9 +267,177 @@ import Testing
         await host.quit()
         // Nothing was written anywhere but the state directory's own folders.
         #expect(Set(Self.list(root)) == ["state"])
-        #expect(Set(Self.list(state)) == ["sessions", "discarded"])
+        #expect(Set(Self.list(state)) == ["sessions", "discarded", "lock"])
         #expect(Self.list(state + "/sessions").isEmpty)
         #expect(Self.list(state + "/discarded").isEmpty)
+    }
+}
+
+extension SessionStoreHardeningTests {
+    // MARK: One host per state directory
+
+    @Test func aSecondStoreOrHostOnAStateDirectoryInUseFailsUntilTheFirstQuits() async throws {
+        let state = makeTemporaryDirectory() + "/state"
+        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        try await first.scene("A").connect()
+        let inUse = HostError.stateDirectoryInUse(directory: state, pid: getpid())
+        #expect("\(inUse)" == "state directory \(state) is in use by another host (pid \(getpid()))")
+        #expect(throws: inUse) { try SessionStore(directory: state) }
+        #expect(throws: inUse) { try SceneHost(configuration: TestWorker.configuration(stateDirectory: state)) }
+        // So no discard can be marked offline for a session a live host runs.
+        #expect(throws: inUse) { try SessionStore(directory: state).markDiscarded("A") }
+        #expect(Self.list(state + "/discarded").isEmpty)
+
+        // The host's lock descriptor is close-on-exec, and its worker holds no copy.
+        let lockFile = try #require(canonicalPath(state)) + "/lock"
+        let held = Self.openDescriptors("self").filter { $0.target == lockFile }
+        #expect(held.count == 1)
+        #expect(held.allSatisfy { fcntl($0.descriptor, F_GETFD) & FD_CLOEXEC != 0 })
+        let worker = try #require(await first.scene("A").status().pid)
+        #expect(!Self.openDescriptors("\(worker)").contains { $0.target == lockFile })
+
+        // Quit releases the directory, though `first` is still referenced.
+        await first.quit()
+        #expect(throws: HostError.self) { try first.sessions.save(SceneSession(identifier: "Z")) }
+        #expect(throws: HostError.self) { try first.sessions.markDiscarded("A") }
+        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(second.sessions.session("A") != nil)
+        await second.quit()
+        #expect(second.verifyTrace() == nil)
+        #expect(Set(Self.list(state + "/sessions")) == ["A.json"])
+    }
+
+    @Test func theLockGoesWithTheStoreOrHostThatHeldIt() throws {
+        let state = makeTemporaryDirectory()
+        weak var released: SessionStore?
+        do {
+            let store = try SessionStore(directory: state)
+            released = store
+            #expect(throws: HostError.stateDirectoryInUse(directory: state, pid: getpid())) {
+                try SessionStore(directory: state)
+            }
+            withExtendedLifetime(store) {}
+        }
+        #expect(released == nil)
+        weak var hostStore: SessionStore?
+        do {
+            // A host never quit: its store goes with it.
+            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+            hostStore = host.sessions
+            #expect(throws: HostError.self) { try SessionStore(directory: state) }
+            withExtendedLifetime(host) {}
+        }
+        #expect(hostStore == nil)
+        // `close()` releases at once, even while a copy of its descriptor is open elsewhere,
+        // as in a process another thread is spawning (between its fork and its exec); the
+        // closed store writes nothing more.
+        let closed = try SessionStore(directory: state)
+        let lockFile = try #require(canonicalPath(state)) + "/lock"
+        let original = try #require(Self.openDescriptors("self").first { $0.target == lockFile })
+        let copy = dup(original.descriptor)
+        #expect(copy >= 0)
+        defer { close(copy) }
+        closed.close()
+        let reopened = try SessionStore(directory: state)
+        #expect(throws: HostError.self) { try closed.save(SceneSession(identifier: "A")) }
+        try reopened.save(SceneSession(identifier: "B"))
+        closed.delete("B")
+        #expect(access(state + "/sessions/B.json", F_OK) == 0, "a closed store deleted a file of the next one")
+        #expect(Set(Self.list(state + "/sessions")) == ["B.json"])
+    }
+
+    @Test func aSecondHostctlOnAStateDirectoryInUseExits3WithOneLine() async throws {
+        let directory = makeTemporaryDirectory()
+        let state = directory + "/state"
+        let socket = directory + "/host.sock"
+        let scenario = directory + "/one.json"
+        #expect(writeFile(scenario, #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#))
+
+        // The first host: a real `hostctl serve`.
+        let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])
+        defer { try? serve.child.send(signal: SIGKILL) }
+        try #require(await serve.waitUntilServing(), "serve did not start")
+        let message = "state directory \(state) is in use by another host (pid \(serve.child.pid))"
+
+        let trace = directory + "/second.jsonl"
+        let run = try await CommandLineTests.run(["run", scenario, "--quiet", "--trace", trace])
+        #expect(run.exit == .exited(status: 3))
+        #expect(run.stderr == "hostctl: \(message)\n")
+        #expect(access(trace, F_OK) != 0, "the refused host created its trace file")
+        let demo = try await CommandLineTests.run(["demo", "--state-dir", state])
+        #expect(demo.exit == .exited(status: 3))
+        #expect(demo.stderr == "hostctl: \(message)\n")
+        let other = directory + "/other.sock"
+        let secondServe = try await CommandLineTests.run(["serve", "--socket", other, "--state-dir", state])
+        #expect(secondServe.exit == .exited(status: 3))
+        #expect(secondServe.stderr == "hostctl serve: \(message)\n")
+        #expect(access(other, F_OK) != 0, "the refused host left its socket behind")
+
+        // Once the first host has quit, the same run succeeds.
+        let quit = try await CommandLineTests.run(["quit", "--socket", socket])
+        #expect(quit.exit == .exited(status: 0), "\(quit.stderr)")
+        #expect(await serve.exit() == .exited(status: 0))
+        let again = try await CommandLineTests.run(["run", scenario, "--quiet"])
+        #expect(again.exit == .exited(status: 0), "\(again.stderr)")
+    }
+
+    /// The open descriptors of `/proc/<process>` and what they point at.
+    static func openDescriptors(_ process: String) -> [(descriptor: Int32, target: String)] {
+        Self.list("/proc/\(process)/fd").compactMap { name in
+            guard let descriptor = Int32(name) else { return nil }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let length = readlink("/proc/\(process)/fd/" + name, &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }
+            return (descriptor, String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+}
+
+/// `path` with symbolic links resolved, as `/proc/*/fd` shows it.
+private func canonicalPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// A real `hostctl` left running: its stdout as it comes, and its exit.
+private struct WatchedHostctl {
+    let child: ChildProcess
+    private let stdout: AsyncStream<String>
+    private let exits: AsyncStream<ChildExit>
+
+    init(_ arguments: [String]) throws {
+        child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+        child.closeStdin()
+        let (stdout, output) = AsyncStream.makeStream(of: String.self)
+        let (exits, exit) = AsyncStream.makeStream(of: ChildExit.self)
+        self.stdout = stdout
+        self.exits = exits
+        EventLoop.shared.watch(
+            child,
+            onStdout: { output.yield(String(decoding: $0, as: UTF8.self)) },
+            onStderr: { _ in },
+            onExit: {
+                output.finish()
+                exit.yield($0)
+                exit.finish()
+            }
+        )
+    }
+
+    /// Whether it printed its `serving on` line (false: it exited first).
+    func waitUntilServing() async -> Bool {
+        var text = ""
+        for await chunk in stdout {
+            text += chunk
+            if text.contains("serving on ") && text.contains("\n") { return true }
+        }
+        return false
+    }
+
+    func exit() async -> ChildExit? {
+        for await exit in exits { return exit }
+        return nil
     }
 }
 

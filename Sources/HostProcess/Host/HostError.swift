@@ -18,6 +18,9 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case io(String)
     /// The host is shutting down.
     case shuttingDown
+    /// Another host (or session store) holds the state directory; `pid` is its process if
+    /// the lock file names one.
+    case stateDirectoryInUse(directory: String, pid: Int32?)
 
     public var description: String {
         switch self {
@@ -37,6 +40,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
             message
         case .shuttingDown:
             "the host is shutting down"
+        case .stateDirectoryInUse(let directory, let pid):
+            "state directory \(directory) is in use by another host (pid \(pid.map(String.init) ?? "unknown"))"
         }
     }
 

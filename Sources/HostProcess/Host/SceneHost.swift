@@ -29,8 +29,10 @@ public final class SceneHost: Sendable {
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
         HostSignals.ignoreSIGPIPE()
         self.configuration = configuration
-        self.trace = try TraceRecorder(path: tracePath, historyLimitBytes: configuration.traceHistoryLimitBytes)
+        // The store first: a host that finds its state directory in use by another fails
+        // before it creates (and truncates) a trace file, which may be the other host's.
         self.sessions = try SessionStore(directory: configuration.stateDirectory)
+        self.trace = try TraceRecorder(path: tracePath, historyLimitBytes: configuration.traceHistoryLimitBytes)
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
         for file in sessions.damagedFiles {
             trace.record(
@@ -38,7 +40,7 @@ public final class SceneHost: Sendable {
                     kind: .error,
                     op: "sessions",
                     code: ProtocolError.Code.operationFailed.rawValue,
-                    message: "damaged session file \(file.path) kept aside as \(file.keptAs): \(file.reason)"
+                    message: file.message
                 )
             )
         }
@@ -123,6 +125,10 @@ public final class SceneHost: Sendable {
                 }
             }
         }
+        // Every worker is gone and no scene takes mail: nothing more is stored. Released now,
+        // not when the last reference to the host goes, so another host may take the state
+        // directory as soon as this one has quit, in this process or another.
+        sessions.close()
         trace.record(TraceEvent(kind: .host, name: "stopped"))
         trace.finish()
     }

@@ -1,15 +1,40 @@
+import Glibc
 import Protocol
 
-/// A session file the store could not load when it opened. It was renamed to `keptAs`
-/// (never deleted) and the host starts without it; `SceneHost` reports it as an `error`
-/// trace event.
+/// A session file the store could not load when it opened. It is never deleted: it was
+/// renamed to a name of its own (`keptAs`) or, if the rename failed, left where it was. The
+/// host starts without that session; `SceneHost` reports the file as an `error` trace event.
 public struct DamagedSessionFile: Sendable, Hashable {
+    /// What became of the damaged file.
+    public enum Disposition: Sendable, Hashable {
+        /// Renamed to this path: `<file>.damaged`, or `<file>.damaged.1`, `.damaged.2`, …
+        /// when earlier damaged versions hold those names.
+        case keptAside(as: String)
+        /// The rename failed, for this reason. The file stays at `path`, and the store never
+        /// replaces nor deletes it: saving that session throws until someone moves it away.
+        case leftInPlace(because: String)
+    }
+
     /// The file as found: `<state>/sessions/<name>.json`.
     public var path: String
-    /// Where it was kept aside: `path` + `.damaged`.
-    public var keptAs: String
+    public var disposition: Disposition
     /// Why it could not be loaded.
     public var reason: String
+
+    /// Where it was kept aside; nil if it is still at `path`.
+    public var keptAs: String? {
+        if case .keptAside(let keptAs) = disposition { keptAs } else { nil }
+    }
+
+    /// One line for the trace.
+    public var message: String {
+        switch disposition {
+        case .keptAside(let keptAs):
+            "damaged session file \(path) kept aside as \(keptAs): \(reason)"
+        case .leftInPlace(let failure):
+            "damaged session file \(path) could not be kept aside (\(failure)); it stays in place and is never replaced: \(reason)"
+        }
+    }
 }
 
 extension SessionStore {
@@ -39,6 +64,31 @@ extension SessionStore {
             return .damaged(reason: "identifier \(quotedForMessage(session.identifier)) does not match the file name")
         }
         return .session(session)
+    }
+
+    /// Renames the damaged file `path` to the first free name among `path.damaged`,
+    /// `path.damaged.1`, `path.damaged.2`, …, so an earlier damaged version kept aside is
+    /// never replaced (`rename` would replace it silently). Checking first and renaming after
+    /// cannot race another host: the directory lock keeps every other store out.
+    static func keepAside(_ path: String, renameFile: (String, String) -> Int32) -> DamagedSessionFile.Disposition {
+        var number = 0
+        while true {
+            let candidate = path + ".damaged" + (number == 0 ? "" : ".\(number)")
+            var info = stat()
+            if lstat(candidate, &info) == 0 {
+                number += 1
+                continue
+            }
+            // Only a name known to be free is used: any other answer might hide a kept file.
+            let code = errno
+            guard code == ENOENT else {
+                return .leftInPlace(because: "cannot check \(candidate): \(String(cString: strerror(code)))")
+            }
+            guard renameFile(path, candidate) == 0 else {
+                return .leftInPlace(because: "cannot rename it to \(candidate): \(String(cString: strerror(errno)))")
+            }
+            return .keptAside(as: candidate)
+        }
     }
 
     /// `text` JSON-quoted and cut short, for a one-line message about hostile content.

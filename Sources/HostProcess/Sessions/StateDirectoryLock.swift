@@ -1,0 +1,107 @@
+import Glibc
+
+/// One host's exclusive hold on a state directory: `flock(LOCK_EX | LOCK_NB)` on `<dir>/lock`.
+///
+/// `flock` rather than `fcntl` locks: an `flock` belongs to the open file description, so a
+/// second store in the same process conflicts like one in another process (an `fcntl` lock
+/// is per process and would let two stores of one process share the directory), and it goes
+/// away by itself when the holder dies, even by SIGKILL, so a crash never leaves a stale lock
+/// to clean up. The descriptor is close-on-exec: a worker spawned while the lock is held must
+/// not keep the directory locked after the host is gone.
+///
+/// The lock is given up with an explicit `LOCK_UN`, never by `close` alone: a process that
+/// another thread spawns at that moment shares the descriptor (and so the lock) from its
+/// fork until its exec, and a bare `close` would leave the directory locked until then; a
+/// host restarted in the same process would find it in use.
+///
+/// Writes run inside `whileHeld`. `release()` lets go of the directory once the writes in
+/// flight are done (the last one out unlocks), so nothing is ever written to the directory
+/// without the lock.
+final class StateDirectoryLock: Sendable {
+    let directory: String
+    private struct State {
+        var descriptor: Int32
+        var writers = 0
+        var released = false
+    }
+    private let state: Locked<State>
+
+    /// Takes the lock, or throws `stateDirectoryInUse` naming the holder's pid.
+    init(directory: String) throws(HostError) {
+        let path = directory + "/lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw HostError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            let holder = code == EWOULDBLOCK ? Self.readHolder(descriptor) : nil
+            close(descriptor)
+            if code == EWOULDBLOCK { throw HostError.stateDirectoryInUse(directory: directory, pid: holder) }
+            throw HostError.io("cannot lock \(path): \(String(cString: strerror(code)))")
+        }
+        // The pid is only for the message of a host that finds the directory taken. Written
+        // first and truncated after, so such a host never reads an empty file in between (it
+        // reads the first line). Not fsynced: after a crash the lock is gone anyway.
+        let text = Array("\(getpid())\n".utf8)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = ftruncate(descriptor, off_t(text.count))
+        self.directory = directory
+        self.state = Locked(State(descriptor: descriptor))
+    }
+
+    deinit {
+        // Every `whileHeld` holds a reference, so no write is in flight here.
+        let descriptor = state.withLock { $0.descriptor }
+        if descriptor >= 0 { Self.unlock(descriptor) }
+    }
+
+    /// Runs `body`, a write to the directory, while the lock is held; throws if it was released.
+    func whileHeld<Result>(_ body: () throws(HostError) -> Result) throws(HostError) -> Result {
+        let entered = state.withLock { state in
+            guard !state.released else { return false }
+            state.writers += 1
+            return true
+        }
+        guard entered else {
+            throw HostError.io("state directory \(directory) was released by its host; nothing more is written there")
+        }
+        defer {
+            state.withLock { state in
+                state.writers -= 1
+                Self.closeIfDone(&state)
+            }
+        }
+        return try body()
+    }
+
+    /// Lets go of the directory once the writes in flight are done; later writes throw.
+    func release() {
+        state.withLock { state in
+            state.released = true
+            Self.closeIfDone(&state)
+        }
+    }
+
+    private static func closeIfDone(_ state: inout State) {
+        guard state.released, state.writers == 0, state.descriptor >= 0 else { return }
+        unlock(state.descriptor)
+        state.descriptor = -1
+    }
+
+    private static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// The pid on the first line of the lock file, if there is one.
+    private static func readHolder(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let line = buffer[..<count].prefix { $0 != UInt8(ascii: "\n") }
+        guard let pid = Int32(String(decoding: line, as: UTF8.self)), pid > 0 else { return nil }
+        return pid
+    }
+}
