@@ -91,7 +91,8 @@ enum Help {
                               activation states as coloured spans (green active, amber
                               inactive, blue background, hatched while suspended), worker
                               spawn/suspend/resume/exit markers (a red X with the exit
-                              reason), callbacks as ticks. Hover a tick for its name and time.
+                              reason), callbacks as ticks. Hover a tick for the names and
+                              times of its callbacks (a burst shares one tick).
           --format perfetto   Chrome Trace Event JSON: open it at https://ui.perfetto.dev
                               or chrome://tracing. One process per scene with threads for
                               the activation state, the callbacks and the worker process.

@@ -160,10 +160,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         #expect(groups.map(\.scene) == threeScenes)
         for (scene, group) in groups {
             let sceneEvents = events.filter { $0.scene == scene }
-            // One tick per callback, each naming it on hover.
-            #expect(occurrences(of: "class=\"tick\"", in: group) == sceneEvents.filter { $0.kind == .callback }.count)
-            #expect(group.contains("<title>viewDidLoad (Root) @ "))
-            #expect(group.contains("<title>didReceiveNotification sync @ "))
+            // Ticks name their callbacks on hover (bursts share a tick: see tickMerging…).
+            #expect(occurrences(of: "class=\"tick\"", in: group) >= 1)
+            #expect(group.contains(" ms viewDidLoad (Root)\n"))
+            #expect(group.contains(" ms didReceiveNotification sync"))
             // One marker per process event; the exit says why.
             #expect(occurrences(of: "class=\"marker spawned\"", in: group) == 1)
             #expect(occurrences(of: "class=\"marker suspended\"", in: group) == 1)
@@ -212,6 +212,144 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         #expect(XMLCheck.problem(in: svg) == nil)
         #expect(svg.contains(#"data-scene="&lt;b&gt;&amp;&quot;quoted&quot; &apos;scene&apos;""#))
         #expect(svg.contains("crashed SIGSEGV"))
+    }
+
+    // MARK: Callback ticks
+
+    @Test func callbackBurstsSplitAtGapsAndStayShort() throws {
+        func callback(_ seq: Int, _ time: Double) -> TraceEvent {
+            TraceEvent(seq: seq, time: time, kind: .callback, scene: "A", name: "c\(seq)")
+        }
+        let times = [0.001, 0.0011, 0.0012, 0.003, 0.0031, 0.010, 0.0101, 0.0102, 0.0103, 0.0104]
+        let events = times.enumerated().map { callback($0.offset + 1, $0.element) }
+        let track = try #require(SceneTracks(events: events).track(for: "A"))
+
+        // Within 0.5 ms of the previous one: three bursts, in order, every callback once.
+        let bursts = track.callbackBursts(gap: 0.0005, maximumSpan: 0.001)
+        #expect(bursts.map { $0.callbacks.map(\.seq) } == [[1, 2, 3], [4, 5], [6, 7, 8, 9, 10]])
+        #expect(bursts[0].start == 0.001 && bursts[0].end == 0.0012)
+        // A burst lasts at most `maximumSpan`, however closely its callbacks follow each other.
+        let short = track.callbackBursts(gap: 0.0005, maximumSpan: 0.00025)
+        #expect(short.map { $0.callbacks.map(\.seq) } == [[1, 2, 3], [4, 5], [6, 7, 8], [9, 10]])
+        // No gap: a tick per callback, as before.
+        #expect(track.callbackBursts(gap: 0, maximumSpan: 0).count == times.count)
+    }
+
+    /// Bursts of callbacks (a connect runs a dozen within a millisecond) share a tick whose
+    /// title lists them all, so every callback can be found by hovering; the ticks left
+    /// do not overlap.
+    @Test(arguments: [threeScenes, fiftyScenes])
+    func tickMergingKeepsEveryCallbackReachable(_ scenes: [String]) throws {
+        let events = MultiSceneTrace.scenes(scenes)
+        let svg = SVGTimeline.render(events)
+        #expect(XMLCheck.problem(in: svg) == nil)
+        var tickCount = 0
+        for (scene, group) in trackGroups(svg) {
+            let callbacks = events.filter { $0.scene == scene && $0.kind == .callback }
+            let ticks = ticks(in: group)
+            tickCount += ticks.count
+            // Every callback of the scene, in order, with its time to the microsecond.
+            let lines = ticks.flatMap(\.lines)
+            #expect(lines.map(\.label) == callbacks.map { CallbackTick($0).label }, "\(scene)")
+            for (line, callback) in zip(lines, callbacks) {
+                #expect((line.milliseconds - callback.time * 1000).magnitude < 0.0006, "\(scene): \(line)")
+            }
+            for (tick, next) in zip(ticks, ticks.dropFirst()) {
+                #expect(tick.x + tick.width <= next.x, "\(scene): ticks overlap at \(tick.x)")
+            }
+        }
+        // The launch burst of each scene is one tick: far fewer ticks than callbacks.
+        #expect(tickCount * 2 < events.filter { $0.kind == .callback }.count)
+    }
+
+    @Test func aLongBurstIsListedUpToACap() throws {
+        var events = [TraceEvent(seq: 1, time: 0.001, kind: .process, scene: "A", processEvent: .spawned, pid: 7)]
+        for index in 0..<100 {
+            events.append(TraceEvent(
+                seq: events.count + 1, time: 0.002 + Double(index) * 1e-6, kind: .callback, scene: "A",
+                name: "didReceiveNotification", notification: "n\(index)"
+            ))
+        }
+        events.append(TraceEvent(seq: events.count + 1, time: 0.2, kind: .host, name: "stopped"))
+        let svg = SVGTimeline.render(events)
+        let ticks = ticks(in: trackGroups(svg)[0].text)
+        #expect(ticks.count == 1)
+        let lines = try #require(ticks.first).lines
+        #expect(lines.count == 41)
+        #expect(lines.first?.label == "didReceiveNotification n0")
+        #expect(lines[39].label == "didReceiveNotification n39")
+        #expect(svg.contains("didReceiveNotification n39\n… and 60 more</title>"))
+    }
+
+    // MARK: Labels
+
+    /// A worker suspended, resumed, killed and respawned within a few milliseconds, as the
+    /// demo's Notes scene is: the exit reason must not cover the spawn marker, no glyph may
+    /// sit on another (close ones alternate above and below the middle of the bar), and the
+    /// host row's labels may not cover its diamonds (`quit` and `stopped` come close).
+    @Test(arguments: [0.0005, 0.002, 0.02, 0.045])
+    func labelsCoverNoMarker(respawnDelay: Double) throws {
+        var trace = MultiSceneTrace()
+        trace.add(0.0001, TraceEvent(kind: .host, name: "started", pid: 1))
+        for (index, scene) in ["Mail", "Notes"].enumerated() {
+            let pid = Int32(100 + 10 * index)
+            trace.add(0.001, TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
+            trace.add(0.002, TraceEvent(kind: .state, scene: scene, from: .unattached, to: .foregroundActive))
+            trace.add(0.118, TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
+            trace.add(0.119, TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
+            trace.add(0.120, TraceEvent(
+                kind: .process, scene: scene, processEvent: .exited, pid: pid, reason: .killed, signal: "KILL"
+            ))
+            trace.add(
+                0.120 + respawnDelay, TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid + 1)
+            )
+            trace.add(0.230, TraceEvent(
+                kind: .process, scene: scene, processEvent: .exited, pid: pid + 1, reason: .terminated, status: 0
+            ))
+        }
+        trace.add(0.2305, TraceEvent(kind: .host, name: "quit"))
+        trace.add(0.2330, TraceEvent(kind: .host, name: "stopped"))
+        let svg = SVGTimeline.render(trace.events)
+        #expect(XMLCheck.problem(in: svg) == nil)
+
+        for (scene, group) in trackGroups(svg) {
+            let labels = textLabels(in: group).filter { $0.bold }
+            #expect(labels.map(\.text).contains { $0.hasPrefix("killed") }, "\(scene): the kill is labelled")
+            let markers = markerCentres(in: group)
+            #expect(markers.count == 6)
+            for label in labels {
+                for marker in markers {
+                    // Glyphs reach about 4 px either side of their time.
+                    #expect(!label.extent.overlaps((marker.x - 4)...(marker.x + 4)),
+                            "\(scene): \(label.text) covers the marker at \(marker.x)")
+                }
+            }
+            for (index, marker) in markers.enumerated() {
+                for other in markers[(index + 1)...] {
+                    let apart = (marker.x - other.x).magnitude >= 6 || (marker.y - other.y).magnitude >= 8
+                    #expect(apart, "\(scene): glyphs on top of each other at \(marker) and \(other)")
+                }
+            }
+            for (label, other) in zip(labels, labels.dropFirst()) {
+                #expect(!label.extent.overlaps(other.extent), "\(scene): \(label.text) overlaps \(other.text)")
+            }
+        }
+
+        let hostStart = try #require(svg.range(of: "<g class=\"host\">"))
+        let hostEnd = try #require(svg.range(of: "<g class=\"track\"", range: hostStart.upperBound..<svg.endIndex))
+        let hostGroup = svg[hostStart.lowerBound..<hostEnd.lowerBound]
+        let diamonds = diamondCentres(in: hostGroup)
+        let hostLabels = textLabels(in: hostGroup).filter { $0.text != "host" }
+        #expect(hostLabels.map(\.text).sorted() == ["quit", "started", "stopped"])
+        for label in hostLabels {
+            for diamond in diamonds {
+                // Clear of each diamond, with room to breathe (not cramped against it).
+                let clearance = min(
+                    (label.extent.lowerBound - diamond).magnitude, (label.extent.upperBound - diamond).magnitude
+                )
+                #expect(!label.extent.contains(diamond) && clearance >= 9, "\(label.text) by the diamond at \(diamond)")
+            }
+        }
     }
 
     @Test func axisLabelsSuitTheDuration() {
@@ -384,6 +522,37 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         #expect(malformed.stderr.contains("line 2"), "\(malformed.stderr)")
         #expect(malformed.stderr.split(separator: "\n").count == 1)
     }
+
+    /// `hostctl demo --timeline` draws the run it just made: one track per scene of the
+    /// trace, every callback reachable in a tick's title.
+    @Test func hostctlDemoWritesItsTimeline() async throws {
+        let directory = TimelineTestIO.temporaryDirectory()
+        defer { TimelineTestIO.removeTree(directory) }
+        let tracePath = directory + "/demo.jsonl"
+        let svgPath = directory + "/demo.svg"
+        let demo = try await CommandLineTests.run(["demo", "--trace", tracePath, "--timeline", svgPath])
+        #expect(demo.exit == .exited(status: 0), "\(demo.stderr)")
+        #expect(demo.stdout.contains("timeline written to \(svgPath)"))
+
+        let svg = TimelineTestIO.readFile(svgPath)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(XMLCheck.problem(in: svg) == nil)
+        let events = try TraceEvent.events(jsonLines: Array(TimelineTestIO.readFile(tracePath).utf8))
+        var scenes: [String] = []
+        for scene in events.compactMap(\.scene) where !scenes.contains(scene) { scenes.append(scene) }
+        #expect(scenes == ["Mail", "Notes", "Music"])
+        let groups = trackGroups(svg)
+        #expect(groups.map(\.scene) == scenes)
+        for (scene, group) in groups {
+            let callbacks = events.filter { $0.scene == scene && $0.kind == .callback }
+            #expect(!callbacks.isEmpty)
+            let listed = ticks(in: group).flatMap(\.lines).map(\.label)
+            #expect(listed == callbacks.map { CallbackTick($0).label }, "\(scene)")
+            let spawns = events.filter { $0.scene == scene && $0.processEvent == .spawned }.count
+            #expect(spawns >= 1 && occurrences(of: "class=\"marker spawned\"", in: group) == spawns, "\(scene)")
+        }
+        #expect(svg.contains(">quit</text>"))
+    }
 }
 
 // MARK: - Helpers
@@ -401,6 +570,90 @@ private func trackGroups(_ svg: String) -> [(scene: String, text: Substring)] {
         rest = rest[end...]
     }
     return groups
+}
+
+/// A callback tick of an SVG: its left edge, its width and the lines of its title.
+private struct Tick {
+    var x: Double
+    var width: Double
+    var lines: [(milliseconds: Double, label: String)]
+}
+
+/// The `<rect class="tick">` elements of `text`, in document order.
+private func ticks(in text: some StringProtocol) -> [Tick] {
+    elements(in: text, from: "<rect class=\"tick\"", to: "</rect>").map { element in
+        let title = unescape(String(element.split(separator: "<title>", maxSplits: 1)[1].prefix { $0 != "<" }))
+        let lines = title.split(separator: "\n").map { line -> (Double, String) in
+            guard let unit = line.range(of: " ms ") else { return (.nan, String(line)) }
+            return (Double(line[..<unit.lowerBound]) ?? .nan, String(line[unit.upperBound...]))
+        }
+        return Tick(x: number("x", in: element), width: number("width", in: element), lines: lines)
+    }
+}
+
+/// A `<text>` of an SVG with its extent as the renderer estimates it (bold 0.66 em a glyph,
+/// else 0.6 em: what it keeps clear of markers).
+private struct TextLabel {
+    var text: String
+    var bold: Bool
+    var extent: ClosedRange<Double>
+}
+
+private func textLabels(in text: some StringProtocol) -> [TextLabel] {
+    elements(in: text, from: "<text ", to: "</text>").map { element in
+        let content = unescape(String(element[element.range(of: ">")!.upperBound...].prefix { $0 != "<" }))
+        let bold = element.contains("font-weight=\"bold\"")
+        let size = element.contains("font-size=\"") ? number("font-size", in: element) : 12
+        let width = Double(content.count) * size * (bold ? 0.66 : 0.6)
+        let x = number("x", in: element)
+        let extent = element.contains("text-anchor=\"end\"") ? (x - width)...x : x...(x + width)
+        return TextLabel(text: content, bold: bold, extent: extent)
+    }
+}
+
+/// The centres of the process markers' glyphs of a track.
+private func markerCentres(in track: some StringProtocol) -> [(x: Double, y: Double)] {
+    elements(in: track, from: "<g class=\"marker ", to: "</g>").compactMap { element -> (Double, Double)? in
+        if element.contains("class=\"marker error\"") { return nil }
+        if element.contains("<circle") { return (number("cx", in: element), number("cy", in: element)) }
+        if let move = element.range(of: "<path d=\"M") {
+            // ✕ starts at (x-4, y-4), ▶ at (x-3, y-5).
+            let start = element[move.upperBound...].prefix { $0 != "L" }.split(separator: " ").compactMap { Double($0) }
+            return element.contains("marker exited") ? (start[0] + 4, start[1] + 4) : (start[0] + 3, start[1] + 5)
+        }
+        return (number("x", in: element) + 4.5, number("y", in: element) + 4.5)  // ⏸: a 9 px square
+    }
+}
+
+/// The centres of the host row's diamonds (`M x y-5 L …`).
+private func diamondCentres(in host: some StringProtocol) -> [Double] {
+    elements(in: host, from: "<g class=\"marker\"", to: "</g>").map { element in
+        let path = element[element.range(of: "<path d=\"M")!.upperBound...]
+        return Double(path.prefix { $0 != " " })!
+    }
+}
+
+/// Each element of `text` from `opening` (its start tag's beginning) to the first `closing`
+/// after it (the elements looked for do not nest).
+private func elements(in text: some StringProtocol, from opening: String, to closing: String) -> [Substring] {
+    var found: [Substring] = []
+    var rest = Substring(text)
+    while let start = rest.range(of: opening), let end = rest[start.upperBound...].range(of: closing) {
+        found.append(rest[start.lowerBound..<end.upperBound])
+        rest = rest[end.upperBound...]
+    }
+    return found
+}
+
+/// The value of the number attribute `name` of an element.
+private func number(_ name: String, in element: some StringProtocol) -> Double {
+    guard let start = element.range(of: " \(name)=\"") else { return .nan }
+    return Double(element[start.upperBound...].prefix { $0 != "\"" }) ?? .nan
+}
+
+private func unescape(_ text: String) -> String {
+    text.replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
+        .replacing("&apos;", with: "'").replacing("&amp;", with: "&")
 }
 
 private func occurrences(of needle: String, in text: some StringProtocol) -> Int {

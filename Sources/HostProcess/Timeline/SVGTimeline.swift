@@ -3,7 +3,8 @@ import Protocol
 /// Draws a trace as a self-contained SVG picture: one horizontal track per scene with its
 /// activation states as coloured spans, worker processes, suspensions, process markers and
 /// callback ticks, under a time axis and a legend. Hovering a tick, span or marker shows
-/// what it is (an SVG `<title>`), e.g. `viewDidLoad (Root) @ 0.016053s`.
+/// what it is (an SVG `<title>`). Callbacks within about 2 px of each other share one tick
+/// whose title lists them all, one a line: `16.053 ms viewDidLoad (Root)`.
 ///
 /// Each scene's track is `<g class="track" data-scene="NAME">`. The host-wide events
 /// (`started`, `quit`, …) get a `host` row above the tracks and faint dashed lines through them.
@@ -179,7 +180,7 @@ private struct Drawing {
             LegendItem(label: "background", swatch: .fill(Palette.background)),
             LegendItem(label: "suspended", swatch: .hatch),
             LegendItem(label: "worker running, unattached", swatch: .fill(Palette.worker)),
-            LegendItem(label: "callback (hover for name)", swatch: .tick),
+            LegendItem(label: "callbacks (hover for names)", swatch: .tick),
             LegendItem(label: "spawned", swatch: .spawned),
             LegendItem(label: "suspend", swatch: .suspended),
             LegendItem(label: "resume", swatch: .resumed),
@@ -314,29 +315,31 @@ private struct Drawing {
         let cy = top + 9
         out += "<g class=\"host\">\n"
         out += "<text x=\"\(n(margin + 4))\" y=\"\(n(cy + 4))\" fill=\"\(Palette.muted)\" font-style=\"italic\">host</text>\n"
-        var labelEnd = -Double.infinity
-        var labels: [(Double, String)] = []
+        func name(_ event: TraceEvent) -> String {
+            event.kind == .error ? "refused \(event.op ?? "?")" : (event.name ?? event.kind.rawValue)
+        }
+        // The diamonds first, so that no label lands on one (`quit` and `stopped` come
+        // within a few pixels of each other).
+        var row = LabelRow(bounds: plotX...(width - margin), gap: 5)
+        for event in tracks.hostEvents { row.block(center: x(event.time), halfWidth: 5) }
         for event in tracks.hostEvents {
             let px = x(event.time)
-            let name = event.kind == .error ? "refused \(event.op ?? "?")" : (event.name ?? event.kind.rawValue)
             out += "<line x1=\"\(n(px))\" y1=\"\(n(cy + 5))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\" "
             out += "stroke=\"\(Palette.muted)\" stroke-width=\"1\" stroke-dasharray=\"3 3\" opacity=\"0.5\"/>"
-            out += "<g class=\"marker\"><title>\(escape("\(name) @ \(formatTime(event.time))"))</title>"
+            out += "<g class=\"marker\"><title>\(escape("\(name(event)) @ \(formatTime(event.time))"))</title>"
             let color = event.kind == .error ? Palette.error : Palette.muted
             out += "<path d=\"M\(n(px)) \(n(cy - 5))L\(n(px + 5)) \(n(cy))L\(n(px)) \(n(cy + 5))L\(n(px - 5)) \(n(cy))Z\" "
-            out += "fill=\"\(color)\"/></g>"
-            let labelX = px + 8
-            if labelX > labelEnd + 6 {
-                labels.append((labelX, name))
-                labelEnd = labelX + textWidth(name, size: 11)
-            }
-            out += "\n"
+            out += "fill=\"\(color)\"/></g>\n"
         }
         // Labels over every marker, with a halo.
-        for (labelX, name) in labels {
-            out += "<text x=\"\(n(labelX))\" y=\"\(n(cy + 4))\" font-size=\"11\" fill=\"\(Palette.muted)\" "
-            out += "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\">"
-            out += "\(escape(name))</text>\n"
+        let width = { (text: String) in self.textWidth(text, size: 11) }
+        for event in tracks.hostEvents {
+            guard let label = row.place([name(event)], beside: x(event.time), halfWidth: 5, width: width) else {
+                continue
+            }
+            out += "<text x=\"\(n(label.x))\" y=\"\(n(cy + 4))\" text-anchor=\"\(label.anchor.rawValue)\" "
+            out += "font-size=\"11\" fill=\"\(Palette.muted)\" stroke=\"#ffffff\" stroke-width=\"3\" "
+            out += "paint-order=\"stroke\" stroke-linejoin=\"round\">\(escape(label.text))</text>\n"
         }
         out += "</g>\n"
     }
@@ -382,11 +385,19 @@ private struct Drawing {
                  fill: "url(#suspended-hatch)", title: title)
         }
 
-        for tick in track.callbacks {
-            let px = x(tick.time)
-            out += "<rect class=\"tick\" x=\"\(n(px - 0.5))\" y=\"\(n(tickTop))\" width=\"1\" height=\"\(n(tickHeight))\" "
-            out += "fill=\"\(Palette.tick)\" stroke=\"#000000\" stroke-opacity=\"0\" stroke-width=\"2\">"
-            out += "<title>\(escape("\(tick.label) @ \(formatTime(tick.time))"))</title></rect>\n"
+        // Callbacks closer than 2 px share a tick: separate ticks would pile up and only the
+        // topmost could be hovered. A tick spans at most 6 px (a steady stream of callbacks
+        // stays a row of ticks), and one of several is at least 2 px wide, to tell it apart.
+        let bursts = track.callbackBursts(gap: 2 / pixelsPerSecond, maximumSpan: 6 / pixelsPerSecond)
+        for burst in bursts {
+            let left = x(burst.start) - 0.5
+            let right = x(burst.end) + 0.5
+            let tickWidth = max(right - left, burst.callbacks.count > 1 ? 2 : 1)
+            let tickX = (left + right) / 2 - tickWidth / 2
+            out += "<rect class=\"tick\" x=\"\(n(tickX))\" y=\"\(n(tickTop))\" width=\"\(n(tickWidth))\" "
+            out += "height=\"\(n(tickHeight))\" fill=\"\(Palette.tick)\" "
+            out += "stroke=\"#000000\" stroke-opacity=\"0\" stroke-width=\"2\">"
+            out += "<title>\(escape(tickTitle(burst)))</title></rect>\n"
         }
 
         for error in track.errors {
@@ -397,30 +408,40 @@ private struct Drawing {
             out += "</g>\n"
         }
 
-        var labels: [(x: Double, text: String)] = []
-        // Exits last: a red X stays on top of a respawn right after it.
-        let ordered = track.processMarkers.filter { $0.event != .exited } + track.processMarkers.filter { $0.event == .exited }
-        for marker in ordered {
+        // Exits last: a red X stays on top of a marker it still overlaps.
+        let offsets = glyphOffsets(track.processMarkers, shift: barHeight >= 20 ? 5 : 4.5)
+        let ordered = track.processMarkers.indices.filter { track.processMarkers[$0].event != .exited }
+            + track.processMarkers.indices.filter { track.processMarkers[$0].event == .exited }
+        var row = LabelRow(bounds: plotX...(width - margin))
+        for index in ordered {
+            let marker = track.processMarkers[index]
             let px = x(marker.time)
+            let glyphY = cy + offsets[index]
+            row.block(center: px, halfWidth: Self.glyphHalfWidth(marker.event))
             out += "<g class=\"marker \(marker.event.rawValue)\">"
             out += "<title>\(escape("\(marker.detail) @ \(formatTime(marker.time))"))</title>"
             switch marker.event {
-            case .spawned: spawnedGlyph(x: px, cy: cy)
-            case .suspended: suspendedGlyph(x: px, cy: cy)
-            case .resumed: resumedGlyph(x: px, cy: cy)
-            case .exited:
-                exitedGlyph(x: px, cy: cy)
-                labels.append((px + 8, marker.label))
+            case .spawned: spawnedGlyph(x: px, cy: glyphY)
+            case .suspended: suspendedGlyph(x: px, cy: glyphY)
+            case .resumed: resumedGlyph(x: px, cy: glyphY)
+            case .exited: exitedGlyph(x: px, cy: glyphY)
             }
             out += "</g>\n"
         }
-        // Exit reasons last, over everything, skipping any that would overlap the previous one.
-        var labelEnd = -Double.infinity
-        for label in labels where label.x > labelEnd + 4 {
-            out += "<text x=\"\(n(label.x))\" y=\"\(n(cy + 3.5))\" font-size=\"10.5\" font-weight=\"bold\" "
-            out += "fill=\"\(Palette.exitedText)\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-opacity=\"0.85\" "
-            out += "paint-order=\"stroke\" stroke-linejoin=\"round\">\(escape(label.text))</text>\n"
-            labelEnd = label.x + textWidth(label.text, size: 10.5)
+        // Exit reasons last, over everything, each where it covers no marker (a respawn
+        // right after a kill) and no other reason; when the full reason does not fit near
+        // its X, the reason alone (`killed`), else none: the X's title still says it.
+        let width = { (text: String) in self.textWidth(text, size: 10.5, bold: true) }
+        for marker in track.processMarkers where marker.event == .exited {
+            let reason = marker.reason?.rawValue ?? "exited"
+            let texts = marker.label == reason ? [reason] : [marker.label, reason]
+            guard let label = row.place(
+                texts, beside: x(marker.time), halfWidth: Self.glyphHalfWidth(.exited), width: width
+            ) else { continue }
+            out += "<text x=\"\(n(label.x))\" y=\"\(n(cy + 3.5))\" text-anchor=\"\(label.anchor.rawValue)\" "
+            out += "font-size=\"10.5\" font-weight=\"bold\" fill=\"\(Palette.exitedText)\" stroke=\"#ffffff\" "
+            out += "stroke-width=\"3\" stroke-opacity=\"0.85\" paint-order=\"stroke\" stroke-linejoin=\"round\">"
+            out += "\(escape(label.text))</text>\n"
         }
         out += "</g>\n"
     }
@@ -434,7 +455,48 @@ private struct Drawing {
         out += "fill=\"\(fill)\"><title>\(escape(text))</title></rect>\n"
     }
 
+    /// How many callbacks a tick's title names before `… and N more`: enough for any
+    /// connect or background burst, short enough for a tooltip to fit on the screen.
+    static let maximumTickLines = 40
+
+    /// A tick's title: each callback on its own line with its time, in trace order.
+    func tickTitle(_ burst: CallbackBurst) -> String {
+        var lines = burst.callbacks.prefix(Self.maximumTickLines).map { "\(formatMilliseconds($0.time)) \($0.label)" }
+        let more = burst.callbacks.count - lines.count
+        if more > 0 { lines.append("… and \(more) more") }
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: Glyphs
+
+    /// The vertical offset from the bar's middle of each of `markers` (in trace order). A
+    /// marker whose glyph would hide most of the previous one's (a respawn half a millisecond
+    /// after a kill, a resume right after a suspend) is drawn in the other half of the bar:
+    /// the glyphs of such a run alternate above and below the middle by `shift`. Each stays
+    /// at its own time; moving it sideways would misstate when it happened.
+    func glyphOffsets(_ markers: [ProcessMarker], shift: Double) -> [Double] {
+        var offsets = [Double](repeating: 0, count: markers.count)
+        for index in markers.indices.dropFirst() {
+            let previous = markers[index - 1]
+            let marker = markers[index]
+            let reach = Self.glyphHalfWidth(previous.event) + Self.glyphHalfWidth(marker.event)
+            // Glyphs touching by a pixel or two stay side by side on the middle line.
+            guard (x(marker.time) - x(previous.time)).magnitude < reach - 2 else { continue }
+            if offsets[index - 1] == 0 { offsets[index - 1] = -shift }
+            offsets[index] = -offsets[index - 1]
+        }
+        return offsets
+    }
+
+    /// How far a process marker's glyph reaches either side of its time, halo included.
+    static func glyphHalfWidth(_ event: TraceEvent.ProcessEvent) -> Double {
+        switch event {
+        case .spawned: 4.5
+        case .suspended: 5
+        case .resumed: 5.5
+        case .exited: 6
+        }
+    }
 
     mutating func spawnedGlyph(x: Double, cy: Double) {
         out += "<circle cx=\"\(n(x))\" cy=\"\(n(cy))\" r=\"3.5\" fill=\"#ffffff\" stroke=\"\(Palette.text)\" stroke-width=\"1.5\"/>"
@@ -477,9 +539,10 @@ private struct Drawing {
 // MARK: - Formatting helpers
 
 extension Drawing {
-    /// A rough text width for layout (average glyph of a sans-serif font).
-    func textWidth(_ text: String, size: Double) -> Double {
-        Double(text.count) * size * 0.6
+    /// A rough text width for layout (average glyph of a sans-serif font; bold glyphs are
+    /// wider, and underestimating would let a label run into the marker after it).
+    func textWidth(_ text: String, size: Double, bold: Bool = false) -> Double {
+        Double(text.count) * size * (bold ? 0.66 : 0.6)
     }
 
     /// A coordinate with at most two decimals, no trailing zeros.
@@ -510,6 +573,11 @@ extension Drawing {
     /// Seconds with microseconds, as the trace writes them: `0.016053s`.
     func formatTime(_ seconds: Double) -> String {
         fixed(seconds, 6) + "s"
+    }
+
+    /// Milliseconds with microseconds, for lists of callbacks: `16.053 ms`.
+    func formatMilliseconds(_ seconds: Double) -> String {
+        fixed(seconds * 1000, 3) + " ms"
     }
 
     /// A duration: `0.250 ms`, `114.2 ms`, `2.35 s`.

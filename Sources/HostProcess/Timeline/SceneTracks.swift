@@ -77,7 +77,8 @@ public struct SceneTrack: Sendable, Hashable {
     public var suspensions: [SuspensionSpan]
     /// One marker per `process` event, in order.
     public var processMarkers: [ProcessMarker]
-    /// One tick per `callback` event, in order.
+    /// One tick per `callback` event, in order (`callbackBursts(gap:maximumSpan:)` groups
+    /// the ones close together).
     public var callbacks: [CallbackTick]
     /// The `error` events of this scene (refused operations, model violations).
     public var errors: [TraceEvent]
@@ -241,6 +242,53 @@ public struct CallbackTick: Sendable, Hashable {
         if let viewController { text += " (\(viewController))" }
         if let notification = event.notification { text += " \(notification)" }
         return text
+    }
+}
+
+/// Callbacks of one scene close together in time: a connect or a background runs a dozen
+/// callbacks within a millisecond, too close for a tick each to be seen or hovered, so the
+/// SVG timeline draws a burst as one tick that names them all.
+public struct CallbackBurst: Sendable, Hashable {
+    /// The callbacks, in trace order; never empty.
+    public var callbacks: [CallbackTick]
+    /// The earliest callback's time (seconds since the host started).
+    public var start: Double
+    /// The latest callback's time.
+    public var end: Double
+
+    /// A burst of one callback.
+    public init(_ tick: CallbackTick) {
+        callbacks = [tick]
+        start = tick.time
+        end = tick.time
+    }
+
+    /// Adds `tick` at the end.
+    public mutating func append(_ tick: CallbackTick) {
+        callbacks.append(tick)
+        start = min(start, tick.time)
+        end = max(end, tick.time)
+    }
+}
+
+extension SceneTrack {
+    /// The callbacks in bursts, in order: a callback joins the burst before it when it comes
+    /// within `gap` seconds of the previous callback and the burst would still last at most
+    /// `maximumSpan` seconds. The bound keeps a steady stream of callbacks from merging
+    /// into one long burst that says little about when each one ran.
+    public func callbackBursts(gap: Double, maximumSpan: Double) -> [CallbackBurst] {
+        var bursts: [CallbackBurst] = []
+        var previousTime = -Double.infinity
+        for tick in callbacks {
+            let joins = bursts.last.map {
+                (tick.time - previousTime).magnitude <= gap
+                    && max($0.end, tick.time) - min($0.start, tick.time) <= maximumSpan
+            } ?? false
+            // In place: appending to a copy of the last burst would copy its callbacks each time.
+            if joins { bursts[bursts.count - 1].append(tick) } else { bursts.append(CallbackBurst(tick)) }
+            previousTime = tick.time
+        }
+        return bursts
     }
 }
 
