@@ -19,6 +19,9 @@ enum ClientCommands {
             print(Help.client)
             return .success
         }
+        if arguments.command == "discard", let directory = try arguments.option("--state-dir") {
+            return try discardOffline(&arguments, directory: directory)
+        }
         let path = try Commands.socketPath(&arguments)
         switch arguments.command {
         case "ps":
@@ -45,6 +48,35 @@ enum ClientCommands {
             let step = try parseStep(&arguments)
             return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { _ in }
         }
+    }
+
+    /// `hostctl discard SCENE --state-dir DIR`: with no host running on DIR, records the
+    /// discard in the store; the next host started on DIR reports `didDiscardSceneSessions`
+    /// right after its launch (LIFECYCLE.md §2) and deletes the session.
+    private static func discardOffline(_ arguments: inout Arguments, directory: String) throws -> ExitCode {
+        let scene = try arguments.positional("SCENE")
+        try arguments.finish()
+        guard SceneSession.isValidIdentifier(scene) else {
+            throw UsageError("hostctl discard: invalid scene identifier \"\(scene)\"")
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            printError("hostctl discard: \(directory) is not a state directory")
+            return .runtimeFailure
+        }
+        do {
+            let store = try SessionStore(directory: directory)
+            defer { store.close() }
+            guard store.session(scene) != nil else {
+                printError("hostctl discard: no stored session \(scene) in \(directory)")
+                return .runtimeFailure
+            }
+            try store.markDiscarded(scene)
+        } catch {
+            printError("hostctl discard: \(error)")
+            return .runtimeFailure
+        }
+        return .success
     }
 
     /// The step for `hostctl <op> SCENE [--flags]`, checked by the scenario parser.

@@ -42,6 +42,8 @@ extension Help {
                                        start A's worker with these arguments, in order
           activate A | deactivate A | background A | foreground A
           disconnect A | discard A | terminate A
+          discard A --state-dir DIR    with no host running on DIR: record the discard; the
+                                       next host there reports didDiscardSceneSessions
           push A --vc Detail | pop A   navigation (foreground only)
           resize A --width 800 --height 600
           memoryWarning A

@@ -51,6 +51,27 @@ import Testing
         #expect(swapped.stderr.contains("seq \(events[first].seq), scene Mail: expected"))
     }
 
+    @Test func aDiscardRecordedWithNoHostRunningIsReportedByTheNextHost() async throws {
+        let directory = makeTemporaryDirectory()
+        let state = directory + "/state"
+        let store = directory + "/store.json"
+        #expect(writeFile(store, #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"}]}"#))
+        #expect(try await Self.run(["run", store, "--quiet"]).exit == .exited(status: 0))
+
+        let discard = try await Self.run(["discard", "A", "--state-dir", state])
+        #expect(discard.exit == .exited(status: 0), "\(discard.stderr)")
+        let unknown = try await Self.run(["discard", "B", "--state-dir", state])
+        #expect(unknown.exit == .exited(status: 3))
+        #expect(unknown.stderr == "hostctl discard: no stored session B in \(state)\n")
+
+        let next = directory + "/next.json"
+        let trace = directory + "/next.jsonl"
+        #expect(writeFile(next, #"{"config":{"stateDir":"\#(state)"},"steps":[]}"#))
+        #expect(try await Self.run(["run", next, "--quiet", "--trace", trace]).exit == .exited(status: 0))
+        let events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        #expect(events.contains { $0.scene == "A" && $0.name == "didDiscardSceneSessions" })
+    }
+
     @Test func aCustomWorkerRunsWithItsOwnDelegatesAndRestoresItsDraft() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("Notes")
