@@ -8,7 +8,8 @@ import Protocol
 enum ControlBenchCommand {
     static func run(_ arguments: inout Arguments) throws -> ExitCode {
         let path = try Commands.socketPath(&arguments)
-        let clientCount = try arguments.intOption("--clients", in: 1...512) ?? 16
+        // More clients than a host takes at once would be refused, not measured.
+        let clientCount = try arguments.intOption("--clients", in: 1...ControlServer.maximumConnections) ?? 16
         let requestCount = try arguments.intOption("--requests", in: 1...100_000_000) ?? 20_000
         let op = try arguments.option("--op") ?? "ps"
         try arguments.finish()

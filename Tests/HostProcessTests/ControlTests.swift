@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Protocol
 import Testing
 
@@ -99,13 +100,18 @@ private struct TestServer {
     let socket: String
     let process: Spawned
 
-    /// Starts `hostctl serve` and returns once it printed its ready line.
-    static func start(socket: String? = nil, directory: String? = nil, extra: [String] = []) async throws -> TestServer {
+    /// Starts `hostctl serve` and returns once it printed its ready line. `fileLimit`: run it
+    /// under `ulimit -n` (a shell that execs it, so the pid is the server's).
+    static func start(
+        socket: String? = nil, directory: String? = nil, extra: [String] = [], fileLimit: Int? = nil
+    ) async throws -> TestServer {
         let directory = try directory ?? makePrivateDirectory()
         let socket = socket ?? directory + "/host.sock"
-        let process = try Spawned(
+        var argv =
             [TestWorker.hostctl, "serve", "--socket", socket, "--suspend-delay-ms", "50", "--terminate-limit-ms", "2000"]
-                + extra)
+            + extra
+        if let fileLimit { argv = ["/bin/sh", "-c", #"ulimit -n \#(fileLimit) && exec "$0" "$@""#] + argv }
+        let process = try Spawned(argv)
         let ready = await process.line { $0.hasPrefix("serving on ") }
         try #require(ready == "serving on \(socket) (pid \(process.child.pid))", "serve failed: \(process.stderr)")
         return TestServer(directory: directory, socket: socket, process: process)
@@ -198,6 +204,63 @@ private func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = tru
             received += buffer[..<count]
         }
         return received.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A raw blocking connection for tests that hold many clients: every read gives up after
+/// 20 s, so a server that never answers fails the test instead of hanging it.
+private struct RawClient {
+    let descriptor: Int32
+
+    init?(socket: String) {
+        guard let descriptor = try? ControlSocket.connect(path: socket) else { return nil }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
+    }
+
+    /// Writes everything; false when the server hung up first (MSG_NOSIGNAL: no SIGPIPE).
+    func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    enum Read: Equatable {
+        case frame(String)
+        /// EOF, or a reset: the server closed the connection.
+        case closed
+        /// Nothing for 20 s.
+        case timedOut
+    }
+
+    /// The next newline-terminated frame, read a byte at a time so nothing after it is consumed.
+    func readFrame() -> Read {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count == 1 {
+                if byte == UInt8(ascii: "\n") { return .frame(String(decoding: line, as: UTF8.self)) }
+                line.append(byte)
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .timedOut }
+            return .closed
+        }
+    }
+
+    func close() {
+        Glibc.close(descriptor)
     }
 }
 
@@ -461,6 +524,211 @@ struct ControlTests {
         #expect(lines.contains { $0.contains(#""scene":"A""#) && $0.contains("applicationWillTerminate") })
         #expect(!lines.contains { $0.contains(#""scene":"B""#) && $0.contains("applicationWillTerminate") })
         #expect(lines.last?.contains(#""name":"stopped""#) == true)
+    }
+}
+
+@Suite("Live control plane: limits of hostctl serve")
+struct ControlLimitTests {
+    @Test("out of descriptors: extra clients are refused at once, and served again once some close")
+    func outOfDescriptors() async throws {
+        // 64 descriptors: the server's own take about a dozen, so 100 clients cannot all fit.
+        let server = try await TestServer.start(fileLimit: 64)
+        defer { server.kill() }
+        let socket = server.socket
+
+        enum Outcome: Equatable {
+            case served
+            case refused(code: Int?, message: String, then: RawClient.Read)
+            case other(String)
+        }
+        // One client after another on one thread: each waits for its reply before the next
+        // connects, so the served ones come first and every later one meets a full table.
+        let (outcomes, kept) = await onThread { () -> ([Outcome], [RawClient]) in
+            var outcomes: [Outcome] = []
+            var kept: [RawClient] = []
+            for index in 0..<100 {
+                guard let client = RawClient(socket: socket) else {
+                    outcomes.append(.other("connect failed: \(String(cString: strerror(errno)))"))
+                    break
+                }
+                _ = client.write(Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
+                let read = client.readFrame()
+                guard case .frame(let frame) = read, let value = try? JSONParser.parse(Array(frame.utf8)),
+                    let reply = ControlReply(json: value)
+                else {
+                    outcomes.append(.other("client \(index): \(read)"))
+                    client.close()
+                    break  // a hung client: the rest would hang too
+                }
+                switch reply.result {
+                case .scenes where reply.id == .int(index):
+                    outcomes.append(.served)
+                    kept.append(client)
+                case .failure(let error):
+                    // A refused client is closed right after its reply.
+                    outcomes.append(.refused(code: error.code.rawValue, message: error.message, then: client.readFrame()))
+                    client.close()
+                default:
+                    outcomes.append(.other("client \(index): \(frame)"))
+                    client.close()
+                }
+            }
+            return (outcomes, kept)
+        }
+        #expect(outcomes.count == 100, "\(outcomes.last.map { "\($0)" } ?? "")")
+        let served = outcomes.prefix { $0 == .served }.count
+        #expect(served >= 20 && served < 64, "served \(served)")
+        for outcome in outcomes.dropFirst(served) {
+            guard case .refused(let code, let message, let then) = outcome else {
+                Issue.record("expected a refusal, got \(outcome)")
+                continue
+            }
+            #expect(code == ProtocolError.Code.resourceExhausted.rawValue)
+            #expect(message.contains("out of file descriptors"), "\(message)")
+            #expect(then == .closed)
+        }
+
+        // The served clients hang up; the server's EOF on each proves it closed its end.
+        let closedAll = await onThread {
+            kept.allSatisfy { client in
+                shutdown(client.descriptor, Int32(SHUT_WR))
+                defer { client.close() }
+                return client.readFrame() == .closed
+            }
+        }
+        #expect(closedAll)
+        // Descriptors are free again: a client is served, and a worker can be spawned.
+        #expect(try await server.run("ps").status == 0)
+        #expect(try await server.run("connect", "A").status == 0)
+        #expect(try await server.scenes()["A"]?.process == .running)
+        try await server.quit()
+    }
+
+    @Test("the client after the last slot is refused with -32005; the others carry on")
+    func clientSlots() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let socket = server.socket
+        let limit = ControlServer.maximumConnections
+        let (served, refusal, again) = await onThread { () -> (Int, [RawClient.Read], RawClient.Read) in
+            // Each waits for its reply before the next connects: all of them hold a slot.
+            var clients: [RawClient] = []
+            defer { for client in clients { client.close() } }
+            for index in 0..<limit {
+                guard let client = RawClient(socket: socket) else { break }
+                clients.append(client)
+                _ = client.write(Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
+                guard case .frame(let frame) = client.readFrame(), decodeReply(frame)?.code == nil else { break }
+            }
+            guard clients.count == limit, let extra = RawClient(socket: socket) else { return (clients.count, [], .closed) }
+            defer { extra.close() }
+            let refusal = [extra.readFrame(), extra.readFrame()]
+            // A client that holds a slot is still served.
+            _ = clients[0].write(Array(#"{"id":"again","op":"ps"}"#.utf8) + [10])
+            return (clients.count, refusal, clients[0].readFrame())
+        }
+        #expect(served == limit)
+        guard case .frame(let frame)? = refusal.first, let reply = decodeReply(frame) else {
+            Issue.record("expected a refusal, got \(refusal)")
+            return
+        }
+        #expect(reply.code == ProtocolError.Code.resourceExhausted.rawValue)
+        #expect(frame.contains("too many clients (\(limit))"), "\(frame)")
+        #expect(refusal.last == .closed)
+        guard case .frame(let answer) = again else {
+            Issue.record("expected a reply, got \(again)")
+            return
+        }
+        #expect(decodeReply(answer).map { $0.id == .string("again") && $0.code == nil } == true, "\(answer)")
+        try await server.quit()
+    }
+
+    @Test("clients together stay within the buffer budget; the largest holder is disconnected")
+    func bufferBudget() async throws {
+        let directory = try makePrivateDirectory()
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let budget = 4 << 20
+        let server = try ControlServer(
+            host: host, listener: try ControlSocket.listen(path: directory + "/host.sock"), bufferBudget: budget)
+        server.start()
+        let socket = server.path
+
+        // 12 clients each send 1 MiB less a few bytes of one unfinished frame: 12 MiB against
+        // a 4 MiB budget. Small send buffers: when a client's write returns, the server has
+        // read nearly all of it (or hung up), so together they must have hit the budget.
+        let clients = 12
+        let partial = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) - 16)
+        let arrived = Barrier(count: clients)
+        let replies = await withTaskGroup(of: RawClient.Read.self) { group in
+            for _ in 0..<clients {
+                group.addTask {
+                    await onThread {
+                        guard let client = RawClient(socket: socket) else {
+                            arrived.wait()
+                            return .frame("<connect failed>")
+                        }
+                        defer { client.close() }
+                        var size: Int32 = 4096
+                        setsockopt(client.descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+                        let wrote = client.write(partial)
+                        // Every client has written (or was cut off) before any frame ends, so
+                        // the server holds the survivors' frames all at once.
+                        arrived.wait()
+                        // A survivor ends its frame: not JSON, answered with -32700. One that
+                        // was disconnected has its -32005 waiting.
+                        if wrote { _ = client.write([10]) }
+                        return client.readFrame()
+                    }
+                }
+            }
+            var replies: [RawClient.Read] = []
+            for await reply in group { replies.append(reply) }
+            return replies
+        }
+        var codes: [Int] = []
+        for reply in replies {
+            guard case .frame(let frame) = reply, let code = decodeReply(frame)?.code else {
+                Issue.record("expected an error reply, got \(reply)")
+                continue
+            }
+            codes.append(code)
+        }
+        let disconnected = codes.filter { $0 == ProtocolError.Code.resourceExhausted.rawValue }.count
+        let survived = codes.filter { $0 == ProtocolError.Code.parseError.rawValue }.count
+        #expect(disconnected + survived == clients, "\(codes)")
+        #expect(disconnected >= clients - 4, "at most 4 MiB of unfinished frames fit: \(codes)")
+        #expect(survived >= 1, "\(codes)")
+        #expect(server.budget.peak <= budget)
+        #expect(server.budget.peak > budget / 2, "the budget was reached: \(server.budget.peak)")
+
+        // Nobody is left holding anything, and the next client is served normally.
+        let frames = await rawExchange(socket: socket, Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
+        #expect(frames.first.flatMap(decodeReply).map { $0.id == .int(1) && $0.code == nil } == true, "\(frames)")
+        server.shutdown()
+        await server.finished()
+        #expect(server.budget.used == 0, "every charge was returned")
+    }
+}
+
+/// A blocking barrier for test threads (never used on the cooperative pool): `wait()`
+/// returns once `count` threads have called it.
+private final class Barrier: Sendable {
+    private let arrived = Locked(0)
+    private let released = DispatchSemaphore(value: 0)
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func wait() {
+        let last = arrived.withLock { arrived in
+            arrived += 1
+            return arrived == count
+        }
+        if last {
+            for _ in 1..<count { released.signal() }
+        } else {
+            released.wait()
+        }
     }
 }
 

@@ -12,8 +12,11 @@ import Protocol
 /// closed number (perhaps reused by the next accept) is never touched again.
 ///
 /// Memory is bounded: at most `outputLimit` bytes wait for a client that does not read (it
-/// is then disconnected), at most `maximumPending` requests wait to run (reading pauses),
-/// and `events` streams wait for room (`waitForSpace`) instead of growing the buffer.
+/// is then disconnected), at most `maximumPending` requests or `maximumPendingBytes` of them
+/// wait to run (reading pauses), and `events` streams wait for room (`waitForSpace`)
+/// instead of growing the buffer. All clients together stay within the server's
+/// `ControlBudget`: queued requests are charged to it (the loop thread reserved their bytes
+/// when it read them) and so is buffered output; output that does not fit disconnects.
 final class ControlConnection: Sendable {
     /// A request read from the socket, numbered so that its reply is sent exactly once.
     struct Queued: Sendable {
@@ -32,6 +35,18 @@ final class ControlConnection: Sendable {
     static let maximumPending = 64
     /// ...and resumes below this.
     static let resumePending = 16
+    /// Reading also pauses once the unanswered requests add up to this many bytes (a
+    /// request waiting behind a long `waitFor` holds its memory until it runs)...
+    static let maximumPendingBytes = 1 << 20
+    /// ...and resumes below this.
+    static let resumePendingBytes = 256 << 10
+
+    /// An unanswered request: its id (for an error reply at shutdown) and its frame's size,
+    /// charged to the budget until it is answered.
+    private struct Pending {
+        var id: JSONValue
+        var bytes: Int
+    }
 
     private struct State: ~Copyable {
         var descriptor: Int32
@@ -46,9 +61,13 @@ final class ControlConnection: Sendable {
         var wantsWrite = false
         /// The epoll interest currently registered.
         var interest: UInt32
-        /// Unanswered requests by serial, with their ids.
-        var pending: [Int: JSONValue] = [:]
+        /// Unanswered requests by serial.
+        var pending: [Int: Pending] = [:]
+        /// The sum of `pending`'s bytes.
+        var pendingBytes = 0
         var nextSerial = 0
+        /// What the budget holds for `output` (reserved after each change, see `chargeOutput`).
+        var outputCharged = 0
         var bytesWritten = 0
         var spaceWaiter: CheckedContinuation<Bool, Never>?
         /// The running `events --follow` stream (requests run in order: at most one).
@@ -59,6 +78,7 @@ final class ControlConnection: Sendable {
 
     let id: UInt64
     private let epollDescriptor: Int32
+    private let budget: ControlBudget
     private let state: Locked<State>
     private let requestContinuation: AsyncStream<Queued>.Continuation
     /// Consumed by the one task that runs this connection's requests in order.
@@ -67,9 +87,10 @@ final class ControlConnection: Sendable {
     static let readInterest = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
 
     /// Takes ownership of `descriptor`, which the caller has registered with `readInterest`.
-    init(id: UInt64, descriptor: Int32, epollDescriptor: Int32) {
+    init(id: UInt64, descriptor: Int32, epollDescriptor: Int32, budget: ControlBudget) {
         self.id = id
         self.epollDescriptor = epollDescriptor
+        self.budget = budget
         self.state = Locked(State(descriptor: descriptor, interest: Self.readInterest))
         (requests, requestContinuation) = AsyncStream<Queued>.makeStream(bufferingPolicy: .unbounded)
     }
@@ -81,6 +102,9 @@ final class ControlConnection: Sendable {
 
     /// No request waits for its reply and nothing waits to be written (or the client is gone).
     var isIdle: Bool { state.withLock { $0.isClosed || ($0.pending.isEmpty && $0.buffered == 0) } }
+
+    /// Output bytes charged to the budget: what closing this connection would free at once.
+    var chargedOutputBytes: Int { state.withLock { $0.outputCharged } }
 
     // MARK: Reading (loop thread)
 
@@ -107,20 +131,25 @@ final class ControlConnection: Sendable {
         }
     }
 
-    /// Queues a request read from the socket.
-    func enqueue(_ request: ControlRequest) {
+    /// Queues a request read from the socket, whose frame was `bytes` long. The caller has
+    /// reserved those bytes in the budget; on true the connection has taken them over (and
+    /// releases them with the reply), on false (closed) the caller keeps them.
+    func enqueue(_ request: ControlRequest, bytes: Int) -> Bool {
         let serial: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.pending[serial] = request.id
-            if state.pending.count >= Self.maximumPending {
+            state.pending[serial] = Pending(id: request.id, bytes: bytes)
+            state.pendingBytes += bytes
+            if state.pending.count >= Self.maximumPending || state.pendingBytes >= Self.maximumPendingBytes {
                 state.readPaused = true
                 updateInterest(&state)
             }
             return serial
         }
-        if let serial { requestContinuation.yield(Queued(serial: serial, request: request)) }
+        guard let serial else { return false }
+        requestContinuation.yield(Queued(serial: serial, request: request))
+        return true
     }
 
     /// Reads no more; closes once every request is answered and the output is flushed.
@@ -145,9 +174,13 @@ final class ControlConnection: Sendable {
     /// Sends the reply to request `serial`, unless it was already answered (at shutdown).
     func reply(serial: Int, _ reply: ControlReply) {
         state.withLock { state in
-            guard state.pending.removeValue(forKey: serial) != nil else { return }
+            guard let answered = state.pending.removeValue(forKey: serial) else { return }
+            state.pendingBytes -= answered.bytes
+            budget.release(answered.bytes)
             append(reply.frame, to: &state)
-            if state.readPaused && state.pending.count < Self.resumePending {
+            if state.readPaused && state.pending.count < Self.resumePending
+                && state.pendingBytes < Self.resumePendingBytes
+            {
                 state.readPaused = false
                 updateInterest(&state)
             }
@@ -159,8 +192,10 @@ final class ControlConnection: Sendable {
     func failPending(_ error: ProtocolError) {
         state.withLock { state in
             for serial in state.pending.keys.sorted() {
-                let id = state.pending.removeValue(forKey: serial) ?? .null
-                append(ControlReply(id: id, result: .failure(error)).frame, to: &state)
+                guard let answered = state.pending.removeValue(forKey: serial) else { continue }
+                state.pendingBytes -= answered.bytes
+                budget.release(answered.bytes)
+                append(ControlReply(id: answered.id, result: .failure(error)).frame, to: &state)
             }
         }
     }
@@ -170,6 +205,7 @@ final class ControlConnection: Sendable {
         state.withLock { state in
             flush(&state)
             closeIfDone(&state)
+            chargeOutput(&state)
         }
     }
 
@@ -232,6 +268,24 @@ final class ControlConnection: Sendable {
             // The client does not read: disconnect it rather than buffer without bound.
             closeNow(&state)
         }
+        chargeOutput(&state)
+    }
+
+    /// Brings the budget's charge for the output in line with what is still buffered (most
+    /// frames are written at once and never charged). Output the budget has no room for
+    /// disconnects the client: it is not reading, and the host already holds as much as it
+    /// allows for all clients together.
+    private func chargeOutput(_ state: inout State) {
+        let held = state.isClosed ? 0 : state.buffered
+        if held > state.outputCharged {
+            guard budget.reserve(held - state.outputCharged) else {
+                closeNow(&state)  // releases the charge it had
+                return
+            }
+        } else {
+            budget.release(state.outputCharged - held)
+        }
+        state.outputCharged = held
     }
 
     private func flush(_ state: inout State) {
@@ -293,13 +347,16 @@ final class ControlConnection: Sendable {
         state.descriptor = -1
         state.output = []
         state.outputStart = 0
+        budget.release(state.outputCharged)
+        state.outputCharged = 0
         if let waiter = state.spaceWaiter {
             state.spaceWaiter = nil
             waiter.resume(returning: false)
         }
         state.stream?.cancel()
         state.stream = nil
-        // Requests already read still run (their replies are dropped); then the task ends.
+        // Requests already read still run (their replies are dropped, their bytes released);
+        // then the task ends.
         requestContinuation.finish()
     }
 }

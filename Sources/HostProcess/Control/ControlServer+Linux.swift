@@ -8,9 +8,18 @@ extension ControlServer {
     /// Reads per readiness event before moving on to the next client (epoll is level-triggered).
     private static let readsPerEvent = 16
     private static let readBufferSize = 64 * 1024
+    /// How long the listener stays out of epoll when the process is out of descriptors and
+    /// the spare one is gone too, or accept fails otherwise (see `acceptClients`); a closed
+    /// client ends it sooner.
+    private static let listenerRetryDelay: Duration = .milliseconds(100)
 
     /// Takes ownership of the listener's descriptor.
     public convenience init(host: SceneHost, listener: ControlListener) throws(ControlSocketError) {
+        try self.init(host: host, listener: listener, bufferBudget: Self.bufferBudget)
+    }
+
+    /// `bufferBudget`: see `ControlServer.bufferBudget` (tests use a smaller one).
+    convenience init(host: SceneHost, listener: ControlListener, bufferBudget: Int) throws(ControlSocketError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw ControlSocketError(.runtime, "epoll_create1: \(ControlSocket.errorText())") }
         var pipe: [Int32] = [-1, -1]
@@ -32,7 +41,9 @@ extension ControlServer {
                 throw ControlSocketError(.runtime, "epoll_ctl: \(ControlSocket.errorText(code))")
             }
         }
-        self.init(host: host, listener: listener, epollDescriptor: epoll, wakeRead: pipe[0], wakeWrite: pipe[1])
+        self.init(
+            host: host, listener: listener, epollDescriptor: epoll, wakeRead: pipe[0], wakeWrite: pipe[1],
+            bufferBudget: bufferBudget)
     }
 
     func startLoopThread() {
@@ -51,76 +62,136 @@ extension ControlServer {
         }
     }
 
+    /// What only the loop thread touches.
+    private struct Loop {
+        /// Per connection: its frame decoder and the bytes the budget holds for it (its
+        /// unfinished frame, once a read is settled).
+        var readers: [UInt64: Reader] = [:]
+        /// A descriptor on /dev/null kept for the moment the process runs out: closing it
+        /// frees a number to accept a client with and tell it why it is refused (-1 while
+        /// given up and not reopened yet).
+        var spare: Int32
+        /// Set while the listener is out of epoll (out of descriptors and no spare): when
+        /// to put it back.
+        var listenerResumesAt: ContinuousClock.Instant?
+    }
+
+    private struct Reader {
+        var decoder = FrameDecoder(maximumFrameSize: FrameLimits.defaultMaximumFrameSize)
+        var charged = 0
+    }
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
     private func runLoop() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        var decoders: [UInt64: FrameDecoder] = [:]
+        var loop = Loop(spare: Self.openSpare())
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
+            var timeout: Int32 = -1
+            if let resumeAt = loop.listenerResumesAt {
+                let (seconds, attoseconds) = ContinuousClock.now.duration(to: resumeAt).components
+                timeout = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            }
             let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epollDescriptor, $0.baseAddress, Int32($0.count), -1)
+                epoll_wait(epollDescriptor, $0.baseAddress, Int32($0.count), timeout)
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 fatalError("control server: epoll_wait failed: \(ControlSocket.errorText())")
             }
+            var descriptorsFreed = false
             for event in events.prefix(Int(count)) {
                 switch event.data.u64 {
                 case Token.listener:
-                    acceptClients(&decoders)
+                    acceptClients(&loop)
                 case Token.wake:
                     var scratch = [UInt8](repeating: 0, count: 64)
                     while read(wakeRead, &scratch, scratch.count) > 0 {}
                     if case .stopping = currentPhase {
-                        tearDown()
+                        tearDown(&loop)
                         return
                     }
                 default:
                     let id = event.data.u64
                     guard let connection = connections.withLock({ $0[id] }) else {
-                        decoders[id] = nil
+                        dropReader(id, &loop)
                         continue
                     }
                     let flags = event.events
                     if flags & EPOLLOUT.rawValue != 0 { connection.writeReady() }
                     let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
                     if flags & readable != 0, connection.wantsRead {
-                        readRequests(from: connection, decoder: &decoders[id, default: FrameDecoder()], buffer: buffer)
+                        readRequests(from: connection, &loop, buffer: buffer)
                     }
                     // Both directions gone: no reply can be delivered.
                     if flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { connection.close() }
                     if connection.isClosed {
-                        decoders[id] = nil
+                        dropReader(id, &loop)
                         connections.withLock { _ = $0.removeValue(forKey: id) }
+                        descriptorsFreed = true
                     }
                 }
             }
             // Connections closed by other threads (output limit, stalls, write errors).
-            if decoders.count > 0 {
+            if !loop.readers.isEmpty {
                 let closed = connections.withLock { connections in
                     let closed = connections.filter { $0.value.isClosed }.map(\.key)
                     for id in closed { connections[id] = nil }
                     return closed
                 }
-                for id in closed { decoders[id] = nil }
+                for id in closed { dropReader(id, &loop) }
+                if !closed.isEmpty { descriptorsFreed = true }
+            }
+            if let resumeAt = loop.listenerResumesAt, descriptorsFreed || ContinuousClock.now >= resumeAt {
+                resumeListener(&loop)
             }
         }
     }
 
-    private func acceptClients(_ decoders: inout [UInt64: FrameDecoder]) {
+    /// Forgets a connection's reader and returns what the budget held for it.
+    private func dropReader(_ id: UInt64, _ loop: inout Loop) {
+        guard let reader = loop.readers.removeValue(forKey: id) else { return }
+        budget.release(reader.charged)
+    }
+
+    private func acceptClients(_ loop: inout Loop) {
         while true {
             // Glibc's module lacks accept4. The window before FD_CLOEXEC is harmless: workers
             // are spawned with every descriptor above 2 closed.
             let descriptor = accept(listener.descriptor, nil, nil)
             if descriptor < 0 {
                 switch errno {
-                case EINTR, ECONNABORTED: continue
-                default: return  // EAGAIN: all accepted; EMFILE and the like: try on the next event
+                case EINTR, ECONNABORTED:
+                    continue
+                case EMFILE, ENFILE:
+                    // The client stays queued and the listener readable: returning here would
+                    // spin (epoll is level-triggered) and leave the client hanging. Refuse it
+                    // with the spare descriptor; without one, stop watching for a while.
+                    switch refuseWithSpare(&loop) {
+                    case .refused: continue
+                    case .noneWaiting: return
+                    case .failed:
+                        pauseListener(&loop)
+                        return
+                    }
+                case EAGAIN, EWOULDBLOCK:
+                    return  // all accepted
+                default:
+                    // ENOBUFS, ENOMEM…: the listener stays readable, so back off rather than spin.
+                    pauseListener(&loop)
+                    return
                 }
+            }
+            guard activeClients.load(ordering: .relaxed) < Self.maximumConnections else {
+                refuse(descriptor, "too many clients (\(Self.maximumConnections)); try again later")
+                continue
             }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            let count = connections.withLock { $0.count }
             let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
             var event = epoll_event()
             event.events = ControlConnection.readInterest
@@ -129,35 +200,112 @@ extension ControlServer {
                 close(descriptor)
                 continue
             }
-            let connection = ControlConnection(id: id, descriptor: descriptor, epollDescriptor: epollDescriptor)
-            if count >= Self.maximumConnections {
-                connection.send(ControlReply(
-                    id: .null,
-                    result: .failure(ProtocolError(.operationFailed, "too many clients (\(Self.maximumConnections))"))
-                ).frame)
-                connection.close()
-                continue
-            }
+            let connection = ControlConnection(
+                id: id, descriptor: descriptor, epollDescriptor: epollDescriptor, budget: budget)
+            activeClients.add(1, ordering: .relaxed)
             connections.withLock { $0[id] = connection }
-            decoders[id] = FrameDecoder(maximumFrameSize: FrameLimits.defaultMaximumFrameSize)
+            loop.readers[id] = Reader()
             serve(connection)
         }
     }
 
+    private enum SpareOutcome {
+        /// A client was accepted with the spare's number and refused.
+        case refused
+        /// Nobody waits any more. (Out of descriptors, accept fails with EMFILE before it
+        /// looks at the queue, so only accepting with the spare tells the queue is empty.)
+        case noneWaiting
+        /// No spare, or another thread took the freed number first.
+        case failed
+    }
+
+    /// Out of descriptors: gives up the spare to accept the next client and refuse it.
+    private func refuseWithSpare(_ loop: inout Loop) -> SpareOutcome {
+        if loop.spare < 0 { loop.spare = Self.openSpare() }  // a descriptor may have freed since
+        guard loop.spare >= 0 else { return .failed }
+        close(loop.spare)
+        loop.spare = -1
+        defer { loop.spare = Self.openSpare() }
+        while true {
+            let descriptor = accept(listener.descriptor, nil, nil)
+            if descriptor >= 0 {
+                refuse(descriptor, "too many clients: the host is out of file descriptors; try again later")
+                return .refused
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EAGAIN, EWOULDBLOCK: return .noneWaiting
+            default: return .failed
+            }
+        }
+    }
+
+    /// Takes the listener out of epoll so that its pending clients do not wake the loop
+    /// over and over; `runLoop` puts it back after `listenerRetryDelay` or as soon as a
+    /// client is closed. Those clients wait in the backlog meanwhile (a rare case: it takes
+    /// another thread opening a descriptor between the spare's close and the accept, or an
+    /// accept failing for want of kernel memory).
+    private func pauseListener(_ loop: inout Loop) {
+        guard loop.listenerResumesAt == nil else { return }
+        _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, listener.descriptor, nil)
+        loop.listenerResumesAt = ContinuousClock.now + Self.listenerRetryDelay
+    }
+
+    private func resumeListener(_ loop: inout Loop) {
+        loop.listenerResumesAt = nil
+        if loop.spare < 0 { loop.spare = Self.openSpare() }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Token.listener
+        _ = epoll_ctl(epollDescriptor, EPOLL_CTL_ADD, listener.descriptor, &event)
+    }
+
+    /// Answers a client that is not taken with one error reply (error -32005) and closes it.
+    /// The frame is small and the socket new, so one non-blocking send fits; if it does not,
+    /// the client sees the connection closed, which is still not a hang.
+    private func refuse(_ descriptor: Int32, _ message: String) {
+        let frame = ControlReply(id: .null, result: .failure(ProtocolError(.resourceExhausted, message))).frame
+        _ = frame.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(descriptor)
+    }
+
     private func readRequests(
-        from connection: ControlConnection, decoder: inout FrameDecoder, buffer: UnsafeMutableRawBufferPointer
+        from connection: ControlConnection, _ loop: inout Loop, buffer: UnsafeMutableRawBufferPointer
     ) {
+        let id = connection.id
         var reads = 0
         while reads < Self.readsPerEvent, connection.wantsRead {
-            switch connection.read(into: buffer) {
+            // A read may add up to a buffer's worth to what is held: reserve that first, so
+            // that no read ever takes the total over the budget.
+            guard reserveForRead(by: id, &loop) else { return }
+            let result = connection.read(into: buffer)
+            let count: Int
+            if case .bytes(let read) = result { count = read } else { count = 0 }
+            budget.release(Self.readBufferSize - count)
+            guard var reader = loop.readers[id] else {
+                budget.release(count)
+                return
+            }
+            reader.charged += count
+            defer {
+                // What the decoder still holds is the unfinished frame; the rest of the read
+                // went to queued requests (charged to the connection) or was dropped.
+                let held = reader.decoder.bufferedByteCount
+                budget.release(reader.charged - held)
+                reader.charged = held
+                loop.readers[id] = reader
+            }
+            switch result {
             case .bytes(let count):
                 reads += 1
-                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                while let output = decoder.next() {
+                reader.decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                while let output = reader.decoder.next() {
                     switch output {
                     case .frame(let frame):
                         do {
-                            connection.enqueue(try ControlRequest(frame: frame))
+                            if connection.enqueue(try ControlRequest(frame: frame), bytes: frame.count) {
+                                reader.charged -= frame.count
+                            }
                         } catch {
                             connection.send(ControlReply(id: error.id, result: .failure(error.error)).frame)
                         }
@@ -175,7 +323,7 @@ extension ControlServer {
             case .wouldBlock:
                 return
             case .endOfStream:
-                if (try? decoder.finish()) == nil {
+                if (try? reader.decoder.finish()) == nil {
                     connection.send(ControlReply(
                         id: .null,
                         result: .failure(ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)"))
@@ -190,13 +338,56 @@ extension ControlServer {
         }
     }
 
-    private func tearDown() {
+    /// Reserves a read buffer's worth for client `id`. When the budget has no room, the
+    /// client holding the most bytes that closing frees at once (its unfinished frame and
+    /// unsent output; queued requests still run, so closing frees nothing of theirs) is
+    /// disconnected with error -32005, until there is room. False when `id` itself was
+    /// disconnected: it held the most, or nobody holds anything that could make room.
+    private func reserveForRead(by id: UInt64, _ loop: inout Loop) -> Bool {
+        while !budget.reserve(Self.readBufferSize) {
+            let candidates = connections.withLock { Array($0.values) }
+            var victim: (connection: ControlConnection, bytes: Int)?
+            for candidate in candidates where !candidate.isClosed {
+                let bytes = (loop.readers[candidate.id]?.charged ?? 0) + candidate.chargedOutputBytes
+                if bytes > (victim?.bytes ?? 0) { victim = (candidate, bytes) }
+            }
+            let limit = budget.limit
+            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+            let budgetText = "the host's buffer budget for all clients (\(size)) is used up"
+            guard let victim else {
+                // Everything held is requests that still run: refuse this read.
+                if let connection = connections.withLock({ $0[id] }) {
+                    evict(connection, "\(budgetText) by queued requests; try again later", &loop)
+                }
+                return false
+            }
+            evict(
+                victim.connection,
+                "\(budgetText); disconnecting the client that holds the most (\(victim.bytes) bytes); try again later",
+                &loop)
+            if victim.connection.id == id { return false }
+        }
+        return true
+    }
+
+    /// Disconnects `connection` at once with error -32005 (the reply gets through unless
+    /// output is already waiting for it) and returns what it held.
+    private func evict(_ connection: ControlConnection, _ message: String, _ loop: inout Loop) {
+        connection.send(ControlReply(id: .null, result: .failure(ProtocolError(.resourceExhausted, message))).frame)
+        connection.close()
+        dropReader(connection.id, &loop)
+        connections.withLock { _ = $0.removeValue(forKey: connection.id) }
+    }
+
+    private func tearDown(_ loop: inout Loop) {
         for connection in connections.withLock({ connections in
             defer { connections = [:] }
             return Array(connections.values)
         }) {
             connection.close()
         }
+        for id in Array(loop.readers.keys) { dropReader(id, &loop) }
+        if loop.spare >= 0 { close(loop.spare) }
         close(listener.descriptor)
         ControlSocket.remove(listener)
         close(wakeRead)

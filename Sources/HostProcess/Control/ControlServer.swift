@@ -9,6 +9,11 @@ import Synchronization
 /// on a Swift task; replies and event frames are written without blocking from whichever
 /// thread produced them. Nothing here blocks the cooperative pool.
 ///
+/// What all clients together can take is bounded, not only what each can: at most
+/// `maximumConnections` at once, `bufferBudget` bytes buffered for them in total, and a
+/// spare descriptor so that a client arriving when the process is out of descriptors is
+/// still answered (CONTROL.md, "Ordering and connections").
+///
 /// ```swift
 /// let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: path))
 /// server.start()
@@ -23,8 +28,19 @@ public final class ControlServer: Sendable {
     let wakeWrite: Int32
     let connections = Locked<[UInt64: ControlConnection]>([:])
     let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
-    /// At most this many clients at once; more are answered with an error and closed.
-    static let maximumConnections = 1000
+    /// Clients that hold a slot: from their accept until their last request has run (a
+    /// client that hung up still holds one while requests it sent run: they hold memory).
+    let activeClients = Atomic<Int>(0)
+    /// At most this many clients at once; more are answered with error -32005 and closed.
+    /// 256, not more: each takes a descriptor, and under the usual limit of 1024 per process
+    /// the workers (four descriptors each) need the rest.
+    public static let maximumConnections = 256
+    /// The bytes held for all clients together (`ControlBudget`): 64 MiB, room for 64
+    /// clients each in the middle of a maximal 1 MiB frame, far above what legitimate
+    /// clients hold (requests are small; a `ps` reply or an event batch is about 1 MiB at
+    /// most). Beyond it clients are disconnected with error -32005.
+    public static let bufferBudget = 64 << 20
+    let budget: ControlBudget
 
     enum Phase: Sendable {
         case created, running, quitting, hostStopped, stopping, finished
@@ -43,8 +59,12 @@ public final class ControlServer: Sendable {
     /// Resumed by the loop thread once it has closed everything.
     let loopStopped = Locked<CheckedContinuation<Void, Never>?>(nil)
 
-    init(host: SceneHost, listener: ControlListener, epollDescriptor: Int32, wakeRead: Int32, wakeWrite: Int32) {
+    init(
+        host: SceneHost, listener: ControlListener, epollDescriptor: Int32, wakeRead: Int32, wakeWrite: Int32,
+        bufferBudget: Int
+    ) {
         self.host = host
+        self.budget = ControlBudget(limit: bufferBudget)
         self.listener = listener
         self.epollDescriptor = epollDescriptor
         self.wakeRead = wakeRead
@@ -169,12 +189,15 @@ public final class ControlServer: Sendable {
     // MARK: Requests
 
     /// Runs `connection`'s requests one after another until it closes.
+    /// The caller has counted the connection in `activeClients`; its slot is free again here,
+    /// once the connection closed and every request it sent has run.
     func serve(_ connection: ControlConnection) {
         Task {
             for await queued in connection.requests {
                 let result = await execute(queued.request, for: connection)
                 connection.reply(serial: queued.serial, ControlReply(id: queued.request.id, result: result))
             }
+            activeClients.subtract(1, ordering: .relaxed)
         }
     }
 

@@ -41,8 +41,9 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes currently held by the decoder (partial frame plus frames not yet returned).
-    /// Exposed for tests of the memory bound.
-    var bufferedByteCount: Int { partial.count + readyByteCount }
+    /// Public so that a server holding many decoders can account their memory (and tests
+    /// can check the bound).
+    public var bufferedByteCount: Int { partial.count + readyByteCount }
 
     /// Feeds bytes read from the stream.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {

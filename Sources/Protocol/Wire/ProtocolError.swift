@@ -20,6 +20,11 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case versionMismatch = -32003
         /// Nesting deeper than the parser allows.
         case nestingTooDeep = -32004
+        /// The receiver is out of a resource it shares among its peers (client slots, file
+        /// descriptors, buffer memory) and dropped the connection; nothing was done, and the
+        /// same request may succeed later. A distinct code so that a client can tell "retry"
+        /// from "your request is wrong".
+        case resourceExhausted = -32005
         /// The operation is not legal in the scene's current state.
         case illegalTransition = 1
         /// The worker failed to carry out a legal operation.
