@@ -525,6 +525,45 @@ struct ControlTests {
         #expect(!lines.contains { $0.contains(#""scene":"B""#) && $0.contains("applicationWillTerminate") })
         #expect(lines.last?.contains(#""name":"stopped""#) == true)
     }
+
+    @Test("ps after a restart on the same --state-dir lists the stored sessions as unattached")
+    func psAfterRestart() async throws {
+        let directory = try makePrivateDirectory()
+        let state = ["--state-dir", directory + "/state"]
+        let first = try await TestServer.start(directory: directory, extra: state)
+        defer { first.kill() }
+        #expect(try await first.run("connect", "A").status == 0)
+        #expect(try await first.run("push", "A", "--vc", "Detail").status == 0)
+        #expect(try await first.run("background", "A").status == 0)
+        #expect(try await first.run("connect", "B").status == 0)
+        try await first.quit()
+
+        let second = try await TestServer.start(directory: directory, extra: state)
+        defer { second.kill() }
+        let scenes = try await second.scenes()
+        #expect(Set(scenes.keys) == ["A", "B"])
+        for row in scenes.values {
+            #expect(row.hasSession && row.activation == .unattached && row.process == .none, "\(row)")
+            #expect(row.pid == nil && row.residentBytes == nil && row.uptimeSeconds == nil && row.stack == [])
+        }
+        let table = try await second.run("ps")
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(Array(rows.dropFirst()) == [
+            ["A", "yes", "unattached", "none", "-", "-", "-"], ["B", "yes", "unattached", "none", "-", "-", "-"],
+        ], "\(table.stdout)")
+
+        // Connecting A hands its stored state to the new worker; B stays listed.
+        #expect(try await second.run("connect", "A").status == 0)
+        let after = try await second.scenes()
+        #expect(after["A"]?.process == .running)
+        #expect(after["B"]?.activation == .unattached && after["B"]?.hasSession == true)
+        let events = try await second.run("events", "--json")
+        let connected = events.stdout.split(separator: "\n").filter { $0.contains(#""name":"willConnectTo""#) }
+        #expect(
+            connected.count == 1 && connected[0].contains(#""restoration":"#) && connected[0].contains("Detail"),
+            "\(connected)")
+        try await second.quit()
+    }
 }
 
 @Suite("Live control plane: limits of hostctl serve")

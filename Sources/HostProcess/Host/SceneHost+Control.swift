@@ -6,9 +6,18 @@ import Protocol
 extension SceneHost {
     /// Every known scene as `ps` shows it, sorted by identifier: status, whether a session is
     /// stored, and the live worker's resident memory and uptime.
+    ///
+    /// A stored session without a scene in this host (a host started on a state directory
+    /// that an earlier one filled) is a row too, `unattached` with no process: that is what
+    /// its scene is until it connects, and otherwise a restarted host would look empty.
     public func controlRows() async -> [ControlSceneRow] {
         var rows: [ControlSceneRow] = []
-        for controller in allControllers {
+        let controllers = allControllers
+        let attached = Set(controllers.map(\.id))
+        for session in sessions.allSessions where !attached.contains(session.identifier) {
+            rows.append(ControlSceneRow(scene: session.identifier, hasSession: true, activation: .unattached, process: .none))
+        }
+        for controller in controllers {
             let status = await controller.status
             var row = ControlSceneRow(
                 scene: status.scene,
