@@ -5,7 +5,8 @@ extension Help {
         Runs a host until a `quit` request, SIGTERM or SIGINT, controlled over a Unix socket
         (mode 0600). Then every scene is terminated as at the end of a scenario (suspended
         workers killed silently, running ones get applicationWillTerminate) and it exits 0.
-        When ready it prints one line: serving on PATH (pid N).
+        When ready it prints one line: serving on PATH (pid N). Before it, stderr names each
+        damaged session file in --state-dir (kept aside as FILE.damaged), one a line.
 
           --socket PATH     the socket (default: $SCENEHOST_SOCKET). Its directory must be
                             yours and closed to group and others ($XDG_RUNTIME_DIR, or

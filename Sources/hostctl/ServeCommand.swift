@@ -51,6 +51,11 @@ extension Commands {
             var configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
             configuration.traceHistoryLimitBytes = historyMegabytes << 20
             let host = try SceneHost(configuration: configuration, tracePath: tracePath)
+            // The trace records them too, but nobody may be reading it: a session lost to
+            // damage should be seen by whoever started the host.
+            for file in host.sessions.damagedFiles {
+                printError(oneLine("hostctl serve: \(file.message)"))
+            }
             server = try ControlServer(host: host, listener: listener)
         } catch {
             ControlSocket.close(listener)
@@ -63,6 +68,12 @@ extension Commands {
         fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
         await server.finished()
         return .success
+    }
+
+    /// `text` with control characters (a newline from a parser message, say) as spaces, so
+    /// that one damaged file stays one line on stderr.
+    private static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
     /// `--socket PATH`, else `$SCENEHOST_SOCKET`.

@@ -564,6 +564,32 @@ struct ControlTests {
             "\(connected)")
         try await second.quit()
     }
+
+    @Test("serve names each damaged session file on stderr at start")
+    func damagedSessionsOnStderr() async throws {
+        let directory = try makePrivateDirectory()
+        let sessions = directory + "/state/sessions"
+        mkdir(directory + "/state", 0o700)
+        mkdir(sessions, 0o700)
+        for (name, content) in [("A.json", "{garbage\n"), ("B.json", #"{"identifier":"C","configuration":"x","role":"y"}"#)] {
+            let descriptor = open(sessions + "/" + name, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+            _ = Array(content.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        let server = try await TestServer.start(directory: directory, extra: ["--state-dir", directory + "/state"])
+        defer { server.kill() }
+        #expect(try await server.scenes().isEmpty)
+        try await server.quit()  // stderr is complete once the process has exited
+
+        let lines = server.process.stderr.split(separator: "\n").sorted()
+        #expect(lines.count == 2, "\(server.process.stderr)")
+        for (line, name) in zip(lines, ["A.json", "B.json"]) {
+            let path = sessions + "/" + name
+            #expect(line.hasPrefix("hostctl serve: damaged session file \(path) kept aside as \(path).damaged: "), "\(line)")
+        }
+        #expect(lines.first?.contains("not valid JSON") == true)
+        #expect(lines.last?.contains("does not match the file name") == true)
+    }
 }
 
 @Suite("Live control plane: limits of hostctl serve")
