@@ -61,7 +61,9 @@ struct Arguments {
     mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError("hostctl \(command): \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
+            throw UsageError(
+                "hostctl \(command): \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got \"\(text)\""
+            )
         }
         return value
     }

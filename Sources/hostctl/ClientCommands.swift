@@ -105,7 +105,9 @@ enum ClientCommands {
             object["width"] = .int(width)
             object["height"] = .int(height)
         case "notify":
-            guard let name = try arguments.option("--name") else { throw UsageError("hostctl notify: needs --name NAME") }
+            guard let name = try arguments.option("--name") else {
+                throw UsageError("hostctl notify: needs --name NAME")
+            }
             object["name"] = .string(name)
             if let text = try arguments.option("--value") {
                 // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
@@ -143,7 +145,9 @@ enum ClientCommands {
 
     /// Sends `request`, hands a successful reply to `onSuccess`; errors become exit statuses.
     private static func perform(
-        _ request: ControlRequest, path: String, onEvent: (TraceEvent) -> Void = { _ in },
+        _ request: ControlRequest,
+        path: String,
+        onEvent: (TraceEvent) -> Void = { _ in },
         onSuccess: (ControlReply) -> Void
     ) throws -> ExitCode {
         let command = request.body.commandName

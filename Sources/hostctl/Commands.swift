@@ -18,7 +18,10 @@ enum Commands {
         try arguments.finish()
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
-            scenario, tracePath: tracePath, quiet: false, timelinePath: timelinePath,
+            scenario,
+            tracePath: tracePath,
+            quiet: false,
+            timelinePath: timelinePath,
             banner: "scenehost demo: three windows (Mail, Notes, Music), one worker process each\n"
         )
     }
@@ -46,7 +49,11 @@ enum Commands {
     /// `timelinePath`: also draw the run as an SVG timeline there. `banner`: printed once the
     /// host has started (so a bad `--trace` path fails before anything is printed).
     private static func runScenario(
-        _ scenario: Scenario, tracePath: String?, quiet: Bool, timelinePath: String? = nil, banner: String? = nil
+        _ scenario: Scenario,
+        tracePath: String?,
+        quiet: Bool,
+        timelinePath: String? = nil,
+        banner: String? = nil
     ) async -> ExitCode {
         let configuration = scenario.limits.applied(
             to: HostConfiguration(worker: [currentExecutablePath(), "worker"])

@@ -22,7 +22,8 @@ enum ControlBenchCommand {
             if let client = try? ControlClient(path: path) {
                 _ = try? client.perform(ControlRequest(id: .int(0), body: .step(.scene("bench", .connect()))))
             }
-            frame = ControlRequest(id: .int(0), body: .step(.scene("bench", .notify(name: "tick", value: .int(1))))).frame
+            frame =
+                ControlRequest(id: .int(0), body: .step(.scene("bench", .notify(name: "tick", value: .int(1))))).frame
         default:
             throw UsageError("hostctl control-bench: --op must be ps or notify")
         }
@@ -77,8 +78,10 @@ enum ControlBenchCommand {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let rate = Int((Double(total) / seconds).rounded())
         let latency = Int((seconds / Double(perClient) * 1e6).rounded())
-        print("control-bench: op=\(op) clients=\(clientCount) requests=\(total) seconds=\(Int(seconds * 1000))ms "
-            + "ops/s=\(rate) mean-latency=\(latency)us failures=\(failures)")
+        print(
+            "control-bench: op=\(op) clients=\(clientCount) requests=\(total) seconds=\(Int(seconds * 1000))ms "
+                + "ops/s=\(rate) mean-latency=\(latency)us failures=\(failures)"
+        )
         return failures == 0 ? .success : .runtimeFailure
     }
 

@@ -17,10 +17,13 @@ enum LimitFlags {
         """
 
     /// Removes the limit flags from `arguments` and applies them over `limits`.
-    static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits {
+    static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits
+    {
         var limits = limits
         let day = 86_400_000
-        if let ms = try arguments.intOption("--suspend-delay-ms", in: 0...day) { limits.suspendDelay = .milliseconds(ms) }
+        if let ms = try arguments.intOption("--suspend-delay-ms", in: 0...day) {
+            limits.suspendDelay = .milliseconds(ms)
+        }
         if let ms = try arguments.intOption("--launch-limit-ms", in: 1...day) { limits.launchLimit = .milliseconds(ms) }
         if let ms = try arguments.intOption("--transition-limit-ms", in: 1...day) {
             limits.transitionLimit = .milliseconds(ms)
@@ -31,7 +34,9 @@ enum LimitFlags {
         if let ms = try arguments.intOption("--background-task-limit-ms", in: 1...day) {
             limits.backgroundTaskLimit = .milliseconds(ms)
         }
-        if let mb = try arguments.intOption("--memory-limit-mb", in: 1...(1 << 30)) { limits.memoryLimitBytes = mb << 20 }
+        if let mb = try arguments.intOption("--memory-limit-mb", in: 1...(1 << 30)) {
+            limits.memoryLimitBytes = mb << 20
+        }
         if let ms = try arguments.intOption("--memory-check-interval-ms", in: 1...day) {
             limits.memoryCheckInterval = .milliseconds(ms)
         }

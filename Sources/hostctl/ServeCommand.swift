@@ -83,7 +83,8 @@ extension Commands {
             return String(cString: value)
         }
         throw UsageError(
-            "hostctl \(arguments.command): needs --socket PATH (or \(ControlSocket.environmentVariable) in the environment)")
+            "hostctl \(arguments.command): needs --socket PATH (or \(ControlSocket.environmentVariable) in the environment)"
+        )
     }
 }
 

@@ -37,10 +37,11 @@ extension Commands {
             return .runtimeFailure
         }
 
-        let bytes: [UInt8] = switch format {
-        case .svg: Array(SVGTimeline.render(events).utf8)
-        case .perfetto: PerfettoExport.render(events)
-        }
+        let bytes: [UInt8] =
+            switch format {
+            case .svg: Array(SVGTimeline.render(events).utf8)
+            case .perfetto: PerfettoExport.render(events)
+            }
         do {
             try TimelineFiles.write(bytes, to: outputs.first)
         } catch {
@@ -76,7 +77,9 @@ enum TimelineFiles {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw TimelineFileError(description: "cannot read trace file \(path): \(String(cString: strerror(errno)))")
+                throw TimelineFileError(
+                    description: "cannot read trace file \(path): \(String(cString: strerror(errno)))"
+                )
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]

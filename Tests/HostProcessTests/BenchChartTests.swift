@@ -1,12 +1,13 @@
 import Foundation
-// XMLParser lives in FoundationXML on Linux, in Foundation elsewhere.
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 import Glibc
 import Testing
 
 @testable import hostctl
+
+// XMLParser lives in FoundationXML on Linux, in Foundation elsewhere.
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// `hostctl bench --svg`'s chart drawn from fixed figures: it must be XML, hold both panels
 /// with their axes, legends and every value, and no two labels may overlap.
@@ -22,10 +23,38 @@ import Testing
     /// BENCHMARKS.md's "One run on this machine" (the USS medians are from that run's JSON,
     /// `ussMedianKiB`, as its chart showed them).
     static let publishedRun: [BenchChart.Figures] = [
-        .init(scenes: 1, roundTripMedian: 35.8, roundTripP99: 65.1, workerPSS: 3386, workerUSS: 784, hostPerScene: 3568),
-        .init(scenes: 10, roundTripMedian: 40.3, roundTripP99: 78.9, workerPSS: 1256, workerUSS: 616, hostPerScene: 350),
-        .init(scenes: 100, roundTripMedian: 36.0, roundTripP99: 65.8, workerPSS: 692, workerUSS: 616, hostPerScene: 37.6),
-        .init(scenes: 1000, roundTripMedian: 34.5, roundTripP99: 63.1, workerPSS: 623, workerUSS: 616, hostPerScene: 26.1),
+        .init(
+            scenes: 1,
+            roundTripMedian: 35.8,
+            roundTripP99: 65.1,
+            workerPSS: 3386,
+            workerUSS: 784,
+            hostPerScene: 3568
+        ),
+        .init(
+            scenes: 10,
+            roundTripMedian: 40.3,
+            roundTripP99: 78.9,
+            workerPSS: 1256,
+            workerUSS: 616,
+            hostPerScene: 350
+        ),
+        .init(
+            scenes: 100,
+            roundTripMedian: 36.0,
+            roundTripP99: 65.8,
+            workerPSS: 692,
+            workerUSS: 616,
+            hostPerScene: 37.6
+        ),
+        .init(
+            scenes: 1000,
+            roundTripMedian: 34.5,
+            roundTripP99: 63.1,
+            workerPSS: 623,
+            workerUSS: 616,
+            hostPerScene: 26.1
+        ),
     ]
 
     @Test func publishedRunDrawsEveryValueWithoutOverlaps() throws {
@@ -59,7 +88,13 @@ import Testing
     @Test func crowdedFiguresStillDrawWithoutOverlaps() throws {
         let figures = [1, 10, 100, 1000].map {
             BenchChart.Figures(
-                scenes: $0, roundTripMedian: 40, roundTripP99: 60, workerPSS: 600, workerUSS: 600, hostPerScene: 600)
+                scenes: $0,
+                roundTripMedian: 40,
+                roundTripP99: 60,
+                workerPSS: 600,
+                workerUSS: 600,
+                hostPerScene: 600
+            )
         }
         let chart = try Chart(BenchChart.svg(figures: figures, subtitle: Self.subtitle), keep: "crowded")
         chart.expectPanels(roundTripPoints: 8, memoryPoints: 11)
@@ -71,9 +106,30 @@ import Testing
     /// that, so it is an open marker on the floor with its real value.
     @Test func quickRunWithAHostThatShrankDraws() throws {
         let figures: [BenchChart.Figures] = [
-            .init(scenes: 1, roundTripMedian: 120, roundTripP99: 410, workerPSS: 5200, workerUSS: 900, hostPerScene: 4100),
-            .init(scenes: 10, roundTripMedian: 130, roundTripP99: 900, workerPSS: 1500, workerUSS: 880, hostPerScene: 300),
-            .init(scenes: 100, roundTripMedian: 125, roundTripP99: 380, workerPSS: 950, workerUSS: 870, hostPerScene: -2.5),
+            .init(
+                scenes: 1,
+                roundTripMedian: 120,
+                roundTripP99: 410,
+                workerPSS: 5200,
+                workerUSS: 900,
+                hostPerScene: 4100
+            ),
+            .init(
+                scenes: 10,
+                roundTripMedian: 130,
+                roundTripP99: 900,
+                workerPSS: 1500,
+                workerUSS: 880,
+                hostPerScene: 300
+            ),
+            .init(
+                scenes: 100,
+                roundTripMedian: 125,
+                roundTripP99: 380,
+                workerPSS: 950,
+                workerUSS: 870,
+                hostPerScene: -2.5
+            ),
         ]
         let chart = try Chart(BenchChart.svg(figures: figures, subtitle: Self.subtitle), keep: "quick")
         chart.expectPanels(roundTripPoints: 6, memoryPoints: 8)
@@ -135,11 +191,16 @@ private struct Chart {
     func expectPanels(roundTripPoints: Int, memoryPoints: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         for (group, points, series) in [("round-trip", roundTripPoints, 2), ("memory", memoryPoints, 3)] {
             #expect(
-                circles.filter { $0.group == group }.count == points, "\(group) markers", sourceLocation: sourceLocation)
+                circles.filter { $0.group == group }.count == points,
+                "\(group) markers",
+                sourceLocation: sourceLocation
+            )
             // The frame, then one line a series.
             #expect(polylines[group] == 1 + series, "\(group) lines", sourceLocation: sourceLocation)
-            #expect(texts.contains { $0.group == group && $0.content == "live scenes (log scale)" },
-                    sourceLocation: sourceLocation)
+            #expect(
+                texts.contains { $0.group == group && $0.content == "live scenes (log scale)" },
+                sourceLocation: sourceLocation
+            )
         }
     }
 
@@ -148,8 +209,11 @@ private struct Chart {
         #expect(width > 0 && height > 0, sourceLocation: sourceLocation)
         for text in texts {
             let box = text.box
-            #expect(box.minX >= 0 && box.maxX <= width && box.minY >= 0 && box.maxY <= height,
-                    "\"\(text.content)\" at \(text.x),\(text.y) runs off the image", sourceLocation: sourceLocation)
+            #expect(
+                box.minX >= 0 && box.maxX <= width && box.minY >= 0 && box.maxY <= height,
+                "\"\(text.content)\" at \(text.x),\(text.y) runs off the image",
+                sourceLocation: sourceLocation
+            )
         }
         func overlap(
             _ a: (minX: Double, minY: Double, maxX: Double, maxY: Double),
@@ -161,14 +225,16 @@ private struct Chart {
             for second in texts[(index + 1)...] where overlap(first.box, second.box) {
                 Issue.record(
                     "\"\(first.content)\" at \(first.x),\(first.y) overlaps \"\(second.content)\" at \(second.x),\(second.y)",
-                    sourceLocation: sourceLocation)
+                    sourceLocation: sourceLocation
+                )
             }
             for circle in circles {
                 let marker = (circle.x - circle.r, circle.y - circle.r, circle.x + circle.r, circle.y + circle.r)
                 if overlap(first.box, marker) {
                     Issue.record(
                         "\"\(first.content)\" at \(first.x),\(first.y) covers the point at \(circle.x),\(circle.y)",
-                        sourceLocation: sourceLocation)
+                        sourceLocation: sourceLocation
+                    )
                 }
             }
         }
@@ -186,7 +252,10 @@ private final class Reader: NSObject, XMLParserDelegate {
     private var open: Chart.Text?
 
     func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        _ parser: XMLParser,
+        didStartElement name: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
         func number(_ key: String) -> Double { Double(attributes[key] ?? "") ?? .nan }
@@ -199,12 +268,23 @@ private final class Reader: NSObject, XMLParserDelegate {
         case "g": groups.append(attributes["id"] ?? "")
         case "text":
             open = Chart.Text(
-                content: "", x: number("x"), y: number("y"), size: number("font-size"),
-                anchor: attributes["text-anchor"] ?? "start", group: groups.last)
+                content: "",
+                x: number("x"),
+                y: number("y"),
+                size: number("font-size"),
+                anchor: attributes["text-anchor"] ?? "start",
+                group: groups.last
+            )
         case "circle":
             circles.append(
-                Chart.Circle(x: number("cx"), y: number("cy"), r: number("r"), hollow: attributes["fill"] == "white",
-                             group: groups.last))
+                Chart.Circle(
+                    x: number("cx"),
+                    y: number("cy"),
+                    r: number("r"),
+                    hollow: attributes["fill"] == "white",
+                    group: groups.last
+                )
+            )
         case "polyline": polylines[groups.last ?? "", default: 0] += 1
         default: break
         }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Protocol
 import Testing
 
 @testable import HostProcess
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // End-to-end tests of the live control plane: a real `hostctl serve` process and real
 // clients (the `hostctl` binary, or raw sockets where the test needs to misbehave).
@@ -56,7 +57,8 @@ private final class Spawned: Sendable {
                     return state.exitWaiters
                 }
                 for waiter in waiters { waiter.resume(returning: exit) }
-            })
+            }
+        )
     }
 
     var stdout: String { box.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
@@ -103,12 +105,18 @@ private struct TestServer {
     /// Starts `hostctl serve` and returns once it printed its ready line. `fileLimit`: run it
     /// under `ulimit -n` (a shell that execs it, so the pid is the server's).
     static func start(
-        socket: String? = nil, directory: String? = nil, extra: [String] = [], fileLimit: Int? = nil
+        socket: String? = nil,
+        directory: String? = nil,
+        extra: [String] = [],
+        fileLimit: Int? = nil
     ) async throws -> TestServer {
         let directory = try directory ?? makePrivateDirectory()
         let socket = socket ?? directory + "/host.sock"
         var argv =
-            [TestWorker.hostctl, "serve", "--socket", socket, "--suspend-delay-ms", "50", "--terminate-limit-ms", "2000"]
+            [
+                TestWorker.hostctl, "serve", "--socket", socket, "--suspend-delay-ms", "50", "--terminate-limit-ms",
+                "2000",
+            ]
             + extra
         if let fileLimit { argv = ["/bin/sh", "-c", #"ulimit -n \#(fileLimit) && exec "$0" "$@""#] + argv }
         let process = try Spawned(argv)
@@ -266,7 +274,9 @@ private struct RawClient {
 
 /// A reply frame's id and error code (nil when ok).
 private func decodeReply(_ frame: String) -> (id: JSONValue, code: Int?)? {
-    guard let value = try? JSONParser.parse(Array(frame.utf8)), let reply = ControlReply(json: value) else { return nil }
+    guard let value = try? JSONParser.parse(Array(frame.utf8)), let reply = ControlReply(json: value) else {
+        return nil
+    }
     if case .failure(let error) = reply.result { return (reply.id, error.code.rawValue) }
     return (reply.id, nil)
 }
@@ -388,7 +398,9 @@ struct ControlTests {
 
         // Every one of the 32 operations ran.
         let trace = try await server.run("events", "--json")
-        let notifications = trace.stdout.split(separator: "\n").filter { $0.contains(#""name":"didReceiveNotification""#) }
+        let notifications = trace.stdout.split(separator: "\n").filter {
+            $0.contains(#""name":"didReceiveNotification""#)
+        }
         #expect(notifications.count == 32)
         try await server.quit()
     }
@@ -399,15 +411,20 @@ struct ControlTests {
         defer { server.kill() }
         #expect(try await server.run("connect", "A").status == 0)
 
-        let frames = await rawExchange(socket: server.socket, Array("""
-            this is not json
-            {"id":7,"op":"ps"}
-            {"id":8,"op":"teleport","scene":"A"}
-            {"id":9,"op":"push","scene":"A"}
-            [1,2]
-            {"id":10,"op":"push","scene":"A","vc":"Detail","colour":"red"}
+        let frames = await rawExchange(
+            socket: server.socket,
+            Array(
+                """
+                this is not json
+                {"id":7,"op":"ps"}
+                {"id":8,"op":"teleport","scene":"A"}
+                {"id":9,"op":"push","scene":"A"}
+                [1,2]
+                {"id":10,"op":"push","scene":"A","vc":"Detail","colour":"red"}
 
-            """.utf8))
+                """.utf8
+            )
+        )
         let replies = frames.compactMap(decodeReply)
         #expect(replies.count == 6, "\(frames)")
         #expect(replies.contains { $0.id == .null && $0.code == ProtocolError.Code.parseError.rawValue })
@@ -453,7 +470,9 @@ struct ControlTests {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socket.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         close(stale)
@@ -548,9 +567,12 @@ struct ControlTests {
         }
         let table = try await second.run("ps")
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(Array(rows.dropFirst()) == [
-            ["A", "yes", "unattached", "none", "-", "-", "-"], ["B", "yes", "unattached", "none", "-", "-", "-"],
-        ], "\(table.stdout)")
+        #expect(
+            Array(rows.dropFirst()) == [
+                ["A", "yes", "unattached", "none", "-", "-", "-"], ["B", "yes", "unattached", "none", "-", "-", "-"],
+            ],
+            "\(table.stdout)"
+        )
 
         // Connecting A hands its stored state to the new worker; B stays listed.
         #expect(try await second.run("connect", "A").status == 0)
@@ -561,7 +583,8 @@ struct ControlTests {
         let connected = events.stdout.split(separator: "\n").filter { $0.contains(#""name":"willConnectTo""#) }
         #expect(
             connected.count == 1 && connected[0].contains(#""restoration":"#) && connected[0].contains("Detail"),
-            "\(connected)")
+            "\(connected)"
+        )
         try await second.quit()
     }
 
@@ -571,7 +594,9 @@ struct ControlTests {
         let sessions = directory + "/state/sessions"
         mkdir(directory + "/state", 0o700)
         mkdir(sessions, 0o700)
-        for (name, content) in [("A.json", "{garbage\n"), ("B.json", #"{"identifier":"C","configuration":"x","role":"y"}"#)] {
+        for (name, content) in [
+            ("A.json", "{garbage\n"), ("B.json", #"{"identifier":"C","configuration":"x","role":"y"}"#),
+        ] {
             let descriptor = open(sessions + "/" + name, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
             _ = Array(content.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
@@ -585,7 +610,10 @@ struct ControlTests {
         #expect(lines.count == 2, "\(server.process.stderr)")
         for (line, name) in zip(lines, ["A.json", "B.json"]) {
             let path = sessions + "/" + name
-            #expect(line.hasPrefix("hostctl serve: damaged session file \(path) kept aside as \(path).damaged: "), "\(line)")
+            #expect(
+                line.hasPrefix("hostctl serve: damaged session file \(path) kept aside as \(path).damaged: "),
+                "\(line)"
+            )
         }
         #expect(lines.first?.contains("not valid JSON") == true)
         #expect(lines.last?.contains("does not match the file name") == true)
@@ -631,7 +659,9 @@ struct ControlLimitTests {
                     kept.append(client)
                 case .failure(let error):
                     // A refused client is closed right after its reply.
-                    outcomes.append(.refused(code: error.code.rawValue, message: error.message, then: client.readFrame()))
+                    outcomes.append(
+                        .refused(code: error.code.rawValue, message: error.message, then: client.readFrame())
+                    )
                     client.close()
                 default:
                     outcomes.append(.other("client \(index): \(frame)"))
@@ -685,7 +715,9 @@ struct ControlLimitTests {
                 _ = client.write(Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
                 guard case .frame(let frame) = client.readFrame(), decodeReply(frame)?.code == nil else { break }
             }
-            guard clients.count == limit, let extra = RawClient(socket: socket) else { return (clients.count, [], .closed) }
+            guard clients.count == limit, let extra = RawClient(socket: socket) else {
+                return (clients.count, [], .closed)
+            }
             defer { extra.close() }
             let refusal = [extra.readFrame(), extra.readFrame()]
             // A client that holds a slot is still served.
@@ -714,7 +746,10 @@ struct ControlLimitTests {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let budget = 4 << 20
         let server = try ControlServer(
-            host: host, listener: try ControlSocket.listen(path: directory + "/host.sock"), bufferBudget: budget)
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: budget
+        )
         server.start()
         let socket = server.path
 
@@ -844,8 +879,15 @@ struct ControlMessageTests {
     @Test("replies and event frames decode as the client reads them")
     func replies() throws {
         let row = ControlSceneRow(
-            scene: "A", hasSession: true, activation: .background, process: .suspended, pid: 42,
-            residentBytes: 3 << 20, uptimeSeconds: 1.5, stack: ["Root", "Detail"])
+            scene: "A",
+            hasSession: true,
+            activation: .background,
+            process: .suspended,
+            pid: 42,
+            residentBytes: 3 << 20,
+            uptimeSeconds: 1.5,
+            stack: ["Root", "Detail"]
+        )
         for reply in [
             ControlReply(id: .int(1), result: .ok),
             ControlReply(id: .string("k"), result: .scenes([row])),
@@ -853,8 +895,16 @@ struct ControlMessageTests {
         ] {
             #expect(try ControlServerFrame(frame: Array(reply.frame.dropLast())) == .reply(reply))
         }
-        let event = TraceEvent(seq: 3, time: 0.25, kind: .process, scene: "A", processEvent: .exited, pid: 42,
-            reason: .killed, signal: "KILL")
+        let event = TraceEvent(
+            seq: 3,
+            time: 0.25,
+            kind: .process,
+            scene: "A",
+            processEvent: .exited,
+            pid: 42,
+            reason: .killed,
+            signal: "KILL"
+        )
         var frame: [UInt8] = []
         ControlServerFrame.eventFrame(event, into: &frame)
         #expect(try ControlServerFrame(frame: Array(frame.dropLast())) == .event(event))

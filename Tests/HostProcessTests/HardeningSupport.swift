@@ -86,7 +86,8 @@ enum HardeningProbe {
 
     /// True once nothing (but zombies) is left in process group `group`.
     static func processGroupIsGone(_ group: Int32) -> Bool {
-        Self.processGroupMembers(group).allSatisfy { Self.waitForDeath(of: $0) } && Self.processGroupMembers(group).isEmpty
+        Self.processGroupMembers(group).allSatisfy { Self.waitForDeath(of: $0) }
+            && Self.processGroupMembers(group).isEmpty
     }
 
     /// A `kB` field of /proc/self/status (`VmRSS:`, `VmHWM:`).

@@ -49,7 +49,9 @@ import Testing
         }
 
         var violations: [String] {
-            host.trace.history.filter { $0.scene == "A" && $0.kind == .error && $0.op == "protocol" }.compactMap(\.message)
+            host.trace.history.filter { $0.scene == "A" && $0.kind == .error && $0.op == "protocol" }.compactMap(
+                \.message
+            )
         }
 
         /// Everything that must hold once A's worker is gone, then quits the host.
@@ -73,7 +75,11 @@ import Testing
 
             // None of the dead worker's pipes is still open in the host.
             let pipes = Set(HardeningProbe.readLines(record).prefix(3))
-            #expect(pipes.count == 3 && pipes.allSatisfy { $0.hasPrefix("pipe:[") }, "\(pipes)", sourceLocation: sourceLocation)
+            #expect(
+                pipes.count == 3 && pipes.allSatisfy { $0.hasPrefix("pipe:[") },
+                "\(pipes)",
+                sourceLocation: sourceLocation
+            )
             #expect(HardeningProbe.openDescriptorTargets().isDisjoint(with: pipes), sourceLocation: sourceLocation)
             // Nothing of its process group is left.
             #expect(HardeningProbe.processGroupIsGone(workerPid), sourceLocation: sourceLocation)
@@ -87,7 +93,10 @@ import Testing
             }
             // Read the file itself: a second store cannot open the directory the host holds.
             let onDisk: SceneSession? =
-                if case .session(let session) = SessionStore.load(path: stateDirectory + "/sessions/A.json", name: "A.json") {
+                if case .session(let session) = SessionStore.load(
+                    path: stateDirectory + "/sessions/A.json",
+                    name: "A.json"
+                ) {
                     session
                 } else {
                     nil
@@ -185,7 +194,8 @@ import Testing
     @Test func aWorkerCrashingMidBackgroundKeepsTheLastStoredState() async throws {
         let harness = try await Harness()
         let worker = harness.worker(
-            "exec-recorded.sh", [TestWorker.hostctl, "worker", "--crash-in", "sceneDidEnterBackground"]
+            "exec-recorded.sh",
+            [TestWorker.hostctl, "worker", "--crash-in", "sceneDidEnterBackground"]
         )
         try await harness.a.connect(worker: worker)
         await #expect(throws: HostError.self) { try await harness.a.background() }

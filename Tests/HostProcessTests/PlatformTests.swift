@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSceneHostSys
 import Dispatch
 import Testing
 
 @testable import HostProcess
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the event loop reported for one child, in delivery order.
 private enum ChildEvent: Sendable, Hashable {
@@ -35,7 +36,8 @@ private func events(of child: ChildProcess) -> AsyncStream<ChildEvent> {
         onExit: {
             continuation.yield(.exit($0))
             continuation.finish()
-        })
+        }
+    )
     return stream
 }
 
@@ -141,10 +143,15 @@ private func runOnThrowawayThread(_ body: @escaping @Sendable () -> Void) {
     }
     var thread = pthread_t()
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    let rc = pthread_create(&thread, nil, { context in
-        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
+    let rc = pthread_create(
+        &thread,
+        nil,
+        { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        },
+        context
+    )
     precondition(rc == 0)
     pthread_join(thread, nil)
 }
@@ -157,7 +164,7 @@ private func spawnOnThisThread(_ argv: [String], stdoutFD: Int32) -> pid_t {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
     var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     var environment: [UnsafeMutablePointer<CChar>?] = [nil]
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, argv[0], &actions, nil, &pointers, &environment)
@@ -296,7 +303,8 @@ struct PlatformTests {
                 onExit: {
                     continuation.yield(.exit($0))
                     continuation.finish()
-                })
+                }
+            )
 
             var canaryPipe: [Int32] = [-1, -1]
             precondition(csh_pipe_cloexec(&canaryPipe) == 0)
@@ -313,7 +321,13 @@ struct PlatformTests {
 
         // The canary's death proves the kernel has processed the thread's exit, and with it
         // every parent-death signal it was going to send.
-        let canary = ChildProcess(pid: canaryPID, pidfd: csh_pidfd_open(canaryPID, 0), stdin: -1, stdout: -1, stderr: -1)
+        let canary = ChildProcess(
+            pid: canaryPID,
+            pidfd: csh_pidfd_open(canaryPID, 0),
+            stdin: -1,
+            stdout: -1,
+            stderr: -1
+        )
         #expect(await record(events(of: canary)).exit == .signaled(signal: SIGKILL))
 
         var iterator = workerEvents.makeAsyncIterator()
@@ -337,7 +351,8 @@ struct PlatformTests {
 
         let explicit = try await run(
             ["/bin/sh", "-c", "echo $SCENEHOST_HOST_PID $FOO ${HOME:-unset}"],
-            environment: ["FOO": "bar", "SCENEHOST_HOST_PID": "1"])
+            environment: ["FOO": "bar", "SCENEHOST_HOST_PID": "1"]
+        )
         #expect(explicit.stdoutText == "\(getpid()) bar unset\n")
     }
 

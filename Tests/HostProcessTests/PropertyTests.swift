@@ -52,7 +52,9 @@ import Testing
                     let table: Bool
                     if case .refuse = model.request(op) { table = false } else { table = true }
                     if oracle != table {
-                        Issue.record("seed \(seed): \(op.name) in \(Self.describe(model)): oracle says \(oracle), table \(table)")
+                        Issue.record(
+                            "seed \(seed): \(op.name) in \(Self.describe(model)): oracle says \(oracle), table \(table)"
+                        )
                     }
                 }
                 guard case .op(_, let op) = Self.randomStep(&generator, index: index, scenes: ["A"]) else { continue }
@@ -74,7 +76,8 @@ import Testing
             guard prefix.contains(where: { $0.description == "pop B" }) else { return nil }
             return Failure(step: prefix.count - 1, message: "planted")
         }
-        let expected = "seed 77: step 6 (pop B): planted\n"
+        let expected =
+            "seed 77: step 6 (pop B): planted\n"
             + "  shortest failing prefix (4 steps, fails at step 4: planted):\n    "
             + "connect A; connect B; push X A; pop B"
         #expect(report == expected)
@@ -319,7 +322,9 @@ import Testing
             let handle = try host.scene(scene)
             var model = models[scene] ?? SceneLifecycle()
             guard let pid = await handle.status().pid else {
-                guard !model.hasLiveWorker else { throw Failure(step: 0, message: "the host has no pid for a live worker") }
+                guard !model.hasLiveWorker else {
+                    throw Failure(step: 0, message: "the host has no pid for a live worker")
+                }
                 return
             }
             guard Glibc.kill(pid, SIGKILL) == 0 else {
@@ -361,17 +366,25 @@ import Testing
                 }
                 let expected = apply(plan, to: &model, scene: scene)
                 let delivered = host.trace.history
-                    .filter { $0.scene == scene && $0.seq > mark && $0.name == CallbackName.didReceiveNotification.rawValue }
+                    .filter {
+                        $0.scene == scene && $0.seq > mark && $0.name == CallbackName.didReceiveNotification.rawValue
+                    }
                     .map { "\($0.notification ?? "?")=\($0.value?.jsonText ?? "?")" }
                 if delivered != expected {
-                    throw Failure(step: 0, message: "notifications delivered \(delivered), the model expects \(expected)")
+                    throw Failure(
+                        step: 0,
+                        message: "notifications delivered \(delivered), the model expects \(expected)"
+                    )
                 }
             }
             if model.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))
                 } catch {
-                    throw Failure(step: 0, message: "the model expects the idle background scene to be suspended: \(error)")
+                    throw Failure(
+                        step: 0,
+                        message: "the model expects the idle background scene to be suspended: \(error)"
+                    )
                 }
                 model.suspended()
             }
@@ -382,7 +395,8 @@ import Testing
     /// The host's status against the model.
     static func compare(_ scene: String, host: SceneHost, model: SceneLifecycle) async throws {
         let status = await (try host.scene(scene)).status()
-        let actual = "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
+        let actual =
+            "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + (status.isDiscarded ? " discarded" : "")
         let expected = describe(model)
         if actual != expected {
@@ -412,10 +426,14 @@ import Testing
             let model = models[scene] ?? SceneLifecycle()
             let checker = verifier.checker(forScene: scene) ?? SceneTraceChecker()
             let process = checker.processState == .terminated ? ProcessState.none : checker.processState
-            let traced = "\(checker.activation)/\(process) stack \(checker.stack) task \(checker.hasBackgroundTask)"
+            let traced =
+                "\(checker.activation)/\(process) stack \(checker.stack) task \(checker.hasBackgroundTask)"
                 + (checker.isDiscarded ? " discarded" : "")
             if traced != describe(model) {
-                throw Failure(step: 0, message: "scene \(scene): the trace shows \(traced), the model \(describe(model))")
+                throw Failure(
+                    step: 0,
+                    message: "scene \(scene): the trace shows \(traced), the model \(describe(model))"
+                )
             }
         }
     }

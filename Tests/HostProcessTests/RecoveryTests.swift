@@ -92,7 +92,9 @@ import Testing
     @Test func aWorkerOfAnotherProtocolVersionIsRefusedWithTheVersionCode() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
-        let future = ["/bin/sh", "-c", #"read hello; printf '{"type":"ready","protocol":99,"pid":1}\n'; exec sleep 100"#]
+        let future = [
+            "/bin/sh", "-c", #"read hello; printf '{"type":"ready","protocol":99,"pid":1}\n'; exec sleep 100"#,
+        ]
         await #expect(throws: HostError.self) { try await scene.connect(worker: future) }
         let error = host.trace.history.first { $0.kind == .error && $0.scene == "A" }
         #expect(error?.code == ProtocolError.Code.versionMismatch.rawValue)

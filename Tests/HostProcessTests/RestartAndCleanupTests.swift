@@ -75,7 +75,9 @@ import Testing
                          { "op": "sleep", "ms": 60000 } ] }
             """
         #expect(writeFile(scenario, text))
-        let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout"])
+        let host = try ChildProcess.spawn(argv: [
+            TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
+        ])
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let buffer = LineBuffer()
         EventLoop.shared.watch(
@@ -109,13 +111,19 @@ import Testing
                 return failure.message
             }
         }
-        #expect(error(#"{"steps":[{"op":"frobnicate","scene":"A"}]}"#)?.contains("step 1: unknown op \"frobnicate\"") == true)
+        #expect(
+            error(#"{"steps":[{"op":"frobnicate","scene":"A"}]}"#)?.contains("step 1: unknown op \"frobnicate\"")
+                == true
+        )
         #expect(error(#"{"steps":[{"op":"push","scene":"A","vcc":"B"}]}"#)?.contains("unknown field \"vcc\"") == true)
         #expect(error(#"{"config":{"suspendDelay":5},"steps":[]}"#)?.contains("unknown field \"suspendDelay\"") == true)
         #expect(error(#"{"steps":[{"op":"connect","scene":"../x"}]}"#)?.contains("invalid scene identifier") == true)
         #expect(error(#"{"steps":[{"op":"kill","scene":"A","signal":"NOPE"}]}"#)?.contains("unknown signal") == true)
         #expect(error(#"{"steps":[{"op":"connect","scene":"A"}"#)?.contains("not valid JSON") == true)
-        #expect(error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"waitFor","scene":"A","state":"foregroundActive"}]}"#) == nil)
+        #expect(
+            error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"waitFor","scene":"A","state":"foregroundActive"}]}"#)
+                == nil
+        )
     }
 }
 
@@ -140,4 +148,3 @@ func writeFile(_ path: String, _ text: String) -> Bool {
     defer { fclose(file) }
     return fputs(text, file) >= 0
 }
-

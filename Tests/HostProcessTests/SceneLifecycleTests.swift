@@ -24,7 +24,10 @@ import Testing
 
     @Test func illegalRequestsAreRefusedForEveryState() {
         let unattached = SceneLifecycle()
-        for op: SceneOperation in [.activate, .deactivate, .background, .foreground, .disconnect, .push(viewController: "B"), .pop, .memoryWarning, .endBackgroundTask, .kill(signal: 9), .terminate] {
+        for op: SceneOperation in [
+            .activate, .deactivate, .background, .foreground, .disconnect, .push(viewController: "B"), .pop,
+            .memoryWarning, .endBackgroundTask, .kill(signal: 9), .terminate,
+        ] {
             guard case .refuse = unattached.request(op) else {
                 Issue.record("\(op.name) on an unattached scene must be refused")
                 continue
@@ -38,7 +41,9 @@ import Testing
             }
         }
         let background = connected(background: true)
-        for op: SceneOperation in [.activate, .deactivate, .background, .push(viewController: "B"), .pop, .resize(width: 1, height: 1)] {
+        for op: SceneOperation in [
+            .activate, .deactivate, .background, .push(viewController: "B"), .pop, .resize(width: 1, height: 1),
+        ] {
             guard case .refuse = background.request(op) else {
                 Issue.record("\(op.name) on a background scene must be refused")
                 continue
@@ -58,7 +63,9 @@ import Testing
         #expect(lifecycle.shouldSuspend)
         lifecycle.suspended()
         #expect(!lifecycle.shouldSuspend)
-        #expect(lifecycle.request(.foreground) == .perform([.resume, .deliverQueuedNotifications, .send(.enterForeground)]))
+        #expect(
+            lifecycle.request(.foreground) == .perform([.resume, .deliverQueuedNotifications, .send(.enterForeground)])
+        )
     }
 
     @Test func disconnectFromTheForegroundGoesThroughBackgroundFirst() {
@@ -76,7 +83,10 @@ import Testing
     @Test func notificationsForASuspendedWorkerAreQueuedAndMergedByName() {
         var lifecycle = connected(background: true)
         lifecycle.suspended()
-        #expect(lifecycle.request(.notify(name: "sync", value: .int(1))) == .perform([.queueNotification(name: "sync", value: .int(1))]))
+        #expect(
+            lifecycle.request(.notify(name: "sync", value: .int(1)))
+                == .perform([.queueNotification(name: "sync", value: .int(1))])
+        )
         lifecycle.queue(notification: "sync", value: .int(1))
         lifecycle.queue(notification: "mail", value: .string("x"))
         lifecycle.queue(notification: "sync", value: .int(2))

@@ -13,7 +13,9 @@ import Testing
     /// One `hostctl run` of `scenario`, SIGKILLed once it has written `killAfter` trace lines
     /// (nil: left to finish). Returns the number of trace lines seen and whether the kill landed.
     static func runHost(_ scenario: String, killAfter: Int?) async throws -> (lines: Int, killed: Bool) {
-        let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout"])
+        let host = try ChildProcess.spawn(argv: [
+            TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
+        ])
         host.closeStdin()
         let counter = KillCounter(limit: killAfter)
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
@@ -33,14 +35,24 @@ import Testing
     static func checkStore(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let names = Self.list(directory + "/sessions")
         for name in names where name.hasSuffix(".json") {
-            let bytes = try #require(readWholeFile(directory + "/sessions/" + name, limit: 1 << 20), sourceLocation: sourceLocation)
+            let bytes = try #require(
+                readWholeFile(directory + "/sessions/" + name, limit: 1 << 20),
+                sourceLocation: sourceLocation
+            )
             let value = try JSONParser.parse(bytes)
-            let session = try #require(SceneSession(json: value), "\(name) is not a session", sourceLocation: sourceLocation)
+            let session = try #require(
+                SceneSession(json: value),
+                "\(name) is not a session",
+                sourceLocation: sourceLocation
+            )
             #expect(name == session.identifier + ".json", sourceLocation: sourceLocation)
         }
         let store = try SessionStore(directory: directory)
         #expect(store.damagedFiles.isEmpty, "\(store.damagedFiles)", sourceLocation: sourceLocation)
-        #expect(!Self.list(directory + "/sessions").contains { $0.hasSuffix(".damaged") }, sourceLocation: sourceLocation)
+        #expect(
+            !Self.list(directory + "/sessions").contains { $0.hasSuffix(".damaged") },
+            sourceLocation: sourceLocation
+        )
     }
 
     static func list(_ path: String) -> [String] {
@@ -69,7 +81,9 @@ import Testing
             }
         }
         steps.append(#"{"op":"quit"}"#)
-        let text = #"{"config":{"suspendDelayMs":60000,"stateDir":"\#(state)"},"steps":["# + steps.joined(separator: ",") + "]}"
+        let text =
+            #"{"config":{"suspendDelayMs":60000,"stateDir":"\#(state)"},"steps":["# + steps.joined(separator: ",")
+            + "]}"
         #expect(writeFile(scenario, text))
 
         // A complete run tells how many trace lines there are to choose a kill point from.
@@ -104,7 +118,9 @@ import Testing
     ])
     func aDamagedSessionFileIsReportedKeptAsideAndTheHostStarts(kind: String, content: [UInt8]) async throws {
         let state = makeTemporaryDirectory()
-        try SessionStore(directory: state).save(SceneSession(identifier: "B", restoration: .object(["stack": .array([.string("Root")])])))
+        try SessionStore(directory: state).save(
+            SceneSession(identifier: "B", restoration: .object(["stack": .array([.string("Root")])]))
+        )
         let damaged = state + "/sessions/A.json"
         #expect(writeBytes(damaged, content), "\(kind)")
 
@@ -131,12 +147,22 @@ import Testing
         #expect(mkdir(state, 0o700) == 0 && mkdir(state + "/sessions", 0o700) == 0)
         #expect(writeBytes(state + "/sessions/A.json", Array("garbage".utf8)))
         let scenario = directory + "/one.json"
-        #expect(writeFile(scenario, #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#))
+        #expect(
+            writeFile(
+                scenario,
+                #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#
+            )
+        )
         let trace = directory + "/trace.jsonl"
         let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", trace])
         host.closeStdin()
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
-            EventLoop.shared.watch(host, onStdout: { _ in }, onStderr: { _ in }, onExit: { continuation.resume(returning: $0) })
+            EventLoop.shared.watch(
+                host,
+                onStdout: { _ in },
+                onStderr: { _ in },
+                onExit: { continuation.resume(returning: $0) }
+            )
         }
         #expect(exit == .exited(status: 0))
         let events = try HardeningProbe.readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
@@ -202,7 +228,8 @@ import Testing
         }
         #expect(failure.contains("File name too long"), "\(failure)")
         let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
-        let expected = "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
+        let expected =
+            "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
         #expect(report?.message?.hasPrefix(expected) == true, "\(String(describing: report?.message))")
         #expect(readWholeFile(file, limit: 1 << 20) == content)
         try await host.scene("A").connect()
@@ -224,7 +251,11 @@ import Testing
             errno = EIO
             return -1
         }
-        #expect(store.damagedFiles.map(\.disposition) == [.leftInPlace(because: "cannot rename it to \(file).damaged: Input/output error")])
+        #expect(
+            store.damagedFiles.map(\.disposition) == [
+                .leftInPlace(because: "cannot rename it to \(file).damaged: Input/output error")
+            ]
+        )
         #expect {
             try store.save(SceneSession(identifier: "A"))
         } throws: { error in
@@ -351,7 +382,12 @@ extension SessionStoreHardeningTests {
         let state = directory + "/state"
         let socket = directory + "/host.sock"
         let scenario = directory + "/one.json"
-        #expect(writeFile(scenario, #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#))
+        #expect(
+            writeFile(
+                scenario,
+                #"{"config":{"stateDir":"\#(state)"},"steps":[{"op":"connect","scene":"A"},{"op":"quit"}]}"#
+            )
+        )
 
         // The first host: a real `hostctl serve`.
         let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])

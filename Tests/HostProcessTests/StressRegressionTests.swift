@@ -24,7 +24,10 @@ import Testing
             let history = host.trace.history
             let stopped = history.firstIndex { $0.kind == .host && $0.name == "stopped" } ?? history.endIndex
             let exitedBeforeStop = Set(history[..<stopped].filter { $0.processEvent == .exited }.compactMap(\.pid))
-            #expect(Set(pids).subtracting(exitedBeforeStop).isEmpty, "quit returned before these workers' exits: \(Set(pids).subtracting(exitedBeforeStop))")
+            #expect(
+                Set(pids).subtracting(exitedBeforeStop).isEmpty,
+                "quit returned before these workers' exits: \(Set(pids).subtracting(exitedBeforeStop))"
+            )
             #expect(host.verifyTrace() == nil)
         }
     }

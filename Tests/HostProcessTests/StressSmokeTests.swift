@@ -18,8 +18,11 @@ import Testing
         options.seed = 7
         // Other suites run in this process at the same time: descriptor counts are theirs too.
         options.checksDescriptors = false
-        let report = try await StressRunner(options: options, configuration: StressOptions.configuration(worker: Self.worker))
-            .run()
+        let report = try await StressRunner(
+            options: options,
+            configuration: StressOptions.configuration(worker: Self.worker)
+        )
+        .run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.accepted + report.refused + report.failed + report.kills <= 300)
         #expect(report.accepted > 50 && report.refused > 20, "\(report.detailLine)")
@@ -32,8 +35,11 @@ import Testing
         options.scenes = 16
         options.ops = 0
         options.checksDescriptors = false
-        let report = try await StressRunner(options: options, configuration: StressOptions.configuration(worker: Self.worker))
-            .run()
+        let report = try await StressRunner(
+            options: options,
+            configuration: StressOptions.configuration(worker: Self.worker)
+        )
+        .run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.connected == 16)
         #expect(report.workers == 16)
@@ -43,7 +49,9 @@ import Testing
     }
 
     @Test func theCommandEndsWithTheSummaryAndItsExitStatus() async throws {
-        let run = try await Self.hostctl(["stress", "--scenes", "3", "--ops", "120", "--clients", "3", "--seed", "5", "--kill-rate", "0.05"])
+        let run = try await Self.hostctl([
+            "stress", "--scenes", "3", "--ops", "120", "--clients", "3", "--seed", "5", "--kill-rate", "0.05",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let last = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("ops=120 scenes=3 clients=3 seed=5 kills="), "\(run.stdout)")
@@ -124,7 +132,10 @@ import Testing
             history[index].time = Double(index) * 1e-6
         }
         let found = audit(history, run.requests)
-        #expect(found.contains { $0.contains("activate was refused") && $0.contains("the model allows it") }, "\(found)")
+        #expect(
+            found.contains { $0.contains("activate was refused") && $0.contains("the model allows it") },
+            "\(found)"
+        )
     }
 
     @Test func theAuditCatchesARefusalInTheMiddleOfATransition() async throws {
@@ -132,7 +143,9 @@ import Testing
         var history = run.history
         let refusal = try #require(history.firstIndex { $0.kind == .error && $0.op == "activate" })
         let moved = history.remove(at: refusal)
-        let push = try #require(history.firstIndex { $0.name == CallbackName.loadView.rawValue && $0.viewController == "V1" })
+        let push = try #require(
+            history.firstIndex { $0.name == CallbackName.loadView.rawValue && $0.viewController == "V1" }
+        )
         history.insert(moved, at: push + 1)
         for index in history.indices {
             history[index].seq = index + 1
@@ -146,7 +159,10 @@ import Testing
         var run = try await recordedRun()
         run.requests[0] = .init(scene: "S0", op: .connect(), outcome: .refused)
         let found = audit(run.history, run.requests)
-        #expect(found.contains { $0.contains("1 connect transitions in the trace for 0 accepted and 0 failed") }, "\(found)")
+        #expect(
+            found.contains { $0.contains("1 connect transitions in the trace for 0 accepted and 0 failed") },
+            "\(found)"
+        )
     }
 
     // MARK: Running hostctl

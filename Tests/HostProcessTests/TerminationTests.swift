@@ -28,7 +28,9 @@ import Testing
         try await other.connect()
         let mark = host.lastSeq
         try await scene.kill(signal: SIGTERM)
-        #expect(host.compactEvents(of: "A", after: mark) == ["process exited killed", "state foregroundActive>unattached"])
+        #expect(
+            host.compactEvents(of: "A", after: mark) == ["process exited killed", "state foregroundActive>unattached"]
+        )
         #expect(exitEvent(host, "A")?.signal == "TERM")
         #expect(await other.status().activation == .foregroundActive)
         await host.quit()

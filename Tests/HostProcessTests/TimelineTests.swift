@@ -28,7 +28,10 @@ private struct MultiSceneTrace {
     /// suspension, resume, back to foreground, then killed. `pid` is its worker.
     mutating func typicalScene(_ scene: String, start: Double, pid: Int32) {
         var t = start
-        func next(_ step: Double = 0.0001) -> Double { t += step; return t }
+        func next(_ step: Double = 0.0001) -> Double {
+            t += step
+            return t
+        }
         add(next(), TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
         for (name, vc) in [
             ("didFinishLaunching", nil), ("configurationForConnecting", nil), ("willConnectTo", nil),
@@ -54,21 +57,43 @@ private struct MultiSceneTrace {
         add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .background))
         add(next(), TraceEvent(kind: .callback, scene: scene, name: "stateRestorationActivity"))
         add(next(0.05), TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
-        add(next(0.005), TraceEvent(
-            kind: .error, scene: scene, op: "push", code: 1, message: "push needs a foreground scene"
-        ))
+        add(
+            next(0.005),
+            TraceEvent(
+                kind: .error,
+                scene: scene,
+                op: "push",
+                code: 1,
+                message: "push needs a foreground scene"
+            )
+        )
         add(next(0.02), TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
-        add(next(), TraceEvent(
-            kind: .callback, scene: scene, name: "didReceiveNotification", notification: "sync", value: .int(2)
-        ))
+        add(
+            next(),
+            TraceEvent(
+                kind: .callback,
+                scene: scene,
+                name: "didReceiveNotification",
+                notification: "sync",
+                value: .int(2)
+            )
+        )
         add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneWillEnterForeground"))
         add(next(), TraceEvent(kind: .state, scene: scene, from: .background, to: .foregroundInactive))
         add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
         add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
         // Killed.
-        add(next(0.03), TraceEvent(
-            kind: .process, scene: scene, processEvent: .exited, pid: pid, reason: .killed, signal: "KILL"
-        ))
+        add(
+            next(0.03),
+            TraceEvent(
+                kind: .process,
+                scene: scene,
+                processEvent: .exited,
+                pid: pid,
+                reason: .killed,
+                signal: "KILL"
+            )
+        )
         add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .unattached))
     }
 
@@ -136,7 +161,11 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             TraceEvent(seq: 5, time: 0.020, kind: .host, name: "stopped"),
         ]
         let track = SceneTracks(events: events).tracks[0]
-        #expect(track.states == [StateSpan(state: .background, previous: .unattached, start: 0.003, end: 0.020, seq: 3, isOpen: true)])
+        #expect(
+            track.states == [
+                StateSpan(state: .background, previous: .unattached, start: 0.003, end: 0.020, seq: 3, isOpen: true)
+            ]
+        )
         #expect(track.workers.count == 1 && track.workers[0].isOpen && track.workers[0].end == 0.020)
         #expect(track.suspensions == [SuspensionSpan(pid: 7, start: 0.010, end: 0.020, isOpen: true)])
     }
@@ -205,8 +234,16 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         let events = [
             TraceEvent(seq: 1, time: 0.001, kind: .process, scene: name, processEvent: .spawned, pid: 3),
             TraceEvent(seq: 2, time: 0.002, kind: .callback, scene: name, name: "didFinishLaunching"),
-            TraceEvent(seq: 3, time: 0.003, kind: .process, scene: name, processEvent: .exited, pid: 3,
-                       reason: .crashed, signal: "SEGV"),
+            TraceEvent(
+                seq: 3,
+                time: 0.003,
+                kind: .process,
+                scene: name,
+                processEvent: .exited,
+                pid: 3,
+                reason: .crashed,
+                signal: "SEGV"
+            ),
         ]
         let svg = SVGTimeline.render(events)
         #expect(XMLCheck.problem(in: svg) == nil)
@@ -265,10 +302,16 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
     @Test func aLongBurstIsListedUpToACap() throws {
         var events = [TraceEvent(seq: 1, time: 0.001, kind: .process, scene: "A", processEvent: .spawned, pid: 7)]
         for index in 0..<100 {
-            events.append(TraceEvent(
-                seq: events.count + 1, time: 0.002 + Double(index) * 1e-6, kind: .callback, scene: "A",
-                name: "didReceiveNotification", notification: "n\(index)"
-            ))
+            events.append(
+                TraceEvent(
+                    seq: events.count + 1,
+                    time: 0.002 + Double(index) * 1e-6,
+                    kind: .callback,
+                    scene: "A",
+                    name: "didReceiveNotification",
+                    notification: "n\(index)"
+                )
+            )
         }
         events.append(TraceEvent(seq: events.count + 1, time: 0.2, kind: .host, name: "stopped"))
         let svg = SVGTimeline.render(events)
@@ -297,15 +340,32 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             trace.add(0.002, TraceEvent(kind: .state, scene: scene, from: .unattached, to: .foregroundActive))
             trace.add(0.118, TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
             trace.add(0.119, TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
-            trace.add(0.120, TraceEvent(
-                kind: .process, scene: scene, processEvent: .exited, pid: pid, reason: .killed, signal: "KILL"
-            ))
             trace.add(
-                0.120 + respawnDelay, TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid + 1)
+                0.120,
+                TraceEvent(
+                    kind: .process,
+                    scene: scene,
+                    processEvent: .exited,
+                    pid: pid,
+                    reason: .killed,
+                    signal: "KILL"
+                )
             )
-            trace.add(0.230, TraceEvent(
-                kind: .process, scene: scene, processEvent: .exited, pid: pid + 1, reason: .terminated, status: 0
-            ))
+            trace.add(
+                0.120 + respawnDelay,
+                TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid + 1)
+            )
+            trace.add(
+                0.230,
+                TraceEvent(
+                    kind: .process,
+                    scene: scene,
+                    processEvent: .exited,
+                    pid: pid + 1,
+                    reason: .terminated,
+                    status: 0
+                )
+            )
         }
         trace.add(0.2305, TraceEvent(kind: .host, name: "quit"))
         trace.add(0.2330, TraceEvent(kind: .host, name: "stopped"))
@@ -320,8 +380,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             for label in labels {
                 for marker in markers {
                     // Glyphs reach about 4 px either side of their time.
-                    #expect(!label.extent.overlaps((marker.x - 4)...(marker.x + 4)),
-                            "\(scene): \(label.text) covers the marker at \(marker.x)")
+                    #expect(
+                        !label.extent.overlaps((marker.x - 4)...(marker.x + 4)),
+                        "\(scene): \(label.text) covers the marker at \(marker.x)"
+                    )
                 }
             }
             for (index, marker) in markers.enumerated() {
@@ -345,7 +407,8 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             for diamond in diamonds {
                 // Clear of each diamond, with room to breathe (not cramped against it).
                 let clearance = min(
-                    (label.extent.lowerBound - diamond).magnitude, (label.extent.upperBound - diamond).magnitude
+                    (label.extent.lowerBound - diamond).magnitude,
+                    (label.extent.upperBound - diamond).magnitude
                 )
                 #expect(!label.extent.contains(diamond) && clearance >= 9, "\(label.text) by the diamond at \(diamond)")
             }
@@ -412,7 +475,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
                 #expect(exported["ph"] == .string("i") && exported["s"] == .string("t"))
                 #expect(exported["tid"] == .int(PerfettoExport.callbackThreadID))
                 #expect(exported["ts"] == .int(Int((original.time * 1e6).rounded())))
-                guard case .object(let args)? = exported["args"] else { Issue.record("no args"); continue }
+                guard case .object(let args)? = exported["args"] else {
+                    Issue.record("no args")
+                    continue
+                }
                 #expect(args["vc"] == original.viewController.map { .string($0) })
                 #expect(args["seq"] == .int(original.seq))
             }
@@ -422,7 +488,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             #expect(states.map { $0["name"] } == expectedStates.map { .string($0.to!.rawValue) })
             for state in states {
                 #expect(state["ph"] == .string("X") && state["tid"] == .int(PerfettoExport.stateThreadID))
-                guard case .int(let duration)? = state["dur"] else { Issue.record("no dur"); continue }
+                guard case .int(let duration)? = state["dur"] else {
+                    Issue.record("no dur")
+                    continue
+                }
                 #expect(duration >= 0)
             }
 
@@ -430,7 +499,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             let expectedProcesses = sceneEvents.filter { $0.kind == .process }
             #expect(processes.map { $0["name"] } == expectedProcesses.map { .string($0.processEvent!.rawValue) })
             let exit = try #require(processes.last)
-            guard case .object(let exitArgs)? = exit["args"] else { Issue.record("no exit args"); continue }
+            guard case .object(let exitArgs)? = exit["args"] else {
+                Issue.record("no exit args")
+                continue
+            }
             #expect(exitArgs["reason"] == .string("killed"))
             #expect(exitArgs["signal"] == .string("KILL"))
             #expect(exitArgs["pid"] == .int(Int(expectedProcesses[0].pid!)))
@@ -443,7 +515,8 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
     @Test func perfettoExportOfFiftyScenesParses() throws {
         let events = MultiSceneTrace.scenes(fiftyScenes)
         guard case .object(let root) = try JSONParser.parse(PerfettoExport.render(events)),
-              case .array(let traceEvents)? = root["traceEvents"] else {
+            case .array(let traceEvents)? = root["traceEvents"]
+        else {
             Issue.record("not an object with traceEvents")
             return
         }
@@ -505,8 +578,10 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         let help = TimelineTestIO.hostctl(["timeline", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--format"))
 
-        for bad in [["timeline"], ["timeline", trace, "--format", "png"], ["timeline", trace, "--bogus"],
-                    ["timeline", trace, "-o"], ["timeline", trace, "extra"]] {
+        for bad in [
+            ["timeline"], ["timeline", trace, "--format", "png"], ["timeline", trace, "--bogus"],
+            ["timeline", trace, "-o"], ["timeline", trace, "extra"],
+        ] {
             let result = TimelineTestIO.hostctl(bad)
             #expect(result.status == 2, "\(bad)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): \(result.stderr)")
@@ -689,15 +764,23 @@ private enum XMLCheck {
             let character = text[index]
             if character == "&" && !entityOK(at: index) { return "bare & at \(index)" }
             if character == ">" && stack.isEmpty && roots > 0 { return "text after the root at \(index)" }
-            guard character == "<" else { index += 1; continue }
+            guard character == "<" else {
+                index += 1
+                continue
+            }
             // Find the end of the tag, honouring quotes.
             var end = index + 1
             var quote: Unicode.Scalar?
             while end < text.count {
                 let c = text[end]
                 if let open = quote {
-                    if c == open { quote = nil } else if c == "<" { return "< inside an attribute at \(end)" }
-                    else if c == "&" && !entityOK(at: end) { return "bare & in an attribute at \(end)" }
+                    if c == open {
+                        quote = nil
+                    } else if c == "<" {
+                        return "< inside an attribute at \(end)"
+                    } else if c == "&" && !entityOK(at: end) {
+                        return "bare & in an attribute at \(end)"
+                    }
                 } else if c == "\"" || c == "'" {
                     quote = c
                 } else if c == ">" {
@@ -746,7 +829,9 @@ private enum TimelineTestIO {
     static func removeTree(_ directory: String) {
         guard let handle = opendir(directory) else { return }
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name != "." && name != ".." { unlink(directory + "/" + name) }
         }
         closedir(handle)
@@ -787,7 +872,7 @@ private enum TimelineTestIO {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = [TestWorker.hostctl] + arguments
         var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
         var pid: pid_t = 0
         guard posix_spawn(&pid, argv[0], &actions, nil, &pointers, &environment) == 0 else {

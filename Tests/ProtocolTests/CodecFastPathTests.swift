@@ -81,12 +81,15 @@ import Testing
             }
             #expect(
                 try WorkerMessage(frame: Array("{\"type\":\"callback\",\"name\":\"\(callback.rawValue)\"}".utf8))
-                    == .callback(CallbackEvent(callback)))
+                    == .callback(CallbackEvent(callback))
+            )
         }
     }
 
     @Test func scratchFramesAreByteForByteTheGeneralEncoding() throws {
-        let names = ["Detail", "", "é€ 漢字", "with \"quote\"", "back\\slash", "tab\t", String(repeating: "v", count: 300)]
+        let names = [
+            "Detail", "", "é€ 漢字", "with \"quote\"", "back\\slash", "tab\t", String(repeating: "v", count: 300),
+        ]
         var commands: [HostCommand] = [.hello(protocolVersion: 1), .hello(protocolVersion: -12)]
         let operations: [WorkerOperation] =
             [
@@ -100,7 +103,8 @@ import Testing
         }
         var messages: [WorkerMessage] = [
             .ready(protocolVersion: 1, pid: 4242), .ready(protocolVersion: 0, pid: Int32.max),
-            .reply(id: 0, result: nil), .reply(id: 123_456, result: nil), .reply(id: 1, result: .object(["a": .int(1)])),
+            .reply(id: 0, result: nil), .reply(id: 123_456, result: nil),
+            .reply(id: 1, result: .object(["a": .int(1)])),
             .failure(id: 3, ProtocolError(.operationFailed, "no")),
             .callback(CallbackEvent(.didReceiveNotification, notification: "sync", value: .int(2))),
             .callback(CallbackEvent(.willConnectTo, restoration: .null)),

@@ -83,7 +83,12 @@ import Testing
     @Test func everyTruncationOfEveryMessageIsATypedError() {
         let messages: [WorkerMessage] = [
             .ready(protocolVersion: 1, pid: 42),
-            .callback(CallbackEvent(.willConnectTo, restoration: .object(["stack": .array([.string("Root"), .string("é😀")])]))),
+            .callback(
+                CallbackEvent(
+                    .willConnectTo,
+                    restoration: .object(["stack": .array([.string("Root"), .string("é😀")])])
+                )
+            ),
             .callback(CallbackEvent(.didReceiveNotification, notification: "sync", value: .double(-1.5e-3))),
             .reply(id: 7, result: .object(["a": .array([.bool(true), .null, .int(-3)])])),
             .failure(id: nil, ProtocolError(.parseError, "bad \"frame\"\n")),
@@ -128,7 +133,10 @@ import Testing
         #expect(code(Array(deepArray.utf8)) == .nestingTooDeep)
         #expect(code(Array(deepObject.utf8)) == .nestingTooDeep)
         #expect(messageCode(Array((#"{"type":"reply","id":1,"result":"# + deepArray).utf8)) == .nestingTooDeep)
-        #expect(messageCode(Array((#"{"type":"callback","name":"willConnectTo","restoration":"# + deepObject).utf8)) == .nestingTooDeep)
+        #expect(
+            messageCode(Array((#"{"type":"callback","name":"willConnectTo","restoration":"# + deepObject).utf8))
+                == .nestingTooDeep
+        )
         // Exactly at the limit is fine: 63 levels inside the message object make 64.
         let limit = String(repeating: "[", count: 63) + String(repeating: "]", count: 63)
         #expect(messageCode(Array((#"{"type":"reply","id":1,"result":"# + limit + "}").utf8)) == nil)

@@ -29,7 +29,10 @@ final class ControlBudget: Sendable {
         while true {
             guard current <= limit - count else { return false }
             let (exchanged, original) = usedBytes.compareExchange(
-                expected: current, desired: current + count, ordering: .relaxed)
+                expected: current,
+                desired: current + count,
+                ordering: .relaxed
+            )
             if exchanged {
                 peakBytes.max(current + count, ordering: .relaxed)
                 return true

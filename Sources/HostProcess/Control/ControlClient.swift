@@ -1,7 +1,8 @@
+import Protocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Protocol
 
 /// A blocking client connection to `hostctl serve` (for the command line, not for tasks:
 /// every call blocks its thread).
@@ -70,7 +71,8 @@ public final class ControlClient {
 
     /// Sends `request` and returns its reply, handing every event frame before it to `onEvent`.
     public func perform(
-        _ request: ControlRequest, onEvent: (TraceEvent) -> Void = { _ in }
+        _ request: ControlRequest,
+        onEvent: (TraceEvent) -> Void = { _ in }
     ) throws(Failure) -> ControlReply {
         try send(request.frame)
         while true {

@@ -1,8 +1,9 @@
+import CSceneHostSys
+import Protocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
-import Protocol
 
 /// One client of the control server: a non-blocking socket, its output buffer and the
 /// requests it has sent that are not answered yet.

@@ -237,8 +237,14 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var stack: [String]
 
     public init(
-        scene: String, hasSession: Bool, activation: ActivationState, process: ProcessState,
-        pid: Int32? = nil, residentBytes: Int? = nil, uptimeSeconds: Double? = nil, stack: [String] = []
+        scene: String,
+        hasSession: Bool,
+        activation: ActivationState,
+        process: ProcessState,
+        pid: Int32? = nil,
+        residentBytes: Int? = nil,
+        uptimeSeconds: Double? = nil,
+        stack: [String] = []
     ) {
         self.scene = scene
         self.hasSession = hasSession

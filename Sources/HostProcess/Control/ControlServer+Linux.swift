@@ -1,8 +1,9 @@
+import CSceneHostSys
+import Protocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
-import Protocol
 
 extension ControlServer {
     /// Reads per readiness event before moving on to the next client (epoll is level-triggered).
@@ -42,8 +43,13 @@ extension ControlServer {
             }
         }
         self.init(
-            host: host, listener: listener, epollDescriptor: epoll, wakeRead: pipe[0], wakeWrite: pipe[1],
-            bufferBudget: bufferBudget)
+            host: host,
+            listener: listener,
+            epollDescriptor: epoll,
+            wakeRead: pipe[0],
+            wakeWrite: pipe[1],
+            bufferBudget: bufferBudget
+        )
     }
 
     func startLoopThread() {
@@ -201,7 +207,11 @@ extension ControlServer {
                 continue
             }
             let connection = ControlConnection(
-                id: id, descriptor: descriptor, epollDescriptor: epollDescriptor, budget: budget)
+                id: id,
+                descriptor: descriptor,
+                epollDescriptor: epollDescriptor,
+                budget: budget
+            )
             activeClients.add(1, ordering: .relaxed)
             connections.withLock { $0[id] = connection }
             loop.readers[id] = Reader()
@@ -270,7 +280,9 @@ extension ControlServer {
     }
 
     private func readRequests(
-        from connection: ControlConnection, _ loop: inout Loop, buffer: UnsafeMutableRawBufferPointer
+        from connection: ControlConnection,
+        _ loop: inout Loop,
+        buffer: UnsafeMutableRawBufferPointer
     ) {
         let id = connection.id
         var reads = 0
@@ -311,11 +323,17 @@ extension ControlServer {
                         }
                     case .oversized(let length):
                         let limit = FrameLimits.defaultMaximumFrameSize
-                        connection.send(ControlReply(
-                            id: .null,
-                            result: .failure(ProtocolError(
-                                .frameTooLarge, "request frame of \(length)+ bytes exceeds the \(limit)-byte limit; disconnecting"))
-                        ).frame)
+                        connection.send(
+                            ControlReply(
+                                id: .null,
+                                result: .failure(
+                                    ProtocolError(
+                                        .frameTooLarge,
+                                        "request frame of \(length)+ bytes exceeds the \(limit)-byte limit; disconnecting"
+                                    )
+                                )
+                            ).frame
+                        )
                         connection.endReading()
                         return
                     }
@@ -324,10 +342,14 @@ extension ControlServer {
                 return
             case .endOfStream:
                 if (try? reader.decoder.finish()) == nil {
-                    connection.send(ControlReply(
-                        id: .null,
-                        result: .failure(ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)"))
-                    ).frame)
+                    connection.send(
+                        ControlReply(
+                            id: .null,
+                            result: .failure(
+                                ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)")
+                            )
+                        ).frame
+                    )
                 }
                 connection.endReading()
                 return
@@ -364,7 +386,8 @@ extension ControlServer {
             evict(
                 victim.connection,
                 "\(budgetText); disconnecting the client that holds the most (\(victim.bytes) bytes); try again later",
-                &loop)
+                &loop
+            )
             if victim.connection.id == id { return false }
         }
         return true

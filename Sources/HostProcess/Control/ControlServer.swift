@@ -60,7 +60,11 @@ public final class ControlServer: Sendable {
     let loopStopped = Locked<CheckedContinuation<Void, Never>?>(nil)
 
     init(
-        host: SceneHost, listener: ControlListener, epollDescriptor: Int32, wakeRead: Int32, wakeWrite: Int32,
+        host: SceneHost,
+        listener: ControlListener,
+        epollDescriptor: Int32,
+        wakeRead: Int32,
+        wakeWrite: Int32,
         bufferBudget: Int
     ) {
         self.host = host
@@ -246,7 +250,9 @@ public final class ControlServer: Sendable {
     /// Sends `{"event":...}` frames: what the trace holds from `fromSeq`, then with `follow`
     /// every new event until the host stops or the client goes away.
     private func streamEvents(
-        fromSeq: Int, follow: Bool, to connection: ControlConnection
+        fromSeq: Int,
+        follow: Bool,
+        to connection: ControlConnection
     ) async -> ControlReply.Result {
         guard follow else {
             let history = host.trace.history

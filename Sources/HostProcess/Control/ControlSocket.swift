@@ -57,7 +57,9 @@ public enum ControlSocket {
             switch probe(&address) {
             case .live:
                 throw ControlSocketError(
-                    .runtime, "a host is already serving on \(path) (stop it with hostctl quit --socket \(path))")
+                    .runtime,
+                    "a host is already serving on \(path) (stop it with hostctl quit --socket \(path))"
+                )
             case .stale:
                 if unlink(path) != 0 && errno != ENOENT {
                     throw ControlSocketError(.runtime, "cannot remove stale socket \(path): \(errorText())")
@@ -69,7 +71,11 @@ public enum ControlSocket {
             throw ControlSocketError(.runtime, "cannot inspect \(path): \(errorText())")
         }
 
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(
+            AF_UNIX,
+            Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue),
+            0
+        )
         guard descriptor >= 0 else { throw ControlSocketError(.runtime, "cannot create socket: \(errorText())") }
         // 0600 from the start: chmod after bind would leave a window with the umask's mode.
         let previousMask = umask(0o177)
@@ -90,7 +96,11 @@ public enum ControlSocket {
             throw ControlSocketError(.runtime, "cannot listen on \(path): \(errorText(code))")
         }
         return ControlListener(
-            path: path, descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            path: path,
+            descriptor: descriptor,
+            device: UInt64(info.st_dev),
+            inode: UInt64(info.st_ino)
+        )
     }
 
     /// Connects to a serving host; the descriptor is blocking and close-on-exec.
@@ -108,7 +118,9 @@ public enum ControlSocket {
             switch code {
             case ENOENT, ECONNREFUSED:
                 throw ControlSocketError(
-                    .runtime, "no host is serving on \(path) (\(errorText(code))); start one with hostctl serve --socket \(path)")
+                    .runtime,
+                    "no host is serving on \(path) (\(errorText(code))); start one with hostctl serve --socket \(path)"
+                )
             default:
                 throw ControlSocketError(.runtime, "cannot connect to \(path): \(errorText(code))")
             }
@@ -140,7 +152,11 @@ public enum ControlSocket {
 
     /// Whether a host answers at `address` (a non-blocking connect never waits).
     private static func probe(_ address: inout sockaddr_un) -> Probe {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(
+            AF_UNIX,
+            Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue),
+            0
+        )
         guard descriptor >= 0 else { return .failed(errno) }
         defer { Glibc.close(descriptor) }
         var rc: Int32
@@ -162,7 +178,8 @@ public enum ControlSocket {
         guard bytes.count <= maximumPathLength else {
             throw ControlSocketError(
                 .badPath,
-                "socket path is \(bytes.count) bytes, longer than the \(maximumPathLength) a Unix socket allows: \(path)")
+                "socket path is \(bytes.count) bytes, longer than the \(maximumPathLength) a Unix socket allows: \(path)"
+            )
         }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -173,7 +190,8 @@ public enum ControlSocket {
     }
 
     private static func withSocketAddress<Result>(
-        _ address: inout sockaddr_un, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+        _ address: inout sockaddr_un,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
     ) -> Result {
         withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -201,7 +219,9 @@ public enum ControlSocket {
         }
         guard info.st_uid == geteuid() else {
             throw ControlSocketError(
-                .badPath, "directory \(directory) is owned by uid \(info.st_uid), not by you (uid \(geteuid())); \(advice)")
+                .badPath,
+                "directory \(directory) is owned by uid \(info.st_uid), not by you (uid \(geteuid())); \(advice)"
+            )
         }
         guard info.st_mode & 0o022 == 0 else {
             let who = info.st_mode & 0o002 != 0 ? "others" : "its group"

@@ -23,9 +23,13 @@ public struct SceneHandle: Sendable {
     public func discard() async throws { try await perform(.discard) }
     public func push(_ viewController: String) async throws { try await perform(.push(viewController: viewController)) }
     public func pop() async throws { try await perform(.pop) }
-    public func resize(width: Int, height: Int) async throws { try await perform(.resize(width: width, height: height)) }
+    public func resize(width: Int, height: Int) async throws {
+        try await perform(.resize(width: width, height: height))
+    }
     public func memoryWarning() async throws { try await perform(.memoryWarning) }
-    public func notify(_ name: String, value: JSONValue) async throws { try await perform(.notify(name: name, value: value)) }
+    public func notify(_ name: String, value: JSONValue) async throws {
+        try await perform(.notify(name: name, value: value))
+    }
     public func beginBackgroundTask() async throws { try await perform(.beginBackgroundTask) }
     public func endBackgroundTask() async throws { try await perform(.endBackgroundTask) }
     public func kill(signal: Int32 = 9) async throws { try await perform(.kill(signal: signal)) }

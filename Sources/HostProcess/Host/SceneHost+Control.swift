@@ -1,7 +1,8 @@
+import Protocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Protocol
 
 extension SceneHost {
     /// Every known scene as `ps` shows it, sorted by identifier: status, whether a session is
@@ -15,7 +16,9 @@ extension SceneHost {
         let controllers = allControllers
         let attached = Set(controllers.map(\.id))
         for session in sessions.allSessions where !attached.contains(session.identifier) {
-            rows.append(ControlSceneRow(scene: session.identifier, hasSession: true, activation: .unattached, process: .none))
+            rows.append(
+                ControlSceneRow(scene: session.identifier, hasSession: true, activation: .unattached, process: .none)
+            )
         }
         for controller in controllers {
             let status = await controller.status
@@ -25,7 +28,8 @@ extension SceneHost {
                 activation: status.activation,
                 process: status.process,
                 pid: status.pid,
-                stack: status.stack)
+                stack: status.stack
+            )
             if let pid = status.pid {
                 row.residentBytes = await controller.residentMemoryBytes
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

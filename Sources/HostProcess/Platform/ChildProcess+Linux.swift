@@ -1,7 +1,8 @@
+import CSceneHostSys
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
 
 // MARK: - Spawning
 
@@ -34,8 +35,12 @@ extension ChildProcess {
         switch outcome {
         case .success(let spawned):
             return ChildProcess(
-                pid: spawned.pid, pidfd: spawned.pidfd,
-                stdin: spawned.stdin, stdout: spawned.stdout, stderr: spawned.stderr)
+                pid: spawned.pid,
+                pidfd: spawned.pidfd,
+                stdin: spawned.stdin,
+                stdout: spawned.stdout,
+                stderr: spawned.stderr
+            )
         case .failure(var error):
             error.executable = executable
             throw error
@@ -52,7 +57,9 @@ extension ChildProcess {
     }
 
     private static func spawnOnCurrentThread(
-        path: String, argv: [String], environment: [String]
+        path: String,
+        argv: [String],
+        environment: [String]
     ) -> Result<Spawned, SpawnError> {
         func failure(_ stage: SpawnError.Stage, _ code: Int32) -> Result<Spawned, SpawnError> {
             .failure(SpawnError(stage: stage, executable: path, errno: code))
@@ -99,8 +106,14 @@ extension ChildProcess {
             withCStringArray(argv) { argvPointer in
                 withCStringArray(environment) { environmentPointer in
                     csh_spawn(
-                        &pid, pathPointer, argvPointer, environmentPointer,
-                        ends[0].child, ends[1].child, ends[2].child)
+                        &pid,
+                        pathPointer,
+                        argvPointer,
+                        environmentPointer,
+                        ends[0].child,
+                        ends[1].child,
+                        ends[2].child
+                    )
                 }
             }
         }
@@ -124,13 +137,21 @@ extension ChildProcess {
         for descriptor in opened where !hostEnds.contains(descriptor) {
             close(descriptor)
         }
-        return .success(Spawned(
-            pid: pid, pidfd: pidfd, stdin: ends[0].host, stdout: ends[1].host, stderr: ends[2].host))
+        return .success(
+            Spawned(
+                pid: pid,
+                pidfd: pidfd,
+                stdin: ends[0].host,
+                stdout: ends[1].host,
+                stderr: ends[2].host
+            )
+        )
     }
 
     /// execvp-style lookup, done up front so the error names the missing command.
     private static func resolveExecutable(
-        _ executable: String, searchPath: String?
+        _ executable: String,
+        searchPath: String?
     ) throws(SpawnError) -> String {
         if executable.contains("/") { return executable }
         if executable.isEmpty {
@@ -156,7 +177,8 @@ extension ChildProcess {
     private static func childEnvironment(_ environment: [String: String]?) -> [String] {
         var strings: [String]
         if let environment {
-            strings = environment
+            strings =
+                environment
                 .filter { $0.key != hostPidVariable }
                 .map { "\($0.key)=\($0.value)" }
         } else {
@@ -198,7 +220,8 @@ extension ChildProcess {
 
 extension ChildProcess {
     /// Writes as much of `bytes[start...]` as the pipe takes now; the count written (short on EAGAIN).
-    static func writeSome(from bytes: [UInt8], startingAt start: Int, to descriptor: Int32) throws(ChildIOError) -> Int {
+    static func writeSome(from bytes: [UInt8], startingAt start: Int, to descriptor: Int32) throws(ChildIOError) -> Int
+    {
         let outcome: Result<Int, ChildIOError> = bytes.withUnsafeBytes { buffer in
             var written = 0
             let total = buffer.count - start

@@ -1,7 +1,8 @@
+import CSceneHostSys
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
 
 /// Bytes for a worker's stdin that its pipe had no room for yet: an append-only buffer
 /// consumed from the front, so that flushing it bit by bit costs no copying.

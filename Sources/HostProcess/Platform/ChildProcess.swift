@@ -1,7 +1,8 @@
+import CSceneHostSys
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
 
 /// One spawned worker process and the host's ends of its stdio pipes.
 ///

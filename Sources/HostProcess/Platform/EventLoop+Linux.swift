@@ -1,7 +1,8 @@
+import CSceneHostSys
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
 
 extension EventLoop {
     /// One read buffer for all children; handlers see a slice of it.
@@ -83,8 +84,12 @@ extension EventLoop {
     /// whatever comes next, EOF included, is reported again). A dead child is drained to the end.
     /// `reportsEOF`: call the watch's `onStdoutEOF` at stdout's EOF (not while finishing a dead child).
     private func drain(
-        _ stream: ChildProcess.OutputStream, of watch: Watch, id: UInt64,
-        into buffer: UnsafeMutableRawBufferPointer, maxReads: Int, reportsEOF: Bool = true,
+        _ stream: ChildProcess.OutputStream,
+        of watch: Watch,
+        id: UInt64,
+        into buffer: UnsafeMutableRawBufferPointer,
+        maxReads: Int,
+        reportsEOF: Bool = true,
         stopsAtShortRead: Bool = true
     ) {
         let descriptor = stream == .stdout ? watch.stdout : watch.stderr
@@ -118,11 +123,23 @@ extension EventLoop {
     /// The pidfd is readable: the child is dead. Deliver what it wrote, reap it, report it.
     private func finish(_ id: UInt64, _ watch: Watch, buffer: UnsafeMutableRawBufferPointer) {
         drain(
-            .stdout, of: watch, id: id, into: buffer, maxReads: Self.readsWhenDraining, reportsEOF: false,
-            stopsAtShortRead: false)
+            .stdout,
+            of: watch,
+            id: id,
+            into: buffer,
+            maxReads: Self.readsWhenDraining,
+            reportsEOF: false,
+            stopsAtShortRead: false
+        )
         drain(
-            .stderr, of: watch, id: id, into: buffer, maxReads: Self.readsWhenDraining, reportsEOF: false,
-            stopsAtShortRead: false)
+            .stderr,
+            of: watch,
+            id: id,
+            into: buffer,
+            maxReads: Self.readsWhenDraining,
+            reportsEOF: false,
+            stopsAtShortRead: false
+        )
         // Dead but not reaped yet: the zombie still holds the group id, so this cannot hit a
         // recycled group. ESRCH (nobody left in the group) is the normal answer.
         if watch.killsProcessGroupAtExit, watch.child.hasExitedUnreaped {

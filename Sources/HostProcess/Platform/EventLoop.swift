@@ -39,7 +39,9 @@ package final class EventLoop: Sendable {
     /// Which of a watch's descriptors an epoll event is about; stored in the low bits of the
     /// event's token next to the watch id.
     enum Source: UInt64, Sendable {
-        case stdout = 0, stderr = 1, pidfd = 2
+        case stdout = 0
+        case stderr = 1
+        case pidfd = 2
         /// The child's stdin became writable while a backlog waits (`ChildProcess.writeToStdin`).
         case stdin = 3
     }
@@ -77,8 +79,12 @@ package final class EventLoop: Sendable {
     ) {
         register(
             Watch(
-                child: child, onStdout: onStdout, onStderr: onStderr, onExit: onExit,
-                onStdoutEOF: onStdoutEOF, killsProcessGroupAtExit: killsProcessGroupAtExit
+                child: child,
+                onStdout: onStdout,
+                onStderr: onStderr,
+                onExit: onExit,
+                onStdoutEOF: onStdoutEOF,
+                killsProcessGroupAtExit: killsProcessGroupAtExit
             )
         )
     }

@@ -1,7 +1,8 @@
+import CSceneHostSys
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSceneHostSys
 
 /// A detached OS thread that runs `body` for the life of the process.
 ///
@@ -28,13 +29,18 @@ enum PlatformThread {
 
         let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, &attributes, { context in
-            _ = csh_block_async_signals()
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            csh_set_thread_name(body.name)
-            body.run()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread,
+            &attributes,
+            { context in
+                _ = csh_block_async_signals()
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                csh_set_thread_name(body.name)
+                body.run()
+                return nil
+            },
+            context
+        )
         guard rc == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
             fatalError("cannot start thread \(name): \(String(cString: strerror(rc)))")

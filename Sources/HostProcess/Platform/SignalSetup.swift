@@ -38,10 +38,13 @@ package enum SignalNames {
     private static let aliases: [String: Int32] = ["IOT": SIGABRT, "POLL": SIGIO, "CLD": SIGCHLD]
 
     private static let byNumber: [Int32: String] = Dictionary(
-        table.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
+        table.map { ($0.number, $0.name) },
+        uniquingKeysWith: { first, _ in first }
+    )
 
     private static let byName: [String: Int32] = Dictionary(
-        table.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first }
+        table.map { ($0.name, $0.number) },
+        uniquingKeysWith: { first, _ in first }
     ).merging(aliases, uniquingKeysWith: { first, _ in first })
 
     /// Linux has signals 1...64 (NSIG is 65); real-time signals have no fixed name.

@@ -55,7 +55,9 @@ extension Scenario {
             let entry = try Self.parseEntry(step, number: index + 1)
             // A step after `quit` would never run: say so rather than skip it silently.
             if let last = entries.last, case .quit = last.step {
-                throw ScenarioError("step \(index + 1) (\(entry.step.opName)): comes after quit (step \(index)) and would never run")
+                throw ScenarioError(
+                    "step \(index + 1) (\(entry.step.opName)): comes after quit (step \(index)) and would never run"
+                )
             }
             entries.append(entry)
         }
@@ -137,12 +139,16 @@ extension Scenario {
             switch (state, process) {
             case (let state?, nil):
                 guard let value = ActivationState(rawValue: state) else {
-                    throw fields.error("unknown state \"\(state)\" (known: \(ActivationState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw fields.error(
+                        "unknown state \"\(state)\" (known: \(ActivationState.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 return .waitFor(scene: scene, condition: .state(value), timeout: timeout)
             case (nil, let process?):
                 guard let value = ProcessState(rawValue: process) else {
-                    throw fields.error("unknown process state \"\(process)\" (known: \(ProcessState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw fields.error(
+                        "unknown process state \"\(process)\" (known: \(ProcessState.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 return .waitFor(scene: scene, condition: .process(value), timeout: timeout)
             default:

@@ -198,10 +198,20 @@ actor SceneController {
             guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !context.flags.isQuitting.load(ordering: .relaxed)
             else { break }
             do {
-                try await launch(background: background, root: root, argv: lastWorkerArgv ?? context.configuration.worker)
+                try await launch(
+                    background: background,
+                    root: root,
+                    argv: lastWorkerArgv ?? context.configuration.worker
+                )
             } catch {
                 context.trace.record(
-                    TraceEvent(kind: .error, scene: id, op: "restart", code: ProtocolError.Code.operationFailed.rawValue, message: "restart failed: \(error)")
+                    TraceEvent(
+                        kind: .error,
+                        scene: id,
+                        op: "restart",
+                        code: ProtocolError.Code.operationFailed.rawValue,
+                        message: "restart failed: \(error)"
+                    )
                 )
             }
         case .workerExited(let identifier):
@@ -211,7 +221,9 @@ actor SceneController {
         case .suspendTimer(let generation):
             if generation == suspendGeneration, lifecycle.shouldSuspend, let connection {
                 try? connection.child.stopProcessGroup()
-                if connection.recordWhileAlive(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid)) {
+                if connection.recordWhileAlive(
+                    TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: connection.pid)
+                ) {
                     lifecycle.suspended()
                 }
             }
@@ -255,7 +267,13 @@ actor SceneController {
                 // `terminate` ends the worker even when a step failed on the way (a write to a
                 // worker killed from outside): `quit()` relies on it.
                 if case .terminate = op, let connection {
-                    workerDied(await exit(of: connection, within: context.configuration.terminateLimit, else: .terminateTimeout))
+                    workerDied(
+                        await exit(
+                            of: connection,
+                            within: context.configuration.terminateLimit,
+                            else: .terminateTimeout
+                        )
+                    )
                 }
                 // A step that failed because the worker died (watchdog, kill, crash): the scene
                 // is unattached before the caller hears of it, so its next request is judged
@@ -280,7 +298,11 @@ actor SceneController {
             guard let connection else { return }
             try? connection.child.sendToProcessGroup(signal: SIGCONT)
             // A worker killed while suspended must not be reported resumed after its exit.
-            guard connection.recordWhileAlive(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: connection.pid)) else {
+            guard
+                connection.recordWhileAlive(
+                    TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: connection.pid)
+                )
+            else {
                 workerDied(await connection.waitForExit())
                 throw HostError.workerExited(scene: id, op: op.name, reason: lastExit?.reason ?? .killed)
             }
@@ -445,7 +467,8 @@ actor SceneController {
                     scene: id,
                     op: "restart",
                     code: ProtocolError.Code.operationFailed.rawValue,
-                    message: "gave up: more than \(restartPolicy.maximumRestarts) restarts within \(restartPolicy.window)"
+                    message:
+                        "gave up: more than \(restartPolicy.maximumRestarts) restarts within \(restartPolicy.window)"
                 )
             )
             return

@@ -228,7 +228,10 @@ final class WorkerConnection: Sendable {
             }
             guard first, version == ProtocolVersion.current else {
                 if first {
-                    violate("worker speaks protocol \(version), host \(ProtocolVersion.current)", code: .versionMismatch)
+                    violate(
+                        "worker speaks protocol \(version), host \(ProtocolVersion.current)",
+                        code: .versionMismatch
+                    )
                 } else {
                     violate("second ready")
                 }
@@ -278,7 +281,13 @@ final class WorkerConnection: Sendable {
                 pending.continuation.resume(throwing: HostError.workerError(scene: scene, op: pending.op, error))
             } else {
                 trace.record(
-                    TraceEvent(kind: .error, scene: scene, op: "worker", code: error.code.rawValue, message: error.message)
+                    TraceEvent(
+                        kind: .error,
+                        scene: scene,
+                        op: "worker",
+                        code: error.code.rawValue,
+                        message: error.message
+                    )
                 )
             }
             return true

@@ -91,7 +91,8 @@ public final class SessionStore: Sendable {
         guard !damagedInPlace.contains(name) else {
             throw HostError.io(
                 "cannot store session \(session.identifier): sessions/\(name) is a damaged file that could not be kept aside, "
-                    + "and it is never replaced (move it away, then restart the host)")
+                    + "and it is never replaced (move it away, then restart the host)"
+            )
         }
         sessions.withLock { $0[session.identifier] = session }
         guard let directory, let lock else { return }

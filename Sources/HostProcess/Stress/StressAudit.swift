@@ -74,7 +74,13 @@ struct StressAudit {
         for event in history {
             if event.kind == .host && event.name == "quit" { quitting = true }
             if event.kind == .error, let scene = event.scene {
-                checkError(event, scene: scene, verifier: &verifier, counted: !quitting, tally: &traceTallies[scene, default: TraceTally()])
+                checkError(
+                    event,
+                    scene: scene,
+                    verifier: &verifier,
+                    counted: !quitting,
+                    tally: &traceTallies[scene, default: TraceTally()]
+                )
                 continue
             }
             if let violation = verifier.check(event) {
@@ -241,14 +247,18 @@ struct StressAudit {
                             + " \(tally.failed) failed \(op) requests (a refused request ran?)"
                     )
                 } else if mustAppear && atoms < tally.accepted {
-                    log.record("scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions in the trace")
+                    log.record(
+                        "scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions in the trace"
+                    )
                 }
             }
             for op in Set(trace.refusals.keys).union(requested.keys).sorted() {
                 let recorded = trace.refusals[op] ?? 0
                 let refused = requested[op]?.refused ?? 0
                 if recorded != refused {
-                    log.record("scene \(scene): \(refused) \(op) requests refused but \(recorded) refusals in the trace")
+                    log.record(
+                        "scene \(scene): \(refused) \(op) requests refused but \(recorded) refusals in the trace"
+                    )
                 }
             }
         }

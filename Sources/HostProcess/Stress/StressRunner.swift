@@ -27,7 +27,8 @@ public struct StressRunner: Sendable {
     }
 
     /// Runs the stress; throws only when the host cannot start.
-    public func run(reporting: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> StressReport {
+    public func run(reporting: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> StressReport
+    {
         ProcessResources.raiseDescriptorLimit()
         let log = ViolationLog(reporting)
         var report = StressReport(options: options)
@@ -84,7 +85,9 @@ public struct StressRunner: Sendable {
             {
                 report.descriptorsAfter = after
                 if after > before {
-                    log.record("the host holds \(after - before) more file descriptors after quit (\(before) before, \(after) after)")
+                    log.record(
+                        "the host holds \(after - before) more file descriptors after quit (\(before) before, \(after) after)"
+                    )
                 }
             }
         }
@@ -108,13 +111,17 @@ public struct StressRunner: Sendable {
     ) async -> Bool {
         let start = ContinuousClock.now
         let limit = options.replyTimeout
-        let finished = await StressWatchdog.run(within: nil, overdue: { !table.overdue(limit: limit).isEmpty }) {
-            await withTaskGroup(of: Void.self) { group in
-                for actions in plan.clients {
-                    group.addTask { await Self.runClient(actions, handles: handles, table: table) }
+        let finished = await StressWatchdog.run(
+            within: nil,
+            overdue: { !table.overdue(limit: limit).isEmpty },
+            {
+                await withTaskGroup(of: Void.self) { group in
+                    for actions in plan.clients {
+                        group.addTask { await Self.runClient(actions, handles: handles, table: table) }
+                    }
                 }
             }
-        }
+        )
         report.elapsed = ContinuousClock.now - start
         report.residentKB = ProcessResources.memoryKB().resident
         if !finished {

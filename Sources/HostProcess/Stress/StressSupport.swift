@@ -15,7 +15,10 @@ enum RequestOutcome: Sendable, Hashable {
     case unexpected(String)
 
     init(_ error: any Error) {
-        guard let error = error as? HostError else { self = .unexpected("\(error)"); return }
+        guard let error = error as? HostError else {
+            self = .unexpected("\(error)")
+            return
+        }
         switch error {
         case .refused: self = .refused
         case .workerExited: self = .failed

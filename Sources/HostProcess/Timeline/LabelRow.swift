@@ -57,7 +57,10 @@ struct LabelRow {
     /// Places the first of `texts` (longest first) that fits near the marker whose glyph is
     /// `center ± halfWidth`; `width` measures a text. Nil when none fits.
     mutating func place(
-        _ texts: [String], beside center: Double, halfWidth: Double, width: (String) -> Double
+        _ texts: [String],
+        beside center: Double,
+        halfWidth: Double,
+        width: (String) -> Double
     ) -> Placement? {
         guard center.isFinite else { return nil }
         let clearance = halfWidth + gap
@@ -70,7 +73,10 @@ struct LabelRow {
     }
 
     private mutating func nearestFree(
-        _ text: String, width: Double, center: Double, clearance: Double
+        _ text: String,
+        width: Double,
+        center: Double,
+        clearance: Double
     ) -> Placement? {
         sortIfNeeded()
         let rightmostStart = center + clearance
@@ -83,13 +89,19 @@ struct LabelRow {
         for interval in free {
             let start = max(interval.lowerBound, rightmostStart)
             if start - rightmostStart > maximumShift { break }
-            if start + width <= interval.upperBound { right = start; break }
+            if start + width <= interval.upperBound {
+                right = start
+                break
+            }
         }
         var left: Double?
         for interval in free.reversed() {
             let end = min(interval.upperBound, leftmostEnd)
             if leftmostEnd - end > maximumShift { break }
-            if end - width >= interval.lowerBound { left = end; break }
+            if end - width >= interval.lowerBound {
+                left = end
+                break
+            }
         }
         let placement: Placement
         let range: ClosedRange<Double>

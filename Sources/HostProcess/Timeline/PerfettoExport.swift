@@ -49,10 +49,16 @@ public enum PerfettoExport {
         out.append(metadata("thread_name", pid: hostProcessID, tid: 1, ["name": .string("host events")]))
         for event in tracks.hostEvents {
             let name = event.kind == .error ? "refused: \(event.op ?? "?")" : (event.name ?? event.kind.rawValue)
-            out.append(instant(
-                name, category: event.kind.rawValue, pid: hostProcessID, tid: 1, time: event.time,
-                args: commonArgs(event)
-            ))
+            out.append(
+                instant(
+                    name,
+                    category: event.kind.rawValue,
+                    pid: hostProcessID,
+                    tid: 1,
+                    time: event.time,
+                    args: commonArgs(event)
+                )
+            )
         }
 
         for track in tracks.tracks {
@@ -74,34 +80,61 @@ public enum PerfettoExport {
                     "seq": .int(span.seq),
                 ]
                 if span.isOpen { args["open"] = .bool(true) }
-                out.append(complete(
-                    span.state.rawValue, category: "state", pid: pid, tid: stateThreadID,
-                    start: span.start, end: span.end, args: args
-                ))
+                out.append(
+                    complete(
+                        span.state.rawValue,
+                        category: "state",
+                        pid: pid,
+                        tid: stateThreadID,
+                        start: span.start,
+                        end: span.end,
+                        args: args
+                    )
+                )
             }
             for tick in track.callbacks {
-                out.append(instant(
-                    tick.name, category: "callback", pid: pid, tid: callbackThreadID, time: tick.time,
-                    args: commonArgs(tick.event)
-                ))
+                out.append(
+                    instant(
+                        tick.name,
+                        category: "callback",
+                        pid: pid,
+                        tid: callbackThreadID,
+                        time: tick.time,
+                        args: commonArgs(tick.event)
+                    )
+                )
             }
             for worker in track.workers {
                 var args: [String: JSONValue] = [:]
                 if let value = worker.pid { args["pid"] = .int(Int(value)) }
                 if let exit = worker.exit { args["exit"] = .string(exit.label) }
                 let name = worker.pid.map { "worker pid \($0)" } ?? "worker"
-                out.append(complete(
-                    name, category: "worker", pid: pid, tid: processThreadID,
-                    start: worker.start, end: worker.end, args: args
-                ))
+                out.append(
+                    complete(
+                        name,
+                        category: "worker",
+                        pid: pid,
+                        tid: processThreadID,
+                        start: worker.start,
+                        end: worker.end,
+                        args: args
+                    )
+                )
             }
             for suspension in track.suspensions {
                 var args: [String: JSONValue] = [:]
                 if let value = suspension.pid { args["pid"] = .int(Int(value)) }
-                out.append(complete(
-                    "suspended", category: "suspension", pid: pid, tid: processThreadID,
-                    start: suspension.start, end: suspension.end, args: args
-                ))
+                out.append(
+                    complete(
+                        "suspended",
+                        category: "suspension",
+                        pid: pid,
+                        tid: processThreadID,
+                        start: suspension.start,
+                        end: suspension.end,
+                        args: args
+                    )
+                )
             }
             for marker in track.processMarkers {
                 var args: [String: JSONValue] = ["seq": .int(marker.seq)]
@@ -109,16 +142,28 @@ public enum PerfettoExport {
                 if let reason = marker.reason { args["reason"] = .string(reason.rawValue) }
                 if let status = marker.status { args["status"] = .int(Int(status)) }
                 if let signal = marker.signal { args["signal"] = .string(signal) }
-                out.append(instant(
-                    marker.event.rawValue, category: "process", pid: pid, tid: processThreadID,
-                    time: marker.time, args: args
-                ))
+                out.append(
+                    instant(
+                        marker.event.rawValue,
+                        category: "process",
+                        pid: pid,
+                        tid: processThreadID,
+                        time: marker.time,
+                        args: args
+                    )
+                )
             }
             for error in track.errors {
-                out.append(instant(
-                    "refused: \(error.op ?? "?")", category: "error", pid: pid, tid: stateThreadID,
-                    time: error.time, args: commonArgs(error)
-                ))
+                out.append(
+                    instant(
+                        "refused: \(error.op ?? "?")",
+                        category: "error",
+                        pid: pid,
+                        tid: stateThreadID,
+                        time: error.time,
+                        args: commonArgs(error)
+                    )
+                )
             }
         }
         return .object([
@@ -141,7 +186,12 @@ public enum PerfettoExport {
     }
 
     private static func instant(
-        _ name: String, category: String, pid: Int, tid: Int, time: Double, args: [String: JSONValue]
+        _ name: String,
+        category: String,
+        pid: Int,
+        tid: Int,
+        time: Double,
+        args: [String: JSONValue]
     ) -> JSONValue {
         .object([
             "ph": .string("i"), "s": .string("t"), "name": .string(name), "cat": .string(category),
@@ -150,7 +200,12 @@ public enum PerfettoExport {
     }
 
     private static func complete(
-        _ name: String, category: String, pid: Int, tid: Int, start: Double, end: Double,
+        _ name: String,
+        category: String,
+        pid: Int,
+        tid: Int,
+        start: Double,
+        end: Double,
         args: [String: JSONValue]
     ) -> JSONValue {
         let begin = microseconds(start)

@@ -160,7 +160,8 @@ private struct Drawing {
 
     var titleText: String {
         let scenes = tracks.tracks.count
-        let summary = "\(scenes) scene\(scenes == 1 ? "" : "s") · \(tracks.eventCount) events · "
+        let summary =
+            "\(scenes) scene\(scenes == 1 ? "" : "s") · \(tracks.eventCount) events · "
             + formatDuration(tracks.endTime - tracks.startTime)
         return (options.title ?? "scenehost timeline") + " — " + summary
     }
@@ -170,7 +171,10 @@ private struct Drawing {
     struct LegendItem {
         var label: String
         var swatch: Swatch
-        enum Swatch { case fill(String), hatch, tick, spawned, suspended, resumed, exited, error }
+        enum Swatch {
+            case fill(String)
+            case hatch, tick, spawned, suspended, resumed, exited, error
+        }
     }
 
     var legendItems: [LegendItem] {
@@ -232,9 +236,11 @@ private struct Drawing {
                 case .fill(let color):
                     out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"16\" height=\"12\" fill=\"\(color)\"/>"
                 case .hatch:
-                    out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"16\" height=\"12\" fill=\"url(#suspended-hatch)\"/>"
+                    out +=
+                        "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"16\" height=\"12\" fill=\"url(#suspended-hatch)\"/>"
                 case .tick:
-                    out += "<rect x=\"\(n(x + 7.5))\" y=\"\(n(y))\" width=\"1.2\" height=\"12\" fill=\"\(Palette.tick)\"/>"
+                    out +=
+                        "<rect x=\"\(n(x + 7.5))\" y=\"\(n(y))\" width=\"1.2\" height=\"12\" fill=\"\(Palette.tick)\"/>"
                 case .spawned:
                     spawnedGlyph(x: x + 8, cy: cy)
                 case .suspended:
@@ -314,7 +320,8 @@ private struct Drawing {
     mutating func hostLane(top: Double, linesTo bottom: Double) {
         let cy = top + 9
         out += "<g class=\"host\">\n"
-        out += "<text x=\"\(n(margin + 4))\" y=\"\(n(cy + 4))\" fill=\"\(Palette.muted)\" font-style=\"italic\">host</text>\n"
+        out +=
+            "<text x=\"\(n(margin + 4))\" y=\"\(n(cy + 4))\" fill=\"\(Palette.muted)\" font-style=\"italic\">host</text>\n"
         func name(_ event: TraceEvent) -> String {
             event.kind == .error ? "refused \(event.op ?? "?")" : (event.name ?? event.kind.rawValue)
         }
@@ -328,7 +335,8 @@ private struct Drawing {
             out += "stroke=\"\(Palette.muted)\" stroke-width=\"1\" stroke-dasharray=\"3 3\" opacity=\"0.5\"/>"
             out += "<g class=\"marker\"><title>\(escape("\(name(event)) @ \(formatTime(event.time))"))</title>"
             let color = event.kind == .error ? Palette.error : Palette.muted
-            out += "<path d=\"M\(n(px)) \(n(cy - 5))L\(n(px + 5)) \(n(cy))L\(n(px)) \(n(cy + 5))L\(n(px - 5)) \(n(cy))Z\" "
+            out +=
+                "<path d=\"M\(n(px)) \(n(cy - 5))L\(n(px + 5)) \(n(cy))L\(n(px)) \(n(cy + 5))L\(n(px - 5)) \(n(cy))Z\" "
             out += "fill=\"\(color)\"/></g>\n"
         }
         // Labels over every marker, with a halo.
@@ -381,8 +389,14 @@ private struct Drawing {
         }
         for suspension in track.suspensions {
             let title = "suspended" + (suspension.pid.map { " (pid \($0))" } ?? "")
-            span(suspension.start, suspension.end, top: barTop + 2, height: barHeight - 4,
-                 fill: "url(#suspended-hatch)", title: title)
+            span(
+                suspension.start,
+                suspension.end,
+                top: barTop + 2,
+                height: barHeight - 4,
+                fill: "url(#suspended-hatch)",
+                title: title
+            )
         }
 
         // Callbacks closer than 2 px share a tick: separate ticks would pile up and only the
@@ -410,7 +424,8 @@ private struct Drawing {
 
         // Exits last: a red X stays on top of a marker it still overlaps.
         let offsets = glyphOffsets(track.processMarkers, shift: barHeight >= 20 ? 5 : 4.5)
-        let ordered = track.processMarkers.indices.filter { track.processMarkers[$0].event != .exited }
+        let ordered =
+            track.processMarkers.indices.filter { track.processMarkers[$0].event != .exited }
             + track.processMarkers.indices.filter { track.processMarkers[$0].event == .exited }
         var row = LabelRow(bounds: plotX...(width - margin))
         for index in ordered {
@@ -435,9 +450,14 @@ private struct Drawing {
         for marker in track.processMarkers where marker.event == .exited {
             let reason = marker.reason?.rawValue ?? "exited"
             let texts = marker.label == reason ? [reason] : [marker.label, reason]
-            guard let label = row.place(
-                texts, beside: x(marker.time), halfWidth: Self.glyphHalfWidth(.exited), width: width
-            ) else { continue }
+            guard
+                let label = row.place(
+                    texts,
+                    beside: x(marker.time),
+                    halfWidth: Self.glyphHalfWidth(.exited),
+                    width: width
+                )
+            else { continue }
             out += "<text x=\"\(n(label.x))\" y=\"\(n(cy + 3.5))\" text-anchor=\"\(label.anchor.rawValue)\" "
             out += "font-size=\"10.5\" font-weight=\"bold\" fill=\"\(Palette.exitedText)\" stroke=\"#ffffff\" "
             out += "stroke-width=\"3\" stroke-opacity=\"0.85\" paint-order=\"stroke\" stroke-linejoin=\"round\">"
@@ -451,7 +471,8 @@ private struct Drawing {
         let left = x(start)
         let spanWidth = max(x(end) - left, 2)
         let text = "\(title): \(formatTime(start)) – \(formatTime(end)) (\(formatDuration(end - start)))"
-        out += "<rect class=\"span\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(spanWidth))\" height=\"\(n(height))\" "
+        out +=
+            "<rect class=\"span\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(spanWidth))\" height=\"\(n(height))\" "
         out += "fill=\"\(fill)\"><title>\(escape(text))</title></rect>\n"
     }
 
@@ -499,11 +520,13 @@ private struct Drawing {
     }
 
     mutating func spawnedGlyph(x: Double, cy: Double) {
-        out += "<circle cx=\"\(n(x))\" cy=\"\(n(cy))\" r=\"3.5\" fill=\"#ffffff\" stroke=\"\(Palette.text)\" stroke-width=\"1.5\"/>"
+        out +=
+            "<circle cx=\"\(n(x))\" cy=\"\(n(cy))\" r=\"3.5\" fill=\"#ffffff\" stroke=\"\(Palette.text)\" stroke-width=\"1.5\"/>"
     }
 
     mutating func suspendedGlyph(x: Double, cy: Double) {
-        out += "<rect x=\"\(n(x - 4.5))\" y=\"\(n(cy - 4.5))\" width=\"9\" height=\"9\" rx=\"1.5\" fill=\"\(Palette.marker)\" "
+        out +=
+            "<rect x=\"\(n(x - 4.5))\" y=\"\(n(cy - 4.5))\" width=\"9\" height=\"9\" rx=\"1.5\" fill=\"\(Palette.marker)\" "
         out += "stroke=\"#ffffff\" stroke-width=\"1\"/>"
         out += "<rect x=\"\(n(x - 2.5))\" y=\"\(n(cy - 2.5))\" width=\"1.8\" height=\"5\" fill=\"#ffffff\"/>"
         out += "<rect x=\"\(n(x + 0.7))\" y=\"\(n(cy - 2.5))\" width=\"1.8\" height=\"5\" fill=\"#ffffff\"/>"
@@ -521,7 +544,8 @@ private struct Drawing {
     }
 
     mutating func errorGlyph(x: Double, top: Double) {
-        out += "<path d=\"M\(n(x - 4.5)) \(n(top))L\(n(x + 4.5)) \(n(top))L\(n(x)) \(n(top + 8))Z\" fill=\"\(Palette.error)\"/>"
+        out +=
+            "<path d=\"M\(n(x - 4.5)) \(n(top))L\(n(x + 4.5)) \(n(top))L\(n(x)) \(n(top + 8))Z\" fill=\"\(Palette.error)\"/>"
     }
 
     // MARK: Text

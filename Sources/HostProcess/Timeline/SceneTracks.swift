@@ -182,8 +182,13 @@ public struct ProcessMarker: Sendable, Hashable {
     public var signal: String?
 
     public init(
-        event: TraceEvent.ProcessEvent, time: Double, seq: Int, pid: Int32?,
-        reason: TerminationReason? = nil, status: Int32? = nil, signal: String? = nil
+        event: TraceEvent.ProcessEvent,
+        time: Double,
+        seq: Int,
+        pid: Int32?,
+        reason: TerminationReason? = nil,
+        status: Int32? = nil,
+        signal: String? = nil
     ) {
         self.event = event
         self.time = time
@@ -280,10 +285,11 @@ extension SceneTrack {
         var bursts: [CallbackBurst] = []
         var previousTime = -Double.infinity
         for tick in callbacks {
-            let joins = bursts.last.map {
-                (tick.time - previousTime).magnitude <= gap
-                    && max($0.end, tick.time) - min($0.start, tick.time) <= maximumSpan
-            } ?? false
+            let joins =
+                bursts.last.map {
+                    (tick.time - previousTime).magnitude <= gap
+                        && max($0.end, tick.time) - min($0.start, tick.time) <= maximumSpan
+                } ?? false
             // In place: appending to a copy of the last burst would copy its callbacks each time.
             if joins { bursts[bursts.count - 1].append(tick) } else { bursts.append(CallbackBurst(tick)) }
             previousTime = tick.time
@@ -312,14 +318,23 @@ private struct TrackBuilder {
         case .state:
             closeState(at: event.time)
             openState = StateSpan(
-                state: event.to ?? .unattached, previous: event.from ?? .unattached,
-                start: event.time, end: event.time, seq: event.seq, isOpen: true
+                state: event.to ?? .unattached,
+                previous: event.from ?? .unattached,
+                start: event.time,
+                end: event.time,
+                seq: event.seq,
+                isOpen: true
             )
         case .process:
             guard let what = event.processEvent else { return }
             let marker = ProcessMarker(
-                event: what, time: event.time, seq: event.seq, pid: event.pid,
-                reason: event.reason, status: event.status, signal: event.signal
+                event: what,
+                time: event.time,
+                seq: event.seq,
+                pid: event.pid,
+                reason: event.reason,
+                status: event.status,
+                signal: event.signal
             )
             track.processMarkers.append(marker)
             switch what {

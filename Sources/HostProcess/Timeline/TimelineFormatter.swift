@@ -51,7 +51,9 @@ public enum TimelineFormatter {
             return "state  \(event.from?.rawValue ?? "?") → \(event.to?.rawValue ?? "?")"
         case .process:
             let what = event.processEvent?.rawValue ?? "?"
-            guard event.processEvent == .exited else { return "process \(what)" + (event.pid.map { " (pid \($0))" } ?? "") }
+            guard event.processEvent == .exited else {
+                return "process \(what)" + (event.pid.map { " (pid \($0))" } ?? "")
+            }
             var detail = event.reason?.rawValue ?? "?"
             if let signal = event.signal { detail += ", signal \(signal)" }
             if let status = event.status { detail += ", status \(status)" }

@@ -541,7 +541,8 @@ struct JSONScanner {
             // Eight bytes at a time up to the first one that needs a look (see `specialBytes`).
             if cursor + 8 <= count {
                 let flags = Self.specialBytes(
-                    in: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)))
+                    in: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self))
+                )
                 if flags == 0 {
                     cursor += 8
                     continue

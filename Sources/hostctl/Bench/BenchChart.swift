@@ -36,29 +36,55 @@ enum BenchChart {
         svg(
             figures: points.map {
                 Figures(
-                    scenes: $0.scenes, roundTripMedian: $0.roundTrip.median, roundTripP99: $0.roundTrip.p99,
-                    workerPSS: $0.workerPSS.median, workerUSS: $0.workerUSS.median, hostPerScene: $0.hostPerScene)
+                    scenes: $0.scenes,
+                    roundTripMedian: $0.roundTrip.median,
+                    roundTripP99: $0.roundTrip.p99,
+                    workerPSS: $0.workerPSS.median,
+                    workerUSS: $0.workerUSS.median,
+                    hostPerScene: $0.hostPerScene
+                )
             },
-            subtitle: subtitle)
+            subtitle: subtitle
+        )
     }
 
     static func svg(figures: [Figures], subtitle: String) -> String {
         let sorted = figures.sorted { $0.scenes < $1.scenes }
         let xs = sorted.map { Double($0.scenes) }
         let latency = [
-            Series(label: "round trip p50", color: "#1f77b4", dashed: false,
-                   points: sorted.map { (Double($0.scenes), $0.roundTripMedian) }),
-            Series(label: "round trip p99", color: "#1f77b4", dashed: true,
-                   points: sorted.map { (Double($0.scenes), $0.roundTripP99) }),
+            Series(
+                label: "round trip p50",
+                color: "#1f77b4",
+                dashed: false,
+                points: sorted.map { (Double($0.scenes), $0.roundTripMedian) }
+            ),
+            Series(
+                label: "round trip p99",
+                color: "#1f77b4",
+                dashed: true,
+                points: sorted.map { (Double($0.scenes), $0.roundTripP99) }
+            ),
         ]
         let memory = [
-            Series(label: "worker PSS p50", color: "#d62728", dashed: false,
-                   points: sorted.map { (Double($0.scenes), $0.workerPSS) }),
-            Series(label: "worker private (USS) p50", color: "#d62728", dashed: true,
-                   points: sorted.map { (Double($0.scenes), $0.workerUSS) }),
+            Series(
+                label: "worker PSS p50",
+                color: "#d62728",
+                dashed: false,
+                points: sorted.map { (Double($0.scenes), $0.workerPSS) }
+            ),
+            Series(
+                label: "worker private (USS) p50",
+                color: "#d62728",
+                dashed: true,
+                points: sorted.map { (Double($0.scenes), $0.workerUSS) }
+            ),
             // One scene's share would be the host's fixed cost, not a per-scene one.
-            Series(label: "host RSS growth per scene", color: "#2ca02c", dashed: false,
-                   points: sorted.filter { $0.scenes >= 10 }.map { (Double($0.scenes), $0.hostPerScene) }),
+            Series(
+                label: "host RSS growth per scene",
+                color: "#2ca02c",
+                dashed: false,
+                points: sorted.filter { $0.scenes >= 10 }.map { (Double($0.scenes), $0.hostPerScene) }
+            ),
         ]
         // The target: round trip with many live scenes within 1.5× of one scene.
         let reference = sorted.first.map { $0.roundTripMedian * 1.5 }
@@ -66,21 +92,51 @@ enum BenchChart {
         let height = 466.0
         var canvas = Canvas(width: width)
         canvas.text(
-            x: width / 2, y: 28, "scenehost: cost as live scenes grow", size: 18, anchor: .middle, weight: "bold")
+            x: width / 2,
+            y: 28,
+            "scenehost: cost as live scenes grow",
+            size: 18,
+            anchor: .middle,
+            weight: "bold"
+        )
         canvas.text(x: width / 2, y: 48, subtitle, size: 12, anchor: .middle, color: "#555")
         panel(
-            &canvas, id: "round-trip", x: 70, y: 80, width: 370, height: 260, title: "round trip on one scene (µs)",
-            xs: xs, series: latency, unit: "µs", scale: .linear,
-            guide: reference.map { ($0, "1.5× of 1 scene (target)") })
+            &canvas,
+            id: "round-trip",
+            x: 70,
+            y: 80,
+            width: 370,
+            height: 260,
+            title: "round trip on one scene (µs)",
+            xs: xs,
+            series: latency,
+            unit: "µs",
+            scale: .linear,
+            guide: reference.map { ($0, "1.5× of 1 scene (target)") }
+        )
         panel(
-            &canvas, id: "memory", x: 560, y: 80, width: 370, height: 260, title: "memory per scene (KiB, log scale)",
-            xs: xs, series: memory, unit: "KiB", scale: .logarithmic)
+            &canvas,
+            id: "memory",
+            x: 560,
+            y: 80,
+            width: 370,
+            height: 260,
+            title: "memory per scene (KiB, log scale)",
+            xs: xs,
+            series: memory,
+            unit: "KiB",
+            scale: .logarithmic
+        )
         // The 1-scene PSS is real but is not a per-worker cost: say why it stands out.
         canvas.text(
-            x: width / 2, y: 454,
+            x: width / 2,
+            y: 454,
             "PSS at 1 scene: the lone worker carries half of every page it shares with the host (the same binary); "
                 + "USS is a worker's private memory.",
-            size: 10, anchor: .middle, color: "#555")
+            size: 10,
+            anchor: .middle,
+            color: "#555"
+        )
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(fmt(width))" height="\(fmt(height))" \
             viewBox="0 0 \(fmt(width)) \(fmt(height))" font-family="Helvetica, Arial, sans-serif">
@@ -96,12 +152,25 @@ enum BenchChart {
     /// markers, a legend under the plot, then the value labels (placed around everything
     /// else, and drawn over the lines), and the frame on top.
     private static func panel(
-        _ canvas: inout Canvas, id: String, x: Double, y: Double, width: Double, height: Double, title: String,
-        xs: [Double], series: [Series], unit: String, scale: Scale, guide: (value: Double, label: String)? = nil
+        _ canvas: inout Canvas,
+        id: String,
+        x: Double,
+        y: Double,
+        width: Double,
+        height: Double,
+        title: String,
+        xs: [Double],
+        series: [Series],
+        unit: String,
+        scale: Scale,
+        guide: (value: Double, label: String)? = nil
     ) {
         let axis = YAxis(
-            scale: scale, values: series.flatMap { $0.points.map(\.y) } + [guide?.value].compactMap { $0 },
-            top: y, bottom: y + height)
+            scale: scale,
+            values: series.flatMap { $0.points.map(\.y) } + [guide?.value].compactMap { $0 },
+            top: y,
+            bottom: y + height
+        )
         let xMin = log10(max(1, xs.min() ?? 1))
         let xMax = max(xMin + 1, log10(max(1, xs.max() ?? 10)))
         func px(_ value: Double) -> Double {
@@ -122,12 +191,14 @@ enum BenchChart {
         for tick in axis.ticks {
             let lineY = axis.py(tick.value)
             let stroke = tick.major ? "#e5e5e5" : "#f2f2f2"
-            canvas.body += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(lineY))\" x2=\"\(fmt(x + width))\" y2=\"\(fmt(lineY))\" stroke=\"\(stroke)\"/>\n"
+            canvas.body +=
+                "<line x1=\"\(fmt(x))\" y1=\"\(fmt(lineY))\" x2=\"\(fmt(x + width))\" y2=\"\(fmt(lineY))\" stroke=\"\(stroke)\"/>\n"
             canvas.text(x: x - 8, y: lineY + 4, BenchFormat.compact(tick.value), size: 11, anchor: .end, color: "#333")
         }
         if let guide, guide.value.isFinite {
             let lineY = axis.py(guide.value)
-            canvas.body += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(lineY))\" x2=\"\(fmt(x + width))\" y2=\"\(fmt(lineY))\" stroke=\"#999\" stroke-dasharray=\"2 3\"/>\n"
+            canvas.body +=
+                "<line x1=\"\(fmt(x))\" y1=\"\(fmt(lineY))\" x2=\"\(fmt(x + width))\" y2=\"\(fmt(lineY))\" stroke=\"#999\" stroke-dasharray=\"2 3\"/>\n"
             // At the right end above the line if that is clear of the data, else below it, else
             // at the left end; as far from the line as a value label is from its point, so
             // that a point on the line cannot block both sides.
@@ -142,10 +213,18 @@ enum BenchChart {
         // X ticks at the measured sizes.
         for value in xs {
             let lineX = px(value)
-            canvas.body += "<line x1=\"\(fmt(lineX))\" y1=\"\(fmt(y + height))\" x2=\"\(fmt(lineX))\" y2=\"\(fmt(y + height + 5))\" stroke=\"#333\"/>\n"
+            canvas.body +=
+                "<line x1=\"\(fmt(lineX))\" y1=\"\(fmt(y + height))\" x2=\"\(fmt(lineX))\" y2=\"\(fmt(y + height + 5))\" stroke=\"#333\"/>\n"
             canvas.text(x: lineX, y: y + height + 18, String(Int(value)), size: 11, anchor: .middle, color: "#333")
         }
-        canvas.text(x: x + width / 2, y: y + height + 36, "live scenes (log scale)", size: 12, anchor: .middle, color: "#333")
+        canvas.text(
+            x: x + width / 2,
+            y: y + height + 36,
+            "live scenes (log scale)",
+            size: 12,
+            anchor: .middle,
+            color: "#333"
+        )
         // Series and legend.
         for (index, line) in series.enumerated() {
             let dash = line.dashed ? " stroke-dasharray=\"6 4\"" : ""
@@ -153,13 +232,16 @@ enum BenchChart {
             // an open marker on the floor, with its real value as its label.
             let coordinates = drawn[index].filter { axis.canShow($0.y) }
                 .map { "\(fmt(px($0.x))),\(fmt(axis.py($0.y)))" }.joined(separator: " ")
-            canvas.body += "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>\n"
+            canvas.body +=
+                "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>\n"
             for point in drawn[index] {
                 let fill = axis.canShow(point.y) ? "fill=\"\(line.color)\"" : "fill=\"white\" stroke=\"\(line.color)\""
-                canvas.body += "<circle cx=\"\(fmt(px(point.x)))\" cy=\"\(fmt(axis.py(point.y)))\" r=\"\(fmt(markerRadius))\" \(fill)/>\n"
+                canvas.body +=
+                    "<circle cx=\"\(fmt(px(point.x)))\" cy=\"\(fmt(axis.py(point.y)))\" r=\"\(fmt(markerRadius))\" \(fill)/>\n"
             }
             let legendY = y + height + 58 + Double(index) * 16
-            canvas.body += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(legendY - 4))\" x2=\"\(fmt(x + 24))\" y2=\"\(fmt(legendY - 4))\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>\n"
+            canvas.body +=
+                "<line x1=\"\(fmt(x))\" y1=\"\(fmt(legendY - 4))\" x2=\"\(fmt(x + 24))\" y2=\"\(fmt(legendY - 4))\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>\n"
             canvas.text(x: x + 30, y: legendY, "\(line.label) (\(unit))", size: 12, anchor: .start, color: "#333")
         }
         // Value labels: dashed series prefer below their points, solid ones above, so that a
@@ -168,12 +250,18 @@ enum BenchChart {
         for (index, line) in series.enumerated() {
             for point in drawn[index] {
                 canvas.valueLabel(
-                    BenchFormat.number(point.y), at: (px(point.x), axis.py(point.y)), above: !line.dashed,
-                    color: line.color, top: y - 6, bottom: y + height - 1)
+                    BenchFormat.number(point.y),
+                    at: (px(point.x), axis.py(point.y)),
+                    above: !line.dashed,
+                    color: line.color,
+                    top: y - 6,
+                    bottom: y + height - 1
+                )
             }
         }
         // The axes last: a label's halo may not cut them.
-        canvas.body += "<polyline points=\"\(fmt(x)),\(fmt(y)) \(fmt(x)),\(fmt(y + height)) \(fmt(x + width)),\(fmt(y + height))\" fill=\"none\" stroke=\"#333\"/>\n"
+        canvas.body +=
+            "<polyline points=\"\(fmt(x)),\(fmt(y)) \(fmt(x)),\(fmt(y + height)) \(fmt(x + width)),\(fmt(y + height))\" fill=\"none\" stroke=\"#333\"/>\n"
         canvas.body += "</g>\n"
     }
 
@@ -195,7 +283,10 @@ enum BenchChart {
             switch scale {
             case .linear:
                 low = 0
-                high = BenchChart.niceCeiling((values.filter(\.isFinite).max() ?? 1) * 1.1, factors: [1, 2, 2.5, 5, 10])
+                high = BenchChart.niceCeiling(
+                    (values.filter(\.isFinite).max() ?? 1) * 1.1,
+                    factors: [1, 2, 2.5, 5, 10]
+                )
             case .logarithmic:
                 let positive = values.filter { $0.isFinite && $0 > 0 }
                 // 15 % of headroom at both ends keeps the extreme points and their labels
@@ -285,7 +376,11 @@ enum BenchChart {
 
         init(around center: (x: Double, y: Double), radius: Double) {
             self.init(
-                minX: center.x - radius, minY: center.y - radius, maxX: center.x + radius, maxY: center.y + radius)
+                minX: center.x - radius,
+                minY: center.y - radius,
+                maxX: center.x + radius,
+                maxY: center.y + radius
+            )
         }
 
         func overlaps(_ other: Box, margin: Double) -> Bool {
@@ -309,8 +404,13 @@ enum BenchChart {
 
         /// Text that stays where it is put: titles, ticks, legend.
         mutating func text(
-            x: Double, y: Double, _ content: String, size: Int, anchor: Anchor,
-            color: String = "#000", weight: String = "normal"
+            x: Double,
+            y: Double,
+            _ content: String,
+            size: Int,
+            anchor: Anchor,
+            color: String = "#000",
+            weight: String = "normal"
         ) {
             taken.append(Box(text: content, x: x, y: y, size: Double(size), anchor: anchor))
             body += BenchChart.text(x: x, y: y, content, size: size, anchor: anchor, color: color, weight: weight)
@@ -321,7 +421,12 @@ enum BenchChart {
         /// needs a leader line to `point`, whose leader crosses nothing); at the first
         /// candidate when none does, since a label on top of another beats a missing value.
         mutating func place(
-            _ content: String, candidates: [Candidate], size: Int, color: String, top: Double, bottom: Double,
+            _ content: String,
+            candidates: [Candidate],
+            size: Int,
+            color: String,
+            top: Double,
+            bottom: Double,
             point: (x: Double, y: Double)? = nil
         ) {
             func box(_ candidate: Candidate) -> Box {
@@ -344,12 +449,20 @@ enum BenchChart {
                 let edge =
                     placed.minY > point.y
                     ? (point.y + markerRadius, placed.minY) : (point.y - markerRadius, placed.maxY)
-                body += "<line x1=\"\(fmt(point.x))\" y1=\"\(fmt(edge.0))\" x2=\"\(fmt(point.x))\" y2=\"\(fmt(edge.1))\" stroke=\"\(color)\" stroke-width=\"0.75\"/>\n"
+                body +=
+                    "<line x1=\"\(fmt(point.x))\" y1=\"\(fmt(edge.0))\" x2=\"\(fmt(point.x))\" y2=\"\(fmt(edge.1))\" stroke=\"\(color)\" stroke-width=\"0.75\"/>\n"
             }
             taken.append(placed)
             // A white halo keeps the digits readable where a line runs behind them.
             body += BenchChart.text(
-                x: chosen.x, y: chosen.y, content, size: size, anchor: chosen.anchor, color: color, halo: true)
+                x: chosen.x,
+                y: chosen.y,
+                content,
+                size: size,
+                anchor: chosen.anchor,
+                color: color,
+                halo: true
+            )
         }
 
         /// A point's value over or under it, in this order: centred on the preferred side,
@@ -359,7 +472,11 @@ enum BenchChart {
         /// further out get a leader line, and a leader may not cross another label (so a
         /// column of three labels on one point needs the spots beside it).
         mutating func valueLabel(
-            _ content: String, at point: (x: Double, y: Double), above: Bool, color: String, top: Double,
+            _ content: String,
+            at point: (x: Double, y: Double),
+            above: Bool,
+            color: String,
+            top: Double,
             bottom: Double
         ) {
             // Baselines 9 px over the point and 16 px under it leave 3.5 px between the 10 px
@@ -382,8 +499,12 @@ enum BenchChart {
                     for side in [above, !above] {
                         candidates.append(
                             Candidate(
-                                x: point.x, y: baseline(above: side, further: Double(step) * 2), anchor: .middle,
-                                leader: true))
+                                x: point.x,
+                                y: baseline(above: side, further: Double(step) * 2),
+                                anchor: .middle,
+                                leader: true
+                            )
+                        )
                     }
                 }
             }
@@ -406,11 +527,18 @@ enum BenchChart {
     }
 
     private static func text(
-        x: Double, y: Double, _ content: String, size: Int, anchor: Anchor,
-        color: String = "#000", weight: String = "normal", halo: Bool = false
+        x: Double,
+        y: Double,
+        _ content: String,
+        size: Int,
+        anchor: Anchor,
+        color: String = "#000",
+        weight: String = "normal",
+        halo: Bool = false
     ) -> String {
         let paint = halo ? " stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" : ""
-        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor.rawValue)\" fill=\"\(color)\" font-weight=\"\(weight)\"\(paint)>\(escape(content))</text>\n"
+        return
+            "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor.rawValue)\" fill=\"\(color)\" font-weight=\"\(weight)\"\(paint)>\(escape(content))</text>\n"
     }
 
     private static func escape(_ text: String) -> String {

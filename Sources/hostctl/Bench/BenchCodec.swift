@@ -54,7 +54,8 @@ enum BenchCodec {
 
     /// The Foundation figures from the helper, or why there are none.
     static func foundation(
-        batches: Int, iterations: Int
+        batches: Int,
+        iterations: Int
     ) async -> Result<(callback: Samples, request: Samples), BenchFailure> {
         let directory = BenchPaths.executableDirectory
         let helper = directory + "/" + helperName
@@ -73,13 +74,15 @@ enum BenchCodec {
             return .failure(BenchFailure("\(helperName) printed no figures"))
         }
         func samples(_ values: [JSONValue]) -> Samples {
-            Samples(values.compactMap { value -> Double? in
-                switch value {
-                case .int(let integer): Double(integer)
-                case .double(let double): double
-                default: nil
+            Samples(
+                values.compactMap { value -> Double? in
+                    switch value {
+                    case .int(let integer): Double(integer)
+                    case .double(let double): double
+                    default: nil
+                    }
                 }
-            })
+            )
         }
         return .success((samples(callbacks), samples(requests)))
     }

@@ -27,29 +27,51 @@ enum BenchCommand {
         var scaleSizes: [Int], scaleWarmup: Int, scaleRoundTrips: Int
 
         static let full = Counts(
-            codecBatches: 50, codecIterations: 2000,
-            echoWarmup: 300, echo: 3000,
-            transitionWarmup: 400, transition: 4000,
-            spawnWarmup: 10, spawn: 200,
-            killWarmup: 10, kill: 200,
-            throughputScenes: [1, 8, 64], throughputRounds: 7, throughputTransitions: 4000,
+            codecBatches: 50,
+            codecIterations: 2000,
+            echoWarmup: 300,
+            echo: 3000,
+            transitionWarmup: 400,
+            transition: 4000,
+            spawnWarmup: 10,
+            spawn: 200,
+            killWarmup: 10,
+            kill: 200,
+            throughputScenes: [1, 8, 64],
+            throughputRounds: 7,
+            throughputTransitions: 4000,
             memoryScenes: 100,
-            suspendWarmup: 10, suspend: 200,
-            terminateScenes: 100, terminateRounds: 5,
-            scaleSizes: [1, 10, 100, 1000], scaleWarmup: 200, scaleRoundTrips: 2000
+            suspendWarmup: 10,
+            suspend: 200,
+            terminateScenes: 100,
+            terminateRounds: 5,
+            scaleSizes: [1, 10, 100, 1000],
+            scaleWarmup: 200,
+            scaleRoundTrips: 2000
         )
 
         static let quick = Counts(
-            codecBatches: 10, codecIterations: 300,
-            echoWarmup: 20, echo: 200,
-            transitionWarmup: 20, transition: 200,
-            spawnWarmup: 2, spawn: 10,
-            killWarmup: 2, kill: 10,
-            throughputScenes: [1, 8, 64], throughputRounds: 2, throughputTransitions: 256,
+            codecBatches: 10,
+            codecIterations: 300,
+            echoWarmup: 20,
+            echo: 200,
+            transitionWarmup: 20,
+            transition: 200,
+            spawnWarmup: 2,
+            spawn: 10,
+            killWarmup: 2,
+            kill: 10,
+            throughputScenes: [1, 8, 64],
+            throughputRounds: 2,
+            throughputTransitions: 256,
             memoryScenes: 10,
-            suspendWarmup: 2, suspend: 10,
-            terminateScenes: 10, terminateRounds: 2,
-            scaleSizes: [1, 10, 100], scaleWarmup: 10, scaleRoundTrips: 100
+            suspendWarmup: 2,
+            suspend: 10,
+            terminateScenes: 10,
+            terminateRounds: 2,
+            scaleSizes: [1, 10, 100],
+            scaleWarmup: 10,
+            scaleRoundTrips: 100
         )
     }
 
@@ -73,7 +95,8 @@ enum BenchCommand {
         if BenchEnvironment.isDebugBuild {
             printError(
                 "hostctl bench: warning: this is a debug build; the figures mean little "
-                    + "(swift build -c release --static-swift-stdlib)")
+                    + "(swift build -c release --static-swift-stdlib)"
+            )
         }
         var report = BenchReport(
             quick: quick,
@@ -109,7 +132,8 @@ enum BenchCommand {
             print(
                 "hostctl bench: \(report.debugBuild ? "DEBUG" : "release") build, "
                     + "\(report.staticStdlib ? "static" : "dynamic") stdlib, \(report.cores) cores"
-                    + (quick ? ", --quick" : "") + "\n")
+                    + (quick ? ", --quick" : "") + "\n"
+            )
             print(report.table, terminator: "")
             if let svgPath { print("\nchart written to \(svgPath)") }
         }
@@ -136,27 +160,37 @@ enum BenchCommand {
     }
 
     private static func run(
-        _ group: Group, counts: Counts, into report: inout BenchReport, scalePoints: inout [BenchHost.ScalePoint]
+        _ group: Group,
+        counts: Counts,
+        into report: inout BenchReport,
+        scalePoints: inout [BenchHost.ScalePoint]
     ) async throws {
         let executable = BenchPaths.executable
         switch group {
         case .codec:
             let ours = BenchCodec.ours(batches: counts.codecBatches, iterations: counts.codecIterations)
             let foundation = await BenchCodec.foundation(
-                batches: counts.codecBatches, iterations: counts.codecIterations)
+                batches: counts.codecBatches,
+                iterations: counts.codecIterations
+            )
             for (name, samples, message) in [
                 ("codec.callback", ours.callback, #"{"type":"callback","name":"viewDidAppear","vc":"Detail"}"#),
                 ("codec.request", ours.request, #"{"id":42,"op":"push","vc":"Detail"}"#),
             ] {
                 var row = BenchRow(
-                    name, unit: .nanoseconds, samples, floorName: "Foundation JSONEncoder + JSONDecoder",
-                    target: .speedupAtLeast(10))
+                    name,
+                    unit: .nanoseconds,
+                    samples,
+                    floorName: "Foundation JSONEncoder + JSONDecoder",
+                    target: .speedupAtLeast(10)
+                )
                 switch foundation {
                 case .success(let figures):
                     let reference = name == "codec.callback" ? figures.callback : figures.request
                     row.floor = reference.median
                     row.details["foundationP99"] = reference.p99
-                    row.note = "encode + decode of \(message); floor column = Foundation on an equivalent Codable struct"
+                    row.note =
+                        "encode + decode of \(message); floor column = Foundation on an equivalent Codable struct"
                 case .failure(let failure):
                     row.note = failure.description
                 }
@@ -168,9 +202,15 @@ enum BenchCommand {
             // median counts, so a burst of load from elsewhere cannot inflate a floor.
             func echoFloors() async throws -> (eventLoop: Samples, blocking: Samples?) {
                 let eventLoop = try await BenchFloors.eventLoopEcho(
-                    executable: executable, warmup: counts.echoWarmup, count: counts.echo)
+                    executable: executable,
+                    warmup: counts.echoWarmup,
+                    count: counts.echo
+                )
                 let blocking = await BenchFloors.blockingEcho(
-                    executable: executable, warmup: counts.echoWarmup, count: counts.echo)
+                    executable: executable,
+                    warmup: counts.echoWarmup,
+                    count: counts.echo
+                )
                 return (eventLoop, blocking)
             }
             func lower(_ first: Samples?, _ second: Samples?) -> Samples? {
@@ -180,64 +220,115 @@ enum BenchCommand {
             }
             let before = try await echoFloors()
             let transitions = try await BenchHost.transition(
-                warmup: counts.transitionWarmup, count: counts.transition)
+                warmup: counts.transitionWarmup,
+                count: counts.transition
+            )
             let after = try await echoFloors()
             let eventLoop = lower(before.eventLoop, after.eventLoop) ?? before.eventLoop
-            report.add(BenchRow(
-                "pipe-echo.eventloop", eventLoop,
-                note: "200-byte line to hostctl bench-echo and back via ChildProcess + EventLoop + continuation"))
+            report.add(
+                BenchRow(
+                    "pipe-echo.eventloop",
+                    eventLoop,
+                    note: "200-byte line to hostctl bench-echo and back via ChildProcess + EventLoop + continuation"
+                )
+            )
             var floor = eventLoop.median
             var floorName = "pipe-echo.eventloop"
             if let blocking = lower(before.blocking, after.blocking) {
-                report.add(BenchRow(
-                    "pipe-echo.blocking", blocking,
-                    note: "the same line with blocking write/read on a dedicated thread"))
+                report.add(
+                    BenchRow(
+                        "pipe-echo.blocking",
+                        blocking,
+                        note: "the same line with blocking write/read on a dedicated thread"
+                    )
+                )
                 if blocking.median < floor {
                     floor = blocking.median
                     floorName = "pipe-echo.blocking"
                 }
             }
             var row = BenchRow(
-                "transition", transitions, floor: floor, floorName: floorName, target: .ratioAtMost(2),
+                "transition",
+                transitions,
+                floor: floor,
+                floorName: floorName,
+                target: .ratioAtMost(2),
                 note: "deactivate/activate alternating on one scene via SceneHandle; floor = fastest pipe echo ("
                     + floorName + "); vs pipe-echo.eventloop "
-                    + BenchFormat.number(transitions.median / eventLoop.median) + "×")
+                    + BenchFormat.number(transitions.median / eventLoop.median) + "×"
+            )
             row.details["eventLoopRatio"] = transitions.median / eventLoop.median
             report.add(row)
 
         case .connect:
             let ready = try await BenchFloors.spawnReady(
-                executable: executable, warmup: counts.spawnWarmup, count: counts.spawn)
-            report.add(BenchRow(
-                "spawn-ready", ready, note: "spawn hostctl bench-ready via ChildProcess + EventLoop until its line"))
+                executable: executable,
+                warmup: counts.spawnWarmup,
+                count: counts.spawn
+            )
+            report.add(
+                BenchRow(
+                    "spawn-ready",
+                    ready,
+                    note: "spawn hostctl bench-ready via ChildProcess + EventLoop until its line"
+                )
+            )
             let connect = try await BenchHost.connect(warmup: counts.spawnWarmup, count: counts.spawn)
             var note = "spawn to foregroundActive acknowledged (new session); floor = spawn-ready"
             if !report.staticStdlib {
-                note += "; the 5 ms target assumes --static-swift-stdlib (this binary loads the Swift runtime dynamically)"
+                note +=
+                    "; the 5 ms target assumes --static-swift-stdlib (this binary loads the Swift runtime dynamically)"
             }
-            report.add(BenchRow(
-                "connect", connect, floor: ready.median, floorName: "spawn-ready", target: .medianAtMost(5000),
-                note: note))
+            report.add(
+                BenchRow(
+                    "connect",
+                    connect,
+                    floor: ready.median,
+                    floorName: "spawn-ready",
+                    target: .medianAtMost(5000),
+                    note: note
+                )
+            )
 
         case .kill:
-            let raw = try await BenchFloors.rawKill(executable: executable, warmup: counts.killWarmup, count: counts.kill)
-            report.add(BenchRow(
-                "kill.raw", raw, note: "SIGKILL of a watched bench-echo child until the event loop reports the exit"))
+            let raw = try await BenchFloors.rawKill(
+                executable: executable,
+                warmup: counts.killWarmup,
+                count: counts.kill
+            )
+            report.add(
+                BenchRow(
+                    "kill.raw",
+                    raw,
+                    note: "SIGKILL of a watched bench-echo child until the event loop reports the exit"
+                )
+            )
             let kill = try await BenchHost.kill(warmup: counts.killWarmup, count: counts.kill)
-            report.add(BenchRow(
-                "kill", kill, floor: raw.median, floorName: "kill.raw",
-                note: "SIGKILL of a worker from outside until the exited trace event reaches a subscriber"))
+            report.add(
+                BenchRow(
+                    "kill",
+                    kill,
+                    floor: raw.median,
+                    floorName: "kill.raw",
+                    note: "SIGKILL of a worker from outside until the exited trace event reaches a subscriber"
+                )
+            )
 
         case .throughput:
             let results = try await BenchHost.throughput(
-                counts: counts.throughputScenes, rounds: counts.throughputRounds,
-                transitionsPerRound: counts.throughputTransitions)
+                counts: counts.throughputScenes,
+                rounds: counts.throughputRounds,
+                transitionsPerRound: counts.throughputTransitions
+            )
             for result in results {
                 var row = BenchRow(
-                    "throughput.\(result.scenes)", unit: .perSecond, result.rate,
+                    "throughput.\(result.scenes)",
+                    unit: .perSecond,
+                    result.rate,
                     note: "transitions/s, \(result.scenes) concurrent scene(s); per-transition latency p50 "
                         + BenchFormat.value(result.latency.median, .microseconds) + ", p99 "
-                        + BenchFormat.value(result.latency.p99, .microseconds))
+                        + BenchFormat.value(result.latency.p99, .microseconds)
+                )
                 row.details["latencyMedianUs"] = result.latency.median
                 row.details["latencyP99Us"] = result.latency.p99
                 report.add(row)
@@ -246,23 +337,34 @@ enum BenchCommand {
         case .memory:
             let memory = try await BenchHost.memory(count: counts.memoryScenes)
             var pss = BenchRow(
-                "memory.worker-pss", unit: .kibibytes, memory.workerPSS, target: .medianAtMost(1024),
+                "memory.worker-pss",
+                unit: .kibibytes,
+                memory.workerPSS,
+                target: .medianAtMost(1024),
                 note: "PSS of each idle worker (foregroundActive) with \(counts.memoryScenes) live; private (USS) p50 "
-                    + BenchFormat.value(memory.workerUSS.median, .kibibytes))
+                    + BenchFormat.value(memory.workerUSS.median, .kibibytes)
+            )
             pss.details["ussMedianKiB"] = memory.workerUSS.median
             pss.details["ussP99KiB"] = memory.workerUSS.p99
             report.add(pss)
-            report.add(BenchRow(
-                "memory.host-per-scene", unit: .kibibytes, Samples([memory.hostPerScene]),
-                note: "host RSS growth / \(counts.memoryScenes) scenes"))
+            report.add(
+                BenchRow(
+                    "memory.host-per-scene",
+                    unit: .kibibytes,
+                    Samples([memory.hostPerScene]),
+                    note: "host RSS growth / \(counts.memoryScenes) scenes"
+                )
+            )
 
         case .suspend:
             let result = try await BenchHost.suspendResume(warmup: counts.suspendWarmup, count: counts.suspend)
             var row = BenchRow(
-                "suspend-resume", result.cycle,
+                "suspend-resume",
+                result.cycle,
                 note: "background until SIGSTOPped (suspend delay 0), then foreground to foregroundActive; "
                     + "suspend p50 " + BenchFormat.value(result.suspend.median, .microseconds)
-                    + ", resume p50 " + BenchFormat.value(result.resume.median, .microseconds))
+                    + ", resume p50 " + BenchFormat.value(result.resume.median, .microseconds)
+            )
             row.details["suspendMedianUs"] = result.suspend.median
             row.details["suspendP99Us"] = result.suspend.p99
             row.details["resumeMedianUs"] = result.resume.median
@@ -271,10 +373,15 @@ enum BenchCommand {
 
         case .terminate:
             let samples = try await BenchHost.terminate(
-                scenes: counts.terminateScenes, rounds: counts.terminateRounds)
+                scenes: counts.terminateScenes,
+                rounds: counts.terminateRounds
+            )
             var row = BenchRow(
-                "terminate", samples,
-                note: "terminate \(counts.terminateScenes) running scenes at once (wall time, \(counts.terminateRounds) rounds)")
+                "terminate",
+                samples,
+                note:
+                    "terminate \(counts.terminateScenes) running scenes at once (wall time, \(counts.terminateRounds) rounds)"
+            )
             row.details["scenes"] = Double(counts.terminateScenes)
             report.add(row)
 
@@ -283,19 +390,27 @@ enum BenchCommand {
             for size in counts.scaleSizes {
                 progress("scale \(size)…")
                 let point = try await BenchHost.scale(
-                    scenes: size, warmup: counts.scaleWarmup, roundTrips: counts.scaleRoundTrips)
+                    scenes: size,
+                    warmup: counts.scaleWarmup,
+                    roundTrips: counts.scaleRoundTrips
+                )
                 scalePoints.append(point)
                 if base == nil { base = point.roundTrip.median }
                 var connect = BenchRow(
-                    "scale.\(size).connect", point.connect,
+                    "scale.\(size).connect",
+                    point.connect,
                     note: "\(size) scenes connected, 32 at a time, in "
-                        + BenchFormat.value(point.connectBatch, .microseconds) + " (per-scene latency shown)")
+                        + BenchFormat.value(point.connectBatch, .microseconds) + " (per-scene latency shown)"
+                )
                 connect.details["batchUs"] = point.connectBatch
                 connect.details["quitUs"] = point.quit
                 report.add(connect)
                 var roundTrip = BenchRow(
-                    "scale.\(size).roundtrip", point.roundTrip, floor: base,
-                    floorName: "scale.\(counts.scaleSizes[0]).roundtrip")
+                    "scale.\(size).roundtrip",
+                    point.roundTrip,
+                    floor: base,
+                    floorName: "scale.\(counts.scaleSizes[0]).roundtrip"
+                )
                 if size >= 1000 {
                     roundTrip.target = .ratioAtMost(1.5)
                 }

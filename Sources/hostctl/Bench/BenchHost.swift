@@ -30,7 +30,9 @@ enum BenchHost {
                 try await scene.activate()
             }
             let end = BenchClock.now()
-            if index >= warmup && samples.count < count { samples.append(BenchClock.microseconds(from: start, to: end)) }
+            if index >= warmup && samples.count < count {
+                samples.append(BenchClock.microseconds(from: start, to: end))
+            }
         }
         return samples
     }
@@ -122,7 +124,9 @@ enum BenchHost {
     /// `throughput.N`: N tasks each alternating transitions on its own scene; transitions/s
     /// per round, plus every transition's latency.
     static func throughput(
-        counts: [Int], rounds: Int, transitionsPerRound: Int
+        counts: [Int],
+        rounds: Int,
+        transitionsPerRound: Int
     ) async throws -> [(scenes: Int, rate: Samples, latency: Samples)] {
         let host = try SceneHost(configuration: configuration())
         var scenes: [SceneHandle] = []
@@ -183,7 +187,8 @@ enum BenchHost {
     /// `suspend-resume`: `background` until the worker is stopped (suspend delay 0), then
     /// `foreground` back to `foregroundActive`.
     static func suspendResume(
-        warmup: Int, count: Int
+        warmup: Int,
+        count: Int
     ) async throws -> (cycle: Samples, suspend: Samples, resume: Samples) {
         let host = try SceneHost(configuration: configuration(suspendDelay: .zero))
         let scene = try host.scene("S")
@@ -253,8 +258,14 @@ enum BenchHost {
         let memory = await workerMemory(scenes)
         let quit = await measure { await host.quit() }
         return ScalePoint(
-            scenes: count, connect: connect, connectBatch: batch, roundTrip: roundTrip,
-            workerPSS: memory.pss, workerUSS: memory.uss, hostPerScene: (after - before) / Double(count), quit: quit
+            scenes: count,
+            connect: connect,
+            connectBatch: batch,
+            roundTrip: roundTrip,
+            workerPSS: memory.pss,
+            workerUSS: memory.uss,
+            hostPerScene: (after - before) / Double(count),
+            quit: quit
         )
     }
 }

@@ -83,8 +83,13 @@ struct BenchRow: Sendable {
     }
 
     init(
-        _ name: String, unit: Unit = .microseconds, _ samples: Samples,
-        floor: Double? = nil, floorName: String? = nil, target: Target? = nil, note: String? = nil
+        _ name: String,
+        unit: Unit = .microseconds,
+        _ samples: Samples,
+        floor: Double? = nil,
+        floorName: String? = nil,
+        target: Target? = nil,
+        note: String? = nil
     ) {
         self.name = name
         self.unit = unit

@@ -62,9 +62,9 @@ func measure(_ body: () async throws -> Void) async rethrows -> Double {
 enum BenchEnvironment {
     static var isDebugBuild: Bool {
         #if DEBUG
-            return true
+        return true
         #else
-            return false
+        return false
         #endif
     }
 
@@ -159,11 +159,16 @@ enum BenchThread {
             let job = Job { continuation.resume(returning: body()) }
             let context = Unmanaged.passRetained(job).toOpaque()
             var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { context in
-                let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-                job.body()
-                return nil
-            }, context)
+            let rc = pthread_create(
+                &thread,
+                nil,
+                { context in
+                    let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+                    job.body()
+                    return nil
+                },
+                context
+            )
             if rc == 0 {
                 pthread_detach(thread)
             } else {
