@@ -122,6 +122,22 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aConnectQueuedBehindQuitsTerminateStartsNoWorker() async throws {
+        var configuration = TestWorker.configuration(["--hang-in", "applicationWillTerminate"])
+        configuration.terminateLimit = .milliseconds(300)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var events = host.trace.events().makeAsyncIterator()
+        let quit = Task { await host.quit() }
+        // A's terminate is in flight once its scene has disconnected.
+        while let event = await events.next(), event.name != CallbackName.sceneDidDisconnect.rawValue {}
+        await #expect(throws: HostError.self) { try await scene.connect() }
+        await quit.value
+        #expect(host.livingWorkerPids().isEmpty)
+        #expect(host.trace.history.filter { $0.processEvent == .spawned }.count == 1)
+    }
+
     @Test func overTheMemoryLimitTheHostRelievesPressureByItself() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1

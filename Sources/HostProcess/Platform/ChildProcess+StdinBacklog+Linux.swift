@@ -20,10 +20,16 @@ struct StdinBacklog: Sendable {
     /// Writes from the front as far as the pipe takes; throws what `write(2)` reported.
     mutating func flush(to descriptor: Int32) throws(ChildIOError) {
         guard !isEmpty else { return }
-        let start = self.start
         let written = try ChildProcess.writeSome(from: bytes, startingAt: start, to: descriptor)
-        self.start += written
-        if isEmpty { removeAll() }
+        start += written
+        if isEmpty {
+            removeAll()
+        } else if start > bytes.count / 2 {
+            // Drop what is written once it outweighs what waits: the buffer stays within
+            // twice the backlog, and the copying is amortized.
+            bytes.removeFirst(start)
+            start = 0
+        }
     }
 
     mutating func removeAll() {
@@ -41,6 +47,10 @@ extension ChildProcess {
 
     /// Writes `bytes` after whatever is queued; queues what the pipe has no room for.
     static func write(_ bytes: [UInt8], through descriptors: inout Descriptors) throws(ChildIOError) {
+        // Checked before anything is written: a write is taken whole or not at all.
+        guard descriptors.stdinBacklog.count + bytes.count <= maximumStdinBacklog else {
+            throw .backlogFull(queued: descriptors.stdinBacklog.count)
+        }
         do {
             try descriptors.stdinBacklog.flush(to: descriptors.stdin)
         } catch {
@@ -48,9 +58,6 @@ extension ChildProcess {
             throw error
         }
         if !descriptors.stdinBacklog.isEmpty {
-            guard descriptors.stdinBacklog.count + bytes.count <= maximumStdinBacklog else {
-                throw .backlogFull(queued: descriptors.stdinBacklog.count)
-            }
             descriptors.stdinBacklog.append(bytes)
             return
         }

@@ -14,7 +14,7 @@ package final class Locked<State: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    package init(_ initial: consuming State) {
+    package init(_ initial: consuming sending State) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -30,8 +30,8 @@ package final class Locked<State: ~Copyable>: @unchecked Sendable {
     /// the same lock again.
     @inline(__always)
     package func withLock<Result: ~Copyable, Failure: Error>(
-        _ body: (inout State) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
+        _ body: (inout sending State) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -289,6 +289,9 @@ actor SceneController {
     private func run(_ step: SceneLifecycle.Step, for op: SceneOperation) async throws {
         switch step {
         case .launch(let background, let root):
+            // A quit in progress starts no worker: whatever came after it in the mailbox
+            // would outlive the quit (its deadline and its wait for every worker).
+            guard !context.flags.isQuitting.load(ordering: .relaxed) else { throw HostError.shuttingDown }
             var argv = context.configuration.worker
             if case .connect(_, _, let worker?) = op { argv = worker }
             lastWorkerArgv = argv
