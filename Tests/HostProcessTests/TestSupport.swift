@@ -26,8 +26,11 @@ enum TestWorker {
     static func configuration(_ extra: [String] = [], stateDirectory: String? = nil) -> HostConfiguration {
         var configuration = HostConfiguration(worker: [hostctl, "worker"] + extra)
         configuration.suspendDelay = .milliseconds(50)
-        configuration.launchLimit = .seconds(10)
-        configuration.transitionLimit = .seconds(5)
+        // Safety nets only (tests of the watchdogs set their own): generous, because under a
+        // sanitizer, with the whole suite starting workers at once on two cores, a healthy
+        // worker's launch has been seen to take over 10 s.
+        configuration.launchLimit = .seconds(60)
+        configuration.transitionLimit = .seconds(30)
         configuration.terminateLimit = .seconds(2)
         configuration.backgroundTaskLimit = .milliseconds(500)
         configuration.forwardsWorkerStderr = false
