@@ -307,6 +307,40 @@ import Testing
 extension SessionStoreHardeningTests {
     // MARK: One host per state directory
 
+    @Test func aLockHeldAfterItsHostDiedIsWaitedOutNotReported() async throws {
+        let state = makeTemporaryDirectory() + "/state"
+        try SessionStore(directory: state).close()
+        // The pid of a host that is gone: a child that has exited and been reaped.
+        let gone = try ChildProcess.spawn(argv: ["/bin/true"])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.watch(gone, onStdout: { _ in }, onStderr: { _ in }, onExit: { _ in continuation.resume() })
+        }
+        // Someone else (as a dying host's half-spawned child would) holds the lock a moment.
+        let holder = try ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/sleep", "0.3"])
+        let holderExit = Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+                EventLoop.shared.watch(
+                    holder,
+                    onStdout: { _ in },
+                    onStderr: { _ in },
+                    onExit: { continuation.resume(returning: $0) }
+                )
+            }
+        }
+        // Until flock holds it, our own opens succeed (and record our pid, which is alive).
+        while (try? SessionStore(directory: state).close()) != nil {}
+        // A live recorded holder: refused at once.
+        #expect(writeFile(state + "/lock", "\(holder.pid)\n"))
+        #expect(throws: HostError.stateDirectoryInUse(directory: state, pid: holder.pid)) {
+            try SessionStore(directory: state)
+        }
+        // Now the recorded holder is a dead host's pid: the store waits for the lock instead.
+        #expect(writeFile(state + "/lock", "\(gone.pid)\n"))
+        let store = try SessionStore(directory: state)
+        store.close()
+        #expect(await holderExit.value == .exited(status: 0))
+    }
+
     @Test func aSecondStoreOrHostOnAStateDirectoryInUseFailsUntilTheFirstQuits() async throws {
         let state = makeTemporaryDirectory() + "/state"
         let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))

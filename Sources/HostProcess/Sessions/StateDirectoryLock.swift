@@ -33,10 +33,20 @@ final class StateDirectoryLock: Sendable {
         guard descriptor >= 0 else {
             throw HostError.io("cannot open \(path): \(String(cString: strerror(errno)))")
         }
+        let staleHolderDeadline = ContinuousClock.now + Self.staleHolderGrace
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             let holder = code == EWOULDBLOCK ? Self.readHolder(descriptor) : nil
+            // The host that wrote its pid is gone, yet the lock is held: a worker it was
+            // spawning when it was SIGKILLed still shares the descriptor between its fork and
+            // its exec, for microseconds. Wait that out rather than refuse a restart.
+            if code == EWOULDBLOCK, let holder, kill(holder, 0) != 0, errno == ESRCH,
+                ContinuousClock.now < staleHolderDeadline
+            {
+                usleep(2_000)
+                continue
+            }
             close(descriptor)
             if code == EWOULDBLOCK { throw HostError.stateDirectoryInUse(directory: directory, pid: holder) }
             throw HostError.io("cannot lock \(path): \(String(cString: strerror(code)))")
@@ -94,6 +104,10 @@ final class StateDirectoryLock: Sendable {
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)
     }
+
+    /// How long a lock whose recorded holder is dead may stay held before the directory is
+    /// reported in use (a dead host's child between fork and exec lets go within microseconds).
+    static let staleHolderGrace: Duration = .seconds(2)
 
     /// The pid on the first line of the lock file, if there is one.
     private static func readHolder(_ descriptor: Int32) -> Int32? {
