@@ -8,8 +8,11 @@
 /// between is written normally and fails at that kill (no watchdog wait); a worker that
 /// exits within the grace gets its own exit reason.
 extension WorkerConnection {
-    /// How long a worker may live on after closing its stdout.
-    static let stdoutClosedGrace: Duration = .milliseconds(100)
+    /// How long a worker may live on after closing its stdout. Generous: a worker SIGKILLed
+    /// from outside closes its stdout before its pidfd says it is dead, and under load (two
+    /// cores, sanitized workers tearing down their shadow memory) that gap has been seen to
+    /// pass 100 ms.
+    static let stdoutClosedGrace: Duration = .seconds(1)
 
     /// Called on the event loop thread when the worker's stdout reaches EOF before its death
     /// was seen.
