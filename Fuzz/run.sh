@@ -1,33 +1,86 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the protocol (Sources/Protocol + Fuzz/FuzzProtocol.swift,
-# compiled into one module with -sanitize=fuzzer,address; not part of Package.swift) and runs
-# it for a bounded time.
+# Builds a libFuzzer target (with -sanitize=fuzzer,address; not part of Package.swift) and
+# runs it for a bounded time.
 #
-#   Fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
+#   Fuzz/run.sh [protocol|host] [SECONDS] [extra libFuzzer flags...]
+#
+# protocol (the default): the frame decoder, JSON parser and wire codec, Sources/Protocol +
+#   Fuzz/FuzzProtocol.swift compiled into one module; seeds Fuzz/corpus, dictionary
+#   Fuzz/protocol.dict.
+# host: the control-socket request decoder, the scenario parser and the trace line parser
+#   and verifier, Sources/HostProcess + Fuzz/FuzzHost.swift compiled into one module against
+#   Sources/Protocol (its own module) and Sources/CSceneHostSys (clang); seeds
+#   Fuzz/corpus-host, dictionary Fuzz/host.dict. The first input byte picks the parser.
 #
 # SECONDS defaults to 60. Extra flags go to libFuzzer, e.g. `Fuzz/run.sh 600 -runs=10000000`
-# or `-jobs=2`. New inputs go to $FUZZ_OUT/corpus (default .build-fuzz/corpus), never into
-# the seed corpus Fuzz/corpus; a crash, leak or oversized allocation leaves its input in
-# $FUZZ_OUT as crash-*, leak-* or oom-*/malloc-limit artifacts and makes the script fail.
-# Reproduce one with: .build-fuzz/fuzz-protocol ARTIFACT
+# or `Fuzz/run.sh host 600 -jobs=2`. New inputs go to $FUZZ_OUT/corpus (protocol) or
+# $FUZZ_OUT/corpus-host (host), default FUZZ_OUT=.build-fuzz, never into the seed corpus; a
+# crash, leak or oversized allocation leaves its input in $FUZZ_OUT as crash-*, leak-* or
+# oom-*/malloc-limit artifacts and makes the script fail.
+# Reproduce one with: .build-fuzz/fuzz-protocol ARTIFACT (or .build-fuzz/fuzz-host ARTIFACT)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+target=protocol
+if [[ $# -gt 0 && ( $1 == protocol || $1 == host ) ]]; then
+    target=$1
+    shift
+fi
 seconds=${1:-60}
 if [[ $# -gt 0 ]]; then shift; fi
 out=${FUZZ_OUT:-.build-fuzz}
-mkdir -p "$out/corpus"
-binary="$out/fuzz-protocol"
+swift_flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name scenehost
+    -module-cache-path "$out/module-cache")
 
-mapfile -t sources < <(find Sources/Protocol -name '*.swift' | sort)
-if [[ ! -x "$binary" || -n "$(find "${sources[@]}" Fuzz/FuzzProtocol.swift -newer "$binary" 2>/dev/null)" ]]; then
-    echo "== building $binary"
-    swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-        -module-name Protocol -module-cache-path "$out/module-cache" \
-        -o "$binary" "${sources[@]}" Fuzz/FuzzProtocol.swift
-fi
+# Rebuilds $binary when it is missing or older than any of the given inputs.
+stale() {
+    [[ ! -x "$binary" || -n "$(find "$@" -newer "$binary" 2>/dev/null)" ]]
+}
 
-echo "== fuzzing for ${seconds}s"
+case $target in
+protocol)
+    binary="$out/fuzz-protocol"
+    corpus="$out/corpus"
+    seeds=Fuzz/corpus
+    dict=Fuzz/protocol.dict
+    mkdir -p "$corpus"
+    mapfile -t sources < <(find Sources/Protocol -name '*.swift' | sort)
+    if stale "${sources[@]}" Fuzz/FuzzProtocol.swift; then
+        echo "== building $binary"
+        swiftc "${swift_flags[@]}" -use-ld=lld -module-name Protocol \
+            -o "$binary" "${sources[@]}" Fuzz/FuzzProtocol.swift
+    fi
+    ;;
+host)
+    binary="$out/fuzz-host"
+    corpus="$out/corpus-host"
+    seeds=Fuzz/corpus-host
+    dict=Fuzz/host.dict
+    build="$out/host-build"
+    mkdir -p "$corpus" "$build/c-module"
+    mapfile -t protocol_sources < <(find Sources/Protocol -name '*.swift' | sort)
+    mapfile -t host_sources < <(find Sources/HostProcess -name '*.swift' | sort)
+    c_dir=Sources/CSceneHostSys
+    if stale "${protocol_sources[@]}" "${host_sources[@]}" "$c_dir" Fuzz/FuzzHost.swift; then
+        echo "== building $binary"
+        # The C target, as SwiftPM builds it: its include dir, and a module map naming the header.
+        clang -fsanitize=fuzzer-no-link,address -O1 -g -I "$c_dir/include" \
+            -c "$c_dir/CSceneHostSys.c" -o "$build/CSceneHostSys.o"
+        printf 'module CSceneHostSys {\n    header "%s"\n    export *\n}\n' \
+            "$PWD/$c_dir/include/CSceneHostSys.h" >"$build/c-module/module.modulemap"
+        # Protocol as its own module (HostProcess imports it), one object.
+        swiftc "${swift_flags[@]}" -wmo -module-name Protocol \
+            -emit-module -emit-module-path "$build/Protocol.swiftmodule" \
+            -c -o "$build/Protocol.o" "${protocol_sources[@]}"
+        # HostProcess with the fuzz target in it, linked with both.
+        swiftc "${swift_flags[@]}" -use-ld=lld -module-name HostProcess \
+            -I "$build" -I "$build/c-module" -I "$c_dir/include" \
+            -o "$binary" "${host_sources[@]}" Fuzz/FuzzHost.swift "$build/Protocol.o" "$build/CSceneHostSys.o"
+    fi
+    ;;
+esac
+
+echo "== fuzzing $target for ${seconds}s"
 # Let libFuzzer report crashes itself (the Swift backtracer fights with ASan's handlers).
 export SWIFT_BACKTRACE=enable=no
 # -malloc_limit_mb: no single allocation may exceed 64 MiB (inputs are at most 8 KiB, so
@@ -38,8 +91,8 @@ export SWIFT_BACKTRACE=enable=no
     -malloc_limit_mb=64 \
     -max_len=8192 \
     -timeout=10 \
-    -dict=Fuzz/protocol.dict \
+    -dict="$dict" \
     -artifact_prefix="$out/" \
     -print_final_stats=1 \
     "$@" \
-    "$out/corpus" Fuzz/corpus
+    "$corpus" "$seeds"

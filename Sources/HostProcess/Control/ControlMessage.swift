@@ -66,7 +66,7 @@ public struct ControlRequest: Sendable, Hashable {
         switch op {
         case "ps":
             for key in object.keys where key != "op" {
-                throw failure(.invalidParameters, "ps: unknown field \"\(key)\"")
+                throw failure(.invalidParameters, "ps: unknown field \(quoted(key))")
             }
             self.init(id: id, body: .ps)
         case "events":
@@ -83,14 +83,14 @@ public struct ControlRequest: Sendable, Hashable {
                 case ("follow", _):
                     throw failure(.invalidParameters, "events: \"follow\" must be true or false")
                 default:
-                    throw failure(.invalidParameters, "events: unknown field \"\(key)\"")
+                    throw failure(.invalidParameters, "events: unknown field \(quoted(key))")
                 }
             }
             self.init(id: id, body: .events(fromSeq: fromSeq, follow: follow))
         default:
             guard Scenario.isStepOp(op) else {
                 let known = (Scenario.stepOps + Self.controlOps).sorted().joined(separator: ", ")
-                throw failure(.unknownOperation, "unknown op \"\(op)\" (known: \(known))")
+                throw failure(.unknownOperation, "unknown op \(quoted(op)) (known: \(known))")
             }
             do {
                 self.init(id: id, body: .step(try Scenario.step(fromJSON: .object(object))))

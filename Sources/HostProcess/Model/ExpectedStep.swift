@@ -90,9 +90,9 @@ extension ExpectedStep {
         case .callback(let name, let pattern):
             switch pattern {
             case .noController: return "callback \(name)"
-            case .named(let vc): return "callback \(name) (vc \(vc))"
+            case .named(let vc): return "callback \(name) (vc \(vc.inMessage))"
             case .newController: return "callback \(name) (vc: a new controller)"
-            case .top: return "callback \(name) (vc \(stack.last ?? "top"))"
+            case .top: return "callback \(name) (vc \(stack.last?.inMessage ?? "top"))"
             }
         case .state(let from, let to):
             return "state \(from) -> \(to)"

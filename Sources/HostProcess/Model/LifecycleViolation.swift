@@ -20,7 +20,7 @@ public struct LifecycleViolation: Error, Sendable, Hashable, CustomStringConvert
 
     /// `seq 17, scene A: expected callback sceneDidBecomeActive, got callback viewDidAppear (vc Root)`.
     public var description: String {
-        let place = scene.map { "seq \(seq), scene \($0)" } ?? "seq \(seq)"
+        let place = scene.map { "seq \(seq), scene \($0.inMessage)" } ?? "seq \(seq)"
         return "\(place): expected \(expected), got \(got)"
     }
 }

@@ -6,17 +6,26 @@ extension TraceEvent {
     var violationSummary: String {
         switch kind {
         case .callback:
-            let name = self.name ?? "(no name)"
-            return viewController.map { "callback \(name) (vc \($0))" } ?? "callback \(name)"
+            let name = self.name?.inMessage ?? "(no name)"
+            return viewController.map { "callback \(name) (vc \($0.inMessage))" } ?? "callback \(name)"
         case .state:
             return "state \(from?.rawValue ?? "(none)") -> \(to?.rawValue ?? "(none)")"
         case .process:
             let event = processEvent?.rawValue ?? "(no event)"
             return reason.map { "process \(event) (reason \($0))" } ?? "process \(event)"
         case .host:
-            return "host \(name ?? "(no name)")"
+            return "host \(name?.inMessage ?? "(no name)")"
         case .error:
-            return "error \(op ?? "(no op)")"
+            return "error \(op?.inMessage ?? "(no op)")"
         }
+    }
+}
+
+extension String {
+    /// A name from a trace as a one-line message shows it: as it is, or quoted and escaped
+    /// (`quoted`) when it holds a control character, which would break the line (and could
+    /// reach the terminal as an escape sequence: `hostctl verify` prints the message).
+    var inMessage: String {
+        utf8.contains { $0 < 0x20 } ? quoted(self) : self
     }
 }

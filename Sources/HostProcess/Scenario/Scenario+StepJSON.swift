@@ -6,8 +6,10 @@ extension Scenario {
     /// field is an error naming it. `expectError` is not accepted: it only means something
     /// inside a scenario.
     public static func step(fromJSON value: JSONValue) throws(ScenarioError) -> Step {
-        if case .object(let object) = value, object["expectError"] != nil {
-            let op = object["op"].flatMap { if case .string(let op) = $0 { op } else { nil } } ?? "step"
+        // (Only for a known op: any other is named, quoted, by the parser's own error.)
+        if case .object(let object) = value, object["expectError"] != nil, case .string(let op)? = object["op"],
+            isStepOp(op)
+        {
             throw ScenarioError("\(op): unknown field \"expectError\"")
         }
         do {

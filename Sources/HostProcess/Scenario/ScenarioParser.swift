@@ -41,7 +41,7 @@ extension Scenario {
         }
         guard case .object(let object) = root else { throw ScenarioError("the scenario must be a JSON object") }
         for key in object.keys where key != "config" && key != "steps" {
-            throw ScenarioError("unknown top-level field \"\(key)\" (expected \"config\" and \"steps\")")
+            throw ScenarioError("unknown top-level field \(quoted(key)) (expected \"config\" and \"steps\")")
         }
         var limits = Limits()
         if let config = object["config"] {
@@ -76,7 +76,7 @@ extension Scenario {
         guard case .object(let config) = value else { throw ScenarioError("\"config\" must be an object") }
         for key in config.keys where !configFields.contains(key) {
             throw ScenarioError(
-                "config: unknown field \"\(key)\" (known: \(configFields.sorted().joined(separator: ", ")))"
+                "config: unknown field \(quoted(key)) (known: \(configFields.sorted().joined(separator: ", ")))"
             )
         }
         let fields = Fields(config, place: "config")
@@ -108,7 +108,7 @@ extension Scenario {
         }
         guard let allowed = fieldsByOp[op] else {
             throw ScenarioError(
-                "step \(number): unknown op \"\(op)\" (known: \(fieldsByOp.keys.sorted().joined(separator: ", ")))"
+                "step \(number): unknown op \(quoted(op)) (known: \(fieldsByOp.keys.sorted().joined(separator: ", ")))"
             )
         }
         var expectsError = false
@@ -119,7 +119,7 @@ extension Scenario {
             expectsError = flag
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw ScenarioError("step \(number) (\(op)): unknown field \"\(key)\"")
+            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
         let step = try parseStep(op, &fields)
@@ -140,14 +140,14 @@ extension Scenario {
             case (let state?, nil):
                 guard let value = ActivationState(rawValue: state) else {
                     throw fields.error(
-                        "unknown state \"\(state)\" (known: \(ActivationState.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        "unknown state \(quoted(state)) (known: \(ActivationState.allCases.map(\.rawValue).joined(separator: ", ")))"
                     )
                 }
                 return .waitFor(scene: scene, condition: .state(value), timeout: timeout)
             case (nil, let process?):
                 guard let value = ProcessState(rawValue: process) else {
                     throw fields.error(
-                        "unknown process state \"\(process)\" (known: \(ProcessState.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        "unknown process state \(quoted(process)) (known: \(ProcessState.allCases.map(\.rawValue).joined(separator: ", ")))"
                     )
                 }
                 return .waitFor(scene: scene, condition: .process(value), timeout: timeout)
@@ -269,7 +269,7 @@ private struct Fields {
         guard let value = object[key] else { return nil }
         switch value {
         case .string(let name):
-            guard let number = SignalNames.number(named: name) else { throw error("unknown signal \"\(name)\"") }
+            guard let number = SignalNames.number(named: name) else { throw error("unknown signal \(quoted(name))") }
             return number
         case .int(let number) where (1...64).contains(number):
             return Int32(number)

@@ -21,7 +21,7 @@ public enum TraceDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .notAnObject: "not a JSON object"
         case .missingField(let field): "missing field `\(field)`"
         case .wrongType(let field, let expected): "field `\(field)` must be \(expected)"
-        case .unknownValue(let field, let value): "field `\(field)`: unknown value \"\(value)\""
+        case .unknownValue(let field, let value): "field `\(field)`: unknown value \(quoted(value))"
         case .outOfRange(let field, let value): "field `\(field)`: \(value) is out of range"
         }
     }

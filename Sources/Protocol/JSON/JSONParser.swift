@@ -751,8 +751,10 @@ func hex(_ byte: UInt8) -> String {
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }
 
-/// `text` as a short quoted string for error messages (long or hostile input is cut off).
-func quoted(_ text: String, limit: Int = 64) -> String {
+/// `text` as a short quoted string for error messages (long or hostile input is cut off;
+/// control characters are escaped, so the message stays one line). The host's parsers use
+/// it too, for every name they quote from their input.
+package func quoted(_ text: String, limit: Int = 64) -> String {
     var result: [UInt8] = []
     if text.utf8.count <= limit {
         JSONWriter.writeString(text, into: &result)
