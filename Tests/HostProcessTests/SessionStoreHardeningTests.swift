@@ -315,8 +315,9 @@ extension SessionStoreHardeningTests {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(gone, onStdout: { _ in }, onStderr: { _ in }, onExit: { _ in continuation.resume() })
         }
-        // Someone else (as a dying host's half-spawned child would) holds the lock a moment.
-        let holder = try ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/sleep", "0.3"])
+        // Someone else (as a dying host's half-spawned child would) holds the lock, here until
+        // its stdin ends.
+        let holder = try ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/cat"])
         let holderExit = Task {
             await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
                 EventLoop.shared.watch(
@@ -334,8 +335,10 @@ extension SessionStoreHardeningTests {
         #expect(throws: HostError.stateDirectoryInUse(directory: state, pid: holder.pid)) {
             try SessionStore(directory: state)
         }
-        // Now the recorded holder is a dead host's pid: the store waits for the lock instead.
+        // Now the recorded holder is a dead host's pid: the store waits for the lock instead of
+        // refusing, and gets it once the holder lets go (its exit takes longer than our open).
         #expect(writeFile(state + "/lock", "\(gone.pid)\n"))
+        holder.closeStdin()
         let store = try SessionStore(directory: state)
         store.close()
         #expect(await holderExit.value == .exited(status: 0))

@@ -11,9 +11,8 @@ extension SceneHost {
                 do { try await Task.sleep(for: interval) } catch { return }
                 guard let self, !self.isQuitting else { return }
                 let total = await self.totalResidentMemory()
-                guard total > limit, !self.monitorIsRelievingPressure.exchange(true, ordering: .relaxed) else {
-                    continue
-                }
+                // One loop, awaiting each relief before the next check: checks never pile up.
+                guard total > limit else { continue }
                 self.trace.record(
                     TraceEvent(
                         kind: .host,
@@ -22,7 +21,6 @@ extension SceneHost {
                     )
                 )
                 await self.memoryPressure()
-                self.monitorIsRelievingPressure.store(false, ordering: .relaxed)
             }
         }
     }

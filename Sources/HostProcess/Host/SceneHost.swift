@@ -22,8 +22,6 @@ public final class SceneHost: Sendable {
     private let context: HostContext
     private let scenes = Locked<[String: SceneController]>([:])
     private let quitting = Atomic<Bool>(false)
-    /// Set while the memory monitor relieves pressure, so its checks never pile up.
-    let monitorIsRelievingPressure = Atomic<Bool>(false)
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {

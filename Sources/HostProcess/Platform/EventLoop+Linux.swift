@@ -122,24 +122,17 @@ extension EventLoop {
 
     /// The pidfd is readable: the child is dead. Deliver what it wrote, reap it, report it.
     private func finish(_ id: UInt64, _ watch: Watch, buffer: UnsafeMutableRawBufferPointer) {
-        drain(
-            .stdout,
-            of: watch,
-            id: id,
-            into: buffer,
-            maxReads: Self.readsWhenDraining,
-            reportsEOF: false,
-            stopsAtShortRead: false
-        )
-        drain(
-            .stderr,
-            of: watch,
-            id: id,
-            into: buffer,
-            maxReads: Self.readsWhenDraining,
-            reportsEOF: false,
-            stopsAtShortRead: false
-        )
+        for stream in [ChildProcess.OutputStream.stdout, .stderr] {
+            drain(
+                stream,
+                of: watch,
+                id: id,
+                into: buffer,
+                maxReads: Self.readsWhenDraining,
+                reportsEOF: false,
+                stopsAtShortRead: false
+            )
+        }
         // Dead but not reaped yet: the zombie still holds the group id, so this cannot hit a
         // recycled group. ESRCH (nobody left in the group) is the normal answer.
         if watch.killsProcessGroupAtExit, watch.child.hasExitedUnreaped {
