@@ -63,8 +63,10 @@ extension SceneHost {
     /// The last seq recorded so far.
     var lastSeq: Int { trace.history.last?.seq ?? 0 }
 
-    /// Every event verifies against the model.
+    /// Every event verifies against the model, and the host produced no event the model
+    /// refused (the recorder counts those as it records them: a host defect).
     func verifyTrace() -> LifecycleViolation? {
+        if let defect = trace.hostDefects.first.first { return defect }
         var verifier = TraceVerifier()
         for event in trace.history {
             if let violation = verifier.check(event) { return violation }
@@ -80,4 +82,34 @@ extension SceneHost {
             Glibc.kill(pid, 0) == 0 || errno != ESRCH
         }
     }
+}
+
+/// What a `hostctl` run left.
+struct HostctlOutcome {
+    var exit: ChildExit
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `hostctl` with `arguments` and waits for it to end, at most `limit`: a run still
+/// going then is SIGKILLed, so a hung command fails its test (killed by signal) instead of
+/// hanging the suite.
+func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async throws -> HostctlOutcome {
+    let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+    child.closeStdin()
+    let collected = Collected()
+    let deadline = Task {
+        try await Task.sleep(for: limit)
+        try? child.send(signal: SIGKILL)
+    }
+    defer { deadline.cancel() }
+    let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+        EventLoop.shared.watch(
+            child,
+            onStdout: { collected.append(stdout: $0) },
+            onStderr: { collected.append(stderr: $0) },
+            onExit: { continuation.resume(returning: $0) }
+        )
+    }
+    return HostctlOutcome(exit: exit, stdout: collected.stdout, stderr: collected.stderr)
 }

@@ -2,7 +2,8 @@ import Protocol
 
 /// Checks a whole trace, one event at a time: `seq` strictly increasing from 1 over the
 /// trace, and each scene's events against its own `SceneTraceChecker` (scenes interleave
-/// freely). `host` and `error` events take part in the `seq` order and nothing else.
+/// freely). `error` events take part in the `seq` order and nothing else; so do `host`
+/// events, except that the host's `stopped` comes after the exit of every worker it spawned.
 public struct TraceVerifier: Sendable {
     /// The `seq` of the last accepted event; 0 before the first.
     private var lastSeq = 0
@@ -36,7 +37,9 @@ public struct TraceVerifier: Sendable {
             )
         }
         switch event.kind {
-        case .host, .error:
+        case .host:
+            if event.name == "stopped", let violation = workerOutliving(event) { return violation }
+        case .error:
             break
         case .callback, .state, .process:
             guard let scene = event.scene else {
@@ -59,6 +62,25 @@ public struct TraceVerifier: Sendable {
         lastSeq = event.seq
         lastTime = event.time
         eventCount += 1
+        return nil
+    }
+
+    /// A worker spawned and not exited when the host says it `stopped` (the host waits for
+    /// every worker's death before it stops, so a trace without the exit lost it).
+    private func workerOutliving(_ stopped: TraceEvent) -> LifecycleViolation? {
+        for (scene, checker) in scenes.sorted(by: { $0.key < $1.key }) {
+            switch checker.processState {
+            case .launching, .running, .suspended:
+                return LifecycleViolation(
+                    seq: stopped.seq,
+                    scene: scene,
+                    expected: "process exited (the worker is \(checker.processState)) before host stopped",
+                    got: stopped.violationSummary
+                )
+            case .none, .terminated:
+                continue
+            }
+        }
         return nil
     }
 

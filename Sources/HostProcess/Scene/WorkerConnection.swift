@@ -254,7 +254,7 @@ final class WorkerConnection: Sendable {
                 notification: callback.notification,
                 value: callback.value
             )
-            guard case .recorded = trace.record(event) else {
+            guard case .recorded = trace.record(event, by: .worker) else {
                 violate("callback \(callback.name) breaks the lifecycle model")
                 return false
             }

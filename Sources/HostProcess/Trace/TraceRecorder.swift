@@ -2,19 +2,48 @@ import Glibc
 import Protocol
 
 /// The host-wide trace: assigns the global sequence number and the timestamp, checks
-/// every scene event against the lifecycle model, appends it to the trace file and
-/// hands it to subscribers, all under one lock so that `seq` order is file order.
+/// every event against the lifecycle model, appends it to the trace file and hands it to
+/// subscribers, all under one lock so that `seq` order is file order.
+///
+/// Who made an event decides what a rejection means. A worker's callback the model refuses
+/// is the worker's protocol violation, a valid outcome: an `error` event is recorded in its
+/// place (and the caller kills the worker). Every other event is the host's own, and one
+/// the model refuses is a defect of the host: it is recorded as it is, so the trace fails
+/// `hostctl verify`, and counted in `hostDefects`.
 public final class TraceRecorder: Sendable {
-    /// What `record` did with a scene event the model does not allow.
+    /// Who made an event.
+    public enum Author: Sendable, Hashable {
+        /// The host: state, process, host and error events, and the callbacks it records
+        /// itself (`didDiscardSceneSessions`).
+        case host
+        /// A worker: a callback it reported.
+        case worker
+    }
+
+    /// What `record` did with an event.
     public enum Outcome: Sendable, Equatable {
+        /// Recorded as given (with its `seq` and `t`); a host's event the model refuses too,
+        /// counted in `hostDefects`.
         case recorded(TraceEvent)
-        /// The event broke the model and was not recorded; an `error` event was recorded instead.
+        /// A worker's event broke the model and was not recorded; an `error` event was
+        /// recorded instead.
         case rejected(LifecycleViolation)
+    }
+
+    /// The host's own events the model refused, the first few of them.
+    public struct HostDefects: Sendable, Equatable {
+        /// How many there were.
+        public var count = 0
+        /// The first `HostDefects.kept` of them, oldest first.
+        public var first: [LifecycleViolation] = []
+        /// How many are kept in `first`: one is enough to fail a test, a few help to read it.
+        public static let kept = 8
     }
 
     private struct State: ~Copyable {
         var nextSeq = 1
-        var checkers: [String: SceneTraceChecker] = [:]
+        var verifier = TraceVerifier()
+        var hostDefects = HostDefects()
         var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         var nextSubscriberID = 0
         /// The events held in memory: `history[historyStart...]`, oldest first.
@@ -60,37 +89,50 @@ public final class TraceRecorder: Sendable {
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
-    /// Records `event`, assigning `seq` and `t`. Scene events are checked against the model first.
+    /// Records `event`, assigning `seq` and `t`, and checks it against the model first;
+    /// `author` decides what a refusal means (see the type's summary).
     @discardableResult
-    public func record(_ event: TraceEvent) -> Outcome {
+    public func record(_ event: TraceEvent, by author: Author = .host) -> Outcome {
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
             let time = elapsed
             var event = event
             event.time = time
             event.seq = state.nextSeq
-            if let scene = event.scene {
-                var checker = state.checkers[scene] ?? SceneTraceChecker()
-                if let violation = checker.check(event) {
-                    let error = TraceEvent(
-                        seq: state.nextSeq,
-                        time: time,
-                        kind: .error,
-                        scene: scene,
-                        name: event.name,
-                        viewController: event.viewController,
-                        op: "protocol",
-                        code: ProtocolError.Code.invalidMessage.rawValue,
-                        message: "model violation: expected \(violation.expected), got \(violation.got)"
-                    )
-                    append(error, to: &state)
-                    return .rejected(violation)
+            if let violation = state.verifier.check(event) {
+                guard author == .worker else {
+                    state.hostDefects.count += 1
+                    if state.hostDefects.first.count < HostDefects.kept {
+                        state.hostDefects.first.append(violation)
+                    }
+                    append(event, to: &state)
+                    return .recorded(event)
                 }
-                state.checkers[scene] = checker
+                let error = TraceEvent(
+                    seq: state.nextSeq,
+                    time: time,
+                    kind: .error,
+                    scene: event.scene,
+                    name: event.name,
+                    viewController: event.viewController,
+                    op: "protocol",
+                    code: ProtocolError.Code.invalidMessage.rawValue,
+                    message: "model violation: expected \(violation.expected), got \(violation.got)"
+                )
+                // An error event only takes part in the seq order: it cannot be refused.
+                _ = state.verifier.check(error)
+                append(error, to: &state)
+                return .rejected(violation)
             }
             append(event, to: &state)
             return .recorded(event)
         }
+    }
+
+    /// The host's own events that the model refused (each recorded as it was, so the trace
+    /// fails verification). Zero in a correct host, whatever its workers do.
+    public var hostDefects: HostDefects {
+        state.withLock { $0.hostDefects }
     }
 
     private func append(_ event: TraceEvent, to state: inout State) {
@@ -174,6 +216,6 @@ public final class TraceRecorder: Sendable {
 
     /// The model's view of one scene, as the recorded events left it.
     func checker(for scene: String) -> SceneTraceChecker? {
-        state.withLock { $0.checkers[scene] }
+        state.withLock { $0.verifier.checker(forScene: scene) }
     }
 }

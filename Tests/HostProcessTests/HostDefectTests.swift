@@ -1,0 +1,113 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// What the trace checks can catch: an event the host itself makes that the model refuses
+/// is a defect that fails the trace and the tests, while a worker's protocol violation is a
+/// valid, recorded outcome.
+@Suite struct HostDefectTests {
+    @Test func aHostEventTheModelRefusesIsRecordedAsItIsAndCounted() throws {
+        let trace = try TraceRecorder()
+        trace.record(TraceEvent(kind: .host, name: "started", pid: 1))
+        trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 100))
+        // Resumed while launching: only the host makes process events.
+        let bogus = TraceEvent(kind: .process, scene: "A", processEvent: .resumed, pid: 100)
+        guard case .recorded(let recorded) = trace.record(bogus) else {
+            Issue.record("a host event was swapped for another")
+            return
+        }
+        #expect(recorded.processEvent == .resumed && recorded.seq == 3)
+        #expect(trace.hostDefects.count == 1)
+        #expect(trace.hostDefects.first.map(\.seq) == [3])
+        #expect(trace.history.map(\.kind) == [.host, .process, .process])
+        #expect(Self.verify(trace.history)?.seq == 3)
+    }
+
+    @Test func aWorkersCallbackTheModelRefusesBecomesAnErrorEventAndNoDefect() throws {
+        let trace = try TraceRecorder()
+        trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 100))
+        let callback = TraceEvent(kind: .callback, scene: "A", name: CallbackName.sceneDidBecomeActive.rawValue)
+        guard case .rejected = trace.record(callback, by: .worker) else {
+            Issue.record("the worker's out-of-order callback was recorded")
+            return
+        }
+        #expect(trace.history.map(\.compact) == ["process spawned", "error protocol"])
+        #expect(trace.hostDefects.count == 0)
+        #expect(Self.verify(trace.history) == nil)
+    }
+
+    @Test func aHostDefectFailsTheTestHelperOfARealHost() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        try await host.scene("A").connect()
+        #expect(host.verifyTrace() == nil)
+        let pid = try #require(await host.scene("A").status().pid)
+        // Suspended while in the foreground: the model refuses it.
+        host.trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .suspended, pid: pid))
+        await host.quit()
+        let defect = host.verifyTrace()
+        #expect(defect != nil)
+        #expect(defect?.expected.contains("background scene before process suspended") == true)
+        #expect(host.trace.hostDefects.count == 1)
+    }
+
+    // MARK: The host's stop comes after every worker's exit
+
+    /// A host that spawned a worker for A and stopped, with the worker's exit before the
+    /// stop or not.
+    static func shortTrace(exited: Bool) -> [TraceEvent] {
+        var events = [
+            TraceEvent(kind: .host, name: "started", pid: 1),
+            TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 100),
+            TraceEvent(kind: .process, scene: "B", processEvent: .spawned, pid: 101),
+            TraceEvent(kind: .process, scene: "B", processEvent: .exited, pid: 101, reason: .killed, signal: "KILL"),
+            TraceEvent(kind: .host, name: "quit"),
+        ]
+        if exited {
+            events.append(
+                TraceEvent(kind: .process, scene: "A", processEvent: .exited, pid: 100, reason: .killed, signal: "KILL")
+            )
+        }
+        events.append(TraceEvent(kind: .host, name: "stopped"))
+        for index in events.indices { events[index].seq = index + 1 }
+        return events
+    }
+
+    @Test func aWorkerWithoutExitBeforeTheHostStoppedIsAViolation() {
+        #expect(Self.verify(Self.shortTrace(exited: true)) == nil)
+        let violation = Self.verify(Self.shortTrace(exited: false))
+        #expect(violation?.seq == 6)
+        #expect(violation?.scene == "A")
+        #expect(
+            violation?.description
+                == "seq 6, scene A: expected process exited (the worker is launching) before host stopped, got host stopped"
+        )
+    }
+
+    @Test func hostctlVerifyRejectsAWorkerOutlivingTheHost() async throws {
+        let directory = makeTemporaryDirectory()
+        for exited in [true, false] {
+            let path = directory + "/stopped-\(exited).jsonl"
+            var bytes: [UInt8] = []
+            for event in Self.shortTrace(exited: exited) { event.appendJSONLine(to: &bytes) }
+            #expect(writeFile(path, String(decoding: bytes, as: UTF8.self)))
+            let outcome = try await runHostctl(["verify", path])
+            if exited {
+                #expect(outcome.exit == .exited(status: 0))
+                #expect(outcome.stdout == "valid: 7 events\n")
+            } else {
+                #expect(outcome.exit == .exited(status: 1))
+                #expect(outcome.stderr.contains("line 6: seq 6, scene A: expected process exited"))
+            }
+        }
+    }
+
+    /// The first violation of `events`, checked as `hostctl verify` checks a file.
+    static func verify(_ events: [TraceEvent]) -> LifecycleViolation? {
+        var verifier = TraceVerifier()
+        for event in events {
+            if let violation = verifier.check(event) { return violation }
+        }
+        return nil
+    }
+}
