@@ -133,33 +133,97 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
         try await scene.connect()
-        let operations: [SceneOperation] = [
-            .deactivate, .activate, .push(viewController: "Detail"), .pop, .resize(width: 10, height: 20),
-            .memoryWarning, .background, .foreground, .notify(name: "n", value: .int(1)),
-        ]
-        let results = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
+        /// One request: its outcome and where the trace stood when it was made and answered.
+        struct Call: Sendable {
+            var op: SceneOperation
+            var issuedAfter: Int
+            var answeredBy: Int
+            var error: HostError?
+            var unexpected: String?
+        }
+        let calls = await withTaskGroup(of: [Call].self, returning: [Call].self) { group in
             for caller in 0..<16 {
                 group.addTask {
                     var generator = SplitMix64(seed: UInt64(caller))
-                    var outcomes = 0
-                    for _ in 0..<20 {
+                    var calls: [Call] = []
+                    for index in 0..<20 {
+                        // Pushes and notifications name their request, so the trace shows whose they are.
+                        let mark = caller * 100 + index
+                        let operations: [SceneOperation] = [
+                            .deactivate, .activate, .push(viewController: "V\(mark)"), .pop,
+                            .resize(width: 10, height: 20), .memoryWarning, .background, .foreground,
+                            .notify(name: "n", value: .int(mark)),
+                        ]
                         let op = operations[Int(generator.next() % UInt64(operations.count))]
-                        do { try await scene.perform(op) } catch {}
-                        outcomes += 1
+                        var call = Call(op: op, issuedAfter: host.lastSeq, answeredBy: 0)
+                        do {
+                            try await scene.perform(op)
+                        } catch let error as HostError {
+                            call.error = error
+                        } catch {
+                            call.unexpected = "\(error)"
+                        }
+                        call.answeredBy = host.lastSeq
+                        calls.append(call)
                     }
-                    return outcomes == 20
+                    return calls
                 }
             }
-            var all: [Bool] = []
-            for await result in group { all.append(result) }
+            var all: [Call] = []
+            for await calls in group { all += calls }
             return all
         }
-        #expect(results.count == 16 && results.allSatisfy { $0 })
         await host.quit()
+        #expect(calls.count == 16 * 20)
+        // Every error is a refusal: a request carried out against a state another request
+        // was still changing would fail in the worker, or kill it.
+        for call in calls {
+            guard let error = call.error else {
+                #expect(call.unexpected == nil, "\(call.op): \(call.unexpected ?? "")")
+                continue
+            }
+            guard case .refused = error else {
+                Issue.record("\(call.op) failed with \(error), not a refusal")
+                continue
+            }
+        }
+        #expect(calls.contains { $0.error == nil } && calls.contains { $0.error != nil })
         // The model rejects any callback that is not the next one of the atom in progress,
         // so interleaved transitions would show up as a violation.
         #expect(host.verifyTrace() == nil)
         #expect(host.trace.history.filter { $0.kind == .error && $0.op == "protocol" }.isEmpty)
+
+        // No two transitions overlap: each refusal comes between transitions, and each
+        // push's transition, from its first callback to the end of its atom, lies between
+        // its request and its answer.
+        var verifier = TraceVerifier()
+        var pushAtoms: [String: ClosedRange<Int>] = [:]
+        var openPush: (name: String, start: Int)?
+        for event in host.trace.history {
+            if event.kind == .error, event.scene == "A", event.code == ProtocolError.Code.illegalTransition.rawValue {
+                let checker = try #require(verifier.checker(forScene: "A"))
+                #expect(!checker.isInsideAtom, "seq \(event.seq): \(event.op ?? "?") refused during a transition")
+            }
+            _ = verifier.check(event)
+            if event.kind == .callback, event.name == CallbackName.loadView.rawValue, let name = event.viewController {
+                openPush = (name, event.seq)
+            }
+            if let push = openPush, verifier.checker(forScene: "A")?.isInsideAtom == false {
+                pushAtoms[push.name] = push.start...event.seq
+                openPush = nil
+            }
+        }
+        var acceptedPushes = 0
+        for call in calls where call.error == nil {
+            guard case .push(let name) = call.op else { continue }
+            acceptedPushes += 1
+            let atom = try #require(pushAtoms[name], "push \(name) was accepted but never ran")
+            #expect(
+                atom.lowerBound > call.issuedAfter && atom.upperBound <= call.answeredBy,
+                "push \(name) ran at seq \(atom), outside its request (after \(call.issuedAfter), by \(call.answeredBy))"
+            )
+        }
+        #expect(pushAtoms.count == acceptedPushes + 1)  // and Root's, in the launch
     }
 
     @Test func aWorkerWritingGarbageIsKilledAndTheHostCarriesOn() async throws {
