@@ -70,6 +70,9 @@ private final class CapturedRun: Sendable {
             onExit: { exit in capture.finished(exit) }
         )
         child.closeStdin()
+        // Past the test's own time limit: a hung bench then fails (killed) instead of hanging.
+        let deadline = killAfter(.seconds(330), child)
+        defer { deadline.cancel() }
         let exit = await capture.exit()
         let output = capture.output.withLock { $0 }
         return (exit, output.stdout, output.stderr)

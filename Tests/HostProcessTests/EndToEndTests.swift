@@ -38,18 +38,22 @@ import Testing
         )
         mark = host.lastSeq
         try await scene.background()
+        // The suspension follows 50 ms after the transition, before or after this test reads
+        // the trace: wait for it, so that the list is the same whenever it came.
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
         #expect(
             host.compactEvents(of: "A", after: mark) == [
                 "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
                 "cb sceneDidEnterBackground", "state foregroundInactive>background",
-                "cb stateRestorationActivity",
+                "cb stateRestorationActivity", "process suspended",
             ]
         )
         #expect(host.sessions.session("A")?.restoration != nil)
         mark = host.lastSeq
         try await scene.foreground()
         #expect(
-            host.compactEvents(of: "A", after: mark).filter { !$0.hasPrefix("process") } == [
+            host.compactEvents(of: "A", after: mark) == [
+                "process resumed",
                 "cb sceneWillEnterForeground", "state background>foregroundInactive",
                 "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
             ]
@@ -125,6 +129,39 @@ import Testing
         await #expect(throws: HostError.self) { try await scene.deactivate() }
         #expect(await scene.status() == before)
         #expect(throws: HostError.self) { try host.scene("../escape") }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aRefusalLeavesThePendingSuspensionArmed() async throws {
+        var configuration = TestWorker.configuration()
+        // Long enough for the refusals below to come first even on a loaded machine.
+        configuration.suspendDelay = .seconds(2)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        let backgrounded = try #require(host.trace.history.last)
+        let before = await scene.status()
+        // Each is illegal in a running background scene, and none may touch its timer.
+        let illegal: [SceneOperation] = [
+            .pop, .activate, .deactivate, .background, .connect(background: false, root: "Root", worker: nil),
+            .endBackgroundTask, .resize(width: 1, height: 1),
+        ]
+        for op in illegal {
+            await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
+        }
+        let refusals = host.trace.history.filter { $0.scene == "A" && $0.kind == .error }
+        #expect(refusals.count == illegal.count)
+        #expect(refusals.allSatisfy { $0.code == ProtocolError.Code.illegalTransition.rawValue })
+        #expect(await scene.status() == before)
+        let suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
+            $0.scene == "A" && $0.kind == .process
+        }
+        #expect(suspended.processEvent == .suspended)
+        // The refusals came while the suspension was pending, and it came on time: not early.
+        #expect(refusals.allSatisfy { $0.seq < suspended.seq })
+        #expect(suspended.time - backgrounded.time >= 2)
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
@@ -248,7 +285,7 @@ import Testing
         try await scene.foreground()
         let pid = try #require(await scene.status().pid)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .none, timeout: .seconds(5))
+        try await scene.waitFor(process: .none, timeout: .seconds(60))
         #expect(await scene.status().lastExit?.reason == .killed)
         let mark = host.lastSeq
         try await scene.connect()

@@ -27,18 +27,22 @@ import Testing
         try await scene.background()
         try await scene.foreground()
         let firstPid = try #require(await scene.status().pid)
-        let events = host.trace.events(fromSeq: host.lastSeq + 1)
+        var mark = host.lastSeq
         #expect(Glibc.kill(firstPid, SIGKILL) == 0)
         // The restart shows up as a second launch reaching foregroundActive again.
-        for await event in events where event.scene == "A" && event.to == .foregroundActive { break }
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restarted scene active") {
+            $0.scene == "A" && $0.to == .foregroundActive
+        }
         let restarted = try #require(await scene.status().pid)
         #expect(restarted != firstPid)
         let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
         #expect(willConnect?.restoration != nil)
 
-        let more = host.trace.events(fromSeq: host.lastSeq + 1)
+        mark = host.lastSeq
         #expect(Glibc.kill(restarted, SIGKILL) == 0)
-        for await event in more where event.scene == "A" && event.kind == .error && event.op == "restart" { break }
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restart given up") {
+            $0.scene == "A" && $0.kind == .error && $0.op == "restart"
+        }
         #expect(await scene.status().process == .none)
         await host.quit()
         #expect(host.verifyTrace() == nil)
@@ -48,7 +52,7 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         try await host.scene("A").connect()
         try await host.scene("B").connect(background: true)
-        try await host.scene("B").waitFor(process: .suspended, timeout: .seconds(5))
+        try await host.scene("B").waitFor(process: .suspended, timeout: .seconds(60))
         try await host.scene("C").connect()
         await host.quit()
         #expect(host.livingWorkerPids().isEmpty)
@@ -71,13 +75,16 @@ import Testing
             { "config": { "suspendDelayMs": 20 },
               "steps": [ { "op": "connect", "scene": "A" },
                          { "op": "connect", "scene": "B", "background": true },
-                         { "op": "waitFor", "scene": "B", "process": "suspended", "timeoutMs": 5000 },
+                         { "op": "waitFor", "scene": "B", "process": "suspended", "timeoutMs": 60000 },
                          { "op": "sleep", "ms": 60000 } ] }
             """
         #expect(writeFile(scenario, text))
         let host = try ChildProcess.spawn(argv: [
             TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
         ])
+        // Killed below anyway; this ends a host that never shows the suspension.
+        let deadline = killAfter(.seconds(120), host)
+        defer { deadline.cancel() }
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let buffer = LineBuffer()
         EventLoop.shared.watch(
@@ -87,11 +94,16 @@ import Testing
             onExit: { _ in continuation.finish() }
         )
         var workers: [Int32] = []
+        var suspended = false
         for await line in lines {
             let event = try TraceEvent(jsonLine: Array(line.utf8))
             if event.processEvent == .spawned, let pid = event.pid { workers.append(pid) }
-            if event.processEvent == .suspended { break }
+            if event.processEvent == .suspended {
+                suspended = true
+                break
+            }
         }
+        #expect(suspended, "the host ended before B was suspended")
         #expect(workers.count == 2)
         let pidfds = workers.map { csh_pidfd_open($0, 0) }
         try host.send(signal: SIGKILL)

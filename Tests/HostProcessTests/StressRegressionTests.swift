@@ -41,7 +41,7 @@ import Testing
             let host = try SceneHost(configuration: configuration)
             let scene = try host.scene("A")
             try await scene.connect(background: true)
-            try await scene.waitFor(process: .suspended, timeout: .seconds(10))
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
             let pid = try #require(await scene.status().pid)
             #expect(Glibc.kill(pid, SIGKILL) == 0)
             try? await scene.foreground()

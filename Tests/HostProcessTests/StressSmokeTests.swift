@@ -178,6 +178,9 @@ import Testing
         let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
+        // A hung run is killed (status 137) rather than left to hang the suite.
+        let deadline = killAfter(.seconds(300), child)
+        defer { deadline.cancel() }
         return await withCheckedContinuation { continuation in
             EventLoop.shared.watch(
                 child,

@@ -98,10 +98,7 @@ func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async th
     let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
     child.closeStdin()
     let collected = Collected()
-    let deadline = Task {
-        try await Task.sleep(for: limit)
-        try? child.send(signal: SIGKILL)
-    }
+    let deadline = killAfter(limit, child)
     defer { deadline.cancel() }
     let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
         EventLoop.shared.watch(
@@ -112,4 +109,58 @@ func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async th
         )
     }
     return HostctlOutcome(exit: exit, stdout: collected.stdout, stderr: collected.stderr)
+}
+
+/// A wait in a test that did not end within its limit.
+struct TimedOut: Error, CustomStringConvertible {
+    var what: String
+    var limit: Duration
+    var description: String { "timed out after \(limit) waiting for \(what)" }
+}
+
+/// Runs `body` for at most `limit`, then cancels it and throws `TimedOut`: a test waiting
+/// for something that never comes fails instead of hanging the suite. `body` must end
+/// when cancelled (a loop over an `AsyncStream` does).
+func within<Value: Sendable>(
+    _ limit: Duration,
+    _ what: String,
+    _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard case let value?? = try await group.next() else { throw TimedOut(what: what, limit: limit) }
+        return value
+    }
+}
+
+extension TraceRecorder {
+    /// The first event with `seq` of at least `fromSeq` that satisfies `predicate`, waiting
+    /// for it at most `limit`.
+    func firstEvent(
+        fromSeq: Int = 1,
+        within limit: Duration = .seconds(60),
+        _ what: String,
+        where predicate: @escaping @Sendable (TraceEvent) -> Bool
+    ) async throws -> TraceEvent {
+        let events = self.events(fromSeq: fromSeq)
+        return try await within(limit, what) {
+            for await event in events where predicate(event) { return event }
+            throw TimedOut(what: "\(what) (the trace ended first)", limit: limit)
+        }
+    }
+}
+
+/// SIGKILLs `child` if it still runs after `limit`, so that a wait for its exit ends (the
+/// test then sees a death by signal) instead of hanging the suite. Cancel the returned task
+/// once the child has exited.
+func killAfter(_ limit: Duration, _ child: ChildProcess) -> Task<Void, Never> {
+    Task {
+        guard (try? await Task.sleep(for: limit)) != nil else { return }
+        try? child.send(signal: SIGKILL)
+    }
 }

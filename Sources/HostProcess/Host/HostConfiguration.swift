@@ -4,6 +4,9 @@ public struct HostConfiguration: Sendable, Hashable {
     public var suspendDelay: Duration = .seconds(2)
     /// How long a worker may take from spawn to the end of `connect` (watchdog).
     public var launchLimit: Duration = .seconds(20)
+    /// Launch limits of particular scenes, by scene identifier, in place of `launchLimit`
+    /// (an app known to start slowly; a hung worker's scene among healthy ones).
+    public var sceneLaunchLimits: [String: Duration] = [:]
     /// How long any other transition may take (watchdog).
     public var transitionLimit: Duration = .seconds(5)
     /// How long a running worker may take to exit after `terminate`.
@@ -32,6 +35,11 @@ public struct HostConfiguration: Sendable, Hashable {
     /// A configuration with LIFECYCLE.md's defaults and the given worker argv.
     public init(worker: [String]) {
         self.worker = worker
+    }
+
+    /// The launch limit of the scene `identifier`.
+    public func launchLimit(forScene identifier: String) -> Duration {
+        sceneLaunchLimits[identifier] ?? launchLimit
     }
 
     /// How long before the background-task limit the expiration handler runs.

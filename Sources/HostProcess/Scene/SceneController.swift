@@ -391,7 +391,7 @@ actor SceneController {
         self.connection = connection
         let result = try await connection.request(
             .connect(options),
-            limit: context.configuration.launchLimit,
+            limit: context.configuration.launchLimit(forScene: id),
             hello: true
         )
         lifecycle.completed(.connect(options))
