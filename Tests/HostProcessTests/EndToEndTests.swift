@@ -166,6 +166,30 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.backgroundTaskLimit = .seconds(4)  // the refusals come first even when loaded
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.beginBackgroundTask()
+        try await scene.background()
+        let backgrounded = try #require(host.trace.history.last)
+        for op: SceneOperation in [.beginBackgroundTask, .activate, .pop, .background] {
+            await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
+        }
+        // The task's expiration, then its deadline's kill, come whatever was refused meanwhile.
+        let exit = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the background task's deadline") {
+            $0.scene == "A" && $0.processEvent == .exited
+        }
+        #expect(exit.reason == .backgroundTaskTimeout)
+        let refusals = host.trace.history.filter { $0.scene == "A" && $0.kind == .error }
+        #expect(refusals.count == 4 && refusals.allSatisfy { $0.seq < exit.seq })
+        #expect(host.compactEvents(of: "A", after: backgrounded.seq).contains("cb backgroundTaskExpiration"))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func concurrentCallersNeverInterleaveTransitions() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
