@@ -64,6 +64,12 @@ import Testing
             _ = try SessionStore(directory: state)
         }
         #expect(readWholeFile(victim.path, limit: 1 << 20) == victim.content)
+        // A hard link to a file elsewhere is refused: the lock file is written and truncated.
+        #expect(unlink(state + "/lock") == 0 && link(victim.path, state + "/lock") == 0)
+        #expect(throws: HostError.unsafeStateDirectory(path: state + "/lock", reason: "it has 2 hard links")) {
+            _ = try SessionStore(directory: state)
+        }
+        #expect(readWholeFile(victim.path, limit: 1 << 20) == victim.content)
         // A FIFO there is refused too, without blocking.
         #expect(unlink(state + "/lock") == 0 && mkfifo(state + "/lock", 0o600) == 0)
         #expect(throws: HostError.unsafeStateDirectory(path: state + "/lock", reason: "it is not a regular file")) {
