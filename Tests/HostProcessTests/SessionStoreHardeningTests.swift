@@ -474,7 +474,7 @@ private func canonicalPath(_ path: String) -> String? {
 }
 
 /// A real `hostctl` left running: its stdout as it comes, and its exit.
-private struct WatchedHostctl {
+struct WatchedHostctl {
     let child: ChildProcess
     private let stdout: AsyncStream<String>
     private let exits: AsyncStream<ChildExit>

@@ -21,6 +21,17 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another host (or session store) holds the state directory; `pid` is its process if
     /// the lock file names one.
     case stateDirectoryInUse(directory: String, pid: Int32?)
+    /// The state directory, or a directory or file in it, is not safe to use: not owned by
+    /// the current user, writable by group or others, or a symbolic link or special file
+    /// where a directory or regular file belongs. Nothing was read or written there.
+    case unsafeStateDirectory(path: String, reason: String)
+    /// A session (or an offline discard) could not be stored durably: a full disk, an I/O
+    /// error. Nothing changed, in memory or on disk.
+    case sessionNotStored(scene: String, reason: String)
+    /// A request larger than the host and its worker can exchange: accepted, it would make
+    /// a frame to or from the worker pass the frame limit (docs/HARDENING.md lists the
+    /// limits). Nothing was done.
+    case requestTooLarge(scene: String, op: String, reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +53,12 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
             "the host is shutting down"
         case .stateDirectoryInUse(let directory, let pid):
             "state directory \(directory) is in use by another host (pid \(pid.map(String.init) ?? "unknown"))"
+        case .unsafeStateDirectory(let path, let reason):
+            "refusing to use \(path) in the state directory: \(reason); use a directory of your own made with mkdir -m 700"
+        case .sessionNotStored(let scene, let reason):
+            "scene \(scene): session not stored: \(reason)"
+        case .requestTooLarge(let scene, let op, let reason):
+            "scene \(scene): \(op) refused: \(reason)"
         }
     }
 
@@ -49,6 +66,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: ProtocolError.Code {
         switch self {
         case .refused, .invalidSceneIdentifier: .illegalTransition
+        case .requestTooLarge: .invalidParameters
         case .workerError(_, _, let error): error.code
         default: .operationFailed
         }

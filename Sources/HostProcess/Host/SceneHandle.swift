@@ -1,16 +1,21 @@
 import Protocol
 
 /// One scene of a `SceneHost`: an async method per operation, each run after every
-/// operation enqueued before it. Refused operations throw `HostError.refused` and
-/// change nothing.
+/// operation enqueued before it. Refused operations throw `HostError.refused` (or
+/// `HostError.requestTooLarge`, see `RequestLimits`) and change nothing.
 public struct SceneHandle: Sendable {
     let controller: SceneController
+    /// The frame limit requests are checked against (`RequestLimits`).
+    let frameLimit: Int
 
     /// The session's persistent identifier.
     public var identifier: String { controller.id }
 
     /// Runs any operation.
-    public func perform(_ op: SceneOperation) async throws { try await controller.perform(op) }
+    public func perform(_ op: SceneOperation) async throws {
+        try RequestLimits.check(op, scene: identifier, frameLimit: frameLimit)
+        try await controller.perform(op)
+    }
 
     public func connect(background: Bool = false, root: String = "Root", worker: [String]? = nil) async throws {
         try await perform(.connect(background: background, root: root, worker: worker))

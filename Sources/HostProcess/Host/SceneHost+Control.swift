@@ -20,6 +20,7 @@ extension SceneHost {
                 ControlSceneRow(scene: session.identifier, hasSession: true, activation: .unattached, process: .none)
             )
         }
+        let processes = ProcessTable.snapshot()
         for controller in controllers {
             let status = await controller.status
             var row = ControlSceneRow(
@@ -31,7 +32,7 @@ extension SceneHost {
                 stack: status.stack
             )
             if let pid = status.pid {
-                row.residentBytes = await controller.residentMemoryBytes
+                row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)
             }
             rows.append(row)

@@ -34,22 +34,30 @@ extension SceneHost {
         }
     }
 
-    /// The workers' total resident memory in bytes.
+    /// The workers' total resident memory in bytes, each worker's whole process tree
+    /// (children, helpers, a launcher that did not exec) counted.
     public func totalResidentMemory() async -> Int {
-        var total = 0
-        for controller in allControllers { total += await controller.residentMemoryBytes ?? 0 }
-        return total
+        var pids: [Int32] = []
+        for controller in allControllers {
+            if let pid = await controller.status.pid { pids.append(pid) }
+        }
+        // One scan of /proc for every scene.
+        let table = ProcessTable.snapshot()
+        return pids.reduce(0) { $0 + (table.residentBytes(ofTreeAt: $1) ?? 0) }
     }
 
     /// Live scenes matching `filter`, largest resident memory first.
     private func candidates(
         where filter: (SceneStatus) -> Bool
     ) async -> [(controller: SceneController, memory: Int)] {
-        var result: [(controller: SceneController, memory: Int)] = []
+        var matching: [(controller: SceneController, pid: Int32?)] = []
         for controller in allControllers {
             let status = await controller.status
-            guard filter(status) else { continue }
-            result.append((controller, await controller.residentMemoryBytes ?? 0))
+            if filter(status) { matching.append((controller, status.pid)) }
+        }
+        let table = ProcessTable.snapshot()
+        let result = matching.map { match in
+            (controller: match.controller, memory: match.pid.flatMap(table.residentBytes(ofTreeAt:)) ?? 0)
         }
         return result.sorted { $0.memory > $1.memory }
     }

@@ -62,7 +62,7 @@ public final class SceneHost: Sendable {
 
     /// The handle of scene `identifier` (created on first use; its session on first connect).
     public func scene(_ identifier: String) throws(HostError) -> SceneHandle {
-        SceneHandle(controller: try controller(identifier))
+        SceneHandle(controller: try controller(identifier), frameLimit: RequestLimits.frameLimit(configuration))
     }
 
     func controller(_ identifier: String) throws(HostError) -> SceneController {
@@ -84,6 +84,8 @@ public final class SceneHost: Sendable {
 
     /// Runs one operation on one scene.
     public func perform(_ op: SceneOperation, on scene: String) async throws {
+        // Before the scene is looked up: a request refused for its size creates no scene.
+        try RequestLimits.check(op, scene: scene, frameLimit: RequestLimits.frameLimit(configuration))
         try await controller(scene).perform(op)
     }
 

@@ -45,7 +45,19 @@ struct SceneLifecycle: Sendable {
     /// Whether a session exists for this scene (so `connect` is a reconnect).
     var sessionExists = false
     /// Notifications queued while suspended, in first-arrival order, latest value per name.
-    private(set) var queuedNotifications: [(name: String, value: JSONValue)] = []
+    private(set) var queuedNotifications: [(name: String, value: JSONValue)] = [] {
+        didSet { if queuedNotifications.isEmpty { queuedNotificationBytes = 0 } }
+    }
+    /// About how many bytes `queuedNotifications` holds (`JSONValue.estimatedSize`).
+    private(set) var queuedNotificationBytes = 0
+
+    /// At most this many notifications (distinct names) wait for a suspended worker.
+    static let maximumQueuedNotifications = 64
+    /// At most about this many bytes of notifications wait for a suspended worker.
+    static let maximumQueuedNotificationBytes = 4 << 20
+    /// The deepest navigation stack: with `RequestLimits`' name limit, the restoration
+    /// state a worker saves stays far below the frame limit.
+    static let maximumStackDepth = 256
 
     /// Whether the worker is alive (running or suspended).
     var hasLiveWorker: Bool { process == .launching || process == .running || process == .suspended }
@@ -100,6 +112,9 @@ struct SceneLifecycle: Sendable {
                 return .refuse("navigation needs a foreground scene, scene is \(activation)")
             }
             guard !name.isEmpty else { return .refuse("push needs a view controller name") }
+            guard stack.count < Self.maximumStackDepth else {
+                return .refuse("the navigation stack is at its limit of \(Self.maximumStackDepth) view controllers")
+            }
             return .perform([.send(.push(viewController: name))])
 
         case .pop:
@@ -126,7 +141,10 @@ struct SceneLifecycle: Sendable {
             guard hasLiveWorker, activation != .unattached else {
                 return .refuse("notify needs a connected scene, scene is \(activation)")
             }
-            if process == .suspended { return .perform([.queueNotification(name: name, value: value)]) }
+            if process == .suspended {
+                if let full = queueRefusal(name: name, value: value) { return .refuse(full) }
+                return .perform([.queueNotification(name: name, value: value)])
+            }
             return .perform([.send(.notify(name: name, value: value))])
 
         case .beginBackgroundTask:
@@ -210,13 +228,38 @@ struct SceneLifecycle: Sendable {
     /// The worker's process group was continued.
     mutating func resumed() { process = .running }
 
-    /// Queues a notification for delivery on resume; a later one of the same name replaces the value.
+    /// Queues a notification for delivery on resume; a later one of the same name replaces
+    /// the value. `request` refused it beforehand if it does not fit the queue's limits.
     mutating func queue(notification name: String, value: JSONValue) {
         if let index = queuedNotifications.firstIndex(where: { $0.name == name }) {
+            queuedNotificationBytes -= queuedNotifications[index].value.estimatedSize
             queuedNotifications[index].value = value
+            queuedNotificationBytes += value.estimatedSize
         } else {
             queuedNotifications.append((name, value))
+            queuedNotificationBytes += Self.queuedSize(name: name, value: value)
         }
+    }
+
+    /// Why `name` cannot be queued now (nil: it can): the queue of a suspended scene holds at
+    /// most `maximumQueuedNotifications` names and `maximumQueuedNotificationBytes` bytes.
+    private func queueRefusal(name: String, value: JSONValue) -> String? {
+        let existing = queuedNotifications.firstIndex { $0.name == name }
+        if existing == nil, queuedNotifications.count >= Self.maximumQueuedNotifications {
+            return "the worker is suspended and \(Self.maximumQueuedNotifications) notifications already wait for it"
+        }
+        let replaced = existing.map { queuedNotifications[$0].value.estimatedSize } ?? 0
+        let added = existing == nil ? Self.queuedSize(name: name, value: value) : value.estimatedSize
+        let total = queuedNotificationBytes - replaced + added
+        guard total <= Self.maximumQueuedNotificationBytes else {
+            return "the worker is suspended and its queued notifications would take about \(total) bytes, "
+                + "over the limit of \(Self.maximumQueuedNotificationBytes)"
+        }
+        return nil
+    }
+
+    private static func queuedSize(name: String, value: JSONValue) -> Int {
+        32 + name.utf8.count + value.estimatedSize
     }
 
     /// Takes the queued notifications for delivery.

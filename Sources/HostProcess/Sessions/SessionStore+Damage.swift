@@ -45,8 +45,12 @@ extension SessionStore {
 
     /// Loads the session file `path` (named `name` in `sessions/`), or says why it is damaged.
     static func load(path: String, name: String) -> LoadOutcome {
-        guard let bytes = readWholeFile(path, limit: 16 << 20) else {
-            return .damaged(reason: "cannot be read or is larger than 16 MiB")
+        let bytes: [UInt8]
+        switch StateFiles.readRegularFile(path, limit: 16 << 20) {
+        case .success(let content): bytes = content
+        case .failure(.notRegular(let what)): return .damaged(reason: "not a regular file: \(what)")
+        case .failure(.unreadable(let why)): return .damaged(reason: "cannot be read: \(why)")
+        case .failure(.tooLarge): return .damaged(reason: "larger than 16 MiB")
         }
         let value: JSONValue
         do {

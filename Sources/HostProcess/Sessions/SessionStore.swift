@@ -4,9 +4,14 @@ import Synchronization
 
 /// Keeps scene sessions, durably when it has a state directory.
 ///
-/// Each session is one JSON file `sessions/<id>.json`, replaced atomically: write a
+/// Each session is one JSON file `sessions/<id>.json`, replaced atomically: write a new
 /// temporary file, fsync it, rename it over the old one, fsync the directory. A discard
 /// requested while no host runs is a file `discarded/<id>`, reported at the next launch.
+/// Temporary files are named `.tmp-…`: an identifier never starts with `.`, so no session
+/// or discard can be mistaken for a temporary file, whatever its identifier ends with.
+///
+/// The directory must be the user's own and closed to others, and no file in it is
+/// followed if it is a symlink (`StateFiles`): a host never writes where someone else points it.
 ///
 /// A store with a directory holds it exclusively (`<dir>/lock`, see `StateDirectoryLock`)
 /// from `init` until `close()` or its deinit: a second store or host on the same directory
@@ -16,6 +21,7 @@ public final class SessionStore: Sendable {
     private let directory: String?
     /// Held while the store may touch `directory`; nil for a memory-only store.
     private let lock: StateDirectoryLock?
+    private let operations: StateFileOperations
     private let sessions: Locked<[String: SceneSession]>
     /// Names (in `sessions/`) of damaged files that could not be kept aside: they are still
     /// in place, so the store never replaces nor deletes them (that would lose them).
@@ -25,32 +31,39 @@ public final class SessionStore: Sendable {
     public let damagedFiles: [DamagedSessionFile]
 
     /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
-    /// Throws `stateDirectoryInUse` while another store or host holds the directory.
+    /// Throws `stateDirectoryInUse` while another store or host holds the directory, and
+    /// `unsafeStateDirectory` for a directory that is not the user's own and private.
     public convenience init(directory: String?) throws(HostError) {
         try self.init(directory: directory, renameFile: { rename($0, $1) })
     }
 
-    /// `renameFile` keeps a damaged file aside (`rename(2)`; a test makes it fail).
-    init(directory: String?, renameFile: (String, String) -> Int32) throws(HostError) {
+    /// `renameFile` keeps a damaged file aside (`rename(2)`; a test makes it fail);
+    /// `operations` writes the files (a test makes them fail as a full disk would).
+    init(
+        directory: String?,
+        renameFile: (String, String) -> Int32,
+        operations: StateFileOperations = .system
+    ) throws(HostError) {
         self.directory = directory
+        self.operations = operations
         var lock: StateDirectoryLock?
         var loaded: [String: SceneSession] = [:]
         var damaged: [DamagedSessionFile] = []
         var inPlace: Set<String> = []
         if let directory {
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw HostError.io("cannot create state directory \(directory): \(String(cString: strerror(errno)))")
-            }
+            // The directory may be reached through a symlink (the user's choice); what it
+            // resolves to must be theirs.
+            try StateFiles.makePrivateDirectory(directory, followingSymlink: true)
             // Before anything is read or renamed: the files of a live host are its own.
             lock = try StateDirectoryLock(directory: directory)
             for path in [directory + "/sessions", directory + "/discarded"] {
-                if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                    throw HostError.io("cannot create state directory \(path): \(String(cString: strerror(errno)))")
-                }
+                try StateFiles.makePrivateDirectory(path, followingSymlink: false)
+                StateFiles.removeTemporaries(in: path)
             }
             // Only `<id>.json` is a session file: names kept aside end in `.damaged` or
             // `.damaged.N` and are never loaded again (nor deleted: `delete` names its file).
-            for name in Self.listDirectory(directory + "/sessions").sorted() where name.hasSuffix(".json") {
+            let names = StateFiles.listDirectory(directory + "/sessions").sorted()
+            for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
                 let path = directory + "/sessions/" + name
                 switch Self.load(path: path, name: name) {
                 case .session(let session):
@@ -63,7 +76,7 @@ public final class SessionStore: Sendable {
                 }
             }
             // The renames survive a crash (else the next start finds the file again, harmlessly).
-            if !damaged.isEmpty { Self.syncDirectory(directory + "/sessions") }
+            if !damaged.isEmpty { StateFiles.syncDirectory(directory + "/sessions") }
         }
         self.lock = lock
         self.sessions = Locked(loaded)
@@ -81,7 +94,11 @@ public final class SessionStore: Sendable {
         sessions.withLock { Array($0.values) }.sorted { $0.identifier < $1.identifier }
     }
 
-    /// Stores `session`; returns once it is durable.
+    /// Stores `session`; returns once it is durable. Either it is stored, in memory and on
+    /// disk, or nothing changed and it throws (`sessionNotStored` for a full disk or an I/O
+    /// error): the memory is updated only after the new file was renamed into place.
+    /// (Saves of one session come one after another, from its scene; the store does not
+    /// order concurrent saves of the same session.)
     public func save(_ session: SceneSession) throws(HostError) {
         // The identifier is a file name: nothing that could leave `sessions/`.
         guard SceneSession.isValidIdentifier(session.identifier) else {
@@ -89,19 +106,27 @@ public final class SessionStore: Sendable {
         }
         let name = session.identifier + ".json"
         guard !damagedInPlace.contains(name) else {
-            throw HostError.io(
-                "cannot store session \(session.identifier): sessions/\(name) is a damaged file that could not be kept aside, "
+            throw HostError.sessionNotStored(
+                scene: session.identifier,
+                reason: "sessions/\(name) is a damaged file that could not be kept aside, "
                     + "and it is never replaced (move it away, then restart the host)"
             )
         }
-        sessions.withLock { $0[session.identifier] = session }
-        guard let directory, let lock else { return }
-        var bytes: [UInt8] = []
-        JSONWriter.write(session.json, into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-        try lock.whileHeld { () throws(HostError) in
-            try Self.writeAtomically(bytes, to: directory + "/sessions/" + name, in: directory + "/sessions")
+        if let directory, let lock {
+            var bytes: [UInt8] = []
+            JSONWriter.write(session.json, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            try lock.whileHeld { () throws(HostError) in
+                try StateFiles.writeAtomically(
+                    bytes,
+                    to: name,
+                    in: directory + "/sessions",
+                    operations: operations,
+                    failure: { HostError.sessionNotStored(scene: session.identifier, reason: $0) }
+                )
+            }
         }
+        sessions.withLock { $0[session.identifier] = session }
     }
 
     /// Deletes the session (after `didDiscardSceneSessions`). Once the store is closed it
@@ -114,7 +139,7 @@ public final class SessionStore: Sendable {
                 unlink(directory + "/sessions/" + identifier + ".json")
             }
             unlink(directory + "/discarded/" + identifier)
-            Self.syncDirectory(directory + "/sessions")
+            StateFiles.syncDirectory(directory + "/sessions")
         }
     }
 
@@ -124,14 +149,27 @@ public final class SessionStore: Sendable {
         guard SceneSession.isValidIdentifier(identifier) else { throw HostError.invalidSceneIdentifier(identifier) }
         guard let directory, let lock else { return }
         try lock.whileHeld { () throws(HostError) in
-            try Self.writeAtomically([], to: directory + "/discarded/" + identifier, in: directory + "/discarded")
+            try StateFiles.writeAtomically(
+                [],
+                to: identifier,
+                in: directory + "/discarded",
+                operations: operations,
+                failure: { HostError.sessionNotStored(scene: identifier, reason: "discard not recorded: \($0)") }
+            )
         }
     }
 
     /// Discards recorded while no host ran, to report at launch.
+    ///
+    /// Stores written before temporaries were named `.tmp-…` used `discarded/<id>.tmp` for
+    /// the temporary of a discard of `<id>`: such a name, left by a crash, is a discard only
+    /// if a session of that name exists (an offline discard is only recorded for one).
     public var pendingDiscards: [String] {
         guard let directory else { return [] }
-        return Self.listDirectory(directory + "/discarded").filter(SceneSession.isValidIdentifier).sorted()
+        return StateFiles.listDirectory(directory + "/discarded").filter { name in
+            guard SceneSession.isValidIdentifier(name) else { return false }
+            return !name.hasSuffix(".tmp") || session(name) != nil
+        }.sorted()
     }
 
     /// Releases the state directory at once (it is also released when the store is
@@ -140,56 +178,5 @@ public final class SessionStore: Sendable {
     /// `SceneHost.quit()` closes its store, so a host can be restarted in the same process.
     public func close() {
         lock?.release()
-    }
-
-    // MARK: Files
-
-    private static func writeAtomically(_ bytes: [UInt8], to path: String, in directory: String) throws(HostError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw HostError.io("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var offset = 0
-        let failed = bytes.withUnsafeBytes { buffer -> Bool in
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += n
-            }
-            return false
-        }
-        if failed || fsync(fd) != 0 {
-            let message = String(cString: strerror(errno))
-            Glibc.close(fd)
-            unlink(temporary)
-            throw HostError.io("cannot write \(temporary): \(message)")
-        }
-        Glibc.close(fd)
-        guard rename(temporary, path) == 0 else {
-            throw HostError.io("cannot rename \(temporary): \(String(cString: strerror(errno)))")
-        }
-        syncDirectory(directory)
-    }
-
-    private static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        Glibc.close(fd)
-    }
-
-    private static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." && !name.hasSuffix(".tmp") { names.append(name) }
-        }
-        return names
     }
 }

@@ -29,9 +29,27 @@ final class StateDirectoryLock: Sendable {
     /// Takes the lock, or throws `stateDirectoryInUse` naming the holder's pid.
     init(directory: String) throws(HostError) {
         let path = directory + "/lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Never through a planted symlink, and never blocking on a planted FIFO.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw HostError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+            let code = errno
+            if code == ELOOP { throw HostError.unsafeStateDirectory(path: path, reason: "it is a symbolic link") }
+            throw HostError.io("cannot open \(path): \(String(cString: strerror(code)))")
+        }
+        // The pid is written into it and it is truncated: it must be this directory's own
+        // file, not a hard link to a file elsewhere.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw HostError.unsafeStateDirectory(path: path, reason: "it is not a regular file")
+        }
+        guard info.st_nlink == 1, info.st_uid == geteuid() else {
+            close(descriptor)
+            let reason =
+                info.st_nlink != 1
+                ? "it has \(info.st_nlink) hard links"
+                : "it is owned by uid \(info.st_uid), not by you (uid \(geteuid()))"
+            throw HostError.unsafeStateDirectory(path: path, reason: reason)
         }
         let staleHolderDeadline = ContinuousClock.now + Self.staleHolderGrace
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

@@ -1,0 +1,77 @@
+import Protocol
+
+/// The sizes a request may have, checked where requests enter the host (`SceneHost.perform`,
+/// `SceneHandle`), before any scene is created or anything is sent.
+///
+/// Each is chosen so that an accepted request can never make a frame to or from a healthy
+/// worker pass the frame limit: the host would take the worker's oversized answer for a
+/// protocol violation and kill it for a request the host itself accepted.
+///
+/// - `notify`: the request frame to the worker and the worker's `didReceiveNotification`
+///   echo of it (the same value in a longer envelope) must both fit the frame limit, measured
+///   exactly, as the host encodes them. The value's encoding is what counts, not the
+///   client's text: `1e5` is written back as `100000.0`.
+/// - `push` and `connect`'s root: a view controller name is at most 256 bytes as JSON, and
+///   a stack at most `SceneLifecycle.maximumStackDepth` deep, so the restoration state a
+///   worker saves (its stack, twice in the recording app: the stack and the one it was
+///   restored from) stays far below the frame limit.
+enum RequestLimits {
+    /// The longest view controller name, in bytes of its JSON string (quotes and escapes included).
+    static let maximumViewControllerNameBytes = 256
+
+    /// The frame limit both sides hold to: the host's, and at most the worker's default.
+    static func frameLimit(_ configuration: HostConfiguration) -> Int {
+        min(configuration.maximumFrameSize, FrameLimits.defaultMaximumFrameSize)
+    }
+
+    /// Throws `requestTooLarge` if `op` on `scene` is larger than the host and its worker
+    /// can exchange within `frameLimit` bytes per frame.
+    static func check(_ op: SceneOperation, scene: String, frameLimit: Int) throws(HostError) {
+        switch op {
+        case .notify(let name, let value):
+            var valueBytes: [UInt8] = []
+            JSONWriter.write(value, into: &valueBytes)
+            // The envelopes around a `null`, plus the value's own bytes: exact, because the
+            // writer encodes the value the same way wherever it stands.
+            var request: [UInt8] = []
+            HostCommand.request(id: Int.max, .notify(name: name, value: .null)).encode(into: &request)
+            var echo: [UInt8] = []
+            WorkerMessage.callback(CallbackEvent(.didReceiveNotification, notification: name, value: .null))
+                .encode(into: &echo)
+            let largest = max(request.count, echo.count) - 4 + valueBytes.count
+            guard largest <= frameLimit else {
+                throw HostError.requestTooLarge(
+                    scene: scene,
+                    op: op.name,
+                    reason: "the notification would take a \(largest)-byte frame to or from the worker, "
+                        + "over the frame limit of \(frameLimit) bytes (the value is \(valueBytes.count) bytes as JSON)"
+                )
+            }
+        case .push(let name):
+            try checkViewControllerName(name, scene: scene, op: op)
+        case .connect(_, let root, _):
+            try checkViewControllerName(root, scene: scene, op: op)
+        default:
+            break
+        }
+    }
+
+    private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {
+        // Cheap first: a name of more UTF-8 bytes than the limit is too long however it is escaped.
+        var length = name.utf8.count + 2
+        let exact = length <= maximumViewControllerNameBytes
+        if exact {
+            var bytes: [UInt8] = []
+            JSONWriter.writeString(name, into: &bytes)
+            length = bytes.count
+        }
+        guard length <= maximumViewControllerNameBytes else {
+            throw HostError.requestTooLarge(
+                scene: scene,
+                op: op.name,
+                reason: "a view controller name may take at most \(maximumViewControllerNameBytes) bytes as JSON "
+                    + "(quotes and escapes included), this one takes \(length)\(exact ? "" : " or more")"
+            )
+        }
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every process's parent, process group and resident memory, read from `/proc/*/stat` in
+/// one pass, to charge a worker for its whole process tree.
+///
+/// A worker's memory is not only its own: a launcher that does not exec (`sh -c 'worker;
+/// true'`) holds the real worker as a child, and a worker may start helpers. Counting only
+/// the spawned process let such a tree hold 830 MiB under a 300 MiB limit. A scene's tree
+/// is the spawned process, its descendants (by parent pid, to any depth), and every process
+/// still in its process group (the worker leads its own group, so a helper whose parent
+/// exited and that was reparented still counts, unless it also left the group).
+///
+/// `/proc/PID/task/TID/children` would list children without a scan, but it only exists
+/// with `CONFIG_PROC_CHILDREN`; one scan serves every scene of a check instead.
+package struct ProcessTable: Sendable {
+    private struct Entry: Sendable {
+        var parent: Int32
+        var group: Int32
+        var residentPages: Int
+    }
+
+    private var entries: [Int32: Entry] = [:]
+    private var children: [Int32: [Int32]] = [:]
+
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Reads every process now. Processes that end during the scan are left out.
+    package static func snapshot() -> ProcessTable {
+        var table = ProcessTable()
+        guard let directory = opendir("/proc") else { return table }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let pid = withUnsafeBytes(of: entry.pointee.d_name) { raw -> Int32? in
+                Int32(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
+            }
+            guard let pid, pid > 0, let stat = readStat(pid) else { continue }
+            table.entries[pid] = stat
+            table.children[stat.parent, default: []].append(pid)
+        }
+        return table
+    }
+
+    /// The resident memory of `root`'s tree (itself, its descendants, its process group's
+    /// members) in bytes; nil if `root` is not running.
+    package func residentBytes(ofTreeAt root: Int32) -> Int? {
+        guard entries[root] != nil else { return nil }
+        var members: Set<Int32> = [root]
+        var pending = [root]
+        while let pid = pending.popLast() {
+            for child in children[pid] ?? [] where members.insert(child).inserted {
+                pending.append(child)
+            }
+        }
+        for (pid, entry) in entries where entry.group == root { members.insert(pid) }
+        return members.reduce(0) { $0 + (entries[$1]?.residentPages ?? 0) } * Self.pageSize
+    }
+
+    /// Fields 4 (ppid), 5 (pgrp) and 24 (rss, pages) of `/proc/PID/stat`. The command name
+    /// (field 2) is in parentheses and may hold spaces and parentheses, so the fields are
+    /// counted from its last `)`.
+    private static func readStat(_ pid: Int32) -> Entry? {
+        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(nameEnd + 1)..<count].split(separator: UInt8(ascii: " "))
+        // fields[0] is field 3 (state).
+        guard fields.count > 21,
+            let parent = Int32(String(decoding: fields[1], as: UTF8.self)),
+            let group = Int32(String(decoding: fields[2], as: UTF8.self)),
+            let pages = Int(String(decoding: fields[21], as: UTF8.self))
+        else { return nil }
+        return Entry(parent: parent, group: group, residentPages: max(0, pages))
+    }
+}
+
+extension ChildProcess {
+    /// The resident memory of this process's whole tree (see `ProcessTable`), in bytes; nil
+    /// once the process has exited. Each call scans `/proc`: to measure several processes,
+    /// take one `ProcessTable.snapshot()`.
+    package func processTreeResidentMemoryBytes() -> Int? {
+        ProcessTable.snapshot().residentBytes(ofTreeAt: pid)
+    }
+}

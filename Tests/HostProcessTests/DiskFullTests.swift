@@ -1,0 +1,97 @@
+import Glibc
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// The session store on a really full disk: a 256 KiB tmpfs filled up (mounting needs root;
+/// `StateDirectorySafetyTests` makes each system call fail by injection for everyone else).
+@Suite(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+struct DiskFullTests {
+    /// A small tmpfs mounted on a new directory, with a private state directory path in it.
+    final class SmallFileSystem {
+        let mountPoint: String
+        var state: String { mountPoint + "/state" }
+        private var filler: String { mountPoint + "/filler" }
+
+        init() throws {
+            mountPoint = makeTemporaryDirectory()
+            guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=256k,mode=0700") == 0 else {
+                throw HostError.io("cannot mount a tmpfs on \(mountPoint): \(String(cString: strerror(errno)))")
+            }
+        }
+
+        deinit {
+            umount2(mountPoint, Int32(MNT_DETACH))
+            rmdir(mountPoint)
+        }
+
+        /// Writes a file until the file system has no space left.
+        func fill() {
+            let descriptor = open(filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            #expect(descriptor >= 0)
+            let chunk = [UInt8](repeating: 0x61, count: 4096)
+            while chunk.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            let lastError = errno
+            close(descriptor)
+            #expect(lastError == ENOSPC)
+        }
+
+        /// Frees the space `fill()` took.
+        func free() {
+            #expect(unlink(filler) == 0)
+        }
+    }
+
+    @Test func aSaveOnAFullDiskChangesNothingInMemoryOrOnDisk() throws {
+        let disk = try SmallFileSystem()
+        let store = try SessionStore(directory: disk.state)
+        try store.save(SceneSession(identifier: "A", restoration: .string("old")))
+        let before = try #require(readWholeFile(disk.state + "/sessions/A.json", limit: 1 << 20))
+        disk.fill()
+
+        let large = JSONValue.string(String(repeating: "x", count: 64 << 10))
+        #expect {
+            try store.save(SceneSession(identifier: "A", restoration: large))
+        } throws: { error in
+            guard case .sessionNotStored("A", let reason) = error as? HostError else { return false }
+            return reason.hasSuffix("No space left on device")
+        }
+        #expect(store.session("A")?.restoration == .string("old"))
+        #expect(readWholeFile(disk.state + "/sessions/A.json", limit: 1 << 20) == before)
+        #expect(SessionStoreHardeningTests.list(disk.state + "/sessions") == ["A.json"])
+        #expect(throws: HostError.self) { try store.save(SceneSession(identifier: "B", restoration: large)) }
+        #expect(store.session("B") == nil)
+        #expect(SessionStoreHardeningTests.list(disk.state + "/sessions") == ["A.json"])
+
+        disk.free()
+        try store.save(SceneSession(identifier: "A", restoration: large))
+        store.close()
+        #expect(try SessionStore(directory: disk.state).session("A")?.restoration == large)
+    }
+
+    @Test func aConnectOnAFullDiskLeavesNoSessionAndNoWorker() async throws {
+        let disk = try SmallFileSystem()
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state))
+        disk.fill()
+        let scene = try host.scene("A")
+        await #expect {
+            try await scene.connect()
+        } throws: { error in
+            guard case .sessionNotStored("A", let reason) = error as? HostError else { return false }
+            return reason.hasSuffix("No space left on device")
+        }
+        #expect(host.sessions.session("A") == nil)
+        #expect(SessionStoreHardeningTests.list(disk.state + "/sessions").isEmpty)
+        #expect(!host.trace.history.contains { $0.processEvent == .spawned })
+        let status = await scene.status()
+        #expect(status.process == .none && status.activation == .unattached)
+
+        // With space again the same scene connects, as a new session.
+        disk.free()
+        try await scene.connect()
+        #expect(host.sessions.session("A") != nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -1,0 +1,91 @@
+import Glibc
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// The memory limit charges a scene for its worker's whole process tree (issue 13 item 18).
+@Suite struct ProcessTreeMemoryTests {
+    static let helperBytes = 48 << 20
+
+    /// A launcher that does not exec: it starts a helper that holds `helperBytes` in a shell
+    /// variable, waits until the helper has it, then runs the real worker as a child.
+    static var launcher: [String] {
+        let script = """
+            fifo="$1"; mkfifo "$fifo"
+            ( x=$(head -c \(helperBytes) /dev/zero | tr '\\0' a); echo >"$fifo"; sleep 1000; : "$x" ) &
+            read -r _ <"$fifo"; rm -f "$fifo"
+            "$0" worker; true
+            """
+        let fifo = makeTemporaryDirectory() + "/allocated"
+        return ["/bin/sh", "-c", script, TestWorker.hostctl, fifo]
+    }
+
+    @Test func aWorkersHelpersAndALauncherThatDoesNotExecAreCounted() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(worker: Self.launcher)
+        let launcher = try #require(await scene.status().pid)
+
+        // The spawned process alone is the small shell; its tree holds the helper's memory.
+        let ownBytes = readResident(launcher)
+        #expect(ownBytes < Self.helperBytes / 4, "\(ownBytes)")
+        let total = await host.totalResidentMemory()
+        #expect(total >= Self.helperBytes, "\(total >> 10) KiB")
+        let row = try #require(await host.controlRows().first { $0.scene == "A" })
+        #expect((row.residentBytes ?? 0) >= Self.helperBytes, "\(String(describing: row.residentBytes))")
+
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTreeOverTheLimitIsRelievedEvenIfItsLeaderIsSmall() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.memoryLimitBytes = Self.helperBytes * 3 / 4
+        configuration.memoryCheckInterval = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let events = host.trace.events()
+        try await host.scene("A").connect(worker: Self.launcher)
+        for await event in events where event.processEvent == .exited {
+            #expect(event.scene == "A")
+            #expect(event.reason == .jetsam)
+            break
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func theTableReadsOddCommandNamesAndUnknownProcesses() async throws {
+        // The command name in /proc/PID/stat is the executable's base name, in parentheses.
+        let odd = makeTemporaryDirectory() + "/a) b (c) 1 2 3"
+        #expect(symlink("/bin/sleep", odd) == 0)
+        let child = try ChildProcess.spawn(argv: [odd, "100"])
+        child.closeStdin()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { _ in },
+                onStderr: { _ in },
+                onExit: { _ in continuation.resume() }
+            )
+            let bytes = child.processTreeResidentMemoryBytes() ?? 0
+            #expect(bytes > 0 && bytes < 64 << 20, "\(bytes)")
+            // This process's tree holds the child's memory too.
+            let table = ProcessTable.snapshot()
+            #expect((table.residentBytes(ofTreeAt: getpid()) ?? 0) >= readResident(getpid()) / 2)
+            #expect(table.residentBytes(ofTreeAt: Int32.max) == nil)
+            try? child.send(signal: SIGKILL)
+        }
+        #expect(child.processTreeResidentMemoryBytes() == nil)
+    }
+}
+
+/// VmRSS of `pid` in bytes (0 if it cannot be read).
+private func readResident(_ pid: Int32) -> Int {
+    guard let bytes = readWholeFile("/proc/\(pid)/status", limit: 1 << 20) else { return 0 }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return kilobytes * 1024
+}
