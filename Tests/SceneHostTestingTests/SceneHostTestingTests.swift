@@ -142,6 +142,16 @@ import Testing
         }
     }
 
+    @Test func theDiffHandlesEmptyAndDisjointSides() throws {
+        try expectCallbacks([], [])
+        let missing = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks([], ["a", "b"]) }
+        #expect(missing.description == "callbacks differ from the expected ones (- expected, + actual):\n- a\n- b")
+        let extra = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks(["a"], [], scene: "S") }
+        #expect(extra.description == "callbacks of scene S differ from the expected ones (- expected, + actual):\n+ a")
+        let swapped = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks(["b", "a"], ["a", "b"]) }
+        #expect(swapped.description.hasSuffix("\n- a\n  b\n+ a"))
+    }
+
     struct Draft: Decodable, Equatable {
         var draft: String
     }
