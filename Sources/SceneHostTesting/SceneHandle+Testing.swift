@@ -27,36 +27,25 @@ extension SceneHandle {
         return operations
     }
 
-    /// The operations that bring a scene from `current` to `target`.
+    /// The operations that bring a scene from `current` to `target` (the table above).
     static func path(
         from current: ActivationState,
         to target: ActivationState,
         root: String,
         worker: [String]?
     ) -> [SceneOperation] {
-        switch (current, target) {
-        case (let from, let to) where from == to:
-            return []
-        case (.unattached, .foregroundActive):
-            return [.connect(background: false, root: root, worker: worker)]
-        case (.unattached, .foregroundInactive):
-            return [.connect(background: false, root: root, worker: worker), .deactivate]
-        case (.unattached, .background):
-            return [.connect(background: true, root: root, worker: worker)]
-        case (_, .unattached):
-            return [.disconnect]
-        case (.foregroundActive, .foregroundInactive):
-            return [.deactivate]
-        case (.foregroundInactive, .foregroundActive):
-            return [.activate]
-        case (.foregroundActive, .background), (.foregroundInactive, .background):
-            return [.background]
-        case (.background, .foregroundActive):
-            return [.foreground]
-        case (.background, .foregroundInactive):
-            return [.foreground, .deactivate]
-        default:
-            return []  // unreachable: every pair of distinct states is listed above
+        guard current != target else { return [] }
+        let connect = SceneOperation.connect(background: target == .background, root: root, worker: worker)
+        switch (target, current) {
+        case (.unattached, _): return [.disconnect]
+        case (.background, .unattached): return [connect]
+        case (.background, _): return [.background]
+        case (.foregroundActive, .unattached): return [connect]
+        case (.foregroundActive, .background): return [.foreground]
+        case (.foregroundActive, _): return [.activate]
+        case (.foregroundInactive, .unattached): return [connect, .deactivate]
+        case (.foregroundInactive, .background): return [.foreground, .deactivate]
+        case (.foregroundInactive, _): return [.deactivate]
         }
     }
 
