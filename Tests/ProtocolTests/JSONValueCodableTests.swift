@@ -180,4 +180,49 @@ import Testing
                 == "at x: a keyed container asked for where another value was encoded"
         )
     }
+
+    /// A random JSON value from `seed` (SplitMix64): every case, nested up to `depth`.
+    static func randomValue(_ state: inout UInt64, depth: Int) -> JSONValue {
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let pick = next() % (depth > 0 ? 8 : 6)
+        switch pick {
+        case 0: return .null
+        case 1: return .bool(next() & 1 == 0)
+        case 2: return .int(Int(truncatingIfNeeded: next()) >> Int(next() % 64))
+        case 3: return .double(Double(Int(truncatingIfNeeded: next() % 2001) - 1000) / 8)
+        case 4: return .string(["", "id", "title", "2", "kind", "task"][Int(next() % 6)])
+        case 5: return .int(Int(next() % 5))
+        case 6: return .array((0..<Int(next() % 4)).map { _ in randomValue(&state, depth: depth - 1) })
+        default:
+            let keys = ["id", "title", "kind", "tags", "due", "items", "counts", "extra", "flags", "selected"]
+            var object: [String: JSONValue] = [:]
+            for _ in 0..<Int(next() % 6) { object[keys[Int(next() % 10)]] = randomValue(&state, depth: depth - 1) }
+            return .object(object)
+        }
+    }
+
+    /// Whatever the value, decoding either succeeds or throws the bridge's own error (never
+    /// a trap, never another error), and any value round-trips through the bridge unchanged.
+    @Test func randomValuesDecodeOrFailCleanlyAndRoundTrip() throws {
+        var state: UInt64 = 16
+        for _ in 0..<2000 {
+            let value = Self.randomValue(&state, depth: 4)
+            #expect(try JSONValue(encoding: value) == value)
+            #expect(try value.decode(JSONValue.self) == value)
+            for decode in [
+                { _ = try value.decode(Inbox.self) }, { _ = try value.decode(Item.self) },
+                { _ = try value.decode([Int8].self) }, { _ = try value.decode([String: [Item]].self) },
+                { _ = try value.decode(Float.self) }, { _ = try value.decode(UInt16?.self) },
+            ] as [() throws -> Void] {
+                let outcome = failure(decode)
+                #expect(outcome == nil || !outcome!.hasPrefix("unexpected"), "\(value): \(outcome ?? "")")
+            }
+        }
+    }
 }
