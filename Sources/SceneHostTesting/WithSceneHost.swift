@@ -4,11 +4,11 @@ import HostProcess
 /// throws, and as soon as the calling task is cancelled (the quit then makes the pending
 /// operations of `body` fail, so that it ends). No worker outlives the call.
 ///
-/// After the quit the host's trace is checked against the lifecycle model (when its history
-/// still starts at `seq` 1, which `traceHistoryLimitBytes` may prevent)
-/// (`TraceVerifier.verify(_:)`, which also fails on events the host rejected while the run
-/// went on): a violation is thrown as `LifecycleViolation`. An error thrown by `body` wins
-/// over a violation. Pass `verifiesTrace: false` for a run that breaks the model on purpose.
+/// After the quit the host's trace is checked with `TraceVerifier.verify(_:)` (the lifecycle
+/// model, and no worker event the host refused during the run): a violation is thrown as
+/// `LifecycleViolation`. An error thrown by `body` wins over a violation. Pass
+/// `verifiesTrace: false` for a run that breaks the model on purpose. (A history cut by
+/// `traceHistoryLimitBytes` no longer starts at `seq` 1 and is not checked.)
 ///
 /// ```swift
 /// @Test func detailOpens() async throws {
