@@ -192,6 +192,38 @@ import Testing
         }
     }
 
+    /// A worker that answers a push with garbage (Tests/Fixtures/HostileWorkers/garbage.sh).
+    static func garbageWorker(_ record: String) -> [String] {
+        var path = String(#filePath)
+        for _ in 0..<2 {
+            if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+        }
+        return [path + "/Fixtures/HostileWorkers/garbage.sh", record]
+    }
+
+    @Test(arguments: [true, false])
+    func aRunWhoseWorkerBrokeTheProtocolFailsVerificationUnlessTurnedOff(_ verifies: Bool) async throws {
+        let record = "/tmp/scenehost-testing-\(getpid())-\(verifies).pipes"
+        defer { unlink(record) }
+        let run = {
+            try await withSceneHost(
+                configuration: Self.configuration(Self.garbageWorker(record)),
+                verifiesTrace: verifies
+            ) {
+                host in
+                let scene = try host.scene("A")
+                try await scene.connect()
+                await #expect(throws: HostError.self) { try await scene.push("Detail") }
+            }
+        }
+        if verifies {
+            let violation = try await #require(throws: LifecycleViolation.self) { try await run() }
+            #expect(violation.scene == "A" && violation.got.hasPrefix("protocol violation by pid"))
+        } else {
+            try await run()
+        }
+    }
+
     @Test func theVerifierRejectsAnEventOutOfOrderAndARefusedWorkerEvent() throws {
         let good = [
             TraceEvent(seq: 1, kind: .host, name: "started"),
