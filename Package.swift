@@ -5,13 +5,18 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
+// Linux only (x86_64 or arm64, kernel 5.3+): the host and the worker runtime are built on
+// epoll, pidfds, prctl and posix_spawn through Glibc. There is no `platforms:` entry because
+// SwiftPM can only list minimum Apple OS versions, and any Apple entry would claim a build
+// that fails; `Protocol` alone is plain Swift with no imports.
 let package = Package(
     name: "scenehost",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Protocol", targets: ["Protocol"]),
         .library(name: "SceneWorker", targets: ["SceneWorker"]),
         .library(name: "HostProcess", targets: ["HostProcess"]),
+        // For tests in your own package: withSceneHost, the worker locator, callback assertions.
+        .library(name: "SceneHostTesting", targets: ["SceneHostTesting"]),
         .executable(name: "hostctl", targets: ["hostctl"]),
     ],
     targets: [
@@ -24,12 +29,12 @@ let package = Package(
             dependencies: ["Protocol", "SceneWorker", "HostProcess"],
             swiftSettings: strict
         ),
-        // An app of your own on the worker runtime: see Examples/CustomWorker.
+        .target(name: "SceneHostTesting", dependencies: ["HostProcess", "Protocol"], swiftSettings: strict),
+        // The test suite's own app on the worker runtime. (Examples/ is a package of its own.)
         .executableTarget(
-            name: "custom-worker-example",
+            name: "custom-worker-fixture",
             dependencies: ["Protocol", "SceneWorker"],
-            path: "Examples/CustomWorker",
-            exclude: ["scenario.json"],
+            path: "Tests/Fixtures/CustomWorker",
             swiftSettings: strict
         ),
         // The Foundation half of `hostctl bench`'s codec benchmark, kept out of hostctl (every
@@ -39,7 +44,12 @@ let package = Package(
         .testTarget(name: "SceneWorkerTests", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "HostProcessTests",
-            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-example", "FoundationJSONBench"],
+            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-fixture", "FoundationJSONBench"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SceneHostTestingTests",
+            dependencies: ["SceneHostTesting", "HostProcess", "Protocol", "hostctl", "custom-worker-fixture"],
             swiftSettings: strict
         ),
     ]

@@ -17,9 +17,9 @@ enum TestWorker {
         return "hostctl"
     }()
 
-    /// The example app of Examples/CustomWorker, built next to hostctl.
+    /// The app of Tests/Fixtures/CustomWorker, built next to hostctl.
     static var customWorker: String {
-        String(hostctl.dropLast("hostctl".count)) + "custom-worker-example"
+        String(hostctl.dropLast("hostctl".count)) + "custom-worker-fixture"
     }
 
     /// A configuration with millisecond limits for tests.

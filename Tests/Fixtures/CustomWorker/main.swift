@@ -1,3 +1,6 @@
+// The main test suite's own app on the worker runtime (HostProcessTests spawns it): a
+// notes editor whose draft survives kills. Examples/ holds the worked example for users.
+
 import Protocol
 import SceneWorker
 

@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// A user's own package: an app ported to the worker runtime, and Swift Testing tests that
+// drive it through real worker processes. It depends on scenehost by path, as a package of
+// yours would depend on it by URL.
+let package = Package(
+    name: "scenehost-examples",
+    dependencies: [
+        .package(name: "scenehost", path: "..")
+    ],
+    targets: [
+        // The worker: a list/detail app with state restoration.
+        .executableTarget(
+            name: "inbox-worker",
+            dependencies: [
+                .product(name: "SceneWorker", package: "scenehost"),
+                .product(name: "Protocol", package: "scenehost"),
+            ],
+            path: "Sources/InboxWorker",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The worker is a dependency of the tests: that is what makes `swift test` build it
+        // beside the test bundle, where `WorkerExecutable.builtProduct(named:)` finds it.
+        .testTarget(
+            name: "InboxTests",
+            dependencies: [
+                "inbox-worker",
+                .product(name: "SceneHostTesting", package: "scenehost"),
+                .product(name: "HostProcess", package: "scenehost"),
+                .product(name: "Protocol", package: "scenehost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,3 @@
+import SceneWorker
+
+final class InboxAppDelegate: ApplicationDelegate {}

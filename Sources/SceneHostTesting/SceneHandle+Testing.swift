@@ -1,0 +1,84 @@
+import HostProcess
+import Protocol
+
+extension SceneHandle {
+    /// Brings the scene to `state` by the legal path, as `ActivityScenario.moveToState` does:
+    ///
+    /// | from \ to | `foregroundActive` | `foregroundInactive` | `background` | `unattached` |
+    /// | --- | --- | --- | --- | --- |
+    /// | `unattached` | connect | connect, deactivate | connect in background | – |
+    /// | `foregroundActive` | – | deactivate | background | disconnect |
+    /// | `foregroundInactive` | activate | – | background | disconnect |
+    /// | `background` | foreground | foreground, deactivate | – | disconnect |
+    ///
+    /// A connect uses `root` and `worker` (nil: the host's worker). Returns the operations
+    /// it ran (none when the scene is already there). Throws what the first failing
+    /// operation throws (`HostError`), for example for a discarded scene.
+    @discardableResult
+    public func move(
+        to state: ActivationState,
+        root: String = "Root",
+        worker: [String]? = nil
+    ) async throws
+        -> [SceneOperation]
+    {
+        let operations = Self.path(from: await status().activation, to: state, root: root, worker: worker)
+        for operation in operations { try await perform(operation) }
+        return operations
+    }
+
+    /// The operations that bring a scene from `current` to `target` (the table above).
+    static func path(
+        from current: ActivationState,
+        to target: ActivationState,
+        root: String,
+        worker: [String]?
+    ) -> [SceneOperation] {
+        guard current != target else { return [] }
+        let connect = SceneOperation.connect(background: target == .background, root: root, worker: worker)
+        switch (target, current) {
+        case (.unattached, _): return [.disconnect]
+        case (.background, .unattached): return [connect]
+        case (.background, _): return [.background]
+        case (.foregroundActive, .unattached): return [connect]
+        case (.foregroundActive, .background): return [.foreground]
+        case (.foregroundActive, _): return [.activate]
+        case (.foregroundInactive, .unattached): return [connect, .deactivate]
+        case (.foregroundInactive, .background): return [.foreground, .deactivate]
+        case (.foregroundInactive, _): return [.deactivate]
+        }
+    }
+
+    /// Kills the scene's worker and reconnects it, as `ActivityScenario.recreate()` does: the
+    /// new worker gets the restoration state the old one saved and ends in the state the old
+    /// one was in, with the same root controller (pushed controllers are gone, as after a
+    /// real kill; the app restores them from its restoration state, if it does).
+    ///
+    /// A foreground scene enters the background first, so that it saves its state as iOS
+    /// makes it before a kill. `worker`: the reconnected worker's argv (nil: the host's).
+    /// Throws `SceneRecreateError.notAttached` for a scene with no worker.
+    public func recreate(worker: [String]? = nil) async throws {
+        let before = await status()
+        guard before.activation != .unattached else {
+            throw SceneRecreateError.notAttached(scene: identifier, state: before.activation, process: before.process)
+        }
+        if before.activation != .background { try await background() }
+        try await kill()
+        let root = before.stack.first ?? "Root"
+        try await connect(background: before.activation == .background, root: root, worker: worker)
+        try await move(to: before.activation, root: root, worker: worker)
+    }
+}
+
+/// Why `SceneHandle.recreate(worker:)` could not start.
+public enum SceneRecreateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The scene has no worker to kill: connect it first (`move(to:)`).
+    case notAttached(scene: String, state: ActivationState, process: ProcessState)
+
+    public var description: String {
+        switch self {
+        case .notAttached(let scene, let state, let process):
+            "cannot recreate scene \(scene): it has no worker (state \(state), process \(process)); connect it first"
+        }
+    }
+}
