@@ -45,7 +45,7 @@ enum BenchCommand {
             suspend: 200,
             terminateScenes: 100,
             terminateRounds: 5,
-            scaleSizes: [1, 10, 100, 1000],
+            scaleSizes: [1, 10, 100, 1000, 4000],
             scaleWarmup: 200,
             scaleRoundTrips: 2000
         )
@@ -83,6 +83,7 @@ enum BenchCommand {
         let quick = arguments.flag("--quick")
         let json = arguments.flag("--json")
         let svgPath = try arguments.option("--svg")
+        let placements = try parsePlacement(try arguments.option("--placement") ?? "both")
         var groups = Set(Group.allCases)
         if let only = try arguments.option("--only") {
             groups = try parseOnly(only)
@@ -110,7 +111,13 @@ enum BenchCommand {
         do {
             for group in Group.allCases where groups.contains(group) {
                 progress("\(group.rawValue)…")
-                try await run(group, counts: counts, into: &report, scalePoints: &scalePoints)
+                try await run(
+                    group,
+                    counts: counts,
+                    placements: placements,
+                    into: &report,
+                    scalePoints: &scalePoints
+                )
             }
         } catch {
             printError("hostctl bench: \(error)")
@@ -140,6 +147,20 @@ enum BenchCommand {
         return .success
     }
 
+    static func parsePlacement(_ text: String) throws(UsageError) -> [BenchPlacement] {
+        switch text {
+        case "both": return BenchPlacement.allCases
+        case "none": return []
+        default:
+            guard let placement = BenchPlacement(rawValue: text) else {
+                throw UsageError(
+                    "hostctl bench: unknown placement \"\(text)\" (placements: both, same-cpu, split-cpu, none)"
+                )
+            }
+            return [placement]
+        }
+    }
+
     static func parseOnly(_ text: String) throws(UsageError) -> Set<Group> {
         var groups = Set<Group>()
         for item in text.split(separator: ",").map(String.init) {
@@ -162,6 +183,7 @@ enum BenchCommand {
     private static func run(
         _ group: Group,
         counts: Counts,
+        placements: [BenchPlacement],
         into report: inout BenchReport,
         scalePoints: inout [BenchHost.ScalePoint]
     ) async throws {
@@ -198,67 +220,17 @@ enum BenchCommand {
             }
 
         case .transition:
-            // Each floor is measured before and after the transitions; the run with the lower
-            // median counts, so a burst of load from elsewhere cannot inflate a floor.
-            func echoFloors() async throws -> (eventLoop: Samples, blocking: Samples?) {
-                let eventLoop = try await BenchFloors.eventLoopEcho(
-                    executable: executable,
-                    warmup: counts.echoWarmup,
-                    count: counts.echo
-                )
-                let blocking = await BenchFloors.blockingEcho(
-                    executable: executable,
-                    warmup: counts.echoWarmup,
-                    count: counts.echo
-                )
-                return (eventLoop, blocking)
-            }
-            func lower(_ first: Samples?, _ second: Samples?) -> Samples? {
-                guard let first else { return second }
-                guard let second else { return first }
-                return second.median < first.median ? second : first
-            }
-            let before = try await echoFloors()
-            let transitions = try await BenchHost.transition(
-                warmup: counts.transitionWarmup,
-                count: counts.transition
-            )
-            let after = try await echoFloors()
-            let eventLoop = lower(before.eventLoop, after.eventLoop) ?? before.eventLoop
-            report.add(
-                BenchRow(
-                    "pipe-echo.eventloop",
-                    eventLoop,
-                    note: "200-byte line to hostctl bench-echo and back via ChildProcess + EventLoop + continuation"
-                )
-            )
-            var floor = eventLoop.median
-            var floorName = "pipe-echo.eventloop"
-            if let blocking = lower(before.blocking, after.blocking) {
-                report.add(
-                    BenchRow(
-                        "pipe-echo.blocking",
-                        blocking,
-                        note: "the same line with blocking write/read on a dedicated thread"
-                    )
-                )
-                if blocking.median < floor {
-                    floor = blocking.median
-                    floorName = "pipe-echo.blocking"
+            // Unpinned first (whatever the scheduler does), then each placement pinned.
+            try await roundTrips(placement: nil, counts: counts, into: &report)
+            for placement in placements {
+                guard placement.isAvailable, BenchPlacement.pinHost() else {
+                    progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
+                    continue
                 }
+                defer { BenchPlacement.unpinHost() }
+                progress("transition, \(placement.rawValue)…")
+                try await roundTrips(placement: placement, counts: counts, into: &report)
             }
-            var row = BenchRow(
-                "transition",
-                transitions,
-                floor: floor,
-                floorName: floorName,
-                target: .ratioAtMost(2),
-                note: "deactivate/activate alternating on one scene via SceneHandle; floor = fastest pipe echo ("
-                    + floorName + "); vs pipe-echo.eventloop "
-                    + BenchFormat.number(transitions.median / eventLoop.median) + "×"
-            )
-            row.details["eventLoopRatio"] = transitions.median / eventLoop.median
-            report.add(row)
 
         case .connect:
             let ready = try await BenchFloors.spawnReady(
@@ -411,14 +383,32 @@ enum BenchCommand {
                     floor: base,
                     floorName: "scale.\(counts.scaleSizes[0]).roundtrip"
                 )
-                if size >= 1000 {
+                if size >= 4000 {
+                    roundTrip.target = .ratioAtMost(1.2)
+                } else if size >= 1000 {
                     roundTrip.target = .ratioAtMost(1.5)
                 }
                 report.add(roundTrip)
+                if size >= 4000 {
+                    report.add(
+                        BenchRow(
+                            "scale.\(size).connect-all",
+                            Samples([point.connectBatch]),
+                            target: .medianAtMost(4_000_000),
+                            note: "wall time until all \(size) scenes are foregroundActive"
+                        )
+                    )
+                }
                 var pss = BenchRow("scale.\(size).worker-pss", unit: .kibibytes, point.workerPSS)
                 pss.details["ussMedianKiB"] = point.workerUSS.median
                 report.add(pss)
-                report.add(BenchRow("scale.\(size).host-per-scene", unit: .kibibytes, Samples([point.hostPerScene])))
+                var hostPerScene = BenchRow(
+                    "scale.\(size).host-per-scene",
+                    unit: .kibibytes,
+                    Samples([point.hostPerScene])
+                )
+                if size >= 1000 { hostPerScene.target = .medianAtMost(16) }
+                report.add(hostPerScene)
             }
         }
     }

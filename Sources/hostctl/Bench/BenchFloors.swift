@@ -94,8 +94,14 @@ enum BenchFloors {
     }()
 
     /// Round trips of `echoLine` through `hostctl bench-echo` via ChildProcess + EventLoop.
-    static func eventLoopEcho(executable: String, warmup: Int, count: Int) async throws -> Samples {
+    static func eventLoopEcho(
+        executable: String,
+        placement: BenchPlacement? = nil,
+        warmup: Int,
+        count: Int
+    ) async throws -> Samples {
         let probe = try EchoProbe(argv: [executable, "bench-echo"])
+        if let placement { _ = placement.pinChild(probe.pid) }
         var samples = Samples()
         for index in 0..<(warmup + count) {
             let start = BenchClock.now()
@@ -109,13 +115,23 @@ enum BenchFloors {
 
     /// Round trips of `echoLine` through `hostctl bench-echo` with blocking write/read on a
     /// dedicated thread: no event loop, no continuation, no cooperative pool.
-    static func blockingEcho(executable: String, warmup: Int, count: Int) async -> Samples? {
+    static func blockingEcho(
+        executable: String,
+        placement: BenchPlacement? = nil,
+        warmup: Int,
+        count: Int
+    ) async -> Samples? {
         await BenchThread.run {
-            blockingEchoOnCurrentThread(executable: executable, warmup: warmup, count: count)
+            blockingEchoOnCurrentThread(executable: executable, placement: placement, warmup: warmup, count: count)
         }
     }
 
-    private static func blockingEchoOnCurrentThread(executable: String, warmup: Int, count: Int) -> Samples? {
+    private static func blockingEchoOnCurrentThread(
+        executable: String,
+        placement: BenchPlacement?,
+        warmup: Int,
+        count: Int
+    ) -> Samples? {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0 else { return nil }
@@ -142,6 +158,7 @@ enum BenchFloors {
         close(toChild[0])
         close(fromChild[1])
         guard rc == 0 else { return nil }
+        if let placement { _ = placement.pinChild(pid) }
         defer {
             var status: Int32 = 0
             close(toChild[1])

@@ -1,6 +1,6 @@
 extension Help {
     static let bench = """
-        hostctl bench [--quick] [--json] [--only NAME[,NAME...]] [--svg FILE]
+        hostctl bench [--quick] [--json] [--only NAME[,NAME...]] [--placement P] [--svg FILE]
 
         Measures the host, each figure as median and p99 over many repetitions, next to a
         floor measured in the same run (the same bytes or the same spawn without the scene
@@ -10,21 +10,28 @@ extension Help {
           --quick        small counts and few repetitions (a smoke test in seconds)
           --json         one JSON object on stdout instead of the table
           --only NAME    run only these benchmarks (comma-separated)
+          --placement P  round-trip rows pinned by CPU as well as unpinned: both (default),
+                         same-cpu (host and child on CPU 0), split-cpu (host on CPU 0,
+                         child on CPU 1) or none; this VM's scheduler switches between the two
+                         moods on its own, so each pinned run shows one of them reliably
           --svg FILE     also draw the scale curve (round trip, memory vs live scenes) as SVG
 
         Benchmarks:
           codec        encode+decode of a callback and a request vs Foundation JSON (≥ 10×)
-          transition   deactivate/activate round trip on one scene vs a pipe echo (≤ 2×)
+          transition   deactivate/activate round trip on one scene vs a pipe echo (≤ 2×),
+                       unpinned and in each placement, with Node's fork IPC round trip
+                       (when node is on PATH) as an outside reference (ours ≥ 2× faster)
           connect      spawn to foregroundActive vs spawning to a bare ready line (p50 ≤ 5 ms)
           kill         SIGKILL from outside until the exited trace event arrives
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently
           memory       idle worker PSS (≤ 1 MiB) and host memory per scene
           suspend      background until suspended, then foreground again
           terminate    terminating 100 running scenes at once
-          scale        10, 100, 1000 live scenes: connect, round trip (≤ 1.5× of 1), memory
+          scale        10, 100, 1000, 4000 live scenes: connect (4000 in ≤ 4 s), round trip
+                       (≤ 1.2× of 1 at 4000), memory (≤ 16 KiB host per scene)
 
         Exit status 0 even when a target is missed (the table says MISS); 3 on a failure.
-        The descriptor limit is raised to the hard limit (1,000 scenes need ~4,000).
+        The descriptor limit is raised to the hard limit (4,000 scenes need ~16,000).
 
         EXAMPLES
           hostctl bench --only transition,codec

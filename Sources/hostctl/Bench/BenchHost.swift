@@ -75,10 +75,11 @@ enum BenchHost {
     // MARK: Benchmarks
 
     /// `transition`: one scene, `deactivate`/`activate` alternating.
-    static func transition(warmup: Int, count: Int) async throws -> Samples {
+    static func transition(placement: BenchPlacement? = nil, warmup: Int, count: Int) async throws -> Samples {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("T")
         try await scene.connect()
+        if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
         let samples = try await roundTrips(scene, warmup: warmup, count: count)
         await host.quit()
         return samples
