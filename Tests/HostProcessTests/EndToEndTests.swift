@@ -184,7 +184,7 @@ import Testing
         try await scene.foreground()
         let pid = try #require(await scene.status().pid)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .none, timeout: .seconds(5))
+        try await scene.waitFor(process: .terminated, timeout: .seconds(5))
         #expect(await scene.status().lastExit?.reason == .killed)
         let mark = host.lastSeq
         try await scene.connect()

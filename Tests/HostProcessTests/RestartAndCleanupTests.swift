@@ -39,7 +39,7 @@ import Testing
         let more = host.trace.events(fromSeq: host.lastSeq + 1)
         #expect(Glibc.kill(restarted, SIGKILL) == 0)
         for await event in more where event.scene == "A" && event.kind == .error && event.op == "restart" { break }
-        #expect(await scene.status().process == .none)
+        #expect(await scene.status().process == .terminated)
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
