@@ -54,6 +54,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .process(let allowed):
             if self == .liveWorker { return "live worker" }
             if self == .noLiveWorker { return "no live worker" }
+            let excluded = ProcessState.allCases.filter { !allowed.contains($0) }
+            if excluded.count == 1 { return "worker not `\(excluded[0])`" }
             return "worker " + allowed.map { "`\($0)`" }.joined(separator: " or ")
         case .controllerAboveRoot: return "stack of two or more"
         case .noBackgroundTask: return "no background task"
