@@ -186,6 +186,11 @@ import Testing
             for _ in 0..<20 where legalOnly && !isLegal(step, oracles: oracles) {
                 step = randomStep(&generator, index: index, scenes: scenes)
             }
+            // Notifications for a suspended scene often, so that queues of several, with
+            // repeated names, are merged on resume (§5).
+            if let suspended = scenes.first(where: { oracles[$0]?.place == .suspended }), generator.chance(0.4) {
+                step = .op(scene: suspended, .notify(name: index % 3 == 0 ? "mail" : "sync", value: .int(index)))
+            }
             steps.append(step)
             switch step {
             case .crash(let scene):
