@@ -13,7 +13,8 @@ enum ClientCommands {
             print(Help.client)
             return .success
         }
-        if arguments.command == "discard", let directory = try arguments.option("--state-dir") {
+        if arguments.command == LifecycleOperation.discard.rawValue, let directory = try arguments.option("--state-dir")
+        {
             return try discardOffline(&arguments, directory: directory)
         }
         let path = try Commands.socketPath(&arguments)
