@@ -157,9 +157,11 @@ extension Scenario {
     ) throws(ScenarioError) -> SceneOperation {
         switch op {
         case .connect:
+            let root = try fields.string("root") ?? "Root"
+            guard !root.isEmpty else { throw fields.error("\"root\" must not be empty") }
             return .connect(
                 background: try fields.bool("background") ?? false,
-                root: try fields.string("root") ?? "Root",
+                root: root,
                 worker: try fields.argv("worker")
             )
         case .activate: return .activate
