@@ -36,7 +36,8 @@ host)
         Sources/HostProcess/Scenario/Scenario+StepJSON.swift Sources/HostProcess/Trace/TraceEvent+JSON.swift
         Sources/HostProcess/Model/TraceVerifier.swift Sources/HostProcess/Model/TraceVerifier+JSONLines.swift
         Sources/HostProcess/Model/SceneTraceChecker.swift Sources/HostProcess/Model/AtomProgress.swift
-        Sources/HostProcess/Model/LifecycleAtom.swift Sources/HostProcess/Model/ExpectedStep.swift)
+        Sources/Protocol/Model/LifecycleAtom.swift Sources/Protocol/Model/ExpectedStep.swift
+        Sources/HostProcess/Model/ExpectedStep+TraceEvent.swift)
     mapfile -t host_sources < <(find Sources/HostProcess -name '*.swift' | sort)
     c_dir=Sources/CSceneHostSys
     clang -fsanitize=fuzzer-no-link -O1 -g -I "$c_dir/include" -c "$c_dir/CSceneHostSys.c" -o "$build/CSceneHostSys.o"

@@ -11,16 +11,26 @@ public enum ActivationState: String, Sendable, Hashable, CaseIterable, CustomStr
     public var isForeground: Bool { self == .foregroundInactive || self == .foregroundActive }
 }
 
-/// A worker process's state, as LIFECYCLE.md §1 names it.
+/// A worker process's state, as LIFECYCLE.md §1 names it:
+/// `none` → `launching` → `running` ⇄ `suspended` → `terminated`.
 public enum ProcessState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// No worker process for this scene.
+    /// No worker has run for this scene yet.
     case none
     case launching
     case running
     case suspended
+    /// The last worker died (whatever the reason); until the next spawn.
     case terminated
 
     public var description: String { rawValue }
+
+    /// Whether a worker exists (possibly stopped).
+    public var isAlive: Bool {
+        switch self {
+        case .launching, .running, .suspended: true
+        case .none, .terminated: false
+        }
+    }
 }
 
 /// Why a worker process ended (LIFECYCLE.md §6).

@@ -4,22 +4,17 @@ import Protocol
 
 /// `hostctl <op> SCENE … --socket PATH`, `ps`, `events`, `quit`: one request to a serving host.
 enum ClientCommands {
-    /// Scenario ops that are client commands, in help order.
-    static let sceneOps = [
-        "connect", "activate", "deactivate", "background", "foreground", "disconnect", "discard",
-        "push", "pop", "resize", "memoryWarning", "notify", "beginBackgroundTask", "endBackgroundTask",
-        "kill", "terminate", "memoryPressure", "waitFor",
-    ]
-    /// Client commands about the host as a whole.
-    static let hostCommands = ["sleep", "ps", "events", "quit"]
-    static let commands = Set(sceneOps + hostCommands)
+    /// Client commands besides the model's operations (each of which is one).
+    static let inspectionCommands = ["ps", "events"]
+    static let commands = Set(LifecycleOperation.allCases.map(\.rawValue) + inspectionCommands)
 
     static func run(_ arguments: inout Arguments) throws -> ExitCode {
         if arguments.wantsHelp {
             print(Help.client)
             return .success
         }
-        if arguments.command == "discard", let directory = try arguments.option("--state-dir") {
+        if arguments.command == LifecycleOperation.discard.rawValue, let directory = try arguments.option("--state-dir")
+        {
             return try discardOffline(&arguments, directory: directory)
         }
         let path = try Commands.socketPath(&arguments)
@@ -79,60 +74,23 @@ enum ClientCommands {
         return .success
     }
 
-    /// The step for `hostctl <op> SCENE [--flags]`, checked by the scenario parser.
+    /// The step for `hostctl <op> SCENE [--flags]`: each of the model's fields as a flag
+    /// (`timeoutMs` as `--timeout-ms` or `--timeoutMs`), checked by the scenario parser.
     private static func parseStep(_ arguments: inout Arguments) throws(UsageError) -> Scenario.Step {
         let op = arguments.command
+        guard let operation = LifecycleOperation(rawValue: op) else {
+            throw UsageError("hostctl: unknown command \(op)")
+        }
         var object: [String: JSONValue] = ["op": .string(op)]
         // Options first: what remains before the scene name is then unambiguous.
-        switch op {
-        case "connect":
-            if arguments.flag("--background") { object["background"] = .bool(true) }
-            if let root = try arguments.option("--root") { object["root"] = .string(root) }
-            let worker = try arguments.option("--worker")
-            let workerArguments = try arguments.options("--worker-arg", acceptsDashedValues: true)
-            if let worker {
-                object["worker"] = .array(([worker] + workerArguments).map { .string($0) })
-            } else if !workerArguments.isEmpty {
-                throw UsageError("hostctl connect: --worker-arg needs --worker PATH")
+        for field in operation.fields where field.value != .scene {
+            if let value = try flagValue(field, &arguments) {
+                object[field.name] = value
+            } else if field.presence == .required {
+                throw UsageError("hostctl \(op): needs \(flagName(field)) \(field.placeholder)")
             }
-        case "push":
-            guard let vc = try arguments.option("--vc") else { throw UsageError("hostctl push: needs --vc NAME") }
-            object["vc"] = .string(vc)
-        case "resize":
-            guard let width = try arguments.intOption("--width", in: 1...1_000_000),
-                let height = try arguments.intOption("--height", in: 1...1_000_000)
-            else { throw UsageError("hostctl resize: needs --width N and --height N") }
-            object["width"] = .int(width)
-            object["height"] = .int(height)
-        case "notify":
-            guard let name = try arguments.option("--name") else {
-                throw UsageError("hostctl notify: needs --name NAME")
-            }
-            object["name"] = .string(name)
-            if let text = try arguments.option("--value") {
-                // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
-                object["value"] = (try? JSONParser.parse(Array(text.utf8))) ?? .string(text)
-            }
-        case "kill":
-            if let signal = try arguments.option("--signal") { object["signal"] = .string(signal) }
-        case "sleep":
-            guard let ms = try arguments.intOption("--ms", in: 0...86_400_000) else {
-                throw UsageError("hostctl sleep: needs --ms N")
-            }
-            object["ms"] = .int(ms)
-        case "waitFor":
-            if let state = try arguments.option("--state") { object["state"] = .string(state) }
-            if let process = try arguments.option("--process") { object["process"] = .string(process) }
-            // The scenario field's own spelling works too (CLI.md: "fields as --flags").
-            var timeout = try arguments.intOption("--timeout-ms", in: 0...86_400_000)
-            if timeout == nil { timeout = try arguments.intOption("--timeoutMs", in: 0...86_400_000) }
-            if let timeout {
-                object["timeoutMs"] = .int(timeout)
-            }
-        default:
-            break
         }
-        if op != "memoryPressure" && op != "quit" && op != "sleep" {
+        if operation.takesScene {
             object["scene"] = .string(try arguments.positional("SCENE"))
         }
         try arguments.finish()
@@ -140,6 +98,60 @@ enum ClientCommands {
             return try Scenario.step(fromJSON: .object(object))
         } catch {
             throw UsageError("hostctl \(op): \(error.message)")
+        }
+    }
+
+    /// `timeoutMs` → `--timeout-ms`.
+    static func flagName(_ field: OperationField) -> String {
+        var flag = "--"
+        for character in field.name {
+            if character.isUppercase { flag += "-" + character.lowercased() } else { flag.append(character) }
+        }
+        return flag
+    }
+
+    /// A field's value from its flag (or from the field's own spelling, `--timeoutMs`), as
+    /// the scenario step writes it; nil when absent.
+    private static func flagValue(
+        _ field: OperationField,
+        _ arguments: inout Arguments
+    ) throws(UsageError) -> JSONValue? {
+        let flag = flagName(field)
+        let alias = "--" + field.name
+        func text() throws(UsageError) -> String? {
+            if let value = try arguments.option(flag) { return value }
+            return flag == alias ? nil : try arguments.option(alias)
+        }
+        func integer(_ range: ClosedRange<Int>) throws(UsageError) -> JSONValue? {
+            if let value = try arguments.intOption(flag, in: range) { return .int(value) }
+            guard flag != alias, let value = try arguments.intOption(alias, in: range) else { return nil }
+            return .int(value)
+        }
+        switch field.value {
+        case .scene:
+            return nil
+        case .bool:
+            return arguments.flag(flag) ? .bool(true) : nil
+        case .string, .signal, .activationState, .processState:
+            return try text().map { .string($0) }
+        case .positiveInt:
+            return try integer(1...1_000_000)
+        case .milliseconds:
+            return try integer(0...86_400_000)
+        case .json:
+            // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
+            return try text().map { text in (try? JSONParser.parse(Array(text.utf8))) ?? .string(text) }
+        case .argv:
+            // `--worker PATH [--worker-arg ARG]...`: the argv, in order.
+            let path = try arguments.option(flag)
+            let extra = try arguments.options(flag + "-arg", acceptsDashedValues: true)
+            guard let path else {
+                guard extra.isEmpty else {
+                    throw UsageError("hostctl \(arguments.command): \(flag)-arg needs \(flag) \(field.placeholder)")
+                }
+                return nil
+            }
+            return .array(([path] + extra).map { .string($0) })
         }
     }
 

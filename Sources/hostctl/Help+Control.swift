@@ -1,4 +1,77 @@
+import Protocol
+
 extension Help {
+    /// One usage line per operation of the model, its fields as flags, with a note where
+    /// the flags do not say it all.
+    static var clientOperations: String {
+        var lines: [String] = []
+        var plain: [String] = []
+        func flushPlain() {
+            if !plain.isEmpty { lines.append("  " + plain.joined(separator: " | ")) }
+            plain = []
+        }
+        for operation in LifecycleOperation.allCases {
+            let usage = operation.rawValue + (operation.takesScene ? " A" : "") + flagUsage(operation)
+            guard let note = clientNote(operation) else {
+                if usage.count + plain.joined(separator: " | ").count > 60 { flushPlain() }
+                plain.append(usage)
+                continue
+            }
+            flushPlain()
+            let line = "  " + usage
+            let column = String(repeating: " ", count: 38)
+            lines.append(
+                line.count < 37 ? line + String(column.dropFirst(line.count)) + note : line + "\n" + column + note
+            )
+        }
+        flushPlain()
+        lines.append("  discard A --state-dir DIR           with no host running on DIR: record the discard; the")
+        lines.append("                                      next host there reports didDiscardSceneSessions")
+        return lines.joined(separator: "\n")
+    }
+
+    /// ` --vc NAME`, ` [--background]`, ` --state STATE|--process PROCESS`: an operation's flags.
+    private static func flagUsage(_ operation: LifecycleOperation) -> String {
+        var usage = ""
+        var alternatives: [String] = []
+        for field in operation.fields where field.value != .scene {
+            let flag = ClientCommands.flagName(field)
+            let shown: String =
+                switch field.value {
+                case .bool: flag
+                case .argv: "\(flag) \(field.placeholder)] [\(flag)-arg ARG]..."
+                default: "\(flag) \(field.placeholder)"
+                }
+            switch field.presence {
+            case .required: usage += " " + shown
+            case .optional: usage += " [" + shown + (field.value == .argv ? "" : "]")
+            case .exactlyOneOf: alternatives.append(shown)
+            }
+            if field.presence != .exactlyOneOf && !alternatives.isEmpty {
+                usage = " " + alternatives.joined(separator: "|") + usage
+                alternatives = []
+            }
+        }
+        if !alternatives.isEmpty { usage += " " + alternatives.joined(separator: "|") }
+        return usage
+    }
+
+    private static func clientNote(_ operation: LifecycleOperation) -> String? {
+        switch operation {
+        case .connect: "start A's worker (--worker: this argv, in order)"
+        case .push, .pop: "navigation (foreground only)"
+        case .notify: "a --value that is not JSON is sent as a string"
+        case .kill: "signal the worker from the host (reason killed)"
+        case .memoryPressure: "LIFECYCLE.md §4's order, host-wide"
+        case .sleep: "the host waits MS ms before its reply (scripts)"
+        case .waitFor: "default timeout 10000 ms (--timeoutMs too)"
+        case .quit: "terminate every scene and stop the host"
+        case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
+            .beginBackgroundTask, .endBackgroundTask, .terminate:
+            nil
+        }
+    }
+
     static let serve = """
         hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N] [limit flags]
 
@@ -39,21 +112,7 @@ extension Help {
         error on stderr), 2 for a usage error.
 
         SCENE OPERATIONS (the scenario ops; fields as flags)
-          connect A [--background] [--root NAME] [--worker PATH] [--worker-arg ARG]...
-                                       start A's worker with these arguments, in order
-          activate A | deactivate A | background A | foreground A
-          disconnect A | discard A | terminate A
-          discard A --state-dir DIR    with no host running on DIR: record the discard; the
-                                       next host there reports didDiscardSceneSessions
-          push A --vc Detail | pop A   navigation (foreground only)
-          resize A --width 800 --height 600
-          memoryWarning A
-          notify A --name sync [--value JSON]   (a value that is not JSON is sent as a string)
-          beginBackgroundTask A | endBackgroundTask A
-          kill A [--signal KILL]       signal the worker from the host (reason killed)
-          memoryPressure               LIFECYCLE.md §4's order, host-wide
-          sleep --ms N                 the host waits N ms before its reply (scripts)
-          waitFor A --state S|--process P [--timeout-ms|--timeoutMs N]   (default timeout 10000)
+        \(clientOperations)
 
         HOST
           ps [--json]        scene, session stored, state, process, pid, resident memory,
@@ -62,7 +121,6 @@ extension Help {
                              the trace from seq N (default 1): readable lines, or the
                              trace's JSON Lines with --json; --follow keeps streaming
                              until the host quits (or Ctrl-C)
-          quit               terminate every scene and stop the host
 
         EXAMPLES
           export SCENEHOST_SOCKET=$XDG_RUNTIME_DIR/scenehost/host.sock

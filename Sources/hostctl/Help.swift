@@ -1,3 +1,5 @@
+import Protocol
+
 /// The `--help` texts. Each teaches the command with an example.
 enum Help {
     static let main = """
@@ -62,10 +64,7 @@ enum Help {
                        { "op": "background", "scene": "A" },
                        { "op": "waitFor", "scene": "A", "process": "suspended", "timeoutMs": 2000 } ] }
 
-        ops: connect (background, root, worker), activate, deactivate, background, foreground,
-             disconnect, discard, push (vc), pop, resize (width, height), memoryWarning,
-             notify (name, value), beginBackgroundTask, endBackgroundTask, kill (signal),
-             terminate, memoryPressure, waitFor (state | process, timeoutMs), sleep (ms), quit
+        \(operationList)
         Any step may carry "expectError": true (the step must be refused or fail).
         config: suspendDelayMs, launchLimitMs, transitionLimitMs, terminateLimitMs,
                 backgroundTaskLimitMs, memoryLimitMB, memoryCheckIntervalMs, worker (argv array), stateDir,
@@ -108,6 +107,24 @@ enum Help {
           hostctl timeline demo.jsonl --format perfetto -o demo.json
           hostctl demo --timeline demo.svg          # the same picture, straight from the run
         """
+
+    /// `ops: connect (background, root, worker), activate, …`: the model's operations and
+    /// their fields, wrapped.
+    static var operationList: String {
+        var lines: [String] = []
+        var line = "ops:"
+        let operations = LifecycleOperation.allCases
+        for (index, operation) in operations.enumerated() {
+            let item = " " + operation.usageSummary + (index == operations.count - 1 ? "" : ",")
+            if line.count + item.count > 90 {
+                lines.append(line)
+                line = "    "
+            }
+            line += item
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
 
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]

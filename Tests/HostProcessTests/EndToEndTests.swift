@@ -309,7 +309,7 @@ import Testing
         try await scene.foreground()
         let pid = try #require(await scene.status().pid)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .none, timeout: .seconds(60))
+        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
         #expect(await scene.status().lastExit?.reason == .killed)
         let mark = host.lastSeq
         try await scene.connect()

@@ -63,7 +63,7 @@ import Testing
             let exit = try #require(self.exit, "A's worker has no exit event", sourceLocation: sourceLocation)
             #expect(exit.reason == reason, sourceLocation: sourceLocation)
             // The scene learns of the death through its mailbox, right after the failed operation.
-            try await a.waitFor(process: .none, timeout: .seconds(60))
+            try await a.waitFor(process: .terminated, timeout: .seconds(60))
             let workerPid = try #require(exit.pid, sourceLocation: sourceLocation)
 
             // The healthy scene keeps working.
@@ -154,7 +154,7 @@ import Testing
         let harness = try await Harness()
         try await harness.a.connect(worker: harness.worker("close-stdout.sh"))
         // No request needed: the host notices the EOF and kills the worker after the grace.
-        try await harness.a.waitFor(process: .none, timeout: .seconds(60))
+        try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
         #expect(harness.violations.contains { $0.contains("closed its stdout") })
         try await harness.checkAftermath(reason: .protocolViolation)
     }
@@ -180,7 +180,7 @@ import Testing
         let harness = try await Harness()
         try await harness.a.connect(worker: harness.worker("grandchild.sh"))
         // Seen through the pidfd, although the grandchild keeps stdout and stderr open.
-        try await harness.a.waitFor(process: .none, timeout: .seconds(60))
+        try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
         let lines = HardeningProbe.readLines(harness.record)
         let grandchild = try #require(lines.count == 4 ? Int32(lines[3]) : nil, "\(lines)")
         #expect(HardeningProbe.waitForDeath(of: grandchild), "grandchild \(grandchild) outlived the worker")

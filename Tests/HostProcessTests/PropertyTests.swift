@@ -4,12 +4,13 @@ import Testing
 
 @testable import HostProcess
 
-/// Model-based tests: random operation sequences, run one step at a time against the pure
-/// state machine (`SceneLifecycle`, carrying out each plan's expected completion), against
-/// real workers (`SceneHost`) and against the trace checker (`SceneTraceChecker`, replayed
-/// over the host's trace). After every step the three must agree: refused vs accepted, the
-/// activation and process state, the navigation stack, the background task, and the
-/// notifications delivered.
+/// Model-based tests: random operation sequences, run one step at a time against an
+/// independent oracle (`SpecOracle`, the spec written down another way, in the tests),
+/// against real workers (`SceneHost`) and against the trace checker (`SceneTraceChecker`,
+/// replayed over the host's trace). After every step the three must agree: refused vs
+/// accepted, the activation and process state, the navigation stack, the background task,
+/// and the notifications delivered (merged by name while suspended). The oracle computes all
+/// of it itself: nothing is taken from the host's own `SceneLifecycle`.
 ///
 /// Timers are made deterministic: the suspend delay is a few milliseconds and, whenever the
 /// model says the scene should suspend, the test waits for the host to do it before the next
@@ -39,27 +40,75 @@ import Testing
         for failure in failures.sorted() { Issue.record("\(failure)") }
     }
 
-    /// The legality oracle the stress audit uses (LIFECYCLE.md's table, written down on its
-    /// own) agrees with the host's transition table in every state a random walk reaches.
-    @Test func legalityOracleAgreesWithTheTransitionTable() {
+    /// The model's legality table (`LifecycleOperation.refusal(in:)`, which the host, the
+    /// CLI and the stress audit use) agrees with the oracle's in every reachable state.
+    @Test func theModelAgreesWithTheIndependentOracle() {
+        var checked = 0
+        for oracle in SpecOracle.reachableStates {
+            for op in LifecycleOperation.allCases where op.kind == .scene {
+                let model = op.refusal(in: oracle.snapshot)
+                if (model == nil) != oracle.allows(op) {
+                    let verdict = oracle.allows(op) ? "legal" : "illegal"
+                    let modelVerdict = model.map { "refuses: \($0)" } ?? "allows it"
+                    Issue.record(
+                        "\(op) in \(oracle.summary) (session \(oracle.hasSession)): the oracle says \(verdict), the model \(modelVerdict)"
+                    )
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 400)
+    }
+
+    /// The host's pure state machine (`SceneLifecycle`, each plan carried out with its
+    /// expected completion) follows the oracle along random walks: the same refusals, the same
+    /// state, the same notifications delivered. No processes: a broken merge of queued
+    /// notifications or a wrong state fails here deterministically.
+    @Test func theHostsStateMachineFollowsTheOracle() {
         for seed in UInt64(1)...300 {
             var generator = SeededGenerator(seed: seed)
-            var model = SceneLifecycle()
-            for index in 0..<60 {
-                for op in Self.everyOperation(index: index) {
-                    let oracle = LegalityOracle.isLegal(op.name, in: Self.view(of: model))
-                    guard let oracle else { continue }
-                    let table: Bool
-                    if case .refuse = model.request(op) { table = false } else { table = true }
-                    if oracle != table {
-                        Issue.record(
-                            "seed \(seed): \(op.name) in \(Self.describe(model)): oracle says \(oracle), table \(table)"
-                        )
+            var lifecycle = SceneLifecycle()
+            var oracle = SpecOracle()
+            var done: [String] = []
+            for index in 0..<80 {
+                let step = Self.randomStep(&generator, index: index, scenes: ["A"])
+                done.append(step.description)
+                let place = "seed \(seed), after \(done.suffix(6).joined(separator: "; "))"
+                switch step {
+                case .crash:
+                    guard lifecycle.hasLiveWorker else { continue }
+                    lifecycle.processExited()
+                    oracle.crashed()
+                case .op(_, let op):
+                    let legal = oracle.allows(op.kind)
+                    switch lifecycle.request(op) {
+                    case .refuse(let reason):
+                        if legal { Issue.record("\(place): the host refuses (\(reason)), the oracle allows it") }
+                    case .perform(let plan):
+                        guard legal else {
+                            Issue.record("\(place): the host plans \(plan), the oracle refuses")
+                            return
+                        }
+                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A")
+                        let expected = oracle.perform(op)
+                        if delivered != expected {
+                            Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")
+                        }
                     }
                 }
-                guard case .op(_, let op) = Self.randomStep(&generator, index: index, scenes: ["A"]) else { continue }
-                if case .perform(let steps) = model.request(op) { Self.apply(steps, to: &model, scene: "A") }
-                if model.shouldSuspend && generator.chance(0.7) { model.suspended() }
+                if oracle.shouldSuspend != lifecycle.shouldSuspend {
+                    Issue.record(
+                        "\(place): should suspend: host \(lifecycle.shouldSuspend), oracle \(oracle.shouldSuspend)"
+                    )
+                }
+                if oracle.shouldSuspend && generator.chance(0.7) {
+                    lifecycle.suspended()
+                    oracle.suspended()
+                }
+                if Self.describe(lifecycle) != oracle.summary {
+                    Issue.record("\(place): the host is \(Self.describe(lifecycle)), the oracle \(oracle.summary)")
+                    return
+                }
             }
         }
     }
@@ -125,38 +174,42 @@ import Testing
         }
     }
 
-    /// Three steps in four are drawn among those the model says are legal (the model runs
-    /// along as the steps are drawn), the rest among all: deep states and refusals both.
+    /// Three steps in four are drawn among those the oracle says are legal (it runs along
+    /// as the steps are drawn), the rest among all: deep states and refusals both.
     static func generate(seed: UInt64, count: Int) -> [Step] {
         var generator = SeededGenerator(seed: seed)
-        var models: [String: SceneLifecycle] = [:]
+        var oracles: [String: SpecOracle] = [:]
         var steps: [Step] = []
         for index in 0..<count {
             let legalOnly = generator.chance(0.75)
             var step = randomStep(&generator, index: index, scenes: scenes)
-            for _ in 0..<20 where legalOnly && !isLegal(step, models: models) {
+            for _ in 0..<20 where legalOnly && !isLegal(step, oracles: oracles) {
                 step = randomStep(&generator, index: index, scenes: scenes)
+            }
+            // Notifications for a suspended scene often, so that queues of several, with
+            // repeated names, are merged on resume (§5).
+            if let suspended = scenes.first(where: { oracles[$0]?.place == .suspended }), generator.chance(0.4) {
+                step = .op(scene: suspended, .notify(name: index % 3 == 0 ? "mail" : "sync", value: .int(index)))
             }
             steps.append(step)
             switch step {
             case .crash(let scene):
-                models[scene, default: SceneLifecycle()].processExited()
+                oracles[scene, default: SpecOracle()].crashed()
             case .op(let scene, let op):
-                var model = models[scene] ?? SceneLifecycle()
-                if case .perform(let plan) = model.request(op) { apply(plan, to: &model, scene: scene) }
-                if model.shouldSuspend { model.suspended() }
-                models[scene] = model
+                var oracle = oracles[scene] ?? SpecOracle()
+                if oracle.allows(op.kind) { _ = oracle.perform(op) }
+                if oracle.shouldSuspend { oracle.suspended() }
+                oracles[scene] = oracle
             }
         }
         return steps
     }
 
-    static func isLegal(_ step: Step, models: [String: SceneLifecycle]) -> Bool {
+    static func isLegal(_ step: Step, oracles: [String: SpecOracle]) -> Bool {
+        let oracle = oracles[step.scene] ?? SpecOracle()
         switch step {
-        case .crash(let scene): return models[scene]?.hasLiveWorker == true
-        case .op(let scene, let op):
-            if case .perform = (models[scene] ?? SceneLifecycle()).request(op) { return true }
-            return false
+        case .crash: return oracle.states.process.isAlive
+        case .op(_, let op): return oracle.allows(op.kind)
         }
     }
 
@@ -186,18 +239,9 @@ import Testing
         return choices[generator.weighted(choices.map(\.weight))].make()
     }
 
-    /// One of each operation (valid parameters), for the oracle test.
-    static func everyOperation(index: Int) -> [SceneOperation] {
-        [
-            .connect(), .connect(background: true), .activate, .deactivate, .background, .foreground, .disconnect,
-            .push(viewController: "P\(index)"), .pop, .resize(width: 10, height: 10), .memoryWarning,
-            .notify(name: "n", value: .int(index)), .beginBackgroundTask, .endBackgroundTask, .terminate,
-        ]
-    }
+    // MARK: The host's state machine
 
-    // MARK: The model
-
-    /// Carries out a plan's steps on the pure model, each with its expected completion.
+    /// Carries out a plan's steps on the host's pure state machine, each with its expected completion.
     /// Returns the notifications the plan delivers to the worker, in order.
     @discardableResult
     static func apply(_ steps: [SceneLifecycle.Step], to model: inout SceneLifecycle, scene: String) -> [String] {
@@ -225,16 +269,6 @@ import Testing
             }
         }
         return delivered
-    }
-
-    static func view(of model: SceneLifecycle) -> LegalityOracle.SceneView {
-        LegalityOracle.SceneView(
-            activation: model.activation,
-            process: model.process,
-            stackDepth: model.stack.count,
-            hasBackgroundTask: model.hasBackgroundTask,
-            isDiscarded: model.isDiscarded
-        )
     }
 
     static func describe(_ model: SceneLifecycle) -> String {
@@ -292,15 +326,17 @@ import Testing
         } catch {
             return Failure(step: 0, message: "the host did not start: \(error)")
         }
-        var models: [String: SceneLifecycle] = [:]
+        var oracles: [String: SpecOracle] = [:]
         var verified = TraceVerifier()
         var verifiedCount = 0
         var failure: Failure?
         for (index, step) in steps.enumerated() {
             do {
-                try await run(step, on: host, models: &models)
-                try compare(host: host, models: models, verifier: &verified, verifiedCount: &verifiedCount)
-                for scene in scenes { try await compare(scene, host: host, model: models[scene] ?? SceneLifecycle()) }
+                try await run(step, on: host, oracles: &oracles)
+                try compare(host: host, oracles: oracles, verifier: &verified, verifiedCount: &verifiedCount)
+                for scene in scenes {
+                    try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
+                }
             } catch let error as Failure {
                 failure = Failure(step: index, message: error.message)
                 break
@@ -316,13 +352,13 @@ import Testing
         return failure
     }
 
-    static func run(_ step: Step, on host: SceneHost, models: inout [String: SceneLifecycle]) async throws {
+    static func run(_ step: Step, on host: SceneHost, oracles: inout [String: SpecOracle]) async throws {
         switch step {
         case .crash(let scene):
             let handle = try host.scene(scene)
-            var model = models[scene] ?? SceneLifecycle()
+            var oracle = oracles[scene] ?? SpecOracle()
             guard let pid = await handle.status().pid else {
-                guard !model.hasLiveWorker else {
+                guard !oracle.states.process.isAlive else {
                     throw Failure(step: 0, message: "the host has no pid for a live worker")
                 }
                 return
@@ -330,13 +366,14 @@ import Testing
             guard Glibc.kill(pid, SIGKILL) == 0 else {
                 throw Failure(step: 0, message: "kill(\(pid), SIGKILL) failed: errno \(errno)")
             }
-            try await handle.waitFor(process: .none, timeout: .seconds(10))
-            model.processExited()
-            models[scene] = model
+            // §1: after any death the worker is `terminated` until the next spawn.
+            try await handle.waitFor(process: .terminated, timeout: .seconds(10))
+            oracle.crashed()
+            oracles[scene] = oracle
 
         case .op(let scene, let op):
             let handle = try host.scene(scene)
-            var model = models[scene] ?? SceneLifecycle()
+            var oracle = oracles[scene] ?? SpecOracle()
             let mark = host.lastSeq
             var refusal: String?
             do {
@@ -346,25 +383,16 @@ import Testing
             } catch {
                 throw Failure(step: 0, message: "the host failed: \(error)")
             }
-            // LIFECYCLE.md's table written down a second time, independently of `SceneLifecycle`
-            // (which the host itself runs): the two must agree on every step.
-            if let legal = LegalityOracle.isLegal(op.name, in: view(of: model)), legal != (refusal == nil) {
+            let legal = oracle.allows(op.kind)
+            guard legal == (refusal == nil) else {
                 throw Failure(
                     step: 0,
-                    message: "the independent oracle says \(op.name) is \(legal ? "legal" : "illegal") in "
-                        + "\(describe(model)), but the host \(refusal.map { "refused it: \($0)" } ?? "accepted it")"
+                    message: "the oracle says \(op.name) is \(legal ? "legal" : "illegal") in \(oracle.summary), "
+                        + "but the host \(refusal.map { "refused it: \($0)" } ?? "accepted it")"
                 )
             }
-            switch model.request(op) {
-            case .refuse(let reason):
-                guard refusal != nil else {
-                    throw Failure(step: 0, message: "the model refuses (\(reason)) but the host accepted")
-                }
-            case .perform(let plan):
-                if let refusal {
-                    throw Failure(step: 0, message: "the model accepts (\(plan)) but the host refused: \(refusal)")
-                }
-                let expected = apply(plan, to: &model, scene: scene)
+            if legal {
+                let expected = oracle.perform(op)
                 let delivered = host.trace.history
                     .filter {
                         $0.scene == scene && $0.seq > mark && $0.name == CallbackName.didReceiveNotification.rawValue
@@ -373,42 +401,41 @@ import Testing
                 if delivered != expected {
                     throw Failure(
                         step: 0,
-                        message: "notifications delivered \(delivered), the model expects \(expected)"
+                        message: "notifications delivered \(delivered), the oracle expects \(expected)"
                     )
                 }
             }
-            if model.shouldSuspend {
+            if oracle.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))
                 } catch {
                     throw Failure(
                         step: 0,
-                        message: "the model expects the idle background scene to be suspended: \(error)"
+                        message: "the oracle expects the idle background scene to be suspended: \(error)"
                     )
                 }
-                model.suspended()
+                oracle.suspended()
             }
-            models[scene] = model
+            oracles[scene] = oracle
         }
     }
 
-    /// The host's status against the model.
-    static func compare(_ scene: String, host: SceneHost, model: SceneLifecycle) async throws {
+    /// The host's status against the oracle.
+    static func compare(_ scene: String, host: SceneHost, oracle: SpecOracle) async throws {
         let status = await (try host.scene(scene)).status()
         let actual =
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + (status.isDiscarded ? " discarded" : "")
-        let expected = describe(model)
-        if actual != expected {
-            throw Failure(step: 0, message: "scene \(scene): the host is \(actual), the model \(expected)")
+        if actual != oracle.summary {
+            throw Failure(step: 0, message: "scene \(scene): the host is \(actual), the oracle \(oracle.summary)")
         }
     }
 
-    /// The trace so far against the model: it verifies, the live checker rejected nothing,
-    /// and each scene's checker state matches the model.
+    /// The trace so far against the oracle: it verifies, the live checker rejected nothing,
+    /// and each scene's checker state (process state included: one terminal state) matches.
     static func compare(
         host: SceneHost,
-        models: [String: SceneLifecycle],
+        oracles: [String: SpecOracle],
         verifier: inout TraceVerifier,
         verifiedCount: inout Int
     ) throws {
@@ -423,18 +450,25 @@ import Testing
         }
         verifiedCount = history.count
         for scene in scenes {
-            let model = models[scene] ?? SceneLifecycle()
+            let oracle = oracles[scene] ?? SpecOracle()
             let checker = verifier.checker(forScene: scene) ?? SceneTraceChecker()
-            let process = checker.processState == .terminated ? ProcessState.none : checker.processState
             let traced =
-                "\(checker.activation)/\(process) stack \(checker.stack) task \(checker.hasBackgroundTask)"
+                "\(checker.activation)/\(checker.processState) stack \(checker.stack) task \(checker.hasBackgroundTask)"
                 + (checker.isDiscarded ? " discarded" : "")
-            if traced != describe(model) {
+            if traced != oracle.summary {
                 throw Failure(
                     step: 0,
-                    message: "scene \(scene): the trace shows \(traced), the model \(describe(model))"
+                    message: "scene \(scene): the trace shows \(traced), the oracle \(oracle.summary)"
                 )
             }
+        }
+    }
+}
+
+extension PropertyTests.Step {
+    var scene: String {
+        switch self {
+        case .crash(let scene), .op(let scene, _): scene
         }
     }
 }

@@ -43,7 +43,7 @@ import Testing
         _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restart given up") {
             $0.scene == "A" && $0.kind == .error && $0.op == "restart"
         }
-        #expect(await scene.status().process == .none)
+        #expect(await scene.status().process == .terminated)
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }

@@ -123,7 +123,7 @@ import Testing
         var lifecycle = connected()
         lifecycle.processExited()
         #expect(lifecycle.activation == .unattached)
-        #expect(lifecycle.process == .none)
+        #expect(lifecycle.process == .terminated)
         #expect(lifecycle.sessionExists)
         #expect(lifecycle.request(.discard) == .perform([.discardSession]))
         lifecycle.discarded()

@@ -126,7 +126,7 @@ import Testing
         try await scene.connect()
         try await scene.beginBackgroundTask()
         try await scene.background()
-        try await scene.waitFor(process: .none, timeout: .seconds(60))
+        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
         let names = host.trace.history.filter { $0.scene == "A" }.compactMap(\.name)
         #expect(names.contains("backgroundTaskExpiration"))
         #expect(!host.trace.history.contains { $0.scene == "A" && $0.processEvent == .suspended })

@@ -37,6 +37,8 @@ struct IllegalOperationTests {
         expectRefused(h, .connect(ConnectOptions(session: "A")))
         expectRefused(h, .activate)
         expectRefused(h, .enterForeground)
+        // Asked only of a background scene (entering background asks it in its own atom).
+        expectRefused(h, .stateRestoration)
         expectRefused(h, .pop)
         expectRefused(h, .disconnect)
         expectRefused(h, .terminate)

@@ -113,7 +113,7 @@ public final class SceneHost: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for controller in controllers {
                 group.addTask {
-                    if await controller.status.process != .none {
+                    if await controller.status.process.isAlive {
                         let deadline = Task {
                             try await Task.sleep(for: limit)
                             await controller.killAheadOfMailbox(reason: .terminateTimeout)

@@ -1,3 +1,5 @@
+import Protocol
+
 /// What happened when an event was offered to the atom in progress.
 enum StepMatch {
     /// The event was the next step and has been consumed.

@@ -18,13 +18,6 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case terminating
     }
 
-    private enum BackgroundTask: Sendable, Equatable {
-        case none
-        case running
-        /// Its expiration handler ran; only `endBackgroundTask` (or death) may follow.
-        case expired
-    }
-
     /// The scene's activation state as the accepted events left it.
     public private(set) var activation: ActivationState = .unattached
     /// The worker process's state: `none` before the first `spawned`, `launching` until the
@@ -42,13 +35,26 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// Whether the worker has a background task that has not ended.
     public var hasBackgroundTask: Bool { backgroundTask != .none }
 
+    /// The scene as the model's legality tables see it.
+    public var snapshot: SceneSnapshot {
+        SceneSnapshot(
+            activation: activation,
+            process: processState,
+            stackDepth: stack.count,
+            backgroundTask: backgroundTask,
+            hasAppeared: hasAppeared,
+            isDiscarded: isDiscarded,
+            sessionExists: sessionExists
+        )
+    }
+
     /// The atom in progress and the steps it still owes.
     private var progress = AtomProgress()
     /// `didFinishLaunching` ran in the current process.
     private var hasLaunched = false
     /// The controllers have begun appearing in the current process (first appearance ran).
     private var hasAppeared = false
-    private var backgroundTask = BackgroundTask.none
+    private var backgroundTask = BackgroundTaskState.none
     private var shutdown = Shutdown.none
     /// The session connected before in this trace, so a launch is a reconnect and has no
     /// `configurationForConnecting`.
@@ -120,7 +126,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 )
             }
             let context = LifecycleAtom.Context(activation: activation, stack: stack, sessionExists: sessionExists)
-            progress = AtomProgress(atom.remainingSteps(after: event, in: context))
+            progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
         }
         applyEffects(of: event)
         if processState == .launching && hasLaunched && !isInsideAtom {
@@ -271,39 +277,14 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     // MARK: - What may start
 
-    /// Whether `atom` may start now (no atom in progress): the model's table of which
-    /// transition is legal in which state.
+    /// Whether `atom` may start now (no atom in progress): a new process runs the launch
+    /// first and only then, nothing but the exit follows a disconnect, and otherwise the
+    /// model's table (`LifecycleAtom.requirements`) decides.
     private func mayStart(_ atom: LifecycleAtom) -> Bool {
         guard processState == .launching || processState == .running else { return false }
-        // A new process runs the launch first, and nothing but the exit follows a disconnect.
         guard hasLaunched else { return atom == .launch }
-        guard shutdown == .none else { return false }
-        switch atom {
-        case .launch:
-            return false
-        case .firstAppearance:
-            return activation == .background && !hasAppeared
-        case .enterForeground:
-            return activation == .background && hasAppeared
-        case .disconnect:
-            return activation == .background
-        case .becomeActive, .enterBackground:
-            return activation == .foregroundInactive
-        case .resignActive:
-            return activation == .foregroundActive
-        case .push, .sizeChange:
-            return activation.isForeground
-        case .pop:
-            return activation.isForeground && stack.count >= 2
-        case .memoryWarning, .notification:
-            return activation != .unattached
-        case .beginBackgroundTask:
-            return activation != .unattached && backgroundTask == .none
-        case .backgroundTaskExpiration:
-            return activation != .unattached && backgroundTask == .running
-        case .endBackgroundTask:
-            return activation != .unattached && backgroundTask != .none
-        }
+        guard shutdown == .none, atom != .launch else { return false }
+        return atom.mayStart(in: snapshot)
     }
 
     /// What may come when no atom may start.
@@ -317,15 +298,5 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     private func violation(_ event: TraceEvent, expected: String) -> LifecycleViolation {
         LifecycleViolation(seq: event.seq, scene: event.scene, expected: expected, got: event.violationSummary)
-    }
-}
-
-extension ProcessState {
-    /// A worker exists (possibly stopped).
-    fileprivate var isAlive: Bool {
-        switch self {
-        case .launching, .running, .suspended: true
-        case .none, .terminated: false
-        }
     }
 }

@@ -9,21 +9,11 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 extension Scenario {
-    /// The ops a step may name, with the fields each accepts (besides `op` and `expectError`).
-    static let fieldsByOp: [String: Set<String>] = [
-        "connect": ["scene", "background", "root", "worker"],
-        "activate": ["scene"], "deactivate": ["scene"], "background": ["scene"], "foreground": ["scene"],
-        "disconnect": ["scene"], "discard": ["scene"], "pop": ["scene"], "memoryWarning": ["scene"],
-        "beginBackgroundTask": ["scene"], "endBackgroundTask": ["scene"], "terminate": ["scene"],
-        "push": ["scene", "vc"],
-        "resize": ["scene", "width", "height"],
-        "notify": ["scene", "name", "value"],
-        "kill": ["scene", "signal"],
-        "memoryPressure": [],
-        "waitFor": ["scene", "state", "process", "timeoutMs"],
-        "sleep": ["ms"],
-        "quit": [],
-    ]
+    /// The ops a step may name, with the fields each accepts (besides `op` and `expectError`):
+    /// the model's (`LifecycleOperation.fields`).
+    static let fieldsByOp: [String: Set<String>] = Dictionary(
+        uniqueKeysWithValues: LifecycleOperation.allCases.map { ($0.rawValue, Set($0.fields.map(\.name))) }
+    )
 
     static let configFields: Set<String> = [
         "suspendDelayMs", "launchLimitMs", "transitionLimitMs", "terminateLimitMs", "backgroundTaskLimitMs",
@@ -106,7 +96,7 @@ extension Scenario {
         guard case .string(let op)? = object.removeValue(forKey: "op") else {
             throw ScenarioError("step \(number): missing \"op\"")
         }
-        guard let allowed = fieldsByOp[op] else {
+        guard let operation = LifecycleOperation(rawValue: op), let allowed = fieldsByOp[op] else {
             throw ScenarioError(
                 "step \(number): unknown op \(quoted(op)) (known: \(fieldsByOp.keys.sorted().joined(separator: ", ")))"
             )
@@ -122,16 +112,17 @@ extension Scenario {
             throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
-        let step = try parseStep(op, &fields)
+        try fields.checkPresence(of: operation.fields)
+        let step = try parseStep(operation, &fields)
         return Entry(step, expectsError: expectsError)
     }
 
-    private static func parseStep(_ op: String, _ fields: inout Fields) throws(ScenarioError) -> Step {
+    private static func parseStep(_ op: LifecycleOperation, _ fields: inout Fields) throws(ScenarioError) -> Step {
         switch op {
-        case "memoryPressure": return .memoryPressure
-        case "quit": return .quit
-        case "sleep": return .sleep(try fields.requiredMilliseconds("ms"))
-        case "waitFor":
+        case .memoryPressure: return .memoryPressure
+        case .quit: return .quit
+        case .sleep: return .sleep(try fields.requiredMilliseconds("ms"))
+        case .waitFor:
             let scene = try fields.scene()
             let timeout = try fields.milliseconds("timeoutMs") ?? .seconds(10)
             let state = try fields.string("state")
@@ -160,39 +151,44 @@ extension Scenario {
         }
     }
 
-    private static func sceneOperation(_ op: String, _ fields: inout Fields) throws(ScenarioError) -> SceneOperation {
+    private static func sceneOperation(
+        _ op: LifecycleOperation,
+        _ fields: inout Fields
+    ) throws(ScenarioError) -> SceneOperation {
         switch op {
-        case "connect":
+        case .connect:
+            let root = try fields.string("root") ?? "Root"
+            guard !root.isEmpty else { throw fields.error("\"root\" must not be empty") }
             return .connect(
                 background: try fields.bool("background") ?? false,
-                root: try fields.string("root") ?? "Root",
+                root: root,
                 worker: try fields.argv("worker")
             )
-        case "activate": return .activate
-        case "deactivate": return .deactivate
-        case "background": return .background
-        case "foreground": return .foreground
-        case "disconnect": return .disconnect
-        case "discard": return .discard
-        case "pop": return .pop
-        case "memoryWarning": return .memoryWarning
-        case "beginBackgroundTask": return .beginBackgroundTask
-        case "endBackgroundTask": return .endBackgroundTask
-        case "terminate": return .terminate
-        case "push":
+        case .activate: return .activate
+        case .deactivate: return .deactivate
+        case .background: return .background
+        case .foreground: return .foreground
+        case .disconnect: return .disconnect
+        case .discard: return .discard
+        case .pop: return .pop
+        case .memoryWarning: return .memoryWarning
+        case .beginBackgroundTask: return .beginBackgroundTask
+        case .endBackgroundTask: return .endBackgroundTask
+        case .terminate: return .terminate
+        case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             return .push(viewController: vc)
-        case "resize":
+        case .resize:
             guard let width = try fields.int("width", minimum: 1), let height = try fields.int("height", minimum: 1)
             else { throw fields.error("needs \"width\" and \"height\"") }
             return .resize(width: width, height: height)
-        case "notify":
+        case .notify:
             guard let name = try fields.string("name"), !name.isEmpty else { throw fields.error("needs \"name\"") }
             return .notify(name: name, value: fields.raw("value") ?? .null)
-        case "kill":
+        case .kill:
             return .kill(signal: try fields.signal("signal") ?? SIGKILLNumber)
-        default:
-            throw fields.error("unknown op")
+        case .memoryPressure, .waitFor, .sleep, .quit:
+            throw fields.error("not a scene operation")
         }
     }
 }
@@ -208,6 +204,16 @@ private struct Fields {
     }
 
     func error(_ message: String) -> ScenarioError { ScenarioError("\(place): \(message)") }
+
+    /// The model's required fields are present, and exactly one of its alternatives.
+    func checkPresence(of fields: [OperationField]) throws(ScenarioError) {
+        for field in fields where field.presence == .required && object[field.name] == nil {
+            throw error("needs \"\(field.name)\"")
+        }
+        let alternatives = fields.filter { $0.presence == .exactlyOneOf }.map(\.name)
+        guard !alternatives.isEmpty, alternatives.count(where: { object[$0] != nil }) != 1 else { return }
+        throw error("needs exactly one of " + alternatives.map { "\"\($0)\"" }.joined(separator: " or "))
+    }
 
     func raw(_ key: String) -> JSONValue? { object[key] }
 

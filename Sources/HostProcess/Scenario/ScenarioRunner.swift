@@ -61,14 +61,17 @@ public struct ScenarioRunner: Sendable {
 }
 
 extension Scenario.Step {
-    /// The op name as the scenario file writes it.
-    public var opName: String {
+    /// The model's operation for the step.
+    public var operation: LifecycleOperation {
         switch self {
-        case .scene(_, let op): op.name
-        case .memoryPressure: "memoryPressure"
-        case .waitFor: "waitFor"
-        case .sleep: "sleep"
-        case .quit: "quit"
+        case .scene(_, let op): op.kind
+        case .memoryPressure: .memoryPressure
+        case .waitFor: .waitFor
+        case .sleep: .sleep
+        case .quit: .quit
         }
     }
+
+    /// The op name as the scenario file writes it.
+    public var opName: String { operation.rawValue }
 }

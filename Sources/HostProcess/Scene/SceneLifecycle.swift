@@ -38,8 +38,6 @@ struct SceneLifecycle: Sendable {
     private(set) var process: ProcessState = .none
     /// The navigation stack by controller name, root first.
     private(set) var stack: [String] = []
-    /// Whether the controllers have appeared in this worker (LIFECYCLE.md: first appearance).
-    private(set) var hasAppeared = false
     private(set) var hasBackgroundTask = false
     private(set) var isDiscarded = false
     /// Whether a session exists for this scene (so `connect` is a reconnect).
@@ -59,113 +57,70 @@ struct SceneLifecycle: Sendable {
     /// state a worker saves stays far below the frame limit.
     static let maximumStackDepth = 256
 
-    /// Whether the worker is alive (running or suspended).
-    var hasLiveWorker: Bool { process == .launching || process == .running || process == .suspended }
+    /// Whether the worker is alive (launching, running or suspended).
+    var hasLiveWorker: Bool { process.isAlive }
 
-    /// Decides whether `op` is legal now and, if so, how to carry it out.
+    /// The scene as the model's legality table sees it.
+    var snapshot: SceneSnapshot {
+        SceneSnapshot(
+            activation: activation,
+            process: process,
+            stackDepth: stack.count,
+            backgroundTask: hasBackgroundTask ? .running : .none,
+            isDiscarded: isDiscarded,
+            sessionExists: sessionExists
+        )
+    }
+
+    /// Decides whether `op` is legal now and, if so, how to carry it out. Legality is the
+    /// model's (`LifecycleOperation.refusal(in:)`); only parameters are checked here.
     func request(_ op: SceneOperation) -> RequestAction {
-        if isDiscarded { return .refuse("the session was discarded") }
+        if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
         case .connect(let background, let root, _):
-            guard !hasLiveWorker else { return .refuse("already connected (\(activation))") }
             return .perform([.launch(background: background, root: root)])
-
         case .activate:
-            guard activation == .foregroundInactive, process == .running else {
-                return .refuse("activate needs foregroundInactive, scene is \(activation)")
-            }
             return .perform([.send(.activate)])
-
         case .deactivate:
-            guard activation == .foregroundActive, process == .running else {
-                return .refuse("deactivate needs foregroundActive, scene is \(activation)")
-            }
             return .perform([.send(.deactivate)])
-
         case .background:
-            guard activation.isForeground, process == .running else {
-                return .refuse("background needs a foreground scene, scene is \(activation)")
-            }
             return .perform([.send(.enterBackground)])
-
         case .foreground:
-            guard activation == .background, hasLiveWorker else {
-                return .refuse("foreground needs a background scene, scene is \(activation)")
-            }
             return .perform(resumeSteps + [.send(.enterForeground)])
-
         case .disconnect:
-            guard hasLiveWorker, activation != .unattached else {
-                return .refuse("disconnect needs a connected scene, scene is \(activation)")
-            }
             return .perform(resumeSteps + toBackgroundSteps + [.disconnectWorker])
-
         case .discard:
-            if hasLiveWorker {
-                return .perform(resumeSteps + toBackgroundSteps + [.disconnectWorker, .discardSession])
-            }
-            guard sessionExists else { return .refuse("no session to discard") }
-            return .perform([.discardSession])
-
+            guard hasLiveWorker else { return .perform([.discardSession]) }
+            return .perform(resumeSteps + toBackgroundSteps + [.disconnectWorker, .discardSession])
         case .push(let name):
-            guard activation.isForeground, process == .running else {
-                return .refuse("navigation needs a foreground scene, scene is \(activation)")
-            }
             guard !name.isEmpty else { return .refuse("push needs a view controller name") }
             guard stack.count < Self.maximumStackDepth else {
                 return .refuse("the navigation stack is at its limit of \(Self.maximumStackDepth) view controllers")
             }
             return .perform([.send(.push(viewController: name))])
-
         case .pop:
-            guard activation.isForeground, process == .running else {
-                return .refuse("navigation needs a foreground scene, scene is \(activation)")
-            }
-            guard stack.count > 1 else { return .refuse("cannot pop the root view controller") }
             return .perform([.send(.pop)])
-
         case .resize(let width, let height):
-            guard activation.isForeground, process == .running else {
-                return .refuse("resize needs a foreground scene, scene is \(activation)")
-            }
             guard width > 0, height > 0 else { return .refuse("resize needs a positive width and height") }
             return .perform([.send(.resize(width: width, height: height))])
-
         case .memoryWarning:
-            guard process == .running, activation != .unattached else {
-                return .refuse("memoryWarning needs a running worker, worker is \(process)")
-            }
             return .perform([.send(.memoryWarning)])
-
         case .notify(let name, let value):
-            guard hasLiveWorker, activation != .unattached else {
-                return .refuse("notify needs a connected scene, scene is \(activation)")
-            }
             if process == .suspended {
                 if let full = queueRefusal(name: name, value: value) { return .refuse(full) }
                 return .perform([.queueNotification(name: name, value: value)])
             }
             return .perform([.send(.notify(name: name, value: value))])
-
         case .beginBackgroundTask:
-            guard process == .running, activation != .unattached else {
-                return .refuse("beginBackgroundTask needs a running worker, worker is \(process)")
-            }
-            guard !hasBackgroundTask else { return .refuse("a background task is already running") }
             return .perform([.send(.beginBackgroundTask)])
-
         case .endBackgroundTask:
-            guard hasBackgroundTask, process == .running else { return .refuse("no background task is running") }
             return .perform([.send(.endBackgroundTask)])
-
         case .kill(let signal):
-            guard hasLiveWorker else { return .refuse("no worker to kill") }
             return .perform([.signal(signal, .killed)])
-
         case .terminate:
-            guard hasLiveWorker else { return .refuse("no worker to terminate") }
-            // LIFECYCLE.md §4: a suspended worker is killed silently, no callback.
-            if process == .suspended { return .perform([.signal(SIGKILLNumber, .killed)]) }
+            // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
+            // still launching (it has no scene to disconnect yet).
+            if process != .running { return .perform([.signal(SIGKILLNumber, .killed)]) }
             return .perform(toBackgroundSteps + [.terminateWorker])
         }
     }
@@ -184,7 +139,6 @@ struct SceneLifecycle: Sendable {
     mutating func launching(root: String) {
         process = .launching
         stack = [root]
-        hasAppeared = false
         hasBackgroundTask = false
         queuedNotifications = []
     }
@@ -205,14 +159,11 @@ struct SceneLifecycle: Sendable {
                 activation = .background
             } else {
                 activation = .foregroundActive
-                hasAppeared = true
             }
         case .activate: activation = .foregroundActive
         case .deactivate: activation = .foregroundInactive
         case .enterBackground: activation = .background
-        case .enterForeground:
-            activation = .foregroundActive
-            hasAppeared = true
+        case .enterForeground: activation = .foregroundActive
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
         case .beginBackgroundTask: hasBackgroundTask = true
@@ -268,12 +219,12 @@ struct SceneLifecycle: Sendable {
         return queuedNotifications
     }
 
-    /// The worker died, whatever the reason. The session survives.
+    /// The worker died, whatever the reason: `terminated` until the next spawn. The session
+    /// survives.
     mutating func processExited() {
-        process = .none
+        process = .terminated
         activation = .unattached
         stack = []
-        hasAppeared = false
         hasBackgroundTask = false
         queuedNotifications = []
     }

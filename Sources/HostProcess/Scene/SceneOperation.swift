@@ -23,25 +23,28 @@ public enum SceneOperation: Sendable, Hashable {
     /// Terminate the scene's worker (LIFECYCLE.md §4).
     case terminate
 
-    /// The op's name as scenario files and the trace write it.
-    public var name: String {
+    /// The model's operation: its name, fields and legality.
+    public var kind: LifecycleOperation {
         switch self {
-        case .connect: "connect"
-        case .activate: "activate"
-        case .deactivate: "deactivate"
-        case .background: "background"
-        case .foreground: "foreground"
-        case .disconnect: "disconnect"
-        case .discard: "discard"
-        case .push: "push"
-        case .pop: "pop"
-        case .resize: "resize"
-        case .memoryWarning: "memoryWarning"
-        case .notify: "notify"
-        case .beginBackgroundTask: "beginBackgroundTask"
-        case .endBackgroundTask: "endBackgroundTask"
-        case .kill: "kill"
-        case .terminate: "terminate"
+        case .connect: .connect
+        case .activate: .activate
+        case .deactivate: .deactivate
+        case .background: .background
+        case .foreground: .foreground
+        case .disconnect: .disconnect
+        case .discard: .discard
+        case .push: .push
+        case .pop: .pop
+        case .resize: .resize
+        case .memoryWarning: .memoryWarning
+        case .notify: .notify
+        case .beginBackgroundTask: .beginBackgroundTask
+        case .endBackgroundTask: .endBackgroundTask
+        case .kill: .kill
+        case .terminate: .terminate
         }
     }
+
+    /// The op's name as scenario files and the trace write it.
+    public var name: String { kind.rawValue }
 }

@@ -22,7 +22,7 @@ struct StressAudit {
 
     /// Per scene: what the trace shows.
     private struct TraceTally {
-        var atoms: [String: Int] = [:]
+        var atoms: [LifecycleOperation: Int] = [:]
         var refusals: [String: Int] = [:]
         var lastCallback: String?
     }
@@ -59,9 +59,9 @@ struct StressAudit {
     /// The operations whose atoms are counted against their requests, by the callback that
     /// starts the atom, and whether an accepted request must have left its atom (a
     /// disconnect's clean exit can be pre-empted by a kill from outside).
-    private static let countedAtoms: [(op: String, mustAppear: Bool)] = [
-        ("connect", true), ("disconnect", false), ("resize", true), ("memoryWarning", true),
-        ("beginBackgroundTask", true), ("endBackgroundTask", true),
+    private static let countedAtoms: [(op: LifecycleOperation, mustAppear: Bool)] = [
+        (.connect, true), (.disconnect, false), (.resize, true), (.memoryWarning, true),
+        (.beginBackgroundTask, true), (.endBackgroundTask, true),
     ]
 
     mutating func run() {
@@ -104,13 +104,13 @@ struct StressAudit {
                         notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     }
                 case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
-                    tally.atoms["memoryWarning", default: 0] += 1
+                    tally.atoms[.memoryWarning, default: 0] += 1
                 case CallbackName.beginBackgroundTask.rawValue:
-                    tally.atoms["beginBackgroundTask", default: 0] += 1
+                    tally.atoms[.beginBackgroundTask, default: 0] += 1
                 case CallbackName.endBackgroundTask.rawValue:
-                    tally.atoms["endBackgroundTask", default: 0] += 1
+                    tally.atoms[.endBackgroundTask, default: 0] += 1
                 case CallbackName.viewWillTransition.rawValue:
-                    if tally.lastCallback != name { tally.atoms["resize", default: 0] += 1 }
+                    if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
                 default:
                     break
                 }
@@ -121,8 +121,8 @@ struct StressAudit {
             }
         }
 
-        checkMarks(pushes, kind: "push", callback: "loadView")
-        checkMarks(notifications, kind: "notify", callback: "didReceiveNotification")
+        checkMarks(pushes, kind: .push, callback: "loadView")
+        checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
     }
 
@@ -133,12 +133,12 @@ struct StressAudit {
         switch event.processEvent {
         case .spawned:
             spawned.append(pid)
-            tally.atoms["connect", default: 0] += 1
+            tally.atoms[.connect, default: 0] += 1
         case .exited:
             exited.insert(pid)
             switch event.reason {
             case .disconnected:
-                tally.atoms["disconnect", default: 0] += 1
+                tally.atoms[.disconnect, default: 0] += 1
             case .crashed, .protocolViolation, .watchdog, .terminateTimeout:
                 let how = event.signal.map { "signal \($0)" } ?? event.status.map { "status \($0)" } ?? "?"
                 log.record(
@@ -172,14 +172,14 @@ struct StressAudit {
             if before.isInsideAtom {
                 log.record("\(place): \(op) was refused in the middle of a transition of the scene")
             }
-            let view = LegalityOracle.SceneView(before)
+            let snapshot = before.snapshot
             // The host learns of a death through its mailbox, after the trace shows it: a
             // connect refused in between ("already connected") is that race, not an error.
-            let deathRace = op == "connect" && before.processState == .terminated
-            if LegalityOracle.isLegal(op, in: view) == true && !deathRace {
+            let deathRace = op == LifecycleOperation.connect.rawValue && before.processState == .terminated
+            if let operation = LifecycleOperation(rawValue: op), operation.refusal(in: snapshot) == nil, !deathRace {
                 log.record(
                     "\(place): \(op) was refused (\(message)) but the model allows it"
-                        + " (scene \(view.activation), worker \(view.process), stack \(before.stack))"
+                        + " (scene \(snapshot.activation), worker \(snapshot.process), stack \(before.stack))"
                 )
             }
             if let violation = verifier.check(event) {
@@ -198,10 +198,10 @@ struct StressAudit {
     // MARK: Requests against the trace
 
     /// Marks (pushed controllers, notified values) against the requests they name.
-    private func checkMarks(_ marks: [Int: Mark], kind: String, callback: String) {
+    private func checkMarks(_ marks: [Int: Mark], kind: LifecycleOperation, callback: String) {
         for (id, mark) in marks.sorted(by: { $0.key < $1.key }) {
             let place = "seq \(mark.seq), scene \(mark.scene)"
-            guard id >= 0, id < requests.count, let request = requests[id], request.op.name == kind,
+            guard id >= 0, id < requests.count, let request = requests[id], request.op.kind == kind,
                 request.scene == mark.scene
             else {
                 log.record("\(place): \(callback) names request #\(id), which is no \(kind) of this scene")
@@ -213,10 +213,10 @@ struct StressAudit {
                 log.record("\(place): request #\(id) (\(kind)) ran \(mark.count) times")
             }
         }
-        guard kind == "push" else { return }
+        guard kind == .push else { return }
         // A push's reply comes after its callbacks: an accepted push must have run.
         for (id, request) in requests.enumerated() {
-            guard let request, request.op.name == kind, request.outcome == .accepted, marks[id] == nil else { continue }
+            guard let request, request.op.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
             log.record("scene \(request.scene): request #\(id) (push) was accepted but its \(callback) never ran")
         }
     }
@@ -240,7 +240,7 @@ struct StressAudit {
             let requested = requestTallies[scene] ?? [:]
             for (op, mustAppear) in Self.countedAtoms {
                 let atoms = trace.atoms[op] ?? 0
-                let tally = requested[op] ?? RequestTally()
+                let tally = requested[op.rawValue] ?? RequestTally()
                 if atoms > tally.accepted + tally.failed {
                     log.record(
                         "scene \(scene): \(atoms) \(op) transitions in the trace for \(tally.accepted) accepted and"

@@ -155,58 +155,30 @@ final class WorkerSession {
 
     // MARK: - Legality
 
-    /// Why `operation` is illegal now, or nil when it is legal.
+    /// Why `operation` is illegal now, or nil when it is legal: the model's atom table
+    /// (`WorkerOperation.refusal(in:)`) over the worker's own view of its scene, then the
+    /// parameters.
     func refusal(of operation: WorkerOperation) -> ProtocolError? {
-        let state = self.state
-        func illegal(_ message: String) -> ProtocolError {
-            ProtocolError(.illegalTransition, "cannot \(operation.name): \(message)")
-        }
-        func requireAttached() -> ProtocolError? {
-            state == .unattached ? illegal("the scene is not connected") : nil
-        }
-        func require(_ allowed: ActivationState...) -> ProtocolError? {
-            if allowed.contains(state) { return nil }
-            let names = allowed.map(\.rawValue).joined(separator: " or ")
-            return illegal("the scene is \(state), not \(names)")
-        }
-        switch operation {
-        case .connect:
-            return scene == nil ? nil : illegal("the scene is already connected (\(state))")
-        case .activate:
-            return require(.foregroundInactive)
-        case .deactivate:
-            return require(.foregroundActive)
-        case .enterBackground:
-            return require(.foregroundActive, .foregroundInactive)
-        case .enterForeground:
-            return require(.background)
-        case .stateRestoration, .memoryWarning, .notify:
-            return requireAttached()
-        case .disconnect, .terminate:
-            return require(.background)
-        case .push:
-            return require(.foregroundActive, .foregroundInactive)
-        case .pop:
-            if let refusal = require(.foregroundActive, .foregroundInactive) { return refusal }
-            let depth = scene?.window.rootViewController.viewControllers.count ?? 0
-            return depth >= 2 ? nil : illegal("cannot pop the root view controller")
-        case .resize(let width, let height):
-            if let refusal = require(.foregroundActive, .foregroundInactive) { return refusal }
-            guard width > 0, height > 0 else {
-                return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+        let backgroundTask: BackgroundTaskState =
+            switch application.task {
+            case nil: .none
+            case let task?: task.expired ? .expired : .running
             }
-            return nil
-        case .beginBackgroundTask:
-            if let refusal = requireAttached() { return refusal }
-            return application.task == nil ? nil : illegal("a background task is already running")
-        case .endBackgroundTask:
-            if let refusal = requireAttached() { return refusal }
-            return application.task == nil ? illegal("no background task is running") : nil
-        case .expireBackgroundTask:
-            if let refusal = requireAttached() { return refusal }
-            guard let task = application.task else { return illegal("no background task is running") }
-            return task.expired ? illegal("the background task already expired") : nil
+        let snapshot = SceneSnapshot(
+            activation: state,
+            process: .running,
+            stackDepth: scene?.window.rootViewController.viewControllers.count ?? 0,
+            backgroundTask: backgroundTask,
+            hasAppeared: hasAppeared,
+            sessionExists: true
+        )
+        if let refusal = operation.refusal(in: snapshot) {
+            return ProtocolError(.illegalTransition, refusal.description)
         }
+        if case .resize(let width, let height) = operation, width <= 0 || height <= 0 {
+            return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+        }
+        return nil
     }
 
     // MARK: - Operations

@@ -1,15 +1,19 @@
-import Protocol
-
-/// The transitions of docs/LIFECYCLE.md. Each is an atom: once its first callback is seen,
-/// the rest must follow exactly, in order. Given the scene's state, the first callback
-/// identifies the atom unambiguously.
-enum LifecycleAtom: Sendable, CaseIterable {
+/// The callback grammar: the transitions of docs/LIFECYCLE.md §2–§4 as the trace shows them.
+/// Each is an atom: once its first callback is seen, the rest must follow exactly, in order.
+/// Given the scene's state, the first callback identifies the atom unambiguously.
+///
+/// The trace checker builds its expectations from `firstStep` and `remainingSteps`; the
+/// worker and the checker take the legality of each atom from `requirements`.
+public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     case launch
     case firstAppearance
     case enterForeground
     case becomeActive
     case resignActive
     case enterBackground
+    /// `stateRestorationActivity` asked again of a background scene (the `stateRestoration`
+    /// wire operation); entering background asks it as part of its own atom.
+    case stateRestoration
     case disconnect
     case push
     case pop
@@ -21,17 +25,23 @@ enum LifecycleAtom: Sendable, CaseIterable {
     case endBackgroundTask
 
     /// The scene's state an atom is built from.
-    struct Context {
-        var activation: ActivationState
+    public struct Context: Sendable, Hashable {
+        public var activation: ActivationState
         /// Bottom first.
-        var stack: [String]
+        public var stack: [String]
         /// Whether the session was connected before in this trace (then the launch has no
         /// `configurationForConnecting`).
-        var sessionExists: Bool
+        public var sessionExists: Bool
+
+        public init(activation: ActivationState, stack: [String], sessionExists: Bool) {
+            self.activation = activation
+            self.stack = stack
+            self.sessionExists = sessionExists
+        }
     }
 
     /// The step that starts the atom.
-    func firstStep(stack: [String]) -> ExpectedStep {
+    public func firstStep(stack: [String]) -> ExpectedStep {
         let top = stack.last ?? ""
         switch self {
         case .launch: return .callback(.didFinishLaunching)
@@ -40,6 +50,7 @@ enum LifecycleAtom: Sendable, CaseIterable {
         case .becomeActive: return .callback(.sceneDidBecomeActive)
         case .resignActive: return .callback(.sceneWillResignActive)
         case .enterBackground: return .callback(.sceneDidEnterBackground)
+        case .stateRestoration: return .callback(.stateRestorationActivity)
         case .disconnect: return .callback(.sceneDidDisconnect)
         case .push: return .callback(.loadView, .newController)
         case .pop: return .callback(.viewWillDisappear, vc: top)
@@ -52,9 +63,9 @@ enum LifecycleAtom: Sendable, CaseIterable {
         }
     }
 
-    /// The steps after the first one. `started` is the event that matched `firstStep`
-    /// (a push learns the new controller's name from it).
-    func remainingSteps(after started: TraceEvent, in context: Context) -> [ExpectedStep] {
+    /// The steps after the first one. `startedBy` is the controller named by the event that
+    /// matched `firstStep` (a push learns the new controller's name from it).
+    public func remainingSteps(startedBy controller: String?, in context: Context) -> [ExpectedStep] {
         let stack = context.stack
         let top = stack.last ?? ""
         switch self {
@@ -92,7 +103,7 @@ enum LifecycleAtom: Sendable, CaseIterable {
                 .oneOf([deinits, [.callback(.applicationWillTerminate)]]),
             ]
         case .push:
-            let pushed = started.viewController ?? ""
+            let pushed = controller ?? ""
             return [
                 .callback(.viewDidLoad, vc: pushed),
                 .callback(.viewWillDisappear, vc: top),
@@ -120,7 +131,7 @@ enum LifecycleAtom: Sendable, CaseIterable {
             ]
         case .memoryWarning:
             return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
-        case .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask:
+        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask:
             return []
         }
     }
@@ -147,5 +158,33 @@ enum LifecycleAtom: Sendable, CaseIterable {
             .state(from: from, to: .background),
             .callback(.stateRestorationActivity),
         ]
+    }
+}
+
+extension LifecycleAtom {
+    /// When the atom may start, a new process's launch aside (the launch comes first in a
+    /// process and only then): the model's one table of which transition is legal in which
+    /// state. The worker refuses a wire operation none of whose atoms may start; the trace
+    /// checker refuses an atom that may not start.
+    public var requirements: [LifecycleRequirement] {
+        switch self {
+        case .launch: [.activation([.unattached])]
+        case .firstAppearance: [.activation([.background]), .appeared(false)]
+        case .enterForeground: [.activation([.background]), .appeared(true)]
+        case .becomeActive, .enterBackground: [.activation([.foregroundInactive])]
+        case .resignActive: [.activation([.foregroundActive])]
+        case .stateRestoration, .disconnect: [.activation([.background])]
+        case .push, .sizeChange: [.foreground]
+        case .pop: [.foreground, .controllerAboveRoot]
+        case .memoryWarning, .notification: [.attached]
+        case .beginBackgroundTask: [.attached, .noBackgroundTask]
+        case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]
+        case .endBackgroundTask: [.attached, .backgroundTask]
+        }
+    }
+
+    /// Whether the atom may start in `snapshot` (the launch aside, see `requirements`).
+    public func mayStart(in snapshot: SceneSnapshot) -> Bool {
+        requirements.firstUnmet(by: snapshot) == nil
     }
 }

@@ -1,0 +1,62 @@
+extension LifecycleOperation {
+    /// When the operation is legal (LIFECYCLE.md §2's operations table): every requirement
+    /// must hold, checked in order. Empty for host-wide and script operations, which are
+    /// never refused. Every scene operation also needs `notDiscarded`, checked first.
+    public var requirements: [LifecycleRequirement] {
+        switch self {
+        case .connect: [.noLiveWorker]
+        case .activate: [.activation([.foregroundInactive]), .process([.running])]
+        case .deactivate: [.activation([.foregroundActive]), .process([.running])]
+        case .background: [.foreground, .process([.running])]
+        case .foreground: [.activation([.background]), .process([.running, .suspended])]
+        case .disconnect: [.attached, .process([.running, .suspended])]
+        // A launching worker has no scene to disconnect yet.
+        case .discard: [.process([.none, .running, .suspended, .terminated]), .sessionOrWorker]
+        case .push, .resize: [.foreground, .process([.running])]
+        case .pop: [.foreground, .process([.running]), .controllerAboveRoot]
+        case .memoryWarning: [.attached, .process([.running])]
+        case .notify: [.attached, .process([.running, .suspended])]
+        case .beginBackgroundTask: [.attached, .process([.running]), .noBackgroundTask]
+        case .endBackgroundTask: [.attached, .process([.running]), .backgroundTask]
+        case .kill, .terminate: [.liveWorker]
+        case .memoryPressure, .waitFor, .sleep, .quit: []
+        }
+    }
+
+    /// What the host does for a legal request, as LIFECYCLE.md §2's table writes it
+    /// (parenthesized steps happen only when needed).
+    public var transitions: String {
+        switch self {
+        case .connect: "spawn, launch, first appearance or enter background"
+        case .activate: "become active"
+        case .deactivate: "resign active"
+        case .background: "(resign active), enter background"
+        case .foreground: "(resume, queued notifications), first appearance or enter foreground"
+        case .disconnect: "(resume), (resign active), (enter background), disconnect"
+        case .discard: "(disconnect), `didDiscardSceneSessions` (host callback), session deleted"
+        case .push: "push"
+        case .pop: "pop"
+        case .resize: "size change"
+        case .memoryWarning: "memory warning"
+        case .notify: "notification (queued while suspended, §5)"
+        case .beginBackgroundTask: "begin background task"
+        case .endBackgroundTask: "end background task"
+        case .kill: "signal the worker (default SIGKILL), no callback, reason `killed`"
+        case .terminate:
+            "suspended or launching: SIGKILL, no callback; running: (resign active), (enter background), "
+                + "disconnect with `applicationWillTerminate`"
+        case .memoryPressure: "§4's memory-pressure order, host-wide"
+        case .waitFor: "waits until the scene reaches the state or process state"
+        case .sleep: "waits"
+        case .quit: "terminates every scene, stops the host"
+        }
+    }
+
+    /// Why the operation is illegal in `snapshot`, or nil when it is legal.
+    public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
+        guard kind == .scene else { return nil }
+        let checked = [LifecycleRequirement.notDiscarded] + requirements
+        guard let unmet = checked.firstUnmet(by: snapshot) else { return nil }
+        return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
+    }
+}

@@ -1,0 +1,110 @@
+/// Every operation a scenario step, a control request or a `hostctl` command can name:
+/// the one spelling of each name, its fields, and (for scene operations) when it is legal.
+///
+/// The host's refusals, the scenario parser, the CLI and its `--help`, and the stress audit
+/// read this table; a test compares docs/LIFECYCLE.md §2's operations table with it.
+public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case connect
+    case activate
+    case deactivate
+    case background
+    case foreground
+    case disconnect
+    case discard
+    case push
+    case pop
+    case resize
+    case memoryWarning
+    case notify
+    case beginBackgroundTask
+    case endBackgroundTask
+    case kill
+    case terminate
+    case memoryPressure
+    case waitFor
+    case sleep
+    case quit
+
+    /// What an operation acts on.
+    public enum Kind: Sendable, Hashable {
+        /// One scene, with a legality (refused with a typed error when illegal).
+        case scene
+        /// The whole host (never refused).
+        case host
+        /// A step of a script: waits, never refused.
+        case script
+    }
+
+    public var description: String { rawValue }
+
+    public var kind: Kind {
+        switch self {
+        case .memoryPressure, .quit: .host
+        case .waitFor, .sleep: .script
+        default: .scene
+        }
+    }
+
+    /// The fields a step of this operation accepts (besides `op`), in help order.
+    public var fields: [OperationField] {
+        switch self {
+        case .connect:
+            [
+                .scene, OperationField("background", .bool),
+                OperationField("root", .string(nonEmpty: true), placeholder: "NAME"),
+                OperationField("worker", .argv, placeholder: "PATH"),
+            ]
+        case .push: [.scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME")]
+        case .resize:
+            [
+                .scene, OperationField("width", .positiveInt, .required, placeholder: "N"),
+                OperationField("height", .positiveInt, .required, placeholder: "N"),
+            ]
+        case .notify:
+            [
+                .scene, OperationField("name", .string(nonEmpty: true), .required, placeholder: "NAME"),
+                OperationField("value", .json, placeholder: "JSON"),
+            ]
+        case .kill: [.scene, OperationField("signal", .signal, placeholder: "SIGNAL")]
+        case .waitFor:
+            [
+                .scene, OperationField("state", .activationState, .exactlyOneOf, placeholder: "STATE"),
+                OperationField("process", .processState, .exactlyOneOf, placeholder: "PROCESS"),
+                OperationField("timeoutMs", .milliseconds, placeholder: "MS"),
+            ]
+        case .sleep: [OperationField("ms", .milliseconds, .required, placeholder: "MS")]
+        case .memoryPressure, .quit: []
+        case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
+            .beginBackgroundTask, .endBackgroundTask, .terminate:
+            [.scene]
+        }
+    }
+
+    /// Whether a step names a scene.
+    public var takesScene: Bool { fields.contains { $0.name == "scene" } }
+
+    /// The fields besides `scene`, as help texts list them: `vc`, `state | process, timeoutMs`.
+    public var fieldSummary: String {
+        var parts: [String] = []
+        var alternatives: [String] = []
+        for field in fields where field.name != "scene" {
+            if field.presence == .exactlyOneOf {
+                alternatives.append(field.name)
+                continue
+            }
+            if !alternatives.isEmpty {
+                parts.append(alternatives.joined(separator: " | "))
+                alternatives = []
+            }
+            parts.append(field.name)
+        }
+        if !alternatives.isEmpty { parts.append(alternatives.joined(separator: " | ")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `push (vc)`, `activate`: the operation and its fields, for help texts.
+    public var usageSummary: String {
+        let fields = fieldSummary
+        return fields.isEmpty ? rawValue : "\(rawValue) (\(fields))"
+    }
+}

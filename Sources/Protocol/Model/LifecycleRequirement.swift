@@ -1,0 +1,104 @@
+/// One condition an operation or a transition needs. Legality is a list of these, checked
+/// in order: the first one unmet is the refusal's reason.
+public enum LifecycleRequirement: Sendable, Hashable {
+    /// The session was not discarded (every scene operation needs it).
+    case notDiscarded
+    /// The scene is in one of these activation states.
+    case activation([ActivationState])
+    /// The worker is in one of these process states.
+    case process([ProcessState])
+    /// The stack holds a controller above the root.
+    case controllerAboveRoot
+    /// The worker has no background task.
+    case noBackgroundTask
+    /// The worker has a background task (expired or not).
+    case backgroundTask
+    /// The worker has a background task whose expiration handler has not run.
+    case unexpiredBackgroundTask
+    /// A stored session or a live worker exists.
+    case sessionOrWorker
+    /// The scene's controllers have (or have not) appeared in this process.
+    case appeared(Bool)
+
+    /// Every attached activation state.
+    public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
+    /// Both foreground states.
+    public static let foreground = activation([.foregroundActive, .foregroundInactive])
+    /// A worker that exists (possibly stopped).
+    public static let liveWorker = process([.launching, .running, .suspended])
+    /// No worker alive: never started, or dead.
+    public static let noLiveWorker = process([.none, .terminated])
+
+    /// Whether `snapshot` meets the requirement.
+    public func isMet(by snapshot: SceneSnapshot) -> Bool {
+        switch self {
+        case .notDiscarded: !snapshot.isDiscarded
+        case .activation(let allowed): allowed.contains(snapshot.activation)
+        case .process(let allowed): allowed.contains(snapshot.process)
+        case .controllerAboveRoot: snapshot.stackDepth >= 2
+        case .noBackgroundTask: snapshot.backgroundTask == .none
+        case .backgroundTask: snapshot.backgroundTask != .none
+        case .unexpiredBackgroundTask: snapshot.backgroundTask == .running
+        case .sessionOrWorker: snapshot.sessionExists || snapshot.process.isAlive
+        case .appeared(let appeared): snapshot.hasAppeared == appeared
+        }
+    }
+
+    /// The requirement as docs/LIFECYCLE.md's tables write it.
+    public var documentation: String {
+        switch self {
+        case .notDiscarded: return "session not discarded"
+        case .activation(let allowed):
+            if self == .attached { return "attached" }
+            return allowed.map { "`\($0)`" }.joined(separator: " or ")
+        case .process(let allowed):
+            if self == .liveWorker { return "live worker" }
+            if self == .noLiveWorker { return "no live worker" }
+            let excluded = ProcessState.allCases.filter { !allowed.contains($0) }
+            if excluded.count == 1 { return "worker not `\(excluded[0])`" }
+            return "worker " + allowed.map { "`\($0)`" }.joined(separator: " or ")
+        case .controllerAboveRoot: return "stack of two or more"
+        case .noBackgroundTask: return "no background task"
+        case .backgroundTask: return "a background task"
+        case .unexpiredBackgroundTask: return "an unexpired background task"
+        case .sessionOrWorker: return "a stored session or a live worker"
+        case .appeared(let appeared): return appeared ? "controllers appeared" : "controllers not yet appeared"
+        }
+    }
+
+    /// Why `snapshot` does not meet the requirement, in words.
+    func unmetReason(in snapshot: SceneSnapshot) -> String {
+        switch self {
+        case .notDiscarded:
+            return "the session was discarded"
+        case .activation(let allowed):
+            if self == .attached { return "the scene is not connected" }
+            return "the scene is \(snapshot.activation), not \(allowed.map(\.rawValue).joined(separator: " or "))"
+        case .process:
+            if self == .noLiveWorker { return "the scene is already connected (\(snapshot.activation))" }
+            if self == .liveWorker { return "the scene has no worker" }
+            return "the worker is \(snapshot.process)"
+        case .controllerAboveRoot: return "cannot pop the root view controller"
+        case .noBackgroundTask: return "a background task is already running"
+        case .backgroundTask: return "no background task is running"
+        case .unexpiredBackgroundTask:
+            return snapshot.backgroundTask == .none
+                ? "no background task is running" : "the background task already expired"
+        case .sessionOrWorker: return "no session to discard"
+        case .appeared(let appeared):
+            return appeared ? "the controllers have not appeared yet" : "the controllers already appeared"
+        }
+    }
+}
+
+extension [LifecycleRequirement] {
+    /// The first requirement `snapshot` does not meet, or nil.
+    public func firstUnmet(by snapshot: SceneSnapshot) -> LifecycleRequirement? {
+        first { !$0.isMet(by: snapshot) }
+    }
+
+    /// The requirements as docs/LIFECYCLE.md's tables write them ("any time" for none).
+    public var documentation: String {
+        isEmpty ? "any time" : map(\.documentation).joined(separator: "; ")
+    }
+}

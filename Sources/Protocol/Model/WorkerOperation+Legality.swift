@@ -1,0 +1,48 @@
+extension WorkerOperation {
+    /// The atoms the operation may start with, in the order the worker tries them: the
+    /// operation is legal when one of them may start. `background` from `foregroundActive`
+    /// starts by resigning active; `foreground` is the first appearance or an enter-foreground;
+    /// `disconnect` and `terminate` both run the disconnect atom.
+    public var firstAtoms: [LifecycleAtom] {
+        switch self {
+        case .connect: [.launch]
+        case .activate: [.becomeActive]
+        case .deactivate: [.resignActive]
+        case .enterBackground: [.resignActive, .enterBackground]
+        case .enterForeground: [.firstAppearance, .enterForeground]
+        case .stateRestoration: [.stateRestoration]
+        case .disconnect, .terminate: [.disconnect]
+        case .push: [.push]
+        case .pop: [.pop]
+        case .resize: [.sizeChange]
+        case .memoryWarning: [.memoryWarning]
+        case .notify: [.notification]
+        case .beginBackgroundTask: [.beginBackgroundTask]
+        case .endBackgroundTask: [.endBackgroundTask]
+        case .expireBackgroundTask: [.backgroundTaskExpiration]
+        }
+    }
+
+    /// Why the worker must refuse the operation in `snapshot` (the worker's own view of its
+    /// scene), or nil when one of its first atoms may start. The refusal names the first
+    /// atom's first unmet requirement (the activation states of all of them, when that is
+    /// what none of them has). Parameters are not judged here.
+    public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
+        var unmet: [LifecycleRequirement] = []
+        for atom in firstAtoms {
+            guard let requirement = atom.requirements.firstUnmet(by: snapshot) else { return nil }
+            unmet.append(requirement)
+        }
+        guard var reason = unmet.first else { return nil }
+        var states: [ActivationState] = []
+        for requirement in unmet {
+            guard case .activation(let allowed) = requirement else {
+                states = []
+                break
+            }
+            states += allowed.filter { !states.contains($0) }
+        }
+        if !states.isEmpty { reason = .activation(states) }
+        return LifecycleRefusal(operation: name, requirement: reason, snapshot: snapshot)
+    }
+}

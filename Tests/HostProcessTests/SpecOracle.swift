@@ -1,0 +1,217 @@
+import Protocol
+
+@testable import HostProcess
+
+/// The lifecycle model written a second time, by hand, from the spec's prose (LIFECYCLE.md
+/// §1–§5), deliberately another way than the model the host runs: legality is a table of
+/// the places where each operation is allowed rather than a list of requirements, and the
+/// effects (the state after an operation, the notifications delivered, merged by name while
+/// suspended) are computed here, not taken from the host's `SceneLifecycle`.
+///
+/// The property tests run it next to real workers and compare; a pure test compares its
+/// table with `LifecycleOperation.refusal(in:)` in every reachable state.
+struct SpecOracle: Sendable, Hashable {
+    /// Where a scene is, as the spec's prose speaks of it.
+    enum Place: Sendable, Hashable, CaseIterable {
+        /// Never connected in this host (there may still be a stored session).
+        case fresh
+        /// A worker is starting (only the host's own bookkeeping sees this).
+        case launching
+        case active
+        case inactive
+        /// In background, the worker running.
+        case backgroundRunning
+        /// In background, the worker stopped.
+        case suspended
+        /// The last worker died or exited.
+        case dead
+    }
+
+    var place = Place.fresh
+    var stack: [String] = []
+    var hasBackgroundTask = false
+    var isDiscarded = false
+    var hasSession = false
+    /// Notifications held while suspended: names in first-arrival order, each with its latest value.
+    var heldNames: [String] = []
+    var heldValues: [String: JSONValue] = [:]
+
+    // MARK: Legality
+
+    /// The places each operation is allowed in, written from the spec's prose.
+    static let allowedPlaces: [LifecycleOperation: Set<Place>] = [
+        // §2 Connect: a scene with no worker.
+        .connect: [.fresh, .dead],
+        // §2 Deactivate / reactivate.
+        .activate: [.inactive],
+        .deactivate: [.active],
+        // §2 To background: from either foreground state.
+        .background: [.active, .inactive],
+        // §2 To foreground: from background, the worker running or suspended (resumed first).
+        .foreground: [.backgroundRunning, .suspended],
+        // §2 Disconnect: any connected scene (moved to background first).
+        .disconnect: [.active, .inactive, .backgroundRunning, .suspended],
+        // §2 Discard: disconnect if needed; with no worker, the stored session is deleted.
+        .discard: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        // §3: navigation and size changes in the foreground only.
+        .push: [.active, .inactive],
+        .pop: [.active, .inactive],
+        .resize: [.active, .inactive],
+        // §3: a memory warning goes to a running worker of a connected scene.
+        .memoryWarning: [.active, .inactive, .backgroundRunning],
+        // §5: a suspended scene's notifications are queued.
+        .notify: [.active, .inactive, .backgroundRunning, .suspended],
+        // §4: background tasks belong to the running app.
+        .beginBackgroundTask: [.active, .inactive, .backgroundRunning],
+        .endBackgroundTask: [.active, .inactive, .backgroundRunning],
+        // §4: kill and terminate need a worker; a suspended or launching one dies silently.
+        .kill: [.launching, .active, .inactive, .backgroundRunning, .suspended],
+        .terminate: [.launching, .active, .inactive, .backgroundRunning, .suspended],
+    ]
+
+    /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
+    /// everything; pop needs a controller above the root; one background task at a time).
+    func allows(_ op: LifecycleOperation) -> Bool {
+        guard !isDiscarded, let places = Self.allowedPlaces[op], places.contains(place) else { return false }
+        switch op {
+        case .pop: return stack.count >= 2
+        case .beginBackgroundTask: return !hasBackgroundTask
+        case .endBackgroundTask: return hasBackgroundTask
+        case .discard: return hasSession || place != .fresh
+        default: return true
+        }
+    }
+
+    // MARK: Effects
+
+    /// Carries out a legal `op`; returns the notifications delivered to the worker, in order,
+    /// as `name=value`.
+    mutating func perform(_ op: SceneOperation) -> [String] {
+        var delivered: [String] = []
+        switch op {
+        case .connect(let background, let root, _):
+            place = background ? .backgroundRunning : .active
+            stack = [root]
+            hasBackgroundTask = false
+            hasSession = true
+        case .activate: place = .active
+        case .deactivate: place = .inactive
+        case .background: place = .backgroundRunning
+        case .foreground:
+            delivered = resume()
+            place = .active
+        case .disconnect:
+            delivered = resume()
+            workerEnded()
+        case .discard:
+            if place != .fresh && place != .dead {
+                delivered = resume()
+                workerEnded()
+            }
+            isDiscarded = true
+            hasSession = false
+        case .push(let name): stack.append(name)
+        case .pop: stack.removeLast()
+        case .resize, .memoryWarning: break
+        case .notify(let name, let value):
+            if place == .suspended {
+                if heldValues[name] == nil { heldNames.append(name) }
+                heldValues[name] = value
+            } else {
+                delivered = ["\(name)=\(value.jsonText)"]
+            }
+        case .beginBackgroundTask: hasBackgroundTask = true
+        case .endBackgroundTask: hasBackgroundTask = false
+        case .kill, .terminate: workerEnded()
+        }
+        return delivered
+    }
+
+    /// The worker died from outside (a crash, an outside SIGKILL).
+    mutating func crashed() { workerEnded() }
+
+    /// §4: an idle background worker (no background task) is suspended after the delay.
+    var shouldSuspend: Bool { place == .backgroundRunning && !hasBackgroundTask }
+
+    mutating func suspended() { place = .suspended }
+
+    /// Resuming delivers the held notifications first, merged by name (§5).
+    private mutating func resume() -> [String] {
+        guard place == .suspended else { return [] }
+        defer {
+            heldNames = []
+            heldValues = [:]
+        }
+        place = .backgroundRunning
+        return heldNames.map { "\($0)=\(heldValues[$0]!.jsonText)" }
+    }
+
+    private mutating func workerEnded() {
+        place = .dead
+        stack = []
+        hasBackgroundTask = false
+        heldNames = []
+        heldValues = [:]
+    }
+
+    // MARK: As the host and the trace show it
+
+    /// The activation and process state the spec's §1 names for a place.
+    var states: (activation: ActivationState, process: ProcessState) {
+        switch place {
+        case .fresh: (.unattached, .none)
+        case .launching: (.unattached, .launching)
+        case .active: (.foregroundActive, .running)
+        case .inactive: (.foregroundInactive, .running)
+        case .backgroundRunning: (.background, .running)
+        case .suspended: (.background, .suspended)
+        case .dead: (.unattached, .terminated)
+        }
+    }
+
+    /// `foregroundActive/running stack ["Root"] task false`, the form status and trace are compared in.
+    var summary: String {
+        "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
+            + (isDiscarded ? " discarded" : "")
+    }
+
+    /// The model's snapshot of this place (for comparing legality tables).
+    var snapshot: SceneSnapshot {
+        SceneSnapshot(
+            activation: states.activation,
+            process: states.process,
+            stackDepth: stack.count,
+            backgroundTask: hasBackgroundTask ? .running : .none,
+            isDiscarded: isDiscarded,
+            sessionExists: hasSession
+        )
+    }
+}
+
+extension SpecOracle {
+    /// Every state a scene can be in, up to stack depth 3: each place with the stacks,
+    /// background tasks, sessions and discards it can have.
+    static var reachableStates: [SpecOracle] {
+        var states: [SpecOracle] = []
+        for place in Place.allCases {
+            let attached = place != .fresh && place != .dead && place != .launching
+            let running = attached && place != .suspended
+            for depth in attached ? [1, 2, 3] : (place == .launching ? [1] : [0]) {
+                for task in running ? [false, true] : [false] {
+                    for session in place == .fresh ? [false, true] : [true] {
+                        for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
+                            var state = SpecOracle()
+                            state.place = place
+                            state.stack = (0..<depth).map { "V\($0)" }
+                            state.hasBackgroundTask = task
+                            state.hasSession = session && !discarded
+                            state.isDiscarded = discarded
+                            states.append(state)
+                        }
+                    }
+                }
+            }
+        }
+        return states
+    }
+}
