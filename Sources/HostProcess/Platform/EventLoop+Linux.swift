@@ -201,6 +201,8 @@ extension EventLoop {
             try? watch.child.sendToProcessGroup(signal: SIGKILL)
         }
         guard let exit = watch.child.reap() else { return }
+        // Its last unfinished stderr line, if it was being forwarded.
+        StderrForwarder.workerReaped(pid: watch.child.pid)
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.
         remove(watch.child.descriptor(of: .stdout))
