@@ -278,3 +278,37 @@ struct BlockingWorkThreadTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct DescendantReaperTests {
+    /// A child that starts one grandchild in its process group and one that calls setsid(),
+    /// prints their pids and exits: the first is killed with the group, the second escapes it.
+    @Test func whatAWorkerLeavesBehindIsKilledAndReaped() async throws {
+        let script = "sleep 1000 & echo $!; setsid sleep 1000 & echo $!; exit 0"
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script])
+        let output = Locked<[UInt8]>([])
+        let exit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { bytes in output.withLock { $0 += bytes } },
+                onStderr: { _ in },
+                onExit: { done.resume(returning: $0) },
+                killsProcessGroupAtExit: true
+            )
+        }
+        #expect(exit == .exited(status: 0))
+        let pids = String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").compactMap {
+            Int32($0)
+        }
+        #expect(pids.count == 2)
+        // The sweep was submitted at the reap, before onExit: anything submitted now runs after it.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            BlockingWorkThread.shared.submit { done.resume() }
+        }
+        for pid in pids {
+            // Neither running nor a zombie: killed and reaped (ESRCH).
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "pid \(pid) is still there")
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
+    }
+}

@@ -203,6 +203,12 @@ extension EventLoop {
         guard let exit = watch.child.reap() else { return }
         // Its last unfinished stderr line, if it was being forwarded.
         StderrForwarder.workerReaped(pid: watch.child.pid)
+        // What left its process group, and its group's dead members, were re-parented to the
+        // host (a subreaper): kill and reap them, off the loop (waitid blocks).
+        if watch.killsProcessGroupAtExit {
+            let group = watch.child.pid
+            BlockingWorkThread.shared.submit { DescendantReaper.sweep(afterDeathOfGroup: group) }
+        }
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.
         remove(watch.child.descriptor(of: .stdout))

@@ -6,8 +6,14 @@
 package enum HostThreads {
     /// Starts the event loop and the blocking-work thread if they do not run yet. Idempotent;
     /// throws when one cannot be started (retrying later may succeed).
+    ///
+    /// Also makes the host a child subreaper, so that what workers leave behind is re-parented
+    /// to it and swept (see `DescendantReaper`).
     package static func start() throws(ThreadStartError) {
         try EventLoop.shared.start()
         try BlockingWorkThread.shared.start()
+        _ = subreaper
     }
+
+    private static let subreaper: Void = { DescendantReaper.becomeSubreaper() }()
 }
