@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -127,6 +128,23 @@ int csh_wait_stopped(int pidfd) {
     int rc;
     do {
         rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WSTOPPED | WEXITED | WNOWAIT);
+    } while (rc != 0 && errno == EINTR);
+    return rc == 0 ? 0 : errno;
+}
+
+int csh_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int csh_set_child_subreaper(int on) {
+    return prctl(PR_SET_CHILD_SUBREAPER, (unsigned long)on, 0, 0, 0);
+}
+
+int csh_reap_pid(pid_t pid) {
+    siginfo_t info;
+    int rc;
+    do {
+        rc = waitid(P_PID, (id_t)pid, &info, WEXITED);
     } while (rc != 0 && errno == EINTR);
     return rc == 0 ? 0 : errno;
 }

@@ -50,4 +50,14 @@ void csh_set_thread_name(const char *name);
 /// Returns 0 or an errno value.
 int csh_wait_stopped(int pidfd);
 
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
+int csh_eventfd(void);
+
+/// prctl(PR_SET_CHILD_SUBREAPER, on): orphaned descendants are re-parented to this process
+/// instead of init. 0, or -1 and errno.
+int csh_set_child_subreaper(int on);
+
+/// waitid(P_PID, pid, WEXITED): reaps one child, waiting for it. 0, or an errno value.
+int csh_reap_pid(pid_t pid);
+
 #endif

@@ -314,10 +314,7 @@ final class WorkerConnection: Sendable {
 
     private func receivedStderr(_ bytes: UnsafeRawBufferPointer) {
         guard forwardsStderr, bytes.count > 0 else { return }
-        var line = Array("[\(scene) \(child.pid)] ".utf8)
-        line.append(contentsOf: bytes)
-        if line.last != UInt8(ascii: "\n") { line.append(UInt8(ascii: "\n")) }
-        line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        StderrForwarder.shared.forward(bytes, scene: scene, pid: child.pid)
     }
 
     private func exited(_ childExit: ChildExit) {
