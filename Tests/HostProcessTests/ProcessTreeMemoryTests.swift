@@ -60,7 +60,7 @@ import Testing
         // The command name in /proc/PID/stat is the executable's base name, in parentheses.
         let odd = makeTemporaryDirectory() + "/a) b (c) 1 2 3"
         #expect(symlink("/bin/sleep", odd) == 0)
-        let child = try ChildProcess.spawn(argv: [odd, "100"])
+        let child = try await ChildProcess.spawn(argv: [odd, "100"])
         child.closeStdin()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(

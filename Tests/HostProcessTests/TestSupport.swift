@@ -95,7 +95,7 @@ struct HostctlOutcome {
 /// going then is SIGKILLed, so a hung command fails its test (killed by signal) instead of
 /// hanging the suite.
 func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async throws -> HostctlOutcome {
-    let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+    let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
     child.closeStdin()
     let collected = Collected()
     let deadline = killAfter(limit, child)
