@@ -71,7 +71,9 @@ struct AppInitiatedTests {
     }
 
     @Test func navigationTheRulesRefuseFailsInTheAppWithNothingChanged() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)  // the scene stays running in the background
+        let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         try await scene.connect(background: true)
         let mark = host.lastSeq
@@ -127,7 +129,7 @@ struct AppInitiatedTests {
         try await scene.push("Detail")
         try await scene.background()
         try await scene.kill()
-        try await scene.waitFor(process: .terminated, timeout: .seconds(30))
+        try await scene.waitFor(.unattached, timeout: .seconds(30))
         let mark = host.lastSeq
         try await scene.connect()
         #expect(await scene.status().stack == ["Root", "List", "Detail"])
