@@ -67,7 +67,8 @@ struct RecordingAppTests {
             return
         }
         #expect(restored["restoredFrom"] == saved)
-        #expect(restored["stack"] == .array([.string("Root")]))
+        // The app rebuilt the whole stack it saved.
+        #expect(restored["stack"] == .array([.string("Root"), .string("Detail")]))
 
         // A third generation keeps only one level of history.
         let third = Harness()
@@ -77,6 +78,6 @@ struct RecordingAppTests {
             return
         }
         #expect(from["restoredFrom"] == nil)
-        #expect(from["stack"] == .array([.string("Root")]))
+        #expect(from["stack"] == .array([.string("Root"), .string("Detail")]))
     }
 }

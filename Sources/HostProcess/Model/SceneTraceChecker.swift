@@ -50,6 +50,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     /// The atom in progress and the steps it still owes.
     private var progress = AtomProgress()
+    /// The rules of the app's own changes (AppOriginRules.swift).
+    private var appOrigin = AppOriginRules()
     /// `didFinishLaunching` ran in the current process.
     private var hasLaunched = false
     /// The controllers have begun appearing in the current process (first appearance ran).
@@ -101,8 +103,28 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard processState != .suspended else {
             throw violation(event, expected: "process resumed (the worker is suspended)")
         }
+        // The app's own changes first: stand-alone ones, and which atom an event may belong to.
+        let appScene = AppOriginRules.Scene(
+            activation: activation,
+            processState: processState,
+            hasLaunched: hasLaunched,
+            isShuttingDown: shutdown != .none,
+            hasBackgroundTask: backgroundTask != .none,
+            progress: progress
+        )
+        let decision: AppOriginRules.Decision
+        do {
+            decision = try appOrigin.decide(event, in: appScene)
+        } catch {
+            throw violation(event, expected: error.expected)
+        }
+        var startedAtom = false
+        if decision == .standalone {
+            appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
+            return applyEffects(of: event)
+        }
         // (An unknown callback name matches no step, so it is refused below.)
-        switch progress.consume(event, stack: stack) {
+        switch decision == .startAtom ? .atomFinished : progress.consume(event, stack: stack) {
         case .matched:
             break
         case .mismatch:
@@ -125,9 +147,16 @@ public struct SceneTraceChecker: Sendable, Equatable {
                     expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: starts)
                 )
             }
+            do {
+                try appOrigin.checkStart(of: atom, by: event)
+            } catch {
+                throw violation(event, expected: error.expected)
+            }
             let context = LifecycleAtom.Context(activation: activation, stack: stack, sessionExists: sessionExists)
             progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
+            startedAtom = true
         }
+        appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
         applyEffects(of: event)
         if processState == .launching && hasLaunched && !isInsideAtom {
             processState = .running
@@ -236,6 +265,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             // stays, and the activation waits for the host's state event to `unattached`.
             processState = .terminated
             progress = AtomProgress()
+            appOrigin.reset()
             stack = []
             hasLaunched = false
             hasAppeared = false

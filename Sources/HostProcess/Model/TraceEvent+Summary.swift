@@ -7,7 +7,8 @@ extension TraceEvent {
         switch kind {
         case .callback:
             let name = self.name?.inMessage ?? "(no name)"
-            return viewController.map { "callback \(name) (vc \($0.inMessage))" } ?? "callback \(name)"
+            let named = viewController.map { "callback \(name) (vc \($0.inMessage))" } ?? "callback \(name)"
+            return origin.map { "\(named) with origin \($0.inMessage)" } ?? named
         case .state:
             return "state \(from?.rawValue ?? "(none)") -> \(to?.rawValue ?? "(none)")"
         case .process:

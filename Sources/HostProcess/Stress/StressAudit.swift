@@ -92,7 +92,8 @@ struct StressAudit {
             case .process:
                 processEvent(event, scene: scene, tally: &traceTallies[scene, default: TraceTally()])
             case .callback:
-                guard let name = event.name else { continue }
+                // The app's own changes (origin app: a restored stack's loads, say) answer no request.
+                guard let name = event.name, event.origin == nil else { continue }
                 var tally = traceTallies[scene, default: TraceTally()]
                 switch name {
                 case CallbackName.loadView.rawValue:

@@ -116,6 +116,12 @@ public final class Application {
     private(set) var task: Task?
     private var lastIdentifier = 0
     private let sink: CallbackSink?
+    /// The session whose scene this application runs: it checks and reports the app's own
+    /// background tasks. nil for an application without a session (nothing is connected).
+    weak var changeHandler: WorkerSession?
+    /// Set while the runtime carries out the host's `beginBackgroundTask` request: the task
+    /// the scene delegate begins then is the host's, not an app-initiated change.
+    var beginsHostTask = false
 
     init(sink: CallbackSink?) {
         self.sink = sink
@@ -132,25 +138,51 @@ public final class Application {
     /// (trace: `backgroundTaskExpiration`); a handler should end the task, and a task still
     /// running at the limit gets the worker killed.
     ///
-    /// At most one task runs at a time: while one does, this returns `.invalid` and reports nothing.
+    /// Called from app code on its own (for example in `sceneDidEnterBackground`) this is an
+    /// app-initiated change the host follows (docs/LIFECYCLE.md §3b). It runs at once, even
+    /// in the middle of a host transition, as in UIKit. At most one task runs at a time: while
+    /// one does, or while no scene is connected, this returns `.invalid` and reports nothing.
     public func beginBackgroundTask(
         withName name: String? = nil,
         expirationHandler: (() -> Void)? = nil
     ) -> BackgroundTaskIdentifier {
+        if beginsHostTask {
+            return startTask(expirationHandler: expirationHandler, origin: nil)
+        }
+        guard let changeHandler, changeHandler.appMayBeginBackgroundTask() else { return .invalid }
+        return startTask(expirationHandler: expirationHandler, origin: .app)
+    }
+
+    /// Ends the background task `identifier` (trace: `endBackgroundTask`). An identifier that
+    /// is not the running task's is ignored. From app code (its expiration handler included)
+    /// this is an app-initiated change, reported at once.
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        guard let task, task.identifier == identifier, identifier != .invalid else { return }
+        guard let changeHandler, changeHandler.appMayEndBackgroundTask() else { return }
+        finishTask(origin: .app)
+    }
+
+    /// Starts a task; `origin` `.app` reports it as the app's change first.
+    func startTask(expirationHandler: (() -> Void)?, origin: CallbackOrigin?) -> BackgroundTaskIdentifier {
         guard task == nil else { return .invalid }
         lastIdentifier += 1
         let identifier = BackgroundTaskIdentifier(rawValue: lastIdentifier)
         task = Task(identifier: identifier, expirationHandler: expirationHandler, expired: false)
-        sink?.report(.beginBackgroundTask)
+        if origin == .app {
+            sink?.send(.change(.beginBackgroundTask))
+        }
+        sink?.report(CallbackEvent(.beginBackgroundTask, origin: origin))
         return identifier
     }
 
-    /// Ends the background task `identifier` (trace: `endBackgroundTask`). An identifier that
-    /// is not the running task's is ignored.
-    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        guard let task, task.identifier == identifier, identifier != .invalid else { return }
-        sink?.report(.endBackgroundTask)
-        self.task = nil
+    /// Ends the running task; `origin` `.app` reports it as the app's change first.
+    func finishTask(origin: CallbackOrigin?) {
+        guard task != nil else { return }
+        if origin == .app {
+            sink?.send(.change(.endBackgroundTask))
+        }
+        sink?.report(CallbackEvent(.endBackgroundTask, origin: origin))
+        task = nil
     }
 
     /// Runs the running task's expiration handler (trace: `backgroundTaskExpiration`).

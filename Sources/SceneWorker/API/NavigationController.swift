@@ -5,8 +5,13 @@ import Protocol
 /// Each scene's window holds one. Pushing and popping run exactly the callback orders of
 /// `docs/LIFECYCLE.md` once the stack is on screen (after the scene's first appearance);
 /// before that they only change the stack. The runtime drives it for the host's `push`
-/// and `pop` operations; app code may call it too, but the host checks every callback
-/// against its model, so a push or pop the host did not ask for is a protocol violation.
+/// and `pop` operations. App code may call `pushViewController(_:animated:)`,
+/// `popViewController(animated:)` and, while connecting, `setViewControllers(_:animated:)`
+/// on its scene's stack: the worker checks the change with the host's rules, runs it and
+/// reports it to the host as app-initiated (docs/LIFECYCLE.md §3b). A change requested while
+/// the worker carries out a host request (from inside a callback) runs right after that
+/// request's reply; an illegal one (navigation in the background, popping the root) is
+/// ignored and logged on stderr, with nothing changed.
 @MainActor
 public final class NavigationController {
     /// The stack, root first. Empty only once the scene disconnected.
@@ -14,6 +19,9 @@ public final class NavigationController {
 
     /// Where pushed controllers report their callbacks.
     var sink: CallbackSink?
+    /// The session of the scene that shows this stack: it checks, runs and reports the
+    /// app's changes. nil for a stack no scene shows (the changes then apply directly).
+    weak var changeHandler: WorkerSession?
     /// Whether the stack has appeared (the scene's first appearance ran).
     var isOnScreen = false
     /// The size the visible controller lays out at.
@@ -33,8 +41,58 @@ public final class NavigationController {
     /// (unless already loaded), A `viewWillDisappear`, B `viewWillAppear`, B's layout pair,
     /// A `viewDidDisappear`, B `viewDidAppear`.
     ///
-    /// A controller already in the stack is ignored (UIKit would raise).
+    /// On a scene's stack this is an app-initiated push: legal in the foreground only; from
+    /// inside a callback of a host request it runs right after that request. A controller
+    /// already in the stack, or one with an empty title, is ignored (UIKit would raise).
     public func pushViewController(_ viewController: ViewController, animated: Bool) {
+        if let changeHandler {
+            changeHandler.appRequestsPush(viewController, on: self)
+            return
+        }
+        performPush(viewController, animated: animated)
+    }
+
+    /// Pops the top controller and returns it; nil (and nothing happens) at the root.
+    /// On screen: B `viewWillDisappear`, A `viewWillAppear`, A's layout pair,
+    /// B `viewDidDisappear`, A `viewDidAppear`.
+    ///
+    /// B reports `deinit` when the last reference to it goes: the runtime drops the popped
+    /// controller at once; if you keep the returned one, it stays alive (and its `deinit`
+    /// comes later or never).
+    ///
+    /// On a scene's stack this is an app-initiated pop: legal in the foreground with two or
+    /// more controllers; from inside a callback of a host request it runs right after that
+    /// request, and the controller it will pop is returned at once.
+    @discardableResult
+    public func popViewController(animated: Bool) -> ViewController? {
+        if let changeHandler {
+            return changeHandler.appRequestsPop(on: self)
+        }
+        return performPop(animated: animated)
+    }
+
+    /// Replaces the whole stack, root first: what an app does in
+    /// `scene(_:willConnectTo:options:)` to rebuild the stack it saved in
+    /// `stateRestorationActivity(for:)`.
+    ///
+    /// On a scene's stack it is legal only inside `scene(_:willConnectTo:options:)`, with the
+    /// root the host connected the scene with first, no controller twice and no empty title;
+    /// anything else is ignored and logged. Nothing loads during the call: once
+    /// `willConnectTo` returns, every controller of the stack loads, bottom first, and the top
+    /// one appears (docs/LIFECYCLE.md §3b). Without a scene the stack is simply replaced.
+    public func setViewControllers(_ viewControllers: [ViewController], animated: Bool) {
+        if let changeHandler {
+            changeHandler.appRequestsSetStack(viewControllers, on: self)
+            return
+        }
+        guard !viewControllers.isEmpty else { return }
+        replaceStack(with: viewControllers)
+    }
+
+    // MARK: - What the runtime runs
+
+    /// The push itself, without any check (the runtime checked it).
+    func performPush(_ viewController: ViewController, animated: Bool) {
         guard !viewControllers.contains(where: { $0 === viewController }) else { return }
         if viewController.sink == nil {
             viewController.sink = sink
@@ -51,14 +109,9 @@ public final class NavigationController {
         viewController.runViewDidAppear(animated)
     }
 
-    /// Pops the top controller and returns it; nil (and nothing happens) at the root.
-    /// On screen: B `viewWillDisappear`, A `viewWillAppear`, A's layout pair,
-    /// B `viewDidDisappear`, A `viewDidAppear`.
-    ///
-    /// B reports `deinit` when the last reference to it goes: the runtime drops the returned
-    /// controller at once; if you keep it, it stays alive (and its `deinit` comes later or never).
+    /// The pop itself, without any check beyond the root's.
     @discardableResult
-    public func popViewController(animated: Bool) -> ViewController? {
+    func performPop(animated: Bool) -> ViewController? {
         guard viewControllers.count >= 2 else { return nil }
         let popped = viewControllers.removeLast()
         let revealed = viewControllers[viewControllers.count - 1]
@@ -71,6 +124,20 @@ public final class NavigationController {
         }
         popped.navigationController = nil
         return popped
+    }
+
+    /// Replaces the stack without callbacks (only before it is on screen).
+    func replaceStack(with newStack: [ViewController]) {
+        for controller in viewControllers where !newStack.contains(where: { $0 === controller }) {
+            controller.navigationController = nil
+        }
+        for controller in newStack {
+            if controller.sink == nil {
+                controller.sink = sink
+            }
+            controller.navigationController = self
+        }
+        viewControllers = newStack
     }
 
     /// Releases every controller, top of the stack first, so their `deinit`s run in that

@@ -25,6 +25,9 @@ open class ViewController {
 
     /// Where this controller reports its callbacks: set when a session adopts it.
     var sink: CallbackSink?
+    /// `.app` once the app popped this controller itself: its `deinit`, whenever it comes,
+    /// belongs to that change.
+    var deinitOrigin: CallbackOrigin?
 
     /// A controller named `title`. Its view is not loaded yet.
     public init(title: String) {
@@ -35,9 +38,9 @@ open class ViewController {
     // off the main thread cannot report (the runtime never runs code off the main thread).
     deinit {
         guard let sink, sink.isCurrentThread else { return }
-        let title = self.title
+        let event = CallbackEvent(.deinit, viewController: title, origin: deinitOrigin)
         MainActor.assumeIsolated {
-            sink.report(.deinit, viewController: title)
+            sink.report(event)
         }
     }
 

@@ -14,6 +14,8 @@ extension WorkerApp {
     /// - `--crash-in CALLBACK`: the same, but exit with status 70.
     /// - `--ignore-sigterm`: ignore SIGTERM.
     /// - `--garbage`: write a line that is not JSON right after the handshake's `ready`.
+    /// - `--background-task-on-enter-background`: the app begins a background task in
+    ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload`.
     /// - `--help`: print usage to stdout and exit 0.
     ///
     /// `--opt=value` works too. An unknown option, a missing value or an unknown callback name
@@ -26,9 +28,9 @@ extension WorkerApp {
         case .failure(let message):
             writeError("hostctl worker: \(message) (try --help)")
             exit(2)
-        case .run(let faults):
+        case .run(let faults, let options):
             MainActor.assumeIsolated {
-                WorkerProcess.run(app: .recording, faults: faults)
+                WorkerProcess.run(app: .recording(options), faults: faults)
             }
         }
     }
@@ -37,15 +39,21 @@ extension WorkerApp {
 /// Parsing of the default worker's options.
 enum DefaultWorkerOptions {
     enum Parsed: Equatable {
-        case run(FaultPlan)
+        case run(FaultPlan, RecordingOptions = RecordingOptions())
         case help
         case failure(String)
     }
 
     static let usage = """
         usage: hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
+                              [--background-task-on-enter-background]
         Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
-        recording app. Test faults:
+        recording app. The app pushes on the notification openDetail (value: the controller's
+        name, default Detail), pops on closeDetail, and rebuilds its saved stack on reconnect.
+          --background-task-on-enter-background
+                               begin a background task in sceneDidEnterBackground; the
+                               notification finishUpload ends it
+        Test faults:
           --hang-in CALLBACK   block forever inside the first callback of that name
           --crash-in CALLBACK  exit with status 70 inside the first callback of that name
           --ignore-sigterm     ignore SIGTERM
@@ -56,6 +64,7 @@ enum DefaultWorkerOptions {
 
     static func parse(_ arguments: [String]) -> Parsed {
         var plan = FaultPlan()
+        var options = RecordingOptions()
         var index = 0
         while index < arguments.count {
             var argument = arguments[index]
@@ -82,6 +91,9 @@ enum DefaultWorkerOptions {
             case "--garbage":
                 guard flag() else { return .failure("option \(argument) takes no value") }
                 plan.garbageAfterHandshake = true
+            case "--background-task-on-enter-background":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                options.beginsBackgroundTaskOnEnterBackground = true
             case "--hang-in", "--crash-in":
                 guard let name = value(), !name.isEmpty else {
                     return .failure("option \(argument) needs a callback name")
@@ -101,6 +113,6 @@ enum DefaultWorkerOptions {
                 return .failure("unexpected argument '\(argument)'")
             }
         }
-        return .run(plan)
+        return .run(plan, options)
     }
 }

@@ -1,8 +1,30 @@
 import Protocol
 
+/// What the default app does beyond recording (`hostctl worker` options).
+public struct RecordingOptions: Sendable, Hashable {
+    /// Begin a background task in every `sceneDidEnterBackground` (the classic pattern),
+    /// ended by the notification `finishUpload` or by its expiration handler.
+    public var beginsBackgroundTaskOnEnterBackground = false
+
+    /// The defaults: record only.
+    public init(beginsBackgroundTaskOnEnterBackground: Bool = false) {
+        self.beginsBackgroundTaskOnEnterBackground = beginsBackgroundTaskOnEnterBackground
+    }
+}
+
 extension WorkerApp {
     /// The default app `hostctl worker` runs: delegates and view controllers that do nothing
     /// but exist (the runtime reports every callback), any controller name accepted.
+    ///
+    /// It also acts on its own the way real apps do (docs/LIFECYCLE.md §3b):
+    /// - the notification `openDetail` makes it push a controller named by the notification's
+    ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop;
+    /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
+    ///   whole stack in `willConnectTo` with `setViewControllers` (when the saved root is the
+    ///   root it connects with);
+    /// - with `beginsBackgroundTaskOnEnterBackground` it begins a background task in
+    ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload` (or when
+    ///   the task expires).
     ///
     /// Its `stateRestorationActivity(for:)` answers an object that shows a restore worked:
     /// `{"stack":["Root","Detail"],"size":{"width":390,"height":844},"notifications":2,
@@ -10,11 +32,16 @@ extension WorkerApp {
     /// notifications this process received, and the restoration state the scene connected
     /// with (absent when it had none; its own `restoredFrom` is dropped so the state does not
     /// grow with every reconnect).
-    public static let recording = WorkerApp(
-        makeApplicationDelegate: { RecordingApplicationDelegate() },
-        makeSceneDelegate: { RecordingSceneDelegate() },
-        makeViewController: { name in ViewController(title: name) }
-    )
+    public static let recording = recording(RecordingOptions())
+
+    /// The default app with `options`.
+    public static func recording(_ options: RecordingOptions) -> WorkerApp {
+        WorkerApp(
+            makeApplicationDelegate: { RecordingApplicationDelegate() },
+            makeSceneDelegate: { RecordingSceneDelegate(options: options) },
+            makeViewController: { name in ViewController(title: name) }
+        )
+    }
 }
 
 /// The recording app's delegate: the defaults.
@@ -22,18 +49,75 @@ extension WorkerApp {
 final class RecordingApplicationDelegate: ApplicationDelegate {}
 
 /// The recording app's scene delegate: remembers what it was restored from and counts
-/// notifications, for `stateRestorationActivity(for:)`.
+/// notifications, for `stateRestorationActivity(for:)`; rebuilds its saved stack, navigates
+/// on `openDetail`/`closeDetail` and runs an "upload" background task if asked to.
 @MainActor
 final class RecordingSceneDelegate: SceneDelegate {
+    /// The notification that makes the app push (its value, a string, names the controller).
+    static let openDetail = "openDetail"
+    /// The notification that makes the app pop.
+    static let closeDetail = "closeDetail"
+    /// The notification that ends the background task begun on entering the background.
+    static let finishUpload = "finishUpload"
+
+    let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
     private(set) var notifications = 0
+    private var upload = BackgroundTaskIdentifier.invalid
+
+    init(options: RecordingOptions = RecordingOptions()) {
+        self.options = options
+    }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         restoredFrom = options.restoration
+        restoreStack(of: scene, from: options.restoration)
+    }
+
+    /// `{"stack":["Root","List","Detail"],…}`: the saved stack, root first.
+    private func restoreStack(of scene: Scene, from restoration: JSONValue?) {
+        guard case .object(let state)? = restoration, case .array(let saved)? = state["stack"], saved.count > 1
+        else { return }
+        let navigationController = scene.window.rootViewController
+        guard let root = navigationController.viewControllers.first, saved.first == .string(root.title) else {
+            return
+        }
+        var stack = [root]
+        for entry in saved.dropFirst() {
+            guard case .string(let name) = entry, !name.isEmpty else { return }
+            stack.append(ViewController(title: name))
+        }
+        navigationController.setViewControllers(stack, animated: false)
     }
 
     func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue) {
         notifications += 1
+        let navigationController = scene.window.rootViewController
+        switch name {
+        case Self.openDetail:
+            var title = "Detail"
+            if case .string(let named) = value, !named.isEmpty { title = named }
+            navigationController.pushViewController(ViewController(title: title), animated: true)
+        case Self.closeDetail:
+            navigationController.popViewController(animated: true)
+        case Self.finishUpload:
+            endUpload()
+        default:
+            break
+        }
+    }
+
+    func sceneDidEnterBackground(_ scene: Scene) {
+        guard options.beginsBackgroundTaskOnEnterBackground, upload == .invalid else { return }
+        upload = Application.shared.beginBackgroundTask(withName: "upload") { [weak self] in
+            self?.endUpload()
+        }
+    }
+
+    private func endUpload() {
+        guard upload != .invalid else { return }
+        Application.shared.endBackgroundTask(upload)
+        upload = .invalid
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {

@@ -34,9 +34,17 @@ final class CallbackSink {
         pthread_equal(pthread_self(), thread) != 0
     }
 
+    /// The origin stamped on every callback reported while it is set: `.app` while the
+    /// session runs a change the app made itself.
+    var origin: CallbackOrigin?
+
     /// Records that the callback described by `event` is about to run.
     func report(_ event: CallbackEvent) {
         guard !isClosed else { return }
+        var event = event
+        if event.origin == nil {
+            event.origin = origin
+        }
         messages.append(.callback(event))
         onCallback?(event)
     }

@@ -30,11 +30,26 @@ final class WorkerSession {
     /// Whether the stack appeared in this process (the first appearance ran).
     private(set) var hasAppeared = false
 
+    // The app's own changes (WorkerSession+AppChanges.swift).
+    /// Set while a host request's callbacks run: the app's navigation waits for the reply.
+    var isCarryingOutRequest = false
+    /// Set while an app change runs: changes it causes wait for it.
+    var isRunningAppChange = false
+    /// Set while `scene(_:willConnectTo:options:)` runs: the only time the app may replace
+    /// its stack.
+    var isInWillConnectTo = false
+    /// Navigation the app asked for while something else ran, oldest first.
+    var deferredChanges: [DeferredAppChange] = []
+    /// App changes run or queued since the last host frame, against an app that navigates
+    /// from every callback of its own navigation.
+    var appChangesThisTurn = 0
+
     init(app: WorkerApp, pid: Int32) {
         self.app = app
         self.pid = pid
         application = Application(sink: sink)
         application.makeShared()
+        application.changeHandler = self
     }
 
     /// The scene's activation state (`unattached` before connect).
@@ -95,6 +110,7 @@ final class WorkerSession {
 
     /// Handles one decoded command.
     func handle(_ command: HostCommand) {
+        appChangesThisTurn = 0
         switch (phase, command) {
         case (.exiting, _):
             return
@@ -139,17 +155,20 @@ final class WorkerSession {
             sink.send(.failure(id: id, refusal))
             return
         }
+        isCarryingOutRequest = true
         do {
             let result = try execute(operation)
             sink.send(.reply(id: id, result: result))
         } catch {
             sink.send(.failure(id: id, error))
         }
+        isCarryingOutRequest = false
         switch operation {
         case .disconnect, .terminate:
+            deferredChanges.removeAll()
             exit(status: 0)
         default:
-            break
+            runDeferredAppChanges()
         }
     }
 
@@ -216,7 +235,7 @@ final class WorkerSession {
             applicationDelegate?.applicationWillTerminate(application)
         case .push(let name):
             let controller = try makeViewController(name)
-            scene?.window.rootViewController.pushViewController(controller, animated: true)
+            scene?.window.rootViewController.performPush(controller, animated: true)
         case .pop:
             popAndRelease()
         case .resize(let width, let height):
@@ -234,15 +253,15 @@ final class WorkerSession {
             }
         case .beginBackgroundTask:
             if let scene {
+                application.beginsHostTask = true
                 sceneDelegate?.scene(scene, beginBackgroundTaskWith: application)
+                application.beginsHostTask = false
             }
             guard application.task != nil else {
                 throw ProtocolError(.operationFailed, "the scene delegate did not begin a background task")
             }
         case .endBackgroundTask:
-            if let identifier = application.currentBackgroundTask {
-                application.endBackgroundTask(identifier)
-            }
+            application.finishTask(origin: nil)
         case .expireBackgroundTask:
             application.expireBackgroundTask()
         }
@@ -294,6 +313,7 @@ final class WorkerSession {
 
         let navigationController = NavigationController(rootViewController: root)
         navigationController.sink = sink
+        navigationController.changeHandler = self
         let scene = Scene(
             session: session,
             window: Window(rootViewController: navigationController, size: Window.defaultSize)
@@ -305,8 +325,11 @@ final class WorkerSession {
         application.connectedScene = scene
 
         sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration))
+        isInWillConnectTo = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
+        isInWillConnectTo = false
         root.runLoadViewIfNeeded()
+        loadRestoredControllers()
 
         if options.background {
             return enterBackground()
@@ -375,8 +398,8 @@ final class WorkerSession {
 
     /// Pops the top controller and drops the runtime's last reference to it, so its `deinit`
     /// runs (and reports) before the reply, unless app code keeps it alive.
-    private func popAndRelease() {
-        _ = scene?.window.rootViewController.popViewController(animated: true)
+    func popAndRelease() {
+        _ = scene?.window.rootViewController.performPop(animated: true)
     }
 
     private func resize(to size: Size) {

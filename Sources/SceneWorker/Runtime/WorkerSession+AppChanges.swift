@@ -1,0 +1,162 @@
+import Protocol
+
+/// Navigation the app asked for while the worker was busy, run once it is not.
+enum DeferredAppChange {
+    case push(ViewController)
+    case pop
+}
+
+/// The changes app code makes on its own (docs/LIFECYCLE.md §3b): checked with the rules
+/// of the equivalent host request (`refusal(of:)`), run with the callbacks of that request,
+/// and reported as a `change` message followed by those callbacks marked `origin: app`.
+///
+/// Navigation requested while a host request or another app change runs waits for it: it
+/// runs right after the request's reply, so the host never sees one transition inside
+/// another. Background tasks run at once (UIKit's calls are synchronous and return an
+/// identifier), even in the middle of a host transition. An illegal change is refused in the
+/// app's API, with nothing changed and nothing sent.
+extension WorkerSession {
+    /// At most this many app changes run or wait between two host frames; beyond it the app
+    /// navigates from its own navigation's callbacks without end, and further requests fail.
+    static let maximumAppChangesPerTurn = 64
+
+    // MARK: - Requests from the app's API
+
+    func appRequestsPush(_ controller: ViewController, on navigationController: NavigationController) {
+        let name = controller.title
+        guard !name.isEmpty else {
+            return refuse("pushViewController", "the controller has an empty title")
+        }
+        guard !navigationController.viewControllers.contains(where: { $0 === controller }),
+            !deferredChanges.contains(where: { if case .push(let queued) = $0 { queued === controller } else { false } }
+            )
+        else {
+            return refuse("pushViewController(\(name))", "the controller is already in the stack")
+        }
+        if let refusal = refusal(of: .push(viewController: name)) {
+            return refuse("pushViewController(\(name))", refusal.message)
+        }
+        request(.push(controller), describedAs: "pushViewController(\(name))")
+    }
+
+    func appRequestsPop(on navigationController: NavigationController) -> ViewController? {
+        if let refusal = refusal(of: .pop) {
+            refuse("popViewController", refusal.message)
+            return nil
+        }
+        let top = navigationController.topViewController
+        return request(.pop, describedAs: "popViewController") ? top : nil
+    }
+
+    func appRequestsSetStack(_ controllers: [ViewController], on navigationController: NavigationController) {
+        let action = "setViewControllers"
+        guard isInWillConnectTo else {
+            return refuse(action, "the stack can only be replaced in scene(_:willConnectTo:options:)")
+        }
+        guard let root = navigationController.viewControllers.first, controllers.first === root else {
+            return refuse(action, "the stack must start with the root the scene connected with")
+        }
+        for (index, controller) in controllers.enumerated() {
+            guard !controller.title.isEmpty else { return refuse(action, "a controller has an empty title") }
+            guard !controllers[..<index].contains(where: { $0 === controller }) else {
+                return refuse(action, "\(controller.title) is in the stack twice")
+            }
+        }
+        let unchanged =
+            controllers.count == navigationController.viewControllers.count
+            && zip(controllers, navigationController.viewControllers).allSatisfy { $0 === $1 }
+        guard !unchanged else { return }
+        navigationController.replaceStack(with: controllers)
+        // Nothing loads now: the stack loads once willConnectTo returns (`loadRestoredControllers`).
+        sink.send(.change(.setStack(controllers.map(\.title))))
+    }
+
+    /// Whether the app may begin a background task now (its API returns `.invalid` if not).
+    func appMayBeginBackgroundTask() -> Bool {
+        guard exitStatus == nil else { return false }
+        return refusal(of: .beginBackgroundTask) == nil
+    }
+
+    /// Whether the app may end its background task now (else the call is ignored).
+    func appMayEndBackgroundTask() -> Bool {
+        guard exitStatus == nil else { return false }
+        return refusal(of: .endBackgroundTask) == nil
+    }
+
+    // MARK: - Running them
+
+    /// Runs `change` now if nothing else runs, else queues it. False when refused.
+    @discardableResult
+    private func request(_ change: DeferredAppChange, describedAs action: String) -> Bool {
+        guard exitStatus == nil else {
+            refuse(action, "the worker is exiting")
+            return false
+        }
+        guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
+            refuse(action, "more than \(Self.maximumAppChangesPerTurn) app changes in a row")
+            return false
+        }
+        appChangesThisTurn += 1
+        deferredChanges.append(change)
+        if !isCarryingOutRequest && !isRunningAppChange {
+            runDeferredAppChanges()
+        }
+        return true
+    }
+
+    /// Runs the queued changes in order, each checked again against the state it finds
+    /// (the transition it waited for may have made it illegal: then it is dropped and logged).
+    func runDeferredAppChanges() {
+        while !deferredChanges.isEmpty {
+            let change = deferredChanges.removeFirst()
+            guard exitStatus == nil, let navigationController = scene?.window.rootViewController else {
+                continue
+            }
+            switch change {
+            case .push(let controller):
+                if let refusal = refusal(of: .push(viewController: controller.title)) {
+                    refuse("pushViewController(\(controller.title))", refusal.message)
+                    continue
+                }
+                runAppChange(.push(viewController: controller.title)) {
+                    navigationController.performPush(controller, animated: true)
+                }
+            case .pop:
+                if let refusal = refusal(of: .pop) {
+                    refuse("popViewController", refusal.message)
+                    continue
+                }
+                runAppChange(.pop) {
+                    navigationController.performPop(animated: true)?.deinitOrigin = .app
+                }
+            }
+        }
+    }
+
+    /// Reports `change`, then runs `body` with every callback marked as the app's.
+    private func runAppChange(_ change: AppChange, _ body: () -> Void) {
+        isRunningAppChange = true
+        sink.send(.change(change))
+        sink.origin = .app
+        body()
+        sink.origin = nil
+        isRunningAppChange = false
+    }
+
+    /// After `willConnectTo` and the root's load: the rest of a stack the app rebuilt loads,
+    /// bottom first, as the app's callbacks (choice: eager, so the trace names the whole
+    /// restored stack).
+    func loadRestoredControllers() {
+        guard let stack = scene?.window.rootViewController.viewControllers, stack.count > 1 else { return }
+        sink.origin = .app
+        for controller in stack.dropFirst() {
+            controller.runLoadViewIfNeeded()
+        }
+        sink.origin = nil
+    }
+
+    /// Logs a refused change on stderr (UIKit logs, or raises, and changes nothing).
+    private func refuse(_ action: String, _ reason: String) {
+        writeError("scenehost worker: \(action) ignored: \(reason)")
+    }
+}

@@ -1,0 +1,150 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// The host follows the app (docs/LIFECYCLE.md §3b), with real default workers: their
+/// notification triggers, their background task on entering the background, and their stack
+/// restoration. Disabled until the host follows `change` messages (the machine branch).
+@Suite(.disabled("needs the machine branch"))
+struct AppInitiatedTests {
+    /// Waits, at most `limit`, for the first event of the trace from `seq` on that matches.
+    private func event(
+        in host: SceneHost,
+        after seq: Int,
+        limit: Duration = .seconds(30),
+        _ matches: @escaping @Sendable (TraceEvent) -> Bool
+    ) async -> TraceEvent? {
+        let events = host.trace.events(fromSeq: seq + 1)
+        return await withTaskGroup(of: TraceEvent?.self) { group in
+            group.addTask {
+                for await event in events where matches(event) { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)  // a safety net, never the synchronization
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func isApp(_ name: CallbackName, _ vc: String? = nil) -> @Sendable (TraceEvent) -> Bool {
+        { event in
+            event.kind == .callback && event.name == name.rawValue && event.viewController == vc
+                && event.origin == "app"
+        }
+    }
+
+    @Test func theAppPushesAndPopsOnItsOwnAndTheHostFollows() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.notify("openDetail", value: .string("Detail"))
+        #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
+        #expect(await scene.status().stack == ["Root", "Detail"])
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb didReceiveNotification",
+                "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root", "cb viewWillAppear Detail",
+                "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root",
+                "cb viewDidAppear Detail",
+            ]
+        )
+        #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 8)
+
+        // The host's own navigation starts from the stack the app left.
+        try await scene.push("More")
+        try await scene.pop()
+        mark = host.lastSeq
+        try await scene.notify("closeDetail", value: .null)
+        #expect(await event(in: host, after: mark, isApp(.deinit, "Detail")) != nil)
+        #expect(await scene.status().stack == ["Root"])
+        await #expect(throws: HostError.self) { try await scene.pop() }
+
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
+    }
+
+    @Test func navigationTheRulesRefuseFailsInTheAppWithNothingChanged() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)  // the scene stays running in the background
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect(background: true)
+        let mark = host.lastSeq
+        try await scene.notify("openDetail", value: .null)
+        try await scene.notify("closeDetail", value: .null)
+        // Nothing of the app follows the two notifications: the next host request comes next.
+        try await scene.memoryWarning()
+        #expect(
+            host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") } == [
+                "cb didReceiveNotification", "cb didReceiveNotification", "cb applicationDidReceiveMemoryWarning",
+                "cb didReceiveMemoryWarning Root",
+            ]
+        )
+        #expect(await scene.status().stack == ["Root"])
+        #expect(await scene.status().process != .terminated)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aBackgroundTaskBegunInSceneDidEnterBackgroundHoldsTheWorkerUntilItEnds() async throws {
+        var configuration = TestWorker.configuration(["--background-task-on-enter-background"])
+        configuration.backgroundTaskLimit = .seconds(60)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.background()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                "cb sceneDidEnterBackground", "state foregroundInactive>background",
+                "cb beginBackgroundTask", "cb stateRestorationActivity",
+            ]
+        )
+        #expect(host.trace.history.last { $0.name == "beginBackgroundTask" }?.origin == "app")
+        #expect(await scene.status().hasBackgroundTask)
+
+        mark = host.lastSeq
+        try await scene.notify("finishUpload", value: .null)
+        #expect(await event(in: host, after: mark, isApp(.endBackgroundTask)) != nil)
+        // Without its task the worker is suspended after the suspend delay.
+        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+        #expect(await !scene.status().hasBackgroundTask)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func restorationBringsTheWholeStackBack() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("List")
+        try await scene.push("Detail")
+        try await scene.background()
+        try await scene.kill()
+        try await scene.waitFor(.unattached, timeout: .seconds(30))
+        let mark = host.lastSeq
+        try await scene.connect()
+        #expect(await scene.status().stack == ["Root", "List", "Detail"])
+        let launch = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
+        #expect(
+            Array(launch.prefix(8)) == [
+                "cb didFinishLaunching", "cb willConnectTo", "cb loadView Root", "cb viewDidLoad Root",
+                "cb loadView List", "cb viewDidLoad List", "cb loadView Detail", "cb viewDidLoad Detail",
+            ]
+        )
+        #expect(launch.dropFirst(8).first == "cb viewWillAppear Detail")
+        try await scene.pop()
+        try await scene.pop()
+        #expect(await scene.status().stack == ["Root"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -1,0 +1,350 @@
+import HostProcess
+import Protocol
+import Testing
+
+/// Builds one scene's trace with `origin` on chosen callbacks (seq 1, 2, 3, …).
+private struct AppTrace {
+    var events: [TraceEvent] = []
+    /// Marks the callbacks added while set.
+    var origin: String?
+
+    mutating func add(_ event: TraceEvent) {
+        var event = event
+        event.seq = events.count + 1
+        events.append(event)
+    }
+
+    mutating func callback(_ name: CallbackName, _ vc: String? = nil) {
+        add(TraceEvent(kind: .callback, scene: "A", name: name.rawValue, viewController: vc, origin: origin))
+    }
+
+    /// Adds the callbacks of `body` with origin `app`.
+    mutating func app(_ body: (inout AppTrace) -> Void) {
+        let saved = origin
+        origin = CallbackOrigin.app.rawValue
+        body(&self)
+        origin = saved
+    }
+
+    mutating func state(_ from: ActivationState, _ to: ActivationState) {
+        add(TraceEvent(kind: .state, scene: "A", from: from, to: to))
+    }
+
+    mutating func launch(restoring restored: [String] = []) {
+        add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        callback(.didFinishLaunching)
+        callback(.willConnectTo)
+        callback(.loadView, "Root")
+        callback(.viewDidLoad, "Root")
+        app { trace in
+            for vc in restored {
+                trace.callback(.loadView, vc)
+                trace.callback(.viewDidLoad, vc)
+            }
+        }
+    }
+
+    mutating func firstAppearance(_ top: String = "Root") {
+        callback(.viewWillAppear, top)
+        callback(.viewWillLayoutSubviews, top)
+        callback(.viewDidLayoutSubviews, top)
+        callback(.sceneWillEnterForeground)
+        state(.unattached, .foregroundInactive)
+        callback(.sceneDidBecomeActive)
+        state(.foregroundInactive, .foregroundActive)
+        callback(.viewDidAppear, top)
+    }
+
+    mutating func push(_ pushed: String, over top: String) {
+        callback(.loadView, pushed)
+        callback(.viewDidLoad, pushed)
+        callback(.viewWillDisappear, top)
+        callback(.viewWillAppear, pushed)
+        callback(.viewWillLayoutSubviews, pushed)
+        callback(.viewDidLayoutSubviews, pushed)
+        callback(.viewDidDisappear, top)
+        callback(.viewDidAppear, pushed)
+    }
+
+    mutating func pop(_ top: String, to below: String) {
+        callback(.viewWillDisappear, top)
+        callback(.viewWillAppear, below)
+        callback(.viewWillLayoutSubviews, below)
+        callback(.viewDidLayoutSubviews, below)
+        callback(.viewDidDisappear, top)
+        callback(.viewDidAppear, below)
+        callback(.deinit, top)
+    }
+
+    /// Resign active, enter background; `inside` runs right after `sceneDidEnterBackground`'s state event.
+    mutating func toBackground(inside: (inout AppTrace) -> Void = { _ in }) {
+        callback(.sceneWillResignActive)
+        state(.foregroundActive, .foregroundInactive)
+        callback(.sceneDidEnterBackground)
+        state(.foregroundInactive, .background)
+        inside(&self)
+        callback(.stateRestorationActivity)
+    }
+
+    /// The first violation, with its event's seq.
+    var violation: LifecycleViolation? {
+        var verifier = TraceVerifier()
+        for event in events {
+            if let violation = verifier.check(event) { return violation }
+        }
+        return nil
+    }
+}
+
+/// `hostctl verify` on app-initiated changes (docs/LIFECYCLE.md §3b): their callbacks, marked
+/// `origin: "app"`, are atoms of their own or stand alone where the model allows them.
+@Suite struct AppOriginTraceTests {
+    @Test func anAppPushAndPopAreAccepted() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.app { $0.push("Detail", over: "Root") }
+        t.app { $0.pop("Detail", to: "Root") }
+        // Host navigation afterwards sees the stack the app left.
+        t.push("More", over: "Root")
+        t.app { $0.pop("More", to: "Root") }
+        #expect(t.violation == nil)
+    }
+
+    @Test func aSwappedPairInsideAnAppPushIsRejected() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.app { trace in
+            trace.callback(.loadView, "Detail")
+            trace.callback(.viewWillDisappear, "Root")
+            trace.callback(.viewDidLoad, "Detail")
+        }
+        #expect(t.violation?.seq == t.events.count - 1)
+        #expect(t.violation?.got == "callback viewWillDisappear (vc Root) with origin app")
+    }
+
+    @Test func anAppPushInTheBackgroundIsRejected() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.toBackground()
+        t.app { $0.push("Detail", over: "Root") }
+        let violation = t.violation
+        #expect(violation?.seq == t.events.count - 7)
+        #expect(violation?.got == "callback loadView (vc Detail) with origin app")
+    }
+
+    @Test func anAppPopAtTheRootIsRejected() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.app { $0.callback(.viewWillDisappear, "Root") }
+        #expect(t.violation?.seq == t.events.count)
+    }
+
+    @Test func originsDoNotMixInsideAnAtom() {
+        // A host step inside the app's push.
+        var host = AppTrace()
+        host.launch()
+        host.firstAppearance()
+        host.app { trace in
+            trace.callback(.loadView, "Detail")
+            trace.callback(.viewDidLoad, "Detail")
+        }
+        host.callback(.viewWillDisappear, "Root")
+        #expect(host.violation?.seq == host.events.count)
+
+        // An app step inside the host's push.
+        var app = AppTrace()
+        app.launch()
+        app.firstAppearance()
+        app.callback(.loadView, "Detail")
+        app.app { $0.callback(.viewDidLoad, "Detail") }
+        #expect(app.violation?.seq == app.events.count)
+
+        // The app's pop must end with its own deinit.
+        var lastStep = AppTrace()
+        lastStep.launch()
+        lastStep.firstAppearance()
+        lastStep.app { $0.push("Detail", over: "Root") }
+        lastStep.app { trace in
+            trace.pop("Detail", to: "Root")
+            trace.events.removeLast()
+        }
+        lastStep.callback(.deinit, "Detail")
+        #expect(lastStep.violation?.seq == lastStep.events.count)
+    }
+
+    @Test func theAppCannotDriveTheScenesStates() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.app { $0.callback(.sceneWillResignActive) }
+        #expect(t.violation?.seq == t.events.count)
+        #expect(t.violation?.expected.contains("no app-initiated") == true)
+    }
+
+    @Test func aBackgroundTaskBegunInsideSceneDidEnterBackgroundIsAccepted() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        t.toBackground { trace in trace.app { $0.callback(.beginBackgroundTask) } }
+        // Ended later on its own, or from the expiration handler inside the host's expiration.
+        t.callback(.backgroundTaskExpiration)
+        t.app { $0.callback(.endBackgroundTask) }
+        t.callback(.beginBackgroundTask)
+        t.app { $0.callback(.endBackgroundTask) }
+        #expect(t.violation == nil)
+    }
+
+    @Test func backgroundTasksFollowTheHostsRules() {
+        // A second task while one runs.
+        var second = AppTrace()
+        second.launch()
+        second.firstAppearance()
+        second.app { $0.callback(.beginBackgroundTask) }
+        #expect(second.violation == nil)
+        second.callback(.beginBackgroundTask)
+        #expect(second.violation?.seq == second.events.count)
+        second.events.removeLast()
+        second.app { $0.callback(.beginBackgroundTask) }
+        #expect(second.violation?.seq == second.events.count)
+
+        // An end without a task.
+        var end = AppTrace()
+        end.launch()
+        end.firstAppearance()
+        end.app { $0.callback(.endBackgroundTask) }
+        #expect(end.violation?.seq == end.events.count)
+
+        // Before the scene is attached (inside the launch).
+        var early = AppTrace()
+        early.launch()
+        early.app { $0.callback(.beginBackgroundTask) }
+        #expect(early.violation?.seq == early.events.count)
+
+        // Between a callback and its state event.
+        var split = AppTrace()
+        split.launch()
+        split.firstAppearance()
+        split.callback(.sceneWillResignActive)
+        split.app { $0.callback(.beginBackgroundTask) }
+        #expect(split.violation?.seq == split.events.count)
+    }
+
+    @Test func aRestoredStackLoadsInsideTheLaunchAndIsKnownAfterwards() {
+        var t = AppTrace()
+        t.launch(restoring: ["List", "Detail"])
+        t.firstAppearance("Detail")
+        t.pop("Detail", to: "List")
+        t.app { $0.pop("List", to: "Root") }
+        #expect(t.violation == nil)
+
+        // The restored stack saved to the background and then disconnected deinits top first.
+        var background = AppTrace()
+        background.launch(restoring: ["Detail"])
+        background.callback(.sceneDidEnterBackground)
+        background.state(.unattached, .background)
+        background.callback(.stateRestorationActivity)
+        background.callback(.sceneDidDisconnect)
+        background.state(.background, .unattached)
+        background.callback(.deinit, "Detail")
+        background.callback(.deinit, "Root")
+        background.add(TraceEvent(kind: .process, scene: "A", processEvent: .exited, reason: .disconnected, status: 0))
+        #expect(background.violation == nil)
+    }
+
+    @Test func restoredLoadsOnlyInsideTheLaunchAndInPairs() {
+        // After the appearance: a lone app loadView is no push.
+        var late = AppTrace()
+        late.launch()
+        late.firstAppearance()
+        late.app { $0.callback(.loadView, "List") }
+        late.callback(.viewDidLoad, "List")
+        #expect(late.violation?.seq == late.events.count)
+
+        // Before the root's viewDidLoad.
+        var early = AppTrace()
+        early.add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        early.callback(.didFinishLaunching)
+        early.callback(.willConnectTo)
+        early.callback(.loadView, "Root")
+        early.app { $0.callback(.loadView, "List") }
+        #expect(early.violation?.seq == early.events.count)
+
+        // A restored loadView not followed by its own viewDidLoad.
+        var unpaired = AppTrace()
+        unpaired.launch()
+        unpaired.app { trace in
+            trace.callback(.loadView, "List")
+            trace.callback(.loadView, "Detail")
+        }
+        #expect(unpaired.violation?.seq == unpaired.events.count)
+        #expect(unpaired.violation?.expected == "callback viewDidLoad (vc List) with origin app")
+
+        // The root's own load is the host's.
+        var root = AppTrace()
+        root.add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        root.callback(.didFinishLaunching)
+        root.callback(.willConnectTo)
+        root.app { $0.callback(.loadView, "Root") }
+        #expect(root.violation?.seq == root.events.count)
+    }
+
+    @Test func onlyCallbacksCarryAnOriginAndOnlyApp() {
+        var state = AppTrace()
+        state.launch()
+        state.firstAppearance()
+        state.callback(.sceneWillResignActive)
+        state.add(
+            TraceEvent(kind: .state, scene: "A", from: .foregroundActive, to: .foregroundInactive, origin: "app")
+        )
+        #expect(state.violation?.seq == state.events.count)
+
+        var other = AppTrace()
+        other.launch()
+        other.firstAppearance()
+        other.origin = "system"
+        other.callback(.beginBackgroundTask)
+        #expect(other.violation?.seq == other.events.count)
+    }
+
+    @Test func aRefusedAppEventChangesNothing() {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        var verifier = TraceVerifier()
+        for event in t.events { #expect(verifier.check(event) == nil) }
+        let before = verifier.checker(forScene: "A")
+        var bad = TraceEvent(
+            kind: .callback,
+            scene: "A",
+            name: "viewWillDisappear",
+            viewController: "Root",
+            origin: "app"
+        )
+        bad.seq = t.events.count + 1
+        #expect(verifier.check(bad) != nil)
+        #expect(verifier.checker(forScene: "A") == before)
+        t.app { $0.push("Detail", over: "Root") }
+        for event in t.events.suffix(8) {
+            var event = event
+            event.seq += 1
+            #expect(verifier.check(event) == nil)
+        }
+    }
+
+    @Test func aTraceFileWithAppChangesVerifies() {
+        var t = AppTrace()
+        t.launch(restoring: ["Detail"])
+        t.firstAppearance("Detail")
+        t.app { $0.pop("Detail", to: "Root") }
+        var bytes: [UInt8] = []
+        for event in t.events { event.appendJSONLine(to: &bytes) }
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""origin":"app""#))
+        let result = TraceVerifier.verify(jsonLines: bytes)
+        #expect(result.isValid, "\(String(describing: result.failure))")
+        #expect(result.eventCount == t.events.count)
+    }
+}
