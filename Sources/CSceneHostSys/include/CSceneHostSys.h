@@ -50,4 +50,7 @@ void csh_set_thread_name(const char *name);
 /// Returns 0 or an errno value.
 int csh_wait_stopped(int pidfd);
 
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
+int csh_eventfd(void);
+
 #endif

@@ -15,14 +15,37 @@ extension EventLoop {
     /// keeps writing, which must not keep the exit from being reported.
     private static let readsWhenDraining = 64
 
+    /// epoll events collected per `epoll_wait`.
+    private static let eventsPerWait = 64
+
     convenience init() {
         let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(descriptor >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
-        self.init(epollDescriptor: descriptor)
+        let wake = csh_eventfd()
+        precondition(wake >= 0, "eventfd failed: \(String(cString: strerror(errno)))")
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Self.wakeToken
+        precondition(
+            epoll_ctl(descriptor, EPOLL_CTL_ADD, wake, &event) == 0,
+            "epoll_ctl(ADD eventfd) failed: \(String(cString: strerror(errno)))"
+        )
+        self.init(epollDescriptor: descriptor, wakeDescriptor: wake)
         // The loop thread keeps `self` alive, which is fine: there is only the shared instance.
         PlatformThread.startDetached(name: "scenehost-epoll") { [self] in
             runLoop()
         }
+    }
+
+    /// Wakes the loop thread out of `epoll_wait`. Several writes before it reads coalesce.
+    func wakeUp() {
+        var one: UInt64 = 1
+        // EAGAIN (counter saturated) still leaves it readable, which is all that matters.
+        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+    }
+
+    static func currentThreadID() -> UInt {
+        UInt(pthread_self())
     }
 
     func register(_ watch: Watch) {
@@ -36,45 +59,68 @@ extension EventLoop {
         watches.withLock { $0[id] = watch }
         // The pidfd goes last: once it is registered the loop may reap the child and close the
         // pipes at any moment, and their numbers must not be added after that.
-        let sources: [(Source, Int32)] = [
-            (.stdout, descriptors.stdout), (.stderr, descriptors.stderr), (.pidfd, descriptors.pidfd),
-        ]
-        for (source, descriptor) in sources where descriptor >= 0 {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.u64 = id << 2 | source.rawValue
-            guard epoll_ctl(epollDescriptor, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
-                fatalError("epoll_ctl(ADD) failed: \(String(cString: strerror(errno)))")
-            }
+        add(descriptors.stdout, token: id << 2 | Source.stdout.rawValue)
+        add(descriptors.stderr, token: id << 2 | Source.stderr.rawValue)
+        add(descriptors.pidfd, token: id << 2 | Source.pidfd.rawValue)
+    }
+
+    private func add(_ descriptor: Int32, token: UInt64) {
+        guard descriptor >= 0 else { return }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = token
+        guard epoll_ctl(epollDescriptor, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
+            fatalError("epoll_ctl(ADD) failed: \(String(cString: strerror(errno)))")
         }
     }
 
+    /// One turn: sleep until I/O, a job, or the earliest timer; handle the I/O collected; run
+    /// the jobs queued so far; fire the timers that are due.
+    ///
+    /// Everything a turn needs is allocated here once: a steady stream of wake-ups allocates
+    /// nothing (a leak or a growth here is paid per round trip, for ever).
     private func runLoop() -> Never {
+        loopThread.store(Self.currentThreadID(), ordering: .relaxed)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: Self.eventsPerWait)
+        events.initialize(repeating: epoll_event())
+        var batch: [EventLoopState.Job] = []
+        batch.reserveCapacity(Self.retainedJobCapacity)
         while true {
-            let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epollDescriptor, $0.baseAddress, Int32($0.count), -1)
+            let timeout = loopState.withLock { Self.prepareToSleep(&$0) }
+            let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
+            let waitError = errno
+            if timeout != 0 {
+                loopState.withLock { $0.sleep = .awake }
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                fatalError("epoll_wait failed: \(String(cString: strerror(errno)))")
+            if count < 0 && waitError != EINTR {
+                fatalError("epoll_wait failed: \(String(cString: strerror(waitError)))")
             }
-            for event in events.prefix(Int(count)) {
-                let token = event.data.u64
-                let id = token >> 2
-                guard let source = Source(rawValue: token & 3),
-                    let watch = watches.withLock({ $0[id] })
-                else {
-                    continue  // the child was reaped earlier in this batch
-                }
-                switch source {
-                case .stdout: drain(.stdout, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
-                case .stderr: drain(.stderr, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
-                case .pidfd: finish(id, watch, buffer: buffer)
-                case .stdin: watch.child.flushStdinBacklog()
-                }
+            for index in 0..<max(0, Int(count)) {
+                handle(token: events[index].data.u64, buffer: buffer)
             }
+            runJobs(swappingWith: &batch)
+            fireDueTimers()
+        }
+    }
+
+    private func handle(token: UInt64, buffer: UnsafeMutableRawBufferPointer) {
+        if token == Self.wakeToken {
+            var value: UInt64 = 0
+            _ = read(wakeDescriptor, &value, MemoryLayout<UInt64>.size)
+            return
+        }
+        let id = token >> 2
+        guard let source = Source(rawValue: token & 3),
+            let watch = watches.withLock({ $0[id] })
+        else {
+            return  // the child was reaped earlier in this batch
+        }
+        switch source {
+        case .stdout: drain(.stdout, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
+        case .stderr: drain(.stderr, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
+        case .pidfd: finish(id, watch, buffer: buffer)
+        case .stdin: watch.child.flushStdinBacklog()
         }
     }
 
@@ -122,17 +168,24 @@ extension EventLoop {
 
     /// The pidfd is readable: the child is dead. Deliver what it wrote, reap it, report it.
     private func finish(_ id: UInt64, _ watch: Watch, buffer: UnsafeMutableRawBufferPointer) {
-        for stream in [ChildProcess.OutputStream.stdout, .stderr] {
-            drain(
-                stream,
-                of: watch,
-                id: id,
-                into: buffer,
-                maxReads: Self.readsWhenDraining,
-                reportsEOF: false,
-                stopsAtShortRead: false
-            )
-        }
+        drain(
+            .stdout,
+            of: watch,
+            id: id,
+            into: buffer,
+            maxReads: Self.readsWhenDraining,
+            reportsEOF: false,
+            stopsAtShortRead: false
+        )
+        drain(
+            .stderr,
+            of: watch,
+            id: id,
+            into: buffer,
+            maxReads: Self.readsWhenDraining,
+            reportsEOF: false,
+            stopsAtShortRead: false
+        )
         // Dead but not reaped yet: the zombie still holds the group id, so this cannot hit a
         // recycled group. ESRCH (nobody left in the group) is the normal answer.
         if watch.killsProcessGroupAtExit, watch.child.hasExitedUnreaped {
@@ -141,14 +194,17 @@ extension EventLoop {
         guard let exit = watch.child.reap() else { return }
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.
-        for descriptor in [
-            watch.child.descriptor(of: .stdout), watch.child.descriptor(of: .stderr), watch.pidfd,
-        ] where descriptor >= 0 {
-            _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
-        }
+        remove(watch.child.descriptor(of: .stdout))
+        remove(watch.child.descriptor(of: .stderr))
+        remove(watch.pidfd)
         // A grandchild may still hold the pipes open; their EOF is not worth waiting for.
         watch.child.closeAllDescriptors()
         watches.withLock { $0[id] = nil }
         watch.onExit(exit)
+    }
+
+    private func remove(_ descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
     }
 }

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// The host's single I/O thread: it reads every worker's stdout and stderr and reaps every
-/// worker, all through one epoll set.
+/// worker, all through one epoll set. It is also a serial executor (actors can run on it, so
+/// a watch handler can enter them with `assumeIsolated`), runs work queued with `execute(_:)`,
+/// and fires one-shot timers through `epoll_wait`'s timeout: one thread, no other wake-ups.
 ///
 /// Handlers run on the loop thread, one at a time, and must not block: a slow handler stalls
 /// every worker's output and exit reporting. Copy the bytes out (the buffer is reused as soon
@@ -47,14 +49,23 @@ package final class EventLoop: Sendable {
     }
 
     let epollDescriptor: Int32
+    /// An eventfd in the epoll set, written only to wake a sleeping loop (token `wakeToken`).
+    let wakeDescriptor: Int32
+    /// The epoll token of `wakeDescriptor`: watch ids start at 1, so id 0 is free.
+    static let wakeToken: UInt64 = 0
+    /// Queued jobs, timers and whether the loop sleeps.
+    let loopState = Locked(EventLoopState())
+    /// `pthread_self()` of the loop thread once it runs, for `inEventLoop`.
+    let loopThread = Atomic<UInt>(0)
     /// Keyed by a never-reused id rather than by descriptor: a stale event for a descriptor
     /// closed earlier in the same batch (and maybe already reused) must find nothing.
     let watches = Locked<[UInt64: Watch]>([:])
     let nextWatchID = Atomic<UInt64>(1)
 
-    /// Takes ownership of `epollDescriptor`; the platform `init()` creates it and starts the thread.
-    init(epollDescriptor: Int32) {
+    /// Takes ownership of both descriptors; the platform `init()` creates them and starts the thread.
+    init(epollDescriptor: Int32, wakeDescriptor: Int32) {
         self.epollDescriptor = epollDescriptor
+        self.wakeDescriptor = wakeDescriptor
     }
 
     /// Starts watching `child`: output goes to `onStdout`/`onStderr`, then `onExit` once it

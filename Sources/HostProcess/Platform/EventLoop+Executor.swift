@@ -1,0 +1,76 @@
+/// The loop as an executor: jobs and `execute(_:)` work run on the loop thread in FIFO order,
+/// after the I/O events the loop has already collected. An actor whose `unownedExecutor` is
+/// `EventLoop.shared.asUnownedSerialExecutor()` runs on the loop thread, so the loop's own
+/// handlers (worker output, exits, timers) can enter it synchronously with `assumeIsolated`.
+extension EventLoop: SerialExecutor, TaskExecutor {
+    package func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(.job(UnownedJob(job)))
+    }
+
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
+    /// Lets `assumeIsolated` succeed from the loop's handlers, which run outside any task.
+    package func checkIsolated() {
+        precondition(inEventLoop, "not on the event loop thread")
+    }
+
+    package func isIsolatingCurrentContext() -> Bool? {
+        inEventLoop
+    }
+}
+
+extension EventLoop {
+    /// Runs `work` on the loop thread, after the work and I/O events already queued.
+    /// Callable from any thread, the loop thread included.
+    package func execute(_ work: @escaping @Sendable () -> Void) {
+        enqueue(.work(work))
+    }
+
+    /// Whether the caller runs on the loop thread.
+    package var inEventLoop: Bool {
+        loopThread.load(ordering: .relaxed) == Self.currentThreadID()
+    }
+
+    /// Queues `job`; the eventfd is written only when the loop sleeps (or has decided to).
+    private func enqueue(_ job: EventLoopState.Job) {
+        let mustWake = loopState.withLock { state in
+            state.jobs.append(job)
+            return state.wakeIfSleeping()
+        }
+        if mustWake { wakeUp() }
+    }
+
+    /// Runs one batch of queued jobs: the ones queued when it starts. Jobs they queue run in
+    /// the next turn, after the loop has polled for I/O without sleeping.
+    ///
+    /// `batch` is the loop thread's spare array, swapped with the queue so that neither side
+    /// allocates in the steady state.
+    func runJobs(swappingWith batch: inout [EventLoopState.Job]) {
+        loopState.withLock { swap(&$0.jobs, &batch) }
+        guard !batch.isEmpty else { return }
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        for job in batch {
+            switch job {
+            case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+            case .work(let work): work()
+            }
+        }
+        // A burst must not pin its peak capacity for ever.
+        if batch.capacity > Self.retainedJobCapacity {
+            batch = []
+            batch.reserveCapacity(Self.retainedJobCapacity)
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Job slots each of the two queue arrays keeps between bursts.
+    static let retainedJobCapacity = 1024
+}

@@ -1,0 +1,33 @@
+/// What the event loop shares with other threads besides its watches: queued work, timers, and
+/// whether the loop thread is asleep (so that only then does anyone pay for waking it).
+struct EventLoopState {
+    /// One unit of work queued on the loop.
+    enum Job {
+        /// A task job: the loop is the serial executor of actors and a task executor.
+        case job(UnownedJob)
+        /// Work from `EventLoop.execute(_:)`.
+        case work(@Sendable () -> Void)
+    }
+
+    /// Whether the loop thread is in, or about to enter, `epoll_wait` with a timeout.
+    enum Sleep {
+        /// Running handlers, jobs or timers: it looks at the queue and the timers before sleeping.
+        case awake
+        /// Sleeping until this deadline (nil: until an event): new work, or a timer that is
+        /// due earlier, must wake it through the eventfd.
+        case sleeping(until: ContinuousClock.Instant?)
+    }
+
+    /// FIFO; swapped out whole by the loop thread, so enqueueing never waits for jobs to run.
+    var jobs: [Job] = []
+    var timers = TimerQueue()
+    var sleep = Sleep.awake
+
+    /// Marks the loop awake if it sleeps; true when the caller must write the eventfd.
+    mutating func wakeIfSleeping(forDeadline deadline: ContinuousClock.Instant? = nil) -> Bool {
+        guard case .sleeping(let until) = sleep else { return false }
+        if let deadline, let until, until <= deadline { return false }
+        sleep = .awake
+        return true
+    }
+}

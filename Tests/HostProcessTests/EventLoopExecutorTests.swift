@@ -1,0 +1,203 @@
+import Testing
+
+@testable import HostProcess
+
+/// An actor that runs on the event loop.
+private actor LoopBound {
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        EventLoop.shared.asUnownedSerialExecutor()
+    }
+
+    private(set) var seen: [String] = []
+
+    func runsOnTheLoop() -> Bool { EventLoop.shared.inEventLoop }
+
+    func note(_ text: String) { seen.append(text) }
+}
+
+/// Appends from any thread; read once everything it waited for has happened.
+private final class Log<Element: Sendable>: Sendable {
+    private let items = Locked<[Element]>([])
+    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    var all: [Element] { items.withLock { $0 } }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct EventLoopExecutorTests {
+    @Test func anActorWhoseExecutorIsTheLoopRunsOnTheLoopThread() async {
+        let actor = LoopBound()
+        #expect(await actor.runsOnTheLoop())
+        #expect(!EventLoop.shared.inEventLoop)
+    }
+
+    @Test func aTaskPreferringTheLoopRunsOnTheLoopThread() async {
+        let onLoop = await Task(executorPreference: EventLoop.shared) {
+            EventLoop.shared.inEventLoop
+        }.value
+        #expect(onLoop)
+    }
+
+    @Test func executedWorkRunsOnTheLoopInFIFOOrder() async {
+        let log = Log<Int>()
+        let count = 2_000
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            for index in 0..<count {
+                EventLoop.shared.execute {
+                    precondition(EventLoop.shared.inEventLoop)
+                    log.append(index)
+                    if index == count - 1 { done.resume() }
+                }
+            }
+        }
+        #expect(log.all == Array(0..<count))
+    }
+
+    @Test func workQueuedFromTheLoopRunsAfterWhatWasQueuedBefore() async {
+        let log = Log<String>()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.execute {
+                log.append("a")
+                EventLoop.shared.execute {
+                    log.append("c")
+                    done.resume()
+                }
+            }
+            EventLoop.shared.execute { log.append("b") }
+        }
+        #expect(log.all == ["a", "b", "c"])
+    }
+
+    @Test func aWatchHandlerEntersALoopActorWithAssumeIsolated() async throws {
+        let actor = LoopBound()
+        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo out; echo err >&2"])
+        let handlersOnLoop = Log<Bool>()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { bytes in
+                    handlersOnLoop.append(EventLoop.shared.inEventLoop)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    actor.assumeIsolated { $0.note("stdout \(text)") }
+                },
+                onStderr: { bytes in
+                    handlersOnLoop.append(EventLoop.shared.inEventLoop)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    actor.assumeIsolated { $0.note("stderr \(text)") }
+                },
+                onExit: { _ in
+                    handlersOnLoop.append(EventLoop.shared.inEventLoop)
+                    actor.assumeIsolated { $0.note("exit") }
+                    done.resume()
+                }
+            )
+        }
+        #expect(handlersOnLoop.all.allSatisfy { $0 })
+        let seen = await actor.seen
+        #expect(seen.last == "exit")
+        #expect(Set(seen) == ["stdout out\n", "stderr err\n", "exit"])
+    }
+
+    @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async {
+        let log = Log<String>()
+        let start = ContinuousClock.now
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let loop = EventLoop.shared
+            _ = loop.scheduleTimer(at: start + .milliseconds(30)) { log.append("30") }
+            let early = loop.scheduleTimer(at: start + .milliseconds(5)) { log.append("cancelled 5") }
+            _ = loop.scheduleTimer(at: start + .milliseconds(10)) { log.append("10") }
+            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20a") }
+            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20b") }
+            let late = loop.scheduleTimer(at: start + .milliseconds(35)) { log.append("cancelled 35") }
+            _ = loop.scheduleTimer(at: start + .milliseconds(40)) {
+                log.append("40")
+                done.resume()
+            }
+            loop.cancelTimer(early)
+            loop.cancelTimer(late)
+            loop.cancelTimer(late)  // twice: harmless
+        }
+        #expect(log.all == ["10", "20a", "20b", "30", "40"])
+        #expect(ContinuousClock.now - start >= .milliseconds(40))
+    }
+
+    @Test func aTimerFiresOnTheLoopThreadAndNotBeforeItsDeadline() async {
+        let deadline = ContinuousClock.now + .milliseconds(15)
+        let (onLoop, firedAt) = await withCheckedContinuation {
+            (done: CheckedContinuation<(Bool, ContinuousClock.Instant), Never>) in
+            _ = EventLoop.shared.scheduleTimer(at: deadline) {
+                done.resume(returning: (EventLoop.shared.inEventLoop, .now))
+            }
+        }
+        #expect(onLoop)
+        #expect(firedAt >= deadline)
+    }
+
+    @Test func aDeadlineInThePastFiresOnTheNextTurn() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = EventLoop.shared.scheduleTimer(at: .now - .seconds(1)) { done.resume() }
+        }
+    }
+
+    @Test func anEarlierTimerWakesALoopSleepingTowardsALaterOne() async {
+        let loop = EventLoop.shared
+        let far = loop.scheduleTimer(at: .now + .seconds(3600)) {}
+        defer { loop.cancelTimer(far) }
+        // Let the loop go to sleep towards the far deadline, then arm a near one from here.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            loop.execute { done.resume() }
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = loop.scheduleTimer(at: .now + .milliseconds(1)) { done.resume() }
+        }
+    }
+
+    @Test func cancellingAFiredTimerIsHarmless() async {
+        let loop = EventLoop.shared
+        let id = await withCheckedContinuation { (done: CheckedContinuation<EventLoopTimerID, Never>) in
+            let box = Locked<EventLoopTimerID?>(nil)
+            let id = loop.scheduleTimer(at: .now) {
+                done.resume(returning: box.withLock { $0! })
+            }
+            box.withLock { $0 = id }
+        }
+        loop.cancelTimer(id)
+    }
+}
+
+@Suite struct TimerQueueTests {
+    @Test func cancelledTimersAreCompactedSoTheHeapStaysBounded() {
+        var queue = TimerQueue()
+        let start = ContinuousClock.now
+        var live: [EventLoopTimerID] = []
+        for index in 0..<10_000 {
+            let id = queue.schedule(at: start + .seconds(60 + index)) {}
+            if index % 100 == 0 { live.append(id) } else { queue.cancel(id) }
+            #expect(queue.storedCount <= max(65, 4 * (queue.liveCount + 1)))
+        }
+        #expect(queue.liveCount == live.count)
+        #expect(queue.popDue(now: start) == nil)
+        var fired = 0
+        while queue.popDue(now: start + .seconds(100_000)) != nil { fired += 1 }
+        #expect(fired == live.count)
+        #expect(queue.nextDeadline() == nil)
+    }
+
+    @Test func timersWithTheSameDeadlineComeOutInTheOrderArmed() {
+        var queue = TimerQueue()
+        let deadline = ContinuousClock.now
+        let log = Log<Int>()
+        for index in 0..<100 {
+            _ = queue.schedule(at: deadline) { log.append(index) }
+        }
+        while let action = queue.popDue(now: deadline) { action() }
+        #expect(log.all == Array(0..<100))
+    }
+
+    @Test func timeoutsRoundUpToWholeMilliseconds() {
+        #expect(EventLoop.milliseconds(roundingUp: .nanoseconds(1)) == 1)
+        #expect(EventLoop.milliseconds(roundingUp: .milliseconds(3)) == 3)
+        #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
+    }
+}
