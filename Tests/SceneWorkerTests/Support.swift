@@ -4,7 +4,8 @@ import Testing
 @testable import SceneWorker
 
 /// Drives a `WorkerSession` without any process or I/O and renders what it says compactly:
-/// `didFinishLaunching`, `Root.viewDidLoad`, `reply 3`, `failure 3 illegalTransition`, `ready`.
+/// `didFinishLaunching`, `Root.viewDidLoad`, `reply 3`, `failure 3 illegalTransition`, `ready`;
+/// an app change as `change push Detail` and its callbacks as `Detail.viewDidLoad@app`.
 @MainActor
 final class Harness {
     let session: WorkerSession
@@ -69,10 +70,17 @@ final class Harness {
             case .ready:
                 return "ready"
             case .callback(let event):
+                let suffix = event.origin == .app ? "@app" : ""
                 if let vc = event.viewController {
-                    return "\(vc).\(event.name)"
+                    return "\(vc).\(event.name)\(suffix)"
                 }
-                return event.name.rawValue
+                return event.name.rawValue + suffix
+            case .change(let change):
+                switch change {
+                case .push(let viewController): return "change push \(viewController)"
+                case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
+                case .pop, .beginBackgroundTask, .endBackgroundTask: return "change \(change.name)"
+                }
             case .reply(let id, let result):
                 lastResult = result
                 return "reply \(id)"

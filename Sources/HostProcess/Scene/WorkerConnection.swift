@@ -252,7 +252,8 @@ final class WorkerConnection: Sendable {
                 viewController: callback.viewController,
                 restoration: callback.restoration,
                 notification: callback.notification,
-                value: callback.value
+                value: callback.value,
+                origin: callback.origin?.rawValue
             )
             guard case .recorded = trace.record(event) else {
                 violate("callback \(callback.name) breaks the lifecycle model")
@@ -263,6 +264,10 @@ final class WorkerConnection: Sendable {
                 trace.record(TraceEvent(kind: .state, scene: scene, from: current, to: next))
             }
             return true
+
+        case .change:
+            violate("app change not supported yet")
+            return false
 
         case .reply(let id, let result):
             guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {

@@ -10,7 +10,8 @@ public enum TraceDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case missingField(String)
     /// A known field holds the wrong JSON type.
     case wrongType(field: String, expected: String)
-    /// A known field holds a value outside its set (`type`, `from`, `to`, `event`, `reason`).
+    /// A known field holds a value outside its set (`type`, `from`, `to`, `event`, `reason`,
+    /// `origin`).
     case unknownValue(field: String, value: String)
     /// A number that does not fit the field (`pid`, `status`).
     case outOfRange(field: String, value: String)
@@ -65,6 +66,7 @@ extension TraceEvent {
             buffer.append(contentsOf: #","value":"#.utf8)
             JSONWriter.write(value, into: &buffer)
         }
+        Self.appendField(#","origin":"#, origin, to: &buffer)
         Self.appendField(#","op":"#, op, to: &buffer)
         if let code {
             buffer.append(contentsOf: #","code":"#.utf8)
@@ -154,6 +156,7 @@ extension TraceEvent {
             restoration: fields["restoration"],
             notification: try reader.string("notification"),
             value: fields["value"],
+            origin: try reader.enumeration("origin", as: CallbackOrigin.self)?.rawValue,
             op: try reader.string("op"),
             code: try reader.integer("code"),
             message: try reader.string("message")

@@ -5,7 +5,7 @@ extension TraceEvent {
     /// size when clients can put large values (notifications) into it.
     var estimatedSize: Int {
         var size = 160
-        for text in [scene, name, viewController, signal, notification, op, message] {
+        for text in [scene, name, viewController, signal, notification, origin, op, message] {
             size += text?.utf8.count ?? 0
         }
         if let restoration { size += restoration.estimatedSize }

@@ -40,6 +40,9 @@ public struct TraceEvent: Sendable, Hashable {
     /// `didReceiveNotification`: name and value.
     public var notification: String?
     public var value: JSONValue?
+    /// `"app"` on the callbacks of a change the app made itself (LIFECYCLE.md §3b); nil for
+    /// the callbacks of host requests and for every other kind of event.
+    public var origin: String?
     /// For `error`: the refused operation, the error code and message.
     public var op: String?
     public var code: Int?
@@ -62,6 +65,7 @@ public struct TraceEvent: Sendable, Hashable {
         restoration: JSONValue? = nil,
         notification: String? = nil,
         value: JSONValue? = nil,
+        origin: String? = nil,
         op: String? = nil,
         code: Int? = nil,
         message: String? = nil
@@ -82,6 +86,7 @@ public struct TraceEvent: Sendable, Hashable {
         self.restoration = restoration
         self.notification = notification
         self.value = value
+        self.origin = origin
         self.op = op
         self.code = code
         self.message = message

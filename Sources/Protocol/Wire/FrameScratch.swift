@@ -1,6 +1,6 @@
 /// The fast path of `encode(into:)` for the messages of every round trip: requests without
-/// parameters or with a `vc`/size, `hello`, `ready`, callbacks with at most a `vc`, replies
-/// without a result. Such a frame is composed in a stack buffer and appended in one copy;
+/// parameters or with a `vc`/size, `hello`, `ready`, callbacks with at most a `vc` and an
+/// `origin`, app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
 /// appending it piece by piece costs an `Array.append(contentsOf:)` per piece, which was
 /// most of the encoding time.
 ///
@@ -63,6 +63,24 @@ enum FrameScratch {
                 if let viewController = event.viewController {
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
+                }
+                if let origin = event.origin {
+                    writer.literal(#","origin":""#)
+                    writer.verbatim(origin.rawValue)
+                    writer.byte(ASCII.quote)
+                }
+            case .change(let change):
+                writer.literal(#"{"type":"change","op":""#)
+                writer.verbatim(change.name)
+                writer.byte(ASCII.quote)
+                switch change {
+                case .push(let viewController):
+                    writer.literal(#","vc":"#)
+                    writer.plainString(viewController)
+                case .pop, .beginBackgroundTask, .endBackgroundTask:
+                    break
+                case .setStack:
+                    writer.fail()
                 }
             case .reply(let id, let result):
                 guard result == nil else {

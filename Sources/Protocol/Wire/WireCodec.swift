@@ -13,7 +13,8 @@
 /// - an `op`, `type` or callback `name` this side does not know → `.unknownOperation`;
 /// - a field of the right JSON type with an unacceptable value (negative or non-integral
 ///   `id`, negative `width`/`height`, empty `vc`, `session`, `root` or notification name,
-///   `pid` outside `1...Int32.max`) → `.invalidParameters` naming the field.
+///   `pid` outside `1...Int32.max`, an empty `stack` or an empty name in it, an `origin`
+///   other than `app`) → `.invalidParameters` naming the field.
 /// - Unknown extra fields are ignored, for forward compatibility: a newer peer may add
 ///   optional fields without breaking an older one. (Duplicate keys are still rejected.)
 /// - Optional `JSONValue` fields (`restoration`, `value`, `result`) distinguish absent (nil)
@@ -213,6 +214,31 @@ extension WorkerMessage {
                 JSONWriter.appendLiteral(#","value":"#, to: &buffer)
                 JSONWriter.write(value, into: &buffer)
             }
+            if let origin = event.origin {
+                JSONWriter.appendLiteral(#","origin":""#, to: &buffer)
+                // Origins are plain ASCII identifiers: no escaping needed.
+                JSONWriter.appendVerbatim(origin.rawValue, to: &buffer)
+                buffer.append(ASCII.quote)
+            }
+        case .change(let change):
+            JSONWriter.appendLiteral(#"{"type":"change","op":""#, to: &buffer)
+            // Change names are plain ASCII identifiers: no escaping needed.
+            JSONWriter.appendVerbatim(change.name, to: &buffer)
+            buffer.append(ASCII.quote)
+            switch change {
+            case .push(let viewController):
+                JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
+            case .setStack(let stack):
+                JSONWriter.appendLiteral(#","stack":["#, to: &buffer)
+                for (index, viewController) in stack.enumerated() {
+                    if index > 0 { buffer.append(ASCII.comma) }
+                    JSONWriter.writeString(viewController, into: &buffer)
+                }
+                buffer.append(ASCII.closeBracket)
+            case .pop, .beginBackgroundTask, .endBackgroundTask:
+                break
+            }
         case .reply(let id, let result):
             JSONWriter.appendLiteral(#"{"type":"reply","id":"#, to: &buffer)
             JSONWriter.writeInt(id, into: &buffer)
@@ -255,15 +281,25 @@ extension WorkerMessage {
             if viewController?.isEmpty == true {
                 throw ProtocolError(.invalidParameters, "callback: field \"vc\" must not be empty")
             }
+            let origin: CallbackOrigin?
+            switch try message.optionalString("origin") {
+            case nil: origin = nil
+            case "app": origin = .app
+            case let other?:
+                throw ProtocolError(.invalidParameters, "callback: unknown origin \(quoted(other))")
+            }
             self = .callback(
                 CallbackEvent(
                     callback,
                     viewController: viewController,
                     restoration: message.value("restoration"),
                     notification: try message.optionalString("notification"),
-                    value: message.value("value")
+                    value: message.value("value"),
+                    origin: origin
                 )
             )
+        case "change":
+            self = .change(try AppChange(decoding: &message))
         case "reply":
             self = .reply(id: try message.nonNegativeInteger("id"), result: message.value("result"))
         case "error":
@@ -289,6 +325,35 @@ extension WorkerMessage {
         }
         self = try result.get()
     }
+}
+
+extension AppChange {
+    /// Decodes the fields of a `change` message after its `type`.
+    fileprivate init(decoding message: inout WireObject) throws(ProtocolError) {
+        let op = try message.string("op")
+        guard let kind = ChangeKind.byName[op] else {
+            throw ProtocolError(.unknownOperation, "unknown change op \(quoted(op))")
+        }
+        message.kind = "change \(op)"
+        switch kind {
+        case .push: self = .push(viewController: try message.nonEmptyString("vc"))
+        case .pop: self = .pop
+        case .beginBackgroundTask: self = .beginBackgroundTask
+        case .endBackgroundTask: self = .endBackgroundTask
+        case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        }
+    }
+}
+
+/// The `op` string of each app change (`AppChange.name`).
+private enum ChangeKind: String, CaseIterable {
+    case push
+    case pop
+    case beginBackgroundTask
+    case endBackgroundTask
+    case setStack
+
+    static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }
 
 // MARK: - Field access
@@ -346,6 +411,24 @@ private struct WireObject {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mistyped(key, "a string") }
         return string
+    }
+
+    /// A non-empty array of non-empty strings (a navigation stack, root first).
+    mutating func viewControllerList(_ key: StaticString) throws(ProtocolError) -> [String] {
+        guard case .array(let elements) = try requiredValue(key) else { throw mistyped(key, "an array") }
+        guard !elements.isEmpty else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be empty")
+        }
+        var names: [String] = []
+        names.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let name) = element else { throw mistyped(key, "an array of strings") }
+            guard !name.isEmpty else {
+                throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not hold an empty name")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     mutating func bool(_ key: StaticString) throws(ProtocolError) -> Bool {

@@ -4,6 +4,9 @@ public enum WorkerMessage: Sendable, Hashable {
     case ready(protocolVersion: Int, pid: Int32)
     /// A callback the worker ran. `{"type":"callback","name":"viewDidLoad","vc":"Root"}`
     case callback(CallbackEvent)
+    /// A change the app made itself; the callbacks it ran follow, each with `"origin":"app"`.
+    /// `{"type":"change","op":"push","vc":"Detail"}`
+    case change(AppChange)
     /// The request `id` is done. `{"type":"reply","id":7}` or with `"result":{...}`.
     case reply(id: Int, result: JSONValue?)
     /// The request `id` (or, without an id, the last frame) failed.
@@ -22,18 +25,23 @@ public struct CallbackEvent: Sendable, Hashable {
     public var notification: String?
     /// For `didReceiveNotification`: its value (wire key `value`).
     public var value: JSONValue?
+    /// `app` when the callback ran for a change the app made itself (wire key `origin`);
+    /// nil for the callbacks of a host request.
+    public var origin: CallbackOrigin?
 
     public init(
         _ name: CallbackName,
         viewController: String? = nil,
         restoration: JSONValue? = nil,
         notification: String? = nil,
-        value: JSONValue? = nil
+        value: JSONValue? = nil,
+        origin: CallbackOrigin? = nil
     ) {
         self.name = name
         self.viewController = viewController
         self.restoration = restoration
         self.notification = notification
         self.value = value
+        self.origin = origin
     }
 }

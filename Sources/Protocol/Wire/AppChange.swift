@@ -1,0 +1,35 @@
+/// A change the app made from its own code (LIFECYCLE.md §3b), reported by the worker
+/// before the callbacks it ran for it.
+///
+/// Wire form (a `WorkerMessage` of type `change`): `{"type":"change","op":"push","vc":"Detail"}`,
+/// `{"type":"change","op":"pop"}`, `{"type":"change","op":"beginBackgroundTask"}`,
+/// `{"type":"change","op":"setStack","stack":["Root","List","Detail"]}`.
+public enum AppChange: Sendable, Hashable {
+    /// The app pushed a view controller onto its navigation stack.
+    case push(viewController: String)
+    /// The app popped the top view controller.
+    case pop
+    /// The app began a background task (`Application.beginBackgroundTask`).
+    case beginBackgroundTask
+    /// The app ended its background task (`Application.endBackgroundTask`).
+    case endBackgroundTask
+    /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
+    case setStack([String])
+
+    /// The `op` string on the wire.
+    public var name: String {
+        switch self {
+        case .push: "push"
+        case .pop: "pop"
+        case .beginBackgroundTask: "beginBackgroundTask"
+        case .endBackgroundTask: "endBackgroundTask"
+        case .setStack: "setStack"
+        }
+    }
+}
+
+/// Who caused a callback: absent for the host's requests, `app` for a change the app made.
+public enum CallbackOrigin: String, Sendable, Hashable {
+    /// The callback ran for an `AppChange` (wire: `"origin":"app"`).
+    case app
+}

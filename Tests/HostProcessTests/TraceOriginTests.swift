@@ -1,0 +1,51 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// The trace's `origin` field (CLI.md): written after `value`, read back strictly, counted in
+/// the history's size.
+@Suite struct TraceOriginTests {
+    private func line(_ event: TraceEvent) -> String {
+        var buffer: [UInt8] = []
+        event.appendJSONLine(to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @Test func writtenAndReadBack() throws {
+        let event = TraceEvent(
+            seq: 3,
+            time: 0.5,
+            kind: .callback,
+            scene: "A",
+            name: "viewDidLoad",
+            viewController: "Detail",
+            origin: "app"
+        )
+        let text = line(event)
+        #expect(
+            text
+                == #"{"seq":3,"t":0.500000,"type":"callback","scene":"A","name":"viewDidLoad","vc":"Detail","origin":"app"}"#
+                + "\n"
+        )
+        #expect(try TraceEvent(jsonLine: Array(text.utf8)) == event)
+        // Absent for host requests.
+        #expect(!line(TraceEvent(seq: 1, kind: .callback, scene: "A", name: "viewDidLoad")).contains("origin"))
+    }
+
+    @Test func unknownOrMistypedOriginIsRejected() {
+        #expect(throws: TraceDecodingError.unknownValue(field: "origin", value: "host")) {
+            try TraceEvent(jsonLine: Array(#"{"seq":1,"t":0,"type":"callback","name":"n","origin":"host"}"#.utf8))
+        }
+        #expect(throws: TraceDecodingError.wrongType(field: "origin", expected: "a string")) {
+            try TraceEvent(jsonLine: Array(#"{"seq":1,"t":0,"type":"callback","name":"n","origin":1}"#.utf8))
+        }
+    }
+
+    @Test func originCountsInTheSizeEstimate() {
+        let plain = TraceEvent(kind: .callback, name: "viewDidLoad")
+        var withOrigin = plain
+        withOrigin.origin = "app"
+        #expect(withOrigin.estimatedSize == plain.estimatedSize + 3)
+    }
+}
