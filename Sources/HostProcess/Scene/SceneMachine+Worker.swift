@@ -15,9 +15,13 @@ extension SceneMachine {
             }
         case .callback(let callback):
             receivedCallback(callback)
+        case .change(let change):
+            receivedChange(change)
         case .reply(let requestID, let result):
+            self.worker!.appChangeOpen = false
             receivedReply(requestID, result: result)
         case .failure(let requestID?, let error):
+            self.worker!.appChangeOpen = false
             receivedFailure(requestID, error)
         case .failure(nil, let error):
             output.append(
@@ -140,11 +144,20 @@ extension SceneMachine {
             violation("callback before the handshake")
             return
         }
-        // Every callback belongs to a request the worker is carrying out; anything else
-        // would change the scene behind the host's back.
-        guard !worker!.pending.isEmpty else {
-            violation("unsolicited callback \(callback.name)")
-            return
+        // Every callback belongs to a request the worker is carrying out or to a change the
+        // app made and the host checked; anything else would change the scene behind the
+        // host's back.
+        switch callback.origin {
+        case .app?:
+            guard worker!.appChangeOpen else {
+                violation("callback \(callback.name) with origin app and no app change")
+                return
+            }
+        case nil:
+            guard !worker!.pending.isEmpty else {
+                violation("unsolicited callback \(callback.name)")
+                return
+            }
         }
         let event = TraceEvent(
             kind: .callback,
@@ -153,7 +166,8 @@ extension SceneMachine {
             viewController: callback.viewController,
             restoration: callback.restoration,
             notification: callback.notification,
-            value: callback.value
+            value: callback.value,
+            origin: callback.origin?.rawValue
         )
         output.append(.recordCallback(event, callback.name))
     }

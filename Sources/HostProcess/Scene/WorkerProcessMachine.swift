@@ -33,6 +33,9 @@ struct WorkerProcessMachine: Sendable {
     var tracedActivation: ActivationState = .unattached
     /// Signals asked for while the process was still being spawned, delivered once it is.
     private(set) var signalsAwaitingSpawn: [Int32] = []
+    /// The worker reported a change the app made and the host accepted it: the callbacks with
+    /// origin `app` that follow belong to it, until the next reply, failure or change.
+    var appChangeOpen = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 
