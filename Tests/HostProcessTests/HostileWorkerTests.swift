@@ -153,6 +153,20 @@ import Testing
         try await harness.checkAftermath(reason: .protocolViolation)
     }
 
+    /// Issue 13 item 10: a worker that closes its stdin but lives on is treated like one that
+    /// closes its stdout; the request whose write found the pipe closed fails with the death.
+    @Test func closingStdinWhileAliveIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("close-stdin.sh"))
+        // The fixture closes its stdin right after connect's reply: the write fails with EPIPE
+        // at once or, if it beats the close, the request waits; either way it ends with the kill.
+        await #expect(throws: HostError.workerExited(scene: "A", op: "push", reason: .protocolViolation)) {
+            try await harness.a.push("Detail")
+        }
+        #expect(harness.violations.contains { $0.contains("closed its stdin") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
     @Test func aWorkerIgnoringSIGTERMSurvivesKillTERMButNotTerminate() async throws {
         let harness = try await Harness { $0.terminateLimit = .milliseconds(300) }
         try await harness.a.connect(worker: harness.worker("ignore-term.sh", [TestWorker.hostctl, "worker"]))

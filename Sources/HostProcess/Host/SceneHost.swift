@@ -111,15 +111,12 @@ public final class SceneHost: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for controller in controllers {
                 group.addTask {
-                    if await controller.status.process != .none {
-                        let deadline = Task {
-                            try await Task.sleep(for: limit)
-                            await controller.killAheadOfMailbox(reason: .terminateTimeout)
-                        }
-                        try? await controller.perform(.terminate)
-                        deadline.cancel()
+                    await controller.beginQuit(deadline: limit)
+                    switch await controller.status.process {
+                    case .launching, .running, .suspended: try? await controller.perform(.terminate)
+                    default: break
                     }
-                    controller.close()
+                    await controller.close()
                 }
             }
         }

@@ -241,7 +241,11 @@ struct SceneMachine: Sendable {
         switch after {
         case .launch(let background, let root, let argv):
             lifecycle.sessionSaved()
-            beginLaunch(background: background, root: root, argv: argv)
+            if isQuitting {
+                fail(.shuttingDown)
+            } else {
+                beginLaunch(background: background, root: root, argv: argv)
+            }
         case .restoration:
             break
         }
