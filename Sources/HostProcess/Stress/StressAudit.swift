@@ -173,10 +173,7 @@ struct StressAudit {
                 log.record("\(place): \(op) was refused in the middle of a transition of the scene")
             }
             let view = LegalityOracle.SceneView(before)
-            // The host learns of a death through its mailbox, after the trace shows it: a
-            // connect refused in between ("already connected") is that race, not an error.
-            let deathRace = op == "connect" && before.processState == .terminated
-            if LegalityOracle.isLegal(op, in: view) == true && !deathRace {
+            if LegalityOracle.isLegal(op, in: view) == true {
                 log.record(
                     "\(place): \(op) was refused (\(message)) but the model allows it"
                         + " (scene \(view.activation), worker \(view.process), stack \(before.stack))"
