@@ -78,6 +78,12 @@ public final class SceneHost: Sendable {
 
     var isQuitting: Bool { quitting.load(ordering: .relaxed) }
 
+    /// The executor the scenes run on: a caller that drives scenes one request after another
+    /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
+    /// each request reaches its scene and its caller resumes without a thread hop. Blocking
+    /// work must not run under that preference: it would stall every scene.
+    package var taskExecutor: any TaskExecutor { EventLoop.shared }
+
     var allControllers: [SceneController] {
         scenes.withLock { Array($0.values) }
     }
