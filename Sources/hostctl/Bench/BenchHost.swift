@@ -79,7 +79,9 @@ enum BenchHost {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("T")
         try await scene.connect()
-        let samples = try await roundTrips(scene, warmup: warmup, count: count)
+        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
+            try await roundTrips(scene, warmup: warmup, count: count)
+        }
         await host.quit()
         return samples
     }
