@@ -62,7 +62,7 @@ private final class CapturedRun: Sendable {
 
     static func run(_ argv: [String]) async throws -> (exit: ChildExit, stdout: [UInt8], stderr: [UInt8]) {
         let capture = CapturedRun()
-        let child = try ChildProcess.spawn(argv: argv)
+        let child = try await ChildProcess.spawn(argv: argv)
         EventLoop.shared.watch(
             child,
             onStdout: { bytes in capture.output.withLock { $0.stdout.append(contentsOf: bytes) } },

@@ -12,7 +12,7 @@ import Testing
     }
 
     static func run(_ arguments: [String]) async throws -> Outcome {
-        let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+        let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in

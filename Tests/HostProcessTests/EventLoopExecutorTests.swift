@@ -2,6 +2,10 @@ import Testing
 
 @testable import HostProcess
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An actor that runs on the event loop.
 private actor LoopBound {
     nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -69,7 +73,7 @@ struct EventLoopExecutorTests {
 
     @Test func aWatchHandlerEntersALoopActorWithAssumeIsolated() async throws {
         let actor = LoopBound()
-        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo out; echo err >&2"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo out; echo err >&2"])
         let handlersOnLoop = Log<Bool>()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(
@@ -199,5 +203,78 @@ struct EventLoopExecutorTests {
         #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct BlockingWorkThreadTests {
+    @Test func workRunsOnTheBlockingThreadInFIFOOrder() async {
+        let log = Log<Int>()
+        let onThread = Log<Bool>()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            for index in 0..<500 {
+                BlockingWorkThread.shared.submit {
+                    onThread.append(BlockingWorkThread.shared.isCurrent && !EventLoop.shared.inEventLoop)
+                    log.append(index)
+                    if index == 499 { done.resume() }
+                }
+            }
+        }
+        #expect(log.all == Array(0..<500))
+        #expect(onThread.all.allSatisfy { $0 })
+        #expect(!BlockingWorkThread.shared.isCurrent)
+    }
+
+    @Test func aThreadThatCannotStartFailsTypedAndStartsLater() async throws {
+        let failing = Locked(true)
+        let thread = BlockingWorkThread(name: "test-block") { name, body throws(ThreadStartError) in
+            if failing.withLock({ $0 }) { throw ThreadStartError(name: name, errno: EAGAIN) }
+            try PlatformThread.start(name: name, body)
+        }
+        let ran = Log<String>()
+        #expect(throws: ThreadStartError(name: "test-block", errno: EAGAIN)) {
+            try thread.trySubmit { ran.append("queued while failing") }
+        }
+        // `submit` never loses the work: with no thread it runs on the caller.
+        thread.submit { ran.append("inline") }
+        #expect(ran.all == ["inline"])
+        failing.withLock { $0 = false }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            do {
+                try thread.trySubmit {
+                    ran.append("on thread \(thread.isCurrent)")
+                    done.resume()
+                }
+            } catch {
+                Issue.record("\(error)")
+                done.resume()
+            }
+        }
+        #expect(ran.all == ["inline", "on thread true"])
+    }
+
+    @Test func aSynchronousSpawnFromTheBlockingThreadRunsInPlace() async throws {
+        // Waiting for its own queue would deadlock (the time limit ends the test).
+        let child: ChildProcess = try await withCheckedThrowingContinuation { done in
+            BlockingWorkThread.shared.submit {
+                done.resume(with: Result { () throws(SpawnError) in try ChildProcess.spawn(argv: ["/bin/true"]) })
+            }
+        }
+        let exit = await withCheckedContinuation { done in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { _ in },
+                onStderr: { _ in },
+                onExit: { done.resume(returning: $0) }
+            )
+        }
+        #expect(exit == .exited(status: 0))
+    }
+
+    @Test func anAsyncSpawnFailureIsTypedAndLeavesNothing() async {
+        await #expect(throws: SpawnError(stage: .notFoundInPath, executable: "no-such-scenehost-binary", errno: ENOENT))
+        {
+            _ = try await ChildProcess.spawn(argv: ["no-such-scenehost-binary"])
+        }
     }
 }

@@ -32,7 +32,7 @@ import Testing
             if argument == "$DIR" { return directory }
             return files[argument]?.0 ?? argument.replacingSocketPlaceholder(with: directory + "/none.sock")
         }
-        let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + argv, environment: environment)
+        let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + argv, environment: environment)
         child.closeStdin()
         let output = CLIOutput()
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in

@@ -56,7 +56,7 @@ private func record(_ stream: AsyncStream<ChildEvent>) async -> ChildRecord {
 
 /// Spawns, watches and waits for the exit.
 private func run(_ argv: [String], environment: [String: String]? = nil) async throws -> ChildRecord {
-    let child = try ChildProcess.spawn(argv: argv, environment: environment)
+    let child = try await ChildProcess.spawn(argv: argv, environment: environment)
     return await record(events(of: child))
 }
 
@@ -175,7 +175,7 @@ private func spawnOnThisThread(_ argv: [String], stdoutFD: Int32) -> pid_t {
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct PlatformTests {
     @Test func writesLargerThanThePipeArriveWholeAndInOrder() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/cat"])
         var iterator = events(of: child).makeAsyncIterator()
         // Three frames of 1 MiB each, each far beyond the 64 KiB pipe, written back to back
         // while cat is still busy with the first: the backlog carries them in order.
@@ -197,7 +197,7 @@ struct PlatformTests {
     }
 
     @Test func catEchoesStdinToStdout() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/cat"])
         var iterator = events(of: child).makeAsyncIterator()
         try child.writeToStdin(Array("hello, scene\n".utf8))
 
@@ -237,7 +237,7 @@ struct PlatformTests {
     }
 
     @Test func sigkillThroughPidfdIsReportedPromptly() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sleep", "100"])
         let stream = events(of: child)
         let start = ContinuousClock.now
         try child.send(signal: SIGKILL)
@@ -248,7 +248,7 @@ struct PlatformTests {
     }
 
     @Test func exitIsReportedWhileAGrandchildHoldsThePipes() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "sleep 100 & exit 0"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "sleep 100 & exit 0"])
         let record = await record(events(of: child))
         #expect(record.exit == .exited(status: 0))
         // The background sleep stayed in the worker's group: take it down.
@@ -273,7 +273,7 @@ struct PlatformTests {
     }
 
     @Test func childLeadsItsOwnProcessGroup() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/cat"])
         let stream = events(of: child)
         #expect(getpgid(child.pid) == child.pid)
         #expect(getpgid(child.pid) != getpgrp())
@@ -380,7 +380,7 @@ struct PlatformTests {
     @Test func fiftySpawnReapCyclesLeakNoDescriptor() async throws {
         var used: Set<FileIdentity> = []
         for _ in 0..<50 {
-            let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo x; echo y >&2"])
+            let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo x; echo y >&2"])
             let files = files(of: child)
             #expect(files.count >= 3)
             used.formUnion(files)
@@ -403,14 +403,14 @@ struct PlatformTests {
     }
 
     @Test func writingToADeadChildIsABrokenPipe() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 0"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 0"])
         #expect(await record(events(of: child)).exit == .exited(status: 0))
         #expect(throws: ChildIOError.brokenPipe) { try child.writeToStdin(Array("late\n".utf8)) }
     }
 
     @Test func writingAfterTheChildClosedStdinIsABrokenPipe() async throws {
         // The child is alive but has closed its stdin: the write itself hits EPIPE.
-        let child = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exec 0<&-; echo ready; exec sleep 100"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "exec 0<&-; echo ready; exec sleep 100"])
         var iterator = events(of: child).makeAsyncIterator()
         #expect(await iterator.next() == .stdout(Array("ready\n".utf8)))
         #expect(throws: ChildIOError.brokenPipe) { try child.writeToStdin(Array("hello\n".utf8)) }
@@ -421,7 +421,7 @@ struct PlatformTests {
     }
 
     @Test func aWorkerThatDoesNotReadFillsABoundedBacklogAndNoWriteIsCutShort() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/sleep", "100"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sleep", "100"])
         let stream = events(of: child)
         // Far more than the pipe holds: the rest waits in the backlog.
         try child.writeToStdin([UInt8](repeating: 0x61, count: 4 << 20))
@@ -443,7 +443,7 @@ struct PlatformTests {
     }
 
     @Test func memoryFiguresAreReadWhileAliveAndNilAfterExit() async throws {
-        let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/cat"])
         let stream = events(of: child)
         #expect((child.residentMemoryBytes() ?? 0) > 0)
         #expect((child.proportionalSetSizeBytes() ?? 0) > 0)
@@ -457,7 +457,7 @@ struct PlatformTests {
         try await withThrowingTaskGroup(of: ChildRecord.self) { group in
             for index in 0..<32 {
                 group.addTask {
-                    let child = try ChildProcess.spawn(argv: ["/bin/cat"])
+                    let child = try await ChildProcess.spawn(argv: ["/bin/cat"])
                     let stream = events(of: child)
                     try child.writeToStdin(Array("task \(index)\n".utf8))
                     child.closeStdin()

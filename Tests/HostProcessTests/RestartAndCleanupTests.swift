@@ -75,7 +75,7 @@ import Testing
                          { "op": "sleep", "ms": 60000 } ] }
             """
         #expect(writeFile(scenario, text))
-        let host = try ChildProcess.spawn(argv: [
+        let host = try await ChildProcess.spawn(argv: [
             TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
         ])
         let (lines, continuation) = AsyncStream<String>.makeStream()

@@ -13,7 +13,7 @@ import Testing
     /// One `hostctl run` of `scenario`, SIGKILLed once it has written `killAfter` trace lines
     /// (nil: left to finish). Returns the number of trace lines seen and whether the kill landed.
     static func runHost(_ scenario: String, killAfter: Int?) async throws -> (lines: Int, killed: Bool) {
-        let host = try ChildProcess.spawn(argv: [
+        let host = try await ChildProcess.spawn(argv: [
             TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
         ])
         host.closeStdin()
@@ -154,7 +154,9 @@ import Testing
             )
         )
         let trace = directory + "/trace.jsonl"
-        let host = try ChildProcess.spawn(argv: [TestWorker.hostctl, "run", scenario, "--quiet", "--trace", trace])
+        let host = try await ChildProcess.spawn(argv: [
+            TestWorker.hostctl, "run", scenario, "--quiet", "--trace", trace,
+        ])
         host.closeStdin()
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
@@ -311,13 +313,13 @@ extension SessionStoreHardeningTests {
         let state = makeTemporaryDirectory() + "/state"
         try SessionStore(directory: state).close()
         // The pid of a host that is gone: a child that has exited and been reaped.
-        let gone = try ChildProcess.spawn(argv: ["/bin/true"])
+        let gone = try await ChildProcess.spawn(argv: ["/bin/true"])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(gone, onStdout: { _ in }, onStderr: { _ in }, onExit: { _ in continuation.resume() })
         }
         // Someone else (as a dying host's half-spawned child would) holds the lock, here until
         // its stdin ends.
-        let holder = try ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/cat"])
+        let holder = try await ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/cat"])
         let holderExit = Task {
             await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
                 EventLoop.shared.watch(

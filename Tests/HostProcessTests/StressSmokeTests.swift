@@ -175,7 +175,7 @@ import Testing
 
     /// Runs this build's hostctl with `arguments` and collects its output and exit status.
     static func hostctl(_ arguments: [String]) async throws -> Run {
-        let child = try ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+        let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
         return await withCheckedContinuation { continuation in

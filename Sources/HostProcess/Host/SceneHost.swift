@@ -26,6 +26,8 @@ public final class SceneHost: Sendable {
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
         HostSignals.ignoreSIGPIPE()
+        // Every thread the host needs, now: at the process limit it fails here, not mid-request.
+        do { try HostThreads.start() } catch { throw HostError.io("\(error)") }
         self.configuration = configuration
         // The store first: a host that finds its state directory in use by another fails
         // before it creates (and truncates) a trace file, which may be the other host's.

@@ -1,4 +1,5 @@
 import CSceneHostSys
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -14,24 +15,67 @@ extension ChildProcess {
     /// one, else the host's). `environment` nil inherits the host's environment. Either way the
     /// child also gets `SCENEHOST_HOST_PID=<host pid>` so it can tell whether it was orphaned.
     ///
-    /// Blocks the caller for the duration of the spawn (a few hundred microseconds), which runs
-    /// on the long-lived spawn thread: see `SpawnThread`. The child must be handed to
+    /// The spawn runs on the blocking-work thread (see `BlockingWorkThread`) and the caller
+    /// resumes when it is done: no cooperative thread waits. The child must be handed to
     /// `EventLoop.watch`, which reaps it; a child dropped unwatched is killed and reaped.
     package static func spawn(
         argv: [String],
         environment: [String: String]? = nil
-    ) throws(SpawnError) -> ChildProcess {
-        HostSignals.ignoreSIGPIPE()
-        guard let executable = argv.first else {
-            throw SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL)
+    ) async throws(SpawnError) -> ChildProcess {
+        let executable = argv.first ?? ""
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Spawned, SpawnError>, Never>) in
+            do throws(ThreadStartError) {
+                try HostThreads.start()
+                try BlockingWorkThread.shared.trySubmit {
+                    continuation.resume(returning: prepareAndSpawn(argv: argv, environment: environment))
+                }
+            } catch {
+                continuation.resume(
+                    returning: .failure(SpawnError(stage: .startThread, executable: executable, errno: error.errno))
+                )
+            }
         }
-        let searchPath = environment?["PATH"] ?? hostEnvironmentValue("PATH")
-        let path = try resolveExecutable(executable, searchPath: searchPath)
-        let environmentStrings = childEnvironment(environment)
+        return try child(from: outcome, executable: executable)
+    }
 
-        let outcome = SpawnThread.shared.perform {
-            spawnOnCurrentThread(path: path, argv: argv, environment: environmentStrings)
+    /// `spawn`, blocking the caller until the blocking-work thread has spawned the child.
+    ///
+    /// For synchronous callers only: it parks the calling thread (a few hundred
+    /// microseconds), which on the cooperative pool or the event loop stalls everything
+    /// scheduled there. Prefer the `async` variant.
+    package static func spawn(
+        argv: [String],
+        environment: [String: String]? = nil
+    ) throws(SpawnError) -> ChildProcess {
+        let executable = argv.first ?? ""
+        do {
+            try HostThreads.start()
+        } catch {
+            throw SpawnError(stage: .startThread, executable: executable, errno: error.errno)
         }
+        if BlockingWorkThread.shared.isCurrent {
+            return try child(from: prepareAndSpawn(argv: argv, environment: environment), executable: executable)
+        }
+        let outcome = Locked<Result<Spawned, SpawnError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        do {
+            try BlockingWorkThread.shared.trySubmit {
+                let result = prepareAndSpawn(argv: argv, environment: environment)
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        } catch {
+            throw SpawnError(stage: .startThread, executable: executable, errno: error.errno)
+        }
+        done.wait()
+        return try child(from: outcome.withLock { $0! }, executable: executable)
+    }
+
+    private static func child(
+        from outcome: Result<Spawned, SpawnError>,
+        executable: String
+    ) throws(SpawnError) -> ChildProcess {
         switch outcome {
         case .success(let spawned):
             return ChildProcess(
@@ -45,6 +89,23 @@ extension ChildProcess {
             error.executable = executable
             throw error
         }
+    }
+
+    /// Everything of a spawn that touches the system (the `PATH` search included), on the
+    /// blocking-work thread.
+    private static func prepareAndSpawn(argv: [String], environment: [String: String]?) -> Result<Spawned, SpawnError> {
+        HostSignals.ignoreSIGPIPE()
+        guard let executable = argv.first else {
+            return .failure(SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL))
+        }
+        let searchPath = environment?["PATH"] ?? hostEnvironmentValue("PATH")
+        let path: String
+        do {
+            path = try resolveExecutable(executable, searchPath: searchPath)
+        } catch {
+            return .failure(error)
+        }
+        return spawnOnCurrentThread(path: path, argv: argv, environment: childEnvironment(environment))
     }
 
     /// Host-side descriptors of a fresh child; plain numbers so they can cross threads.

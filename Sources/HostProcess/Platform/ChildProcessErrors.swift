@@ -14,6 +14,9 @@ package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         /// posix_spawn itself, including the `execve` failure it reports (ENOENT, EACCES, …).
         case spawn
         case openPidfd
+        /// The host's spawning thread was not running and could not be started (process or
+        /// thread limit); `errno` is `pthread_create`'s error.
+        case startThread
     }
 
     package var stage: Stage
@@ -31,6 +34,7 @@ package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         case .spawn: return "cannot spawn \"\(executable)\": \(reason)"
         case .createPipe: return "cannot spawn \"\(executable)\": cannot create pipe: \(reason)"
         case .openPidfd: return "cannot spawn \"\(executable)\": cannot open pidfd: \(reason)"
+        case .startThread: return "cannot spawn \"\(executable)\": cannot start the host's spawning thread: \(reason)"
         }
     }
 }

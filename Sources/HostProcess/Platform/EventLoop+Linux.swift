@@ -31,9 +31,18 @@ extension EventLoop {
             "epoll_ctl(ADD eventfd) failed: \(String(cString: strerror(errno)))"
         )
         self.init(epollDescriptor: descriptor, wakeDescriptor: wake)
-        // The loop thread keeps `self` alive, which is fine: there is only the shared instance.
-        PlatformThread.startDetached(name: "scenehost-epoll") { [self] in
-            runLoop()
+        // A failure is reported by `HostThreads.start()`, which the host calls at startup and
+        // every spawn calls again: no child is watched before the loop runs.
+        try? start()
+    }
+
+    /// Starts the loop thread unless it runs already; a failed start can be retried.
+    func start() throws(ThreadStartError) {
+        try threadStarted.withLock { (started: inout Bool) throws(ThreadStartError) in
+            guard !started else { return }
+            // The loop thread keeps `self` alive, which is fine: there is only the shared instance.
+            try PlatformThread.start(name: "scenehost-epoll") { [self] in runLoop() }
+            started = true
         }
     }
 

@@ -57,6 +57,8 @@ package final class EventLoop: Sendable {
     let loopState = Locked(EventLoopState())
     /// `pthread_self()` of the loop thread once it runs, for `inEventLoop`.
     let loopThread = Atomic<UInt>(0)
+    /// Whether the loop thread was started (a failed start is retried by `start()`).
+    let threadStarted = Locked(false)
     /// Keyed by a never-reused id rather than by descriptor: a stale event for a descriptor
     /// closed earlier in the same batch (and maybe already reused) must find nothing.
     let watches = Locked<[UInt64: Watch]>([:])

@@ -115,7 +115,7 @@ enum BenchProcess {
     }
 
     static func run(_ argv: [String]) async throws -> [UInt8] {
-        let child = try ChildProcess.spawn(argv: argv)
+        let child = try await ChildProcess.spawn(argv: argv)
         let output = Output()
         let exit = BenchSignal<ChildExit>()
         EventLoop.shared.watch(

@@ -1,0 +1,13 @@
+/// The host's own threads, started together when the host starts.
+///
+/// After this no operation starts a thread, so a host that reaches the process or thread
+/// limit later fails single operations (a spawn reports `SpawnError`), never crashes, and its
+/// signal handling keeps working.
+package enum HostThreads {
+    /// Starts the event loop and the blocking-work thread if they do not run yet. Idempotent;
+    /// throws when one cannot be started (retrying later may succeed).
+    package static func start() throws(ThreadStartError) {
+        try EventLoop.shared.start()
+        try BlockingWorkThread.shared.start()
+    }
+}
