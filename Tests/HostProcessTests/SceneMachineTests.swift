@@ -84,6 +84,35 @@ import Testing
         #expect(harness.stops == 1)
     }
 
+    @Test func theSuspensionDelayStartsOnceTheStateIsStored() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.autoStore = false
+        let background = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: .object(["stack": .array([.string("Root")])]))
+        // The transition counts as done only once its state is durable.
+        #expect(harness.outcomes[background] == nil)
+        harness.advance(by: .seconds(1))
+        #expect(harness.stops == 0)
+        harness.feed { $0.storeCompleted() }
+        #expect(harness.succeeded(background))
+        #expect(harness.machine.session?.restoration != nil)
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+    }
+
+    @Test func aBackgroundWhoseStateCannotBeStoredFailsButIsStillSuspended() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.failNextStore = .io("disk full")
+        let background = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: .object([:]))
+        #expect(harness.error(of: background) == .io("disk full"))
+        #expect(harness.machine.session?.restoration == nil)
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+    }
+
     @Test func aRefusalChangesNothingNotEvenATimer() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -112,6 +112,20 @@ actor SceneController {
         }
     }
 
+    private func spawnFinished(_ outcome: Result<ChildProcess, HostError>) {
+        switch outcome {
+        case .success(let child): apply(feed(.spawned(child)))
+        case .failure(let error): apply(feed(.spawnFailed(error)))
+        }
+    }
+
+    private func storeFinished(_ outcome: Result<Void, HostError>) {
+        switch outcome {
+        case .success: apply(feed(.stored))
+        case .failure(let error): apply(feed(.storeFailed(error)))
+        }
+    }
+
     private func timerFired(_ token: SceneMachine.TimerToken) {
         if timers[token.timer]?.token == token { timers[token.timer] = nil }
         apply(machine.timerFired(token, now: .now))
@@ -158,11 +172,23 @@ actor SceneController {
     private func perform(_ action: SceneMachine.Action, followUps: inout [SceneMachine.Event]) {
         switch action {
         case .spawn(let argv):
-            // TODO(loop step 2): on the blocking thread, back as an event.
+            // Forked on the blocking-work thread (never on the loop); the outcome comes back
+            // as an event, in the loop's order with everything else.
+            let scene = id
             do {
-                followUps.append(.spawned(try WorkerConnection.spawn(scene: id, argv: argv)))
+                try BlockingWorkThread.shared.trySubmit { [self] in
+                    let outcome: Result<ChildProcess, HostError>
+                    do throws(HostError) {
+                        outcome = .success(try WorkerConnection.spawn(scene: scene, argv: argv))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    EventLoop.shared.execute { [self] in
+                        self.assumeIsolated { $0.spawnFinished(outcome) }
+                    }
+                }
             } catch {
-                followUps.append(.spawnFailed(error))
+                followUps.append(.spawnFailed(.spawnFailed(scene: id, message: "\(error)")))
             }
         case .write(let commands):
             guard let connection else {
@@ -181,11 +207,19 @@ actor SceneController {
         case .stopProcessGroup:
             try? connection?.child.stopProcessGroup()
         case .storeSession(let session):
-            do {
-                try context.sessions.save(session)
-                followUps.append(.stored)
-            } catch {
-                followUps.append(.storeFailed(error))
+            // fsync and rename on the blocking-work thread; the outcome comes back as an event.
+            let sessions = context.sessions
+            BlockingWorkThread.shared.submit { [self] in
+                let outcome: Result<Void, HostError>
+                do throws(HostError) {
+                    try sessions.save(session)
+                    outcome = .success(())
+                } catch {
+                    outcome = .failure(error)
+                }
+                EventLoop.shared.execute { [self] in
+                    self.assumeIsolated { $0.storeFinished(outcome) }
+                }
             }
         case .deleteSession:
             context.sessions.delete(id)

@@ -183,10 +183,12 @@ extension SceneMachine {
         lifecycle.completed(operation)
         switch operation {
         case .connect(let options):
-            scheduleSuspension()
-            if options.background { storeRestoration(result) }
+            if options.background {
+                storeRestoration(result)
+            } else {
+                scheduleSuspension()
+            }
         case .enterBackground:
-            scheduleSuspension()
             storeRestoration(result)
         case .enterForeground:
             cancelSuspension()
@@ -217,8 +219,12 @@ extension SceneMachine {
     }
 
     /// Stores the worker's restoration state durably; the transition counts as done only after.
+    /// The suspension delay starts once it is stored (or at once, with nothing to store).
     private mutating func storeRestoration(_ result: JSONValue?) {
-        guard let result else { return }
+        guard let result else {
+            scheduleSuspension()
+            return
+        }
         var stored = session ?? SceneSession(identifier: id)
         stored.restoration = result
         inFlight?.storing = stored

@@ -247,13 +247,16 @@ struct SceneMachine: Sendable {
                 beginLaunch(background: background, root: root, argv: argv)
             }
         case .restoration:
-            break
+            scheduleSuspension()
         }
         return finishEvent()
     }
 
     mutating func storeFailed(_ error: HostError) -> [Action] {
-        guard let flight = inFlight, case .store = flight.wait else { return finishEvent() }
+        guard let flight = inFlight, case .store(let after) = flight.wait else { return finishEvent() }
+        // The worker is in the background whether or not its state could be stored: it is
+        // suspended like any other (it would otherwise run for ever).
+        if after == .restoration { scheduleSuspension() }
         fail(error)
         return finishEvent()
     }
