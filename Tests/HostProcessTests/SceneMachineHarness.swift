@@ -54,6 +54,8 @@ struct SceneMachineHarness {
                     nextPid += 1
                     followUps.append { $0.spawnCompleted(pid: pid) }
                 }
+            case .deleteSession:
+                followUps.append { $0.storeCompleted() }
             case .storeSession:
                 if let failure = failNextStore {
                     failNextStore = nil

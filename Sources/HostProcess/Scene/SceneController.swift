@@ -222,7 +222,14 @@ actor SceneController {
                 }
             }
         case .deleteSession:
-            context.sessions.delete(id)
+            let sessions = context.sessions
+            let scene = id
+            BlockingWorkThread.shared.submit { [self] in
+                sessions.delete(scene)
+                EventLoop.shared.execute { [self] in
+                    self.assumeIsolated { $0.storeFinished(.success(())) }
+                }
+            }
         case .record(let event):
             context.trace.record(event)
         case .recordCallback(let event, let name):

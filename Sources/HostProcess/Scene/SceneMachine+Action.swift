@@ -52,7 +52,7 @@ extension SceneMachine {
         case stopProcessGroup
         /// Store the session durably; answer with `storeCompleted` or `storeFailed`.
         case storeSession(SceneSession)
-        /// Delete the session.
+        /// Delete the session; answer with `storeCompleted`.
         case deleteSession
         /// Append to the trace.
         case record(TraceEvent)

@@ -39,6 +39,8 @@ struct SceneMachine: Sendable {
         case launch(background: Bool, root: String, argv: [String])
         /// The restoration state answering a transition was stored.
         case restoration
+        /// The discarded session was deleted.
+        case deletion
     }
 
     /// What the step watchdog does when a death does not come in time.
@@ -248,6 +250,8 @@ struct SceneMachine: Sendable {
             }
         case .restoration:
             scheduleSuspension()
+        case .deletion:
+            break
         }
         return finishEvent()
     }
@@ -539,6 +543,7 @@ struct SceneMachine: Sendable {
             output.append(.deleteSession)
             session = nil
             lifecycle.discarded()
+            setWait(.store(.deletion))
 
         case .queueNotification(let name, let value):
             lifecycle.queue(notification: name, value: value)
