@@ -159,6 +159,48 @@ import Testing
         try await harness.checkAftermath(reason: .protocolViolation)
     }
 
+    /// Issue 13 item 10: a worker that closes its stdin but lives on is treated like one that
+    /// closes its stdout; the request whose write found the pipe closed fails with the death.
+    @Test func closingStdinWhileAliveIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("close-stdin.sh"))
+        // The fixture closes its stdin right after connect's reply: the write fails with EPIPE
+        // at once or, if it beats the close, the request waits; either way it ends with the kill.
+        await #expect(throws: HostError.workerExited(scene: "A", op: "push", reason: .protocolViolation)) {
+            try await harness.a.push("Detail")
+        }
+        #expect(harness.violations.contains { $0.contains("closed its stdin") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
+    /// Interface B, host side: a legal change the app made is followed (the host's pop is then
+    /// legal) and its callbacks are recorded with origin app; the worker is not killed.
+    @Test func aLegalAppChangeIsFollowed() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("app-push.sh"))
+        try await harness.host.controller("A").waitUntil("the app's push", timeout: .seconds(30)) {
+            $0.stack == ["Root", "Detail"]
+        }
+        try await harness.a.pop()
+        #expect(await harness.a.status().stack == ["Root"])
+        let appCallbacks = harness.host.trace.history.filter { $0.scene == "A" && $0.origin == "app" }
+        #expect(appCallbacks.count == 8)
+        #expect(harness.violations.isEmpty)
+        try await harness.a.kill()
+        try await harness.checkAftermath(reason: .killed)
+    }
+
+    /// An app change the model forbids means the worker lied: a protocol violation, nothing followed.
+    @Test func anIllegalAppChangeIsAProtocolViolation() async throws {
+        let harness = try await Harness()
+        try await harness.a.connect(worker: harness.worker("app-lies.sh"))
+        try await harness.host.controller("A").waitUntil("the violation's kill", timeout: .seconds(30)) {
+            $0.pid == nil
+        }
+        #expect(harness.violations.contains { $0.contains("illegal app change pop") })
+        try await harness.checkAftermath(reason: .protocolViolation)
+    }
+
     @Test func aWorkerIgnoringSIGTERMSurvivesKillTERMButNotTerminate() async throws {
         let harness = try await Harness { $0.terminateLimit = .milliseconds(300) }
         try await harness.a.connect(worker: harness.worker("ignore-term.sh", [TestWorker.hostctl, "worker"]))

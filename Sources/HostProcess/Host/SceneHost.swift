@@ -80,6 +80,12 @@ public final class SceneHost: Sendable {
 
     var isQuitting: Bool { quitting.load(ordering: .relaxed) }
 
+    /// The executor the scenes run on: a caller that drives scenes one request after another
+    /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
+    /// each request reaches its scene and its caller resumes without a thread hop. Blocking
+    /// work must not run under that preference: it would stall every scene.
+    package var taskExecutor: any TaskExecutor { EventLoop.shared }
+
     var allControllers: [SceneController] {
         scenes.withLock { Array($0.values) }
     }
@@ -115,15 +121,11 @@ public final class SceneHost: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for controller in controllers {
                 group.addTask {
+                    await controller.beginQuit(deadline: limit)
                     if await controller.status.process.isAlive {
-                        let deadline = Task {
-                            try await Task.sleep(for: limit)
-                            await controller.killAheadOfMailbox(reason: .terminateTimeout)
-                        }
                         try? await controller.perform(.terminate)
-                        deadline.cancel()
                     }
-                    controller.close()
+                    await controller.close()
                 }
             }
         }

@@ -18,7 +18,16 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs every entry; stops at the first unexpected outcome. Quits the host at the end
     /// (or at a `quit` step).
+    ///
+    /// The steps run on the host's event loop (the scenes' executor), so a step reaches its
+    /// scene and hears back without a thread hop on either side.
     public func run(_ scenario: Scenario) async throws(StepFailure) {
+        try await withTaskExecutorPreference(host.taskExecutor) { () async throws(StepFailure) in
+            try await runSteps(scenario)
+        }
+    }
+
+    private func runSteps(_ scenario: Scenario) async throws(StepFailure) {
         for (index, entry) in scenario.entries.enumerated() {
             let number = index + 1
             do {

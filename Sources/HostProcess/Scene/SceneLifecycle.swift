@@ -135,6 +135,11 @@ struct SceneLifecycle: Sendable {
 
     // MARK: Events
 
+    /// The app rebuilt its navigation stack while connecting (an app change), root first.
+    mutating func rebuiltStack(_ controllers: [String]) {
+        stack = controllers
+    }
+
     /// The worker is being started.
     mutating func launching(root: String) {
         process = .launching

@@ -174,10 +174,7 @@ struct StressAudit {
                 log.record("\(place): \(op) was refused in the middle of a transition of the scene")
             }
             let snapshot = before.snapshot
-            // The host learns of a death through its mailbox, after the trace shows it: a
-            // connect refused in between ("already connected") is that race, not an error.
-            let deathRace = op == LifecycleOperation.connect.rawValue && before.processState == .terminated
-            if let operation = LifecycleOperation(rawValue: op), operation.refusal(in: snapshot) == nil, !deathRace {
+            if let operation = LifecycleOperation(rawValue: op), operation.refusal(in: snapshot) == nil {
                 log.record(
                     "\(place): \(op) was refused (\(message)) but the model allows it"
                         + " (scene \(snapshot.activation), worker \(snapshot.process), stack \(before.stack))"

@@ -80,7 +80,9 @@ enum BenchHost {
         let scene = try host.scene("T")
         try await scene.connect()
         if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
-        let samples = try await roundTrips(scene, warmup: warmup, count: count)
+        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
+            try await roundTrips(scene, warmup: warmup, count: count)
+        }
         await host.quit()
         return samples
     }

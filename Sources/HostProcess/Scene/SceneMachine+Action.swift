@@ -1,0 +1,96 @@
+import Protocol
+
+extension SceneMachine {
+    /// Who waits for the outcome of a request or a wait: the shell hands out the numbers.
+    typealias CallerID = Int
+
+    /// The machine's timers. At most one of each is armed at a time; a token carries the
+    /// generation it was armed with, so a timer that fires after it was cancelled or re-armed
+    /// (its action may already be queued on the loop) is recognised and ignored.
+    enum Timer: Sendable, Hashable {
+        /// The watchdog of the step in flight (a reply or a death it waits for).
+        case step
+        /// How long a signal other than SIGKILL is given to end the worker (`kill`).
+        case killGrace
+        /// Suspend a background scene with no background task.
+        case suspend
+        /// Run the background task's expiration handler.
+        case backgroundTaskExpiration
+        /// Kill a worker whose background task outlived its limit.
+        case backgroundTaskDeadline
+        /// A worker that closed its stdout or stdin but lives on is a protocol violation.
+        case pipeClosedGrace
+        /// A quit's bound: SIGKILL the worker if it still lives.
+        case quitDeadline
+        /// A caller's `waitFor` timeout.
+        case waiter(CallerID)
+    }
+
+    struct TimerToken: Sendable, Hashable {
+        var timer: Timer
+        var generation: Int
+    }
+
+    /// Which of the worker's pipes closed while it lived.
+    enum Pipe: String, Sendable, Hashable {
+        case stdout, stdin
+    }
+
+    /// What the shell must do, in order. Nothing here waits: what takes time (spawn, store)
+    /// comes back as an event.
+    enum Action: Sendable {
+        /// Start the worker on the blocking thread; answer with `spawnCompleted` or `spawnFailed`.
+        case spawn(argv: [String])
+        /// Write these frames to the worker's stdin, all or nothing; a closed pipe is reported
+        /// as `pipeClosed(.stdin)`, a full backlog as `writeFailed`.
+        case write([HostCommand])
+        /// Send a signal to the worker itself.
+        case signal(Int32)
+        /// Send a signal to the worker's process group.
+        case signalProcessGroup(Int32)
+        /// SIGSTOP the worker's process group and wait until it is stopped.
+        case stopProcessGroup
+        /// Store the session durably; answer with `storeCompleted` or `storeFailed`.
+        case storeSession(SceneSession)
+        /// Delete the session; answer with `storeCompleted`.
+        case deleteSession
+        /// Append to the trace.
+        case record(TraceEvent)
+        /// Append a worker's callback to the trace and answer with `callbackRecorded`: the
+        /// recorder's model check may reject it.
+        case recordCallback(TraceEvent, CallbackName)
+        /// Resume a caller of `perform`, `kill` or `waitFor`.
+        case resume(CallerID, Result<Void, HostError>)
+        case armTimer(TimerToken, after: Duration)
+        case cancelTimer(TimerToken)
+    }
+
+    /// The limits the machine enforces, taken from the host's configuration.
+    struct Configuration: Sendable {
+        var worker: [String]
+        var suspendDelay: Duration
+        var launchLimit: Duration
+        var transitionLimit: Duration
+        var terminateLimit: Duration
+        var backgroundTaskLimit: Duration
+        var backgroundTaskExpirationLead: Duration
+        var restartPolicy: RestartPolicy?
+        /// How long a worker may live on after closing its stdout or stdin. Generous: a worker
+        /// SIGKILLed from outside closes its stdout before its pidfd says it is dead, and under
+        /// load (two cores, sanitized workers tearing down their shadow memory) that gap has
+        /// been seen to pass 100 ms.
+        var pipeClosedGrace: Duration = .seconds(1)
+
+        /// `scene`: whose limits (a scene may have a launch limit of its own).
+        init(_ host: HostConfiguration, scene: String? = nil) {
+            worker = host.worker
+            suspendDelay = host.suspendDelay
+            launchLimit = scene.map(host.launchLimit(forScene:)) ?? host.launchLimit
+            transitionLimit = host.transitionLimit
+            terminateLimit = host.terminateLimit
+            backgroundTaskLimit = host.backgroundTaskLimit
+            backgroundTaskExpirationLead = host.backgroundTaskExpirationLead
+            restartPolicy = host.restartPolicy
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Protocol
+
+/// Changes the app makes from its own code (LIFECYCLE.md §3b): checked with the rules of
+/// the host's own requests and, when legal, followed; a change the rules refuse means the
+/// worker lied (its API refuses such a change before it is reported), a protocol violation.
+extension SceneMachine {
+    mutating func receivedChange(_ change: AppChange) {
+        guard worker!.sawReady else {
+            violation("app change \(change.name) before the handshake")
+            return
+        }
+        worker!.appChangeOpen = false
+        if let refusal = refusal(of: change) {
+            violation("illegal app change \(change.name): \(refusal)")
+            return
+        }
+        switch change {
+        case .push(let name):
+            lifecycle.completed(.push(viewController: name))
+        case .pop:
+            lifecycle.completed(.pop)
+        case .beginBackgroundTask:
+            lifecycle.completed(.beginBackgroundTask)
+            startBackgroundTaskTimers()
+        case .endBackgroundTask:
+            lifecycle.completed(.endBackgroundTask)
+            cancelBackgroundTaskTimers()
+            scheduleSuspension()
+        case .setStack(let stack):
+            lifecycle.rebuiltStack(stack)
+        }
+        worker!.appChangeOpen = true
+    }
+
+    /// Why `change` is illegal now, or nil.
+    private func refusal(of change: AppChange) -> String? {
+        // Navigation the app asks for while the worker carries out a host request waits for
+        // the reply; background tasks are synchronous in UIKit and may come in the middle.
+        let requestInWorker = !worker!.pending.isEmpty
+        func judged(_ op: SceneOperation) -> String? {
+            if case .refuse(let reason) = lifecycle.request(op) { return reason }
+            return nil
+        }
+        switch change {
+        case .push(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.push(viewController: name))
+        case .pop:
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.pop)
+        case .beginBackgroundTask:
+            return judged(.beginBackgroundTask)
+        case .endBackgroundTask:
+            return judged(.endBackgroundTask)
+        case .setStack(let stack):
+            // Only in willConnectTo, that is while the launch's connect is in the worker.
+            guard let flight = inFlight, case .reply(_, .connect) = flight.wait else {
+                return "setStack outside willConnectTo"
+            }
+            guard let root = stack.first, root == lifecycle.stack.first else {
+                return "the rebuilt stack must start with the root \(lifecycle.stack.first ?? "")"
+            }
+            return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
+        }
+    }
+}

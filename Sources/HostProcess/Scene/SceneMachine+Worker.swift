@@ -1,0 +1,281 @@
+import Protocol
+
+/// What the worker says and how it ends.
+extension SceneMachine {
+    /// One decoded message from the worker, in the order the worker wrote it.
+    mutating func received(_ message: WorkerMessage) -> [Action] {
+        guard let worker, !worker.violated else { return finishEvent() }
+        switch message {
+        case .ready(let version, _):
+            let first = self.worker!.ready()
+            if !first {
+                violation("second ready")
+            } else if version != ProtocolVersion.current {
+                violation("worker speaks protocol \(version), host \(ProtocolVersion.current)", code: .versionMismatch)
+            }
+        case .callback(let callback):
+            receivedCallback(callback)
+        case .change(let change):
+            receivedChange(change)
+        case .reply(let requestID, let result):
+            self.worker!.appChangeOpen = false
+            receivedReply(requestID, result: result)
+        case .failure(let requestID?, let error):
+            self.worker!.appChangeOpen = false
+            receivedFailure(requestID, error)
+        case .failure(nil, let error):
+            output.append(
+                .record(
+                    TraceEvent(kind: .error, scene: id, op: "worker", code: error.code.rawValue, message: error.message)
+                )
+            )
+        }
+        return finishEvent()
+    }
+
+    /// The worker broke the framing (an oversized or unreadable frame).
+    mutating func workerViolated(_ message: String, code: ProtocolError.Code = .invalidMessage) -> [Action] {
+        violation(message, code: code)
+        return finishEvent()
+    }
+
+    /// The trace recorder took (`accepted`) or rejected a callback of `recordCallback`.
+    mutating func callbackRecorded(_ name: CallbackName, accepted: Bool) -> [Action] {
+        guard let worker else { return finishEvent() }
+        if !accepted {
+            violation("callback \(name) breaks the lifecycle model")
+        } else if let next = StateDerivation.state(after: name, current: worker.tracedActivation) {
+            output.append(.record(TraceEvent(kind: .state, scene: id, from: worker.tracedActivation, to: next)))
+            self.worker!.tracedActivation = next
+        }
+        return finishEvent()
+    }
+
+    /// The worker's stdout reached EOF, or a write found its stdin closed, while it was not
+    /// seen dead: it can never answer again. A dying worker closes its pipes a moment before
+    /// its death is seen, so it is given `pipeClosedGrace` to be seen dead; alive after that,
+    /// it is killed as a protocol violation. A request in flight fails with the death.
+    mutating func pipeClosed(_ pipe: Pipe) -> [Action] {
+        if worker != nil, worker!.closedPipe == nil {
+            worker!.closedPipe = pipe
+            arm(.pipeClosedGrace, after: configuration.pipeClosedGrace)
+        }
+        return finishEvent()
+    }
+
+    /// A write was refused whole (the worker left too much unread): the request in flight fails.
+    mutating func writeFailed(_ message: String) -> [Action] {
+        if let flight = inFlight, case .reply(let requestID, let operation) = flight.wait {
+            _ = worker?.answered(requestID)
+            fail(
+                .workerError(
+                    scene: id,
+                    op: operation.name,
+                    ProtocolError(.operationFailed, "cannot write to the worker: \(message)")
+                )
+            )
+        }
+        return finishEvent()
+    }
+
+    /// The worker was reaped. `now`: for the restart intensity.
+    mutating func processExited(_ childExit: ChildExit, now: ContinuousClock.Instant) -> [Action] {
+        guard let worker, let pid = worker.pid else { return finishEvent() }
+        var status: Int32?
+        var signal: Int32?
+        switch childExit {
+        case .exited(let code): status = code
+        case .signaled(let number): signal = number
+        }
+        let exit = WorkerExit(
+            pid: pid,
+            reason: worker.reason(status: status, signal: signal),
+            status: status,
+            signal: signal
+        )
+        output.append(
+            .record(
+                TraceEvent(
+                    kind: .process,
+                    scene: id,
+                    processEvent: .exited,
+                    pid: pid,
+                    reason: exit.reason,
+                    status: status,
+                    signal: signal.map(SignalNames.name(of:))
+                )
+            )
+        )
+        if worker.tracedActivation != .unattached {
+            output.append(.record(TraceEvent(kind: .state, scene: id, from: worker.tracedActivation, to: .unattached)))
+        }
+        let background = lifecycle.activation == .background
+        let root = lifecycle.stack.first ?? "Root"
+        self.worker = nil
+        lastExit = exit
+        lifecycle.processExited()
+        cancelSuspension()
+        cancelBackgroundTaskTimers()
+        cancel(.pipeClosedGrace)
+        cancel(.killGrace)
+        cancel(.quitDeadline)
+        resumeKillWaiters()
+        considerRestart(after: exit, onPurpose: worker.endsOnPurpose, background: background, root: root, now: now)
+        if let flight = inFlight {
+            switch flight.wait {
+            case .reply(_, let operation):
+                // The scene is unattached before the caller hears of it, so its next request
+                // is judged against the state the death left.
+                fail(.workerExited(scene: id, op: operation.name, reason: exit.reason))
+            case .exit:
+                cancel(.step)
+                setWait(.none)
+            case .none, .store, .spawn:
+                break
+            }
+        }
+        return finishEvent()
+    }
+
+    // MARK: Internals
+
+    private mutating func receivedCallback(_ callback: CallbackEvent) {
+        guard worker!.sawReady else {
+            violation("callback before the handshake")
+            return
+        }
+        // Every callback belongs to a request the worker is carrying out or to a change the
+        // app made and the host checked; anything else would change the scene behind the
+        // host's back.
+        switch callback.origin {
+        case .app?:
+            guard worker!.appChangeOpen else {
+                violation("callback \(callback.name) with origin app and no app change")
+                return
+            }
+        case nil:
+            guard !worker!.pending.isEmpty else {
+                violation("unsolicited callback \(callback.name)")
+                return
+            }
+        }
+        let event = TraceEvent(
+            kind: .callback,
+            scene: id,
+            name: callback.name.rawValue,
+            viewController: callback.viewController,
+            restoration: callback.restoration,
+            notification: callback.notification,
+            value: callback.value,
+            origin: callback.origin?.rawValue
+        )
+        output.append(.recordCallback(event, callback.name))
+    }
+
+    private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {
+        guard worker!.answered(requestID) != nil else {
+            violation("reply to unknown request \(requestID)")
+            return
+        }
+        guard let flight = inFlight, case .reply(requestID, let operation) = flight.wait else { return }
+        cancel(.step)
+        setWait(.none)
+        lifecycle.completed(operation)
+        switch operation {
+        case .connect(let options):
+            if options.background {
+                storeRestoration(result)
+            } else {
+                scheduleSuspension()
+            }
+        case .enterBackground:
+            storeRestoration(result)
+        case .enterForeground:
+            cancelSuspension()
+        case .beginBackgroundTask:
+            startBackgroundTaskTimers()
+        case .endBackgroundTask:
+            cancelBackgroundTaskTimers()
+            scheduleSuspension()
+        default:
+            break
+        }
+    }
+
+    private mutating func receivedFailure(_ requestID: Int, _ error: ProtocolError) {
+        guard let name = worker!.answered(requestID) else {
+            violation("error for unknown request \(requestID)")
+            return
+        }
+        guard let flight = inFlight else { return }
+        switch flight.wait {
+        case .reply(requestID, let operation):
+            fail(.workerError(scene: id, op: operation.name, error))
+        case .exit(requestID, true, _):
+            fail(.workerError(scene: id, op: name, error))
+        default:
+            break
+        }
+    }
+
+    /// Stores the worker's restoration state durably; the transition counts as done only after.
+    /// The suspension delay starts once it is stored (or at once, with nothing to store).
+    private mutating func storeRestoration(_ result: JSONValue?) {
+        guard let result else {
+            scheduleSuspension()
+            return
+        }
+        var stored = session ?? SceneSession(identifier: id)
+        stored.restoration = result
+        inFlight?.storing = stored
+        setWait(.store(.restoration))
+        output.append(.storeSession(stored))
+    }
+
+    /// The worker broke the protocol: recorded once, then SIGKILLed with reason `protocol-violation`.
+    mutating func violation(_ message: String, code: ProtocolError.Code = .invalidMessage) {
+        guard worker != nil, worker!.violate() else { return }
+        let pid = worker!.pid.map(String.init) ?? "?"
+        output.append(
+            .record(
+                TraceEvent(
+                    kind: .error,
+                    scene: id,
+                    op: "protocol",
+                    code: code.rawValue,
+                    message: "protocol violation by pid \(pid): \(message)"
+                )
+            )
+        )
+        sendKill(SIGKILLNumber, reason: .protocolViolation)
+    }
+
+    private mutating func considerRestart(
+        after exit: WorkerExit,
+        onPurpose: Bool,
+        background: Bool,
+        root: String,
+        now: ContinuousClock.Instant
+    ) {
+        guard let policy = configuration.restartPolicy, !onPurpose, !isQuitting else { return }
+        switch exit.reason {
+        case .killed, .crashed, .watchdog, .protocolViolation: break
+        default: return
+        }
+        guard restartIntensity.allowsRestart(at: now, policy: policy) else {
+            output.append(
+                .record(
+                    TraceEvent(
+                        kind: .error,
+                        scene: id,
+                        op: "restart",
+                        code: ProtocolError.Code.operationFailed.rawValue,
+                        message: "gave up: more than \(policy.maximumRestarts) restarts within \(policy.window)"
+                    )
+                )
+            )
+            return
+        }
+        enqueue(.restart(background: background, root: root))
+    }
+}

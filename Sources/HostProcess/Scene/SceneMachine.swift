@@ -1,0 +1,668 @@
+import Protocol
+
+/// Everything one scene decides, as a plain value: events in, actions out, no I/O and no
+/// waiting (swift-nio's state-machine style).
+///
+/// It owns the lifecycle (`SceneLifecycle`), the queue of requests in arrival order and the
+/// one in flight with its remaining steps, the worker process's part (`WorkerProcessMachine`),
+/// the restart intensity, the waiters, and every deadline (armed and cancelled through
+/// actions, fired back as `timerFired`). The scene actor feeds it the events in the one order
+/// they happened and performs the actions; because a death is an event like a reply, a
+/// request in flight learns of it before anything queued behind it is judged.
+struct SceneMachine: Sendable {
+    /// Something queued for the scene, carried out one at a time in arrival order.
+    enum Work: Sendable {
+        case request(SceneOperation, CallerID)
+        /// Reconnect after an unexpected death (restart policy).
+        case restart(background: Bool, root: String)
+        /// The suspend timer fired while something was in flight.
+        case suspend
+        /// The background task's expiration time came.
+        case expireBackgroundTask
+    }
+
+    /// What the step in flight waits for.
+    enum Wait: Sendable, Hashable {
+        /// Nothing: the next step can start.
+        case none
+        case store(AfterStore)
+        case spawn
+        /// The reply to request `id` (its failure, or the worker's death).
+        case reply(id: Int, WorkerOperation)
+        /// The worker's death. `request`: the request written to it, whose failure fails the
+        /// step when `failsOnRefusal`.
+        case exit(request: Int?, failsOnRefusal: Bool, onTimeout: ExitTimeout)
+    }
+
+    enum AfterStore: Sendable, Hashable {
+        /// The first session was stored: start the worker.
+        case launch(background: Bool, root: String, argv: [String])
+        /// The restoration state answering a transition was stored.
+        case restoration
+        /// The discarded session was deleted.
+        case deletion
+    }
+
+    /// What the step watchdog does when a death does not come in time.
+    enum ExitTimeout: Sendable, Hashable {
+        case kill(TerminationReason)
+        /// The worker survived a signal: forget the signal's reason, the step is done.
+        case giveUp
+    }
+
+    struct InFlight: Sendable {
+        var work: Work
+        var steps: [SceneLifecycle.Step]
+        var wait: Wait = .none
+        /// The session to store, until the store says it is stored.
+        var storing: SceneSession?
+        /// Set when the request failed but must still end its worker (`terminate`).
+        var failure: HostError?
+        /// The launch's parameters, for the `connect` request written once spawned.
+        var launch: (background: Bool, root: String, reconnect: Bool)?
+
+        var caller: CallerID? {
+            if case .request(_, let caller) = work { return caller }
+            return nil
+        }
+    }
+
+    struct Waiter: Sendable {
+        var caller: CallerID
+        var what: String
+        var predicate: @Sendable (SceneStatus) -> Bool
+    }
+
+    let id: String
+    var configuration: Configuration
+    var lifecycle = SceneLifecycle()
+    /// The stored session as the store has it (this scene is its only writer).
+    var session: SceneSession?
+    var worker: WorkerProcessMachine?
+    var lastExit: WorkerExit?
+    var inFlight: InFlight?
+    private var queue: [Work] = []
+    private var queueHead = 0
+    private var waiters: [Waiter] = []
+    /// Callers of `kill` and of system kills, resumed at the death (or the kill grace).
+    var killWaiters: [CallerID] = []
+    private var armed: [Timer: Int] = [:]
+    private var nextTimerGeneration = 0
+    var restartIntensity = RestartIntensity()
+    private var lastArgv: [String]?
+    /// The suspend timer fired; the suspension runs when nothing is in flight.
+    var suspendDue = false
+    var expirationDue = false
+    private(set) var isQuitting = false
+    private(set) var isClosed = false
+    var output: [Action] = []
+
+    init(id: String, configuration: Configuration, session: SceneSession?, discardedAtLaunch: Bool) {
+        self.id = id
+        self.configuration = configuration
+        self.session = session
+        lifecycle.sessionExists = session != nil
+        if discardedAtLaunch { lifecycle.discarded() }
+    }
+
+    var status: SceneStatus {
+        SceneStatus(
+            scene: id,
+            activation: lifecycle.activation,
+            process: lifecycle.process,
+            pid: worker?.pid,
+            stack: lifecycle.stack,
+            hasBackgroundTask: lifecycle.hasBackgroundTask,
+            isDiscarded: lifecycle.isDiscarded,
+            lastExit: lastExit
+        )
+    }
+
+    /// Whether nothing is in flight or queued.
+    var isIdle: Bool { inFlight == nil && queueHead == queue.count }
+
+    /// The timers armed now (for tests: a refusal must leave them alone).
+    var armedTimers: [Timer: Int] { armed }
+
+    // MARK: Requests
+
+    /// A caller asks for `op`. `kill` acts at once, ahead of anything in flight or queued
+    /// (the transition in flight then fails with the death); everything else is queued.
+    mutating func request(_ op: SceneOperation, caller: CallerID) -> [Action] {
+        if isClosed {
+            output.append(.resume(caller, .failure(.shuttingDown)))
+        } else if case .kill(let signal) = op {
+            kill(signal: signal, caller: caller)
+        } else {
+            enqueue(.request(op, caller))
+        }
+        return finishEvent()
+    }
+
+    /// The system kills the live worker with SIGKILL and `reason`, at once and on purpose (no
+    /// restart); `caller` is resumed at its death, or at once when there is no worker.
+    mutating func systemKill(reason: TerminationReason, caller: CallerID) -> [Action] {
+        if lifecycle.hasLiveWorker, worker != nil {
+            worker?.endsOnPurpose = true
+            sendKill(SIGKILLNumber, reason: reason)
+            killWaiters.append(caller)
+        } else {
+            output.append(.resume(caller, .success(())))
+        }
+        return finishEvent()
+    }
+
+    /// Waits until `predicate` holds for the status, at most `timeout`.
+    mutating func wait(
+        caller: CallerID,
+        what: String,
+        timeout: Duration?,
+        _ predicate: @escaping @Sendable (SceneStatus) -> Bool
+    ) -> [Action] {
+        if predicate(status) {
+            output.append(.resume(caller, .success(())))
+        } else {
+            waiters.append(Waiter(caller: caller, what: what, predicate: predicate))
+            if let timeout { arm(.waiter(caller), after: timeout) }
+        }
+        return finishEvent()
+    }
+
+    mutating func setRestartPolicy(_ policy: RestartPolicy?) {
+        configuration.restartPolicy = policy
+    }
+
+    /// The host quits: no launch and no restart from now on; a worker still alive `deadline`
+    /// later is SIGKILLed with reason `terminate-timeout`.
+    mutating func beginQuit(deadline: Duration) -> [Action] {
+        isQuitting = true
+        if lifecycle.hasLiveWorker { arm(.quitDeadline, after: deadline) }
+        return finishEvent()
+    }
+
+    /// SIGKILLs the live worker now with `reason`, ahead of everything queued.
+    mutating func killNow(reason: TerminationReason) -> [Action] {
+        if worker != nil { sendKill(SIGKILLNumber, reason: reason) }
+        return finishEvent()
+    }
+
+    /// No more requests: later ones fail with `shuttingDown`; the ones queued still run.
+    mutating func close() -> [Action] {
+        isClosed = true
+        cancel(.quitDeadline)
+        return finishEvent()
+    }
+
+    // MARK: Completions from the shell
+
+    mutating func spawnCompleted(pid: Int32) -> [Action] {
+        guard var worker, worker.pid == nil else { return finishEvent() }
+        let deferred = worker.spawned(pid: pid)
+        self.worker = worker
+        output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid)))
+        for signal in deferred { output.append(.signal(signal)) }
+        if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
+            let session = self.session ?? SceneSession(identifier: id)
+            let options = ConnectOptions(
+                session: id,
+                configuration: session.configuration,
+                role: session.role,
+                background: launch.background,
+                root: launch.root,
+                reconnect: launch.reconnect,
+                restoration: session.restoration
+            )
+            let operation = WorkerOperation.connect(options)
+            let requestID = self.worker!.register(operation.name)
+            output.append(
+                .write([.hello(protocolVersion: ProtocolVersion.current), .request(id: requestID, operation)])
+            )
+            arm(.step, after: configuration.launchLimit)
+            flight.wait = .reply(id: requestID, operation)
+            inFlight = flight
+        }
+        return finishEvent()
+    }
+
+    mutating func spawnFailed(_ error: HostError) -> [Action] {
+        guard worker?.pid == nil, worker != nil else { return finishEvent() }
+        worker = nil
+        lifecycle.processExited()
+        if let flight = inFlight, flight.wait == .spawn {
+            fail(error)
+        }
+        return finishEvent()
+    }
+
+    mutating func storeCompleted() -> [Action] {
+        guard var flight = inFlight, case .store(let after) = flight.wait else { return finishEvent() }
+        if let stored = flight.storing { session = stored }
+        flight.storing = nil
+        flight.wait = .none
+        inFlight = flight
+        switch after {
+        case .launch(let background, let root, let argv):
+            lifecycle.sessionSaved()
+            if isQuitting {
+                fail(.shuttingDown)
+            } else {
+                beginLaunch(background: background, root: root, argv: argv)
+            }
+        case .restoration:
+            scheduleSuspension()
+        case .deletion:
+            break
+        }
+        return finishEvent()
+    }
+
+    mutating func storeFailed(_ error: HostError) -> [Action] {
+        guard let flight = inFlight, case .store(let after) = flight.wait else { return finishEvent() }
+        // The worker is in the background whether or not its state could be stored: it is
+        // suspended like any other (it would otherwise run for ever).
+        if after == .restoration { scheduleSuspension() }
+        fail(error)
+        return finishEvent()
+    }
+
+    // MARK: Timers
+
+    mutating func timerFired(_ token: TimerToken, now: ContinuousClock.Instant) -> [Action] {
+        guard armed[token.timer] == token.generation else { return finishEvent() }
+        armed[token.timer] = nil
+        switch token.timer {
+        case .step:
+            stepTimedOut()
+        case .killGrace:
+            worker?.withdrawKillReason()
+            resumeKillWaiters()
+        case .suspend:
+            suspendDue = true
+            enqueue(.suspend)
+        case .backgroundTaskExpiration:
+            expirationDue = true
+            enqueue(.expireBackgroundTask)
+        case .backgroundTaskDeadline:
+            if lifecycle.hasBackgroundTask, worker != nil {
+                sendKill(SIGKILLNumber, reason: .backgroundTaskTimeout)
+            }
+        case .pipeClosedGrace:
+            if let pipe = worker?.closedPipe {
+                violation("closed its \(pipe.rawValue) but kept running for \(configuration.pipeClosedGrace)")
+            }
+        case .quitDeadline:
+            if worker != nil { sendKill(SIGKILLNumber, reason: .terminateTimeout) }
+        case .waiter(let caller):
+            if let index = waiters.firstIndex(where: { $0.caller == caller }) {
+                let waiter = waiters.remove(at: index)
+                output.append(.resume(caller, .failure(.timedOut(scene: id, waitingFor: waiter.what))))
+            }
+        }
+        return finishEvent()
+    }
+
+    // MARK: Internals
+
+    mutating func enqueue(_ work: Work) {
+        queue.append(work)
+    }
+
+    private mutating func dequeue() -> Work? {
+        guard queueHead < queue.count else { return nil }
+        let work = queue[queueHead]
+        queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead >= 64 && queueHead * 2 >= queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        return work
+    }
+
+    /// Runs whatever can run now, then wakes the waiters whose condition holds; returns the
+    /// actions the event produced.
+    mutating func finishEvent() -> [Action] {
+        drive()
+        if !waiters.isEmpty {
+            let current = status
+            var kept: [Waiter] = []
+            for waiter in waiters {
+                if waiter.predicate(current) {
+                    cancel(.waiter(waiter.caller))
+                    output.append(.resume(waiter.caller, .success(())))
+                } else {
+                    kept.append(waiter)
+                }
+            }
+            waiters = kept
+        }
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
+    }
+
+    /// Carries the work forward until something must be waited for or nothing is left.
+    private mutating func drive() {
+        while true {
+            if let flight = inFlight {
+                guard flight.wait == .none else { return }
+                if flight.steps.isEmpty {
+                    complete()
+                    continue
+                }
+                var next = flight
+                let step = next.steps.removeFirst()
+                inFlight = next
+                start(step)
+                continue
+            }
+            guard let work = dequeue() else { return }
+            begin(work)
+        }
+    }
+
+    private mutating func begin(_ work: Work) {
+        switch work {
+        case .request(let op, let caller):
+            switch lifecycle.request(op) {
+            case .refuse(let reason):
+                // A refusal changes nothing: not the state, not a timer.
+                output.append(
+                    .record(
+                        TraceEvent(
+                            kind: .error,
+                            scene: id,
+                            op: op.name,
+                            code: ProtocolError.Code.illegalTransition.rawValue,
+                            message: reason
+                        )
+                    )
+                )
+                output.append(.resume(caller, .failure(.refused(scene: id, op: op.name, reason: reason))))
+            case .perform(let steps):
+                switch op {
+                case .disconnect, .discard, .terminate: worker?.endsOnPurpose = true
+                default: break
+                }
+                inFlight = InFlight(work: work, steps: steps)
+            }
+        case .restart(let background, let root):
+            guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !isQuitting else { return }
+            inFlight = InFlight(work: work, steps: [.launch(background: background, root: root)])
+        case .suspend:
+            guard suspendDue else { return }
+            suspendDue = false
+            guard lifecycle.shouldSuspend, let pid = worker?.pid else { return }
+            output.append(.stopProcessGroup)
+            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
+            lifecycle.suspended()
+        case .expireBackgroundTask:
+            guard expirationDue else { return }
+            expirationDue = false
+            guard lifecycle.hasBackgroundTask, lifecycle.process == .running, worker?.pid != nil else { return }
+            inFlight = InFlight(work: work, steps: [.send(.expireBackgroundTask)])
+        }
+    }
+
+    /// The work in flight ran all its steps.
+    mutating func complete() {
+        guard let flight = inFlight else { return }
+        inFlight = nil
+        if let caller = flight.caller {
+            output.append(.resume(caller, flight.failure.map { .failure($0) } ?? .success(())))
+        } else if let failure = flight.failure {
+            reportInternalFailure(of: flight.work, failure)
+        }
+    }
+
+    /// The work in flight failed with `error`: its caller hears of it, nothing else of it runs.
+    /// A `terminate` still ends its worker (the host's quit relies on it).
+    mutating func fail(_ error: HostError) {
+        guard var flight = inFlight else { return }
+        cancel(.step)
+        if case .request(.terminate, _) = flight.work, flight.failure == nil, worker != nil {
+            flight.failure = error
+            flight.steps = []
+            flight.storing = nil
+            worker?.endsOnPurpose = true
+            flight.wait = .exit(request: nil, failsOnRefusal: false, onTimeout: .kill(.terminateTimeout))
+            inFlight = flight
+            arm(.step, after: configuration.terminateLimit)
+            return
+        }
+        inFlight = nil
+        if let caller = flight.caller {
+            output.append(.resume(caller, .failure(flight.failure ?? error)))
+        } else {
+            reportInternalFailure(of: flight.work, error)
+        }
+    }
+
+    mutating func reportInternalFailure(of work: Work, _ error: HostError) {
+        guard case .restart = work else { return }
+        output.append(
+            .record(
+                TraceEvent(
+                    kind: .error,
+                    scene: id,
+                    op: "restart",
+                    code: ProtocolError.Code.operationFailed.rawValue,
+                    message: "restart failed: \(error)"
+                )
+            )
+        )
+    }
+
+    mutating func setWait(_ wait: Wait) {
+        inFlight?.wait = wait
+    }
+
+    // MARK: Steps
+
+    private mutating func start(_ step: SceneLifecycle.Step) {
+        switch step {
+        case .launch(let background, let root):
+            // A quit in progress starts no worker: it would outlive the quit.
+            guard !isQuitting else {
+                fail(.shuttingDown)
+                return
+            }
+            var argv = configuration.worker
+            switch inFlight?.work {
+            case .request(.connect(_, _, let worker?), _): argv = worker
+            case .restart: argv = lastArgv ?? configuration.worker
+            default: break
+            }
+            inFlight?.launch = (background, root, lifecycle.sessionExists)
+            if !lifecycle.sessionExists {
+                let fresh = session ?? SceneSession(identifier: id)
+                inFlight?.storing = fresh
+                setWait(.store(.launch(background: background, root: root, argv: argv)))
+                output.append(.storeSession(fresh))
+            } else {
+                beginLaunch(background: background, root: root, argv: argv)
+            }
+
+        case .resume:
+            guard let pid = worker?.pid else { return }
+            output.append(.signalProcessGroup(SIGCONTNumber))
+            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: pid)))
+            lifecycle.resumed()
+
+        case .deliverQueuedNotifications:
+            let sends = lifecycle.takeQueuedNotifications().map {
+                SceneLifecycle.Step.send(.notify(name: $0.name, value: $0.value))
+            }
+            inFlight?.steps.insert(contentsOf: sends, at: 0)
+
+        case .send(let operation):
+            guard worker?.pid != nil, lifecycle.hasLiveWorker else {
+                fail(.workerExited(scene: id, op: operation.name, reason: lastExit?.reason ?? .crashed))
+                return
+            }
+            let requestID = worker!.register(operation.name)
+            output.append(.write([.request(id: requestID, operation)]))
+            arm(.step, after: configuration.transitionLimit)
+            setWait(.reply(id: requestID, operation))
+
+        case .disconnectWorker:
+            guard worker?.pid != nil else { return }
+            worker!.expectCleanExit(.disconnected)
+            let requestID = worker!.register(WorkerOperation.disconnect.name)
+            output.append(.write([.request(id: requestID, .disconnect)]))
+            arm(.step, after: configuration.transitionLimit)
+            setWait(.exit(request: requestID, failsOnRefusal: true, onTimeout: .kill(.watchdog)))
+
+        case .terminateWorker:
+            guard worker?.pid != nil else { return }
+            worker!.expectCleanExit(.terminated)
+            let requestID = worker!.register(WorkerOperation.terminate.name)
+            output.append(.write([.request(id: requestID, .terminate)]))
+            arm(.step, after: configuration.terminateLimit)
+            setWait(.exit(request: requestID, failsOnRefusal: false, onTimeout: .kill(.terminateTimeout)))
+
+        case .signal(let signal, let reason):
+            guard worker != nil else { return }
+            if signal == SIGKILLNumber {
+                sendKill(signal, reason: reason)
+                setWait(.exit(request: nil, failsOnRefusal: false, onTimeout: .giveUp))
+            } else if lifecycle.process == .suspended {
+                // Stays stopped: the signal is delivered when the scene resumes.
+                output.append(.signal(signal))
+            } else {
+                sendKill(signal, reason: reason)
+                arm(.step, after: configuration.terminateLimit)
+                setWait(.exit(request: nil, failsOnRefusal: false, onTimeout: .giveUp))
+            }
+
+        case .discardSession:
+            output.append(
+                .record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
+            )
+            output.append(.deleteSession)
+            session = nil
+            lifecycle.discarded()
+            setWait(.store(.deletion))
+
+        case .queueNotification(let name, let value):
+            lifecycle.queue(notification: name, value: value)
+        }
+    }
+
+    private mutating func beginLaunch(background: Bool, root: String, argv: [String]) {
+        lifecycle.launching(root: root)
+        lastArgv = argv
+        worker = WorkerProcessMachine(argv: argv)
+        setWait(.spawn)
+        output.append(.spawn(argv: argv))
+    }
+
+    /// The step watchdog fired.
+    private mutating func stepTimedOut() {
+        guard let flight = inFlight else { return }
+        switch flight.wait {
+        case .reply:
+            if worker != nil { sendKill(SIGKILLNumber, reason: .watchdog) }
+        case .exit(_, _, .kill(let reason)):
+            if worker != nil { sendKill(SIGKILLNumber, reason: reason) }
+        case .exit(_, _, .giveUp):
+            worker?.withdrawKillReason()
+            setWait(.none)
+        case .none, .store, .spawn:
+            break
+        }
+    }
+
+    /// Signals the worker, recording `reason` for its death (the first reason set wins).
+    mutating func sendKill(_ signal: Int32, reason: TerminationReason?) {
+        guard var worker else { return }
+        let now = worker.kill(signal: signal, reason: reason)
+        self.worker = worker
+        if now { output.append(.signal(signal)) }
+    }
+
+    /// A `kill` request, carried out at once (LIFECYCLE.md: a kill does not wait behind a
+    /// transition in flight; that transition fails with the death).
+    private mutating func kill(signal: Int32, caller: CallerID) {
+        switch lifecycle.request(.kill(signal: signal)) {
+        case .refuse(let reason):
+            output.append(
+                .record(
+                    TraceEvent(
+                        kind: .error,
+                        scene: id,
+                        op: "kill",
+                        code: ProtocolError.Code.illegalTransition.rawValue,
+                        message: reason
+                    )
+                )
+            )
+            output.append(.resume(caller, .failure(.refused(scene: id, op: "kill", reason: reason))))
+        case .perform:
+            if signal == SIGKILLNumber {
+                sendKill(signal, reason: .killed)
+                killWaiters.append(caller)
+            } else if lifecycle.process == .suspended {
+                // A stopped worker stays stopped (the trace and `ps` keep saying suspended):
+                // the signal is delivered when it resumes.
+                output.append(.signal(signal))
+                output.append(.resume(caller, .success(())))
+            } else {
+                sendKill(signal, reason: .killed)
+                killWaiters.append(caller)
+                arm(.killGrace, after: configuration.terminateLimit)
+            }
+        }
+    }
+
+    mutating func resumeKillWaiters() {
+        for caller in killWaiters { output.append(.resume(caller, .success(()))) }
+        killWaiters = []
+    }
+
+    // MARK: Timers
+
+    mutating func arm(_ timer: Timer, after delay: Duration) {
+        if let generation = armed[timer] {
+            output.append(.cancelTimer(TimerToken(timer: timer, generation: generation)))
+        }
+        nextTimerGeneration += 1
+        armed[timer] = nextTimerGeneration
+        output.append(.armTimer(TimerToken(timer: timer, generation: nextTimerGeneration), after: delay))
+    }
+
+    mutating func cancel(_ timer: Timer) {
+        guard let generation = armed.removeValue(forKey: timer) else { return }
+        output.append(.cancelTimer(TimerToken(timer: timer, generation: generation)))
+    }
+
+    /// (Re)starts the suspension delay if the scene should be suspended now.
+    mutating func scheduleSuspension() {
+        suspendDue = false
+        cancel(.suspend)
+        if lifecycle.shouldSuspend { arm(.suspend, after: configuration.suspendDelay) }
+    }
+
+    mutating func cancelSuspension() {
+        suspendDue = false
+        cancel(.suspend)
+    }
+
+    mutating func startBackgroundTaskTimers() {
+        cancelSuspension()
+        expirationDue = false
+        let limit = configuration.backgroundTaskLimit
+        arm(.backgroundTaskExpiration, after: limit - configuration.backgroundTaskExpirationLead)
+        arm(.backgroundTaskDeadline, after: limit)
+    }
+
+    mutating func cancelBackgroundTaskTimers() {
+        expirationDue = false
+        cancel(.backgroundTaskExpiration)
+        cancel(.backgroundTaskDeadline)
+    }
+}
+
+/// SIGCONT's number, spelled once.
+let SIGCONTNumber: Int32 = 18

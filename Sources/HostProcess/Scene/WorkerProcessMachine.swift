@@ -1,0 +1,115 @@
+import Protocol
+
+/// The host's view of one worker process, from spawn to reap: a plain value with no I/O.
+///
+/// Kept apart from the scene's part (`SceneMachine`) so that one worker could later carry
+/// several scenes: everything here is about the process and its pipe (pid, requests
+/// awaiting a reply, why it is being ended), nothing about activation or stacks.
+struct WorkerProcessMachine: Sendable {
+    enum State: Sendable, Hashable {
+        /// Asked for; the blocking thread is starting it.
+        case spawning
+        /// Started, not seen dead yet.
+        case alive(pid: Int32)
+    }
+
+    private(set) var state: State = .spawning
+    /// The argv it was started with (a restart uses it again).
+    let argv: [String]
+    private var nextRequestID = 1
+    /// Requests written and not answered yet, by id: the operation's name.
+    private(set) var pending: [Int: String] = [:]
+    private(set) var sawReady = false
+    /// Set once the worker broke the protocol: later input from it is ignored.
+    private(set) var violated = false
+    /// Set before the host kills the worker, so the death gets the host's reason (first wins).
+    private(set) var killReason: TerminationReason?
+    /// Set before a disconnect or terminate request: a clean exit then has this reason.
+    private(set) var cleanExitReason: TerminationReason?
+    /// The host ends this worker on purpose (disconnect, discard, terminate, jetsam): its
+    /// death is no reason to restart.
+    var endsOnPurpose = false
+    /// The activation state as the worker's callbacks have moved it (for the trace's state events).
+    var tracedActivation: ActivationState = .unattached
+    /// Signals asked for while the process was still being spawned, delivered once it is.
+    private(set) var signalsAwaitingSpawn: [Int32] = []
+    /// The worker reported a change the app made and the host accepted it: the callbacks with
+    /// origin `app` that follow belong to it, until the next reply, failure or change.
+    var appChangeOpen = false
+    /// Its stdout or stdin closed while it lived: the grace timer runs.
+    var closedPipe: SceneMachine.Pipe?
+
+    init(argv: [String]) {
+        self.argv = argv
+    }
+
+    var pid: Int32? {
+        if case .alive(let pid) = state { return pid }
+        return nil
+    }
+
+    /// The spawn succeeded; returns the signals to deliver now.
+    mutating func spawned(pid: Int32) -> [Int32] {
+        state = .alive(pid: pid)
+        defer { signalsAwaitingSpawn = [] }
+        return signalsAwaitingSpawn
+    }
+
+    /// Assigns the next request id and remembers the request until its answer.
+    mutating func register(_ name: String) -> Int {
+        let id = nextRequestID
+        nextRequestID += 1
+        pending[id] = name
+        return id
+    }
+
+    /// Takes the request `id` out of the pending set; nil if it is unknown.
+    mutating func answered(_ id: Int) -> String? {
+        pending.removeValue(forKey: id)
+    }
+
+    /// The first `ready`: true; a second one is a violation (false).
+    mutating func ready() -> Bool {
+        defer { sawReady = true }
+        return !sawReady
+    }
+
+    /// True the first time only.
+    mutating func violate() -> Bool {
+        defer { violated = true }
+        return !violated
+    }
+
+    /// Whether the signal must be sent now (false: deferred until spawned, or a SIGKILL
+    /// already sent: one is enough).
+    mutating func kill(signal: Int32, reason: TerminationReason?) -> Bool {
+        if let reason, killReason == nil { killReason = reason }
+        if signal == SIGKILLNumber {
+            guard !sentSIGKILL else { return false }
+            sentSIGKILL = true
+        }
+        guard pid != nil else {
+            signalsAwaitingSpawn.append(signal)
+            return false
+        }
+        return true
+    }
+
+    private var sentSIGKILL = false
+
+    /// Forgets the reason of a signal the worker survived.
+    mutating func withdrawKillReason() {
+        killReason = nil
+    }
+
+    mutating func expectCleanExit(_ reason: TerminationReason) {
+        cleanExitReason = reason
+    }
+
+    /// Why the worker ended, given how it ended.
+    func reason(status: Int32?, signal: Int32?) -> TerminationReason {
+        if let killReason { return killReason }
+        if let cleanExitReason, status == 0 { return cleanExitReason }
+        return .unrequested(signal: signal)
+    }
+}

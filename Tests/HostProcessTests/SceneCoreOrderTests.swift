@@ -1,0 +1,90 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// End to end, real workers: replies, callbacks and deaths reach a scene in one order.
+@Suite struct SceneCoreOrderTests {
+    /// Issue 12's wedge: a worker that dies at once (its hello write may find the pipe closed
+    /// before its death is seen), then `connect` again at once. The death must be known before
+    /// the first connect fails, so the second is judged against an unattached scene.
+    @Test func aWorkerThatDiesAtOnceNeverWedgesTheScene() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        for round in 1...200 {
+            do {
+                try await scene.connect(worker: ["/bin/true"])
+                Issue.record("round \(round): connect with /bin/true succeeded")
+            } catch HostError.workerExited(_, "connect", .crashed) {
+            } catch {
+                Issue.record("round \(round): connect with /bin/true failed with \(error)")
+            }
+            try await scene.connect()
+            #expect(await scene.status().activation == .foregroundActive)
+            try await scene.kill()
+        }
+        await host.quit()
+        let spawned = host.trace.history.filter { $0.processEvent == .spawned }.compactMap(\.pid)
+        let exited = Set(host.trace.history.filter { $0.processEvent == .exited }.compactMap(\.pid))
+        #expect(spawned.count == 400)
+        #expect(spawned.allSatisfy { exited.contains($0) })
+        #expect(host.verifyTrace() == nil)
+        #expect(!host.trace.history.contains { $0.kind == .error && $0.op == "protocol" })
+    }
+
+    /// Issue 13 item 24: a kill acts at once; the transition in flight fails with the death
+    /// instead of holding the kill until its watchdog.
+    @Test func aKillDoesNotWaitBehindAHungTransition() async throws {
+        var configuration = TestWorker.configuration(["--hang-in", "viewWillDisappear"])
+        configuration.transitionLimit = .seconds(600)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let events = host.trace.events(fromSeq: host.lastSeq + 1)
+        let push = Task { try await scene.push("Detail") }
+        // The push is in the worker, hung in Root's viewWillDisappear.
+        for await event in events where event.name == CallbackName.viewWillDisappear.rawValue { break }
+        let start = ContinuousClock.now
+        try await scene.kill()
+        await #expect(throws: HostError.workerExited(scene: "A", op: "push", reason: .killed)) { try await push.value }
+        #expect(ContinuousClock.now - start < .seconds(60))
+        #expect(await scene.status().activation == .unattached)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// Issue 13 item 21: a signal other than SIGKILL leaves a suspended worker stopped: no
+    /// SIGCONT behind the trace's back; the signal is delivered when the scene resumes.
+    @Test func aSignalToASuspendedSceneKeepsItStopped() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+        let pid = try #require(await scene.status().pid)
+        try await scene.kill(signal: SIGWINCH)
+        #expect(await scene.status().process == .suspended)
+        #expect(ProcessStateProbe.state(of: pid) == "T")
+        try await scene.foreground()
+        #expect(await scene.status().process == .running)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+/// The one-letter state of a process in /proc/PID/stat (`T`: stopped).
+enum ProcessStateProbe {
+    static func state(of pid: Int32) -> String? {
+        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else {
+            return nil
+        }
+        return String(UnicodeScalar(buffer[close + 2]))
+    }
+}

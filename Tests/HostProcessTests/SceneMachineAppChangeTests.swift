@@ -1,0 +1,111 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// Pure tests of the app-initiated path (LIFECYCLE.md §3b): the host checks each change the
+/// worker reports with the rules of its own requests, follows a legal one, and treats an
+/// illegal one as a protocol violation.
+@Suite struct SceneMachineAppChangeTests {
+    private func appCallback(_ name: CallbackName, _ viewController: String? = nil) -> WorkerMessage {
+        .callback(CallbackEvent(name, viewController: viewController, origin: .app))
+    }
+
+    @Test func aLegalPushIsFollowedAndItsCallbacksCarryTheOrigin() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.change(.push(viewController: "Detail"))) }
+        harness.feed { $0.received(appCallback(.viewDidLoad, "Detail")) }
+        harness.feed { $0.received(appCallback(.viewDidAppear, "Detail")) }
+        #expect(harness.signals.isEmpty)
+        #expect(harness.machine.status.stack == ["Root", "Detail"])
+        let origins = harness.recorded.filter { $0.viewController == "Detail" }.map(\.origin)
+        #expect(origins == ["app", "app"])
+        // The host's own pop now sees the app's stack.
+        let pop = harness.request(.pop)
+        harness.reply()
+        #expect(harness.succeeded(pop))
+        #expect(harness.machine.status.stack == ["Root"])
+    }
+
+    @Test func anIllegalChangeIsAProtocolViolationAndChangesNothing() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.change(.pop)) }
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.machine.status.stack == ["Root"])
+        #expect(harness.recorded.last?.op == "protocol")
+    }
+
+    @Test func aPushDuringAHostRequestIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.push(viewController: "B"))
+        harness.feed { $0.received(.change(.push(viewController: "C"))) }
+        #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    @Test func anAppCallbackWithoutAChangeIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(appCallback(.viewDidLoad, "Detail")) }
+        #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    /// The most common background pattern: beginBackgroundTask inside sceneDidEnterBackground.
+    @Test func aBackgroundTaskBegunInsideEnterBackgroundPreventsTheSuspension() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(30) }
+        harness.connect()
+        let background = harness.request(.background)
+        harness.feed { $0.received(.callback(CallbackEvent(.sceneWillResignActive))) }
+        harness.feed { $0.received(.callback(CallbackEvent(.sceneDidEnterBackground))) }
+        harness.feed { $0.received(.change(.beginBackgroundTask)) }
+        harness.feed { $0.received(appCallback(.beginBackgroundTask)) }
+        harness.reply()
+        #expect(harness.succeeded(background))
+        #expect(harness.signals.isEmpty)
+        #expect(harness.machine.status.hasBackgroundTask)
+        harness.advance(by: .seconds(10))
+        #expect(harness.stops == 0)
+        // The app ends it itself: the suspension follows after the delay.
+        harness.feed { $0.received(.change(.endBackgroundTask)) }
+        harness.feed { $0.received(appCallback(.endBackgroundTask)) }
+        #expect(harness.machine.status.hasBackgroundTask == false)
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+        #expect(harness.machine.armedTimers.isEmpty)
+    }
+
+    @Test func anAppBackgroundTaskExpiresAndIsKilledLikeAHostOne() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
+        harness.connect()
+        harness.feed { $0.received(.change(.beginBackgroundTask)) }
+        harness.advance(by: .seconds(8))
+        #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])
+        harness.reply(callbacks: [.backgroundTaskExpiration])
+        harness.advance(by: .seconds(2))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.machine.status.lastExit?.reason == .backgroundTaskTimeout)
+    }
+
+    @Test func theStackRebuiltInWillConnectToIsFollowed() {
+        var harness = SceneMachineHarness()
+        let connect = harness.request(.connect())
+        harness.ready()
+        harness.feed { $0.received(.callback(CallbackEvent(.willConnectTo))) }
+        harness.feed { $0.received(.change(.setStack(["Root", "List", "Detail"]))) }
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        #expect(harness.succeeded(connect))
+        #expect(harness.signals.isEmpty)
+        #expect(harness.machine.status.stack == ["Root", "List", "Detail"])
+    }
+
+    @Test func aStackRebuiltOutsideWillConnectToIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.change(.setStack(["Root", "List"]))) }
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.machine.status.stack == ["Root"])
+    }
+}

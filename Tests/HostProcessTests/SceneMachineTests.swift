@@ -1,0 +1,491 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// Pure tests of the scene core: events in, actions out, a virtual clock, no processes.
+@Suite struct SceneMachineTests {
+    @Test func connectSpawnsSaysHelloAndCompletesAtTheReply() {
+        var harness = SceneMachineHarness()
+        let caller = harness.request(.connect())
+        #expect(harness.spawns == 1)
+        #expect(harness.machine.status.process == .launching)
+        #expect(harness.pendingRequests.map(\.op.name) == ["connect"])
+        #expect(harness.outcomes[caller] == nil)
+        harness.ready()
+        harness.reply(callbacks: [
+            .didFinishLaunching, .willConnectTo, .sceneWillEnterForeground, .sceneDidBecomeActive,
+        ])
+        #expect(harness.succeeded(caller))
+        #expect(harness.machine.status.activation == .foregroundActive)
+        #expect(harness.machine.status.process == .running)
+        #expect(harness.machine.status.pid == 100)
+        // The state events come from the callbacks, right after the one that defines them.
+        let states = harness.recorded.filter { $0.kind == .state }.map { $0.to }
+        #expect(states == [.foregroundInactive, .foregroundActive])
+    }
+
+    @Test func queuedRequestsRunInArrivalOrderOneAtATime() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let pop = harness.request(.pop)
+        // pop is judged only after push completed: with push in flight it waits.
+        #expect(harness.pendingRequests.map(\.op.name) == ["push"])
+        harness.reply(callbacks: [.viewDidLoad])
+        #expect(harness.succeeded(push))
+        #expect(harness.pendingRequests.map(\.op.name) == ["pop"])
+        harness.reply()
+        #expect(harness.succeeded(pop))
+        #expect(harness.machine.status.stack == ["Root"])
+    }
+
+    // MARK: Timers
+
+    @Test func aBackgroundSceneIsSuspendedAfterTheDelay() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        #expect(harness.machine.status.activation == .background)
+        harness.advance(by: .milliseconds(49))
+        #expect(harness.stops == 0)
+        harness.advance(by: .milliseconds(1))
+        #expect(harness.stops == 1)
+        #expect(harness.machine.status.process == .suspended)
+        #expect(harness.recorded.last?.processEvent == .suspended)
+    }
+
+    @Test func aForegroundCancelsThePendingSuspension() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .milliseconds(20))
+        let foreground = harness.request(.foreground)
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        #expect(harness.succeeded(foreground))
+        harness.advance(by: .seconds(10))
+        #expect(harness.stops == 0)
+        #expect(harness.machine.status.process == .running)
+    }
+
+    @Test func aSuspendTimerFiringMidTransitionWaitsForIt() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        let notify = harness.request(.notify(name: "n", value: .int(1)))
+        harness.advance(by: .milliseconds(50))
+        // The notify is in flight: the worker is not stopped under it.
+        #expect(harness.stops == 0)
+        harness.reply(callbacks: [.didReceiveNotification])
+        #expect(harness.succeeded(notify))
+        #expect(harness.stops == 1)
+    }
+
+    @Test func theSuspensionDelayStartsOnceTheStateIsStored() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.autoStore = false
+        let background = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: .object(["stack": .array([.string("Root")])]))
+        // The transition counts as done only once its state is durable.
+        #expect(harness.outcomes[background] == nil)
+        harness.advance(by: .seconds(1))
+        #expect(harness.stops == 0)
+        harness.feed { $0.storeCompleted() }
+        #expect(harness.succeeded(background))
+        #expect(harness.machine.session?.restoration != nil)
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+    }
+
+    @Test func aBackgroundWhoseStateCannotBeStoredFailsButIsStillSuspended() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.failNextStore = .io("disk full")
+        let background = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: .object([:]))
+        #expect(harness.error(of: background) == .io("disk full"))
+        #expect(harness.machine.session?.restoration == nil)
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+    }
+
+    @Test func aRefusalChangesNothingNotEvenATimer() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        let timers = harness.machine.armedTimers
+        let status = harness.machine.status
+        let actionsBefore = harness.actions.count
+        for op: SceneOperation in [
+            .activate, .deactivate, .background, .pop, .push(viewController: "B"), .endBackgroundTask,
+        ] {
+            let caller = harness.request(op)
+            guard case .refused = harness.error(of: caller) else {
+                Issue.record("\(op.name) must be refused in the background")
+                continue
+            }
+        }
+        #expect(harness.machine.armedTimers == timers)
+        #expect(harness.machine.status == status)
+        // Only the refusals' error events and the callers' resumptions.
+        for action in harness.actions[actionsBefore...] {
+            switch action {
+            case .record(let event): #expect(event.kind == .error)
+            case .resume: break
+            default: Issue.record("a refusal produced \(action)")
+            }
+        }
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+    }
+
+    @Test func aBackgroundTaskExpiresThenItsDeadlineKillsTheWorker() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
+        harness.connect()
+        harness.request(.beginBackgroundTask)
+        harness.reply(callbacks: [.beginBackgroundTask])
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        // A running background task holds the worker running.
+        harness.advance(by: .seconds(7))
+        #expect(harness.stops == 0)
+        harness.advance(by: .seconds(1))
+        #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])
+        harness.reply(callbacks: [.backgroundTaskExpiration])
+        #expect(harness.signals.isEmpty)
+        harness.advance(by: .seconds(2))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.machine.status.lastExit?.reason == .backgroundTaskTimeout)
+        #expect(harness.machine.status.activation == .unattached)
+        #expect(harness.machine.armedTimers.isEmpty)
+    }
+
+    @Test func anEndedBackgroundTaskLetsTheSceneSuspend() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.request(.beginBackgroundTask)
+        harness.reply(callbacks: [.beginBackgroundTask])
+        harness.advance(by: .seconds(1))
+        #expect(harness.stops == 0)
+        harness.request(.endBackgroundTask)
+        harness.reply(callbacks: [.endBackgroundTask])
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+        #expect(harness.machine.armedTimers.keys.contains(.backgroundTaskDeadline) == false)
+    }
+
+    @Test func aWaiterTimesOutOnTheClockAndAnotherIsWokenByTheState() {
+        var harness = SceneMachineHarness()
+        let late = harness.waitFor("state background", timeout: .seconds(1)) { $0.activation == .background }
+        let woken = harness.waitFor("state foregroundActive", timeout: .seconds(5)) {
+            $0.activation == .foregroundActive
+        }
+        harness.connect()
+        #expect(harness.succeeded(woken))
+        #expect(harness.outcomes[late] == nil)
+        harness.advance(by: .seconds(1))
+        guard case .timedOut = harness.error(of: late) else {
+            Issue.record("the wait must time out")
+            return
+        }
+        #expect(harness.machine.armedTimers.isEmpty)
+    }
+
+    // MARK: Deaths
+
+    @Test func aDeathMidTransitionFailsItAndTheNextRequestSeesTheNewState() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let pop = harness.request(.pop)
+        harness.feed { $0.received(.callback(CallbackEvent(.viewDidLoad, viewController: "B"))) }
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        guard case .workerExited(_, "push", .killed) = harness.error(of: push) else {
+            Issue.record("push must fail with the death, got \(String(describing: harness.outcomes[push]))")
+            return
+        }
+        #expect(harness.machine.status.activation == .unattached)
+        #expect(harness.machine.status.pid == nil)
+        guard case .refused = harness.error(of: pop) else {
+            Issue.record("pop must be judged against the unattached scene")
+            return
+        }
+        // The exit is recorded, with the state event the callbacks had implied.
+        let exited = harness.recorded.first { $0.processEvent == .exited }
+        #expect(exited?.reason == .killed)
+        let afterExit = harness.recorded.drop { $0.processEvent != .exited }.dropFirst().first
+        #expect(afterExit?.kind == .state)
+        #expect(afterExit?.to == .unattached)
+    }
+
+    /// The wedge of issue 12: a worker that dies at once (its stdin is already closed when
+    /// the hello is written), then a second connect at once.
+    @Test func aWorkerThatDiesAtOnceLeavesTheSceneReadyForTheNextConnect() {
+        var harness = SceneMachineHarness()
+        let first = harness.request(.connect(worker: ["/bin/true"]))
+        let second = harness.request(.connect())
+        // The write found the pipe closed: that is not yet a death, and not a failure.
+        harness.feed { $0.pipeClosed(.stdin) }
+        #expect(harness.outcomes[first] == nil)
+        harness.exit(.exited(status: 0))
+        guard case .workerExited(_, "connect", .crashed) = harness.error(of: first) else {
+            Issue.record(
+                "the first connect must fail with the death, got \(String(describing: harness.outcomes[first]))"
+            )
+            return
+        }
+        // The second connect was judged after the death: it launches a new worker.
+        #expect(harness.spawns == 2)
+        #expect(harness.machine.status.process == .launching)
+        #expect(harness.machine.status.pid == 101)
+        harness.ready()
+        harness.reply(callbacks: [.willConnectTo])
+        #expect(harness.succeeded(second))
+        #expect(harness.machine.armedTimers.isEmpty)
+    }
+
+    @Test func aWorkerThatClosesItsStdinButLivesIsKilledAfterTheGrace() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        harness.feed { $0.pipeClosed(.stdin) }
+        harness.advance(by: .milliseconds(999))
+        #expect(harness.signals.isEmpty)
+        harness.advance(by: .milliseconds(1))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        guard case .workerExited(_, "push", .protocolViolation) = harness.error(of: push) else {
+            Issue.record("push must fail with the violation's death")
+            return
+        }
+    }
+
+    @Test func aSpawnThatFailsFailsTheConnect() {
+        var harness = SceneMachineHarness()
+        harness.autoSpawn = false
+        let connect = harness.request(.connect())
+        harness.feed { $0.spawnFailed(.spawnFailed(scene: "A", message: "no such file")) }
+        guard case .spawnFailed = harness.error(of: connect) else {
+            Issue.record("connect must fail with the spawn's error")
+            return
+        }
+        #expect(harness.machine.status.activation == .unattached)
+        #expect(harness.machine.isIdle)
+    }
+
+    @Test func aFailedFirstStoreChangesNothing() {
+        var harness = SceneMachineHarness()
+        harness.failNextStore = .io("disk full")
+        let connect = harness.request(.connect())
+        #expect(harness.error(of: connect) == .io("disk full"))
+        #expect(harness.spawns == 0)
+        #expect(harness.machine.lifecycle.sessionExists == false)
+        #expect(harness.machine.session == nil)
+    }
+
+    // MARK: Kills
+
+    @Test func aKillDoesNotWaitBehindATransitionInFlight() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let kill = harness.request(.kill(signal: SIGKILLNumber))
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.outcomes[kill] == nil)
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(kill))
+        guard case .workerExited(_, "push", .killed) = harness.error(of: push) else {
+            Issue.record("the transition in flight must fail with the kill")
+            return
+        }
+    }
+
+    @Test func aKillDuringTheSpawnIsDeliveredOnceSpawned() {
+        var harness = SceneMachineHarness()
+        harness.autoSpawn = false
+        let connect = harness.request(.connect())
+        let kill = harness.request(.kill(signal: SIGKILLNumber))
+        #expect(harness.signals.isEmpty)
+        harness.feed { $0.spawnCompleted(pid: 7) }
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(kill))
+        #expect(harness.error(of: connect) != nil)
+    }
+
+    /// Issue 13 item 21: a signal other than SIGKILL leaves a suspended worker stopped.
+    @Test func aSignalToASuspendedSceneDoesNotResumeIt() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.machine.status.process == .suspended)
+        let kill = harness.request(.kill(signal: 28))
+        #expect(harness.succeeded(kill))
+        #expect(harness.signals == [28])
+        #expect(!harness.processGroupSignals.contains(SIGCONTNumber))
+        #expect(harness.machine.status.process == .suspended)
+    }
+
+    @Test func aSignalTheWorkerSurvivesIsForgotten() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let kill = harness.request(.kill(signal: 15))
+        #expect(harness.outcomes[kill] == nil)
+        harness.advance(by: .seconds(5))
+        #expect(harness.succeeded(kill))
+        // A later death gets its own reason.
+        harness.exit(.signaled(signal: 11))
+        #expect(harness.machine.status.lastExit?.reason == .crashed)
+    }
+
+    // MARK: Restarts
+
+    @Test func restartsStopAtTheIntensityLimit() {
+        var harness = SceneMachineHarness {
+            $0.restartPolicy = RestartPolicy(maximumRestarts: 2, window: .seconds(60))
+        }
+        harness.connect()
+        for round in 1...2 {
+            harness.exit(.signaled(signal: SIGKILLNumber))
+            #expect(harness.spawns == round + 1, "restart \(round)")
+            harness.ready()
+            harness.reply(callbacks: [.willConnectTo])
+            #expect(harness.machine.status.activation == .foregroundActive)
+        }
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.spawns == 3)
+        #expect(harness.recorded.last?.message?.hasPrefix("gave up") == true)
+        // Outside the window, restarts are allowed again.
+        harness.advance(by: .seconds(61))
+        harness.request(.connect())
+        harness.ready()
+        harness.reply()
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.spawns == 5)
+    }
+
+    @Test func aDeathOnPurposeIsNoReasonToRestart() {
+        var harness = SceneMachineHarness {
+            $0.restartPolicy = RestartPolicy(maximumRestarts: 5, window: .seconds(60))
+        }
+        harness.connect()
+        let caller = 99
+        harness.feed { $0.systemKill(reason: .jetsam, caller: caller) }
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(caller))
+        #expect(harness.machine.status.lastExit?.reason == .jetsam)
+        #expect(harness.spawns == 1)
+    }
+
+    // MARK: The worker's word
+
+    /// Issue 13 item 20: a callback nobody asked for is a protocol violation, not a state change.
+    @Test func anUnsolicitedCallbackIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.callback(CallbackEvent(.beginBackgroundTask))) }
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.machine.status.hasBackgroundTask == false)
+        #expect(harness.recorded.last?.op == "protocol")
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.machine.status.lastExit?.reason == .protocolViolation)
+    }
+
+    @Test func aReplyToAnUnknownRequestIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.reply(id: 42, result: nil)) }
+        #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    @Test func aCallbackTheTraceRejectsIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.push(viewController: "B"))
+        harness.feed { $0.callbackRecorded(.sceneDidDisconnect, accepted: false) }
+        #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    @Test func aWorkerErrorFailsTheRequestAndKeepsTheWorker() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let request = harness.pendingRequests[0]
+        harness.feed { $0.received(.failure(id: request.id, ProtocolError(.illegalTransition, "no"))) }
+        guard case .workerError = harness.error(of: push) else {
+            Issue.record("push must fail with the worker's error")
+            return
+        }
+        #expect(harness.machine.status.stack == ["Root"])
+        #expect(harness.machine.status.process == .running)
+        #expect(harness.signals.isEmpty)
+    }
+
+    @Test func aWatchdogKillsAWorkerThatDoesNotAnswer() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        harness.advance(by: .seconds(5))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        guard case .workerExited(_, "push", .watchdog) = harness.error(of: push) else {
+            Issue.record("push must fail with the watchdog's death")
+            return
+        }
+    }
+
+    // MARK: Ending
+
+    @Test func disconnectBackgroundsThenWaitsForTheCleanExit() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let disconnect = harness.request(.disconnect)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        #expect(harness.pendingRequests.map(\.op) == [.disconnect])
+        harness.reply(callbacks: [.sceneDidDisconnect])
+        #expect(harness.outcomes[disconnect] == nil)
+        harness.exit(.exited(status: 0))
+        #expect(harness.succeeded(disconnect))
+        #expect(harness.machine.status.lastExit?.reason == .disconnected)
+    }
+
+    @Test func terminateOfASuspendedWorkerKillsItSilently() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .milliseconds(50))
+        let terminate = harness.request(.terminate)
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(terminate))
+        #expect(harness.machine.status.lastExit?.reason == .killed)
+    }
+
+    @Test func aQuitStartsNoWorkerAndBoundsTheLiveOne() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.beginQuit(deadline: .seconds(5)) }
+        let terminate = harness.request(.terminate)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        // The worker hangs in applicationWillTerminate: the quit's deadline kills it.
+        harness.advance(by: .seconds(5))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(terminate))
+        #expect(harness.machine.status.lastExit?.reason == .terminateTimeout)
+        let connect = harness.request(.connect())
+        #expect(harness.error(of: connect) == .shuttingDown)
+        #expect(harness.spawns == 1)
+    }
+}
