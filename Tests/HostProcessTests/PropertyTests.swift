@@ -69,6 +69,7 @@ import Testing
             var generator = SeededGenerator(seed: seed)
             var lifecycle = SceneLifecycle()
             var oracle = SpecOracle()
+            oracle.appRestoresStack = false  // no worker here: nobody rebuilds a saved stack
             var done: [String] = []
             for index in 0..<80 {
                 let step = Self.randomStep(&generator, index: index, scenes: ["A"])

@@ -29,6 +29,13 @@ struct SpecOracle: Sendable, Hashable {
 
     var place = Place.fresh
     var stack: [String] = []
+    /// The stack the app saved with its restoration state the last time the scene entered
+    /// the background (§2: every entry to background stores it); the default worker rebuilds
+    /// it when the session reconnects (§3b).
+    var savedStack: [String]?
+    /// Whether the app rebuilds its saved stack on reconnect (the default worker does; the
+    /// host's state machine alone, with no app, does not).
+    var appRestoresStack = true
     var hasBackgroundTask = false
     var isDiscarded = false
     var hasSession = false
@@ -91,17 +98,21 @@ struct SpecOracle: Sendable, Hashable {
         switch op {
         case .connect(let background, let root, _):
             place = background ? .backgroundRunning : .active
-            stack = [root]
+            stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
             hasBackgroundTask = false
             hasSession = true
+            if background { savedStack = stack }
         case .activate: place = .active
         case .deactivate: place = .inactive
-        case .background: place = .backgroundRunning
+        case .background:
+            place = .backgroundRunning
+            savedStack = stack
         case .foreground:
             delivered = resume()
             place = .active
         case .disconnect:
             delivered = resume()
+            savedStack = stack
             workerEnded()
         case .discard:
             if place != .fresh && place != .dead {
@@ -110,6 +121,7 @@ struct SpecOracle: Sendable, Hashable {
             }
             isDiscarded = true
             hasSession = false
+            savedStack = nil
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning: break
@@ -122,7 +134,11 @@ struct SpecOracle: Sendable, Hashable {
             }
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
-        case .kill, .terminate: workerEnded()
+        case .kill: workerEnded()
+        case .terminate:
+            // A running worker is moved to background (and saves) before it terminates.
+            if place == .active || place == .inactive || place == .backgroundRunning { savedStack = stack }
+            workerEnded()
         }
         return delivered
     }
