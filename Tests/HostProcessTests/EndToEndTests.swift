@@ -135,8 +135,9 @@ import Testing
 
     @Test func aRefusalLeavesThePendingSuspensionArmed() async throws {
         var configuration = TestWorker.configuration()
-        // Long enough for the refusals below to come first even on a loaded machine.
-        configuration.suspendDelay = .seconds(2)
+        // Long enough for the refusals below to come first even on a loaded machine (a full
+        // parallel suite on two cores has been seen to take over 2 s for them).
+        configuration.suspendDelay = .seconds(6)
         let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         try await scene.connect()
@@ -161,7 +162,7 @@ import Testing
         #expect(suspended.processEvent == .suspended)
         // The refusals came while the suspension was pending, and it came on time: not early.
         #expect(refusals.allSatisfy { $0.seq < suspended.seq })
-        #expect(suspended.time - backgrounded.time >= 2)
+        #expect(suspended.time - backgrounded.time >= 6)
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
