@@ -67,6 +67,10 @@ extension Commands {
         print("serving on \(path) (pid \(getpid()))")
         fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
         await server.finished()
+        if let error = server.host.trace.fileError {
+            printError("hostctl serve: \(error)")
+            return .runtimeFailure
+        }
         return .success
     }
 

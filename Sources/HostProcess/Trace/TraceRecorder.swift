@@ -23,11 +23,16 @@ public final class TraceRecorder: Sendable {
         /// Roughly what the held events occupy, against `historyLimitBytes`.
         var historyBytes = 0
         var fileBuffer: [UInt8] = []
+        /// The file's length up to its last whole line.
+        var fileLength: Int64 = 0
+        /// The first failed write to the file; nothing is written after it.
+        var fileError: HostError?
     }
 
     private let state = Locked(State())
     private let start: ContinuousClock.Instant
     private let fileDescriptor: Int32?
+    private let path: String?
     private let keepsHistory: Bool
     private let historyLimitBytes: Int?
 
@@ -39,6 +44,7 @@ public final class TraceRecorder: Sendable {
         self.start = .now
         self.keepsHistory = keepHistory
         self.historyLimitBytes = historyLimitBytes
+        self.path = path
         if let path {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -99,24 +105,44 @@ public final class TraceRecorder: Sendable {
             state.history.append(event)
             if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
         }
-        if let fileDescriptor {
-            state.fileBuffer.removeAll(keepingCapacity: true)
-            event.appendJSONLine(to: &state.fileBuffer)
-            state.fileBuffer.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        break
-                    }
-                    offset += n
-                }
-            }
-        }
+        if let fileDescriptor, state.fileError == nil { write(event, to: fileDescriptor, &state) }
         for continuation in state.subscribers.values {
             continuation.yield(event)
         }
+    }
+
+    /// Appends `event`'s line to the file. A failed write (a full disk, the file size limit)
+    /// is kept as `fileError` and ends the file: it is cut back to its last whole line (if it
+    /// can be) and nothing more is written, so the trace is a valid prefix, never a half line
+    /// followed by more events.
+    private func write(_ event: TraceEvent, to fileDescriptor: Int32, _ state: inout State) {
+        state.fileBuffer.removeAll(keepingCapacity: true)
+        event.appendJSONLine(to: &state.fileBuffer)
+        let failure: Int32? = state.fileBuffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return nil
+        }
+        guard let failure else {
+            state.fileLength += Int64(state.fileBuffer.count)
+            return
+        }
+        _ = ftruncate(fileDescriptor, off_t(state.fileLength))
+        state.fileError = .io("cannot write trace file \(path ?? "?"): \(String(cString: strerror(failure)))")
+    }
+
+    /// The first write to the trace file that failed, if one did: the file holds every event
+    /// before it, and no later one.
+    public var fileError: HostError? {
+        state.withLock { $0.fileError }
     }
 
     /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
