@@ -142,6 +142,35 @@ import Testing
         #expect(outcome.stderr.contains("cannot open trace file"))
     }
 
+    /// `verify` streams a trace of any length but holds at most one line, of at most 4 MiB;
+    /// `timeline` reads at most 16 MiB. Beyond either: one line on stderr, exit 3.
+    @Test func verifyAndTimelineReadWithinTheirLimits() async throws {
+        let directory = makeTemporaryDirectory()
+        let longLine = directory + "/long-line.jsonl"
+        #expect(writeFile(longLine, String(repeating: "x", count: (4 << 20) + 1)))
+        let verify = try await Self.hostctl(["verify", longLine])
+        #expect(verify.exit == .exited(status: 3), "\(verify.stderr)")
+        #expect(
+            verify.stderr == "hostctl verify: cannot check trace file \(longLine): line 1 is longer than 4 MiB\n",
+            "\(verify.stderr)"
+        )
+        let zeros = try await Self.hostctl(["verify", "/dev/zero"])
+        #expect(zeros.exit == .exited(status: 3))
+        #expect(zeros.stderr.hasSuffix("/dev/zero: line 1 is longer than 4 MiB\n"), "\(zeros.stderr)")
+
+        let large = directory + "/large.jsonl"
+        let line = #"{"seq":1,"t":0,"type":"host","name":"started"}"# + "\n"
+        #expect(writeFile(large, String(repeating: line, count: (16 << 20) / line.utf8.count + 1)))
+        for path in [large, "/dev/zero"] {
+            let timeline = try await Self.hostctl(["timeline", path, "-o", directory + "/out.svg"])
+            #expect(timeline.exit == .exited(status: 3), "\(timeline.stderr)")
+            #expect(
+                timeline.stderr == "hostctl timeline: cannot read trace file \(path): larger than 16 MiB\n",
+                "\(timeline.stderr)"
+            )
+        }
+    }
+
     @Test func noCommandPrintsTheUsageAndExits2() async throws {
         let outcome = try await Self.hostctl([])
         #expect(outcome.exit == .exited(status: 2))
