@@ -26,6 +26,14 @@ import Testing
             "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
             "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
             "$AFTER_QUIT": (directory + "/after-quit.json", #"{"steps":[{"op":"quit"},{"op":"pop","scene":"A"}]}"#),
+            "$ZERO_LAUNCH": (directory + "/zero-launch.json", #"{"config":{"launchLimitMs":0},"steps":[]}"#),
+            "$ZERO_CHECK": (directory + "/zero-check.json", #"{"config":{"memoryCheckIntervalMs":0},"steps":[]}"#),
+            "$ZERO_WINDOW": (
+                directory + "/zero-window.json", #"{"config":{"restartLimit":1,"restartWindowMs":0},"steps":[]}"#
+            ),
+            "$HUGE_MEMORY": (
+                directory + "/huge-memory.json", #"{"config":{"memoryLimitMB":1099511627776},"steps":[]}"#
+            ),
         ]
         for (path, text) in files.values { _ = writeFile(path, text) }
         let argv = arguments.map { argument in
@@ -77,6 +85,15 @@ import Testing
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
         (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
+        // The scenario's config and the flags share one validation (the flags refuse 0 too).
+        (["run", "$ZERO_LAUNCH"], "config: \"launchLimitMs\" must be an integer in 1...86400000"),
+        (["run", "$ZERO_CHECK"], "config: \"memoryCheckIntervalMs\" must be an integer in 1...86400000"),
+        (["run", "$ZERO_WINDOW"], "config: \"restartWindowMs\" must be an integer in 1...86400000"),
+        (["run", "$HUGE_MEMORY"], "config: \"memoryLimitMB\" must be an integer in 1...1073741824"),
+        (
+            ["run", "$OK", "--memory-check-interval-ms", "0"],
+            "--memory-check-interval-ms must be an integer in 1...86400000"
+        ),
         (["run", "$OK", "--suspend-delay-ms", "abc"], "--suspend-delay-ms"),
         (["run", "$OK", "--suspend-delay-ms", "-5"], "--suspend-delay-ms"),
         (["run", "$OK", "--launch-limit-ms", "0"], "--launch-limit-ms"),
