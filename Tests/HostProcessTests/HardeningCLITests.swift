@@ -188,6 +188,42 @@ import Testing
         }
     }
 
+    /// DEL, C1 controls (U+009B is a one-byte CSI on many terminals) and bidi overrides in
+    /// hostile input reach stderr escaped, never as themselves.
+    @Test func terminalControlsInErrorsAreEscaped() async throws {
+        let hostile = "X\u{202E}Y\u{7F}\u{9B}31mZ\u{2066}"
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/hostile.json"
+        var bytes: [UInt8] = []
+        JSONWriter.write(.object(["steps": .array([.object(["op": .string(hostile)])])]), into: &bytes)
+        #expect(writeFile(scenario, String(decoding: bytes, as: UTF8.self)))
+        let trace = directory + "/hostile.jsonl"
+        var line: [UInt8] = []
+        JSONWriter.write(.object(["seq": .int(2), "t": .int(0), "type": .string(hostile)]), into: &line)
+        #expect(
+            writeFile(
+                trace,
+                #"{"seq":1,"t":0,"type":"host","name":"started"}"# + "\n" + String(decoding: line, as: UTF8.self) + "\n"
+            )
+        )
+        let outcomes = [
+            try await Self.hostctl(["kill", "A", "--signal", hostile, "--socket", "$SOCKET"]),
+            try await Self.hostctl(["run", scenario]),
+            try await Self.hostctl(["verify", trace]),
+            try await Self.hostctl(["timeline", trace]),
+            try await Self.hostctl(["frobnicate" + hostile]),
+        ]
+        for outcome in outcomes {
+            #expect(outcome.exit != .exited(status: 0), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("X\\u202EY\\u007F\\u009B31mZ\\u2066"), "\(outcome.stderr.debugDescription)")
+            let controls = outcome.stderr.unicodeScalars.dropLast().filter {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                    || (0x2066...0x2069).contains($0.value)
+            }
+            #expect(controls.isEmpty, "\(outcome.stderr.debugDescription)")
+        }
+    }
+
     @Test func noCommandPrintsTheUsageAndExits2() async throws {
         let outcome = try await Self.hostctl([])
         #expect(outcome.exit == .exited(status: 2))
