@@ -200,9 +200,11 @@ public enum ControlServerFrame: Sendable, Hashable {
         buffer.append(contentsOf: "}\n".utf8)
     }
 
-    /// Decodes one frame (without its newline).
+    /// Decodes one frame (without its newline). One level more than the JSON limit is read:
+    /// the frame's own object around an event whose trace line may use all 64 (a worker's
+    /// restoration state, say).
     public init(frame: [UInt8]) throws(ProtocolError) {
-        let value = try JSONParser.parse(frame)
+        let value = try JSONParser.parse(frame, maximumDepth: JSONParser.defaultMaximumDepth + 1)
         if case .object(let object) = value, let event = object["event"], object.count == 1 {
             var line: [UInt8] = []
             JSONWriter.write(event, into: &line)

@@ -189,7 +189,11 @@ extension Scenario {
             return .resize(width: width, height: height)
         case "notify":
             guard let name = try fields.string("name"), !name.isEmpty else { throw fields.error("needs \"name\"") }
-            return .notify(name: name, value: fields.raw("value") ?? .null)
+            let value = fields.raw("value") ?? .null
+            guard value.nestingDepth <= ControlServerFrame.maximumValueDepth else {
+                throw fields.error("\"value\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            }
+            return .notify(name: name, value: value)
         case "kill":
             return .kill(signal: try fields.signal("signal") ?? SIGKILLNumber)
         default:
