@@ -37,6 +37,12 @@ enum ClientCommands {
                     output.append(psTable(rows))
                 }
                 output.flush()
+                if reply.omittedRows > 0 {
+                    printError(
+                        "hostctl ps: \(reply.omittedRows) more scenes not shown (the reply is limited to "
+                            + "\(ControlServer.maximumPsReplyBytes >> 20) MiB)"
+                    )
+                }
             }
         case "events":
             let follow = arguments.flag("--follow")

@@ -47,3 +47,97 @@ struct ControlHardeningTests {
         try await server.quit()
     }
 }
+
+@Suite("Scenes a request names but never makes anything of")
+struct TransientSceneTests {
+    @Test("refused operations and timed-out waits on new names leave no scene, no ps row, no checker")
+    func refusalsLeaveNothing() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        for index in 0..<200 {
+            await #expect(throws: HostError.self) { try await host.perform(.pop, on: "N\(index)") }
+        }
+        #expect(await host.statuses().isEmpty)
+        #expect(await host.controlRows().isEmpty)
+        #expect(host.trace.checker(for: "N0") == nil)
+        // A wait on a name nobody connects (the control server's path) leaves nothing either.
+        await #expect(throws: HostError.self) {
+            try await host.using("W") {
+                try await SceneHandle(controller: $0).waitFor(.foregroundActive, timeout: .zero)
+            }
+        }
+        #expect(await host.statuses().isEmpty)
+        // A connected scene stays, and so does one with a stored session after it disconnected.
+        try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
+        await #expect(throws: HostError.self) { try await host.perform(.pop, on: "A") }
+        #expect(await host.statuses().map(\.scene) == ["A"])
+        await host.quit()
+    }
+
+    @Test("a refusal racing a connect on the same new name never loses the connected scene")
+    func refusalRacingAConnect() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try? await host.perform(.connect(background: false, root: "Root", worker: nil), on: "S\(index)")
+                }
+                group.addTask { try? await host.perform(.pop, on: "S\(index)") }
+                group.addTask { try? await host.perform(.activate, on: "S\(index)") }
+            }
+        }
+        let statuses = await host.statuses()
+        #expect(statuses.count == 20, "\(statuses.map(\.scene))")
+        #expect(statuses.allSatisfy { $0.process == .running }, "\(statuses)")
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+@Suite("Live control plane: ps however many scenes there are")
+struct PsLimitTests {
+    @Test("ps rows are cut to the reply limit and the rest counted")
+    func psRowsWithinTheLimit() throws {
+        let rows = (0..<100).map {
+            ControlSceneRow(scene: "S\($0)", hasSession: true, activation: .unattached, process: .none)
+        }
+        var one: [UInt8] = []
+        JSONWriter.write(rows[0].json, into: &one)
+        let (shown, omitted) = ControlServer.psRows(rows, within: (one.count + 1) * 10)
+        #expect(shown == Array(rows.prefix(10)) && omitted == 90)
+        #expect(ControlServer.psRows(rows, within: 1 << 20) == (rows, 0))
+        let reply = ControlReply(id: .int(1), result: .scenes(shown), omittedRows: omitted)
+        let decoded = try JSONParser.parse(Array(reply.frame.dropLast()))
+        #expect(ControlReply(json: decoded) == reply)
+    }
+
+    @Test("30,000 stored sessions: ps still answers, with the rows that fit and a count of the rest")
+    func psOfManySessions() async throws {
+        let directory = try makePrivateDirectory()
+        let sessions = directory + "/state/sessions"
+        mkdir(directory + "/state", 0o700)
+        mkdir(sessions, 0o700)
+        // 64-byte names: each row is about 210 bytes, 6.3 MB in all, well over a client's 4 MiB.
+        let count = 30_000
+        for index in 0..<count {
+            let name = "S" + String(repeating: "0", count: 57) + String(index + 100_000)
+            let text =
+                #"{"configuration":"Default Configuration","identifier":"\#(name)","restoration":{"stack":["Root"]},"role":"windowApplication"}"#
+            let descriptor = open(sessions + "/" + name + ".json", O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+            _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        let server = try await TestServer.start(directory: directory, extra: ["--state-dir", directory + "/state"])
+        defer { server.kill() }
+        let ps = try await server.run("ps", "--json")
+        #expect(ps.status == 0, "\(ps.stderr)")
+        guard case .array(let items) = try JSONParser.parse(Array(ps.stdout.utf8)) else {
+            Issue.record("ps --json did not print an array")
+            return
+        }
+        #expect(items.count > 1000 && items.count < count, "\(items.count)")
+        #expect(
+            ps.stderr == "hostctl ps: \(count - items.count) more scenes not shown (the reply is limited to 1 MiB)\n"
+        )
+        try await server.quit()
+    }
+}

@@ -190,6 +190,25 @@ public final class ControlServer: Sendable {
         }
     }
 
+    /// The most a `ps` reply's rows take on the wire: 1 MiB, a quarter of a client's output
+    /// limit, so that `ps` works however many scenes and sessions there are. The rows that
+    /// do not fit are left out and counted in the reply (`"omitted"`).
+    public static let maximumPsReplyBytes = 1 << 20
+
+    /// The leading `rows` (sorted by scene) whose JSON fits in `limit` bytes, and how many
+    /// were left out.
+    static func psRows(_ rows: [ControlSceneRow], within limit: Int) -> (shown: [ControlSceneRow], omitted: Int) {
+        var used = 0
+        var scratch: [UInt8] = []
+        for (index, row) in rows.enumerated() {
+            scratch.removeAll(keepingCapacity: true)
+            JSONWriter.write(row.json, into: &scratch)
+            used += scratch.count + 1  // the comma
+            if used > limit { return (Array(rows[..<index]), rows.count - index) }
+        }
+        return (rows, 0)
+    }
+
     // MARK: Requests
 
     /// Runs `connection`'s requests one after another until it closes.
@@ -198,8 +217,12 @@ public final class ControlServer: Sendable {
     func serve(_ connection: ControlConnection) {
         Task {
             for await queued in connection.requests {
-                let result = await execute(queued.request, for: connection)
-                connection.reply(serial: queued.serial, ControlReply(id: queued.request.id, result: result))
+                var reply = ControlReply(id: queued.request.id, result: await execute(queued.request, for: connection))
+                if case .scenes(let rows) = reply.result {
+                    let (shown, omitted) = Self.psRows(rows, within: Self.maximumPsReplyBytes)
+                    reply = ControlReply(id: reply.id, result: .scenes(shown), omittedRows: omitted)
+                }
+                connection.reply(serial: queued.serial, reply)
             }
             activeClients.subtract(1, ordering: .relaxed)
         }
@@ -208,7 +231,7 @@ public final class ControlServer: Sendable {
     private func execute(_ request: ControlRequest, for connection: ControlConnection) async -> ControlReply.Result {
         switch request.body {
         case .ps:
-            return .scenes(await host.controlRows())
+            return .scenes(await host.controlRows())  // cut to size by `serve`
         case .events(let fromSeq, let follow):
             return await streamEvents(fromSeq: fromSeq, follow: follow, to: connection)
         case .step(.quit):
@@ -235,10 +258,14 @@ public final class ControlServer: Sendable {
             if isStopping { throw HostError.shuttingDown }
             await host.memoryPressure()
         case .waitFor(let scene, let condition, let timeout):
-            let handle = try host.scene(scene)
-            switch condition {
-            case .state(let state): try await handle.waitFor(state, timeout: timeout)
-            case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
+            // Not `host.scene`: a handle pins its scene, and a wait on a name nobody connects
+            // must not leave a scene behind.
+            try await host.using(scene) { controller in
+                let handle = SceneHandle(controller: controller)
+                switch condition {
+                case .state(let state): try await handle.waitFor(state, timeout: timeout)
+                case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
+                }
             }
         case .sleep(let duration):
             try await Task.sleep(for: duration)

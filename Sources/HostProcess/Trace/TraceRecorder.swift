@@ -92,7 +92,9 @@ public final class TraceRecorder: Sendable {
                     append(error, to: &state)
                     return .rejected(violation)
                 }
-                state.checkers[scene] = checker
+                // A checker back where it started is not kept: one for every name a refused
+                // request carried would grow the host for ever.
+                state.checkers[scene] = checker == SceneTraceChecker() ? nil : checker
             }
             append(event, to: &state)
             return .recorded(event)
