@@ -141,3 +141,65 @@ struct PsLimitTests {
         try await server.quit()
     }
 }
+
+@Suite("Live control plane: events streams hold a batch, not the history")
+struct EventStreamLimitTests {
+    /// A client asks for `events` (`follow` or not), reads one frame and stops reading while
+    /// the host records 4 MiB of new events against a 2 MiB history. The stream must not
+    /// have kept what the history dropped: when the client reads on, it gets the events up
+    /// to where its stream stood, then -32005 "fell behind", and the connection closes.
+    /// (A stream with its own copy or queue would deliver every event instead.)
+    @Test("a client that stops reading is told it fell behind, not buffered for", arguments: [false, true])
+    func slowReaderFallsBehind(follow: Bool) async throws {
+        let directory = try makePrivateDirectory()
+        var configuration = TestWorker.configuration()
+        configuration.traceHistoryLimitBytes = 2 << 20
+        let host = try SceneHost(configuration: configuration)
+        let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: directory + "/host.sock"))
+        server.start()
+        let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
+        // Enough history that the plain `events` has more to send than fits in the pipe.
+        for _ in 0..<28 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
+        let lastBefore = host.trace.lastSeq
+
+        let client = try #require(RawClient(socket: server.path))
+        defer { client.close() }
+        var size: Int32 = 4096
+        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let request = #"{"id":1,"op":"events","fromSeq":1,"follow":\#(follow)}"# + "\n"
+        let first = await onThread { () -> RawClient.Read in
+            _ = client.write(Array(request.utf8))
+            return client.readFrame()
+        }
+        guard case .frame(let firstFrame) = first else {
+            Issue.record("no first frame: \(first)")
+            return
+        }
+        #expect(firstFrame.hasPrefix(#"{"event":{"seq":1,"#))
+        // 64 new events of 64 KiB: the history (2 MiB) drops everything the stream has not sent.
+        for _ in 0..<64 { host.trace.record(TraceEvent(kind: .host, name: "after", value: value)) }
+
+        let frames = await onThread { () -> [RawClient.Read] in
+            var frames: [RawClient.Read] = []
+            while true {
+                let read = client.readFrame()
+                frames.append(read)
+                guard case .frame(let frame) = read, frame.hasPrefix(#"{"event""#) else { break }
+            }
+            frames.append(client.readFrame())
+            return frames
+        }
+        let events = frames.dropLast(2).count
+        #expect(events < lastBefore - 1, "the stream stopped short of what the history dropped: \(events) events")
+        guard case .frame(let reply) = frames[frames.count - 2] else {
+            Issue.record("no reply: \(frames.suffix(2))")
+            return
+        }
+        #expect(decodeReply(reply)?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(reply)")
+        #expect(reply.contains("fell behind"), "\(reply)")
+        #expect(frames.last == .closed)
+        server.shutdown()
+        await server.finished()
+        #expect(server.budget.used == 0)
+    }
+}

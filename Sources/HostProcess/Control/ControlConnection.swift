@@ -72,7 +72,7 @@ final class ControlConnection: Sendable {
         var bytesWritten = 0
         var spaceWaiter: CheckedContinuation<Bool, Never>?
         /// The running `events --follow` stream (requests run in order: at most one).
-        var stream: Task<Void, Never>?
+        var stream: Task<ControlReply.Result, Never>?
 
         var buffered: Int { output.count - outputStart }
     }
@@ -244,7 +244,7 @@ final class ControlConnection: Sendable {
     }
 
     /// Cancels `stream` when the connection closes (at once if it already has).
-    func cancelOnClose(_ stream: Task<Void, Never>) {
+    func cancelOnClose(_ stream: Task<ControlReply.Result, Never>) {
         let closed = state.withLock { state in
             if !state.isClosed { state.stream = stream }
             return state.isClosed

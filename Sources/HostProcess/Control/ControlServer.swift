@@ -51,7 +51,7 @@ public final class ControlServer: Sendable {
         var hostStoppedWaiters: [CheckedContinuation<Void, Never>] = []
         var finishedWaiters: [CheckedContinuation<Void, Never>] = []
         /// Running `events --follow` streams, cancelled once the host has stopped.
-        var follows: [UInt64: Task<Void, Never>] = [:]
+        var follows: [UInt64: Task<ControlReply.Result, Never>] = [:]
         var nextFollowID: UInt64 = 0
     }
 
@@ -151,11 +151,13 @@ public final class ControlServer: Sendable {
             return (state.hostStoppedWaiters, Array(state.follows.values))
         }
         for waiter in waiters { waiter.resume() }
-        for follow in follows { follow.cancel() }
 
-        // Let the last replies (the `quit` reply, the ends of event streams) reach their
-        // clients; a request still running (a long `waitFor`) is answered with an error.
+        // Let the last replies (the `quit` reply, the ends of event streams: the finished
+        // trace ends each once it has sent the last events) reach their clients; a stream
+        // still waiting for a client that does not read is cancelled, a request still
+        // running (a long `waitFor`) is answered with an error.
         await waitUntilIdle(atMost: .seconds(2))
+        for follow in follows { follow.cancel() }
         let shuttingDown = ProtocolError(.operationFailed, HostError.shuttingDown.description)
         for connection in connections.withLock({ Array($0.values) }) { connection.failPending(shuttingDown) }
         await waitUntilIdle(atMost: .milliseconds(500))
@@ -274,43 +276,28 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Sends `{"event":...}` frames: what the trace holds from `fromSeq`, then with `follow`
-    /// every new event until the host stops or the client goes away.
+    /// How much of the history an `events` stream takes at a time: what it holds, besides
+    /// the output waiting for its client (`ControlConnection.highWater`).
+    static let eventBatchBytes = 64 << 10
+
+    /// Sends `{"event":...}` frames: what the trace holds from `fromSeq` (up to the last
+    /// event recorded when the request started), then with `follow` every new event until
+    /// the host stops or the client goes away.
+    ///
+    /// The stream reads the history at the client's pace, a batch at a time: it holds no
+    /// copy of the history and no queue of its own, so a client that reads slowly costs
+    /// the host one batch and its bounded output, never more. A client so slow that the
+    /// history drops events it has not been sent yet is told so (-32005) and dropped.
     private func streamEvents(
         fromSeq: Int,
         follow: Bool,
         to connection: ControlConnection
     ) async -> ControlReply.Result {
         guard follow else {
-            let history = host.trace.history
-            // seq is strictly increasing: find the first event at or after fromSeq.
-            var low = 0
-            var high = history.count
-            while low < high {
-                let middle = (low + high) / 2
-                if history[middle].seq < fromSeq { low = middle + 1 } else { high = middle }
-            }
-            var batch: [UInt8] = []
-            for event in history[low...] {
-                ControlServerFrame.eventFrame(event, into: &batch)
-                if batch.count >= 64 << 10 {
-                    guard await connection.waitForSpace() else { return .ok }
-                    connection.send(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-            if !batch.isEmpty, await connection.waitForSpace() { connection.send(batch) }
-            return .ok
+            return await Self.sendHistory(of: host.trace, from: fromSeq, through: host.trace.lastSeq, to: connection)
         }
         let trace = host.trace
-        let stream = Task {
-            for await event in trace.events(fromSeq: fromSeq) {
-                guard await connection.waitForSpace() else { return }
-                var frame: [UInt8] = []
-                ControlServerFrame.eventFrame(event, into: &frame)
-                connection.send(frame)
-            }
-        }
+        let stream = Task { await Self.sendHistory(of: trace, from: fromSeq, through: nil, to: connection) }
         // Registered under the lifecycle lock, so a stream is either cancelled by the
         // shutdown or refused here: none can outlive the trace.
         let followID: UInt64? = lifecycle.withLock { state in
@@ -329,8 +316,51 @@ public final class ControlServer: Sendable {
             return .failure(ProtocolError(.operationFailed, HostError.shuttingDown.description))
         }
         connection.cancelOnClose(stream)
-        await stream.value
+        let result = await stream.value
         lifecycle.withLock { _ = $0.follows.removeValue(forKey: followID) }
+        return result
+    }
+
+    /// The loop of `streamEvents`: `through` nil follows until the recorder finishes or the
+    /// task is cancelled.
+    private static func sendHistory(
+        of trace: TraceRecorder,
+        from fromSeq: Int,
+        through lastSeq: Int?,
+        to connection: ControlConnection
+    ) async -> ControlReply.Result {
+        var next = fromSeq
+        var hasSent = false
+        var finished = false
+        var frames: [UInt8] = []
+        while !Task.isCancelled {
+            if let lastSeq, next > lastSeq { return .ok }
+            var batch = trace.heldEvents(fromSeq: next, maximumBytes: eventBatchBytes)
+            if hasSent, let first = batch.first, first.seq > next {
+                connection.endReading()  // closes once this reply is out
+                return .failure(
+                    ProtocolError(
+                        .resourceExhausted,
+                        "events: the client fell behind: events \(next)…\(first.seq - 1) were dropped from the "
+                            + "host's history before it read them; ask again from fromSeq \(first.seq)"
+                    )
+                )
+            }
+            if let lastSeq { batch = batch.filter { $0.seq <= lastSeq } }
+            guard !batch.isEmpty else {
+                if lastSeq != nil || finished { return .ok }
+                // Nothing new: wait for the next event; once the recorder has finished,
+                // look once more for the last events (the host's "stopped").
+                if !(await trace.waitForEvent(after: next - 1)) { finished = true }
+                continue
+            }
+            frames.removeAll(keepingCapacity: true)
+            for event in batch { ControlServerFrame.eventFrame(event, into: &frames) }
+            guard await connection.waitForSpace() else { return .ok }
+            connection.send(frames)
+            hasSent = true
+            next = batch[batch.count - 1].seq + 1
+        }
         return .ok
     }
 }
