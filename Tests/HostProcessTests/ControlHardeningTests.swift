@@ -203,3 +203,61 @@ struct EventStreamLimitTests {
         #expect(server.budget.used == 0)
     }
 }
+
+@Suite("Budgets count what is held, not wire bytes")
+struct HeldSizeTests {
+    /// Measured RSS (a recorder holding 5,000 such events): an array of 300 two-member
+    /// objects takes about 84 KB for 5 KB of JSON; 1,000 integers 25 KB for 2 KB.
+    @Test("the history's estimate of a value is at least what the value was measured to hold")
+    func historyEstimates() throws {
+        let objects = try JSONParser.parse(
+            Array(("[" + Array(repeating: #"{"a":1,"bb":"x"}"#, count: 300).joined(separator: ",") + "]").utf8)
+        )
+        let integers = try JSONParser.parse(
+            Array(("[" + Array(repeating: "1", count: 1000).joined(separator: ",") + "]").utf8)
+        )
+        #expect(TraceEvent(kind: .host, name: "n", value: objects).estimatedSize >= 84_000)
+        #expect(TraceEvent(kind: .host, name: "n", value: integers).estimatedSize >= 24_900)
+        #expect(TraceEvent(kind: .host, name: "tick").estimatedSize >= 226)
+    }
+
+    /// A queued request is charged what it holds decoded: a 700 KiB frame of small objects
+    /// (about 19 MiB as JSON values) does not fit a 4 MiB budget, though its frame does.
+    @Test("a queued request is charged its decoded size: one that does not fit is refused with -32005")
+    func queuedRequestsByDecodedSize() async throws {
+        let directory = try makePrivateDirectory()
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let budget = 4 << 20
+        let server = try ControlServer(
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: budget
+        )
+        server.start()
+        let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
+        let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
+        let requests = [
+            #"{"id":1,"op":"sleep","ms":60000}"#,  // the next ones wait behind it, queued
+            #"{"id":2,"op":"notify","scene":"A","name":"n","value":\#(objects)}"#,
+        ]
+        let client = try #require(RawClient(socket: server.path))
+        defer { client.close() }
+        let reply = await onThread { () -> RawClient.Read in
+            _ = client.write(Array((requests.joined(separator: "\n") + "\n").utf8))
+            return client.readFrame()
+        }
+        guard case .frame(let frame) = reply, let decoded = decodeReply(frame) else {
+            Issue.record("expected a reply, got \(reply)")
+            return
+        }
+        #expect(decoded.id == .int(2) && decoded.code == ProtocolError.Code.resourceExhausted.rawValue, "\(frame)")
+        #expect(frame.contains("by queued requests"), "\(frame)")
+        #expect(server.budget.peak <= budget)
+        // Small requests from another client still fit.
+        let other = await rawExchange(socket: server.path, Array((small + "\n").utf8))
+        #expect(other.first.flatMap(decodeReply).map { $0.id == .int(3) } == true, "\(other)")
+        server.shutdown()
+        await server.finished()
+        #expect(server.budget.used == 0)
+    }
+}

@@ -36,14 +36,14 @@ final class ControlConnection: Sendable {
     static let maximumPending = 64
     /// ...and resumes below this.
     static let resumePending = 16
-    /// Reading also pauses once the unanswered requests add up to this many bytes (a
+    /// Reading also pauses once the unanswered requests hold this many bytes, decoded (a
     /// request waiting behind a long `waitFor` holds its memory until it runs)...
     static let maximumPendingBytes = 1 << 20
     /// ...and resumes below this.
     static let resumePendingBytes = 256 << 10
 
-    /// An unanswered request: its id (for an error reply at shutdown) and its frame's size,
-    /// charged to the budget until it is answered.
+    /// An unanswered request: its id (for an error reply at shutdown) and what it holds
+    /// (its decoded size, at least its frame's), charged to the budget until it is answered.
     private struct Pending {
         var id: JSONValue
         var bytes: Int
@@ -132,7 +132,7 @@ final class ControlConnection: Sendable {
         }
     }
 
-    /// Queues a request read from the socket, whose frame was `bytes` long. The caller has
+    /// Queues a request read from the socket, which holds `bytes` (`estimatedSize`). The caller has
     /// reserved those bytes in the budget; on true the connection has taken them over (and
     /// releases them with the reply), on false (closed) the caller keeps them.
     func enqueue(_ request: ControlRequest, bytes: Int) -> Bool {

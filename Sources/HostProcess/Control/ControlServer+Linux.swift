@@ -158,6 +158,13 @@ extension ControlServer {
         }
     }
 
+    /// The start of every -32005 message about the budget.
+    private var budgetText: String {
+        let limit = budget.limit
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+        return "the host's buffer budget for all clients (\(size)) is used up"
+    }
+
     /// Forgets a connection's reader and returns what the budget held for it.
     private func dropReader(_ id: UInt64, _ loop: inout Loop) {
         guard let reader = loop.readers.removeValue(forKey: id) else { return }
@@ -314,12 +321,34 @@ extension ControlServer {
                 while let output = reader.decoder.next() {
                     switch output {
                     case .frame(let frame):
+                        let request: ControlRequest
                         do {
-                            if connection.enqueue(try ControlRequest(frame: frame), bytes: frame.count) {
-                                reader.charged -= frame.count
-                            }
+                            request = try ControlRequest(frame: frame)
                         } catch {
                             connection.send(ControlReply(id: error.id, result: .failure(error.error)).frame)
+                            continue
+                        }
+                        // The frame is charged already; the decoded request holds more. It is
+                        // charged what it holds (its estimate) until it is answered.
+                        let held = max(frame.count, request.estimatedSize)
+                        guard budget.reserve(held - frame.count) else {
+                            let message =
+                                "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
+                                + "was not run; disconnecting; try again later"
+                            connection.send(
+                                ControlReply(
+                                    id: request.id,
+                                    result: .failure(ProtocolError(.resourceExhausted, message))
+                                )
+                                .frame
+                            )
+                            connection.endReading()
+                            return
+                        }
+                        if connection.enqueue(request, bytes: held) {
+                            reader.charged -= frame.count
+                        } else {
+                            budget.release(held - frame.count)
                         }
                     case .oversized(let length):
                         let limit = FrameLimits.defaultMaximumFrameSize
@@ -373,9 +402,6 @@ extension ControlServer {
                 let bytes = (loop.readers[candidate.id]?.charged ?? 0) + candidate.chargedOutputBytes
                 if bytes > (victim?.bytes ?? 0) { victim = (candidate, bytes) }
             }
-            let limit = budget.limit
-            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
-            let budgetText = "the host's buffer budget for all clients (\(size)) is used up"
             guard let victim else {
                 // Everything held is requests that still run: refuse this read.
                 if let connection = connections.withLock({ $0[id] }) {

@@ -31,8 +31,9 @@ extension JSONValue {
         case .string(let text):
             return slot + text.heapBytes
         case .array(let elements):
-            // The array's buffer: header and allocation, then the elements' slots.
-            return elements.reduce(slot + 48) { $0 + $1.estimatedSize }
+            // The array's buffer: header and allocation, then the elements' slots (and
+            // a little for the allocator's rounding).
+            return elements.reduce(slot + 48 + 2 * elements.count) { $0 + $1.estimatedSize }
         case .object(let members):
             // A dictionary's storage, then per member its key, its value and the spare
             // room of the hash table.
