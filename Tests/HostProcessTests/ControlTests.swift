@@ -430,45 +430,144 @@ struct ControlLimitTests {
         try await server.quit()
     }
 
-    @Test("the client after the last slot is refused with -32005; the others carry on")
+    @Test("every slot busy: the next client may only quit (a quit lane), then nobody; quit still works")
     func clientSlots() async throws {
         let server = try await TestServer.start()
         defer { server.kill() }
         let socket = server.socket
         let limit = ControlServer.maximumConnections
-        let (served, refusal, again) = await onThread { () -> (Int, [RawClient.Read], RawClient.Read) in
-            // Each waits for its reply before the next connects: all of them hold a slot.
+        let (busy, refusals, extra) = await onThread {
+            () -> (Int, [[RawClient.Read]], [RawClient]) in
+            // Each holds its slot with a running `sleep`; its first `ps` proves it was taken.
             var clients: [RawClient] = []
-            defer { for client in clients { client.close() } }
             for index in 0..<limit {
                 guard let client = RawClient(socket: socket) else { break }
                 clients.append(client)
                 _ = client.write(Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
                 guard case .frame(let frame) = client.readFrame(), decodeReply(frame)?.code == nil else { break }
+                _ = client.write(Array(#"{"id":"s","op":"sleep","ms":600000}"#.utf8) + [10])
             }
-            guard clients.count == limit, let extra = RawClient(socket: socket) else {
-                return (clients.count, [], .closed)
+            // The quit lanes are taken (and held, idle); the next client is refused at once.
+            let lanes = (0..<ControlServer.quitLanes).compactMap { _ in RawClient(socket: socket) }
+            var refusals: [[RawClient.Read]] = []
+            if let beyond = RawClient(socket: socket) {
+                refusals.append([beyond.readFrame(), beyond.readFrame()])
+                beyond.close()
             }
-            defer { extra.close() }
-            let refusal = [extra.readFrame(), extra.readFrame()]
-            // A client that holds a slot is still served.
-            _ = clients[0].write(Array(#"{"id":"again","op":"ps"}"#.utf8) + [10])
-            return (clients.count, refusal, clients[0].readFrame())
+            // A lane takes anything but quit with -32005, then closes.
+            for lane in lanes {
+                _ = lane.write(Array(#"{"id":"p","op":"ps"}"#.utf8) + [10])
+                refusals.append([lane.readFrame(), lane.readFrame()])
+                lane.close()
+            }
+            return (clients.count, refusals, clients)
         }
-        #expect(served == limit)
-        guard case .frame(let frame)? = refusal.first, let reply = decodeReply(frame) else {
-            Issue.record("expected a refusal, got \(refusal)")
-            return
+        defer { for client in extra { client.close() } }
+        #expect(busy == limit)
+        #expect(refusals.count == 1 + ControlServer.quitLanes)
+        if case .frame(let frame)? = refusals.first?.first {
+            #expect(frame.contains("too many clients (\(limit)); try again later"), "\(frame)")
         }
-        #expect(reply.code == ProtocolError.Code.resourceExhausted.rawValue)
-        #expect(frame.contains("too many clients (\(limit))"), "\(frame)")
-        #expect(refusal.last == .closed)
-        guard case .frame(let answer) = again else {
-            Issue.record("expected a reply, got \(again)")
-            return
+        for refusal in refusals.dropFirst() {
+            guard case .frame(let frame)? = refusal.first, let reply = decodeReply(frame) else {
+                Issue.record("expected a refusal, got \(refusal)")
+                continue
+            }
+            #expect(reply.code == ProtocolError.Code.resourceExhausted.rawValue)
+            #expect(frame.contains("too many clients (\(limit))") && frame.contains("only quit"), "\(frame)")
+            #expect(refusal.last == .closed)
         }
-        #expect(decodeReply(answer).map { $0.id == .string("again") && $0.code == nil } == true, "\(answer)")
+        // `hostctl quit` gets through on a lane: the host stops, the sleeps are answered.
         try await server.quit()
+    }
+
+    @Test("hung-up clients free their slots at once, even with a 24 h wait running")
+    func hungUpClientsFreeTheirSlots() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let socket = server.socket
+        let sent = await onThread { () -> Int in
+            var sent = 0
+            for _ in 0..<ControlServer.maximumConnections + 10 {
+                guard let client = RawClient(socket: socket) else { break }
+                if client.write(
+                    Array(#"{"id":1,"op":"waitFor","scene":"X","state":"foregroundActive","timeoutMs":86400000}"#.utf8)
+                        + [10]
+                ) {
+                    sent += 1
+                }
+                client.close()
+            }
+            return sent
+        }
+        #expect(sent == ControlServer.maximumConnections + 10)
+        // Not a quit lane: a full client, served.
+        #expect(try await server.run("connect", "A").status == 0)
+        try await server.quit()
+    }
+
+    @Test("every slot held by an idle client: the one idle the longest makes room for a new one")
+    func idleClients() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let socket = server.socket
+        let limit = ControlServer.maximumConnections
+        let (opened, first) = await onThread { () -> (Int, [RawClient.Read]) in
+            var clients: [RawClient] = []
+            defer { for client in clients { client.close() } }
+            for _ in 0..<limit {
+                guard let client = RawClient(socket: socket) else { break }
+                clients.append(client)
+            }
+            // The 257th is served; the first, idle the longest, is told and closed.
+            guard let extra = RawClient(socket: socket) else { return (clients.count, []) }
+            defer { extra.close() }
+            _ = extra.write(Array(#"{"id":"x","op":"ps"}"#.utf8) + [10])
+            guard case .frame(let frame) = extra.readFrame(), decodeReply(frame)?.code == nil else {
+                return (clients.count, [])
+            }
+            return (clients.count, [clients[0].readFrame(), clients[0].readFrame()])
+        }
+        #expect(opened == limit)
+        guard case .frame(let frame)? = first.first else {
+            Issue.record("the idlest client was not told: \(first)")
+            return
+        }
+        #expect(decodeReply(frame)?.code == ProtocolError.Code.resourceExhausted.rawValue)
+        #expect(frame.contains("idle the longest"), "\(frame)")
+        #expect(first.last == .closed)
+        try await server.quit()
+    }
+
+    @Test("a connection idle beyond the idle limit is closed with -32005")
+    func idleLimit() async throws {
+        let directory = try makePrivateDirectory()
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let server = try ControlServer(
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: ControlServer.bufferBudget,
+            idleLimit: .milliseconds(200)
+        )
+        server.start()
+        let socket = server.path
+        let reads = await onThread { () -> [RawClient.Read] in
+            guard let client = RawClient(socket: socket) else { return [] }
+            defer { client.close() }
+            _ = client.write(Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
+            return [client.readFrame(), client.readFrame(), client.readFrame()]
+        }
+        #expect(reads.count == 3)
+        if case .frame(let reply)? = reads.first { #expect(decodeReply(reply)?.code == nil) }
+        guard reads.count == 3, case .frame(let idle) = reads[1] else {
+            Issue.record("expected the idle notice: \(reads)")
+            return
+        }
+        #expect(decodeReply(idle)?.code == ProtocolError.Code.resourceExhausted.rawValue)
+        #expect(idle.contains("idle for more than 0.2 s"), "\(idle)")
+        #expect(reads[2] == .closed)
+        server.shutdown()
+        await server.finished()
     }
 
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")

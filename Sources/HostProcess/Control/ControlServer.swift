@@ -10,9 +10,10 @@ import Synchronization
 /// thread produced them. Nothing here blocks the cooperative pool.
 ///
 /// What all clients together can take is bounded, not only what each can: at most
-/// `maximumConnections` at once, `bufferBudget` bytes buffered for them in total, and a
-/// spare descriptor so that a client arriving when the process is out of descriptors is
-/// still answered (CONTROL.md, "Ordering and connections").
+/// `maximumConnections` at once (plus `quitLanes` that may only quit, so the host can
+/// always be stopped), idle ones closed after `idleLimit` or to make room, `bufferBudget`
+/// bytes held for them in total, and a spare descriptor so that a client arriving when the
+/// process is out of descriptors is still answered (CONTROL.md, "Ordering and connections").
 ///
 /// ```swift
 /// let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: path))
@@ -28,9 +29,22 @@ public final class ControlServer: Sendable {
     let wakeWrite: Int32
     let connections = Locked<[UInt64: ControlConnection]>([:])
     let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
-    /// Clients that hold a slot: from their accept until their last request has run (a
-    /// client that hung up still holds one while requests it sent run: they hold memory).
+    /// Clients that hold a slot: from their accept until their connection closes (a hang-up
+    /// is noticed even while a request runs; what its queued requests hold stays charged to
+    /// the budget until they are answered, and a wait it sent ends at once).
     let activeClients = Atomic<Int>(0)
+    /// Connections taken on the quit lane (while every slot was busy), at most `quitLanes`.
+    let quitLaneClients = Atomic<Int>(0)
+    /// Extra connections taken while every slot is busy, for `quit` only: however the slots
+    /// are held, a client can always stop the host.
+    public static let quitLanes = 2
+    /// A quit-lane connection that has not sent its request within this is closed, so that
+    /// idle connections cannot hold the lanes either.
+    static let quitLaneIdleLimit: Duration = .seconds(2)
+    /// A connection with nothing pending and nothing to write for this long is closed with
+    /// error -32005 (`ControlServer.defaultIdleLimit`, 60 s; tests use less).
+    let idleLimit: Duration
+    public static let defaultIdleLimit: Duration = .seconds(60)
     /// At most this many clients at once; more are answered with error -32005 and closed.
     /// 256, not more: each takes a descriptor, and under the usual limit of 1024 per process
     /// the workers (four descriptors each) need the rest.
@@ -65,9 +79,11 @@ public final class ControlServer: Sendable {
         epollDescriptor: Int32,
         wakeRead: Int32,
         wakeWrite: Int32,
-        bufferBudget: Int
+        bufferBudget: Int,
+        idleLimit: Duration
     ) {
         self.host = host
+        self.idleLimit = idleLimit
         self.budget = ControlBudget(limit: bufferBudget)
         self.listener = listener
         self.epollDescriptor = epollDescriptor
@@ -183,6 +199,15 @@ public final class ControlServer: Sendable {
 
     var currentPhase: Phase { lifecycle.withLock { $0.phase } }
 
+    /// Frees a slot (a connection closed).
+    func releaseSlot(quitLane: Bool) {
+        if quitLane {
+            quitLaneClients.subtract(1, ordering: .relaxed)
+        } else {
+            activeClients.subtract(1, ordering: .relaxed)
+        }
+    }
+
     var isStopping: Bool {
         lifecycle.withLock { state in
             switch state.phase {
@@ -213,12 +238,25 @@ public final class ControlServer: Sendable {
 
     // MARK: Requests
 
-    /// Runs `connection`'s requests one after another until it closes.
-    /// The caller has counted the connection in `activeClients`; its slot is free again here,
-    /// once the connection closed and every request it sent has run.
+    /// Runs `connection`'s requests one after another until it closes. A quit-lane
+    /// connection may only quit: anything else is answered with -32005 and closes it.
     func serve(_ connection: ControlConnection) {
         Task {
             for await queued in connection.requests {
+                if connection.isQuitLane, queued.request.body != .step(.quit) {
+                    let message =
+                        "too many clients (\(Self.maximumConnections)); while every slot is taken only quit is served; "
+                        + "try again later"
+                    connection.endReading()
+                    connection.reply(
+                        serial: queued.serial,
+                        ControlReply(
+                            id: queued.request.id,
+                            result: .failure(ProtocolError(.resourceExhausted, message))
+                        )
+                    )
+                    continue
+                }
                 var reply = ControlReply(id: queued.request.id, result: await execute(queued.request, for: connection))
                 if case .scenes(let rows) = reply.result {
                     let (shown, omitted) = Self.psRows(rows, within: Self.maximumPsReplyBytes)
@@ -226,7 +264,6 @@ public final class ControlServer: Sendable {
                 }
                 connection.reply(serial: queued.serial, reply)
             }
-            activeClients.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -240,15 +277,27 @@ public final class ControlServer: Sendable {
             shutdown()
             await hostStopped()
             return .ok
+        case .step(let step) where step.isWait:
+            // A wait does nothing but wait: it ends when its client goes away, so a client
+            // that sends a 24 h `waitFor` and hangs up holds nothing.
+            let wait = Task { await self.result(of: step) }
+            connection.cancelOnClose(wait)
+            return await wait.value
         case .step(let step):
-            do {
-                try await run(step)
-                return .ok
-            } catch let error as HostError {
-                return .failure(ProtocolError(error.code, error.description))
-            } catch {
-                return .failure(ProtocolError(.operationFailed, "\(error)"))
-            }
+            return await result(of: step)
+        }
+    }
+
+    private func result(of step: Scenario.Step) async -> ControlReply.Result {
+        do {
+            try await run(step)
+            return .ok
+        } catch let error as HostError {
+            return .failure(ProtocolError(error.code, error.description))
+        } catch is CancellationError {
+            return .failure(ProtocolError(.operationFailed, "cancelled: the client went away"))
+        } catch {
+            return .failure(ProtocolError(.operationFailed, "\(error)"))
         }
     }
 
@@ -362,5 +411,15 @@ public final class ControlServer: Sendable {
             next = batch[batch.count - 1].seq + 1
         }
         return .ok
+    }
+}
+
+extension Scenario.Step {
+    /// `sleep` and `waitFor`: steps that only wait, and change nothing when cancelled.
+    fileprivate var isWait: Bool {
+        switch self {
+        case .sleep, .waitFor: true
+        default: false
+        }
     }
 }

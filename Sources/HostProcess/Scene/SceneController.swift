@@ -143,15 +143,30 @@ actor SceneController {
         if predicate(status) { return }
         let waiterID = nextWaiterID
         nextWaiterID += 1
-        if let timeout {
+        // The timer ends with the wait: a 24 h timeout must not outlive a wait that ended
+        // sooner. Cancelling the waiting task ends the wait (a control client hung up).
+        let timer = timeout.map { timeout in
             Task { [weak self] in
-                try await Task.sleep(for: timeout)
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 await self?.expireWaiter(waiterID, what: what)
             }
         }
-        try await withCheckedThrowingContinuation { continuation in
-            waiters.append(Waiter(id: waiterID, predicate: predicate, continuation: continuation))
+        defer { timer?.cancel() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                waiters.append(Waiter(id: waiterID, predicate: predicate, continuation: continuation))
+            }
+        } onCancel: {
+            // Runs on the actor after the waiter was added (the append happens before this
+            // actor method suspends), so it always finds it, unless it was resolved.
+            Task { await self.cancelWaiter(waiterID) }
         }
+    }
+
+    private func cancelWaiter(_ waiterID: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == waiterID }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 
     private func expireWaiter(_ waiterID: Int, what: String) {
