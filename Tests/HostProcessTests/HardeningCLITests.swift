@@ -224,6 +224,20 @@ import Testing
         }
     }
 
+    @Test func terminalControlsAreEscapedAsJSONEscapes() throws {
+        #expect(escapingTerminalControls("plain é ✓") == "plain é ✓")
+        #expect(escapingTerminalControls("a\u{7F}b\u{85}c\u{9B}d") == #"a\u007Fb\u0085c\u009Bd"#)
+        #expect(
+            escapingTerminalControls("\u{202E}\u{2066}\u{200F}\u{061C}\u{2028}") == #"\u202E\u2066\u200F\u061C\u2028"#
+        )
+        #expect(escapingTerminalControls("\n\t") == #"\u000A\u0009"#)
+        // A quoted name stays valid JSON that reads back as the name.
+        let name = "x\u{202E}\u{7F}\u{9B}y\n"
+        let quotedName = quoted(name)
+        #expect(try JSONParser.parse(Array(quotedName.utf8)) == .string(name))
+        #expect(!quotedName.unicodeScalars.contains { $0.isTerminalControl })
+    }
+
     @Test func noCommandPrintsTheUsageAndExits2() async throws {
         let outcome = try await Self.hostctl([])
         #expect(outcome.exit == .exited(status: 2))

@@ -343,10 +343,19 @@ public final class ControlServer: Sendable {
         to connection: ControlConnection
     ) async -> ControlReply.Result {
         guard follow else {
-            return await Self.sendHistory(of: host.trace, from: fromSeq, through: host.trace.lastSeq, to: connection)
+            return await Self.sendHistory(
+                of: host.trace,
+                from: fromSeq,
+                through: host.trace.lastSeq,
+                to: connection,
+                budget: budget
+            )
         }
         let trace = host.trace
-        let stream = Task { await Self.sendHistory(of: trace, from: fromSeq, through: nil, to: connection) }
+        let budget = budget
+        let stream = Task {
+            await Self.sendHistory(of: trace, from: fromSeq, through: nil, to: connection, budget: budget)
+        }
         // Registered under the lifecycle lock, so a stream is either cancelled by the
         // shutdown or refused here: none can outlive the trace.
         let followID: UInt64? = lifecycle.withLock { state in
@@ -376,7 +385,8 @@ public final class ControlServer: Sendable {
         of trace: TraceRecorder,
         from fromSeq: Int,
         through lastSeq: Int?,
-        to connection: ControlConnection
+        to connection: ControlConnection,
+        budget: ControlBudget
     ) async -> ControlReply.Result {
         var next = fromSeq
         var hasSent = false
@@ -405,7 +415,20 @@ public final class ControlServer: Sendable {
             }
             frames.removeAll(keepingCapacity: true)
             for event in batch { ControlServerFrame.eventFrame(event, into: &frames) }
-            guard await connection.waitForSpace() else { return .ok }
+            // The encoded batch is held while the client makes room: charged to the budget
+            // like the output it becomes.
+            guard budget.reserve(frames.count) else {
+                connection.endReading()
+                return .failure(
+                    ProtocolError(
+                        .resourceExhausted,
+                        "events: the host's buffer budget for all clients is used up; try again later"
+                    )
+                )
+            }
+            let hasRoom = await connection.waitForSpace()
+            budget.release(frames.count)  // before `send` charges what it buffers
+            guard hasRoom else { return .ok }
             connection.send(frames)
             hasSent = true
             next = batch[batch.count - 1].seq + 1
