@@ -32,6 +32,12 @@ enum ClientCommands {
                     output.append(psTable(rows))
                 }
                 output.flush()
+                if reply.omittedRows > 0 {
+                    printError(
+                        "hostctl ps: \(reply.omittedRows) more scenes not shown (the reply is limited to "
+                            + "\(ControlServer.maximumPsReplyBytes >> 20) MiB)"
+                    )
+                }
             }
         case "events":
             let follow = arguments.flag("--follow")
@@ -221,13 +227,15 @@ enum ClientCommands {
         return .success
     }
 
-    /// `    12    0.131s  Notes        sceneDidBecomeActive`
+    /// `    12    0.131s  Notes        sceneDidBecomeActive`; names and messages from the trace
+    /// with terminal controls escaped (they come from clients and workers).
     static func describe(_ event: TraceEvent) -> String {
         let milliseconds = Int((event.time * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         let time = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
         return leftPad(String(event.seq), 6) + "  " + leftPad(time, 9) + "  "
-            + rightPad(event.scene ?? "host", 12) + " " + TimelineFormatter.describe(event) + "\n"
+            + rightPad(event.scene ?? "host", 12) + " " + escapingTerminalControls(TimelineFormatter.describe(event))
+            + "\n"
     }
 
     // MARK: ps

@@ -74,7 +74,15 @@ enum Commands {
             exitCode = .runtimeFailure
         }
         if !quiet { print(TimelineFormatter.render(host.trace.history)) }
-        if let tracePath, !quiet { print("trace written to \(tracePath)") }
+        if let error = host.trace.fileError {
+            // The file ends at the last event written whole; the run itself is not trusted
+            // to have been recorded.
+            fflush(nil)
+            printError("hostctl: \(error)")
+            exitCode = .runtimeFailure
+        } else if let tracePath, !quiet {
+            print("trace written to \(tracePath)")
+        }
         if let timelinePath {
             do {
                 try TimelineFiles.write(Array(SVGTimeline.render(host.trace.history).utf8), to: timelinePath)

@@ -1,4 +1,5 @@
 import Glibc
+import Protocol
 
 /// Exit statuses fixed by CLI.md.
 enum ExitCode: Int32 {
@@ -8,9 +9,11 @@ enum ExitCode: Int32 {
     case runtimeFailure = 3
 }
 
-/// Writes one line to stderr.
+/// Writes one line to stderr. Whatever the message quotes (a host's reply, a file's
+/// content), terminal controls in it are escaped: it stays one line and cannot drive the
+/// terminal.
 func printError(_ message: String) {
-    var line = Array(message.utf8)
+    var line = Array(escapingTerminalControls(message).utf8)
     line.append(UInt8(ascii: "\n"))
     line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
 }

@@ -75,9 +75,10 @@ extension Help {
     static let serve = """
         hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N] [limit flags]
 
-        Runs a host until a `quit` request, SIGTERM or SIGINT, controlled over a Unix socket
-        (mode 0600). Then every scene is terminated as at the end of a scenario (suspended
-        workers killed silently, running ones get applicationWillTerminate) and it exits 0.
+        Runs a host until a `quit` request, SIGTERM, SIGINT or SIGHUP, controlled over a Unix
+        socket (mode 0600). Then every scene is terminated as at the end of a scenario
+        (suspended workers killed silently, running ones get applicationWillTerminate) and it
+        exits 0. SIGUSR1 and SIGUSR2 are ignored.
         When ready it prints one line: serving on PATH (pid N). Before it, stderr names each
         damaged session file in --state-dir (kept aside as FILE.damaged), one a line.
 

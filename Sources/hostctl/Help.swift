@@ -68,7 +68,7 @@ enum Help {
         Any step may carry "expectError": true (the step must be refused or fail).
         config: suspendDelayMs, launchLimitMs, transitionLimitMs, terminateLimitMs,
                 backgroundTaskLimitMs, memoryLimitMB, memoryCheckIntervalMs, worker (argv array), stateDir,
-                restartLimit, restartWindowMs
+                restartLimit, restartWindowMs (each limit takes the values its flag takes)
         An unknown op or field is an error naming it (exit 2), before anything runs.
         """
 
@@ -78,7 +78,9 @@ enum Help {
         Checks a trace against the lifecycle model (docs/LIFECYCLE.md): seq strictly
         increasing from 1, each scene's callbacks in the model's order, state events matching
         their callbacks, nothing after sceneDidDisconnect but what the model allows.
-        Exit 0 when valid; 1 with the first violation (seq, scene, expected, got).
+        Exit 0 when valid; 1 with the first violation (seq, scene, expected, got); 3 when
+        the file cannot be read or has a line longer than 4 MiB. A trace of any length is
+        checked as it is read, one line at a time.
         """
 
     static let timeline = """
@@ -98,8 +100,8 @@ enum Help {
           -o FILE             where to write; - or no -o: stdout
           TRACE.jsonl         - reads the trace from stdin
 
-        Exit 2 for bad arguments, 3 when the trace cannot be read or a line is not a
-        trace event (the message names the line).
+        Exit 2 for bad arguments, 3 when the trace cannot be read, is larger than 16 MiB,
+        or a line is not a trace event (the message names the line).
 
         EXAMPLES
           hostctl demo --trace demo.jsonl

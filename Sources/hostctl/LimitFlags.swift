@@ -20,28 +20,19 @@ enum LimitFlags {
     static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits
     {
         var limits = limits
-        let day = 86_400_000
-        if let ms = try arguments.intOption("--suspend-delay-ms", in: 0...day) {
-            limits.suspendDelay = .milliseconds(ms)
+        let ranges = Scenario.LimitRanges.self
+        func value(_ limit: Scenario.LimitRange) throws(UsageError) -> Int? {
+            try arguments.intOption(limit.flag, in: limit.range)
         }
-        if let ms = try arguments.intOption("--launch-limit-ms", in: 1...day) { limits.launchLimit = .milliseconds(ms) }
-        if let ms = try arguments.intOption("--transition-limit-ms", in: 1...day) {
-            limits.transitionLimit = .milliseconds(ms)
-        }
-        if let ms = try arguments.intOption("--terminate-limit-ms", in: 1...day) {
-            limits.terminateLimit = .milliseconds(ms)
-        }
-        if let ms = try arguments.intOption("--background-task-limit-ms", in: 1...day) {
-            limits.backgroundTaskLimit = .milliseconds(ms)
-        }
-        if let mb = try arguments.intOption("--memory-limit-mb", in: 1...(1 << 30)) {
-            limits.memoryLimitBytes = mb << 20
-        }
-        if let ms = try arguments.intOption("--memory-check-interval-ms", in: 1...day) {
-            limits.memoryCheckInterval = .milliseconds(ms)
-        }
-        let window = try arguments.intOption("--restart-window-ms", in: 1...day)
-        if let maximum = try arguments.intOption("--restart-limit", in: 0...1_000_000) {
+        if let ms = try value(ranges.suspendDelay) { limits.suspendDelay = .milliseconds(ms) }
+        if let ms = try value(ranges.launchLimit) { limits.launchLimit = .milliseconds(ms) }
+        if let ms = try value(ranges.transitionLimit) { limits.transitionLimit = .milliseconds(ms) }
+        if let ms = try value(ranges.terminateLimit) { limits.terminateLimit = .milliseconds(ms) }
+        if let ms = try value(ranges.backgroundTaskLimit) { limits.backgroundTaskLimit = .milliseconds(ms) }
+        if let mb = try value(ranges.memoryLimit) { limits.memoryLimitBytes = mb << 20 }
+        if let ms = try value(ranges.memoryCheckInterval) { limits.memoryCheckInterval = .milliseconds(ms) }
+        let window = try value(ranges.restartWindow)
+        if let maximum = try value(ranges.restartLimit) {
             limits.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))
         } else if window != nil {
             throw UsageError("hostctl \(arguments.command): --restart-window-ms needs --restart-limit")

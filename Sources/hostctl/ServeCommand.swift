@@ -3,7 +3,7 @@ import HostProcess
 
 extension Commands {
     /// `hostctl serve …`, entered from main.swift's top level on the main thread, before the
-    /// first `await`. The main thread stays here taking SIGTERM/SIGINT in `sigwait` (see
+    /// first `await`. The main thread stays here taking SIGTERM, SIGINT and SIGHUP in `sigwait` (see
     /// `TerminationSignals` for why it must be the main thread); the host runs in a task.
     static func serveOnMainThread(_ argv: [String]) -> Never {
         TerminationSignals.block()
@@ -67,6 +67,10 @@ extension Commands {
         print("serving on \(path) (pid \(getpid()))")
         fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
         await server.finished()
+        if let error = server.host.trace.fileError {
+            printError("hostctl serve: \(error)")
+            return .runtimeFailure
+        }
         return .success
     }
 

@@ -64,6 +64,11 @@ struct TimelineFileError: Error, CustomStringConvertible {
 
 /// Whole-file reads and writes for the timeline command (`-` is stdin/stdout).
 enum TimelineFiles {
+    /// The largest trace `read` takes, 16 MiB (as `run` for a scenario): a timeline is read
+    /// whole and every event decoded, so a bigger file, or an endless one (`/dev/zero`),
+    /// is refused rather than held. That is about 100,000 events, more than a picture shows.
+    static let maximumTraceBytes = 16 << 20
+
     /// The bytes of `path`, or of stdin for `-`.
     static func read(_ path: String) throws(TimelineFileError) -> [UInt8] {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
@@ -82,6 +87,11 @@ enum TimelineFiles {
                 )
             }
             if count == 0 { return bytes }
+            guard bytes.count + count <= maximumTraceBytes else {
+                throw TimelineFileError(
+                    description: "cannot read trace file \(path): larger than \(maximumTraceBytes >> 20) MiB"
+                )
+            }
             bytes += chunk[..<count]
         }
     }

@@ -9,7 +9,7 @@ if argv.first == "worker" {
 // The hidden helpers `hostctl bench` measures its floors with: just as early, for the same reason.
 if argv.first == "bench-echo" { BenchHelpers.echo() }
 if argv.first == "bench-ready" { BenchHelpers.ready() }
-// `hostctl serve` keeps the main thread to take SIGTERM/SIGINT: it must start before the first `await`.
+// `hostctl serve` keeps the main thread to take its signals (TerminationSignals): it must start before the first `await`.
 if argv.first == "serve" { Commands.serveOnMainThread(Array(argv.dropFirst())) }
 
 func main() async -> ExitCode {

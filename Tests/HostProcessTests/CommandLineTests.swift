@@ -1,7 +1,8 @@
 import Glibc
-import HostProcess
 import Protocol
 import Testing
+
+@testable import HostProcess
 
 /// `hostctl` as a user runs it: real processes, exit statuses, stdout and stderr.
 @Suite struct CommandLineTests {
@@ -11,8 +12,9 @@ import Testing
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) async throws -> Outcome {
-        let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+    /// Runs `hostctl ARGUMENTS`, or with `direct` the program `arguments[0]` itself.
+    static func run(_ arguments: [String], direct: Bool = false) async throws -> Outcome {
+        let child = try await ChildProcess.spawn(argv: direct ? arguments : [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
         let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
@@ -86,6 +88,44 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aTraceThatCannotBeWrittenFailsTheRunWithExit3() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/one.json"
+        #expect(writeFile(scenario, #"{"steps":[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"D"}]}"#))
+        let full = try await Self.run(["run", scenario, "--quiet", "--trace", "/dev/full"])
+        #expect(full.exit == .exited(status: 3), "\(full.stderr)")
+        #expect(
+            full.stderr == "hostctl: cannot write trace file /dev/full: No space left on device\n",
+            "\(full.stderr)"
+        )
+        let demo = try await Self.run(["demo", "--trace", "/dev/full"])
+        #expect(demo.exit == .exited(status: 3), "\(demo.stderr)")
+        #expect(demo.stderr.contains("cannot write trace file /dev/full"), "\(demo.stderr)")
+    }
+
+    @Test func aTraceCutByTheFileSizeLimitEndsAtItsLastWholeLine() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/one.json"
+        let trace = directory + "/cut.jsonl"
+        #expect(writeFile(scenario, #"{"steps":[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"D"}]}"#))
+        // A 1 KiB file size limit (ulimit -f counts 512- or 1024-byte blocks) with SIGXFSZ
+        // ignored: the write that crosses it is cut short, the next fails with EFBIG.
+        let outcome = try await Self.run(
+            [
+                "/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 2 && exec "$0" "$@""#, TestWorker.hostctl,
+                "run", scenario, "--quiet", "--trace", trace,
+            ],
+            direct: true
+        )
+        #expect(outcome.exit == .exited(status: 3), "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("hostctl: cannot write trace file \(trace): "), "\(outcome.stderr)")
+        #expect(try !readLines(trace).isEmpty)
+        // What is there is whole lines only: every one an event.
+        let text = try String(decoding: readFileBytes(trace), as: UTF8.self)
+        #expect(text.hasSuffix("\n"), "the trace ends with a whole line: \(text.suffix(80))")
+        for line in try readLines(trace) { #expect((try? TraceEvent(jsonLine: Array(line.utf8))) != nil, "\(line)") }
+    }
+
     @Test(arguments: [
         ["run"], ["verify"], ["demo", "--bogus"], ["frobnicate"], ["run", "/nonexistent/scenario.json"],
         ["demo", "--suspend-delay-ms", "abc"], ["demo", "--trace"],
@@ -104,6 +144,11 @@ final class Collected: @unchecked Sendable {
     private(set) var stderr = ""
     func append(stdout bytes: UnsafeRawBufferPointer) { stdout += String(decoding: bytes, as: UTF8.self) }
     func append(stderr bytes: UnsafeRawBufferPointer) { stderr += String(decoding: bytes, as: UTF8.self) }
+}
+
+func readFileBytes(_ path: String) throws -> [UInt8] {
+    guard let bytes = readWholeFile(path, limit: 1 << 30) else { throw HostError.io("cannot read \(path)") }
+    return bytes
 }
 
 func readLines(_ path: String) throws -> [String] {

@@ -12,275 +12,6 @@ import Glibc
 // clients (the `hostctl` binary, or raw sockets where the test needs to misbehave).
 // Everything synchronizes on output lines and exits; nothing sleeps.
 
-/// A spawned process: its stdout as lines, its stderr, and its exit.
-private final class Spawned: Sendable {
-    let child: ChildProcess
-    let lines: AsyncStream<String>
-    private struct State {
-        var partial: [UInt8] = []
-        var stdout: [UInt8] = []
-        var stderr: [UInt8] = []
-        var exit: ChildExit?
-        var exitWaiters: [CheckedContinuation<ChildExit, Never>] = []
-    }
-    private final class Box: Sendable {
-        let state = Locked(State())
-    }
-    private let box = Box()
-
-    init(_ argv: [String]) throws {
-        child = try ChildProcess.spawn(argv: argv)
-        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-        self.lines = lines
-        let box = self.box
-        EventLoop.shared.watch(
-            child,
-            onStdout: { bytes in
-                let complete: [String] = box.state.withLock { state in
-                    state.stdout += bytes
-                    state.partial += bytes
-                    var result: [String] = []
-                    while let newline = state.partial.firstIndex(of: UInt8(ascii: "\n")) {
-                        result.append(String(decoding: state.partial[..<newline], as: UTF8.self))
-                        state.partial.removeSubrange(...newline)
-                    }
-                    return result
-                }
-                for line in complete { continuation.yield(line) }
-            },
-            onStderr: { bytes in box.state.withLock { $0.stderr += bytes } },
-            onExit: { exit in
-                continuation.finish()
-                let waiters = box.state.withLock { state in
-                    state.exit = exit
-                    defer { state.exitWaiters = [] }
-                    return state.exitWaiters
-                }
-                for waiter in waiters { waiter.resume(returning: exit) }
-            }
-        )
-    }
-
-    var stdout: String { box.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    var stderr: String { box.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
-
-    func exit() async -> ChildExit {
-        await withCheckedContinuation { continuation in
-            let exit = box.state.withLock { state in
-                if state.exit == nil { state.exitWaiters.append(continuation) }
-                return state.exit
-            }
-            if let exit { continuation.resume(returning: exit) }
-        }
-    }
-
-    /// The exit status (128 + signal for a signal), like a shell's `$?`.
-    func status() async -> Int32 {
-        switch await exit() {
-        case .exited(let status): status
-        case .signaled(let signal): 128 + signal
-        }
-    }
-
-    /// The first stdout line matching `predicate`; nil when stdout ended first.
-    func line(where predicate: (String) -> Bool) async -> String? {
-        for await line in lines where predicate(line) { return line }
-        return nil
-    }
-}
-
-/// A finished client command.
-private struct ClientResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// A `hostctl serve` in a fresh private directory.
-private struct TestServer {
-    let directory: String
-    let socket: String
-    let process: Spawned
-
-    /// Starts `hostctl serve` and returns once it printed its ready line. `fileLimit`: run it
-    /// under `ulimit -n` (a shell that execs it, so the pid is the server's).
-    static func start(
-        socket: String? = nil,
-        directory: String? = nil,
-        extra: [String] = [],
-        fileLimit: Int? = nil
-    ) async throws -> TestServer {
-        let directory = try directory ?? makePrivateDirectory()
-        let socket = socket ?? directory + "/host.sock"
-        var argv =
-            [
-                TestWorker.hostctl, "serve", "--socket", socket, "--suspend-delay-ms", "50", "--terminate-limit-ms",
-                "2000",
-            ]
-            + extra
-        if let fileLimit { argv = ["/bin/sh", "-c", #"ulimit -n \#(fileLimit) && exec "$0" "$@""#] + argv }
-        let process = try Spawned(argv)
-        let ready = await process.line { $0.hasPrefix("serving on ") }
-        try #require(ready == "serving on \(socket) (pid \(process.child.pid))", "serve failed: \(process.stderr)")
-        return TestServer(directory: directory, socket: socket, process: process)
-    }
-
-    /// Runs `hostctl ARGS --socket SOCKET` to completion.
-    func run(_ arguments: String...) async throws -> ClientResult {
-        try await runHostctl(arguments + ["--socket", socket])
-    }
-
-    /// Starts `hostctl ARGS --socket SOCKET` without waiting.
-    func spawn(_ arguments: String...) throws -> Spawned {
-        try Spawned([TestWorker.hostctl] + arguments + ["--socket", socket])
-    }
-
-    /// The `ps --json` rows by scene.
-    func scenes() async throws -> [String: ControlSceneRow] {
-        let result = try await run("ps", "--json")
-        try #require(result.status == 0, "ps failed: \(result.stderr)")
-        guard case .array(let items) = try JSONParser.parse(Array(result.stdout.utf8)) else {
-            Issue.record("ps --json did not print an array: \(result.stdout)")
-            return [:]
-        }
-        var rows: [String: ControlSceneRow] = [:]
-        for item in items {
-            let row = try #require(ControlSceneRow(json: item))
-            rows[row.scene] = row
-        }
-        return rows
-    }
-
-    /// Sends `quit` and expects both the client and the server to exit 0.
-    func quit() async throws {
-        let result = try await run("quit")
-        #expect(result.status == 0, "quit: \(result.stderr)")
-        #expect(await process.exit() == .exited(status: 0), "serve stderr: \(process.stderr)")
-        #expect(access(socket, F_OK) != 0, "the socket file is removed at exit")
-    }
-
-    /// For `defer`: a failed test must not leave a server (its workers die with it).
-    func kill() {
-        try? process.child.send(signal: SIGKILL)
-    }
-}
-
-private func runHostctl(_ arguments: [String]) async throws -> ClientResult {
-    let process = try Spawned([TestWorker.hostctl] + arguments)
-    let status = await process.status()
-    return ClientResult(status: status, stdout: process.stdout, stderr: process.stderr)
-}
-
-/// A fresh directory of mode 0700 (mkdtemp's mode).
-private func makePrivateDirectory() throws -> String {
-    var template = Array("/tmp/scenehost-control-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
-    try #require(made, "mkdtemp: \(String(cString: strerror(errno)))")
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-/// Runs blocking socket code on its own OS thread, never on the cooperative pool.
-private func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
-        PlatformThread.startDetached(name: "test-client") { continuation.resume(returning: body()) }
-    }
-}
-
-/// A raw client: sends `bytes`, optionally half-closes, then reads frames until the server
-/// closes the connection (or 20 s pass). Returns the frames it received.
-private func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = true) async -> [String] {
-    await onThread {
-        guard let descriptor = try? ControlSocket.connect(path: socket) else { return ["<connect failed>"] }
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if count <= 0 { return }  // the server may hang up on a misbehaving client
-                offset += count
-            }
-        }
-        if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            received += buffer[..<count]
-        }
-        return received.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-/// A raw blocking connection for tests that hold many clients: every read gives up after
-/// 20 s, so a server that never answers fails the test instead of hanging it.
-private struct RawClient {
-    let descriptor: Int32
-
-    init?(socket: String) {
-        guard let descriptor = try? ControlSocket.connect(path: socket) else { return nil }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        self.descriptor = descriptor
-    }
-
-    /// Writes everything; false when the server hung up first (MSG_NOSIGNAL: no SIGPIPE).
-    func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return false }
-                offset += count
-            }
-            return true
-        }
-    }
-
-    enum Read: Equatable {
-        case frame(String)
-        /// EOF, or a reset: the server closed the connection.
-        case closed
-        /// Nothing for 20 s.
-        case timedOut
-    }
-
-    /// The next newline-terminated frame, read a byte at a time so nothing after it is consumed.
-    func readFrame() -> Read {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(descriptor, &byte, 1)
-            if count == 1 {
-                if byte == UInt8(ascii: "\n") { return .frame(String(decoding: line, as: UTF8.self)) }
-                line.append(byte)
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .timedOut }
-            return .closed
-        }
-    }
-
-    func close() {
-        Glibc.close(descriptor)
-    }
-}
-
-/// A reply frame's id and error code (nil when ok).
-private func decodeReply(_ frame: String) -> (id: JSONValue, code: Int?)? {
-    guard let value = try? JSONParser.parse(Array(frame.utf8)), let reply = ControlReply(json: value) else {
-        return nil
-    }
-    if case .failure(let error) = reply.result { return (reply.id, error.code.rawValue) }
-    return (reply.id, nil)
-}
-
 @Suite("Live control plane: hostctl serve and its clients")
 struct ControlTests {
     @Test("connect, push, a refusal, ps --json, quit")
@@ -483,7 +214,7 @@ struct ControlTests {
         #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode 0600")
 
         // A second host on the same path: refused, exit 3; the first keeps serving.
-        let second = try await runHostctl(["serve", "--socket", socket])
+        let second = try await runHostctlClient(["serve", "--socket", socket])
         #expect(second.status == 3)
         #expect(second.stderr.contains("already serving on \(socket)"), "\(second.stderr)")
         #expect(try await server.run("ps").status == 0)
@@ -492,20 +223,20 @@ struct ControlTests {
         let shared = directory + "/shared"
         mkdir(shared, 0o700)
         chmod(shared, 0o777)
-        let writable = try await runHostctl(["serve", "--socket", shared + "/host.sock"])
+        let writable = try await runHostctlClient(["serve", "--socket", shared + "/host.sock"])
         #expect(writable.status == 2)
         #expect(writable.stderr.contains("directory \(shared) is writable by others"), "\(writable.stderr)")
-        let long = try await runHostctl(["serve", "--socket", directory + "/" + String(repeating: "s", count: 120)])
+        let long = try await runHostctlClient(["serve", "--socket", directory + "/" + String(repeating: "s", count: 120)])
         #expect(long.status == 2)
         #expect(long.stderr.contains("longer than the 107"), "\(long.stderr)")
         let file = directory + "/file"
         close(open(file, O_CREAT | O_WRONLY, 0o600))
-        let notSocket = try await runHostctl(["serve", "--socket", file])
+        let notSocket = try await runHostctlClient(["serve", "--socket", file])
         #expect(notSocket.status == 2)
         #expect(notSocket.stderr.contains("not a socket"))
 
         // A client with nobody serving: runtime failure.
-        let nobody = try await runHostctl(["ps", "--socket", directory + "/nobody.sock"])
+        let nobody = try await runHostctlClient(["ps", "--socket", directory + "/nobody.sock"])
         #expect(nobody.status == 3)
         #expect(nobody.stderr.contains("no host is serving"))
 
@@ -699,45 +430,144 @@ struct ControlLimitTests {
         try await server.quit()
     }
 
-    @Test("the client after the last slot is refused with -32005; the others carry on")
+    @Test("every slot busy: the next client may only quit (a quit lane), then nobody; quit still works")
     func clientSlots() async throws {
         let server = try await TestServer.start()
         defer { server.kill() }
         let socket = server.socket
         let limit = ControlServer.maximumConnections
-        let (served, refusal, again) = await onThread { () -> (Int, [RawClient.Read], RawClient.Read) in
-            // Each waits for its reply before the next connects: all of them hold a slot.
+        let (busy, refusals, extra) = await onThread {
+            () -> (Int, [[RawClient.Read]], [RawClient]) in
+            // Each holds its slot with a running `sleep`; its first `ps` proves it was taken.
             var clients: [RawClient] = []
-            defer { for client in clients { client.close() } }
             for index in 0..<limit {
                 guard let client = RawClient(socket: socket) else { break }
                 clients.append(client)
                 _ = client.write(Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
                 guard case .frame(let frame) = client.readFrame(), decodeReply(frame)?.code == nil else { break }
+                _ = client.write(Array(#"{"id":"s","op":"sleep","ms":600000}"#.utf8) + [10])
             }
-            guard clients.count == limit, let extra = RawClient(socket: socket) else {
-                return (clients.count, [], .closed)
+            // The quit lanes are taken (and held, idle); the next client is refused at once.
+            let lanes = (0..<ControlServer.quitLanes).compactMap { _ in RawClient(socket: socket) }
+            var refusals: [[RawClient.Read]] = []
+            if let beyond = RawClient(socket: socket) {
+                refusals.append([beyond.readFrame(), beyond.readFrame()])
+                beyond.close()
             }
-            defer { extra.close() }
-            let refusal = [extra.readFrame(), extra.readFrame()]
-            // A client that holds a slot is still served.
-            _ = clients[0].write(Array(#"{"id":"again","op":"ps"}"#.utf8) + [10])
-            return (clients.count, refusal, clients[0].readFrame())
+            // A lane takes anything but quit with -32005, then closes.
+            for lane in lanes {
+                _ = lane.write(Array(#"{"id":"p","op":"ps"}"#.utf8) + [10])
+                refusals.append([lane.readFrame(), lane.readFrame()])
+                lane.close()
+            }
+            return (clients.count, refusals, clients)
         }
-        #expect(served == limit)
-        guard case .frame(let frame)? = refusal.first, let reply = decodeReply(frame) else {
-            Issue.record("expected a refusal, got \(refusal)")
-            return
+        defer { for client in extra { client.close() } }
+        #expect(busy == limit)
+        #expect(refusals.count == 1 + ControlServer.quitLanes)
+        if case .frame(let frame)? = refusals.first?.first {
+            #expect(frame.contains("too many clients (\(limit)); try again later"), "\(frame)")
         }
-        #expect(reply.code == ProtocolError.Code.resourceExhausted.rawValue)
-        #expect(frame.contains("too many clients (\(limit))"), "\(frame)")
-        #expect(refusal.last == .closed)
-        guard case .frame(let answer) = again else {
-            Issue.record("expected a reply, got \(again)")
-            return
+        for refusal in refusals.dropFirst() {
+            guard case .frame(let frame)? = refusal.first, let reply = decodeReply(frame) else {
+                Issue.record("expected a refusal, got \(refusal)")
+                continue
+            }
+            #expect(reply.code == ProtocolError.Code.resourceExhausted.rawValue)
+            #expect(frame.contains("too many clients (\(limit))") && frame.contains("only quit"), "\(frame)")
+            #expect(refusal.last == .closed)
         }
-        #expect(decodeReply(answer).map { $0.id == .string("again") && $0.code == nil } == true, "\(answer)")
+        // `hostctl quit` gets through on a lane: the host stops, the sleeps are answered.
         try await server.quit()
+    }
+
+    @Test("hung-up clients free their slots at once, even with a 24 h wait running")
+    func hungUpClientsFreeTheirSlots() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let socket = server.socket
+        let sent = await onThread { () -> Int in
+            var sent = 0
+            for _ in 0..<ControlServer.maximumConnections + 10 {
+                guard let client = RawClient(socket: socket) else { break }
+                if client.write(
+                    Array(#"{"id":1,"op":"waitFor","scene":"X","state":"foregroundActive","timeoutMs":86400000}"#.utf8)
+                        + [10]
+                ) {
+                    sent += 1
+                }
+                client.close()
+            }
+            return sent
+        }
+        #expect(sent == ControlServer.maximumConnections + 10)
+        // Not a quit lane: a full client, served.
+        #expect(try await server.run("connect", "A").status == 0)
+        try await server.quit()
+    }
+
+    @Test("every slot held by an idle client: the one idle the longest makes room for a new one")
+    func idleClients() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let socket = server.socket
+        let limit = ControlServer.maximumConnections
+        let (opened, first) = await onThread { () -> (Int, [RawClient.Read]) in
+            var clients: [RawClient] = []
+            defer { for client in clients { client.close() } }
+            for _ in 0..<limit {
+                guard let client = RawClient(socket: socket) else { break }
+                clients.append(client)
+            }
+            // The 257th is served; the first, idle the longest, is told and closed.
+            guard let extra = RawClient(socket: socket) else { return (clients.count, []) }
+            defer { extra.close() }
+            _ = extra.write(Array(#"{"id":"x","op":"ps"}"#.utf8) + [10])
+            guard case .frame(let frame) = extra.readFrame(), decodeReply(frame)?.code == nil else {
+                return (clients.count, [])
+            }
+            return (clients.count, [clients[0].readFrame(), clients[0].readFrame()])
+        }
+        #expect(opened == limit)
+        guard case .frame(let frame)? = first.first else {
+            Issue.record("the idlest client was not told: \(first)")
+            return
+        }
+        #expect(decodeReply(frame)?.code == ProtocolError.Code.resourceExhausted.rawValue)
+        #expect(frame.contains("idle the longest"), "\(frame)")
+        #expect(first.last == .closed)
+        try await server.quit()
+    }
+
+    @Test("a connection idle beyond the idle limit is closed with -32005")
+    func idleLimit() async throws {
+        let directory = try makePrivateDirectory()
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let server = try ControlServer(
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: ControlServer.bufferBudget,
+            idleLimit: .milliseconds(200)
+        )
+        server.start()
+        let socket = server.path
+        let reads = await onThread { () -> [RawClient.Read] in
+            guard let client = RawClient(socket: socket) else { return [] }
+            defer { client.close() }
+            _ = client.write(Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
+            return [client.readFrame(), client.readFrame(), client.readFrame()]
+        }
+        #expect(reads.count == 3)
+        if case .frame(let reply)? = reads.first { #expect(decodeReply(reply)?.code == nil) }
+        guard reads.count == 3, case .frame(let idle) = reads[1] else {
+            Issue.record("expected the idle notice: \(reads)")
+            return
+        }
+        #expect(decodeReply(idle)?.code == ProtocolError.Code.resourceExhausted.rawValue)
+        #expect(idle.contains("idle for more than 0.2 s"), "\(idle)")
+        #expect(reads[2] == .closed)
+        server.shutdown()
+        await server.finished()
     }
 
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")
@@ -807,28 +637,6 @@ struct ControlLimitTests {
         server.shutdown()
         await server.finished()
         #expect(server.budget.used == 0, "every charge was returned")
-    }
-}
-
-/// A blocking barrier for test threads (never used on the cooperative pool): `wait()`
-/// returns once `count` threads have called it.
-private final class Barrier: Sendable {
-    private let arrived = Locked(0)
-    private let released = DispatchSemaphore(value: 0)
-    private let count: Int
-
-    init(count: Int) { self.count = count }
-
-    func wait() {
-        let last = arrived.withLock { arrived in
-            arrived += 1
-            return arrived == count
-        }
-        if last {
-            for _ in 1..<count { released.signal() }
-        } else {
-            released.wait()
-        }
     }
 }
 

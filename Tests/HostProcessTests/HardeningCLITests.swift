@@ -26,6 +26,14 @@ import Testing
             "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
             "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
             "$AFTER_QUIT": (directory + "/after-quit.json", #"{"steps":[{"op":"quit"},{"op":"pop","scene":"A"}]}"#),
+            "$ZERO_LAUNCH": (directory + "/zero-launch.json", #"{"config":{"launchLimitMs":0},"steps":[]}"#),
+            "$ZERO_CHECK": (directory + "/zero-check.json", #"{"config":{"memoryCheckIntervalMs":0},"steps":[]}"#),
+            "$ZERO_WINDOW": (
+                directory + "/zero-window.json", #"{"config":{"restartLimit":1,"restartWindowMs":0},"steps":[]}"#
+            ),
+            "$HUGE_MEMORY": (
+                directory + "/huge-memory.json", #"{"config":{"memoryLimitMB":1099511627776},"steps":[]}"#
+            ),
         ]
         for (path, text) in files.values { _ = writeFile(path, text) }
         let argv = arguments.map { argument in
@@ -77,6 +85,15 @@ import Testing
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
         (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
+        // The scenario's config and the flags share one validation (the flags refuse 0 too).
+        (["run", "$ZERO_LAUNCH"], "config: \"launchLimitMs\" must be an integer in 1...86400000"),
+        (["run", "$ZERO_CHECK"], "config: \"memoryCheckIntervalMs\" must be an integer in 1...86400000"),
+        (["run", "$ZERO_WINDOW"], "config: \"restartWindowMs\" must be an integer in 1...86400000"),
+        (["run", "$HUGE_MEMORY"], "config: \"memoryLimitMB\" must be an integer in 1...1073741824"),
+        (
+            ["run", "$OK", "--memory-check-interval-ms", "0"],
+            "--memory-check-interval-ms must be an integer in 1...86400000"
+        ),
         (["run", "$OK", "--suspend-delay-ms", "abc"], "--suspend-delay-ms"),
         (["run", "$OK", "--suspend-delay-ms", "-5"], "--suspend-delay-ms"),
         (["run", "$OK", "--launch-limit-ms", "0"], "--launch-limit-ms"),
@@ -140,6 +157,85 @@ import Testing
         #expect(outcome.exit == .exited(status: 3))
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("cannot open trace file"))
+    }
+
+    /// `verify` streams a trace of any length but holds at most one line, of at most 4 MiB;
+    /// `timeline` reads at most 16 MiB. Beyond either: one line on stderr, exit 3.
+    @Test func verifyAndTimelineReadWithinTheirLimits() async throws {
+        let directory = makeTemporaryDirectory()
+        let longLine = directory + "/long-line.jsonl"
+        #expect(writeFile(longLine, String(repeating: "x", count: (4 << 20) + 1)))
+        let verify = try await Self.hostctl(["verify", longLine])
+        #expect(verify.exit == .exited(status: 3), "\(verify.stderr)")
+        #expect(
+            verify.stderr == "hostctl verify: cannot check trace file \(longLine): line 1 is longer than 4 MiB\n",
+            "\(verify.stderr)"
+        )
+        let zeros = try await Self.hostctl(["verify", "/dev/zero"])
+        #expect(zeros.exit == .exited(status: 3))
+        #expect(zeros.stderr.hasSuffix("/dev/zero: line 1 is longer than 4 MiB\n"), "\(zeros.stderr)")
+
+        let large = directory + "/large.jsonl"
+        let line = #"{"seq":1,"t":0,"type":"host","name":"started"}"# + "\n"
+        #expect(writeFile(large, String(repeating: line, count: (16 << 20) / line.utf8.count + 1)))
+        for path in [large, "/dev/zero"] {
+            let timeline = try await Self.hostctl(["timeline", path, "-o", directory + "/out.svg"])
+            #expect(timeline.exit == .exited(status: 3), "\(timeline.stderr)")
+            #expect(
+                timeline.stderr == "hostctl timeline: cannot read trace file \(path): larger than 16 MiB\n",
+                "\(timeline.stderr)"
+            )
+        }
+    }
+
+    /// DEL, C1 controls (U+009B is a one-byte CSI on many terminals) and bidi overrides in
+    /// hostile input reach stderr escaped, never as themselves.
+    @Test func terminalControlsInErrorsAreEscaped() async throws {
+        let hostile = "X\u{202E}Y\u{7F}\u{9B}31mZ\u{2066}"
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/hostile.json"
+        var bytes: [UInt8] = []
+        JSONWriter.write(.object(["steps": .array([.object(["op": .string(hostile)])])]), into: &bytes)
+        #expect(writeFile(scenario, String(decoding: bytes, as: UTF8.self)))
+        let trace = directory + "/hostile.jsonl"
+        var line: [UInt8] = []
+        JSONWriter.write(.object(["seq": .int(2), "t": .int(0), "type": .string(hostile)]), into: &line)
+        #expect(
+            writeFile(
+                trace,
+                #"{"seq":1,"t":0,"type":"host","name":"started"}"# + "\n" + String(decoding: line, as: UTF8.self) + "\n"
+            )
+        )
+        let outcomes = [
+            try await Self.hostctl(["kill", "A", "--signal", hostile, "--socket", "$SOCKET"]),
+            try await Self.hostctl(["run", scenario]),
+            try await Self.hostctl(["verify", trace]),
+            try await Self.hostctl(["timeline", trace]),
+            try await Self.hostctl(["frobnicate" + hostile]),
+        ]
+        for outcome in outcomes {
+            #expect(outcome.exit != .exited(status: 0), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("X\\u202EY\\u007F\\u009B31mZ\\u2066"), "\(outcome.stderr.debugDescription)")
+            let controls = outcome.stderr.unicodeScalars.dropLast().filter {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                    || (0x2066...0x2069).contains($0.value)
+            }
+            #expect(controls.isEmpty, "\(outcome.stderr.debugDescription)")
+        }
+    }
+
+    @Test func terminalControlsAreEscapedAsJSONEscapes() throws {
+        #expect(escapingTerminalControls("plain é ✓") == "plain é ✓")
+        #expect(escapingTerminalControls("a\u{7F}b\u{85}c\u{9B}d") == #"a\u007Fb\u0085c\u009Bd"#)
+        #expect(
+            escapingTerminalControls("\u{202E}\u{2066}\u{200F}\u{061C}\u{2028}") == #"\u202E\u2066\u200F\u061C\u2028"#
+        )
+        #expect(escapingTerminalControls("\n\t") == #"\u000A\u0009"#)
+        // A quoted name stays valid JSON that reads back as the name.
+        let name = "x\u{202E}\u{7F}\u{9B}y\n"
+        let quotedName = quoted(name)
+        #expect(try JSONParser.parse(Array(quotedName.utf8)) == .string(name))
+        #expect(!quotedName.unicodeScalars.contains { $0.isTerminalControl })
     }
 
     @Test func noCommandPrintsTheUsageAndExits2() async throws {

@@ -11,8 +11,9 @@ import Synchronization
 /// read (ControlServer+Linux.swift), and a connection whose output does not fit is
 /// disconnected (ControlConnection.swift).
 ///
-/// Requests are counted by their size on the wire; the decoded values they become while
-/// they wait are not measured (a JSON value takes a small multiple of its text).
+/// A queued request is counted by what it holds decoded (`ControlRequest.estimatedSize`,
+/// 9–13 times its frame for a JSON value), not by its frame: counting frames let the
+/// budget hold about 12 times its limit.
 final class ControlBudget: Sendable {
     let limit: Int
     private let usedBytes = Atomic<Int>(0)

@@ -36,14 +36,14 @@ final class ControlConnection: Sendable {
     static let maximumPending = 64
     /// ...and resumes below this.
     static let resumePending = 16
-    /// Reading also pauses once the unanswered requests add up to this many bytes (a
+    /// Reading also pauses once the unanswered requests hold this many bytes, decoded (a
     /// request waiting behind a long `waitFor` holds its memory until it runs)...
     static let maximumPendingBytes = 1 << 20
     /// ...and resumes below this.
     static let resumePendingBytes = 256 << 10
 
-    /// An unanswered request: its id (for an error reply at shutdown) and its frame's size,
-    /// charged to the budget until it is answered.
+    /// An unanswered request: its id (for an error reply at shutdown) and what it holds
+    /// (its decoded size, at least its frame's), charged to the budget until it is answered.
     private struct Pending {
         var id: JSONValue
         var bytes: Int
@@ -71,13 +71,21 @@ final class ControlConnection: Sendable {
         var outputCharged = 0
         var bytesWritten = 0
         var spaceWaiter: CheckedContinuation<Bool, Never>?
-        /// The running `events --follow` stream (requests run in order: at most one).
-        var stream: Task<Void, Never>?
+        /// The running `events` stream or wait (`sleep`, `waitFor`), cancelled when the
+        /// connection closes (requests run in order: at most one).
+        var stream: Task<ControlReply.Result, Never>?
+        /// The last read, reply or write: with nothing pending and nothing buffered since,
+        /// the connection is idle.
+        var lastActivity = ContinuousClock.now
 
         var buffered: Int { output.count - outputStart }
     }
 
     let id: UInt64
+    /// Taken while every client slot was busy: it may only `quit` (ControlServer+Linux.swift).
+    let isQuitLane: Bool
+    /// Called once, when the connection closes (it frees the client's slot).
+    private let onClose: @Sendable () -> Void
     private let epollDescriptor: Int32
     private let budget: ControlBudget
     private let state: Locked<State>
@@ -88,8 +96,17 @@ final class ControlConnection: Sendable {
     static let readInterest = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
 
     /// Takes ownership of `descriptor`, which the caller has registered with `readInterest`.
-    init(id: UInt64, descriptor: Int32, epollDescriptor: Int32, budget: ControlBudget) {
+    init(
+        id: UInt64,
+        descriptor: Int32,
+        epollDescriptor: Int32,
+        budget: ControlBudget,
+        isQuitLane: Bool = false,
+        onClose: @escaping @Sendable () -> Void = {}
+    ) {
         self.id = id
+        self.isQuitLane = isQuitLane
+        self.onClose = onClose
         self.epollDescriptor = epollDescriptor
         self.budget = budget
         self.state = Locked(State(descriptor: descriptor, interest: Self.readInterest))
@@ -103,6 +120,26 @@ final class ControlConnection: Sendable {
 
     /// No request waits for its reply and nothing waits to be written (or the client is gone).
     var isIdle: Bool { state.withLock { $0.isClosed || ($0.pending.isEmpty && $0.buffered == 0) } }
+
+    /// How long the connection has been idle (nothing pending, nothing to write, no read),
+    /// or nil when it is not.
+    func idleDuration(at now: ContinuousClock.Instant) -> Duration? {
+        state.withLock { state in
+            guard !state.isClosed, state.pending.isEmpty, state.buffered == 0 else { return nil }
+            return now - state.lastActivity
+        }
+    }
+
+    /// Whether the client has gone (hung up, or the connection broke), asked of the socket
+    /// itself: also while reading is paused or a request is running, when the loop does
+    /// not read. A half-close (`shutdown(SHUT_WR)`) is not a hang-up: its replies are due.
+    var peerHasHungUp: Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return true }
+            var probe = pollfd(fd: state.descriptor, events: 0, revents: 0)
+            return poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLHUP | POLLERR) != 0
+        }
+    }
 
     /// Output bytes charged to the budget: what closing this connection would free at once.
     var chargedOutputBytes: Int { state.withLock { $0.outputCharged } }
@@ -121,7 +158,10 @@ final class ControlConnection: Sendable {
             guard !state.isClosed else { return .failed }
             while true {
                 let count = Glibc.read(state.descriptor, buffer.baseAddress, buffer.count)
-                if count > 0 { return .bytes(count) }
+                if count > 0 {
+                    state.lastActivity = .now
+                    return .bytes(count)
+                }
                 if count == 0 { return .endOfStream }
                 switch errno {
                 case EINTR: continue
@@ -132,7 +172,7 @@ final class ControlConnection: Sendable {
         }
     }
 
-    /// Queues a request read from the socket, whose frame was `bytes` long. The caller has
+    /// Queues a request read from the socket, which holds `bytes` (`estimatedSize`). The caller has
     /// reserved those bytes in the budget; on true the connection has taken them over (and
     /// releases them with the reply), on false (closed) the caller keeps them.
     func enqueue(_ request: ControlRequest, bytes: Int) -> Bool {
@@ -178,6 +218,7 @@ final class ControlConnection: Sendable {
             guard let answered = state.pending.removeValue(forKey: serial) else { return }
             state.pendingBytes -= answered.bytes
             budget.release(answered.bytes)
+            state.lastActivity = .now
             append(reply.frame, to: &state)
             if state.readPaused && state.pending.count < Self.resumePending
                 && state.pendingBytes < Self.resumePendingBytes
@@ -244,7 +285,7 @@ final class ControlConnection: Sendable {
     }
 
     /// Cancels `stream` when the connection closes (at once if it already has).
-    func cancelOnClose(_ stream: Task<Void, Never>) {
+    func cancelOnClose(_ stream: Task<ControlReply.Result, Never>) {
         let closed = state.withLock { state in
             if !state.isClosed { state.stream = stream }
             return state.isClosed
@@ -298,6 +339,7 @@ final class ControlConnection: Sendable {
             if count > 0 {
                 state.outputStart += count
                 state.bytesWritten += count
+                state.lastActivity = .now
                 continue
             }
             if count < 0 && errno == EINTR { continue }
@@ -356,8 +398,10 @@ final class ControlConnection: Sendable {
         }
         state.stream?.cancel()
         state.stream = nil
-        // Requests already read still run (their replies are dropped, their bytes released);
-        // then the task ends.
+        // Requests already read still run (their replies are dropped, their bytes released;
+        // waits end at once, cancelled); then the task ends. The slot is free now: what the
+        // remaining requests hold stays charged to the budget until they are answered.
         requestContinuation.finish()
+        onClose()
     }
 }

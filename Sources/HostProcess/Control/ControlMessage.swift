@@ -135,10 +135,14 @@ public struct ControlReply: Sendable, Hashable {
 
     public var id: JSONValue
     public var result: Result
+    /// For `ps`: the rows left out because the reply is limited in size
+    /// (`ControlServer.maximumPsReplyBytes`); `"omitted"` on the wire, absent when 0.
+    public var omittedRows: Int
 
-    public init(id: JSONValue, result: Result) {
+    public init(id: JSONValue, result: Result, omittedRows: Int = 0) {
         self.id = id
         self.result = result
+        self.omittedRows = omittedRows
     }
 
     /// The reply as one frame, newline included.
@@ -150,6 +154,7 @@ public struct ControlReply: Sendable, Hashable {
         case .scenes(let rows):
             object["ok"] = .bool(true)
             object["scenes"] = .array(rows.map(\.json))
+            if omittedRows > 0 { object["omitted"] = .int(omittedRows) }
         case .failure(let error):
             object["ok"] = .bool(false)
             object["error"] = .object(["code": .int(error.code.rawValue), "message": .string(error.message)])
@@ -183,7 +188,9 @@ public struct ControlReply: Sendable, Hashable {
             guard let row = ControlSceneRow(json: item) else { return nil }
             rows.append(row)
         }
-        self.init(id: id, result: .scenes(rows))
+        var omitted = 0
+        if case .int(let count)? = object["omitted"], count > 0 { omitted = count }
+        self.init(id: id, result: .scenes(rows), omittedRows: omitted)
     }
 }
 
@@ -200,9 +207,11 @@ public enum ControlServerFrame: Sendable, Hashable {
         buffer.append(contentsOf: "}\n".utf8)
     }
 
-    /// Decodes one frame (without its newline).
+    /// Decodes one frame (without its newline). One level more than the JSON limit is read:
+    /// the frame's own object around an event whose trace line may use all 64 (a worker's
+    /// restoration state, say).
     public init(frame: [UInt8]) throws(ProtocolError) {
-        let value = try JSONParser.parse(frame)
+        let value = try JSONParser.parse(frame, maximumDepth: JSONParser.defaultMaximumDepth + 1)
         if case .object(let object) = value, let event = object["event"], object.count == 1 {
             var line: [UInt8] = []
             JSONWriter.write(event, into: &line)

@@ -19,8 +19,14 @@ extension ControlServer {
         try self.init(host: host, listener: listener, bufferBudget: Self.bufferBudget)
     }
 
-    /// `bufferBudget`: see `ControlServer.bufferBudget` (tests use a smaller one).
-    convenience init(host: SceneHost, listener: ControlListener, bufferBudget: Int) throws(ControlSocketError) {
+    /// `bufferBudget`: see `ControlServer.bufferBudget`; `idleLimit`: see `idleLimit` (tests
+    /// use smaller ones).
+    convenience init(
+        host: SceneHost,
+        listener: ControlListener,
+        bufferBudget: Int,
+        idleLimit: Duration = ControlServer.defaultIdleLimit
+    ) throws(ControlSocketError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw ControlSocketError(.runtime, "epoll_create1: \(ControlSocket.errorText())") }
         var pipe: [Int32] = [-1, -1]
@@ -48,7 +54,8 @@ extension ControlServer {
             epollDescriptor: epoll,
             wakeRead: pipe[0],
             wakeWrite: pipe[1],
-            bufferBudget: bufferBudget
+            bufferBudget: bufferBudget,
+            idleLimit: idleLimit
         )
     }
 
@@ -80,6 +87,8 @@ extension ControlServer {
         /// Set while the listener is out of epoll (out of descriptors and no spare): when
         /// to put it back.
         var listenerResumesAt: ContinuousClock.Instant?
+        /// When to look for idle connections next.
+        var nextIdleSweep = ContinuousClock.now
     }
 
     private struct Reader {
@@ -97,9 +106,12 @@ extension ControlServer {
         var loop = Loop(spare: Self.openSpare())
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
+            var wakeAt: ContinuousClock.Instant?
+            if !loop.readers.isEmpty { wakeAt = loop.nextIdleSweep }
+            if let resumeAt = loop.listenerResumesAt { wakeAt = min(wakeAt ?? resumeAt, resumeAt) }
             var timeout: Int32 = -1
-            if let resumeAt = loop.listenerResumesAt {
-                let (seconds, attoseconds) = ContinuousClock.now.duration(to: resumeAt).components
+            if let wakeAt {
+                let (seconds, attoseconds) = ContinuousClock.now.duration(to: wakeAt).components
                 timeout = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
             }
             let count = events.withUnsafeMutableBufferPointer {
@@ -152,10 +164,20 @@ extension ControlServer {
                 for id in closed { dropReader(id, &loop) }
                 if !closed.isEmpty { descriptorsFreed = true }
             }
+            if ContinuousClock.now >= loop.nextIdleSweep {
+                if closeIdleConnections(&loop) { descriptorsFreed = true }
+            }
             if let resumeAt = loop.listenerResumesAt, descriptorsFreed || ContinuousClock.now >= resumeAt {
                 resumeListener(&loop)
             }
         }
+    }
+
+    /// The start of every -32005 message about the budget.
+    private var budgetText: String {
+        let limit = budget.limit
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+        return "the host's buffer budget for all clients (\(size)) is used up"
     }
 
     /// Forgets a connection's reader and returns what the budget held for it.
@@ -192,9 +214,17 @@ extension ControlServer {
                     return
                 }
             }
-            guard activeClients.load(ordering: .relaxed) < Self.maximumConnections else {
-                refuse(descriptor, "too many clients (\(Self.maximumConnections)); try again later")
-                continue
+            var isQuitLane = false
+            if activeClients.load(ordering: .relaxed) >= Self.maximumConnections {
+                switch makeRoom(&loop) {
+                case .made:
+                    break
+                case .quitLane:
+                    isQuitLane = true
+                case .none:
+                    refuse(descriptor, "too many clients (\(Self.maximumConnections)); try again later")
+                    continue
+                }
             }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -210,13 +240,77 @@ extension ControlServer {
                 id: id,
                 descriptor: descriptor,
                 epollDescriptor: epollDescriptor,
-                budget: budget
+                budget: budget,
+                isQuitLane: isQuitLane,
+                onClose: { [weak self, isQuitLane] in self?.releaseSlot(quitLane: isQuitLane) }
             )
-            activeClients.add(1, ordering: .relaxed)
+            if isQuitLane {
+                quitLaneClients.add(1, ordering: .relaxed)
+            } else {
+                activeClients.add(1, ordering: .relaxed)
+            }
             connections.withLock { $0[id] = connection }
             loop.readers[id] = Reader()
             serve(connection)
         }
+    }
+
+    private enum Room {
+        /// A slot is free now.
+        case made
+        /// No slot, but a quit lane: the client may only quit.
+        case quitLane
+        case none
+    }
+
+    /// Every slot is taken: frees one if it can, from clients that hung up (their hang-up
+    /// may not have been read yet: a request of theirs may be running, or reading paused),
+    /// else from the client idle the longest (disconnected with -32005); else offers a quit
+    /// lane while one is free.
+    private func makeRoom(_ loop: inout Loop) -> Room {
+        let candidates = connections.withLock { Array($0.values) }
+        for connection in candidates where !connection.isQuitLane && connection.peerHasHungUp {
+            connection.close()
+            forget(connection, &loop)
+        }
+        if activeClients.load(ordering: .relaxed) < Self.maximumConnections { return .made }
+        let now = ContinuousClock.now
+        var idlest: (connection: ControlConnection, idle: Duration)?
+        for connection in candidates where !connection.isQuitLane {
+            guard let idle = connection.idleDuration(at: now), idle > (idlest?.idle ?? .zero) else { continue }
+            idlest = (connection, idle)
+        }
+        if let idlest {
+            evict(
+                idlest.connection,
+                "too many clients (\(Self.maximumConnections)); disconnecting the client idle the longest "
+                    + "(\(idlest.idle.components.seconds) s) to make room",
+                &loop
+            )
+            return .made
+        }
+        return quitLaneClients.load(ordering: .relaxed) < Self.quitLanes ? .quitLane : .none
+    }
+
+    /// Closes the connections idle beyond their limit (`idleLimit`; `quitLaneIdleLimit` on a
+    /// quit lane) with error -32005. True when any was closed.
+    private func closeIdleConnections(_ loop: inout Loop) -> Bool {
+        let now = ContinuousClock.now
+        loop.nextIdleSweep = now + min(idleLimit / 4, .seconds(1))
+        var closedAny = false
+        for connection in connections.withLock({ Array($0.values) }) {
+            let limit = connection.isQuitLane ? Self.quitLaneIdleLimit : idleLimit
+            guard let idle = connection.idleDuration(at: now), idle >= limit else { continue }
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+            evict(connection, "idle for more than \(seconds) s; disconnecting", &loop)
+            closedAny = true
+        }
+        return closedAny
+    }
+
+    private func forget(_ connection: ControlConnection, _ loop: inout Loop) {
+        dropReader(connection.id, &loop)
+        connections.withLock { _ = $0.removeValue(forKey: connection.id) }
     }
 
     private enum SpareOutcome {
@@ -314,12 +408,34 @@ extension ControlServer {
                 while let output = reader.decoder.next() {
                     switch output {
                     case .frame(let frame):
+                        let request: ControlRequest
                         do {
-                            if connection.enqueue(try ControlRequest(frame: frame), bytes: frame.count) {
-                                reader.charged -= frame.count
-                            }
+                            request = try ControlRequest(frame: frame)
                         } catch {
                             connection.send(ControlReply(id: error.id, result: .failure(error.error)).frame)
+                            continue
+                        }
+                        // The frame is charged already; the decoded request holds more. It is
+                        // charged what it holds (its estimate) until it is answered.
+                        let held = max(frame.count, request.estimatedSize)
+                        guard budget.reserve(held - frame.count) else {
+                            let message =
+                                "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
+                                + "was not run; disconnecting; try again later"
+                            connection.send(
+                                ControlReply(
+                                    id: request.id,
+                                    result: .failure(ProtocolError(.resourceExhausted, message))
+                                )
+                                .frame
+                            )
+                            connection.endReading()
+                            return
+                        }
+                        if connection.enqueue(request, bytes: held) {
+                            reader.charged -= frame.count
+                        } else {
+                            budget.release(held - frame.count)
                         }
                     case .oversized(let length):
                         let limit = FrameLimits.defaultMaximumFrameSize
@@ -373,9 +489,6 @@ extension ControlServer {
                 let bytes = (loop.readers[candidate.id]?.charged ?? 0) + candidate.chargedOutputBytes
                 if bytes > (victim?.bytes ?? 0) { victim = (candidate, bytes) }
             }
-            let limit = budget.limit
-            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
-            let budgetText = "the host's buffer budget for all clients (\(size)) is used up"
             guard let victim else {
                 // Everything held is requests that still run: refuse this read.
                 if let connection = connections.withLock({ $0[id] }) {

@@ -10,9 +10,10 @@ import Synchronization
 /// thread produced them. Nothing here blocks the cooperative pool.
 ///
 /// What all clients together can take is bounded, not only what each can: at most
-/// `maximumConnections` at once, `bufferBudget` bytes buffered for them in total, and a
-/// spare descriptor so that a client arriving when the process is out of descriptors is
-/// still answered (CONTROL.md, "Ordering and connections").
+/// `maximumConnections` at once (plus `quitLanes` that may only quit, so the host can
+/// always be stopped), idle ones closed after `idleLimit` or to make room, `bufferBudget`
+/// bytes held for them in total, and a spare descriptor so that a client arriving when the
+/// process is out of descriptors is still answered (CONTROL.md, "Ordering and connections").
 ///
 /// ```swift
 /// let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: path))
@@ -28,9 +29,22 @@ public final class ControlServer: Sendable {
     let wakeWrite: Int32
     let connections = Locked<[UInt64: ControlConnection]>([:])
     let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
-    /// Clients that hold a slot: from their accept until their last request has run (a
-    /// client that hung up still holds one while requests it sent run: they hold memory).
+    /// Clients that hold a slot: from their accept until their connection closes (a hang-up
+    /// is noticed even while a request runs; what its queued requests hold stays charged to
+    /// the budget until they are answered, and a wait it sent ends at once).
     let activeClients = Atomic<Int>(0)
+    /// Connections taken on the quit lane (while every slot was busy), at most `quitLanes`.
+    let quitLaneClients = Atomic<Int>(0)
+    /// Extra connections taken while every slot is busy, for `quit` only: however the slots
+    /// are held, a client can always stop the host.
+    public static let quitLanes = 2
+    /// A quit-lane connection that has not sent its request within this is closed, so that
+    /// idle connections cannot hold the lanes either.
+    static let quitLaneIdleLimit: Duration = .seconds(2)
+    /// A connection with nothing pending and nothing to write for this long is closed with
+    /// error -32005 (`ControlServer.defaultIdleLimit`, 60 s; tests use less).
+    let idleLimit: Duration
+    public static let defaultIdleLimit: Duration = .seconds(60)
     /// At most this many clients at once; more are answered with error -32005 and closed.
     /// 256, not more: each takes a descriptor, and under the usual limit of 1024 per process
     /// the workers (four descriptors each) need the rest.
@@ -51,7 +65,7 @@ public final class ControlServer: Sendable {
         var hostStoppedWaiters: [CheckedContinuation<Void, Never>] = []
         var finishedWaiters: [CheckedContinuation<Void, Never>] = []
         /// Running `events --follow` streams, cancelled once the host has stopped.
-        var follows: [UInt64: Task<Void, Never>] = [:]
+        var follows: [UInt64: Task<ControlReply.Result, Never>] = [:]
         var nextFollowID: UInt64 = 0
     }
 
@@ -65,9 +79,11 @@ public final class ControlServer: Sendable {
         epollDescriptor: Int32,
         wakeRead: Int32,
         wakeWrite: Int32,
-        bufferBudget: Int
+        bufferBudget: Int,
+        idleLimit: Duration
     ) {
         self.host = host
+        self.idleLimit = idleLimit
         self.budget = ControlBudget(limit: bufferBudget)
         self.listener = listener
         self.epollDescriptor = epollDescriptor
@@ -151,11 +167,13 @@ public final class ControlServer: Sendable {
             return (state.hostStoppedWaiters, Array(state.follows.values))
         }
         for waiter in waiters { waiter.resume() }
-        for follow in follows { follow.cancel() }
 
-        // Let the last replies (the `quit` reply, the ends of event streams) reach their
-        // clients; a request still running (a long `waitFor`) is answered with an error.
+        // Let the last replies (the `quit` reply, the ends of event streams: the finished
+        // trace ends each once it has sent the last events) reach their clients; a stream
+        // still waiting for a client that does not read is cancelled, a request still
+        // running (a long `waitFor`) is answered with an error.
         await waitUntilIdle(atMost: .seconds(2))
+        for follow in follows { follow.cancel() }
         let shuttingDown = ProtocolError(.operationFailed, HostError.shuttingDown.description)
         for connection in connections.withLock({ Array($0.values) }) { connection.failPending(shuttingDown) }
         await waitUntilIdle(atMost: .milliseconds(500))
@@ -181,6 +199,15 @@ public final class ControlServer: Sendable {
 
     var currentPhase: Phase { lifecycle.withLock { $0.phase } }
 
+    /// Frees a slot (a connection closed).
+    func releaseSlot(quitLane: Bool) {
+        if quitLane {
+            quitLaneClients.subtract(1, ordering: .relaxed)
+        } else {
+            activeClients.subtract(1, ordering: .relaxed)
+        }
+    }
+
     var isStopping: Bool {
         lifecycle.withLock { state in
             switch state.phase {
@@ -190,40 +217,87 @@ public final class ControlServer: Sendable {
         }
     }
 
+    /// The most a `ps` reply's rows take on the wire: 1 MiB, a quarter of a client's output
+    /// limit, so that `ps` works however many scenes and sessions there are. The rows that
+    /// do not fit are left out and counted in the reply (`"omitted"`).
+    public static let maximumPsReplyBytes = 1 << 20
+
+    /// The leading `rows` (sorted by scene) whose JSON fits in `limit` bytes, and how many
+    /// were left out.
+    static func psRows(_ rows: [ControlSceneRow], within limit: Int) -> (shown: [ControlSceneRow], omitted: Int) {
+        var used = 0
+        var scratch: [UInt8] = []
+        for (index, row) in rows.enumerated() {
+            scratch.removeAll(keepingCapacity: true)
+            JSONWriter.write(row.json, into: &scratch)
+            used += scratch.count + 1  // the comma
+            if used > limit { return (Array(rows[..<index]), rows.count - index) }
+        }
+        return (rows, 0)
+    }
+
     // MARK: Requests
 
-    /// Runs `connection`'s requests one after another until it closes.
-    /// The caller has counted the connection in `activeClients`; its slot is free again here,
-    /// once the connection closed and every request it sent has run.
+    /// Runs `connection`'s requests one after another until it closes. A quit-lane
+    /// connection may only quit: anything else is answered with -32005 and closes it.
     func serve(_ connection: ControlConnection) {
         Task {
             for await queued in connection.requests {
-                let result = await execute(queued.request, for: connection)
-                connection.reply(serial: queued.serial, ControlReply(id: queued.request.id, result: result))
+                if connection.isQuitLane, queued.request.body != .step(.quit) {
+                    let message =
+                        "too many clients (\(Self.maximumConnections)); while every slot is taken only quit is served; "
+                        + "try again later"
+                    connection.endReading()
+                    connection.reply(
+                        serial: queued.serial,
+                        ControlReply(
+                            id: queued.request.id,
+                            result: .failure(ProtocolError(.resourceExhausted, message))
+                        )
+                    )
+                    continue
+                }
+                var reply = ControlReply(id: queued.request.id, result: await execute(queued.request, for: connection))
+                if case .scenes(let rows) = reply.result {
+                    let (shown, omitted) = Self.psRows(rows, within: Self.maximumPsReplyBytes)
+                    reply = ControlReply(id: reply.id, result: .scenes(shown), omittedRows: omitted)
+                }
+                connection.reply(serial: queued.serial, reply)
             }
-            activeClients.subtract(1, ordering: .relaxed)
         }
     }
 
     private func execute(_ request: ControlRequest, for connection: ControlConnection) async -> ControlReply.Result {
         switch request.body {
         case .ps:
-            return .scenes(await host.controlRows())
+            return .scenes(await host.controlRows())  // cut to size by `serve`
         case .events(let fromSeq, let follow):
             return await streamEvents(fromSeq: fromSeq, follow: follow, to: connection)
         case .step(.quit):
             shutdown()
             await hostStopped()
             return .ok
+        case .step(let step) where step.isWait:
+            // A wait does nothing but wait: it ends when its client goes away, so a client
+            // that sends a 24 h `waitFor` and hangs up holds nothing.
+            let wait = Task { await self.result(of: step) }
+            connection.cancelOnClose(wait)
+            return await wait.value
         case .step(let step):
-            do {
-                try await run(step)
-                return .ok
-            } catch let error as HostError {
-                return .failure(ProtocolError(error.code, error.description))
-            } catch {
-                return .failure(ProtocolError(.operationFailed, "\(error)"))
-            }
+            return await result(of: step)
+        }
+    }
+
+    private func result(of step: Scenario.Step) async -> ControlReply.Result {
+        do {
+            try await run(step)
+            return .ok
+        } catch let error as HostError {
+            return .failure(ProtocolError(error.code, error.description))
+        } catch is CancellationError {
+            return .failure(ProtocolError(.operationFailed, "cancelled: the client went away"))
+        } catch {
+            return .failure(ProtocolError(.operationFailed, "\(error)"))
         }
     }
 
@@ -235,10 +309,14 @@ public final class ControlServer: Sendable {
             if isStopping { throw HostError.shuttingDown }
             await host.memoryPressure()
         case .waitFor(let scene, let condition, let timeout):
-            let handle = try host.scene(scene)
-            switch condition {
-            case .state(let state): try await handle.waitFor(state, timeout: timeout)
-            case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
+            // Not `host.scene`: a handle pins its scene, and a wait on a name nobody connects
+            // must not leave a scene behind.
+            try await host.using(scene) { controller in
+                let handle = SceneHandle(controller: controller, frameLimit: RequestLimits.frameLimit(host.configuration))
+                switch condition {
+                case .state(let state): try await handle.waitFor(state, timeout: timeout)
+                case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
+                }
             }
         case .sleep(let duration):
             try await Task.sleep(for: duration)
@@ -247,42 +325,36 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Sends `{"event":...}` frames: what the trace holds from `fromSeq`, then with `follow`
-    /// every new event until the host stops or the client goes away.
+    /// How much of the history an `events` stream takes at a time: what it holds, besides
+    /// the output waiting for its client (`ControlConnection.highWater`).
+    static let eventBatchBytes = 64 << 10
+
+    /// Sends `{"event":...}` frames: what the trace holds from `fromSeq` (up to the last
+    /// event recorded when the request started), then with `follow` every new event until
+    /// the host stops or the client goes away.
+    ///
+    /// The stream reads the history at the client's pace, a batch at a time: it holds no
+    /// copy of the history and no queue of its own, so a client that reads slowly costs
+    /// the host one batch and its bounded output, never more. A client so slow that the
+    /// history drops events it has not been sent yet is told so (-32005) and dropped.
     private func streamEvents(
         fromSeq: Int,
         follow: Bool,
         to connection: ControlConnection
     ) async -> ControlReply.Result {
         guard follow else {
-            let history = host.trace.history
-            // seq is strictly increasing: find the first event at or after fromSeq.
-            var low = 0
-            var high = history.count
-            while low < high {
-                let middle = (low + high) / 2
-                if history[middle].seq < fromSeq { low = middle + 1 } else { high = middle }
-            }
-            var batch: [UInt8] = []
-            for event in history[low...] {
-                ControlServerFrame.eventFrame(event, into: &batch)
-                if batch.count >= 64 << 10 {
-                    guard await connection.waitForSpace() else { return .ok }
-                    connection.send(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-            if !batch.isEmpty, await connection.waitForSpace() { connection.send(batch) }
-            return .ok
+            return await Self.sendHistory(
+                of: host.trace,
+                from: fromSeq,
+                through: host.trace.lastSeq,
+                to: connection,
+                budget: budget
+            )
         }
         let trace = host.trace
+        let budget = budget
         let stream = Task {
-            for await event in trace.events(fromSeq: fromSeq) {
-                guard await connection.waitForSpace() else { return }
-                var frame: [UInt8] = []
-                ControlServerFrame.eventFrame(event, into: &frame)
-                connection.send(frame)
-            }
+            await Self.sendHistory(of: trace, from: fromSeq, through: nil, to: connection, budget: budget)
         }
         // Registered under the lifecycle lock, so a stream is either cancelled by the
         // shutdown or refused here: none can outlive the trace.
@@ -302,8 +374,75 @@ public final class ControlServer: Sendable {
             return .failure(ProtocolError(.operationFailed, HostError.shuttingDown.description))
         }
         connection.cancelOnClose(stream)
-        await stream.value
+        let result = await stream.value
         lifecycle.withLock { _ = $0.follows.removeValue(forKey: followID) }
+        return result
+    }
+
+    /// The loop of `streamEvents`: `through` nil follows until the recorder finishes or the
+    /// task is cancelled.
+    private static func sendHistory(
+        of trace: TraceRecorder,
+        from fromSeq: Int,
+        through lastSeq: Int?,
+        to connection: ControlConnection,
+        budget: ControlBudget
+    ) async -> ControlReply.Result {
+        var next = fromSeq
+        var hasSent = false
+        var finished = false
+        var frames: [UInt8] = []
+        while !Task.isCancelled {
+            if let lastSeq, next > lastSeq { return .ok }
+            var batch = trace.heldEvents(fromSeq: next, maximumBytes: eventBatchBytes)
+            if hasSent, let first = batch.first, first.seq > next {
+                connection.endReading()  // closes once this reply is out
+                return .failure(
+                    ProtocolError(
+                        .resourceExhausted,
+                        "events: the client fell behind: events \(next)…\(first.seq - 1) were dropped from the "
+                            + "host's history before it read them; ask again from fromSeq \(first.seq)"
+                    )
+                )
+            }
+            if let lastSeq { batch = batch.filter { $0.seq <= lastSeq } }
+            guard !batch.isEmpty else {
+                if lastSeq != nil || finished { return .ok }
+                // Nothing new: wait for the next event; once the recorder has finished,
+                // look once more for the last events (the host's "stopped").
+                if !(await trace.waitForEvent(after: next - 1)) { finished = true }
+                continue
+            }
+            frames.removeAll(keepingCapacity: true)
+            for event in batch { ControlServerFrame.eventFrame(event, into: &frames) }
+            // The encoded batch is held while the client makes room: charged to the budget
+            // like the output it becomes.
+            guard budget.reserve(frames.count) else {
+                connection.endReading()
+                return .failure(
+                    ProtocolError(
+                        .resourceExhausted,
+                        "events: the host's buffer budget for all clients is used up; try again later"
+                    )
+                )
+            }
+            let hasRoom = await connection.waitForSpace()
+            budget.release(frames.count)  // before `send` charges what it buffers
+            guard hasRoom else { return .ok }
+            connection.send(frames)
+            hasSent = true
+            next = batch[batch.count - 1].seq + 1
+        }
         return .ok
+    }
+}
+
+extension Scenario.Step {
+    /// `sleep` and `waitFor`: steps that only wait, and change nothing when cancelled.
+    fileprivate var isWait: Bool {
+        switch self {
+        case .sleep, .waitFor: true
+        default: false
+        }
     }
 }

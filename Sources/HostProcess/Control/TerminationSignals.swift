@@ -2,8 +2,16 @@
 import Glibc
 #endif
 
-/// SIGTERM and SIGINT for a long-running host: blocked in every thread and consumed by one
-/// thread in `sigwait`, so no work at all happens in a signal handler.
+/// The signals a long-running host takes itself: SIGTERM, SIGINT and SIGHUP end it in order
+/// (the same shutdown as `quit`); SIGUSR1 and SIGUSR2 are ignored. All five are blocked in
+/// every thread and consumed by one thread in `sigwait`, so no work at all happens in a
+/// signal handler.
+///
+/// SIGHUP is a quit, not a reload: a host started from a terminal gets it when the terminal
+/// goes away, and dying of its default action skipped `applicationWillTerminate`, left the
+/// state unsaved and the socket file behind. SIGUSR1 and SIGUSR2 mean nothing to the host;
+/// their default action (death, with the same damage) would make a stray `kill -USR1`
+/// destructive, so they are taken and dropped.
 ///
 /// The host's own threads (epoll, spawn) block every asynchronous signal, and so do
 /// Dispatch's worker threads. The main thread is the catch: once a Swift async `main` first
@@ -13,27 +21,32 @@ import Glibc
 /// thread before the first `await`, and do the async work in a detached task.
 /// Workers are spawned with an empty mask and default dispositions, so they are unaffected.
 public enum TerminationSignals {
-    /// Blocks SIGTERM and SIGINT in the calling thread (and every thread it starts later).
+    /// The signals that end the host in order.
+    public static let terminating: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    /// The signals taken and dropped.
+    public static let ignored: [Int32] = [SIGUSR1, SIGUSR2]
+
+    /// Blocks the signals in the calling thread (and every thread it starts later).
     public static func block() {
         var set = signals
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Waits for SIGTERM or SIGINT on the calling thread, calling `handler` with each one
-    /// received, forever. The signals must be blocked (`block()`) in every thread.
+    /// Waits for the signals on the calling thread forever, calling `handler` with each
+    /// terminating one received (the ignored ones are consumed silently). The signals must
+    /// be blocked (`block()`) in every thread.
     public static func waitForever(_ handler: (Int32) -> Void) -> Never {
         var set = signals
         while true {
             var received: Int32 = 0
-            if sigwait(&set, &received) == 0 { handler(received) }
+            if sigwait(&set, &received) == 0, terminating.contains(received) { handler(received) }
         }
     }
 
     private static var signals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
+        for signal in terminating + ignored { sigaddset(&set, signal) }
         return set
     }
 }

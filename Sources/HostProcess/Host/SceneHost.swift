@@ -21,6 +21,8 @@ public final class SceneHost: Sendable {
     public let sessions: SessionStore
     private let context: HostContext
     private let scenes = Locked<[String: SceneController]>([:])
+    /// Which scenes requests use, so that one no request made anything of is forgotten.
+    private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
@@ -64,7 +66,11 @@ public final class SceneHost: Sendable {
 
     /// The handle of scene `identifier` (created on first use; its session on first connect).
     public func scene(_ identifier: String) throws(HostError) -> SceneHandle {
-        SceneHandle(controller: try controller(identifier), frameLimit: RequestLimits.frameLimit(configuration))
+        SceneHandle(
+            controller: try usage.acquire(identifier, pinned: true) { () throws(HostError) in try controller(identifier)
+            },
+            frameLimit: RequestLimits.frameLimit(configuration)
+        )
     }
 
     func controller(_ identifier: String) throws(HostError) -> SceneController {
@@ -94,7 +100,42 @@ public final class SceneHost: Sendable {
     public func perform(_ op: SceneOperation, on scene: String) async throws {
         // Before the scene is looked up: a request refused for its size creates no scene.
         try RequestLimits.check(op, scene: scene, frameLimit: RequestLimits.frameLimit(configuration))
-        try await controller(scene).perform(op)
+        try await using(scene) { try await $0.perform(op) }
+    }
+
+    /// Runs `body` on scene `identifier`'s controller. A scene that `body` left with nothing
+    /// (a refused operation on a new name, a `waitFor` that timed out) is forgotten again
+    /// once no request uses it: a name alone must not hold memory or a `ps` row for good.
+    func using<Result: Sendable>(
+        _ identifier: String,
+        _ body: (SceneController) async throws -> Result
+    ) async throws -> Result {
+        let controller = try usage.acquire(identifier, pinned: false) { () throws(HostError) in
+            try self.controller(identifier)
+        }
+        let result: Result
+        do {
+            result = try await body(controller)
+        } catch {
+            await forgetIfUnused(controller)
+            throw error
+        }
+        await forgetIfUnused(controller)
+        return result
+    }
+
+    private func forgetIfUnused(_ controller: SceneController) async {
+        guard let acquisitions = usage.release(controller.id) else { return }
+        let status = await controller.status
+        guard status.activation == .unattached, status.process == .none, !status.isDiscarded,
+            sessions.session(controller.id) == nil
+        else { return }
+        let forgotten = usage.forget(controller.id, ifUnusedSince: acquisitions) {
+            scenes.withLock { scenes in
+                if scenes[controller.id] === controller { scenes[controller.id] = nil }
+            }
+        }
+        if forgotten { await controller.close() }
     }
 
     /// Every known scene's status, sorted by identifier.

@@ -46,11 +46,16 @@ public struct TraceVerificationFailure: Error, Sendable, Hashable, CustomStringC
 public enum TraceFileError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case readFailed(path: String, reason: String)
+    /// A line longer than `JSONLinesVerification.maximumLineBytes`: no event the host writes
+    /// comes near it, and holding it whole is the one thing a streaming check must not do.
+    case lineTooLong(path: String, line: Int, limit: Int)
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open trace file \(path): \(reason)"
         case .readFailed(let path, let reason): "cannot read trace file \(path): \(reason)"
+        case .lineTooLong(let path, let line, let limit):
+            "cannot check trace file \(path): line \(line) is longer than \(limit >> 20) MiB"
         }
     }
 }

@@ -14,7 +14,7 @@ extension TraceVerifier {
         guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
 
-        var verification = JSONLinesVerification()
+        var verification = JSONLinesVerification(lineLimit: JSONLinesVerification.maximumLineBytes)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while verification.failure == nil {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -24,6 +24,9 @@ extension TraceVerifier {
             }
             if count == 0 { break }
             verification.feed(chunk[..<count])
+            if let line = verification.overlongLine {
+                throw .lineTooLong(path: path, line: line, limit: JSONLinesVerification.maximumLineBytes)
+            }
         }
         return verification.finish()
     }
@@ -38,16 +41,28 @@ extension TraceVerifier {
 
 /// Splits JSON Lines into events and feeds them to a verifier, remembering line numbers.
 /// Every line, the last one included if it has no newline, must be one event; an empty
-/// line is malformed (JSON Lines has none).
+/// line is malformed (JSON Lines has none). At most one partial line is held, of at most
+/// `lineLimit` bytes: a longer one stops the check (`overlongLine`).
 struct JSONLinesVerification {
+    /// The line limit for a file: 4 MiB. An event the host writes is far smaller (a worker's
+    /// frame, whose values end up in events, is at most 1 MiB).
+    static let maximumLineBytes = 4 << 20
+    let lineLimit: Int
     private var verifier = TraceVerifier()
     /// The start of a line whose newline has not arrived yet.
     private var partialLine: [UInt8] = []
     private var lineNumber = 0
     private(set) var failure: TraceVerificationFailure?
+    /// The number of a line that passed `maximumLineBytes`; nothing more is checked.
+    private(set) var overlongLine: Int?
+
+    init(lineLimit: Int = .max) {
+        self.lineLimit = lineLimit
+    }
 
     /// Takes the next bytes of the trace.
     mutating func feed(_ bytes: ArraySlice<UInt8>) {
+        guard overlongLine == nil else { return }
         var start = bytes.startIndex
         while failure == nil, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if partialLine.isEmpty {
@@ -59,7 +74,13 @@ struct JSONLinesVerification {
             }
             start = newline + 1
         }
-        if failure == nil { partialLine += bytes[start...] }
+        guard failure == nil else { return }
+        if partialLine.count + (bytes.endIndex - start) > lineLimit {
+            overlongLine = lineNumber + 1
+            partialLine = []
+            return
+        }
+        partialLine += bytes[start...]
     }
 
     /// Checks a last line without newline and returns the outcome.

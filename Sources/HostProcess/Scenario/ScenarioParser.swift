@@ -71,19 +71,20 @@ extension Scenario {
         }
         let fields = Fields(config, place: "config")
         var limits = Limits()
-        limits.suspendDelay = try fields.milliseconds("suspendDelayMs")
-        limits.launchLimit = try fields.milliseconds("launchLimitMs")
-        limits.transitionLimit = try fields.milliseconds("transitionLimitMs")
-        limits.terminateLimit = try fields.milliseconds("terminateLimitMs")
-        limits.backgroundTaskLimit = try fields.milliseconds("backgroundTaskLimitMs")
-        if let megabytes = try fields.int("memoryLimitMB", minimum: 1) { limits.memoryLimitBytes = megabytes << 20 }
-        limits.memoryCheckInterval = try fields.milliseconds("memoryCheckIntervalMs")
+        let ranges = LimitRanges.self
+        limits.suspendDelay = try fields.limit(ranges.suspendDelay).map { .milliseconds($0) }
+        limits.launchLimit = try fields.limit(ranges.launchLimit).map { .milliseconds($0) }
+        limits.transitionLimit = try fields.limit(ranges.transitionLimit).map { .milliseconds($0) }
+        limits.terminateLimit = try fields.limit(ranges.terminateLimit).map { .milliseconds($0) }
+        limits.backgroundTaskLimit = try fields.limit(ranges.backgroundTaskLimit).map { .milliseconds($0) }
+        limits.memoryLimitBytes = try fields.limit(ranges.memoryLimit).map { $0 << 20 }
+        limits.memoryCheckInterval = try fields.limit(ranges.memoryCheckInterval).map { .milliseconds($0) }
         limits.worker = try fields.argv("worker")
         limits.stateDirectory = try fields.string("stateDir")
-        if let maximum = try fields.int("restartLimit", minimum: 0) {
+        if let maximum = try fields.limit(ranges.restartLimit) {
             limits.restartPolicy = RestartPolicy(
                 maximumRestarts: maximum,
-                window: try fields.milliseconds("restartWindowMs") ?? .seconds(5)
+                window: .milliseconds(try fields.limit(ranges.restartWindow) ?? 5000)
             )
         } else if config["restartWindowMs"] != nil {
             throw fields.error("\"restartWindowMs\" needs \"restartLimit\"")
@@ -184,7 +185,11 @@ extension Scenario {
             return .resize(width: width, height: height)
         case .notify:
             guard let name = try fields.string("name"), !name.isEmpty else { throw fields.error("needs \"name\"") }
-            return .notify(name: name, value: fields.raw("value") ?? .null)
+            let value = fields.raw("value") ?? .null
+            guard value.nestingDepth <= ControlServerFrame.maximumValueDepth else {
+                throw fields.error("\"value\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            }
+            return .notify(name: name, value: value)
         case .kill:
             return .kill(signal: try fields.signal("signal") ?? SIGKILLNumber)
         case .memoryPressure, .waitFor, .sleep, .quit:
@@ -242,6 +247,13 @@ private struct Fields {
         guard case .int(let number) = value, number >= minimum, number <= 1 << 40 else {
             throw error("\"\(key)\" must be an integer of at least \(minimum)")
         }
+        return number
+    }
+
+    /// A host limit, checked as its flag is (`Scenario.LimitRanges`).
+    func limit(_ limit: Scenario.LimitRange) throws(ScenarioError) -> Int? {
+        guard let value = object[limit.key] else { return nil }
+        guard case .int(let number) = value, limit.range.contains(number) else { throw error(limit.configMessage) }
         return number
     }
 

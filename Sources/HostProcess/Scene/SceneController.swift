@@ -82,10 +82,27 @@ actor SceneController {
         _ predicate: @escaping @Sendable (SceneStatus) -> Bool
     ) async throws {
         if predicate(machine.status) { return }
-        try await withCheckedThrowingContinuation { continuation in
-            let caller = register(continuation)
-            apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+        // Cancelling the waiting task ends the wait (a control client hung up), and with it
+        // the waiter's timer: a 24 h timeout must not outlive a wait that ended sooner.
+        nextCaller += 1
+        let caller = nextCaller
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                callers[caller] = continuation
+                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+            }
+        } onCancel: {
+            // Runs on the actor after the waiter was added (the registration happens before
+            // this actor method suspends), so it finds it unless it was resolved meanwhile.
+            Task { await self.cancelWait(caller) }
         }
+    }
+
+    private func cancelWait(_ caller: SceneMachine.CallerID) {
+        guard let continuation = callers.removeValue(forKey: caller) else { return }
+        apply(machine.dropWaiter(caller: caller))
+        continuation.resume(throwing: CancellationError())
     }
 
     private func register(_ continuation: CheckedContinuation<Void, any Error>) -> SceneMachine.CallerID {

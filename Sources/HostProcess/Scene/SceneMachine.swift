@@ -168,6 +168,16 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
+    /// The waiting caller went away (its task was cancelled): its waiter and its timer go.
+    /// The caller is resumed by the shell, not through an action.
+    mutating func dropWaiter(caller: CallerID) -> [Action] {
+        if let index = waiters.firstIndex(where: { $0.caller == caller }) {
+            waiters.remove(at: index)
+            cancel(.waiter(caller))
+        }
+        return finishEvent()
+    }
+
     mutating func setRestartPolicy(_ policy: RestartPolicy?) {
         configuration.restartPolicy = policy
     }

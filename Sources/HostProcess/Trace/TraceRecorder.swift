@@ -52,11 +52,24 @@ public final class TraceRecorder: Sendable {
         /// Roughly what the held events occupy, against `historyLimitBytes`.
         var historyBytes = 0
         var fileBuffer: [UInt8] = []
+        /// The file's length up to its last whole line.
+        var fileLength: Int64 = 0
+        /// The first failed write to the file; nothing is written after it.
+        var fileError: HostError?
+        /// Readers of the history waiting for an event after the one they have
+        /// (`waitForEvent(after:)`), by waiter id.
+        var eventWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var nextWaiterID = 0
+        /// Waiters cancelled before they were registered.
+        var cancelledWaiters: Set<Int> = []
+        /// `finish()` ran: waiters return false at once.
+        var isFinished = false
     }
 
     private let state = Locked(State())
     private let start: ContinuousClock.Instant
     private let fileDescriptor: Int32?
+    private let path: String?
     private let keepsHistory: Bool
     private let historyLimitBytes: Int?
 
@@ -68,6 +81,7 @@ public final class TraceRecorder: Sendable {
         self.start = .now
         self.keepsHistory = keepHistory
         self.historyLimitBytes = historyLimitBytes
+        self.path = path
         if let path {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -141,24 +155,48 @@ public final class TraceRecorder: Sendable {
             state.history.append(event)
             if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
         }
-        if let fileDescriptor {
-            state.fileBuffer.removeAll(keepingCapacity: true)
-            event.appendJSONLine(to: &state.fileBuffer)
-            state.fileBuffer.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        break
-                    }
-                    offset += n
-                }
-            }
-        }
+        if let fileDescriptor, state.fileError == nil { write(event, to: fileDescriptor, &state) }
         for continuation in state.subscribers.values {
             continuation.yield(event)
         }
+        if !state.eventWaiters.isEmpty {
+            for waiter in state.eventWaiters.values { waiter.resume(returning: true) }
+            state.eventWaiters.removeAll()
+        }
+    }
+
+    /// Appends `event`'s line to the file. A failed write (a full disk, the file size limit)
+    /// is kept as `fileError` and ends the file: it is cut back to its last whole line (if it
+    /// can be) and nothing more is written, so the trace is a valid prefix, never a half line
+    /// followed by more events.
+    private func write(_ event: TraceEvent, to fileDescriptor: Int32, _ state: inout State) {
+        state.fileBuffer.removeAll(keepingCapacity: true)
+        event.appendJSONLine(to: &state.fileBuffer)
+        let failure: Int32? = state.fileBuffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return nil
+        }
+        guard let failure else {
+            state.fileLength += Int64(state.fileBuffer.count)
+            return
+        }
+        _ = ftruncate(fileDescriptor, off_t(state.fileLength))
+        state.fileError = .io("cannot write trace file \(path ?? "?"): \(String(cString: strerror(failure)))")
+    }
+
+    /// The first write to the trace file that failed, if one did: the file holds every event
+    /// before it, and no later one.
+    public var fileError: HostError? {
+        state.withLock { $0.fileError }
     }
 
     /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
@@ -166,6 +204,8 @@ public final class TraceRecorder: Sendable {
         state.historyBytes += size
         while state.historyBytes > limit, state.historyStart < state.history.count - 1 {
             state.historyBytes -= state.history[state.historyStart].estimatedSize
+            // Its strings and values go now, not at the next compaction.
+            state.history[state.historyStart] = Self.evicted
             state.historyStart += 1
         }
         // Compact once the dropped prefix outweighs the held events: amortized O(1) per event.
@@ -175,8 +215,12 @@ public final class TraceRecorder: Sendable {
         }
     }
 
+    /// What an evicted event's slot holds until the array compacts.
+    private static let evicted = TraceEvent(kind: .host)
+
     /// Every event held in memory, oldest first: all of them, or the newest within the
-    /// history limit (empty unless the recorder keeps history).
+    /// history limit (empty unless the recorder keeps history). A copy of the whole history:
+    /// readers that serve clients use `heldEvents(fromSeq:maximumBytes:)`.
     public var history: [TraceEvent] {
         state.withLock { Array($0.history[$0.historyStart...]) }
     }
@@ -186,7 +230,69 @@ public final class TraceRecorder: Sendable {
         state.withLock { $0.historyStart < $0.history.count ? $0.history[$0.historyStart].seq : nil }
     }
 
-    /// A live stream of events, starting with every event already recorded whose seq is at least `fromSeq`.
+    /// The `seq` of the last event recorded (0 before the first).
+    public var lastSeq: Int {
+        state.withLock { $0.nextSeq - 1 }
+    }
+
+    /// A slice of the history for a reader that goes through it at its own pace: the held
+    /// events from `fromSeq` on (from the oldest held one when `fromSeq` was evicted),
+    /// oldest first, as many as fit in about `maximumBytes` (at least one when any is held).
+    /// Holding only a batch at a time, however many readers there are and however slowly
+    /// they read, is what bounds them: the events themselves are held once, in the history.
+    public func heldEvents(fromSeq: Int, maximumBytes: Int) -> [TraceEvent] {
+        state.withLock { state in
+            // seq is strictly increasing: find the first held event at or after fromSeq.
+            var low = state.historyStart
+            var high = state.history.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.history[middle].seq < fromSeq { low = middle + 1 } else { high = middle }
+            }
+            var batch: [TraceEvent] = []
+            var bytes = 0
+            while low < state.history.count, batch.isEmpty || bytes < maximumBytes {
+                let event = state.history[low]
+                bytes += event.estimatedSize
+                batch.append(event)
+                low += 1
+            }
+            return batch
+        }
+    }
+
+    /// Waits until an event after `seq` is recorded: true, or false once the recorder is
+    /// finished (or the task is cancelled). Returns at once when there already is one.
+    public func waitForEvent(after seq: Int) async -> Bool {
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer: Bool? = state.withLock { state in
+                    if state.nextSeq - 1 > seq { return true }
+                    if state.isFinished || state.cancelledWaiters.remove(id) != nil { return false }
+                    state.eventWaiters[id] = continuation
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                guard let waiter = state.eventWaiters.removeValue(forKey: id) else {
+                    state.cancelledWaiters.insert(id)
+                    return nil as CheckedContinuation<Bool, Never>?
+                }
+                return waiter
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// A live stream of events, starting with every event already recorded whose seq is at
+    /// least `fromSeq`. Its buffer has no limit: for a reader that keeps up (tests, tools);
+    /// the control server reads with `heldEvents` instead.
     public func events(fromSeq: Int = 1) -> AsyncStream<TraceEvent> {
         let (stream, continuation) = AsyncStream<TraceEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
@@ -206,12 +312,15 @@ public final class TraceRecorder: Sendable {
 
     /// Ends every subscriber's stream.
     public func finish() {
-        let subscribers = state.withLock { state in
+        let (subscribers, waiters) = state.withLock { state in
             let subscribers = state.subscribers.values
             state.subscribers.removeAll()
-            return Array(subscribers)
+            state.isFinished = true
+            defer { state.eventWaiters.removeAll() }
+            return (Array(subscribers), Array(state.eventWaiters.values))
         }
         for continuation in subscribers { continuation.finish() }
+        for waiter in waiters { waiter.resume(returning: false) }
     }
 
     /// The model's view of one scene, as the recorded events left it.

@@ -752,8 +752,9 @@ func hex(_ byte: UInt8) -> String {
 }
 
 /// `text` as a short quoted string for error messages (long or hostile input is cut off;
-/// control characters are escaped, so the message stays one line). The host's parsers use
-/// it too, for every name they quote from their input.
+/// control characters, DEL, C1 controls and bidi overrides are escaped, so the message stays
+/// one line and shows what it quotes). The host's parsers use it too, for every name they
+/// quote from their input.
 package func quoted(_ text: String, limit: Int = 64) -> String {
     var result: [UInt8] = []
     if text.utf8.count <= limit {
@@ -761,5 +762,5 @@ package func quoted(_ text: String, limit: Int = 64) -> String {
     } else {
         JSONWriter.writeString(String(text.prefix(limit)) + "…", into: &result)
     }
-    return String(decoding: result, as: UTF8.self)
+    return escapingTerminalControls(String(decoding: result, as: UTF8.self))
 }
