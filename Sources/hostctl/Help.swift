@@ -130,8 +130,12 @@ enum Help {
 
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
+                       [--background-task-on-enter-background]
 
         Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
-        default; the options inject faults for testing watchdogs and crash handling.
+        default; the fault options are for testing watchdogs and crash handling. The app
+        pushes on the notification openDetail, pops on closeDetail, rebuilds its saved stack
+        on reconnect, and with --background-task-on-enter-background begins a background
+        task in sceneDidEnterBackground that the notification finishUpload ends.
         """
 }

@@ -42,6 +42,20 @@ import Testing
         }
     }
 
+    @Test func theTimelineMarksTheAppsCallbacks() {
+        let event = TraceEvent(
+            kind: .callback,
+            scene: "A",
+            name: "viewDidLoad",
+            viewController: "Detail",
+            origin: "app"
+        )
+        #expect(TimelineFormatter.describe(event).hasSuffix("Detail  (app)"))
+        var host = event
+        host.origin = nil
+        #expect(!TimelineFormatter.describe(host).contains("app"))
+    }
+
     @Test func originCountsInTheSizeEstimate() {
         let plain = TraceEvent(kind: .callback, name: "viewDidLoad")
         var withOrigin = plain

@@ -46,6 +46,8 @@ public enum TimelineFormatter {
             if let notification = event.notification {
                 text += "  \(notification) = \((event.value ?? .null).jsonText)"
             }
+            // The app's own changes stand out from the host's requests.
+            if let origin = event.origin { text += "  (\(origin))" }
             return text
         case .state:
             return "state  \(event.from?.rawValue ?? "?") → \(event.to?.rawValue ?? "?")"
