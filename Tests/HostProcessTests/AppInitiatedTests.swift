@@ -6,7 +6,7 @@ import Testing
 /// The host follows the app (docs/LIFECYCLE.md §3b), with real default workers: their
 /// notification triggers, their background task on entering the background, and their stack
 /// restoration. Disabled until the host follows `change` messages (the machine branch).
-@Suite(.disabled("needs the machine branch"))
+@Suite
 struct AppInitiatedTests {
     /// Waits, at most `limit`, for the first event of the trace from `seq` on that matches.
     private func event(

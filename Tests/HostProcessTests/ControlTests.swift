@@ -226,7 +226,9 @@ struct ControlTests {
         let writable = try await runHostctlClient(["serve", "--socket", shared + "/host.sock"])
         #expect(writable.status == 2)
         #expect(writable.stderr.contains("directory \(shared) is writable by others"), "\(writable.stderr)")
-        let long = try await runHostctlClient(["serve", "--socket", directory + "/" + String(repeating: "s", count: 120)])
+        let long = try await runHostctlClient([
+            "serve", "--socket", directory + "/" + String(repeating: "s", count: 120),
+        ])
         #expect(long.status == 2)
         #expect(long.stderr.contains("longer than the 107"), "\(long.stderr)")
         let file = directory + "/file"

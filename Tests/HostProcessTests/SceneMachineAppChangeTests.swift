@@ -41,8 +41,22 @@ import Testing
         var harness = SceneMachineHarness()
         harness.connect()
         harness.request(.push(viewController: "B"))
+        harness.feed { $0.received(.callback(CallbackEvent(.loadView, viewController: "B"))) }
+        // The worker defers the app's navigation until the reply: none can come in between.
         harness.feed { $0.received(.change(.push(viewController: "C"))) }
         #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    /// The worker runs a deferred push right after reply N, before it reads request N+1; the
+    /// host may have written N+1 already (N+1 waited behind N) when it reads that push.
+    @Test func aPushThatCameBeforeTheNextRequestsCallbacksIsFollowed() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.deactivate)
+        harness.feed { $0.received(.change(.push(viewController: "C"))) }
+        harness.feed { $0.received(appCallback(.loadView, "C")) }
+        #expect(harness.signals.isEmpty)
+        #expect(harness.machine.status.stack == ["Root", "C"])
     }
 
     @Test func anAppCallbackWithoutAChangeIsAProtocolViolation() {

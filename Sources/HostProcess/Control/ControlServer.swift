@@ -312,7 +312,10 @@ public final class ControlServer: Sendable {
             // Not `host.scene`: a handle pins its scene, and a wait on a name nobody connects
             // must not leave a scene behind.
             try await host.using(scene) { controller in
-                let handle = SceneHandle(controller: controller, frameLimit: RequestLimits.frameLimit(host.configuration))
+                let handle = SceneHandle(
+                    controller: controller,
+                    frameLimit: RequestLimits.frameLimit(host.configuration)
+                )
                 switch condition {
                 case .state(let state): try await handle.waitFor(state, timeout: timeout)
                 case .process(let process): try await handle.waitFor(process: process, timeout: timeout)
