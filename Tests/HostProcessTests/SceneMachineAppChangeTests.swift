@@ -41,8 +41,23 @@ import Testing
         var harness = SceneMachineHarness()
         harness.connect()
         harness.request(.push(viewController: "B"))
+        harness.feed { $0.received(.callback(CallbackEvent(.loadView, viewController: "B"))) }
         harness.feed { $0.received(.change(.push(viewController: "C"))) }
         #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    /// The worker runs a deferred push right after reply N, before it reads request N+1; the
+    /// host may have written N+1 before it reads that push.
+    @Test func aPushSeenBeforeTheNextRequestStartedIsLegal() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let memoryWarning = harness.request(.memoryWarning)
+        harness.feed { $0.received(.change(.push(viewController: "C"))) }
+        harness.feed { $0.received(appCallback(.viewDidLoad, "C")) }
+        #expect(harness.signals.isEmpty)
+        harness.reply(callbacks: [.applicationDidReceiveMemoryWarning])
+        #expect(harness.succeeded(memoryWarning))
+        #expect(harness.machine.status.stack == ["Root", "C"])
     }
 
     @Test func anAppCallbackWithoutAChangeIsAProtocolViolation() {

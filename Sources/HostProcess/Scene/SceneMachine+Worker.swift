@@ -158,6 +158,7 @@ extension SceneMachine {
                 violation("unsolicited callback \(callback.name)")
                 return
             }
+            worker!.requestCallbackArrived()
         }
         let event = TraceEvent(
             kind: .callback,

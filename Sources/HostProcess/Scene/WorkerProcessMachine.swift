@@ -65,7 +65,17 @@ struct WorkerProcessMachine: Sendable {
 
     /// Takes the request `id` out of the pending set; nil if it is unknown.
     mutating func answered(_ id: Int) -> String? {
-        pending.removeValue(forKey: id)
+        defer { if pending.isEmpty { requestStarted = false } }
+        return pending.removeValue(forKey: id)
+    }
+
+    /// A callback of a pending request arrived: the worker has started carrying it out.
+    /// Until then, a change the app made right after the previous reply may still arrive
+    /// (the host can send the next request before it has read that change).
+    private(set) var requestStarted = false
+
+    mutating func requestCallbackArrived() {
+        requestStarted = true
     }
 
     /// The first `ready`: true; a second one is a violation (false).
