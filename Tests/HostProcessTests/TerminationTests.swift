@@ -121,12 +121,15 @@ import Testing
     }
 
     @Test func anUnendedBackgroundTaskExpiresThenKillsTheWorker() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        // Long enough for `background` to come first on a loaded machine (500 ms was not).
+        var configuration = TestWorker.configuration()
+        configuration.backgroundTaskLimit = .seconds(3)
+        let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         try await scene.connect()
         try await scene.beginBackgroundTask()
         try await scene.background()
-        try await scene.waitFor(process: .none, timeout: .seconds(5))
+        try await scene.waitFor(.unattached, timeout: .seconds(30))
         let names = host.trace.history.filter { $0.scene == "A" }.compactMap(\.name)
         #expect(names.contains("backgroundTaskExpiration"))
         #expect(!host.trace.history.contains { $0.scene == "A" && $0.processEvent == .suspended })
