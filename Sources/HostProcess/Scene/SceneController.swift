@@ -119,6 +119,10 @@ actor SceneController {
         }
     }
 
+    private func stopFinished() {
+        apply(machine.stopCompleted())
+    }
+
     private func storeFinished(_ outcome: Result<Void, HostError>) {
         switch outcome {
         case .success: apply(feed(.stored))
@@ -205,7 +209,14 @@ actor SceneController {
         case .signalProcessGroup(let number):
             try? connection?.child.sendToProcessGroup(signal: number)
         case .stopProcessGroup:
-            try? connection?.child.stopProcessGroup()
+            // Waiting for the stop is a waitid: on the blocking thread, back as an event.
+            let child = connection?.child
+            BlockingWorkThread.shared.submit { [self] in
+                try? child?.stopProcessGroup()
+                EventLoop.shared.execute { [self] in
+                    self.assumeIsolated { $0.stopFinished() }
+                }
+            }
         case .storeSession(let session):
             // fsync and rename on the blocking-work thread; the outcome comes back as an event.
             let sessions = context.sessions

@@ -27,6 +27,8 @@ struct SceneMachine: Sendable {
         case none
         case store(AfterStore)
         case spawn
+        /// The process group is being stopped (on the blocking thread).
+        case stop
         /// The reply to request `id` (its failure, or the worker's death).
         case reply(id: Int, WorkerOperation)
         /// The worker's death. `request`: the request written to it, whose failure fails the
@@ -256,6 +258,17 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
+    /// The worker's process group is stopped (or the worker died meanwhile).
+    mutating func stopCompleted() -> [Action] {
+        guard let flight = inFlight, flight.wait == .stop else { return finishEvent() }
+        setWait(.none)
+        if let pid = worker?.pid, lifecycle.shouldSuspend {
+            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
+            lifecycle.suspended()
+        }
+        return finishEvent()
+    }
+
     mutating func storeFailed(_ error: HostError) -> [Action] {
         guard let flight = inFlight, case .store(let after) = flight.wait else { return finishEvent() }
         // The worker is in the background whether or not its state could be stored: it is
@@ -393,10 +406,11 @@ struct SceneMachine: Sendable {
         case .suspend:
             guard suspendDue else { return }
             suspendDue = false
-            guard lifecycle.shouldSuspend, let pid = worker?.pid else { return }
+            guard lifecycle.shouldSuspend, worker?.pid != nil else { return }
+            // Nothing else runs until the kernel says it is stopped: `suspended` is never
+            // ahead of the kernel, and no request reaches a worker being stopped.
+            inFlight = InFlight(work: work, steps: [], wait: .stop)
             output.append(.stopProcessGroup)
-            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
-            lifecycle.suspended()
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
@@ -569,7 +583,7 @@ struct SceneMachine: Sendable {
         case .exit(_, _, .giveUp):
             worker?.withdrawKillReason()
             setWait(.none)
-        case .none, .store, .spawn:
+        case .none, .store, .spawn, .stop:
             break
         }
     }
