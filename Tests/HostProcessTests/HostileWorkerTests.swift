@@ -62,7 +62,7 @@ import Testing
         ) async throws {
             let exit = try #require(self.exit, "A's worker has no exit event", sourceLocation: sourceLocation)
             #expect(exit.reason == reason, sourceLocation: sourceLocation)
-            // The scene learns of the death through its mailbox, right after the failed operation.
+            // The trace can show the exit a moment before a reader on another thread sees the status.
             try await a.waitFor(process: .none, timeout: .seconds(10))
             let workerPid = try #require(exit.pid, sourceLocation: sourceLocation)
 

@@ -3,7 +3,7 @@ import Protocol
 /// The host's state machine for one scene: the transition table that decides which
 /// operations are legal, and the plan of steps that carries a legal one out.
 ///
-/// A plain value with no I/O. The scene's mailbox asks it for a plan, performs each step,
+/// A plain value with no I/O. The scene's `SceneMachine` asks it for a plan, performs each step,
 /// and reports back with one mutating call per event (`completed`, `processExited`, …).
 struct SceneLifecycle: Sendable {
     /// One thing the scene's owner must do, in order, to carry out an operation.
