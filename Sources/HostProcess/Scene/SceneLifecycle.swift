@@ -162,11 +162,6 @@ struct SceneLifecycle: Sendable {
 
     // MARK: Events
 
-    /// The app rebuilt its navigation stack while connecting (an app change), root first.
-    mutating func rebuiltStack(_ controllers: [String]) {
-        stack = controllers
-    }
-
     /// The worker is being started.
     mutating func launching(root: String) {
         process = .launching
@@ -214,6 +209,11 @@ struct SceneLifecycle: Sendable {
 
     /// The worker's process group was continued.
     mutating func resumed() { process = .running }
+
+    /// The app rebuilt its navigation stack while connecting (an app change), root first.
+    mutating func rebuiltStack(_ controllers: [String]) {
+        stack = controllers
+    }
 
     /// Queues a notification for delivery on resume; a later one of the same name replaces the value.
     mutating func queue(notification name: String, value: JSONValue) {
