@@ -57,7 +57,7 @@ struct SceneMachineHarness {
                     followUps.append { $0.spawnCompleted(pid: pid) }
                 }
             case .stopProcessGroup:
-                if autoStop { followUps.append { $0.stopCompleted() } }
+                if autoStop { followUps.append { $0.stopCompleted(pid: $0.worker?.pid ?? -1) } }
             case .deleteSession:
                 followUps.append { $0.storeCompleted() }
             case .storeSession:

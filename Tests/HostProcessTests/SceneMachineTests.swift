@@ -68,7 +68,7 @@ import Testing
         #expect(harness.machine.status.process == .running)
         let foreground = harness.request(.foreground)
         #expect(harness.pendingRequests.isEmpty)
-        harness.feed { $0.stopCompleted() }
+        harness.feed { $0.stopCompleted(pid: $0.worker?.pid ?? -1) }
         #expect(harness.recorded.last?.processEvent == .resumed)
         #expect(harness.processGroupSignals == [SIGCONTNumber])
         harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
@@ -78,7 +78,7 @@ import Testing
         harness.reply(callbacks: [.sceneDidEnterBackground])
         harness.advance(by: .milliseconds(50))
         harness.exit(.signaled(signal: SIGKILLNumber))
-        harness.feed { $0.stopCompleted() }
+        harness.feed { $0.stopCompleted(pid: $0.worker?.pid ?? -1) }
         #expect(harness.recorded.filter { $0.processEvent == .suspended }.count == 1)
         #expect(harness.machine.isIdle)
     }

@@ -119,8 +119,8 @@ actor SceneController {
         }
     }
 
-    private func stopFinished() {
-        apply(machine.stopCompleted())
+    private func stopFinished(pid: Int32) {
+        apply(machine.stopCompleted(pid: pid))
     }
 
     private func storeFinished(_ outcome: Result<Void, HostError>) {
@@ -210,11 +210,11 @@ actor SceneController {
             try? connection?.child.sendToProcessGroup(signal: number)
         case .stopProcessGroup:
             // Waiting for the stop is a waitid: on the blocking thread, back as an event.
-            let child = connection?.child
+            guard let child = connection?.child else { return }
             BlockingWorkThread.shared.submit { [self] in
-                try? child?.stopProcessGroup()
+                try? child.stopProcessGroup()
                 EventLoop.shared.execute { [self] in
-                    self.assumeIsolated { $0.stopFinished() }
+                    self.assumeIsolated { $0.stopFinished(pid: child.pid) }
                 }
             }
         case .storeSession(let session):

@@ -258,11 +258,12 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
-    /// The worker's process group is stopped (or the worker died meanwhile).
-    mutating func stopCompleted() -> [Action] {
-        guard let flight = inFlight, flight.wait == .stop else { return finishEvent() }
+    /// The process group of worker `pid` is stopped (or that worker died meanwhile). The pid
+    /// tells a late answer about a dead worker from the answer about its successor.
+    mutating func stopCompleted(pid: Int32) -> [Action] {
+        guard let flight = inFlight, flight.wait == .stop, worker?.pid == pid else { return finishEvent() }
         setWait(.none)
-        if let pid = worker?.pid, lifecycle.shouldSuspend {
+        if lifecycle.shouldSuspend {
             output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
             lifecycle.suspended()
         }
