@@ -18,6 +18,8 @@ struct SceneMachineHarness {
     /// Complete spawns and stores at once.
     var autoSpawn = true
     var autoStore = true
+    /// Report process-group stops as done at once.
+    var autoStop = true
     /// Fail the next store with this error.
     var failNextStore: HostError?
     let start = ContinuousClock.now
@@ -54,6 +56,8 @@ struct SceneMachineHarness {
                     nextPid += 1
                     followUps.append { $0.spawnCompleted(pid: pid) }
                 }
+            case .stopProcessGroup:
+                if autoStop { followUps.append { $0.stopCompleted(pid: $0.worker?.pid ?? -1) } }
             case .deleteSession:
                 followUps.append { $0.storeCompleted() }
             case .storeSession:

@@ -56,6 +56,33 @@ import Testing
         #expect(harness.recorded.last?.processEvent == .suspended)
     }
 
+    @Test func aRequestWaitsForTheStopInProgressAndADeathCancelsIt() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.autoStop = false
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+        // Not suspended until the kernel says so; a foreground meanwhile waits for it.
+        #expect(harness.machine.status.process == .running)
+        let foreground = harness.request(.foreground)
+        #expect(harness.pendingRequests.isEmpty)
+        harness.feed { $0.stopCompleted(pid: $0.worker?.pid ?? -1) }
+        #expect(harness.recorded.last?.processEvent == .resumed)
+        #expect(harness.processGroupSignals == [SIGCONTNumber])
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        #expect(harness.succeeded(foreground))
+        // A worker that dies while being stopped is never reported suspended.
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .milliseconds(50))
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        harness.feed { $0.stopCompleted(pid: $0.worker?.pid ?? -1) }
+        #expect(harness.recorded.filter { $0.processEvent == .suspended }.count == 1)
+        #expect(harness.machine.isIdle)
+    }
+
     @Test func aForegroundCancelsThePendingSuspension() {
         var harness = SceneMachineHarness()
         harness.connect()

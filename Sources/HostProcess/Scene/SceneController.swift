@@ -136,6 +136,10 @@ actor SceneController {
         }
     }
 
+    private func stopFinished(pid: Int32) {
+        apply(machine.stopCompleted(pid: pid))
+    }
+
     private func storeFinished(_ outcome: Result<Void, HostError>) {
         switch outcome {
         case .success: apply(feed(.stored))
@@ -222,7 +226,14 @@ actor SceneController {
         case .signalProcessGroup(let number):
             try? connection?.child.sendToProcessGroup(signal: number)
         case .stopProcessGroup:
-            try? connection?.child.stopProcessGroup()
+            // Waiting for the stop is a waitid: on the blocking thread, back as an event.
+            guard let child = connection?.child else { return }
+            BlockingWorkThread.shared.submit { [self] in
+                try? child.stopProcessGroup()
+                EventLoop.shared.execute { [self] in
+                    self.assumeIsolated { $0.stopFinished(pid: child.pid) }
+                }
+            }
         case .storeSession(let session):
             // fsync and rename on the blocking-work thread; the outcome comes back as an event.
             let sessions = context.sessions

@@ -3,7 +3,7 @@ import Protocol
 /// The host's state machine for one scene: the transition table that decides which
 /// operations are legal, and the plan of steps that carries a legal one out.
 ///
-/// A plain value with no I/O. The scene's mailbox asks it for a plan, performs each step,
+/// A plain value with no I/O. The scene's `SceneMachine` asks it for a plan, performs each step,
 /// and reports back with one mutating call per event (`completed`, `processExited`, …).
 struct SceneLifecycle: Sendable {
     /// One thing the scene's owner must do, in order, to carry out an operation.
@@ -135,11 +135,6 @@ struct SceneLifecycle: Sendable {
 
     // MARK: Events
 
-    /// The app rebuilt its navigation stack while connecting (an app change), root first.
-    mutating func rebuiltStack(_ controllers: [String]) {
-        stack = controllers
-    }
-
     /// The worker is being started.
     mutating func launching(root: String) {
         process = .launching
@@ -183,6 +178,11 @@ struct SceneLifecycle: Sendable {
 
     /// The worker's process group was continued.
     mutating func resumed() { process = .running }
+
+    /// The app rebuilt its navigation stack while connecting (an app change), root first.
+    mutating func rebuiltStack(_ controllers: [String]) {
+        stack = controllers
+    }
 
     /// Queues a notification for delivery on resume; a later one of the same name replaces
     /// the value. `request` refused it beforehand if it does not fit the queue's limits.

@@ -48,7 +48,8 @@ extension SceneMachine {
         case signal(Int32)
         /// Send a signal to the worker's process group.
         case signalProcessGroup(Int32)
-        /// SIGSTOP the worker's process group and wait until it is stopped.
+        /// SIGSTOP the worker's process group and wait until it is stopped (on the blocking
+        /// thread); answer with `stopCompleted`.
         case stopProcessGroup
         /// Store the session durably; answer with `storeCompleted` or `storeFailed`.
         case storeSession(SceneSession)

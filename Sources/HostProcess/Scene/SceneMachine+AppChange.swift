@@ -36,10 +36,9 @@ extension SceneMachine {
     private func refusal(of change: AppChange) -> String? {
         // Navigation the app asks for while the worker carries out a host request waits for
         // the reply; background tasks are synchronous in UIKit and may come in the middle.
-        // A navigation that arrives after the host wrote its next request but before any of
-        // that request's callbacks ran before it in the worker (it came with the previous
-        // reply): it is judged against the state the next request has not changed yet.
-        let requestInWorker = !worker!.pending.isEmpty && worker!.newestRequestStarted
+        // A request written but not started yet (none of its callbacks arrived) does not
+        // count: the worker ran the change before reading it, and judges it afterwards.
+        let requestInWorker = worker!.requestStarted
         func judged(_ op: SceneOperation) -> String? {
             if case .refuse(let reason) = lifecycle.request(op) { return reason }
             return nil

@@ -127,7 +127,7 @@ extension SceneMachine {
                 // The scene is unattached before the caller hears of it, so its next request
                 // is judged against the state the death left.
                 fail(.workerExited(scene: id, op: operation.name, reason: exit.reason))
-            case .exit:
+            case .exit, .stop:
                 cancel(.step)
                 setWait(.none)
             case .none, .store, .spawn:

@@ -27,6 +27,8 @@ struct SceneMachine: Sendable {
         case none
         case store(AfterStore)
         case spawn
+        /// The process group is being stopped (on the blocking thread).
+        case stop
         /// The reply to request `id` (its failure, or the worker's death).
         case reply(id: Int, WorkerOperation)
         /// The worker's death. `request`: the request written to it, whose failure fails the
@@ -266,6 +268,18 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
+    /// The process group of worker `pid` is stopped (or that worker died meanwhile). The pid
+    /// tells a late answer about a dead worker from the answer about its successor.
+    mutating func stopCompleted(pid: Int32) -> [Action] {
+        guard let flight = inFlight, flight.wait == .stop, worker?.pid == pid else { return finishEvent() }
+        setWait(.none)
+        if lifecycle.shouldSuspend {
+            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
+            lifecycle.suspended()
+        }
+        return finishEvent()
+    }
+
     mutating func storeFailed(_ error: HostError) -> [Action] {
         guard let flight = inFlight, case .store(let after) = flight.wait else { return finishEvent() }
         // The worker is in the background whether or not its state could be stored: it is
@@ -403,10 +417,11 @@ struct SceneMachine: Sendable {
         case .suspend:
             guard suspendDue else { return }
             suspendDue = false
-            guard lifecycle.shouldSuspend, let pid = worker?.pid else { return }
+            guard lifecycle.shouldSuspend, worker?.pid != nil else { return }
+            // Nothing else runs until the kernel says it is stopped: `suspended` is never
+            // ahead of the kernel, and no request reaches a worker being stopped.
+            inFlight = InFlight(work: work, steps: [], wait: .stop)
             output.append(.stopProcessGroup)
-            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
-            lifecycle.suspended()
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
@@ -579,7 +594,7 @@ struct SceneMachine: Sendable {
         case .exit(_, _, .giveUp):
             worker?.withdrawKillReason()
             setWait(.none)
-        case .none, .store, .spawn:
+        case .none, .store, .spawn, .stop:
             break
         }
     }

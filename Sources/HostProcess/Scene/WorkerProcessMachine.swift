@@ -36,9 +36,6 @@ struct WorkerProcessMachine: Sendable {
     /// The worker reported a change the app made and the host accepted it: the callbacks with
     /// origin `app` that follow belong to it, until the next reply, failure or change.
     var appChangeOpen = false
-    /// A callback of the request written last has arrived: the worker has started carrying
-    /// it out. Until then, what the worker sends still belongs to the time before it.
-    private(set) var newestRequestStarted = true
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 
@@ -63,18 +60,22 @@ struct WorkerProcessMachine: Sendable {
         let id = nextRequestID
         nextRequestID += 1
         pending[id] = name
-        newestRequestStarted = false
         return id
     }
 
     /// Takes the request `id` out of the pending set; nil if it is unknown.
     mutating func answered(_ id: Int) -> String? {
-        pending.removeValue(forKey: id)
+        defer { if pending.isEmpty { requestStarted = false } }
+        return pending.removeValue(forKey: id)
     }
 
-    /// A callback of the host's request arrived.
+    /// A callback of a pending request arrived: the worker has started carrying it out.
+    /// Until then, a change the app made right after the previous reply may still arrive
+    /// (the host can send the next request before it has read that change).
+    private(set) var requestStarted = false
+
     mutating func requestCallbackArrived() {
-        newestRequestStarted = true
+        requestStarted = true
     }
 
     /// The first `ready`: true; a second one is a violation (false).

@@ -150,7 +150,7 @@ enum BenchHost {
             var latency = Samples()
             for _ in 0..<rounds {
                 let start = BenchClock.now()
-                let latencies = try await drive(active, transitions: perScene)
+                let latencies = try await drive(active, transitions: perScene, on: host.taskExecutor)
                 let seconds = Double(BenchClock.now() - start) / 1e9
                 rate.append(Double(count * perScene) / seconds)
                 latency.append(contentsOf: latencies)
@@ -161,10 +161,16 @@ enum BenchHost {
         return results
     }
 
-    private static func drive(_ scenes: [SceneHandle], transitions: Int) async throws -> Samples {
+    private static func drive(
+        _ scenes: [SceneHandle],
+        transitions: Int,
+        on executor: (any TaskExecutor)? = nil
+    ) async throws -> Samples {
         try await withThrowingTaskGroup(of: Samples.self) { group in
             for scene in scenes {
-                group.addTask { try await roundTrips(scene, warmup: 0, count: transitions) }
+                group.addTask(executorPreference: executor) {
+                    try await roundTrips(scene, warmup: 0, count: transitions)
+                }
             }
             var all = Samples()
             while let samples = try await group.next() { all.append(contentsOf: samples) }
