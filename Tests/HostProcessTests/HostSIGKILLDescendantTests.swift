@@ -72,17 +72,18 @@ struct HostSIGKILLDescendantTests {
             onStdout: { serveOutput.append($0) },
             onStderr: { _ in },
             onExit: { exit in
+                // Both under `serveExit`'s lock, which the waiter below checks them under.
                 let waiting = serveExit.withLock { continuation in
+                    serveExited.withLock { $0 = exit }
                     defer { continuation = nil }
                     return continuation
                 }
-                serveExited.withLock { $0 = exit }
                 waiting?.resume(returning: exit)
             }
         )
         await serveOutput.wait(for: "serving on")
 
-        let launcher = "sleep 1000 & echo $! > \(pidFile); exec \(TestWorker.hostctl) worker"
+        let launcher = "sleep 1000 & echo $$ $! > \(pidFile); exec \(TestWorker.hostctl) worker"
         let connect = try await ChildProcess.spawn(argv: [
             TestWorker.hostctl, "connect", "A", "--socket", socket,
             "--worker", "/bin/sh", "--worker-arg", "-c", "--worker-arg", launcher,
@@ -97,14 +98,14 @@ struct HostSIGKILLDescendantTests {
             )
         }
         #expect(connectExit == .exited(status: 0))
-        let grandchild = Int32(
-            String(decoding: (try? readAll(pidFile)) ?? [], as: UTF8.self).filter { $0.isNumber }
-        )
-        guard let grandchild else {
-            Issue.record("no grandchild pid")
+        let pids = String(decoding: (try? readAll(pidFile)) ?? [], as: UTF8.self)
+            .split(whereSeparator: { !$0.isNumber }).compactMap { Int32($0) }
+        guard pids.count == 2 else {
+            Issue.record("no worker and grandchild pids")
             try? serve.send(signal: SIGKILL)
             return
         }
+        let (worker, grandchild) = (pids[0], pids[1])
         #expect(kill(grandchild, 0) == 0)
 
         try serve.send(signal: SIGKILL)
@@ -121,10 +122,9 @@ struct HostSIGKILLDescendantTests {
         let ended = await processEnds(grandchild, limit: 20_000)
         #expect(ended, "the worker's grandchild \(grandchild) outlived the SIGKILLed host")
         if !ended { kill(grandchild, SIGKILL) }
-        // This process is a subreaper too: what was re-parented here is reaped here.
-        DescendantReaper.sweepAll()
-        var status: Int32 = 0
-        _ = waitpid(grandchild, &status, WNOHANG)
+        // This process is a subreaper too: the worker, its sentinel and the grandchild were
+        // re-parented here; reap them (the group is the worker's pid).
+        DescendantReaper.sweep(afterDeathOfGroup: worker)
     }
 }
 
