@@ -106,19 +106,23 @@ struct EventLoopExecutorTests {
         let start = ContinuousClock.now
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let loop = EventLoop.shared
-            _ = loop.scheduleTimer(at: start + .milliseconds(30)) { log.append("30") }
-            let early = loop.scheduleTimer(at: start + .milliseconds(5)) { log.append("cancelled 5") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(10)) { log.append("10") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20a") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20b") }
-            let late = loop.scheduleTimer(at: start + .milliseconds(35)) { log.append("cancelled 35") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(40)) {
-                log.append("40")
-                done.resume()
+            // Armed and cancelled in one job on the loop, which fires no timer meanwhile: a
+            // slow test thread cannot let the 5 ms one fire before its cancellation.
+            loop.execute {
+                _ = loop.scheduleTimer(at: start + .milliseconds(30)) { log.append("30") }
+                let early = loop.scheduleTimer(at: start + .milliseconds(5)) { log.append("cancelled 5") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(10)) { log.append("10") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20a") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20b") }
+                let late = loop.scheduleTimer(at: start + .milliseconds(35)) { log.append("cancelled 35") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(40)) {
+                    log.append("40")
+                    done.resume()
+                }
+                loop.cancelTimer(early)
+                loop.cancelTimer(late)
+                loop.cancelTimer(late)  // twice: harmless
             }
-            loop.cancelTimer(early)
-            loop.cancelTimer(late)
-            loop.cancelTimer(late)  // twice: harmless
         }
         #expect(log.all == ["10", "20a", "20b", "30", "40"])
         #expect(ContinuousClock.now - start >= .milliseconds(40))
@@ -157,13 +161,13 @@ struct EventLoopExecutorTests {
 
     @Test func cancellingAFiredTimerIsHarmless() async {
         let loop = EventLoop.shared
-        let id = await withCheckedContinuation { (done: CheckedContinuation<EventLoopTimerID, Never>) in
-            let box = Locked<EventLoopTimerID?>(nil)
-            let id = loop.scheduleTimer(at: .now) {
-                done.resume(returning: box.withLock { $0! })
-            }
-            box.withLock { $0 = id }
+        let (fired, firing) = AsyncStream.makeStream(of: Void.self)
+        let id = loop.scheduleTimer(at: .now) {
+            firing.yield()
+            firing.finish()
         }
+        for await _ in fired {}
+        loop.cancelTimer(id)
         loop.cancelTimer(id)
     }
 }
