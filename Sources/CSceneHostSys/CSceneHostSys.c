@@ -148,3 +148,39 @@ int csh_reap_pid(pid_t pid) {
     } while (rc != 0 && errno == EINTR);
     return rc == 0 ? 0 : errno;
 }
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+int csh_start_group_sentinel(void) {
+    pid_t parent = getpid();
+    // Only for a process that leads its group, as the host spawns workers: in a shell's job
+    // (`hostctl worker | cat`) the group is the user's, not ours to kill.
+    if (getpgrp() != parent) return EPERM;
+    pid_t pid = fork();
+    if (pid < 0) return errno;
+    if (pid > 0) return 0;
+
+    // The child of a possibly multithreaded process: async-signal-safe calls only.
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    prctl(PR_SET_PDEATHSIG, (unsigned long)SIGUSR1, 0, 0, 0);
+    // None of the worker's pipes: the host must see its stdout close when the worker dies.
+    if (syscall(SYS_close_range, 0U, ~0U, 0) != 0) {
+        for (int fd = 0; fd < 1024; fd++) close(fd);
+    }
+    prctl(PR_SET_NAME, (unsigned long)"scenehost-guard", 0, 0, 0);
+    // Armed after the parent died: the signal will never come.
+    if (getppid() == parent) {
+        sigset_t wake;
+        sigemptyset(&wake);
+        sigaddset(&wake, SIGUSR1);
+        sigaddset(&wake, SIGHUP);
+        siginfo_t info;
+        while (sigwaitinfo(&wake, &info) < 0 && errno == EINTR) {}
+    }
+    kill(0, SIGKILL);
+    _exit(0);
+}

@@ -106,19 +106,23 @@ struct EventLoopExecutorTests {
         let start = ContinuousClock.now
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let loop = EventLoop.shared
-            _ = loop.scheduleTimer(at: start + .milliseconds(30)) { log.append("30") }
-            let early = loop.scheduleTimer(at: start + .milliseconds(5)) { log.append("cancelled 5") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(10)) { log.append("10") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20a") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20b") }
-            let late = loop.scheduleTimer(at: start + .milliseconds(35)) { log.append("cancelled 35") }
-            _ = loop.scheduleTimer(at: start + .milliseconds(40)) {
-                log.append("40")
-                done.resume()
+            // Armed and cancelled in one job on the loop, which fires no timer meanwhile: a
+            // slow test thread cannot let the 5 ms one fire before its cancellation.
+            loop.execute {
+                _ = loop.scheduleTimer(at: start + .milliseconds(30)) { log.append("30") }
+                let early = loop.scheduleTimer(at: start + .milliseconds(5)) { log.append("cancelled 5") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(10)) { log.append("10") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20a") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(20)) { log.append("20b") }
+                let late = loop.scheduleTimer(at: start + .milliseconds(35)) { log.append("cancelled 35") }
+                _ = loop.scheduleTimer(at: start + .milliseconds(40)) {
+                    log.append("40")
+                    done.resume()
+                }
+                loop.cancelTimer(early)
+                loop.cancelTimer(late)
+                loop.cancelTimer(late)  // twice: harmless
             }
-            loop.cancelTimer(early)
-            loop.cancelTimer(late)
-            loop.cancelTimer(late)  // twice: harmless
         }
         #expect(log.all == ["10", "20a", "20b", "30", "40"])
         #expect(ContinuousClock.now - start >= .milliseconds(40))
@@ -157,15 +161,158 @@ struct EventLoopExecutorTests {
 
     @Test func cancellingAFiredTimerIsHarmless() async {
         let loop = EventLoop.shared
-        var fired: EventLoopTimerID?
-        // The timer may fire before `scheduleTimer` returns here: its action must not need the id.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            fired = loop.scheduleTimer(at: .now) { done.resume() }
+        let (fired, firing) = AsyncStream.makeStream(of: Void.self)
+        let id = loop.scheduleTimer(at: .now) {
+            firing.yield()
+            firing.finish()
         }
-        loop.cancelTimer(fired!)
-        // The loop's timers still work after the harmless cancel.
+        for await _ in fired {}
+        loop.cancelTimer(id)
+        loop.cancelTimer(id)
+    }
+}
+
+@Suite struct TimerQueueTests {
+    @Test func cancelledTimersAreCompactedSoTheHeapStaysBounded() {
+        var queue = TimerQueue()
+        let start = ContinuousClock.now
+        var live: [EventLoopTimerID] = []
+        for index in 0..<10_000 {
+            let id = queue.schedule(at: start + .seconds(60 + index)) {}
+            if index % 100 == 0 { live.append(id) } else { queue.cancel(id) }
+            #expect(queue.storedCount <= max(65, 4 * (queue.liveCount + 1)))
+        }
+        #expect(queue.liveCount == live.count)
+        #expect(queue.popDue(now: start) == nil)
+        var fired = 0
+        while queue.popDue(now: start + .seconds(100_000)) != nil { fired += 1 }
+        #expect(fired == live.count)
+        #expect(queue.nextDeadline() == nil)
+    }
+
+    @Test func timersWithTheSameDeadlineComeOutInTheOrderArmed() {
+        var queue = TimerQueue()
+        let deadline = ContinuousClock.now
+        let log = Log<Int>()
+        for index in 0..<100 {
+            _ = queue.schedule(at: deadline) { log.append(index) }
+        }
+        while let action = queue.popDue(now: deadline) { action() }
+        #expect(log.all == Array(0..<100))
+    }
+
+    @Test func timeoutsRoundUpToWholeMilliseconds() {
+        #expect(EventLoop.milliseconds(roundingUp: .nanoseconds(1)) == 1)
+        #expect(EventLoop.milliseconds(roundingUp: .milliseconds(3)) == 3)
+        #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct BlockingWorkThreadTests {
+    @Test func workRunsOnTheBlockingThreadInFIFOOrder() async {
+        let log = Log<Int>()
+        let onThread = Log<Bool>()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            _ = loop.scheduleTimer(at: .now) { done.resume() }
+            for index in 0..<500 {
+                BlockingWorkThread.shared.submit {
+                    onThread.append(BlockingWorkThread.shared.isCurrent && !EventLoop.shared.inEventLoop)
+                    log.append(index)
+                    if index == 499 { done.resume() }
+                }
+            }
+        }
+        #expect(log.all == Array(0..<500))
+        #expect(onThread.all.allSatisfy { $0 })
+        #expect(!BlockingWorkThread.shared.isCurrent)
+    }
+
+    @Test func aThreadThatCannotStartFailsTypedAndStartsLater() async throws {
+        let failing = Locked(true)
+        let thread = BlockingWorkThread(name: "test-block") { name, body throws(ThreadStartError) in
+            if failing.withLock({ $0 }) { throw ThreadStartError(name: name, errno: EAGAIN) }
+            try PlatformThread.start(name: name, body)
+        }
+        let ran = Log<String>()
+        #expect(throws: ThreadStartError(name: "test-block", errno: EAGAIN)) {
+            try thread.trySubmit { ran.append("queued while failing") }
+        }
+        // `submit` never loses the work: with no thread it runs on the caller.
+        thread.submit { ran.append("inline") }
+        #expect(ran.all == ["inline"])
+        failing.withLock { $0 = false }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            do {
+                try thread.trySubmit {
+                    ran.append("on thread \(thread.isCurrent)")
+                    done.resume()
+                }
+            } catch {
+                Issue.record("\(error)")
+                done.resume()
+            }
+        }
+        #expect(ran.all == ["inline", "on thread true"])
+    }
+
+    @Test func aSynchronousSpawnFromTheBlockingThreadRunsInPlace() async throws {
+        // Waiting for its own queue would deadlock (the time limit ends the test).
+        let child: ChildProcess = try await withCheckedThrowingContinuation { done in
+            BlockingWorkThread.shared.submit {
+                done.resume(with: Result { () throws(SpawnError) in try ChildProcess.spawn(argv: ["/bin/true"]) })
+            }
+        }
+        let exit = await withCheckedContinuation { done in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { _ in },
+                onStderr: { _ in },
+                onExit: { done.resume(returning: $0) }
+            )
+        }
+        #expect(exit == .exited(status: 0))
+    }
+
+    @Test func anAsyncSpawnFailureIsTypedAndLeavesNothing() async {
+        await #expect(throws: SpawnError(stage: .notFoundInPath, executable: "no-such-scenehost-binary", errno: ENOENT))
+        {
+            _ = try await ChildProcess.spawn(argv: ["no-such-scenehost-binary"])
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DescendantReaperTests {
+    /// A child that starts one grandchild in its process group and one that calls setsid(),
+    /// prints their pids and exits: the first is killed with the group, the second escapes it.
+    @Test func whatAWorkerLeavesBehindIsKilledAndReaped() async throws {
+        let script = "sleep 1000 & echo $!; setsid sleep 1000 & echo $!; exit 0"
+        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script])
+        let output = Locked<[UInt8]>([])
+        let exit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                child,
+                onStdout: { bytes in output.withLock { $0 += bytes } },
+                onStderr: { _ in },
+                onExit: { done.resume(returning: $0) },
+                killsProcessGroupAtExit: true
+            )
+        }
+        #expect(exit == .exited(status: 0))
+        let pids = String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").compactMap {
+            Int32($0)
+        }
+        #expect(pids.count == 2)
+        // The sweep was submitted at the reap, before onExit: anything submitted now runs after it.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            BlockingWorkThread.shared.submit { done.resume() }
+        }
+        for pid in pids {
+            // Neither running nor a zombie: killed and reaped (ESRCH).
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "pid \(pid) is still there")
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
         }
     }
 }

@@ -157,7 +157,7 @@ private func runOnThrowawayThread(_ body: @escaping @Sendable () -> Void) {
 }
 
 /// Starts `argv` directly with posix_spawn on the calling thread (stdout into `stdoutFD`),
-/// bypassing the spawn thread on purpose.
+/// bypassing the blocking-work thread on purpose.
 private func spawnOnThisThread(_ argv: [String], stdoutFD: Int32) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -285,7 +285,7 @@ struct PlatformTests {
     @Test func workerOutlivesTheThreadThatAskedForIt() async throws {
         // Both processes arm PR_SET_PDEATHSIG like real workers, then the thread that asked
         // for them exits. The canary is that thread's own child and must die; the worker was
-        // spawned on the spawn thread and must live on.
+        // spawned on the blocking-work thread and must live on.
         let armed = ["/bin/sh", "-c", "echo armed; exec \"$0\" \"$@\""]
         let pdeathsig = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--"]
         let (workerEvents, continuation) = AsyncStream.makeStream(of: ChildEvent.self)

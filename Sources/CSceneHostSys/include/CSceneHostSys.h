@@ -60,4 +60,13 @@ int csh_set_child_subreaper(int on);
 /// waitid(P_PID, pid, WEXITED): reaps one child, waiting for it. 0, or an errno value.
 int csh_reap_pid(pid_t pid);
 
+/// Forks a sentinel for the calling process (a worker that leads its own process group):
+/// a child in the same group that holds no descriptor, blocks every signal and waits for
+/// its parent's death (PR_SET_PDEATHSIG) or the SIGHUP the kernel sends an orphaned group with
+/// stopped members; then it SIGKILLs the whole group, itself included. So a worker killed
+/// because its host was SIGKILLed does not leave its children running.
+/// Returns 0, or an errno value: EPERM when the caller does not lead its process group (then
+/// nothing is started), or the fork's error.
+int csh_start_group_sentinel(void);
+
 #endif

@@ -23,8 +23,12 @@ package enum DescendantReaper {
     /// (its pid), and any other escapee found. Runs on the blocking-work thread.
     package static func sweep(afterDeathOfGroup group: Int32) {
         for _ in 0..<maximumRounds {
+            let liveGroups = EventLoop.shared.liveProcessGroups()
             let found = adoptedChildren().filter { child in
-                child.processGroup == group || child.session != hostSession || carriesHostMarker(child.pid)
+                if child.processGroup == group { return true }
+                // Still in a live worker's group: that worker's business, swept at its death.
+                if liveGroups.contains(child.processGroup) { return false }
+                return child.session != hostSession || carriesHostMarker(child.pid)
             }
             guard !found.isEmpty else { return }
             for child in found {

@@ -101,4 +101,12 @@ package final class EventLoop: Sendable {
             )
         )
     }
+
+    /// The process groups of the watched children whose group is killed at their exit (the
+    /// workers): what `DescendantReaper` must leave alone.
+    func liveProcessGroups() -> Set<Int32> {
+        watches.withLock { watches in
+            Set(watches.values.lazy.filter(\.killsProcessGroupAtExit).map(\.child.pid))
+        }
+    }
 }

@@ -61,6 +61,7 @@ enum WorkerProcess {
             // the death signal then follows the launcher, and stdin's EOF the host.)
             exit(1)
         }
+        _ = csh_start_group_sentinel()  // the group dies with us even if the host was SIGKILLed
         signal(SIGPIPE, SIG_IGN)
         if faults.ignoreSIGTERM {
             signal(SIGTERM, SIG_IGN)

@@ -1,0 +1,138 @@
+import CSceneHostSys
+import Testing
+
+@testable import HostProcess
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Output of a watched child, gathered on the loop thread.
+private final class Lines: Sendable {
+    private let text = Locked("")
+    private let waiter = Locked<(needle: String, continuation: CheckedContinuation<Void, Never>)?>(nil)
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        let resumed: CheckedContinuation<Void, Never>? = text.withLock { text in
+            text += String(decoding: bytes, as: UTF8.self)
+            let current = text
+            return waiter.withLock { waiter in
+                guard let pending = waiter, current.contains(pending.needle) else { return nil }
+                waiter = nil
+                return pending.continuation
+            }
+        }
+        resumed?.resume()
+    }
+
+    /// Returns once the output contains `needle` (the test's time limit bounds it).
+    func wait(for needle: String) async {
+        await withCheckedContinuation { continuation in
+            let found = text.withLock { text in
+                if text.contains(needle) { return true }
+                waiter.withLock { $0 = (needle, continuation) }
+                return false
+            }
+            if found { continuation.resume() }
+        }
+    }
+}
+
+/// Waits on a dedicated thread until `pid` has exited (its pidfd turns readable), for at most
+/// `limit` milliseconds; true when it did.
+private func processEnds(_ pid: Int32, limit: Int32) async -> Bool {
+    let pidfd = csh_pidfd_open(pid, 0)
+    guard pidfd >= 0 else { return errno == ESRCH }
+    return await withCheckedContinuation { continuation in
+        PlatformThread.startDetached(name: "test-pidfd") {
+            var poller = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            var ready: Int32
+            repeat { ready = poll(&poller, 1, limit) } while ready < 0 && errno == EINTR
+            close(pidfd)
+            continuation.resume(returning: ready == 1)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct HostSIGKILLDescendantTests {
+    /// A worker (the real one, behind a launcher that starts a grandchild in the worker's
+    /// process group and then execs it) outlives nothing when its host is SIGKILLed: the
+    /// worker dies of its parent-death signal and its sentinel takes the group down.
+    @Test func aSIGKILLedHostLeavesNoGrandchildRunning() async throws {
+        let directory = makeTemporaryDirectory()
+        let socket = directory + "/host.sock"
+        let pidFile = directory + "/grandchild.pid"
+        let serve = try await ChildProcess.spawn(argv: [TestWorker.hostctl, "serve", "--socket", socket])
+        let serveOutput = Lines()
+        let serveExit = Locked<CheckedContinuation<ChildExit, Never>?>(nil)
+        let serveExited = Locked<ChildExit?>(nil)
+        EventLoop.shared.watch(
+            serve,
+            onStdout: { serveOutput.append($0) },
+            onStderr: { _ in },
+            onExit: { exit in
+                // Both under `serveExit`'s lock, which the waiter below checks them under.
+                let waiting = serveExit.withLock { continuation in
+                    serveExited.withLock { $0 = exit }
+                    defer { continuation = nil }
+                    return continuation
+                }
+                waiting?.resume(returning: exit)
+            }
+        )
+        await serveOutput.wait(for: "serving on")
+
+        let launcher = "sleep 1000 & echo $$ $! > \(pidFile); exec \(TestWorker.hostctl) worker"
+        let connect = try await ChildProcess.spawn(argv: [
+            TestWorker.hostctl, "connect", "A", "--socket", socket,
+            "--worker", "/bin/sh", "--worker-arg", "-c", "--worker-arg", launcher,
+        ])
+        connect.closeStdin()
+        let connectExit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+            EventLoop.shared.watch(
+                connect,
+                onStdout: { _ in },
+                onStderr: { _ in },
+                onExit: { done.resume(returning: $0) }
+            )
+        }
+        #expect(connectExit == .exited(status: 0))
+        let pids = String(decoding: (try? readAll(pidFile)) ?? [], as: UTF8.self)
+            .split(whereSeparator: { !$0.isNumber }).compactMap { Int32($0) }
+        guard pids.count == 2 else {
+            Issue.record("no worker and grandchild pids")
+            try? serve.send(signal: SIGKILL)
+            return
+        }
+        let (worker, grandchild) = (pids[0], pids[1])
+        #expect(kill(grandchild, 0) == 0)
+
+        try serve.send(signal: SIGKILL)
+        let exit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+            let already: ChildExit? = serveExit.withLock { continuation in
+                if let exit = serveExited.withLock({ $0 }) { return exit }
+                continuation = done
+                return nil
+            }
+            if let already { done.resume(returning: already) }
+        }
+        #expect(exit == .signaled(signal: SIGKILL))
+
+        let ended = await processEnds(grandchild, limit: 20_000)
+        #expect(ended, "the worker's grandchild \(grandchild) outlived the SIGKILLed host")
+        if !ended { kill(grandchild, SIGKILL) }
+        // This process is a subreaper too: the worker, its sentinel and the grandchild were
+        // re-parented here; reap them (the group is the worker's pid).
+        DescendantReaper.sweep(afterDeathOfGroup: worker)
+    }
+}
+
+private func readAll(_ path: String) throws -> [UInt8] {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let count = read(descriptor, &buffer, buffer.count)
+    return Array(buffer[0..<max(0, count)])
+}
