@@ -1,6 +1,12 @@
 import Dispatch
 
-/// The one thread for work that blocks: spawning, fsync and rename of session files, waitid.
+/// A thread for work that blocks: spawning, fsync and rename of session files, waitid.
+///
+/// One per kind of work, so that one kind never queues behind another: a thousand scenes
+/// storing their state (each an fsync of the file and of its directory) or a sweep of many
+/// dead workers' leftovers must not delay a spawn or a suspension. `shared` spawns, `storage`
+/// writes session files, `waits` stops process groups (SIGSTOP and its waitid), `sweeps`
+/// kills and reaps what dead workers left (`DescendantReaper`).
 ///
 /// Neither the event loop nor the cooperative pool may block, so such work is submitted here
 /// and reports back (`EventLoop.shared.execute`, or resuming a continuation), never with a
@@ -14,7 +20,10 @@ import Dispatch
 /// The thread starts with the host (`HostThreads.start()`), so that a host at the process
 /// limit fails at startup, or fails one spawn cleanly, instead of crashing mid-request.
 package final class BlockingWorkThread: Sendable {
-    package static let shared = BlockingWorkThread(name: "scenehost-block")
+    package static let shared = BlockingWorkThread(name: "scenehost-spawn")
+    package static let storage = BlockingWorkThread(name: "scenehost-store")
+    package static let waits = BlockingWorkThread(name: "scenehost-wait")
+    package static let sweeps = BlockingWorkThread(name: "scenehost-sweep")
 
     private struct State {
         /// FIFO; swapped out whole by the thread.

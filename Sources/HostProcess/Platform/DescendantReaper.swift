@@ -19,13 +19,43 @@ package enum DescendantReaper {
     /// from holding the blocking thread for ever (the next worker death sweeps again).
     static let maximumRounds = 64
 
+    /// Dead workers' groups not swept yet, and whether a sweep is queued for them.
+    private static let pending = Locked<(groups: Set<Int32>, queued: Bool)>(([], false))
+
+    /// Sweeps after the death of the worker that led `group`, on the sweep thread. Deaths that
+    /// come while a sweep is queued join it: one scan of the host's children serves them all
+    /// (a scan per death made a thousand deaths cost a million /proc reads, and the backlog
+    /// of zombies grew faster than it was reaped).
+    package static func scheduleSweep(afterDeathOfGroup group: Int32) {
+        let mustQueue = pending.withLock { pending in
+            pending.groups.insert(group)
+            defer { pending.queued = true }
+            return !pending.queued
+        }
+        guard mustQueue else { return }
+        BlockingWorkThread.sweeps.submit {
+            let groups = pending.withLock { pending in
+                defer {
+                    pending.groups = []
+                    pending.queued = false
+                }
+                return pending.groups
+            }
+            sweep(afterDeathOfGroups: groups)
+        }
+    }
+
     /// Kills and reaps the adopted descendants of the worker that led process group `group`
-    /// (its pid), and any other escapee found. Runs on the blocking-work thread.
+    /// (its pid), and any other escapee found. Blocks (waitid): never on the loop or the pool.
     package static func sweep(afterDeathOfGroup group: Int32) {
+        sweep(afterDeathOfGroups: [group])
+    }
+
+    static func sweep(afterDeathOfGroups groups: Set<Int32>) {
         for _ in 0..<maximumRounds {
             let liveGroups = EventLoop.shared.liveProcessGroups()
             let found = adoptedChildren().filter { child in
-                if child.processGroup == group { return true }
+                if groups.contains(child.processGroup) { return true }
                 // Still in a live worker's group: that worker's business, swept at its death.
                 if liveGroups.contains(child.processGroup) { return false }
                 return child.session != hostSession || carriesHostMarker(child.pid)

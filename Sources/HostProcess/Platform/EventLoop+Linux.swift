@@ -206,8 +206,7 @@ extension EventLoop {
         // What left its process group, and its group's dead members, were re-parented to the
         // host (a subreaper): kill and reap them, off the loop (waitid blocks).
         if watch.killsProcessGroupAtExit {
-            let group = watch.child.pid
-            BlockingWorkThread.shared.submit { DescendantReaper.sweep(afterDeathOfGroup: group) }
+            DescendantReaper.scheduleSweep(afterDeathOfGroup: watch.child.pid)
         }
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.

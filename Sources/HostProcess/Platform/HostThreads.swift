@@ -4,7 +4,7 @@
 /// limit later fails single operations (a spawn reports `SpawnError`), never crashes, and its
 /// signal handling keeps working.
 package enum HostThreads {
-    /// Starts the event loop and the blocking-work thread if they do not run yet. Idempotent;
+    /// Starts the event loop and the blocking-work threads if they do not run yet. Idempotent;
     /// throws when one cannot be started (retrying later may succeed).
     ///
     /// Also makes the host a child subreaper, so that what workers leave behind is re-parented
@@ -12,6 +12,9 @@ package enum HostThreads {
     package static func start() throws(ThreadStartError) {
         try EventLoop.shared.start()
         try BlockingWorkThread.shared.start()
+        try BlockingWorkThread.storage.start()
+        try BlockingWorkThread.waits.start()
+        try BlockingWorkThread.sweeps.start()
         _ = subreaper
     }
 

@@ -226,18 +226,18 @@ actor SceneController {
         case .signalProcessGroup(let number):
             try? connection?.child.sendToProcessGroup(signal: number)
         case .stopProcessGroup:
-            // Waiting for the stop is a waitid: on the blocking thread, back as an event.
+            // Waiting for the stop is a waitid: on a blocking thread, back as an event.
             guard let child = connection?.child else { return }
-            BlockingWorkThread.shared.submit { [self] in
+            BlockingWorkThread.waits.submit { [self] in
                 try? child.stopProcessGroup()
                 EventLoop.shared.execute { [self] in
                     self.assumeIsolated { $0.stopFinished(pid: child.pid) }
                 }
             }
         case .storeSession(let session):
-            // fsync and rename on the blocking-work thread; the outcome comes back as an event.
+            // fsync and rename on the storage thread; the outcome comes back as an event.
             let sessions = context.sessions
-            BlockingWorkThread.shared.submit { [self] in
+            BlockingWorkThread.storage.submit { [self] in
                 let outcome: Result<Void, HostError>
                 do throws(HostError) {
                     try sessions.save(session)
@@ -252,7 +252,7 @@ actor SceneController {
         case .deleteSession:
             let sessions = context.sessions
             let scene = id
-            BlockingWorkThread.shared.submit { [self] in
+            BlockingWorkThread.storage.submit { [self] in
                 sessions.delete(scene)
                 EventLoop.shared.execute { [self] in
                     self.assumeIsolated { $0.storeFinished(.success(())) }
