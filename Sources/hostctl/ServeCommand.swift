@@ -62,7 +62,13 @@ extension Commands {
             printError("hostctl serve: \(error)")
             return .runtimeFailure
         }
-        server.start()
+        do {
+            try server.start()
+        } catch {
+            printError("hostctl serve: \(error)")
+            await server.host.quit()
+            return .runtimeFailure
+        }
         relay.attach(server)
         print("serving on \(path) (pid \(getpid()))")
         fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name

@@ -156,7 +156,7 @@ struct EventStreamLimitTests {
         configuration.traceHistoryLimitBytes = 2 << 20
         let host = try SceneHost(configuration: configuration)
         let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: directory + "/host.sock"))
-        server.start()
+        try server.start()
         let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
         // Enough history that the plain `events` has more to send than fits in the pipe.
         for _ in 0..<28 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
@@ -233,7 +233,7 @@ struct HeldSizeTests {
             listener: try ControlSocket.listen(path: directory + "/host.sock"),
             bufferBudget: budget
         )
-        server.start()
+        try server.start()
         let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
         let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
         let requests = [

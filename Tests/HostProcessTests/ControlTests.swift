@@ -551,7 +551,7 @@ struct ControlLimitTests {
             bufferBudget: ControlServer.bufferBudget,
             idleLimit: .milliseconds(200)
         )
-        server.start()
+        try server.start()
         let socket = server.path
         let reads = await onThread { () -> [RawClient.Read] in
             guard let client = RawClient(socket: socket) else { return [] }
@@ -582,7 +582,7 @@ struct ControlLimitTests {
             listener: try ControlSocket.listen(path: directory + "/host.sock"),
             bufferBudget: budget
         )
-        server.start()
+        try server.start()
         let socket = server.path
 
         // 12 clients each send 1 MiB less a few bytes of one unfinished frame: 12 MiB against

@@ -59,8 +59,8 @@ extension ControlServer {
         )
     }
 
-    func startLoopThread() {
-        PlatformThread.startDetached(name: "scenehost-ctl") { [self] in
+    func startLoopThread() throws(ThreadStartError) {
+        try PlatformThread.start(name: "scenehost-ctl") { [self] in
             runLoop()
         }
     }

@@ -103,20 +103,27 @@ public final class ControlServer: Sendable {
 
     // MARK: Running
 
-    /// Starts accepting clients. Call once.
-    public func start() {
+    /// Starts accepting clients. Call once. Throws `HostError.io` when the server's thread
+    /// cannot be started (the process or thread limit): nothing changed, it may be retried.
+    public func start() throws(HostError) {
         let shouldStart = lifecycle.withLock { state in
             guard case .created = state.phase else { return false }
             state.phase = .running
             return true
         }
-        if shouldStart { startLoopThread() }
+        guard shouldStart else { return }
+        do {
+            try startLoopThread()
+        } catch {
+            lifecycle.withLock { $0.phase = .created }
+            throw HostError.io("cannot start the control socket's thread: \(error)")
+        }
     }
 
     /// Starts the shutdown (idempotent): the host quits (LIFECYCLE.md §4 for every scene),
     /// `events` streams end, the last replies are flushed, the socket is removed.
     public func shutdown() {
-        start()  // the loop thread does the final teardown, so it must be running
+        try? start()  // the loop thread does the final teardown, so it must be running
         let shouldStart = lifecycle.withLock { state in
             switch state.phase {
             case .running:
