@@ -100,6 +100,7 @@ public struct StressReport: Sendable {
             "failed": .int(failed),
             "events": .int(events),
             "workers": .int(workers),
+            "timers": .int(timersKept),
             "elapsedMs": .int(StressUnits.milliseconds(elapsed)),
             "quitMs": .int(StressUnits.milliseconds(quitDuration)),
             "opsPerSecond": .int(Int(opsPerSecond.rounded())),
