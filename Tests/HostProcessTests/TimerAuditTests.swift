@@ -127,6 +127,18 @@ import Testing
         #expect(found.first?.contains("refusals in between: activate (seq 21)") == true, "\(found)")
     }
 
+    /// The host stood still (nothing recorded while a request of another scene waited): the
+    /// stall is what is reported, once, not the timers it held back.
+    @Test func aHostWideStallIsReportedAsSuch() throws {
+        let history = Self.delayed(try Self.trace(), from: 22, by: 5)
+        var requests = Self.requests(foregroundSent: 5.033)
+        requests.append(.init(scene: "S1", op: .memoryWarning, outcome: .failed, sent: 0.0326, completed: 5.04))
+        let found = Self.audit(history, requests).found
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("seq 21...22: the host recorded nothing at all for 5.000 s") == true, "\(found)")
+        #expect(found.first?.hasSuffix("held back the timers that scenes S0 owed") == true, "\(found)")
+    }
+
     @Test func theQuitEndsTheQuietStretchToo() throws {
         // No foreground: the quit comes 5 s after the refusal and terminates the background scene.
         var history = try Self.trace().filter { !(22...25).contains($0.seq) && !(27...31).contains($0.seq) }

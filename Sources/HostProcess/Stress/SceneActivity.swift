@@ -14,10 +14,32 @@ struct SceneActivity {
     private var requests: [String: Requests] = [:]
     /// Per scene: the times of its events other than refusals, in trace order.
     private var events: [String: [Double]] = [:]
+    /// Stretches of at least `Silence.minimum` in which the host recorded nothing at all
+    /// while a request (of any scene) waited for its answer across the whole stretch: the
+    /// host stood still (a refusal takes no worker, so it cannot have been waiting for one).
+    private(set) var silences: [Silence] = []
+
+    struct Silence: Sendable, Hashable {
+        /// The last event before and the first after.
+        var startSeq: Int
+        var start: Double
+        var endSeq: Int
+        var end: Double
+        /// Requests sent before it and answered after it.
+        var waiting: Int
+        var refusedWaiting: Int
+
+        static let minimum = 1.0
+    }
 
     /// `spans`: per scene, the (sent, completed) trace times of its requests that were not
-    /// refused; a request never answered completes at infinity.
-    init(spans: [String: [(sent: Double, completed: Double)]], history: [TraceEvent]) {
+    /// refused; a request never answered completes at infinity. `refusedSpans`: the same for
+    /// the refused requests of every scene.
+    init(
+        spans: [String: [(sent: Double, completed: Double)]],
+        refusedSpans: [(sent: Double, completed: Double)] = [],
+        history: [TraceEvent]
+    ) {
         for (scene, list) in spans {
             var entry = Requests()
             var latest = -Double.infinity
@@ -28,10 +50,41 @@ struct SceneActivity {
             }
             requests[scene] = entry
         }
+        var previous: TraceEvent?
         for event in history {
+            if let previous, event.time - previous.time >= Silence.minimum {
+                silences.append(
+                    Silence(
+                        startSeq: previous.seq,
+                        start: previous.time,
+                        endSeq: event.seq,
+                        end: event.time,
+                        waiting: 0,
+                        refusedWaiting: 0
+                    )
+                )
+            }
+            previous = event
             guard let scene = event.scene, !Self.isRefusal(event) else { continue }
             events[scene, default: []].append(event.time)
         }
+        guard !silences.isEmpty else { return }
+        for index in silences.indices {
+            let silence = silences[index]
+            for list in spans.values {
+                silences[index].waiting += list.count { $0.sent < silence.start && $0.completed > silence.end }
+            }
+            silences[index].refusedWaiting = refusedSpans.count {
+                $0.sent < silence.start && $0.completed > silence.end
+            }
+            silences[index].waiting += silences[index].refusedWaiting
+        }
+        silences.removeAll { $0.waiting == 0 }
+    }
+
+    /// The host-wide silence within `since...until` that covers most of it, if any.
+    func silence(since: Double, until: Double) -> Silence? {
+        silences.filter { $0.start >= since && $0.end <= until }.max { $0.end - $0.start < $1.end - $1.start }
     }
 
     static func isRefusal(_ event: TraceEvent) -> Bool {

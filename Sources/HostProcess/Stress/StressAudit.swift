@@ -100,7 +100,7 @@ struct StressAudit {
         var pushes: [Int: Mark] = [:]
         var notifications: [Int: Mark] = [:]
         var quitting = false
-        let activity = SceneActivity(spans: requestSpans(), history: history)
+        let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
         var timers = timing.map { TimerAudit(timing: $0, activity: activity, log: log) }
 
         for event in history {
@@ -169,6 +169,7 @@ struct StressAudit {
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
         checkStatusChanges(activity)
+        timers?.reportStalls()
         timersKept = timers?.kept ?? 0
     }
 
@@ -180,6 +181,14 @@ struct StressAudit {
             spans[request.scene, default: []].append((sent, request.completed ?? .infinity))
         }
         return spans
+    }
+
+    /// The trace times of the refused requests.
+    private func refusedSpans() -> [(sent: Double, completed: Double)] {
+        requests.compactMap { request in
+            guard let request, request.outcome == .refused, let sent = request.sent else { return nil }
+            return (sent, request.completed ?? .infinity)
+        }
     }
 
     /// A status that differs around a refused request, with nothing else of the scene in

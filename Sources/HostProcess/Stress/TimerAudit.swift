@@ -89,6 +89,8 @@ struct TimerAudit {
     private let activity: SceneActivity
     private let log: ViolationLog
     private var open: [String: Stretch] = [:]
+    /// Host-wide stalls that held timers back, with the scenes concerned.
+    private var stalls: [SceneActivity.Silence: [String]] = [:]
     /// Quiet stretches that lasted long enough for the owed event to be due, and ended with it.
     private(set) var kept = 0
 
@@ -132,8 +134,22 @@ struct TimerAudit {
         open = [:]
     }
 
+    /// Reports each host-wide stall that held a timer back (call once, at the end).
+    mutating func reportStalls() {
+        for (silence, scenes) in stalls.sorted(by: { $0.key.startSeq < $1.key.startSeq }) {
+            log.record(
+                "seq \(silence.startSeq)...\(silence.endSeq): the host recorded nothing at all for"
+                    + " \(Self.format(silence.end - silence.start)) s (t=\(Self.format(silence.start)) s) while"
+                    + " \(silence.waiting) requests waited for their answer (\(silence.refusedWaiting) of them to be"
+                    + " refused, which takes no worker): the host stood still, and held back the timers that"
+                    + " scenes \(scenes.sorted().joined(separator: ", ")) owed"
+            )
+        }
+        stalls = [:]
+    }
+
     /// Whether the stretch was within the limit; reports it when it was not.
-    private func judge(_ stretch: Stretch, scene: String, end: Double, endSeq: Int) -> Bool {
+    private mutating func judge(_ stretch: Stretch, scene: String, end: Double, endSeq: Int) -> Bool {
         let delay = stretch.owed.delay(timing)
         let slack = Timing.slack(for: delay)
         let limit = stretch.anchorTime + delay + slack
@@ -141,6 +157,15 @@ struct TimerAudit {
         // A request of the scene may have started a transition within the limit (its
         // first event comes later): the timer may have found the scene busy.
         if activity.requestOverlaps(scene: scene, since: stretch.anchorTime, until: limit) { return true }
+        // The whole host stood still meanwhile (nothing recorded while requests waited), and
+        // without that stall the event would have been in time: the stall is the defect,
+        // reported once, naming the scenes whose timers it held back.
+        if let silence = activity.silence(since: stretch.anchorTime, until: end),
+            end - stretch.anchorTime - (silence.end - silence.start) <= delay + slack
+        {
+            stalls[silence, default: []].append(scene)
+            return false
+        }
         let shown = stretch.refusals.joined(separator: ", ")
         let more =
             stretch.refusalCount > stretch.refusals.count
@@ -148,7 +173,7 @@ struct TimerAudit {
         log.record(
             "seq \(stretch.anchorSeq), scene \(scene): \(stretch.owed.description) was due within"
                 + " \(Self.format(delay)) s (+\(Self.format(slack)) s slack) of this refusal, but the scene's next"
-                + " event (seq \(endSeq)) came \(Self.format(end - stretch.anchorTime)) s later without it;"
+                + " event (seq \(endSeq)) came \(Self.format(end - stretch.anchorTime)) s later;"
                 + " refusals in between: \(shown)\(more)"
         )
         return false
