@@ -46,9 +46,8 @@ public final class TraceRecorder: Sendable {
         var hostDefects = HostDefects()
         var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         var nextSubscriberID = 0
-        /// The events held in memory: `history[historyStart...]`, oldest first.
-        var history: [TraceEvent] = []
-        var historyStart = 0
+        /// The events held in memory, oldest first.
+        var history = TraceHistory()
         /// Roughly what the held events occupy, against `historyLimitBytes`.
         var historyBytes = 0
         var fileBuffer: [UInt8] = []
@@ -164,34 +163,28 @@ public final class TraceRecorder: Sendable {
     /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
     private static func evict(_ state: inout State, toFit size: Int, within limit: Int) {
         state.historyBytes += size
-        while state.historyBytes > limit, state.historyStart < state.history.count - 1 {
-            state.historyBytes -= state.history[state.historyStart].estimatedSize
-            state.historyStart += 1
-        }
-        // Compact once the dropped prefix outweighs the held events: amortized O(1) per event.
-        if state.historyStart > 1024, state.historyStart * 2 > state.history.count {
-            state.history.removeFirst(state.historyStart)
-            state.historyStart = 0
+        while state.historyBytes > limit, state.history.count > 1 {
+            state.historyBytes -= state.history.removeFirst().estimatedSize
         }
     }
 
     /// Every event held in memory, oldest first: all of them, or the newest within the
     /// history limit (empty unless the recorder keeps history).
     public var history: [TraceEvent] {
-        state.withLock { Array($0.history[$0.historyStart...]) }
+        state.withLock { $0.history.events }
     }
 
     /// The `seq` of the oldest event held in memory; nil when none is.
     public var oldestHeldSeq: Int? {
-        state.withLock { $0.historyStart < $0.history.count ? $0.history[$0.historyStart].seq : nil }
+        state.withLock { $0.history.first?.seq }
     }
 
     /// A live stream of events, starting with every event already recorded whose seq is at least `fromSeq`.
     public func events(fromSeq: Int = 1) -> AsyncStream<TraceEvent> {
         let (stream, continuation) = AsyncStream<TraceEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
-            for event in state.history[state.historyStart...] where event.seq >= fromSeq {
-                continuation.yield(event)
+            state.history.forEach { event in
+                if event.seq >= fromSeq { continuation.yield(event) }
             }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1

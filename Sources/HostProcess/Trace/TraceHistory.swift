@@ -1,0 +1,50 @@
+/// The events a recorder holds in memory, oldest first, in chunks of at most `chunkSize`:
+/// appending never copies more than one chunk. One array of every event doubled its storage
+/// under the recorder's lock, on the thread recording, and held the whole host still: 0.7 s
+/// at 4.2 million events, 4 s at 8.4 million (`hostctl stress --ops 1000000`).
+struct TraceHistory {
+    static let chunkSize = 4096
+
+    private var chunks: [[TraceEvent]] = []
+    /// Events already dropped from the front of the first chunk.
+    private var dropped = 0
+    /// Events held.
+    private(set) var count = 0
+
+    var first: TraceEvent? { count > 0 ? chunks[0][dropped] : nil }
+
+    mutating func append(_ event: TraceEvent) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            chunks.append([])
+        }
+        chunks[chunks.count - 1].append(event)
+        count += 1
+    }
+
+    /// Drops the oldest event and returns it; the history must not be empty.
+    mutating func removeFirst() -> TraceEvent {
+        let event = chunks[0][dropped]
+        dropped += 1
+        count -= 1
+        if dropped == chunks[0].count {
+            chunks.removeFirst()
+            dropped = 0
+        }
+        return event
+    }
+
+    /// Calls `body` with each event held, oldest first.
+    func forEach(_ body: (TraceEvent) -> Void) {
+        for (index, chunk) in chunks.enumerated() {
+            for event in chunk[(index == 0 ? dropped : 0)...] { body(event) }
+        }
+    }
+
+    /// Every event held, oldest first, as one array.
+    var events: [TraceEvent] {
+        var events: [TraceEvent] = []
+        events.reserveCapacity(count)
+        forEach { events.append($0) }
+        return events
+    }
+}
