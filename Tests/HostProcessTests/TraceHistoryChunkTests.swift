@@ -19,9 +19,7 @@ import Testing
         for seq in 1...drop { #expect(history.removeFirst().seq == seq) }
         #expect(history.count == total - drop)
         #expect(history.first?.seq == drop + 1)
-        var seen: [Int] = []
-        history.forEach { seen.append($0.seq) }
-        #expect(seen == Array(drop + 1...total))
+        #expect(history.map(\.seq) == Array(drop + 1...total))
 
         for seq in total + 1...total + 3 { history.append(Self.event(seq)) }
         while history.count > 1 { _ = history.removeFirst() }

@@ -33,18 +33,33 @@ struct TraceHistory {
         return event
     }
 
-    /// Calls `body` with each event held, oldest first.
-    func forEach(_ body: (TraceEvent) -> Void) {
-        for (index, chunk) in chunks.enumerated() {
-            for event in chunk[(index == 0 ? dropped : 0)...] { body(event) }
-        }
-    }
-
     /// Every event held, oldest first, as one array.
     var events: [TraceEvent] {
         var events: [TraceEvent] = []
         events.reserveCapacity(count)
-        forEach { events.append($0) }
+        for event in self { events.append(event) }
         return events
     }
+}
+
+extension TraceHistory: Sequence {
+    /// The events held, oldest first.
+    struct Iterator: IteratorProtocol {
+        fileprivate var chunks: ArraySlice<[TraceEvent]>
+        fileprivate var current: ArraySlice<TraceEvent>
+
+        mutating func next() -> TraceEvent? {
+            while current.isEmpty {
+                guard let chunk = chunks.popFirst() else { return nil }
+                current = chunk[...]
+            }
+            return current.popFirst()
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(chunks: chunks.dropFirst(), current: chunks.first.map { $0[dropped...] } ?? [])
+    }
+
+    var underestimatedCount: Int { count }
 }

@@ -183,8 +183,8 @@ public final class TraceRecorder: Sendable {
     public func events(fromSeq: Int = 1) -> AsyncStream<TraceEvent> {
         let (stream, continuation) = AsyncStream<TraceEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
-            state.history.forEach { event in
-                if event.seq >= fromSeq { continuation.yield(event) }
+            for event in state.history where event.seq >= fromSeq {
+                continuation.yield(event)
             }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
