@@ -86,7 +86,9 @@ extension Help {
             saw the same status before and after it; and it left the timers alone: the
             suspension or background-task expiration and kill its scene owed still came
             (the clients pause 10 times, the last before the quit, until no scene owes a
-            timer; "timers=T" on the line before the summary counts those seen in time);
+            timer; "timers=T" on the line before the summary counts those seen in time; a
+            host that stood still meanwhile, recording nothing while requests waited, is
+            reported as that stall);
           - no worker crashed or hit a watchdog, and none is alive after the quit;
           - the host holds no more file descriptors after the quit than before it started.
 
