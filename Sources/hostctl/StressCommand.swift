@@ -82,7 +82,13 @@ extension Help {
           - the trace passes the lifecycle model, and the host rejected no worker event;
           - every request got exactly one reply;
           - a refused request changed nothing (it came between transitions, the model agrees it
-            was illegal, and nothing it would have done shows up in the trace);
+            was illegal, and nothing it would have done shows up in the trace); its client
+            saw the same status before and after it; and it left the timers alone: the
+            suspension or background-task expiration and kill its scene owed still came
+            (the clients pause 10 times, the last before the quit, until no scene owes a
+            timer; "timers=T" on the line before the summary counts those seen in time; a
+            host that stood still meanwhile, recording nothing while requests waited, is
+            reported as that stall);
           - no worker crashed or hit a watchdog, and none is alive after the quit;
           - the host holds no more file descriptors after the quit than before it started.
 

@@ -12,12 +12,29 @@ import Protocol
 ///   disconnect, resize, memory warnings and background tasks the trace holds at least one
 ///   atom per accepted request and at most one per accepted or failed request; the trace
 ///   holds exactly one refusal per refused request;
+/// - a refusal left the host's timers alone: the events they owe (a suspension, a
+///   background task's expiration and kill) come in time after it (`TimerAudit`);
+/// - a refused request changed nothing its client saw: the scene's status right before and
+///   right after it is the same, unless something else of the scene happened in between;
 /// - no worker crashed, broke the protocol or hit a watchdog.
 struct StressAudit {
     struct Request: Sendable {
         var scene: String
         var op: SceneOperation
         var outcome: RequestOutcome
+        /// Trace times: when the client sent it and when it was answered (nil: unknown).
+        var sent: Double? = nil
+        var completed: Double? = nil
+    }
+
+    /// A refused request around which the client saw the scene's status differ.
+    struct StatusChange: Sendable {
+        var id: Int
+        /// Trace times: before the first status was read, after the second was.
+        var start: Double
+        var end: Double
+        var before: SceneStatus
+        var after: SceneStatus
     }
 
     /// Per scene: what the trace shows.
@@ -45,15 +62,28 @@ struct StressAudit {
     /// Indexed by request id; nil for kills.
     let requests: [Request?]
     let log: ViolationLog
+    /// The host's delays; nil: timers are not checked.
+    let timing: TimerAudit.Timing?
+    let statusChanges: [StatusChange]
 
     /// Every pid the trace shows spawned, in order, and those whose exit it shows.
     private(set) var spawned: [Int32] = []
     private(set) var exited: Set<Int32> = []
+    /// Quiet stretches after a refusal that lasted until a timer was due and ended with its event.
+    private(set) var timersKept = 0
 
-    init(history: [TraceEvent], requests: [Request?], log: ViolationLog) {
+    init(
+        history: [TraceEvent],
+        requests: [Request?],
+        log: ViolationLog,
+        timing: TimerAudit.Timing? = nil,
+        statusChanges: [StatusChange] = []
+    ) {
         self.history = history
         self.requests = requests
         self.log = log
+        self.timing = timing
+        self.statusChanges = statusChanges
     }
 
     /// The operations whose atoms are counted against their requests, by the callback that
@@ -70,10 +100,22 @@ struct StressAudit {
         var pushes: [Int: Mark] = [:]
         var notifications: [Int: Mark] = [:]
         var quitting = false
+        let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
+        var timers = timing.map { TimerAudit(timing: $0, activity: activity, log: log) }
 
         for event in history {
-            if event.kind == .host && event.name == "quit" { quitting = true }
+            if event.kind == .host && event.name == "quit" {
+                quitting = true
+                timers?.quit(event)
+            }
             if event.kind == .error, let scene = event.scene {
+                if !quitting, SceneActivity.isRefusal(event), let op = event.op,
+                    let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
+                {
+                    timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
+                } else {
+                    timers?.event(event, scene: scene)
+                }
                 checkError(
                     event,
                     scene: scene,
@@ -83,6 +125,7 @@ struct StressAudit {
                 )
                 continue
             }
+            if let scene = event.scene { timers?.event(event, scene: scene) }
             if let violation = verifier.check(event) {
                 log.record("trace: \(violation)")
                 continue
@@ -125,6 +168,53 @@ struct StressAudit {
         checkMarks(pushes, kind: .push, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
+        checkStatusChanges(activity)
+        timers?.reportStalls()
+        timersKept = timers?.kept ?? 0
+    }
+
+    /// Per scene, the trace times of the requests that were not refused.
+    private func requestSpans() -> [String: [(sent: Double, completed: Double)]] {
+        var spans: [String: [(sent: Double, completed: Double)]] = [:]
+        for request in requests {
+            guard let request, request.outcome != .refused, let sent = request.sent else { continue }
+            spans[request.scene, default: []].append((sent, request.completed ?? .infinity))
+        }
+        return spans
+    }
+
+    /// The trace times of the refused requests.
+    private func refusedSpans() -> [(sent: Double, completed: Double)] {
+        requests.compactMap { request in
+            guard let request, request.outcome == .refused, let sent = request.sent else { return nil }
+            return (sent, request.completed ?? .infinity)
+        }
+    }
+
+    /// A status that differs around a refused request, with nothing else of the scene in
+    /// between (no other event, no request that may have been carried out meanwhile): the
+    /// refusal changed it.
+    private func checkStatusChanges(_ activity: SceneActivity) {
+        for change in statusChanges {
+            let scene = change.before.scene
+            // A microsecond either side: the trace's times are rounded to it.
+            let since = change.start - 1e-6
+            let until = change.end + 1e-6
+            guard !activity.eventOverlaps(scene: scene, since: since, until: until),
+                !activity.requestOverlaps(scene: scene, since: since, until: until)
+            else { continue }
+            let op = change.id < requests.count ? requests[change.id]?.op.name ?? "?" : "?"
+            log.record(
+                "scene \(scene): request #\(change.id) (\(op)) was refused, yet the scene's status changed with"
+                    + " nothing else going on: \(Self.describe(change.before)) before, \(Self.describe(change.after)) after"
+            )
+        }
+    }
+
+    private static func describe(_ status: SceneStatus) -> String {
+        "\(status.activation)/\(status.process) pid \(status.pid.map(String.init) ?? "-") stack \(status.stack)"
+            + " task \(status.hasBackgroundTask) discarded \(status.isDiscarded)"
+            + " lastExit \(status.lastExit.map { "\($0)" } ?? "-")"
     }
 
     // MARK: Events

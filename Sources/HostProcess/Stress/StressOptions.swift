@@ -14,6 +14,11 @@ public struct StressOptions: Sendable, Hashable {
     public var killRate = 0.0
     /// Which operations the plan draws from.
     public var mix = Mix.full
+    /// How many times the clients pause (the last time before the quit), in equal shares of
+    /// the plan, until no scene owes a timer: a suspension or a background task's end. The
+    /// audit then sees whether each timer's event came after the last refusals before the
+    /// pause: a refusal that cancelled one leaves its event missing.
+    public var settles = 10
 
     /// The operation mixes.
     public enum Mix: String, Sendable, Hashable, CaseIterable {

@@ -31,6 +31,9 @@ public struct StressReport: Sendable {
     /// The host process's resident memory (VmRSS) after the clients' phase and its peak (VmHWM), in kB.
     public var residentKB: Int?
     public var peakResidentKB: Int?
+    /// Quiet stretches after a refusal that lasted until a timer was due and ended with the
+    /// timer's event (a suspension, an expiration, a kill): the timer audit at work.
+    public var timersKept = 0
     /// Scale check: scenes that reached `foregroundActive`.
     public var connected = 0
 
@@ -71,6 +74,7 @@ public struct StressReport: Sendable {
         var parts = [
             "mix=\(options.mix.rawValue)", "accepted=\(accepted)", "refused=\(refused)", "failed=\(failed)",
             "transitions/s=\(Int(transitionsPerSecond.rounded()))", "events=\(events)", "workers=\(workers)",
+            "timers=\(timersKept)",
             "elapsed=\(StressUnits.milliseconds(elapsed))ms", "quit=\(StressUnits.milliseconds(quitDuration))ms",
         ]
         if let before = descriptorsBefore, let after = descriptorsAfter { parts.append("fds=\(before)->\(after)") }
@@ -96,6 +100,7 @@ public struct StressReport: Sendable {
             "failed": .int(failed),
             "events": .int(events),
             "workers": .int(workers),
+            "timers": .int(timersKept),
             "elapsedMs": .int(StressUnits.milliseconds(elapsed)),
             "quitMs": .int(StressUnits.milliseconds(quitDuration)),
             "opsPerSecond": .int(Int(opsPerSecond.rounded())),

@@ -53,7 +53,14 @@ public struct StressRunner: Sendable {
             let plan = StressPlan(options: options)
             actions = plan.clients.flatMap { $0 }.sorted { $0.id < $1.id }
             table = RequestTable(count: options.ops)
-            phaseFinished = await runClients(plan, handles: handles, table: table, report: &report, log: log)
+            phaseFinished = await runClients(
+                plan,
+                handles: handles,
+                trace: host.trace,
+                table: table,
+                report: &report,
+                log: log
+            )
         }
 
         let quitStart = ContinuousClock.now
@@ -67,11 +74,24 @@ public struct StressRunner: Sendable {
         report.events = history.count
         let requests: [StressAudit.Request?] = actions.map { action in
             guard case .request(let id, let scene, let op) = action else { return nil }
-            return StressAudit.Request(scene: StressPlan.sceneName(scene), op: op, outcome: entries[id].outcome)
+            return StressAudit.Request(
+                scene: StressPlan.sceneName(scene),
+                op: op,
+                outcome: entries[id].outcome,
+                sent: entries[id].sent,
+                completed: entries[id].completed
+            )
         }
-        var audit = StressAudit(history: history, requests: requests, log: log)
+        var audit = StressAudit(
+            history: history,
+            requests: requests,
+            log: log,
+            timing: TimerAudit.Timing(configuration),
+            statusChanges: table.statusChanges
+        )
         audit.run()
         report.workers = audit.spawned.count
+        report.timersKept = audit.timersKept
 
         if quitFinished {
             for pid in audit.spawned where !audit.exited.contains(pid) {
@@ -102,23 +122,37 @@ public struct StressRunner: Sendable {
 
     // MARK: Phases
 
+    /// The clients' phase, in `settles` rounds: the clients run a round's share of the plan
+    /// together, then every scene is left alone until it owes no timer (`settle`), so that
+    /// the audit sees each timer's event come, or not, after the last refusals of the round.
     private func runClients(
         _ plan: StressPlan,
         handles: [SceneHandle],
+        trace: TraceRecorder,
         table: RequestTable,
         report: inout StressReport,
         log: ViolationLog
     ) async -> Bool {
         let start = ContinuousClock.now
         let limit = options.replyTimeout
+        let rounds = max(1, options.settles)
+        let total = max(1, options.ops)
+        let settleLimit = Duration.milliseconds(Int(TimerAudit.Timing(configuration).settleLimit * 1000))
         let finished = await StressWatchdog.run(
             within: nil,
             overdue: { !table.overdue(limit: limit).isEmpty },
             {
-                await withTaskGroup(of: Void.self) { group in
-                    for actions in plan.clients {
-                        group.addTask { await Self.runClient(actions, handles: handles, table: table) }
+                for round in 0..<rounds {
+                    let range = total * round / rounds..<total * (round + 1) / rounds
+                    await withTaskGroup(of: Void.self) { group in
+                        for actions in plan.clients {
+                            let share = actions.filter { range.contains($0.id) }
+                            group.addTask {
+                                await Self.runClient(share, handles: handles, trace: trace, table: table)
+                            }
+                        }
                     }
+                    await Self.settle(handles, within: settleLimit)
                 }
             }
         )
@@ -132,11 +166,19 @@ public struct StressRunner: Sendable {
         return finished
     }
 
-    private static func runClient(_ actions: [StressAction], handles: [SceneHandle], table: RequestTable) async {
+    private static func runClient(
+        _ actions: [StressAction],
+        handles: [SceneHandle],
+        trace: TraceRecorder,
+        table: RequestTable
+    ) async {
         for action in actions {
             switch action {
             case .request(let id, let scene, let op):
-                table.start(id)
+                // The status right before and after: a refusal must leave it as it was.
+                let before = trace.elapsed
+                let statusBefore = await handles[scene].status()
+                table.start(id, at: trace.elapsed)
                 let start = ContinuousClock.now
                 let outcome: RequestOutcome
                 do {
@@ -145,7 +187,14 @@ public struct StressRunner: Sendable {
                 } catch {
                     outcome = RequestOutcome(error)
                 }
-                table.complete(id, outcome, latency: ContinuousClock.now - start)
+                table.complete(id, outcome, latency: ContinuousClock.now - start, at: trace.elapsed)
+                guard outcome == .refused else { continue }
+                let statusAfter = await handles[scene].status()
+                if statusAfter != statusBefore {
+                    table.statusChanged(
+                        .init(id: id, start: before, end: trace.elapsed, before: statusBefore, after: statusAfter)
+                    )
+                }
             case .kill(let id, let pick):
                 var pids: [Int32] = []
                 for handle in handles {
@@ -157,6 +206,22 @@ public struct StressRunner: Sendable {
                 }
                 let pid = pids[pick % pids.count]
                 table.killed(id, pid: Glibc.kill(pid, SIGKILL) == 0 ? pid : nil)
+            }
+        }
+    }
+
+    /// Waits until no scene owes a timer's event (a background worker still running, or a
+    /// worker with a background task: the host suspends or kills it in time), at most `limit`.
+    /// A host that lost a timer is left to the audit, which finds the event missing.
+    private static func settle(_ handles: [SceneHandle], within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        var waiting = handles[...]
+        while let handle = waiting.first, ContinuousClock.now < deadline {
+            let status = await handle.status()
+            if status.process == .running && (status.activation == .background || status.hasBackgroundTask) {
+                try? await Task.sleep(for: .milliseconds(5))
+            } else {
+                waiting = waiting.dropFirst()
             }
         }
     }

@@ -38,26 +38,41 @@ final class RequestTable: Sendable {
         var latency: Duration = .zero
         /// For kills: the pid signalled, if any worker was alive.
         var killed: Int32?
+        /// Trace times (`TraceRecorder.elapsed`): sent and answered.
+        var sent: Double?
+        var completed: Double?
     }
 
     private let entries: Locked<[Entry]>
+    private let changes = Locked<[StressAudit.StatusChange]>([])
 
     init(count: Int) {
         entries = Locked([Entry](repeating: Entry(), count: count))
     }
 
-    func start(_ id: Int) {
+    func start(_ id: Int, at time: Double? = nil) {
         let now = ContinuousClock.now
-        entries.withLock { $0[id].started = now }
+        entries.withLock { entries in
+            entries[id].started = now
+            entries[id].sent = time
+        }
     }
 
-    func complete(_ id: Int, _ outcome: RequestOutcome, latency: Duration) {
+    func complete(_ id: Int, _ outcome: RequestOutcome, latency: Duration, at time: Double? = nil) {
         entries.withLock { entries in
             entries[id].completions += 1
             entries[id].outcome = outcome
             entries[id].latency = latency
+            entries[id].completed = time
         }
     }
+
+    /// A refused request around which its client saw the scene's status differ.
+    func statusChanged(_ change: StressAudit.StatusChange) {
+        changes.withLock { $0.append(change) }
+    }
+
+    var statusChanges: [StressAudit.StatusChange] { changes.withLock { $0 } }
 
     func killed(_ id: Int, pid: Int32?) {
         entries.withLock { entries in

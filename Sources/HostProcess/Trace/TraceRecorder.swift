@@ -46,9 +46,8 @@ public final class TraceRecorder: Sendable {
         var hostDefects = HostDefects()
         var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         var nextSubscriberID = 0
-        /// The events held in memory: `history[historyStart...]`, oldest first.
-        var history: [TraceEvent] = []
-        var historyStart = 0
+        /// The events held in memory, oldest first.
+        var history = TraceHistory()
         /// Roughly what the held events occupy, against `historyLimitBytes`.
         var historyBytes = 0
         var fileBuffer: [UInt8] = []
@@ -202,32 +201,21 @@ public final class TraceRecorder: Sendable {
     /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
     private static func evict(_ state: inout State, toFit size: Int, within limit: Int) {
         state.historyBytes += size
-        while state.historyBytes > limit, state.historyStart < state.history.count - 1 {
-            state.historyBytes -= state.history[state.historyStart].estimatedSize
-            // Its strings and values go now, not at the next compaction.
-            state.history[state.historyStart] = Self.evicted
-            state.historyStart += 1
-        }
-        // Compact once the dropped prefix outweighs the held events: amortized O(1) per event.
-        if state.historyStart > 1024, state.historyStart * 2 > state.history.count {
-            state.history.removeFirst(state.historyStart)
-            state.historyStart = 0
+        while state.historyBytes > limit, state.history.count > 1 {
+            state.historyBytes -= state.history.removeFirst().estimatedSize
         }
     }
-
-    /// What an evicted event's slot holds until the array compacts.
-    private static let evicted = TraceEvent(kind: .host)
 
     /// Every event held in memory, oldest first: all of them, or the newest within the
     /// history limit (empty unless the recorder keeps history). A copy of the whole history:
     /// readers that serve clients use `heldEvents(fromSeq:maximumBytes:)`.
     public var history: [TraceEvent] {
-        state.withLock { Array($0.history[$0.historyStart...]) }
+        state.withLock { $0.history.events }
     }
 
     /// The `seq` of the oldest event held in memory; nil when none is.
     public var oldestHeldSeq: Int? {
-        state.withLock { $0.historyStart < $0.history.count ? $0.history[$0.historyStart].seq : nil }
+        state.withLock { $0.history.first?.seq }
     }
 
     /// The `seq` of the last event recorded (0 before the first).
@@ -242,13 +230,7 @@ public final class TraceRecorder: Sendable {
     /// they read, is what bounds them: the events themselves are held once, in the history.
     public func heldEvents(fromSeq: Int, maximumBytes: Int) -> [TraceEvent] {
         state.withLock { state in
-            // seq is strictly increasing: find the first held event at or after fromSeq.
-            var low = state.historyStart
-            var high = state.history.count
-            while low < high {
-                let middle = (low + high) / 2
-                if state.history[middle].seq < fromSeq { low = middle + 1 } else { high = middle }
-            }
+            var low = state.history.firstPosition(seqAtLeast: fromSeq)
             var batch: [TraceEvent] = []
             var bytes = 0
             while low < state.history.count, batch.isEmpty || bytes < maximumBytes {
@@ -296,7 +278,7 @@ public final class TraceRecorder: Sendable {
     public func events(fromSeq: Int = 1) -> AsyncStream<TraceEvent> {
         let (stream, continuation) = AsyncStream<TraceEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
-            for event in state.history[state.historyStart...] where event.seq >= fromSeq {
+            for event in state.history where event.seq >= fromSeq {
                 continuation.yield(event)
             }
             let id = state.nextSubscriberID

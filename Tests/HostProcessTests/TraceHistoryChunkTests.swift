@@ -1,0 +1,32 @@
+import Testing
+
+@testable import HostProcess
+
+/// The recorder's in-memory history across its chunk boundaries: appends, drops from the
+/// front (the history limit) and reads keep the events' order.
+@Suite struct TraceHistoryChunkTests {
+    private static func event(_ seq: Int) -> TraceEvent { TraceEvent(seq: seq, kind: .host, name: "e") }
+
+    @Test func appendsDropsAndReadsAcrossChunks() {
+        var history = TraceHistory()
+        let total = TraceHistory.chunkSize * 2 + 10
+        for seq in 1...total { history.append(Self.event(seq)) }
+        #expect(history.count == total)
+        #expect(history.events.map(\.seq) == Array(1...total))
+
+        // Drop past the first chunk's end, into the second.
+        let drop = TraceHistory.chunkSize + 5
+        for seq in 1...drop { #expect(history.removeFirst().seq == seq) }
+        #expect(history.count == total - drop)
+        #expect(history.first?.seq == drop + 1)
+        #expect(history.map(\.seq) == Array(drop + 1...total))
+
+        for seq in total + 1...total + 3 { history.append(Self.event(seq)) }
+        while history.count > 1 { _ = history.removeFirst() }
+        #expect(history.events.map(\.seq) == [total + 3])
+        _ = history.removeFirst()
+        #expect(history.count == 0 && history.first == nil && history.events.isEmpty)
+        history.append(Self.event(1))
+        #expect(history.events.map(\.seq) == [1])
+    }
+}
