@@ -19,7 +19,12 @@ package struct ProcessTable: Sendable {
         var parent: Int32
         var group: Int32
         var residentPages: Int
+        /// The worker runtime's group sentinel (`scenehost-guard`): a fork of the worker that
+        /// shares its pages and only waits; its RSS would count the worker twice.
+        var isGuard: Bool
     }
+
+    private static let guardName = Array("scenehost-guard".utf8)
 
     private var entries: [Int32: Entry] = [:]
     private var children: [Int32: [Int32]] = [:]
@@ -54,7 +59,10 @@ package struct ProcessTable: Sendable {
             }
         }
         for (pid, entry) in entries where entry.group == root { members.insert(pid) }
-        return members.reduce(0) { $0 + (entries[$1]?.residentPages ?? 0) } * Self.pageSize
+        return members.reduce(0) { total, pid in
+            guard let entry = entries[pid], !entry.isGuard else { return total }
+            return total + entry.residentPages
+        } * Self.pageSize
     }
 
     /// Fields 4 (ppid), 5 (pgrp) and 24 (rss, pages) of `/proc/PID/stat`. The command name
@@ -66,7 +74,10 @@ package struct ProcessTable: Sendable {
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")),
+            let nameStart = buffer[..<count].firstIndex(of: UInt8(ascii: "("))
+        else { return nil }
+        let isGuard = buffer[(nameStart + 1)..<nameEnd].elementsEqual(Self.guardName)
         let fields = buffer[(nameEnd + 1)..<count].split(separator: UInt8(ascii: " "))
         // fields[0] is field 3 (state).
         guard fields.count > 21,
@@ -74,7 +85,7 @@ package struct ProcessTable: Sendable {
             let group = Int32(String(decoding: fields[2], as: UTF8.self)),
             let pages = Int(String(decoding: fields[21], as: UTF8.self))
         else { return nil }
-        return Entry(parent: parent, group: group, residentPages: max(0, pages))
+        return Entry(parent: parent, group: group, residentPages: max(0, pages), isGuard: isGuard)
     }
 }
 
