@@ -22,7 +22,13 @@ extension Commands {
             }
             exit(code.rawValue)
         }
-        TerminationSignals.waitForever { _ in relay.terminate() }
+        TerminationSignals.waitForever { signal in
+            if signal == TerminationSignals.deadline {
+                relay.deadlinePassed()
+            } else {
+                relay.terminate()
+            }
+        }
     }
 
     /// `hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [limit flags]`
@@ -110,11 +116,31 @@ private final class ShutdownRelay: Sendable {
         if requested { server.shutdown() }
     }
 
+    /// The server shuts down in order; one that is not serving yet gets a few seconds to
+    /// start (a second signal, or the deadline, then ends the process): at the process or
+    /// thread limit the host may never get that far, and a stop must still stop it.
     func terminate() {
-        let server = state.withLock { state in
-            state.requested = true
-            return state.server
+        let (server, again) = state.withLock { state in
+            defer { state.requested = true }
+            return (state.server, state.requested)
         }
-        server?.shutdown()
+        if let server {
+            server.shutdown()
+        } else if again {
+            giveUp()
+        } else {
+            alarm(3)
+        }
+    }
+
+    /// The deadline `terminate` set passed.
+    func deadlinePassed() {
+        let attached = state.withLock { $0.server != nil }
+        if !attached { giveUp() }
+    }
+
+    private func giveUp() {
+        printError("hostctl serve: stopped before it was serving (it could not start in time)")
+        exit(ExitCode.runtimeFailure.rawValue)
     }
 }

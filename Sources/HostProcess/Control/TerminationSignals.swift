@@ -25,6 +25,8 @@ public enum TerminationSignals {
     public static let terminating: [Int32] = [SIGTERM, SIGINT, SIGHUP]
     /// The signals taken and dropped.
     public static let ignored: [Int32] = [SIGUSR1, SIGUSR2]
+    /// Taken in `waitForever` too and handed to its handler: a caller's own deadline (`alarm`).
+    public static let deadline: Int32 = SIGALRM
 
     /// Blocks the signals in the calling thread (and every thread it starts later).
     public static func block() {
@@ -39,14 +41,16 @@ public enum TerminationSignals {
         var set = signals
         while true {
             var received: Int32 = 0
-            if sigwait(&set, &received) == 0, terminating.contains(received) { handler(received) }
+            if sigwait(&set, &received) == 0, terminating.contains(received) || received == deadline {
+                handler(received)
+            }
         }
     }
 
     private static var signals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in terminating + ignored { sigaddset(&set, signal) }
+        for signal in terminating + ignored + [deadline] { sigaddset(&set, signal) }
         return set
     }
 }
