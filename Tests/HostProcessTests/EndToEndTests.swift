@@ -173,12 +173,13 @@ import Testing
 
     @Test func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
         var configuration = TestWorker.configuration()
+        // Launched into the background, the task begins there: its limit races no transition.
+        configuration.suspendDelay = .seconds(600)
         configuration.backgroundTaskLimit = .seconds(4)  // the refusals come first unless very loaded
         let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
-        try await scene.connect()
+        try await scene.connect(background: true)
         try await scene.beginBackgroundTask()
-        try await scene.background()
         for op: SceneOperation in [.beginBackgroundTask, .activate, .pop, .background] {
             await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
         }
@@ -188,9 +189,9 @@ import Testing
         let events = host.trace.history.filter { $0.scene == "A" }
         let exit = try #require(events.first { $0.processEvent == .exited })
         #expect(exit.reason == .backgroundTaskTimeout)
-        let backgrounded = try #require(events.first { $0.name == "stateRestorationActivity" })
+        let began = try #require(events.first { $0.name == "beginBackgroundTask" })
         let expiration = try #require(events.first { $0.name == "backgroundTaskExpiration" })
-        #expect(backgrounded.seq < expiration.seq && expiration.seq < exit.seq)
+        #expect(began.seq < expiration.seq && expiration.seq < exit.seq)
         #expect(events.filter { $0.kind == .error }.count == 4)
         await host.quit()
         #expect(host.verifyTrace() == nil)
