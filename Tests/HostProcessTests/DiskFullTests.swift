@@ -94,4 +94,31 @@ struct DiskFullTests {
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
+
+    /// The worker ran its background callbacks, which nothing can undo: the request fails
+    /// with `sessionNotStored`, the store keeps the state stored before, and the scene is
+    /// still suspended (a scene left running in the background for ever would be worse).
+    @Test func aBackgroundOnAFullDiskFailsKeepsTheOldStateAndStillSuspends() async throws {
+        let disk = try SmallFileSystem()
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state))
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        let stored = try #require(host.sessions.session("A")?.restoration)
+        try await scene.foreground()
+        try await scene.push("Detail")
+        disk.fill()
+        await #expect {
+            try await scene.background()
+        } throws: { error in
+            guard case .sessionNotStored("A", _) = error as? HostError else { return false }
+            return true
+        }
+        #expect(host.sessions.session("A")?.restoration == stored)
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        #expect(await scene.status().activation == .background)
+        disk.free()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
 }
