@@ -103,7 +103,10 @@ import Testing
         #expect(demo.stderr.contains("cannot write trace file /dev/full"), "\(demo.stderr)")
     }
 
-    @Test func aTraceCutByTheFileSizeLimitEndsAtItsLastWholeLine() async throws {
+    /// Not under ThreadSanitizer: its runtime in the `hostctl` of that build dies of SIGBUS
+    /// under a 1 KiB file size limit, before hostctl runs.
+    @Test(.enabled(if: !runsUnderThreadSanitizer, "TSan's runtime cannot start under ulimit -f 2"))
+    func aTraceCutByTheFileSizeLimitEndsAtItsLastWholeLine() async throws {
         let directory = makeTemporaryDirectory()
         let scenario = directory + "/one.json"
         let trace = directory + "/cut.jsonl"

@@ -164,3 +164,6 @@ func killAfter(_ limit: Duration, _ child: ChildProcess) -> Task<Void, Never> {
         try? child.send(signal: SIGKILL)
     }
 }
+
+/// Whether this test process (and so the `hostctl` built with it) runs under ThreadSanitizer.
+let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
