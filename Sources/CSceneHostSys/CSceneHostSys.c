@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -123,13 +124,33 @@ void csh_set_thread_name(const char *name) {
     (void)prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
-int csh_wait_stopped(int pidfd) {
-    siginfo_t info;
-    int rc;
-    do {
-        rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WSTOPPED | WEXITED | WNOWAIT);
-    } while (rc != 0 && errno == EINTR);
-    return rc == 0 ? 0 : errno;
+int csh_wait_stopped(int pidfd, int pid, int limit_ms) {
+    /* Polled, and bounded: the kernel's stop notification can be gone (a SIGCONT from
+       elsewhere clears it) and a worker may not stop at all (it left the group that was
+       signalled), and this runs on a thread that every suspension of the host shares.
+       The state in /proc is the kernel's own word, whatever happened to notifications. */
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    for (int waited_us = 0; waited_us <= limit_ms * 1000; waited_us += 200) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WSTOPPED | WEXITED | WNOWAIT | WNOHANG) == 0
+            && info.si_pid != 0) {
+            return 0;
+        }
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return 0; /* gone */
+        char buffer[512];
+        ssize_t count = read(fd, buffer, sizeof buffer - 1);
+        close(fd);
+        if (count > 0) {
+            buffer[count] = 0;
+            char *end = strrchr(buffer, ')');
+            if (end && end[1] == ' ' && (end[2] == 'T' || end[2] == 't' || end[2] == 'Z' || end[2] == 'X')) return 0;
+        }
+        usleep(200);
+    }
+    return ETIMEDOUT;
 }
 
 int csh_eventfd(void) {

@@ -250,4 +250,26 @@ import Testing
         #expect(harness.exit?.status == 70)
         try await harness.checkAftermath(reason: .crashed)
     }
+
+    /// A worker that left its process group (here: joined its parent's) is still really
+    /// stopped when suspended: SIGSTOP goes to it through its pidfd as well as to its group.
+    /// Before, the group signal failed and `suspended` was recorded for a running worker (or,
+    /// with a group left behind, the wait for the stop held every later suspension).
+    @Test func aWorkerThatLeftItsGroupIsReallyStopped() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(10)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        let script = "import os, sys; os.setpgid(0, os.getpgid(os.getppid())); os.execv(sys.argv[1], sys.argv[1:])"
+        try await scene.connect(worker: ["/usr/bin/env", "python3", "-c", script, TestWorker.hostctl, "worker"])
+        let pid = try #require(await scene.status().pid)
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        let stat = try #require(HardeningProbe.readLines("/proc/\(pid)/stat").first)
+        let state = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ").first
+        #expect(state == "T", "\(stat)")
+        try await scene.foreground()
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
 }

@@ -71,9 +71,14 @@ package final class ChildProcess: Sendable {
     package func stopProcessGroup() throws(SignalError) {
         try state.withLock { (descriptors: inout Descriptors) throws(SignalError) in
             guard descriptors.exit == nil, descriptors.pidfd >= 0 else { throw .processExited }
-            guard kill(-pid, SIGSTOP) == 0 else { throw .failed(errno: errno) }
-            // Bounded: SIGSTOP cannot be caught or ignored; the wait also ends if the worker dies.
-            _ = csh_wait_stopped(descriptors.pidfd)
+            // The group takes what the worker started; the worker itself is stopped through its
+            // pidfd too, in case it left its group (`setsid`): otherwise the wait below would
+            // last as long as the worker, and hold every later stop of the host behind it.
+            _ = kill(-pid, SIGSTOP)
+            try Self.sendSignal(SIGSTOP, toPidfd: descriptors.pidfd)
+            // SIGSTOP cannot be caught or ignored: the worker stops at once, or dies. Bounded
+            // all the same (5 s), since every suspension of the host waits on this thread.
+            _ = csh_wait_stopped(descriptors.pidfd, pid, 5000)
         }
     }
 

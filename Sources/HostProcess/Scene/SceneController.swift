@@ -224,7 +224,9 @@ actor SceneController {
         case .signal(let number):
             connection?.signal(number)
         case .signalProcessGroup(let number):
+            // The worker too, through its pidfd: it may have left its group (as stops do).
             try? connection?.child.sendToProcessGroup(signal: number)
+            connection?.signal(number)
         case .stopProcessGroup:
             // Waiting for the stop is a waitid: on a blocking thread, back as an event.
             guard let child = connection?.child else { return }
