@@ -59,14 +59,18 @@ struct EventLoopExecutorTests {
     @Test func workQueuedFromTheLoopRunsAfterWhatWasQueuedBefore() async {
         let log = Log<String>()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // "a" and "b" are both queued from the loop before "a" runs (queued from here,
+            // "b" could come after "a" had already queued "c").
             EventLoop.shared.execute {
-                log.append("a")
                 EventLoop.shared.execute {
-                    log.append("c")
-                    done.resume()
+                    log.append("a")
+                    EventLoop.shared.execute {
+                        log.append("c")
+                        done.resume()
+                    }
                 }
+                EventLoop.shared.execute { log.append("b") }
             }
-            EventLoop.shared.execute { log.append("b") }
         }
         #expect(log.all == ["a", "b", "c"])
     }
