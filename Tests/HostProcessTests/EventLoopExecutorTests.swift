@@ -309,9 +309,10 @@ struct DescendantReaperTests {
             Int32($0)
         }
         #expect(pids.count == 2)
-        // The sweep was submitted at the reap, before onExit: anything submitted now runs after it.
+        // The sweep was submitted to the sweep thread at the reap, before onExit: anything
+        // submitted there now runs after it.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            BlockingWorkThread.shared.submit { done.resume() }
+            BlockingWorkThread.sweeps.submit { done.resume() }
         }
         for pid in pids {
             // Neither running nor a zombie: killed and reaped (ESRCH).
