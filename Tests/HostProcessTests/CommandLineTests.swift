@@ -141,12 +141,20 @@ import Testing
 }
 
 /// Output collected on the event loop thread.
-final class Collected: @unchecked Sendable {
-    // Only written on the event loop thread; read after the exit, which the loop delivers last.
-    private(set) var stdout = ""
-    private(set) var stderr = ""
-    func append(stdout bytes: UnsafeRawBufferPointer) { stdout += String(decoding: bytes, as: UTF8.self) }
-    func append(stderr bytes: UnsafeRawBufferPointer) { stderr += String(decoding: bytes, as: UTF8.self) }
+final class Collected: Sendable {
+    // Written on the event loop thread, read by the test: locked, so that output a process
+    // that inherited the pipes writes late cannot race the read.
+    private let text = Locked<(stdout: String, stderr: String)>(("", ""))
+    var stdout: String { text.withLock { $0.stdout } }
+    var stderr: String { text.withLock { $0.stderr } }
+    func append(stdout bytes: UnsafeRawBufferPointer) {
+        let chunk = String(decoding: bytes, as: UTF8.self)
+        text.withLock { $0.stdout += chunk }
+    }
+    func append(stderr bytes: UnsafeRawBufferPointer) {
+        let chunk = String(decoding: bytes, as: UTF8.self)
+        text.withLock { $0.stderr += chunk }
+    }
 }
 
 func readFileBytes(_ path: String) throws -> [UInt8] {

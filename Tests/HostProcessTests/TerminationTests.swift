@@ -125,6 +125,9 @@ import Testing
         // background: its limit races nothing, however loaded the machine is.
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(600)
+        // The expiration handler's request must come back before the deadline's kill, even
+        // under a sanitizer on a loaded machine (500 ms left it 100 ms).
+        configuration.backgroundTaskLimit = .seconds(5)
         let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
         try await scene.connect(background: true)

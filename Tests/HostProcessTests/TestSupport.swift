@@ -147,10 +147,21 @@ extension TraceRecorder {
         _ what: String,
         where predicate: @escaping @Sendable (TraceEvent) -> Bool
     ) async throws -> TraceEvent {
-        let events = self.events(fromSeq: fromSeq)
-        return try await within(limit, what) {
-            for await event in events where predicate(event) { return event }
-            throw TimedOut(what: "\(what) (the trace ended first)", limit: limit)
+        // Reads the history at its own pace and waits for the recorder to say more came
+        // (`waitForEvent`): no stream of its own to fall behind.
+        try await within(limit, what) {
+            var next = fromSeq
+            while true {
+                let batch = self.heldEvents(fromSeq: next, maximumBytes: 1 << 20)
+                if let match = batch.first(where: predicate) { return match }
+                if let last = batch.last {
+                    next = last.seq + 1
+                    continue
+                }
+                guard await self.waitForEvent(after: next - 1) else {
+                    throw TimedOut(what: "\(what) (the trace ended first)", limit: limit)
+                }
+            }
         }
     }
 }
