@@ -37,9 +37,7 @@ package struct ProcessTable: Sendable {
         guard let directory = opendir("/proc") else { return table }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let pid = withUnsafeBytes(of: entry.pointee.d_name) { raw -> Int32? in
-                Int32(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
-            }
+            let pid = Int32(directoryEntryName(entry))
             guard let pid, pid > 0, let stat = readStat(pid) else { continue }
             table.entries[pid] = stat
             table.children[stat.parent, default: []].append(pid)

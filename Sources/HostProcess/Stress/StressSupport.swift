@@ -224,9 +224,7 @@ enum ProcessResources {
         let own = process == "self" ? dirfd(directory) : -1
         var target = [CChar](repeating: 0, count: 256)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             guard let number = Int32(name), number != own else { continue }
             let length = readlink("/proc/\(process)/fd/" + name, &target, target.count - 1)
             body(String(decoding: target[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -240,9 +238,7 @@ enum ProcessResources {
         defer { closedir(proc) }
         var pipes: Set<String> = []
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             guard let pid = Int32(name), !excluded.contains(pid), parent(of: pid) == getpid() else { continue }
             _ = forEachDescriptor(of: name) { link in
                 if link.hasPrefix("pipe:") { pipes.insert(link) }

@@ -1,4 +1,5 @@
 import Glibc
+import HostProcess
 
 /// Where the scheduler may run the host and its children during a round-trip benchmark.
 ///
@@ -105,9 +106,7 @@ enum BenchPlacement: String, CaseIterable, Sendable {
         defer { closedir(directory) }
         var tasks: [pid_t] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             if let task = pid_t(name) { tasks.append(task) }
         }
         return tasks
