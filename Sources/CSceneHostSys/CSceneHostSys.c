@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,7 +132,14 @@ int csh_wait_stopped(int pidfd, int pid, int limit_ms) {
        The state in /proc is the kernel's own word, whatever happened to notifications. */
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    for (int waited_us = 0; waited_us <= limit_ms * 1000; waited_us += 200) {
+    /* The limit is the clock's: on a loaded machine each sleep lasts far longer than asked. */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long waited_ms = (long long)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (waited_ms > limit_ms) break;
         siginfo_t info;
         memset(&info, 0, sizeof info);
         if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WSTOPPED | WEXITED | WNOWAIT | WNOHANG) == 0

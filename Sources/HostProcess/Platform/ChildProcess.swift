@@ -69,17 +69,22 @@ package final class ChildProcess: Sendable {
     /// Stops the worker's whole process group (SIGSTOP) and returns once the worker is
     /// really stopped (or dead), so a `suspended` trace event is never ahead of the kernel.
     package func stopProcessGroup() throws(SignalError) {
-        try state.withLock { (descriptors: inout Descriptors) throws(SignalError) in
+        // The wait runs on a copy of the pidfd and outside the lock: the event loop takes the
+        // lock to write, signal and reap, and must never wait behind a stop.
+        let pidfd = try state.withLock { (descriptors: inout Descriptors) throws(SignalError) -> Int32 in
             guard descriptors.exit == nil, descriptors.pidfd >= 0 else { throw .processExited }
             // The group takes what the worker started; the worker itself is stopped through its
             // pidfd too, in case it left its group (`setsid`): otherwise the wait below would
             // last as long as the worker, and hold every later stop of the host behind it.
             _ = kill(-pid, SIGSTOP)
             try Self.sendSignal(SIGSTOP, toPidfd: descriptors.pidfd)
-            // SIGSTOP cannot be caught or ignored: the worker stops at once, or dies. Bounded
-            // all the same (5 s), since every suspension of the host waits on this thread.
-            _ = csh_wait_stopped(descriptors.pidfd, pid, 5000)
+            return fcntl(descriptors.pidfd, F_DUPFD_CLOEXEC, 0)
         }
+        guard pidfd >= 0 else { return }
+        defer { Glibc.close(pidfd) }
+        // SIGSTOP cannot be caught or ignored: the worker stops at once, or dies. Bounded
+        // all the same (5 s of the clock), since every suspension of the host waits on this thread.
+        _ = csh_wait_stopped(pidfd, pid, 5000)
     }
 
     /// Idempotent. The worker then reads EOF (after nothing of a backlog: it is dropped).

@@ -47,13 +47,15 @@ extension EventLoop {
     }
 
     /// Runs one batch of queued jobs: the ones queued when it starts. Jobs they queue run in
-    /// the next turn, after the loop has polled for I/O without sleeping.
+    /// the next batch.
     ///
     /// `batch` is the loop thread's spare array, swapped with the queue so that neither side
     /// allocates in the steady state.
-    func runJobs(swappingWith batch: inout [EventLoopState.Job]) {
+    /// Returns whether it ran any.
+    @discardableResult
+    func runJobs(swappingWith batch: inout [EventLoopState.Job]) -> Bool {
         loopState.withLock { swap(&$0.jobs, &batch) }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else { return false }
         let serial = asUnownedSerialExecutor()
         let task = asUnownedTaskExecutor()
         for job in batch {
@@ -69,6 +71,7 @@ extension EventLoop {
         } else {
             batch.removeAll(keepingCapacity: true)
         }
+        return true
     }
 
     /// Job slots each of the two queue arrays keeps between bursts.

@@ -17,6 +17,8 @@ extension EventLoop {
 
     /// epoll events collected per `epoll_wait`.
     private static let eventsPerWait = 64
+    /// Batches of jobs run per turn before the loop polls for I/O again.
+    private static let jobBatchesPerTurn = 8
 
     convenience init() {
         let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -108,7 +110,13 @@ extension EventLoop {
             for index in 0..<max(0, Int(count)) {
                 handle(token: events[index].data.u64, buffer: buffer)
             }
-            runJobs(swappingWith: &batch)
+            // Jobs queued by jobs (a resumed caller's next request) run in this turn too, up to
+            // a bound that keeps a chain of jobs from starving I/O: a poll for them would be a
+            // system call per round trip.
+            var batches = 0
+            while runJobs(swappingWith: &batch), batches < Self.jobBatchesPerTurn {
+                batches += 1
+            }
             fireDueTimers()
         }
     }

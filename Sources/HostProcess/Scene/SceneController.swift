@@ -35,14 +35,30 @@ actor SceneController {
 
     /// Runs `op` after every operation enqueued before it (a `kill` at once); throws if it
     /// is refused or fails.
-    func perform(_ op: SceneOperation) async throws {
+    ///
+    /// A caller already on the loop thread (the host's `taskExecutor`) hands the operation to
+    /// the machine synchronously and waits in its own context: the reply then resumes it with
+    /// one job on the loop, not two (the actor's, then the hop back to the caller's executor).
+    /// Running synchronously on the loop thread is running on this actor's executor.
+    nonisolated func perform(_ op: SceneOperation) async throws {
+        guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            self.assumeIsolated { $0.begin(op, continuation) }
+        }
+    }
+
+    private func performIsolated(_ op: SceneOperation) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            begin(op, continuation)
+        }
+    }
+
+    private func begin(_ op: SceneOperation, _ continuation: CheckedContinuation<Void, any Error>) {
         if context.flags.isQuitting.load(ordering: .relaxed), !machine.isQuitting {
             apply(machine.beginQuit(deadline: context.configuration.terminateLimit))
         }
-        try await withCheckedThrowingContinuation { continuation in
-            let caller = register(continuation)
-            apply(machine.request(op, caller: caller))
-        }
+        let caller = register(continuation)
+        apply(machine.request(op, caller: caller))
     }
 
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
