@@ -552,6 +552,8 @@ struct ControlLimitTests {
             idleLimit: .milliseconds(200)
         )
         try server.start()
+        // Served by the host's event loop (its epoll set is watched there), no thread of its own.
+        #expect(server.serving.withLock { $0.watch } != nil)
         let socket = server.path
         let reads = await onThread { () -> [RawClient.Read] in
             guard let client = RawClient(socket: socket) else { return [] }
@@ -570,6 +572,7 @@ struct ControlLimitTests {
         #expect(reads[2] == .closed)
         server.shutdown()
         await server.finished()
+        #expect(server.serving.withLock { $0.isTornDown })
     }
 
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")

@@ -321,3 +321,50 @@ struct DescendantReaperTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct EventLoopDescriptorWatchTests {
+    /// A watched pipe's handler runs on the loop thread while it is readable; after
+    /// `unwatch` nothing more is called, even with bytes left in the pipe.
+    @Test func aWatchedDescriptorIsServedOnTheLoopUntilUnwatched() async throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let calls = Log<Bool>()
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        let reader = ends[0]
+        let watch = try EventLoop.shared.watchReadable(reader) {
+            var byte: UInt8 = 0
+            _ = read(reader, &byte, 1)
+            calls.append(EventLoop.shared.inEventLoop)
+            continuation.yield()
+        }
+        var one: UInt8 = 1
+        _ = write(ends[1], &one, 1)
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(calls.all == [true])
+        // Unwatched on the loop thread, then a byte arrives: the handler must not run. A chain
+        // of jobs longer than a turn's batches spans a poll that would have seen the byte.
+        let writer = ends[1]
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.execute {
+                EventLoop.shared.unwatch(reader, watch)
+                var byte: UInt8 = 2
+                _ = write(writer, &byte, 1)
+                resume(done, afterJobs: 32)
+            }
+        }
+        #expect(calls.all == [true])
+    }
+}
+
+/// Resumes `continuation` from the last of a chain of `count` loop jobs, each queued by the one before.
+private func resume(_ continuation: CheckedContinuation<Void, Never>, afterJobs count: Int) {
+    guard count > 0 else { return continuation.resume() }
+    EventLoop.shared.execute { resume(continuation, afterJobs: count - 1) }
+}

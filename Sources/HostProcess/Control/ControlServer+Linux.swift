@@ -8,7 +8,7 @@ import Glibc
 extension ControlServer {
     /// Reads per readiness event before moving on to the next client (epoll is level-triggered).
     private static let readsPerEvent = 16
-    private static let readBufferSize = 64 * 1024
+    static let readBufferSize = 64 * 1024
     /// How long the listener stays out of epoll when the process is out of descriptors and
     /// the spare one is gone too, or accept fails otherwise (see `acceptClients`); a closed
     /// client ends it sooner.
@@ -29,110 +29,113 @@ extension ControlServer {
     ) throws(ControlSocketError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw ControlSocketError(.runtime, "epoll_create1: \(ControlSocket.errorText())") }
-        var pipe: [Int32] = [-1, -1]
-        guard csh_pipe_cloexec(&pipe) == 0 else {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Token.listener
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, listener.descriptor, &event) == 0 else {
             let code = errno
             close(epoll)
-            throw ControlSocketError(.runtime, "cannot create pipe: \(ControlSocket.errorText(code))")
-        }
-        for descriptor in pipe { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
-        for (descriptor, token) in [(listener.descriptor, Token.listener), (pipe[0], Token.wake)] {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.u64 = token
-            guard epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
-                let code = errno
-                close(epoll)
-                close(pipe[0])
-                close(pipe[1])
-                throw ControlSocketError(.runtime, "epoll_ctl: \(ControlSocket.errorText(code))")
-            }
+            throw ControlSocketError(.runtime, "epoll_ctl: \(ControlSocket.errorText(code))")
         }
         self.init(
             host: host,
             listener: listener,
             epollDescriptor: epoll,
-            wakeRead: pipe[0],
-            wakeWrite: pipe[1],
             bufferBudget: bufferBudget,
             idleLimit: idleLimit
         )
     }
 
-    func startLoopThread() throws(ThreadStartError) {
-        try PlatformThread.start(name: "scenehost-ctl") { [self] in
-            runLoop()
+    /// Puts the server's epoll set into the host's event loop: from now on the loop thread
+    /// accepts, reads and sweeps in `turn()`, between its other work.
+    func startServing() throws(HostError) {
+        do {
+            try EventLoop.shared.start()
+        } catch {
+            throw HostError.io("cannot start the event loop's thread: \(error)")
         }
+        do {
+            let watch = try EventLoop.shared.watchReadable(epollDescriptor) { [self] in turn() }
+            serving.withLock { $0.watch = watch }
+        } catch {
+            throw HostError.io("cannot watch the control socket: \(error)")
+        }
+        // A client may have connected before the watch: the set is level-triggered, so the
+        // loop sees it on its next turn.
     }
 
-    /// Wakes the loop, which closes every connection and the listener, removes the socket
-    /// file and returns.
-    func stopLoopThread() async {
+    /// Closes every connection and the listener and removes the socket file, on the loop
+    /// thread; returns once that is done.
+    func stopServing() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loopStopped.withLock { $0 = continuation }
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            EventLoop.shared.execute { [self] in
+                tearDown()
+                continuation.resume()
+            }
         }
     }
 
-    /// What only the loop thread touches.
-    private struct Loop {
+    /// What only the loop thread touches (behind a lock all the same, never contended).
+    struct Serving: Sendable {
         /// Per connection: its frame decoder and the bytes the budget holds for it (its
         /// unfinished frame, once a read is settled).
         var readers: [UInt64: Reader] = [:]
         /// A descriptor on /dev/null kept for the moment the process runs out: closing it
         /// frees a number to accept a client with and tell it why it is refused (-1 while
         /// given up and not reopened yet).
-        var spare: Int32
+        var spare: Int32 = ControlServer.openSpare()
         /// Set while the listener is out of epoll (out of descriptors and no spare): when
         /// to put it back.
         var listenerResumesAt: ContinuousClock.Instant?
         /// When to look for idle connections next.
         var nextIdleSweep = ContinuousClock.now
+        /// The server's epoll set in the event loop, until the teardown.
+        var watch: EventLoop.DescriptorWatchID?
+        /// The loop timer armed for the next sweep or listener resumption, and its deadline.
+        var timer: (id: EventLoopTimerID, at: ContinuousClock.Instant)?
+        var isTornDown = false
     }
 
-    private struct Reader {
+    /// Allocated once for the server's life: a loop that allocates per wake-up pays for it
+    /// for ever. Only the loop thread touches them, inside `turn()`.
+    final class TurnBuffers: @unchecked Sendable {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: ControlServer.readBufferSize, alignment: 16)
+        let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 64)
+
+        init() {
+            events.initialize(repeating: epoll_event())
+        }
+
+        deinit {
+            bytes.deallocate()
+            events.deallocate()
+        }
+    }
+
+    struct Reader: Sendable {
         var decoder = FrameDecoder(maximumFrameSize: FrameLimits.defaultMaximumFrameSize)
         var charged = 0
     }
 
-    private static func openSpare() -> Int32 {
+    static func openSpare() -> Int32 {
         open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
-    private func runLoop() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferSize, alignment: 16)
-        defer { buffer.deallocate() }
-        var loop = Loop(spare: Self.openSpare())
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
-        while true {
-            var wakeAt: ContinuousClock.Instant?
-            if !loop.readers.isEmpty { wakeAt = loop.nextIdleSweep }
-            if let resumeAt = loop.listenerResumesAt { wakeAt = min(wakeAt ?? resumeAt, resumeAt) }
-            var timeout: Int32 = -1
-            if let wakeAt {
-                let (seconds, attoseconds) = ContinuousClock.now.duration(to: wakeAt).components
-                timeout = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
-            }
-            let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epollDescriptor, $0.baseAddress, Int32($0.count), timeout)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                fatalError("control server: epoll_wait failed: \(ControlSocket.errorText())")
-            }
+    /// One turn on the loop thread: the events the server's epoll set has ready (the loop
+    /// calls it when the set is readable, and at the timer for sweeps), then the
+    /// housekeeping, then the timer for the next.
+    private func turn() {
+        serving.withLock { (loop: inout Serving) in
+            guard !loop.isTornDown else { return }
+            let buffer = turnBuffers.bytes
+            let events = turnBuffers.events
+            let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)
             var descriptorsFreed = false
-            for event in events.prefix(Int(count)) {
+            for index in 0..<max(0, Int(count)) {
+                let event = events[index]
                 switch event.data.u64 {
                 case Token.listener:
                     acceptClients(&loop)
-                case Token.wake:
-                    var scratch = [UInt8](repeating: 0, count: 64)
-                    while read(wakeRead, &scratch, scratch.count) > 0 {}
-                    if case .stopping = currentPhase {
-                        tearDown(&loop)
-                        return
-                    }
                 default:
                     let id = event.data.u64
                     guard let connection = connections.withLock({ $0[id] }) else {
@@ -170,7 +173,26 @@ extension ControlServer {
             if let resumeAt = loop.listenerResumesAt, descriptorsFreed || ContinuousClock.now >= resumeAt {
                 resumeListener(&loop)
             }
+            armTimer(&loop)
         }
+    }
+
+    /// Arms the loop timer for the next idle sweep (while there are clients) or listener
+    /// resumption, unless the one armed is due at that moment already.
+    private func armTimer(_ loop: inout Serving) {
+        var wakeAt: ContinuousClock.Instant?
+        if !loop.readers.isEmpty { wakeAt = loop.nextIdleSweep }
+        if let resumeAt = loop.listenerResumesAt { wakeAt = min(wakeAt ?? resumeAt, resumeAt) }
+        if let armed = loop.timer, armed.at == wakeAt { return }
+        if let armed = loop.timer { EventLoop.shared.cancelTimer(armed.id) }
+        loop.timer = nil
+        guard let wakeAt else { return }
+        let id = EventLoop.shared.scheduleTimer(at: wakeAt) { [weak self] in
+            guard let self else { return }
+            serving.withLock { $0.timer = nil }
+            turn()
+        }
+        loop.timer = (id, wakeAt)
     }
 
     /// The start of every -32005 message about the budget.
@@ -181,12 +203,12 @@ extension ControlServer {
     }
 
     /// Forgets a connection's reader and returns what the budget held for it.
-    private func dropReader(_ id: UInt64, _ loop: inout Loop) {
+    private func dropReader(_ id: UInt64, _ loop: inout Serving) {
         guard let reader = loop.readers.removeValue(forKey: id) else { return }
         budget.release(reader.charged)
     }
 
-    private func acceptClients(_ loop: inout Loop) {
+    private func acceptClients(_ loop: inout Serving) {
         while true {
             // Glibc's module lacks accept4. The window before FD_CLOEXEC is harmless: workers
             // are spawned with every descriptor above 2 closed.
@@ -267,7 +289,7 @@ extension ControlServer {
     /// may not have been read yet: a request of theirs may be running, or reading paused),
     /// else from the client idle the longest (disconnected with -32005); else offers a quit
     /// lane while one is free.
-    private func makeRoom(_ loop: inout Loop) -> Room {
+    private func makeRoom(_ loop: inout Serving) -> Room {
         let candidates = connections.withLock { Array($0.values) }
         for connection in candidates where !connection.isQuitLane && connection.peerHasHungUp {
             connection.close()
@@ -294,7 +316,7 @@ extension ControlServer {
 
     /// Closes the connections idle beyond their limit (`idleLimit`; `quitLaneIdleLimit` on a
     /// quit lane) with error -32005. True when any was closed.
-    private func closeIdleConnections(_ loop: inout Loop) -> Bool {
+    private func closeIdleConnections(_ loop: inout Serving) -> Bool {
         let now = ContinuousClock.now
         loop.nextIdleSweep = now + min(idleLimit / 4, .seconds(1))
         var closedAny = false
@@ -308,7 +330,7 @@ extension ControlServer {
         return closedAny
     }
 
-    private func forget(_ connection: ControlConnection, _ loop: inout Loop) {
+    private func forget(_ connection: ControlConnection, _ loop: inout Serving) {
         dropReader(connection.id, &loop)
         connections.withLock { _ = $0.removeValue(forKey: connection.id) }
     }
@@ -324,7 +346,7 @@ extension ControlServer {
     }
 
     /// Out of descriptors: gives up the spare to accept the next client and refuse it.
-    private func refuseWithSpare(_ loop: inout Loop) -> SpareOutcome {
+    private func refuseWithSpare(_ loop: inout Serving) -> SpareOutcome {
         if loop.spare < 0 { loop.spare = Self.openSpare() }  // a descriptor may have freed since
         guard loop.spare >= 0 else { return .failed }
         close(loop.spare)
@@ -349,13 +371,13 @@ extension ControlServer {
     /// client is closed. Those clients wait in the backlog meanwhile (a rare case: it takes
     /// another thread opening a descriptor between the spare's close and the accept, or an
     /// accept failing for want of kernel memory).
-    private func pauseListener(_ loop: inout Loop) {
+    private func pauseListener(_ loop: inout Serving) {
         guard loop.listenerResumesAt == nil else { return }
         _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, listener.descriptor, nil)
         loop.listenerResumesAt = ContinuousClock.now + Self.listenerRetryDelay
     }
 
-    private func resumeListener(_ loop: inout Loop) {
+    private func resumeListener(_ loop: inout Serving) {
         loop.listenerResumesAt = nil
         if loop.spare < 0 { loop.spare = Self.openSpare() }
         var event = epoll_event()
@@ -375,7 +397,7 @@ extension ControlServer {
 
     private func readRequests(
         from connection: ControlConnection,
-        _ loop: inout Loop,
+        _ loop: inout Serving,
         buffer: UnsafeMutableRawBufferPointer
     ) {
         let id = connection.id
@@ -481,7 +503,7 @@ extension ControlServer {
     /// unsent output; queued requests still run, so closing frees nothing of theirs) is
     /// disconnected with error -32005, until there is room. False when `id` itself was
     /// disconnected: it held the most, or nobody holds anything that could make room.
-    private func reserveForRead(by id: UInt64, _ loop: inout Loop) -> Bool {
+    private func reserveForRead(by id: UInt64, _ loop: inout Serving) -> Bool {
         while !budget.reserve(Self.readBufferSize) {
             let candidates = connections.withLock { Array($0.values) }
             var victim: (connection: ControlConnection, bytes: Int)?
@@ -508,31 +530,30 @@ extension ControlServer {
 
     /// Disconnects `connection` at once with error -32005 (the reply gets through unless
     /// output is already waiting for it) and returns what it held.
-    private func evict(_ connection: ControlConnection, _ message: String, _ loop: inout Loop) {
+    private func evict(_ connection: ControlConnection, _ message: String, _ loop: inout Serving) {
         connection.send(ControlReply(id: .null, result: .failure(ProtocolError(.resourceExhausted, message))).frame)
         connection.close()
         dropReader(connection.id, &loop)
         connections.withLock { _ = $0.removeValue(forKey: connection.id) }
     }
 
-    private func tearDown(_ loop: inout Loop) {
-        for connection in connections.withLock({ connections in
-            defer { connections = [:] }
-            return Array(connections.values)
-        }) {
-            connection.close()
+    private func tearDown() {
+        serving.withLock { (loop: inout Serving) in
+            guard !loop.isTornDown else { return }
+            loop.isTornDown = true
+            if let watch = loop.watch { EventLoop.shared.unwatch(epollDescriptor, watch) }
+            if let timer = loop.timer { EventLoop.shared.cancelTimer(timer.id) }
+            for connection in connections.withLock({ connections in
+                defer { connections = [:] }
+                return Array(connections.values)
+            }) {
+                connection.close()
+            }
+            for id in Array(loop.readers.keys) { dropReader(id, &loop) }
+            if loop.spare >= 0 { close(loop.spare) }
+            close(listener.descriptor)
+            ControlSocket.remove(listener)
+            close(epollDescriptor)
         }
-        for id in Array(loop.readers.keys) { dropReader(id, &loop) }
-        if loop.spare >= 0 { close(loop.spare) }
-        close(listener.descriptor)
-        ControlSocket.remove(listener)
-        close(wakeRead)
-        close(wakeWrite)
-        close(epollDescriptor)
-        let continuation = loopStopped.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
-        continuation?.resume()
     }
 }

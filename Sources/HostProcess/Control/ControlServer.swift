@@ -4,8 +4,9 @@ import Synchronization
 /// The live control plane of `hostctl serve`: a Unix socket where clients send requests
 /// (ControlMessage.swift) that run on `host`.
 ///
-/// One dedicated thread (ControlServer+Linux.swift) accepts clients and reads their frames
-/// through its own epoll set; it never runs host work. Each client's requests run in order
+/// The host's event loop (ControlServer+Linux.swift) accepts clients and reads their frames
+/// through the server's own epoll set, which it watches beside the workers' pipes: no thread
+/// of its own. Each client's requests run in order
 /// on a Swift task; replies and event frames are written without blocking from whichever
 /// thread produced them. Nothing here blocks the cooperative pool.
 ///
@@ -23,10 +24,13 @@ import Synchronization
 public final class ControlServer: Sendable {
     public let host: SceneHost
     let listener: ControlListener
+    /// The server's own epoll set (the listener and the clients), itself watched by the
+    /// host's event loop: the loop thread serves the socket.
     let epollDescriptor: Int32
-    /// A self-pipe that wakes the loop thread to stop.
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    /// The loop thread's state for serving (ControlServer+Linux.swift).
+    let serving = Locked(Serving())
+    /// The epoll events of one turn and the read buffer, reused by every turn.
+    let turnBuffers = TurnBuffers()
     let connections = Locked<[UInt64: ControlConnection]>([:])
     let nextConnectionID = Atomic<UInt64>(Token.firstConnection)
     /// Clients that hold a slot: from their accept until their connection closes (a hang-up
@@ -70,15 +74,11 @@ public final class ControlServer: Sendable {
     }
 
     private let lifecycle = Locked(Lifecycle())
-    /// Resumed by the loop thread once it has closed everything.
-    let loopStopped = Locked<CheckedContinuation<Void, Never>?>(nil)
 
     init(
         host: SceneHost,
         listener: ControlListener,
         epollDescriptor: Int32,
-        wakeRead: Int32,
-        wakeWrite: Int32,
         bufferBudget: Int,
         idleLimit: Duration
     ) {
@@ -87,8 +87,6 @@ public final class ControlServer: Sendable {
         self.budget = ControlBudget(limit: bufferBudget)
         self.listener = listener
         self.epollDescriptor = epollDescriptor
-        self.wakeRead = wakeRead
-        self.wakeWrite = wakeWrite
     }
 
     /// The socket path.
@@ -97,13 +95,12 @@ public final class ControlServer: Sendable {
     /// Epoll tokens below `firstConnection` name the server's own descriptors.
     enum Token {
         static let listener: UInt64 = 1
-        static let wake: UInt64 = 2
         static let firstConnection: UInt64 = 16
     }
 
     // MARK: Running
 
-    /// Starts accepting clients. Call once. Throws `HostError.io` when the server's thread
+    /// Starts accepting clients. Call once. Throws `HostError.io` when the host's event loop
     /// cannot be started (the process or thread limit): nothing changed, it may be retried.
     public func start() throws(HostError) {
         let shouldStart = lifecycle.withLock { state in
@@ -113,17 +110,17 @@ public final class ControlServer: Sendable {
         }
         guard shouldStart else { return }
         do {
-            try startLoopThread()
+            try startServing()
         } catch {
             lifecycle.withLock { $0.phase = .created }
-            throw HostError.io("cannot start the control socket's thread: \(error)")
+            throw error
         }
     }
 
     /// Starts the shutdown (idempotent): the host quits (LIFECYCLE.md §4 for every scene),
     /// `events` streams end, the last replies are flushed, the socket is removed.
     public func shutdown() {
-        try? start()  // the loop thread does the final teardown, so it must be running
+        try? start()  // the loop thread does the final teardown, so it must serve the socket
         let shouldStart = lifecycle.withLock { state in
             switch state.phase {
             case .running:
@@ -186,7 +183,7 @@ public final class ControlServer: Sendable {
         await waitUntilIdle(atMost: .milliseconds(500))
 
         lifecycle.withLock { $0.phase = .stopping }
-        await stopLoopThread()
+        await stopServing()
         let finishedWaiters = lifecycle.withLock { state in
             state.phase = .finished
             defer { state.finishedWaiters = [] }

@@ -127,6 +127,10 @@ extension EventLoop {
             _ = read(wakeDescriptor, &value, MemoryLayout<UInt64>.size)
             return
         }
+        if token & Self.descriptorTokenFlag != 0 {
+            handleDescriptor(token: token)
+            return
+        }
         let id = token >> 2
         guard let source = Source(rawValue: token & 3),
             let watch = watches.withLock({ $0[id] })

@@ -63,6 +63,8 @@ package final class EventLoop: Sendable {
     /// closed earlier in the same batch (and maybe already reused) must find nothing.
     let watches = Locked<[UInt64: Watch]>([:])
     let nextWatchID = Atomic<UInt64>(1)
+    /// Handlers of `watchReadable` descriptors, by token.
+    let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
 
     /// Takes ownership of both descriptors; the platform `init()` creates them and starts the thread.
     init(epollDescriptor: Int32, wakeDescriptor: Int32) {
