@@ -142,7 +142,11 @@ import Testing
         let scene = try host.scene("A")
         try await scene.connect()
         try await scene.background()
-        let backgrounded = try #require(host.trace.history.last)
+        // The delay starts after this callback. Not the history's last event: on a starved
+        // machine the suspension itself has been seen to come before the test read it.
+        let backgrounded = try #require(
+            host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
+        )
         let before = await scene.status()
         // Each is illegal in a running background scene, and none may touch its timer.
         let illegal: [SceneOperation] = [
