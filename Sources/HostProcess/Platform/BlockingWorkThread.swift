@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A thread for work that blocks: spawning, fsync and rename of session files, waitid.
 ///
@@ -21,6 +22,17 @@ import Dispatch
 /// limit fails at startup, or fails one spawn cleanly, instead of crashing mid-request.
 package final class BlockingWorkThread: Sendable {
     package static let shared = BlockingWorkThread(name: "scenehost-spawn")
+    /// Spawns of workers, taken in turn: a spawn parks its thread until the child has exec'd
+    /// (a few hundred microseconds), and thousands of scenes connecting at once must not wait
+    /// for each other's on one thread. Every one of them lives as long as the host, as
+    /// `PR_SET_PDEATHSIG` requires of the thread that forks.
+    package static let spawns = [shared, BlockingWorkThread(name: "scenehost-spawn2")]
+    private static let nextSpawn = Atomic<Int>(0)
+
+    /// The spawn thread whose turn it is.
+    package static func spawnThread() -> BlockingWorkThread {
+        spawns[nextSpawn.wrappingAdd(1, ordering: .relaxed).oldValue % spawns.count]
+    }
     package static let storage = BlockingWorkThread(name: "scenehost-store")
     package static let waits = BlockingWorkThread(name: "scenehost-wait")
     package static let sweeps = BlockingWorkThread(name: "scenehost-sweep")

@@ -27,7 +27,7 @@ extension ChildProcess {
             (continuation: CheckedContinuation<Result<Spawned, SpawnError>, Never>) in
             do throws(ThreadStartError) {
                 try HostThreads.start()
-                try BlockingWorkThread.shared.trySubmit {
+                try BlockingWorkThread.spawnThread().trySubmit {
                     continuation.resume(returning: prepareAndSpawn(argv: argv, environment: environment))
                 }
             } catch {
@@ -54,13 +54,13 @@ extension ChildProcess {
         } catch {
             throw SpawnError(stage: .startThread, executable: executable, errno: error.errno)
         }
-        if BlockingWorkThread.shared.isCurrent {
+        if BlockingWorkThread.spawns.contains(where: \.isCurrent) {
             return try child(from: prepareAndSpawn(argv: argv, environment: environment), executable: executable)
         }
         let outcome = Locked<Result<Spawned, SpawnError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         do {
-            try BlockingWorkThread.shared.trySubmit {
+            try BlockingWorkThread.spawnThread().trySubmit {
                 let result = prepareAndSpawn(argv: argv, environment: environment)
                 outcome.withLock { $0 = result }
                 done.signal()

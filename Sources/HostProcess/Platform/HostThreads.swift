@@ -11,7 +11,7 @@ package enum HostThreads {
     /// to it and swept (see `DescendantReaper`).
     package static func start() throws(ThreadStartError) {
         try EventLoop.shared.start()
-        try BlockingWorkThread.shared.start()
+        for thread in BlockingWorkThread.spawns { try thread.start() }
         try BlockingWorkThread.storage.start()
         try BlockingWorkThread.waits.start()
         try BlockingWorkThread.sweeps.start()

@@ -213,7 +213,7 @@ actor SceneController {
             // as an event, in the loop's order with everything else.
             let scene = id
             do {
-                try BlockingWorkThread.shared.trySubmit { [self] in
+                try BlockingWorkThread.spawnThread().trySubmit { [self] in
                     let outcome: Result<ChildProcess, HostError>
                     do throws(HostError) {
                         outcome = .success(try WorkerConnection.spawn(scene: scene, argv: argv))
