@@ -109,9 +109,12 @@ actor SceneController {
                 apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
             }
         } onCancel: {
-            // Runs on the actor after the waiter was added (the registration happens before
-            // this actor method suspends), so it finds it unless it was resolved meanwhile.
-            Task { await self.cancelWait(caller) }
+            // Runs on the loop, so on the actor, after the waiter was added (the registration
+            // happens before this actor method suspends): it finds it unless it was resolved
+            // meanwhile. A loop job, not a task of its own.
+            EventLoop.shared.execute { [self] in
+                self.assumeIsolated { $0.cancelWait(caller) }
+            }
         }
     }
 
