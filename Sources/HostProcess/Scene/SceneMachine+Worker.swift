@@ -24,11 +24,7 @@ extension SceneMachine {
             self.worker!.appChangeOpen = false
             receivedFailure(requestID, error)
         case .failure(nil, let error):
-            output.append(
-                .record(
-                    TraceEvent(kind: .error, scene: id, op: "worker", code: error.code.rawValue, message: error.message)
-                )
-            )
+            recordError(op: "worker", error.code, error.message)
         }
         return finishEvent()
     }
@@ -237,17 +233,7 @@ extension SceneMachine {
     mutating func violation(_ message: String, code: ProtocolError.Code = .invalidMessage) {
         guard worker != nil, worker!.violate() else { return }
         let pid = worker!.pid.map(String.init) ?? "?"
-        output.append(
-            .record(
-                TraceEvent(
-                    kind: .error,
-                    scene: id,
-                    op: "protocol",
-                    code: code.rawValue,
-                    message: "protocol violation by pid \(pid): \(message)"
-                )
-            )
-        )
+        recordError(op: "protocol", code, "protocol violation by pid \(pid): \(message)")
         sendKill(SIGKILLNumber, reason: .protocolViolation)
     }
 
@@ -264,16 +250,10 @@ extension SceneMachine {
         default: return
         }
         guard restartIntensity.allowsRestart(at: now, policy: policy) else {
-            output.append(
-                .record(
-                    TraceEvent(
-                        kind: .error,
-                        scene: id,
-                        op: "restart",
-                        code: ProtocolError.Code.operationFailed.rawValue,
-                        message: "gave up: more than \(policy.maximumRestarts) restarts within \(policy.window)"
-                    )
-                )
+            recordError(
+                op: "restart",
+                .operationFailed,
+                "gave up: more than \(policy.maximumRestarts) restarts within \(policy.window)"
             )
             return
         }

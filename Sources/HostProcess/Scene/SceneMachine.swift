@@ -391,19 +391,7 @@ struct SceneMachine: Sendable {
         case .request(let op, let caller):
             switch lifecycle.request(op) {
             case .refuse(let reason):
-                // A refusal changes nothing: not the state, not a timer.
-                output.append(
-                    .record(
-                        TraceEvent(
-                            kind: .error,
-                            scene: id,
-                            op: op.name,
-                            code: ProtocolError.Code.illegalTransition.rawValue,
-                            message: reason
-                        )
-                    )
-                )
-                output.append(.resume(caller, .failure(.refused(scene: id, op: op.name, reason: reason))))
+                refuse(op.name, reason: reason, caller: caller)
             case .perform(let steps):
                 switch op {
                 case .disconnect, .discard, .terminate: worker?.endsOnPurpose = true
@@ -466,17 +454,19 @@ struct SceneMachine: Sendable {
 
     mutating func reportInternalFailure(of work: Work, _ error: HostError) {
         guard case .restart = work else { return }
-        output.append(
-            .record(
-                TraceEvent(
-                    kind: .error,
-                    scene: id,
-                    op: "restart",
-                    code: ProtocolError.Code.operationFailed.rawValue,
-                    message: "restart failed: \(error)"
-                )
-            )
-        )
+        recordError(op: "restart", .operationFailed, "restart failed: \(error)")
+    }
+
+    /// Refuses `op`: an error event and the caller's failure, and nothing else (a refusal
+    /// changes nothing: not the state, not a timer).
+    mutating func refuse(_ op: String, reason: String, caller: CallerID) {
+        recordError(op: op, .illegalTransition, reason)
+        output.append(.resume(caller, .failure(.refused(scene: id, op: op, reason: reason))))
+    }
+
+    /// Records an `error` trace event for this scene.
+    mutating func recordError(op: String, _ code: ProtocolError.Code, _ message: String) {
+        output.append(.record(TraceEvent(kind: .error, scene: id, op: op, code: code.rawValue, message: message)))
     }
 
     mutating func setWait(_ wait: Wait) {
@@ -612,18 +602,7 @@ struct SceneMachine: Sendable {
     private mutating func kill(signal: Int32, caller: CallerID) {
         switch lifecycle.request(.kill(signal: signal)) {
         case .refuse(let reason):
-            output.append(
-                .record(
-                    TraceEvent(
-                        kind: .error,
-                        scene: id,
-                        op: "kill",
-                        code: ProtocolError.Code.illegalTransition.rawValue,
-                        message: reason
-                    )
-                )
-            )
-            output.append(.resume(caller, .failure(.refused(scene: id, op: "kill", reason: reason))))
+            refuse("kill", reason: reason, caller: caller)
         case .perform:
             if signal == SIGKILLNumber {
                 sendKill(signal, reason: .killed)
