@@ -1,7 +1,7 @@
 import SceneWorker
 
 /// One item's screen, pushed as `Detail-<id>`.
-final class ItemDetailViewController: ViewController {
+final class ItemDetailViewController: UIViewController {
     let itemID: Int
     private(set) var text = ""
 

@@ -9,7 +9,7 @@ WorkerRuntime.run(
             if let id = ItemDetailViewController.itemID(inName: name) {
                 return ItemDetailViewController(title: name, itemID: id)
             }
-            return ViewController(title: name)
+            return UIViewController(title: name)
         }
     )
 )
