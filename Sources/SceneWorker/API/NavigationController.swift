@@ -26,6 +26,8 @@ public final class NavigationController {
     var isOnScreen = false
     /// The size the visible controller lays out at.
     var size: Size
+    /// The window that shows this stack, if any.
+    weak var window: Window?
 
     /// A stack holding `rootViewController` alone.
     public init(rootViewController: UIViewController) {

@@ -49,10 +49,14 @@ public final class Window {
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
 
+    /// The scene the window belongs to.
+    public internal(set) weak var windowScene: Scene?
+
     init(rootViewController: NavigationController, size: Size) {
         self.rootViewController = rootViewController
         self.size = size
         rootViewController.size = size
+        rootViewController.window = self
     }
 }
 
@@ -92,6 +96,7 @@ public final class Scene {
     init(session: SceneSession, window: Window) {
         self.session = session
         self.window = window
+        window.windowScene = self
     }
 }
 

@@ -26,8 +26,9 @@ open class UIViewController {
     /// The trace does not report it; the identity is `restorationIdentifier`.
     public var title: String?
 
-    /// The root view, set by `loadView()`; nil until the view is loaded.
-    public var view: View?
+    /// The root view, set by `loadView()`; nil until the view is loaded. Implicitly unwrapped,
+    /// as UIKit's (`view.window`), but never loaded by reading it: read it once it loaded.
+    public var view: View!
 
     /// The navigation controller whose stack holds this controller, if any.
     public internal(set) weak var navigationController: NavigationController?
@@ -114,6 +115,7 @@ extension UIViewController {
         if view == nil {
             view = View()
         }
+        view?.owner = self
         report(.viewDidLoad)
         viewDidLoad()
     }
