@@ -26,7 +26,10 @@ final class ScriptedSceneDelegate: UISceneDelegate {
 @MainActor
 final class EndlessPusher: UIViewController {
     override func viewDidAppear(_ animated: Bool) {
-        navigationController?.pushViewController(EndlessPusher(restorationIdentifier: "\(restorationIdentifier)+"), animated: true)
+        navigationController?.pushViewController(
+            EndlessPusher(restorationIdentifier: "\(restorationIdentifier)+"),
+            animated: true
+        )
     }
 }
 
@@ -40,7 +43,8 @@ struct AppInitiatedChangeTests {
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { delegate },
             makeViewController: { name in
-                name.hasPrefix("Pusher") ? EndlessPusher(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
+                name.hasPrefix("Pusher")
+                    ? EndlessPusher(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
             }
         )
     }
@@ -124,7 +128,10 @@ struct AppInitiatedChangeTests {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillResignActive = { scene in
             // Legal when asked (still foreground), illegal once the background transition is done.
-            scene.window.rootViewController.pushViewController(UIViewController(restorationIdentifier: "Late"), animated: true)
+            scene.window.rootViewController.pushViewController(
+                UIViewController(restorationIdentifier: "Late"),
+                animated: true
+            )
         }
         let h = Harness(app: scriptedApp(delegate))
         h.connect()
@@ -276,7 +283,10 @@ struct AppInitiatedChangeTests {
             let other = UIViewController(restorationIdentifier: "Other")
             navigationController.setViewControllers([other], animated: false)
             navigationController.setViewControllers([root, other, other], animated: false)
-            navigationController.setViewControllers([root, UIViewController(restorationIdentifier: "")], animated: false)
+            navigationController.setViewControllers(
+                [root, UIViewController(restorationIdentifier: "")],
+                animated: false
+            )
             navigationController.setViewControllers([], animated: false)
             // Unchanged: nothing to report.
             navigationController.setViewControllers([root], animated: false)

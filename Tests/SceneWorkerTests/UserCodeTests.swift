@@ -124,7 +124,9 @@ struct UserCodeTests {
             makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
             makeSceneDelegate: { delegate },
             makeViewController: { name in
-                name == "Viewless" ? ViewlessViewController(restorationIdentifier: name) : LoggingViewController(restorationIdentifier: name, log: log)
+                name == "Viewless"
+                    ? ViewlessViewController(restorationIdentifier: name)
+                    : LoggingViewController(restorationIdentifier: name, log: log)
             }
         )
     }

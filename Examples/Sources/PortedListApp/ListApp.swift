@@ -1,4 +1,4 @@
-// swift-format-ignore-file: the ported code keeps its UIKit style (Examples/Porting/README.md).
+// swift-format-ignore-file
 import SceneWorker
 
 struct Item {

@@ -30,7 +30,10 @@ enum PropertyListJSON {
         case let dictionary as [AnyHashable: Any]:
             return object(from: dictionary, at: path)
         case let dictionary as [String: Any]:
-            return object(from: Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) }), at: path)
+            return object(
+                from: Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) }),
+                at: path
+            )
         default:
             writeError("scenehost worker: \(path) not saved: a \(type(of: value)) is not a property-list value")
             return nil

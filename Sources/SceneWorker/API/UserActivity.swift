@@ -48,7 +48,9 @@ public final class UserActivity {
         self.init(activityType: type)
         if case .string(let title)? = object["title"] { self.title = title }
         if case .object(let info)? = object["userInfo"] {
-            userInfo = Dictionary(uniqueKeysWithValues: info.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) })
+            userInfo = Dictionary(
+                uniqueKeysWithValues: info.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
+            )
         }
     }
 }

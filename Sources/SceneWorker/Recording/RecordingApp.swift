@@ -79,7 +79,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
         guard case .object(let state)? = restoration, case .array(let saved)? = state["stack"], saved.count > 1
         else { return }
         let navigationController = scene.window.rootViewController
-        guard let root = navigationController.viewControllers.first, saved.first == .string(root.restorationIdentifier) else {
+        guard let root = navigationController.viewControllers.first, saved.first == .string(root.restorationIdentifier)
+        else {
             return
         }
         var stack = [root]
@@ -97,7 +98,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
         case Self.openDetail:
             var restorationIdentifier = "Detail"
             if case .string(let named) = value, !named.isEmpty { restorationIdentifier = named }
-            navigationController.pushViewController(UIViewController(restorationIdentifier: restorationIdentifier), animated: true)
+            navigationController.pushViewController(
+                UIViewController(restorationIdentifier: restorationIdentifier),
+                animated: true
+            )
         case Self.closeDetail:
             navigationController.popViewController(animated: true)
         case Self.finishUpload:

@@ -62,7 +62,9 @@ extension WorkerSession {
             return refuse(action, "the stack must start with the root the scene connected with")
         }
         for (index, controller) in controllers.enumerated() {
-            guard !controller.restorationIdentifier.isEmpty else { return refuse(action, "a controller has an empty restorationIdentifier") }
+            guard !controller.restorationIdentifier.isEmpty else {
+                return refuse(action, "a controller has an empty restorationIdentifier")
+            }
             guard !controllers[..<index].contains(where: { $0 === controller }) else {
                 return refuse(action, "\(controller.restorationIdentifier) is in the stack twice")
             }

@@ -39,7 +39,8 @@ WorkerRuntime.run(
         makeApplicationDelegate: { NotesAppDelegate() },
         makeSceneDelegate: { NotesSceneDelegate() },
         makeViewController: { name in
-            name == "Editor" ? EditorViewController(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
+            name == "Editor"
+                ? EditorViewController(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
         }
     )
 )
