@@ -154,3 +154,38 @@ struct UIKitPortingTests {
         #expect(list.selected == [IndexPath(row: 2, section: 0)])
     }
 }
+
+/// The app's own pushes reach the same factory, payload included.
+@MainActor
+@Suite("Porting UIKit code: the storyboard")
+struct UIStoryboardTests {
+    @Test func anAppPushMakesItsControllerFromTheFactoryWithAPayload() {
+        let log = Log()
+        let delegate = ScriptedSceneDelegate()
+        let app = UIKitPortingTests.app(log)
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: app.makeApplicationDelegate,
+                makeSceneDelegate: { delegate },
+                makeViewController: app.makeViewController
+            )
+        )
+        delegate.onNotification = { scene, _ in
+            let root = scene.window.rootViewController.viewControllers[0]
+            let detail = root.storyboard?.instantiateViewController(
+                withIdentifier: "ItemViewController",
+                payload: ["id": 5]
+            )
+            if let detail { scene.window.rootViewController.pushViewController(detail, animated: true) }
+        }
+        h.connect()
+        let said = h.send(.notify(name: "open", value: .null))
+        #expect(log.entries.contains(#"make ItemViewController {"id":5}"#))
+        #expect(said.contains("change push ItemViewController"))
+        #expect(said.last == "ItemViewController.viewDidAppear@app")
+        #expect(
+            (h.session.scene?.window.rootViewController.topViewController as? UIKitPortingTests.ItemViewController)?
+                .itemID == 5
+        )
+    }
+}
