@@ -44,8 +44,10 @@ public final class NavigationController {
     /// A `viewDidDisappear`, B `viewDidAppear`.
     ///
     /// On a scene's stack this is an app-initiated push: legal in the foreground only; from
-    /// inside a callback of a host request it runs right after that request. A controller
-    /// already in the stack, or one with an empty restorationIdentifier, is ignored (UIKit would raise).
+    /// inside a callback of a host request it runs right after that request. Inside
+    /// `scene(_:willConnectTo:options:)` it only adds to the stack, as `setViewControllers`
+    /// does (restoring a detail screen before the scene appears). A controller already in the
+    /// stack, or one with an empty `restorationIdentifier`, is ignored (UIKit would raise).
     public func pushViewController(_ viewController: UIViewController, animated: Bool) {
         if let changeHandler {
             changeHandler.appRequestsPush(viewController, on: self)
