@@ -189,3 +189,34 @@ struct UIStoryboardTests {
         )
     }
 }
+
+/// Pushes inside `willConnectTo` are bounded like every other app change.
+@MainActor
+@Suite("Porting UIKit code: pushes while connecting")
+struct PushWhileConnectingTests {
+    @Test func pushesInsideWillConnectToStopAtTheAppChangeLimit() {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onWillConnect = { scene in
+            for index in 0..<(WorkerSession.maximumAppChangesPerTurn + 10) {
+                scene.window.rootViewController.pushViewController(
+                    UIViewController(restorationIdentifier: "D\(index)"),
+                    animated: false
+                )
+            }
+        }
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { name in UIViewController(restorationIdentifier: name) }
+            )
+        )
+        let said = h.connect()
+        #expect(said.filter { $0.hasPrefix("change setStack") }.count == WorkerSession.maximumAppChangesPerTurn)
+        #expect(
+            h.session.scene?.window.rootViewController.viewControllers.count == WorkerSession.maximumAppChangesPerTurn
+                + 1
+        )
+        #expect(said.last == "reply 1")
+    }
+}

@@ -35,7 +35,15 @@ extension WorkerSession {
         }
         if isInWillConnectTo {
             // Before the scene appears a push only adds to the stack, as UIKit's does: the
-            // same change as rebuilding the stack with `setViewControllers`.
+            // same change as rebuilding the stack with `setViewControllers`, and as bounded
+            // as every other app change (each sends the whole stack).
+            guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
+                return refuse(
+                    "pushViewController(\(name))",
+                    "more than \(Self.maximumAppChangesPerTurn) app changes in a row"
+                )
+            }
+            appChangesThisTurn += 1
             return appRequestsSetStack(navigationController.viewControllers + [controller], on: navigationController)
         }
         if let refusal = refusal(of: .push(viewController: name)) {
