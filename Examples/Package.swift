@@ -28,10 +28,18 @@ let package = Package(
             path: "Sources/PortedListApp",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Xcode's iOS App template, its three files kept as generated but for `import UIKit`.
+        .executableTarget(
+            name: "template-worker",
+            dependencies: [.product(name: "SceneWorker", package: "scenehost")],
+            path: "Sources/XcodeTemplate",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "PortedListAppTests",
             dependencies: [
                 "list-app-worker",
+                "template-worker",
                 .product(name: "SceneHostTesting", package: "scenehost"),
                 .product(name: "HostProcess", package: "scenehost"),
                 .product(name: "Protocol", package: "scenehost"),

@@ -50,7 +50,7 @@ public final class Window {
     public internal(set) var size: Size
 
     /// The scene the window belongs to.
-    public internal(set) weak var windowScene: Scene?
+    public internal(set) weak var windowScene: UIWindowScene?
 
     init(rootViewController: NavigationController, size: Size) {
         self.rootViewController = rootViewController
@@ -60,9 +60,9 @@ public final class Window {
     }
 }
 
-/// A window scene, as `UIWindowScene`: one per worker process.
+/// A scene, as `UIScene`: one per worker process, always a `UIWindowScene`.
 @MainActor
-public final class Scene {
+public class Scene {
     /// What `scene(_:willConnectTo:options:)` and `configurationForConnecting` receive.
     public struct ConnectionOptions: Sendable, Hashable {
         /// The session's restoration state, as the scene delegate last returned it from
@@ -96,7 +96,7 @@ public final class Scene {
     init(session: SceneSession, window: Window) {
         self.session = session
         self.window = window
-        window.windowScene = self
+        window.windowScene = self as? UIWindowScene
     }
 }
 

@@ -316,7 +316,7 @@ final class WorkerSession {
         let navigationController = NavigationController(rootViewController: root)
         navigationController.sink = sink
         navigationController.changeHandler = self
-        let scene = Scene(
+        let scene = UIWindowScene(
             session: session,
             window: Window(rootViewController: navigationController, size: Window.defaultSize)
         )

@@ -13,8 +13,6 @@ public typealias UIApplication = Application
 public typealias UIApplicationDelegate = ApplicationDelegate
 /// `UIScene`: the worker's scene.
 public typealias UIScene = Scene
-/// `UIWindowScene`: the worker's scene, which is always a window scene.
-public typealias UIWindowScene = Scene
 /// `UISceneSession`: the scene's persistent session.
 public typealias UISceneSession = SceneSession
 /// `UISceneConfiguration`: a configuration's name and role.
