@@ -20,6 +20,32 @@ let package = Package(
             path: "Sources/InboxWorker",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A UIKit list/detail app ported with a handful of edits: compare ListApp.swift with
+        // Porting/ListApp.uikit.swift.txt, its UIKit original.
+        .executableTarget(
+            name: "list-app-worker",
+            dependencies: [.product(name: "SceneWorker", package: "scenehost")],
+            path: "Sources/PortedListApp",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Xcode's iOS App template, its three files kept as generated but for `import UIKit`.
+        .executableTarget(
+            name: "template-worker",
+            dependencies: [.product(name: "SceneWorker", package: "scenehost")],
+            path: "Sources/XcodeTemplate",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "PortedListAppTests",
+            dependencies: [
+                "list-app-worker",
+                "template-worker",
+                .product(name: "SceneHostTesting", package: "scenehost"),
+                .product(name: "HostProcess", package: "scenehost"),
+                .product(name: "Protocol", package: "scenehost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The worker is a dependency of the tests: that is what makes `swift test` build it
         // beside the test bundle, where `WorkerExecutable.builtProduct(named:)` finds it.
         .testTarget(

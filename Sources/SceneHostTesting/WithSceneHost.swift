@@ -16,7 +16,7 @@ import HostProcess
 ///     try await withSceneHost(configuration: .forTesting(worker: [worker])) { host in
 ///         let inbox = try host.scene("Inbox")
 ///         try await inbox.connect(root: "List")
-///         try await inbox.push("Detail-1")
+///         try await inbox.push("Detail", payload: ["id": 1])
 ///     }
 /// }
 /// ```

@@ -296,7 +296,7 @@ import Testing
         }
         var acceptedPushes = 0
         for call in calls where call.error == nil {
-            guard case .push(let name) = call.op else { continue }
+            guard case .push(let name, _) = call.op else { continue }
             acceptedPushes += 1
             let atom = try #require(pushAtoms[name], "push \(name) was accepted but never ran")
             #expect(

@@ -166,7 +166,7 @@ import Testing
             case .op(let scene, let op):
                 switch op {
                 case .connect(let background, _, _): return "connect\(background ? "(background)" : "") \(scene)"
-                case .push(let name): return "push \(name) \(scene)"
+                case .push(let name, _): return "push \(name) \(scene)"
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
                 default: return "\(op.name) \(scene)"

@@ -122,7 +122,7 @@ struct SpecOracle: Sendable, Hashable {
             isDiscarded = true
             hasSession = false
             savedStack = nil
-        case .push(let name): stack.append(name)
+        case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning: break
         case .notify(let name, let value):

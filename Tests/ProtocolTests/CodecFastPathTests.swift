@@ -97,7 +97,7 @@ import Testing
                 .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask,
                 .resize(width: 0, height: 1_000_000), .resize(width: Int.max, height: 7),
                 .notify(name: "sync", value: .int(3)), .connect(ConnectOptions(session: "A")),
-            ] + names.map { .push(viewController: $0) }
+            ] + names.map { .push(viewController: $0) } + [.push(viewController: "Detail", payload: ["id": 1])]
         for id in [0, 9, 10, 42, Int.max] {
             commands += operations.map { .request(id: id, $0) }
         }

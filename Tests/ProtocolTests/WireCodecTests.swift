@@ -38,6 +38,8 @@ let allOperations: [WorkerOperation] = [
     .terminate,
     .push(viewController: "Detail"),
     .push(viewController: "Ünïcode 😀"),
+    .push(viewController: "Detail", payload: ["id": 42, "tags": ["a"]]),
+    .push(viewController: "Detail", payload: .null),
     .pop,
     .resize(width: 800, height: 600),
     .resize(width: 0, height: Int.max),
@@ -82,6 +84,10 @@ let allMessages: [WorkerMessage] =
         #expect(
             encoded(.request(id: 7, .push(viewController: "Detail")))
                 == "{\"id\":7,\"op\":\"push\",\"vc\":\"Detail\"}\n"
+        )
+        #expect(
+            encoded(.request(id: 7, .push(viewController: "Detail", payload: ["id": 42])))
+                == #"{"id":7,"op":"push","vc":"Detail","payload":{"id":42}}"# + "\n"
         )
         #expect(encoded(.request(id: 1, .activate)) == "{\"id\":1,\"op\":\"activate\"}\n")
         #expect(encoded(.request(id: 2, .enterBackground)) == "{\"id\":2,\"op\":\"background\"}\n")

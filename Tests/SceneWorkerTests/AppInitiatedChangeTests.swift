@@ -5,7 +5,7 @@ import Testing
 
 /// A scene delegate whose callbacks run whatever the test hands it: app code acting on its own.
 @MainActor
-final class ScriptedSceneDelegate: SceneDelegate {
+final class ScriptedSceneDelegate: UISceneDelegate {
     var onWillConnect: ((Scene) -> Void)?
     var onWillResignActive: ((Scene) -> Void)?
     var onDidEnterBackground: ((Scene) -> Void)?
@@ -24,9 +24,12 @@ final class ScriptedSceneDelegate: SceneDelegate {
 /// A controller that pushes another controller every time it appears (an app bug: navigation
 /// without end).
 @MainActor
-final class EndlessPusher: ViewController {
+final class EndlessPusher: UIViewController {
     override func viewDidAppear(_ animated: Bool) {
-        navigationController?.pushViewController(EndlessPusher(title: "\(title)+"), animated: true)
+        navigationController?.pushViewController(
+            EndlessPusher(restorationIdentifier: "\(restorationIdentifier)+"),
+            animated: true
+        )
     }
 }
 
@@ -40,7 +43,8 @@ struct AppInitiatedChangeTests {
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { delegate },
             makeViewController: { name in
-                name.hasPrefix("Pusher") ? EndlessPusher(title: name) : ViewController(title: name)
+                name.hasPrefix("Pusher")
+                    ? EndlessPusher(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
             }
         )
     }
@@ -50,7 +54,7 @@ struct AppInitiatedChangeTests {
     }
 
     private func titles(_ h: Harness) -> [String] {
-        navigation(h).viewControllers.map(\.title)
+        navigation(h).viewControllers.map(\.restorationIdentifier)
     }
 
     /// Every expected callback of `names`, marked as the app's.
@@ -60,7 +64,7 @@ struct AppInitiatedChangeTests {
         let h = Harness()
         h.connect()
         // App code on the main thread, outside any host request: it runs at once.
-        navigation(h).pushViewController(ViewController(title: "Detail"), animated: true)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: "Detail"), animated: true)
         let detail = { (name: CallbackName) in
             WorkerMessage.callback(CallbackEvent(name, viewController: "Detail", origin: .app))
         }
@@ -91,7 +95,7 @@ struct AppInitiatedChangeTests {
         h.connect()
         h.send(.push(viewController: "Detail"))
         let popped = navigation(h).popViewController(animated: true)
-        #expect(popped?.title == "Detail")
+        #expect(popped?.restorationIdentifier == "Detail")
         #expect(h.render(h.session.takeOutput()) == ["change pop"] + app(popCallbacks()))
         _ = consume popped
         #expect(h.render(h.session.takeOutput()) == ["Detail.deinit@app"])
@@ -124,7 +128,10 @@ struct AppInitiatedChangeTests {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillResignActive = { scene in
             // Legal when asked (still foreground), illegal once the background transition is done.
-            scene.window.rootViewController.pushViewController(ViewController(title: "Late"), animated: true)
+            scene.window.rootViewController.pushViewController(
+                UIViewController(restorationIdentifier: "Late"),
+                animated: true
+            )
         }
         let h = Harness(app: scriptedApp(delegate))
         h.connect()
@@ -139,7 +146,7 @@ struct AppInitiatedChangeTests {
     @Test func navigationInTheBackgroundIsRefusedWithNothingSent() {
         let h = Harness()
         h.connect(background: true)
-        navigation(h).pushViewController(ViewController(title: "Detail"), animated: true)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: "Detail"), animated: true)
         #expect(navigation(h).popViewController(animated: true) == nil)
         #expect(h.session.takeOutput() == [])
         #expect(titles(h) == ["Root"])
@@ -154,7 +161,7 @@ struct AppInitiatedChangeTests {
         #expect(navigation(h).popViewController(animated: true) == nil)
         let root = navigation(h).viewControllers[0]
         navigation(h).pushViewController(root, animated: true)
-        navigation(h).pushViewController(ViewController(title: ""), animated: true)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: ""), animated: true)
         #expect(h.session.takeOutput() == [])
         #expect(titles(h) == ["Root"])
     }
@@ -273,10 +280,13 @@ struct AppInitiatedChangeTests {
         delegate.onWillConnect = { scene in
             let navigationController = scene.window.rootViewController
             let root = navigationController.viewControllers[0]
-            let other = ViewController(title: "Other")
+            let other = UIViewController(restorationIdentifier: "Other")
             navigationController.setViewControllers([other], animated: false)
             navigationController.setViewControllers([root, other, other], animated: false)
-            navigationController.setViewControllers([root, ViewController(title: "")], animated: false)
+            navigationController.setViewControllers(
+                [root, UIViewController(restorationIdentifier: "")],
+                animated: false
+            )
             navigationController.setViewControllers([], animated: false)
             // Unchanged: nothing to report.
             navigationController.setViewControllers([root], animated: false)
@@ -284,7 +294,7 @@ struct AppInitiatedChangeTests {
         let h = Harness(app: scriptedApp(delegate))
         #expect(!h.connect().contains { $0.hasPrefix("change") })
         let root = navigation(h).viewControllers[0]
-        navigation(h).setViewControllers([root, ViewController(title: "Late")], animated: false)
+        navigation(h).setViewControllers([root, UIViewController(restorationIdentifier: "Late")], animated: false)
         #expect(h.session.takeOutput() == [])
         #expect(titles(h) == ["Root"])
     }
@@ -294,7 +304,7 @@ struct AppInitiatedChangeTests {
         h.connect(root: "Pusher")
         let output = h.send(.notify(name: "go", value: .null))
         #expect(output == ["didReceiveNotification", "reply 2"])
-        navigation(h).pushViewController(EndlessPusher(title: "Pusher1"), animated: true)
+        navigation(h).pushViewController(EndlessPusher(restorationIdentifier: "Pusher1"), animated: true)
         let changes = h.render(h.session.takeOutput()).filter { $0.hasPrefix("change push") }
         #expect(changes.count == WorkerSession.maximumAppChangesPerTurn)
         // The next host frame starts a new turn: the app may navigate again.

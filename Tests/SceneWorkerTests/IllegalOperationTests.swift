@@ -96,7 +96,7 @@ struct IllegalOperationTests {
         let app = WorkerApp(
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { RecordingSceneDelegate() },
-            makeViewController: { name in ViewController(title: name == "Bad" ? "Other" : name) }
+            makeViewController: { name in UIViewController(restorationIdentifier: name == "Bad" ? "Other" : name) }
         )
         let h = Harness(app: app)
         h.connect()

@@ -5,15 +5,15 @@ import Testing
 
 /// A user subclass that records every override into a shared log.
 @MainActor
-final class LoggingViewController: ViewController {
+final class LoggingViewController: UIViewController {
     let log: Log
 
-    init(title: String, log: Log) {
+    init(restorationIdentifier: String, log: Log) {
         self.log = log
-        super.init(title: title)
+        super.init(restorationIdentifier: restorationIdentifier)
     }
 
-    private func note(_ what: String) { log.entries.append("\(title).\(what)") }
+    private func note(_ what: String) { log.entries.append("\(restorationIdentifier).\(what)") }
 
     // A subclass's own deinit runs before the base class reports `deinit`.
     deinit {}
@@ -37,7 +37,7 @@ final class LoggingViewController: ViewController {
 
 /// A view controller whose `loadView` does not set a view.
 @MainActor
-final class ViewlessViewController: ViewController {
+final class ViewlessViewController: UIViewController {
     override func loadView() {}
 }
 
@@ -70,17 +70,17 @@ final class LoggingApplicationDelegate: ApplicationDelegate {
 }
 
 @MainActor
-final class LoggingSceneDelegate: SceneDelegate {
+final class LoggingSceneDelegate: UISceneDelegate {
     let log: Log
     /// Controllers this delegate keeps alive on purpose (a leak).
-    var leaked: [ViewController] = []
+    var leaked: [UIViewController] = []
     var leakOnDisappear = false
 
     init(log: Log) { self.log = log }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         log.entries.append(
-            "scene.willConnectTo(\(session.persistentIdentifier), \(session.configuration.name), \(scene.window.rootViewController.topViewController?.title ?? "-"), loaded: \(scene.window.rootViewController.topViewController?.isViewLoaded ?? false))"
+            "scene.willConnectTo(\(session.persistentIdentifier), \(session.configuration.name), \(scene.window.rootViewController.topViewController?.restorationIdentifier ?? "-"), loaded: \(scene.window.rootViewController.topViewController?.isViewLoaded ?? false))"
         )
     }
     func sceneWillEnterForeground(_ scene: Scene) {
@@ -124,7 +124,9 @@ struct UserCodeTests {
             makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
             makeSceneDelegate: { delegate },
             makeViewController: { name in
-                name == "Viewless" ? ViewlessViewController(title: name) : LoggingViewController(title: name, log: log)
+                name == "Viewless"
+                    ? ViewlessViewController(restorationIdentifier: name)
+                    : LoggingViewController(restorationIdentifier: name, log: log)
             }
         )
     }

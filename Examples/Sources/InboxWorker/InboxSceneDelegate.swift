@@ -3,7 +3,7 @@ import SceneWorker
 
 /// Restores the read items and the open item from the session, and saves them whenever
 /// the scene enters the background.
-final class InboxSceneDelegate: SceneDelegate {
+final class InboxSceneDelegate: UISceneDelegate {
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         guard let saved = options.restoration, let state = try? saved.decode(InboxState.self) else { return }
         ItemStore.shared.readItemIDs = Set(state.readItemIDs)

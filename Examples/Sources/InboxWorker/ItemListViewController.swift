@@ -1,7 +1,7 @@
 import SceneWorker
 
 /// The root screen: the list of items.
-final class ItemListViewController: ViewController {
+final class ItemListViewController: UIViewController {
     private(set) var rows: [String] = []
 
     override func viewDidLoad() {

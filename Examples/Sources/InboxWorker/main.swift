@@ -4,12 +4,10 @@ WorkerRuntime.run(
     WorkerApp(
         makeApplicationDelegate: { InboxAppDelegate() },
         makeSceneDelegate: { InboxSceneDelegate() },
-        makeViewController: { name in
-            if name == "List" { return ItemListViewController(title: name) }
-            if let id = ItemDetailViewController.itemID(inName: name) {
-                return ItemDetailViewController(title: name, itemID: id)
-            }
-            return ViewController(title: name)
+        makeViewController: { name, payload in
+            if name == "List" { return ItemListViewController(restorationIdentifier: name) }
+            if name == "Detail", case .int(let id)? = payload?["id"] { return ItemDetailViewController(itemID: id) }
+            return UIViewController(restorationIdentifier: name)
         }
     )
 )

@@ -34,8 +34,8 @@ import Testing
         try await withSceneHost(configuration: try Self.configuration()) { host in
             let inbox = try host.scene("Inbox")
             try await inbox.move(to: .foregroundActive, root: "List")
-            let opening = try await host.callbacks(of: "Inbox") { try await inbox.push("Detail-2") }
-            #expect(opening.first == "Detail-2.loadView" && opening.last == "Detail-2.viewDidAppear")
+            let opening = try await host.callbacks(of: "Inbox") { try await inbox.push("Detail", payload: ["id": 2]) }
+            #expect(opening.first == "Detail.loadView" && opening.last == "Detail.viewDidAppear")
 
             try await inbox.move(to: .background)
             #expect(
@@ -49,9 +49,9 @@ import Testing
         try await withSceneHost(configuration: try Self.configuration()) { host in
             let inbox = try host.scene("Inbox")
             try await inbox.connect(root: "List")
-            try await inbox.push("Detail-1")
+            try await inbox.push("Detail", payload: ["id": 1])
             try await inbox.pop()
-            try await inbox.push("Detail-3")
+            try await inbox.push("Detail", payload: ["id": 3])
 
             try await inbox.recreate()  // background (saves), SIGKILL, reconnect, foreground
 
@@ -78,7 +78,7 @@ import Testing
         try await withSceneHost(configuration: try Self.configuration()) { host in
             let inbox = try host.scene("Inbox")
             try await inbox.move(to: .foregroundActive, root: "List")
-            try await inbox.push("Detail-4")
+            try await inbox.push("Detail", payload: ["id": 4])
             try await inbox.move(to: state)
             #expect(await inbox.status().activation == state)
             try await inbox.move(to: .foregroundActive, root: "List")

@@ -47,8 +47,21 @@ enum RequestLimits {
                         + "over the frame limit of \(frameLimit) bytes (the value is \(valueBytes.count) bytes as JSON)"
                 )
             }
-        case .push(let name):
+        case .push(let name, let payload):
             try checkViewControllerName(name, scene: scene, op: op)
+            if let payload {
+                // The name passed its check, so the whole request's size is exact.
+                var request: [UInt8] = []
+                HostCommand.request(id: Int.max, .push(viewController: name, payload: payload)).encode(into: &request)
+                guard request.count <= frameLimit else {
+                    throw HostError.requestTooLarge(
+                        scene: scene,
+                        op: op.name,
+                        reason: "the push would take a \(request.count)-byte frame to the worker, "
+                            + "over the frame limit of \(frameLimit) bytes (the payload is too large)"
+                    )
+                }
+            }
         case .connect(_, let root, _):
             try checkViewControllerName(root, scene: scene, op: op)
         default:

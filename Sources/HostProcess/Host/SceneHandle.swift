@@ -26,7 +26,11 @@ public struct SceneHandle: Sendable {
     public func foreground() async throws { try await perform(.foreground) }
     public func disconnect() async throws { try await perform(.disconnect) }
     public func discard() async throws { try await perform(.discard) }
-    public func push(_ viewController: String) async throws { try await perform(.push(viewController: viewController)) }
+    /// Pushes a controller named `viewController`; `payload` goes to the worker's controller
+    /// factory with the name (the item to show, say), so names need not encode it.
+    public func push(_ viewController: String, payload: JSONValue? = nil) async throws {
+        try await perform(.push(viewController: viewController, payload: payload))
+    }
     public func pop() async throws { try await perform(.pop) }
     public func resize(width: Int, height: Int) async throws {
         try await perform(.resize(width: width, height: height))

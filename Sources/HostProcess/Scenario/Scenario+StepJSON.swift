@@ -54,8 +54,9 @@ extension Scenario.Step {
                 if background { object["background"] = .bool(true) }
                 if root != "Root" { object["root"] = .string(root) }
                 if let worker { object["worker"] = .array(worker.map { .string($0) }) }
-            case .push(let viewController):
+            case .push(let viewController, let payload):
                 object["vc"] = .string(viewController)
+                if let payload { object["payload"] = payload }
             case .resize(let width, let height):
                 object["width"] = .int(width)
                 object["height"] = .int(height)

@@ -178,7 +178,11 @@ extension Scenario {
         case .terminate: return .terminate
         case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
-            return .push(viewController: vc)
+            let payload = fields.raw("payload")
+            if let payload, payload.nestingDepth > ControlServerFrame.maximumValueDepth {
+                throw fields.error("\"payload\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            }
+            return .push(viewController: vc, payload: payload)
         case .resize:
             guard let width = try fields.int("width", minimum: 1), let height = try fields.int("height", minimum: 1)
             else { throw fields.error("needs \"width\" and \"height\"") }

@@ -92,12 +92,12 @@ struct SceneLifecycle: Sendable {
         case .discard:
             guard hasLiveWorker else { return .perform([.discardSession]) }
             return .perform(resumeSteps + toBackgroundSteps + [.disconnectWorker, .discardSession])
-        case .push(let name):
+        case .push(let name, let payload):
             guard !name.isEmpty else { return .refuse("push needs a view controller name") }
             guard stack.count < Self.maximumStackDepth else {
                 return .refuse("the navigation stack is at its limit of \(Self.maximumStackDepth) view controllers")
             }
-            return .perform([.send(.push(viewController: name))])
+            return .perform([.send(.push(viewController: name, payload: payload))])
         case .pop:
             return .perform([.send(.pop)])
         case .resize(let width, let height):
@@ -164,7 +164,7 @@ struct SceneLifecycle: Sendable {
         case .deactivate: activation = .foregroundInactive
         case .enterBackground: activation = .background
         case .enterForeground: activation = .foregroundActive
-        case .push(let name): stack.append(name)
+        case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false

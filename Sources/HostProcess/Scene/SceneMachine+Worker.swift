@@ -217,8 +217,10 @@ extension SceneMachine {
 
     /// Stores the worker's restoration state durably; the transition counts as done only after.
     /// The suspension delay starts once it is stored (or at once, with nothing to store).
+    /// A nil answer clears what an earlier one stored: as in UIKit, the session then has no
+    /// state to restore (an app back on its first screen saves nothing).
     private mutating func storeRestoration(_ result: JSONValue?) {
-        guard let result else {
+        guard result != nil || session?.restoration != nil else {
             scheduleSuspension()
             return
         }

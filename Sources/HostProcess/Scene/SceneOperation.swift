@@ -11,7 +11,8 @@ public enum SceneOperation: Sendable, Hashable {
     case foreground
     case disconnect
     case discard
-    case push(viewController: String)
+    /// Push a controller; `payload` goes to the worker's controller factory with the name.
+    case push(viewController: String, payload: JSONValue? = nil)
     case pop
     case resize(width: Int, height: Int)
     case memoryWarning

@@ -54,7 +54,11 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("root", .string(nonEmpty: true), placeholder: "NAME"),
                 OperationField("worker", .argv, placeholder: "PATH"),
             ]
-        case .push: [.scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME")]
+        case .push:
+            [
+                .scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME"),
+                OperationField("payload", .json, placeholder: "JSON"),
+            ]
         case .resize:
             [
                 .scene, OperationField("width", .positiveInt, .required, placeholder: "N"),

@@ -24,7 +24,11 @@ enum FrameScratch {
                 writer.verbatim(operation.name)
                 writer.byte(ASCII.quote)
                 switch operation {
-                case .push(let viewController):
+                case .push(let viewController, let payload):
+                    guard payload == nil else {
+                        writer.fail()
+                        return
+                    }
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
                 case .resize(let width, let height):

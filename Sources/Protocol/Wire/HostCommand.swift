@@ -27,8 +27,9 @@ public enum WorkerOperation: Sendable, Hashable {
     case disconnect
     /// `{"op":"terminate"}`: `sceneDidDisconnect`, `applicationWillTerminate`, then the worker exits 0.
     case terminate
-    /// `{"op":"push","vc":"Detail"}`
-    case push(viewController: String)
+    /// `{"op":"push","vc":"Detail","payload":{"id":42}}`: `payload` (optional, any JSON) goes to
+    /// the app's controller factory with the name.
+    case push(viewController: String, payload: JSONValue? = nil)
     /// `{"op":"pop"}`
     case pop
     /// `{"op":"resize","width":800,"height":600}`

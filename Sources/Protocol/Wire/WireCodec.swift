@@ -81,7 +81,8 @@ extension HostCommand {
         case .stateRestoration: operation = .stateRestoration
         case .disconnect: operation = .disconnect
         case .terminate: operation = .terminate
-        case .push: operation = .push(viewController: try message.nonEmptyString("vc"))
+        case .push:
+            operation = .push(viewController: try message.nonEmptyString("vc"), payload: message.value("payload"))
         case .pop: operation = .pop
         case .resize:
             operation = .resize(
@@ -130,9 +131,13 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
                 JSONWriter.write(restoration, into: &buffer)
             }
-        case .push(let viewController):
+        case .push(let viewController, let payload):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
+            if let payload {
+                JSONWriter.appendLiteral(#","payload":"#, to: &buffer)
+                JSONWriter.write(payload, into: &buffer)
+            }
         case .resize(let width, let height):
             JSONWriter.appendLiteral(#","width":"#, to: &buffer)
             JSONWriter.writeInt(width, into: &buffer)

@@ -41,6 +41,13 @@ public protocol ApplicationDelegate: AnyObject {
     /// as UIKit ignores it for scene-based apps. Default: `true`.
     func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool
 
+    /// UIKit's form of the same callback, run right after the one above (trace: the same
+    /// `didFinishLaunching`): `launchOptions` is always nil. Default: `true`.
+    func application(
+        _ application: Application,
+        didFinishLaunchingWithOptions launchOptions: [Application.LaunchOptionsKey: Any]?
+    ) -> Bool
+
     /// Chooses the configuration of a new scene session (trace: `configurationForConnecting`).
     /// Not called when an existing session reconnects. Default: `session.configuration`.
     func application(
@@ -61,6 +68,14 @@ public protocol ApplicationDelegate: AnyObject {
 extension ApplicationDelegate {
     /// Returns `true`.
     public func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
+        true
+    }
+
+    /// Returns `true`.
+    public func application(
+        _ application: Application,
+        didFinishLaunchingWithOptions launchOptions: [Application.LaunchOptionsKey: Any]?
+    ) -> Bool {
         true
     }
 

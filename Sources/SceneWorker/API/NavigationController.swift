@@ -15,7 +15,7 @@ import Protocol
 @MainActor
 public final class NavigationController {
     /// The stack, root first. Empty only once the scene disconnected.
-    public private(set) var viewControllers: [ViewController]
+    public private(set) var viewControllers: [UIViewController]
 
     /// Where pushed controllers report their callbacks.
     var sink: CallbackSink?
@@ -26,25 +26,29 @@ public final class NavigationController {
     var isOnScreen = false
     /// The size the visible controller lays out at.
     var size: Size
+    /// The window that shows this stack, if any.
+    weak var window: Window?
 
     /// A stack holding `rootViewController` alone.
-    public init(rootViewController: ViewController) {
+    public init(rootViewController: UIViewController) {
         viewControllers = [rootViewController]
         size = .zero
         rootViewController.navigationController = self
     }
 
     /// The controller on top of the stack (the visible one).
-    public var topViewController: ViewController? { viewControllers.last }
+    public var topViewController: UIViewController? { viewControllers.last }
 
     /// Pushes `viewController` on the stack. On screen: B `loadView`, B `viewDidLoad`
     /// (unless already loaded), A `viewWillDisappear`, B `viewWillAppear`, B's layout pair,
     /// A `viewDidDisappear`, B `viewDidAppear`.
     ///
     /// On a scene's stack this is an app-initiated push: legal in the foreground only; from
-    /// inside a callback of a host request it runs right after that request. A controller
-    /// already in the stack, or one with an empty title, is ignored (UIKit would raise).
-    public func pushViewController(_ viewController: ViewController, animated: Bool) {
+    /// inside a callback of a host request it runs right after that request. Inside
+    /// `scene(_:willConnectTo:options:)` it only adds to the stack, as `setViewControllers`
+    /// does (restoring a detail screen before the scene appears). A controller already in the
+    /// stack, or one with an empty `restorationIdentifier`, is ignored (UIKit would raise).
+    public func pushViewController(_ viewController: UIViewController, animated: Bool) {
         if let changeHandler {
             changeHandler.appRequestsPush(viewController, on: self)
             return
@@ -64,7 +68,7 @@ public final class NavigationController {
     /// more controllers; from inside a callback of a host request it runs right after that
     /// request, and the controller it will pop is returned at once.
     @discardableResult
-    public func popViewController(animated: Bool) -> ViewController? {
+    public func popViewController(animated: Bool) -> UIViewController? {
         if let changeHandler {
             return changeHandler.appRequestsPop(on: self)
         }
@@ -76,11 +80,11 @@ public final class NavigationController {
     /// `stateRestorationActivity(for:)`.
     ///
     /// On a scene's stack it is legal only inside `scene(_:willConnectTo:options:)`, with the
-    /// root the host connected the scene with first, no controller twice and no empty title;
+    /// root the host connected the scene with first, no controller twice and no empty restorationIdentifier;
     /// anything else is ignored and logged. Nothing loads during the call: once
     /// `willConnectTo` returns, every controller of the stack loads, bottom first, and the top
     /// one appears (docs/LIFECYCLE.md §3b). Without a scene the stack is simply replaced.
-    public func setViewControllers(_ viewControllers: [ViewController], animated: Bool) {
+    public func setViewControllers(_ viewControllers: [UIViewController], animated: Bool) {
         if let changeHandler {
             changeHandler.appRequestsSetStack(viewControllers, on: self)
             return
@@ -92,7 +96,7 @@ public final class NavigationController {
     // MARK: - What the runtime runs
 
     /// The push itself, without any check (the runtime checked it).
-    func performPush(_ viewController: ViewController, animated: Bool) {
+    func performPush(_ viewController: UIViewController, animated: Bool) {
         guard !viewControllers.contains(where: { $0 === viewController }) else { return }
         if viewController.sink == nil {
             viewController.sink = sink
@@ -111,7 +115,7 @@ public final class NavigationController {
 
     /// The pop itself, without any check beyond the root's.
     @discardableResult
-    func performPop(animated: Bool) -> ViewController? {
+    func performPop(animated: Bool) -> UIViewController? {
         guard viewControllers.count >= 2 else { return nil }
         let popped = viewControllers.removeLast()
         let revealed = viewControllers[viewControllers.count - 1]
@@ -127,7 +131,7 @@ public final class NavigationController {
     }
 
     /// Replaces the stack without callbacks (only before it is on screen).
-    func replaceStack(with newStack: [ViewController]) {
+    func replaceStack(with newStack: [UIViewController]) {
         for controller in viewControllers where !newStack.contains(where: { $0 === controller }) {
             controller.navigationController = nil
         }

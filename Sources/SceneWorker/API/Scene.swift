@@ -25,6 +25,10 @@ public final class SceneSession {
     /// The configuration: the host's, or the app delegate's answer to
     /// `application(_:configurationForConnecting:options:)` for a new session.
     public internal(set) var configuration: SceneConfiguration
+    /// The activity the scene saved for restoration last time (`stateRestorationActivity(for:)`
+    /// returned it), read back in `scene(_:willConnectTo:options:)`; nil for a new session, or
+    /// when what was saved is no activity (see `Scene.ConnectionOptions.restoration`).
+    public internal(set) var stateRestorationActivity: UserActivity?
 
     init(persistentIdentifier: String, role: String, configuration: SceneConfiguration) {
         self.persistentIdentifier = persistentIdentifier
@@ -45,16 +49,20 @@ public final class Window {
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
 
+    /// The scene the window belongs to.
+    public internal(set) weak var windowScene: UIWindowScene?
+
     init(rootViewController: NavigationController, size: Size) {
         self.rootViewController = rootViewController
         self.size = size
         rootViewController.size = size
+        rootViewController.window = self
     }
 }
 
-/// A window scene, as `UIWindowScene`: one per worker process.
+/// A scene, as `UIScene`: one per worker process, always a `UIWindowScene`.
 @MainActor
-public final class Scene {
+public class Scene {
     /// What `scene(_:willConnectTo:options:)` and `configurationForConnecting` receive.
     public struct ConnectionOptions: Sendable, Hashable {
         /// The session's restoration state, as the scene delegate last returned it from
@@ -79,11 +87,16 @@ public final class Scene {
     public let window: Window
 
     /// The scene delegate.
-    public internal(set) var delegate: (any SceneDelegate)?
+    public internal(set) var delegate: (any UISceneDelegate)?
+
+    /// The activity the scene is doing, as UIKit's: the app sets it, and a scene delegate
+    /// usually returns it from `stateRestorationActivity(for:)`.
+    public var userActivity: UserActivity?
 
     init(session: SceneSession, window: Window) {
         self.session = session
         self.window = window
+        window.windowScene = self as? UIWindowScene
     }
 }
 
@@ -92,7 +105,7 @@ public final class Scene {
 /// Every method has a default implementation that does nothing (or returns nil). The runtime
 /// reports each call itself, just before it runs.
 @MainActor
-public protocol SceneDelegate: AnyObject {
+public protocol UISceneDelegate: AnyObject {
     /// The scene is connecting (trace: `willConnectTo`). `options.restoration` carries the
     /// session's saved state, if any. The window and its root controller exist already; the
     /// root's view loads right after this returns.
@@ -119,6 +132,11 @@ public protocol SceneDelegate: AnyObject {
     /// the session reconnects in a new process. Default: nil (nothing saved).
     func stateRestorationActivity(for scene: Scene) -> JSONValue?
 
+    /// UIKit's form of the state to save: an activity, stored as its `jsonValue` and read back
+    /// from `session.stateRestorationActivity`. When it returns an activity, the `JSONValue`
+    /// form is not asked. Default: nil.
+    func stateRestorationActivity(for scene: Scene) -> UserActivity?
+
     /// The host delivered a notification (trace: `didReceiveNotification`).
     func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue)
 
@@ -130,7 +148,7 @@ public protocol SceneDelegate: AnyObject {
     func scene(_ scene: Scene, beginBackgroundTaskWith application: Application)
 }
 
-extension SceneDelegate {
+extension UISceneDelegate {
     /// Does nothing.
     public func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {}
     /// Does nothing.
@@ -145,6 +163,8 @@ extension SceneDelegate {
     public func sceneDidDisconnect(_ scene: Scene) {}
     /// Returns nil.
     public func stateRestorationActivity(for scene: Scene) -> JSONValue? { nil }
+    /// Returns nil.
+    public func stateRestorationActivity(for scene: Scene) -> UserActivity? { nil }
     /// Does nothing.
     public func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue) {}
     /// Begins a background task whose expiration handler does nothing.

@@ -12,13 +12,23 @@ import Protocol
 /// captured strongly by a closure, kept in a global — never reports `deinit`, and the host
 /// sees the missing callback: a leak shows up in the trace.
 @MainActor
-open class ViewController {
-    /// The controller's name: the `vc` field the trace reports. Controllers the host creates
-    /// (`makeViewController(name)`) must carry the name they were created for.
-    public let title: String
+open class UIViewController {
+    /// The controller's identity: the `vc` field the protocol and the trace name it by, and
+    /// what restoration rebuilds it from. Fixed for the controller's life. Controllers the
+    /// host creates (`makeViewController(name, payload)`) must carry the name they were
+    /// created for. Defaults to the class's name (`"DetailViewController"`).
+    ///
+    /// Unlike UIKit's (an optional, settable `String?`), it is never nil and never changes,
+    /// so that every callback of one controller names the same controller.
+    public let restorationIdentifier: String
 
-    /// The root view, set by `loadView()`; nil until the view is loaded.
-    public var view: View?
+    /// The title to display, as UIKit's: any string, changed at will (`title = item.name`).
+    /// The trace does not report it; the identity is `restorationIdentifier`.
+    public var title: String?
+
+    /// The root view, set by `loadView()`; nil until the view is loaded. Implicitly unwrapped,
+    /// as UIKit's (`view.window`), but never loaded by reading it: read it once it loaded.
+    public var view: View!
 
     /// The navigation controller whose stack holds this controller, if any.
     public internal(set) weak var navigationController: NavigationController?
@@ -29,16 +39,23 @@ open class ViewController {
     /// belongs to that change.
     var deinitOrigin: CallbackOrigin?
 
-    /// A controller named `title`. Its view is not loaded yet.
-    public init(title: String) {
-        self.title = title
+    /// A controller identified as `restorationIdentifier`, or by its class's name when nil.
+    /// Its view is not loaded yet.
+    public init(restorationIdentifier: String? = nil) {
+        self.restorationIdentifier = restorationIdentifier ?? String(describing: Self.self)
+    }
+
+    /// UIKit's designated initializer, so `super.init(nibName: nil, bundle: nil)` compiles
+    /// unchanged: there are no nibs, and a `nibName` serves as the identity.
+    public init(nibName: String?, bundle: NibBundle?) {
+        restorationIdentifier = nibName ?? String(describing: Self.self)
     }
 
     // Not `isolated`, so that subclasses can declare a plain `deinit`. A controller released
     // off the main thread cannot report (the runtime never runs code off the main thread).
     deinit {
         guard let sink, sink.isCurrentThread else { return }
-        let event = CallbackEvent(.deinit, viewController: title, origin: deinitOrigin)
+        let event = CallbackEvent(.deinit, viewController: restorationIdentifier, origin: deinitOrigin)
         MainActor.assumeIsolated {
             sink.report(event)
         }
@@ -85,9 +102,9 @@ open class ViewController {
 
 // MARK: - Driving the callbacks (each reported, then run)
 
-extension ViewController {
+extension UIViewController {
     private func report(_ name: CallbackName) {
-        sink?.report(name, viewController: title)
+        sink?.report(name, viewController: restorationIdentifier)
     }
 
     /// `loadView`, `viewDidLoad`, unless the view is already loaded.
@@ -98,6 +115,7 @@ extension ViewController {
         if view == nil {
             view = View()
         }
+        view?.owner = self
         report(.viewDidLoad)
         viewDidLoad()
     }

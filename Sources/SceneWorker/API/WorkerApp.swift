@@ -1,3 +1,5 @@
+import Protocol
+
 /// Describes the app a worker process hosts: how to make its delegates and its view
 /// controllers. Hand it to `WorkerRuntime.run(_:)` from your worker executable's `main`.
 ///
@@ -7,20 +9,35 @@ public struct WorkerApp: Sendable {
     /// Makes the app delegate (once, on connect).
     public var makeApplicationDelegate: @MainActor @Sendable () -> any ApplicationDelegate
     /// Makes the scene delegate (once, on connect).
-    public var makeSceneDelegate: @MainActor @Sendable () -> any SceneDelegate
+    public var makeSceneDelegate: @MainActor @Sendable () -> any UISceneDelegate
     /// Makes a new view controller for a name the host sends (`root` of `connect`, `vc` of
-    /// `push`). The controller's `title` must be that name, else the operation fails.
-    public var makeViewController: @MainActor @Sendable (String) -> ViewController
+    /// `push`) and the push's payload (nil when the request carried none, and for `root`).
+    /// The controller's `restorationIdentifier` must be that name, else the operation fails.
+    public var makeViewController: @MainActor @Sendable (String, JSONValue?) -> UIViewController
 
-    /// An app made of these factories.
+    /// An app made of these factories; `makeViewController` receives each request's name and
+    /// payload (the item a `push` shows, say).
     public init(
         makeApplicationDelegate: @escaping @MainActor @Sendable () -> any ApplicationDelegate,
-        makeSceneDelegate: @escaping @MainActor @Sendable () -> any SceneDelegate,
-        makeViewController: @escaping @MainActor @Sendable (String) -> ViewController
+        makeSceneDelegate: @escaping @MainActor @Sendable () -> any UISceneDelegate,
+        makeViewController: @escaping @MainActor @Sendable (String, JSONValue?) -> UIViewController
     ) {
         self.makeApplicationDelegate = makeApplicationDelegate
         self.makeSceneDelegate = makeSceneDelegate
         self.makeViewController = makeViewController
+    }
+
+    /// An app made of these factories, whose `makeViewController` needs only the name.
+    public init(
+        makeApplicationDelegate: @escaping @MainActor @Sendable () -> any ApplicationDelegate,
+        makeSceneDelegate: @escaping @MainActor @Sendable () -> any UISceneDelegate,
+        makeViewController: @escaping @MainActor @Sendable (String) -> UIViewController
+    ) {
+        self.init(
+            makeApplicationDelegate: makeApplicationDelegate,
+            makeSceneDelegate: makeSceneDelegate,
+            makeViewController: { name, _ in makeViewController(name) }
+        )
     }
 }
 

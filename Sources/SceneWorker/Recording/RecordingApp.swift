@@ -39,7 +39,7 @@ extension WorkerApp {
         WorkerApp(
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { RecordingSceneDelegate(options: options) },
-            makeViewController: { name in ViewController(title: name) }
+            makeViewController: { name in UIViewController(restorationIdentifier: name) }
         )
     }
 }
@@ -52,7 +52,7 @@ final class RecordingApplicationDelegate: ApplicationDelegate {}
 /// notifications, for `stateRestorationActivity(for:)`; rebuilds its saved stack, navigates
 /// on `openDetail`/`closeDetail` and runs an "upload" background task if asked to.
 @MainActor
-final class RecordingSceneDelegate: SceneDelegate {
+final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that makes the app push (its value, a string, names the controller).
     static let openDetail = "openDetail"
     /// The notification that makes the app pop.
@@ -79,13 +79,14 @@ final class RecordingSceneDelegate: SceneDelegate {
         guard case .object(let state)? = restoration, case .array(let saved)? = state["stack"], saved.count > 1
         else { return }
         let navigationController = scene.window.rootViewController
-        guard let root = navigationController.viewControllers.first, saved.first == .string(root.title) else {
+        guard let root = navigationController.viewControllers.first, saved.first == .string(root.restorationIdentifier)
+        else {
             return
         }
         var stack = [root]
         for entry in saved.dropFirst() {
             guard case .string(let name) = entry, !name.isEmpty else { return }
-            stack.append(ViewController(title: name))
+            stack.append(UIViewController(restorationIdentifier: name))
         }
         navigationController.setViewControllers(stack, animated: false)
     }
@@ -95,9 +96,12 @@ final class RecordingSceneDelegate: SceneDelegate {
         let navigationController = scene.window.rootViewController
         switch name {
         case Self.openDetail:
-            var title = "Detail"
-            if case .string(let named) = value, !named.isEmpty { title = named }
-            navigationController.pushViewController(ViewController(title: title), animated: true)
+            var restorationIdentifier = "Detail"
+            if case .string(let named) = value, !named.isEmpty { restorationIdentifier = named }
+            navigationController.pushViewController(
+                UIViewController(restorationIdentifier: restorationIdentifier),
+                animated: true
+            )
         case Self.closeDetail:
             navigationController.popViewController(animated: true)
         case Self.finishUpload:
@@ -122,7 +126,7 @@ final class RecordingSceneDelegate: SceneDelegate {
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
         var state: [String: JSONValue] = [
-            "stack": .array(scene.window.rootViewController.viewControllers.map { .string($0.title) }),
+            "stack": .array(scene.window.rootViewController.viewControllers.map { .string($0.restorationIdentifier) }),
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]

@@ -2,7 +2,7 @@ import Protocol
 
 /// Navigation the app asked for while the worker was busy, run once it is not.
 enum DeferredAppChange {
-    case push(ViewController)
+    case push(UIViewController)
     case pop
 }
 
@@ -22,10 +22,10 @@ extension WorkerSession {
 
     // MARK: - Requests from the app's API
 
-    func appRequestsPush(_ controller: ViewController, on navigationController: NavigationController) {
-        let name = controller.title
+    func appRequestsPush(_ controller: UIViewController, on navigationController: NavigationController) {
+        let name = controller.restorationIdentifier
         guard !name.isEmpty else {
-            return refuse("pushViewController", "the controller has an empty title")
+            return refuse("pushViewController", "the controller has an empty restorationIdentifier")
         }
         guard !navigationController.viewControllers.contains(where: { $0 === controller }),
             !deferredChanges.contains(where: { if case .push(let queued) = $0 { queued === controller } else { false } }
@@ -33,13 +33,26 @@ extension WorkerSession {
         else {
             return refuse("pushViewController(\(name))", "the controller is already in the stack")
         }
+        if isInWillConnectTo {
+            // Before the scene appears a push only adds to the stack, as UIKit's does: the
+            // same change as rebuilding the stack with `setViewControllers`, and as bounded
+            // as every other app change (each sends the whole stack).
+            guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
+                return refuse(
+                    "pushViewController(\(name))",
+                    "more than \(Self.maximumAppChangesPerTurn) app changes in a row"
+                )
+            }
+            appChangesThisTurn += 1
+            return appRequestsSetStack(navigationController.viewControllers + [controller], on: navigationController)
+        }
         if let refusal = refusal(of: .push(viewController: name)) {
             return refuse("pushViewController(\(name))", refusal.message)
         }
         request(.push(controller), describedAs: "pushViewController(\(name))")
     }
 
-    func appRequestsPop(on navigationController: NavigationController) -> ViewController? {
+    func appRequestsPop(on navigationController: NavigationController) -> UIViewController? {
         if let refusal = refusal(of: .pop) {
             refuse("popViewController", refusal.message)
             return nil
@@ -48,7 +61,7 @@ extension WorkerSession {
         return request(.pop, describedAs: "popViewController") ? top : nil
     }
 
-    func appRequestsSetStack(_ controllers: [ViewController], on navigationController: NavigationController) {
+    func appRequestsSetStack(_ controllers: [UIViewController], on navigationController: NavigationController) {
         let action = "setViewControllers"
         guard isInWillConnectTo else {
             return refuse(action, "the stack can only be replaced in scene(_:willConnectTo:options:)")
@@ -57,9 +70,11 @@ extension WorkerSession {
             return refuse(action, "the stack must start with the root the scene connected with")
         }
         for (index, controller) in controllers.enumerated() {
-            guard !controller.title.isEmpty else { return refuse(action, "a controller has an empty title") }
+            guard !controller.restorationIdentifier.isEmpty else {
+                return refuse(action, "a controller has an empty restorationIdentifier")
+            }
             guard !controllers[..<index].contains(where: { $0 === controller }) else {
-                return refuse(action, "\(controller.title) is in the stack twice")
+                return refuse(action, "\(controller.restorationIdentifier) is in the stack twice")
             }
         }
         let unchanged =
@@ -68,7 +83,7 @@ extension WorkerSession {
         guard !unchanged else { return }
         navigationController.replaceStack(with: controllers)
         // Nothing loads now: the stack loads once willConnectTo returns (`loadRestoredControllers`).
-        sink.send(.change(.setStack(controllers.map(\.title))))
+        sink.send(.change(.setStack(controllers.map(\.restorationIdentifier))))
     }
 
     /// Whether the app may begin a background task now (its API returns `.invalid` if not).
@@ -114,11 +129,11 @@ extension WorkerSession {
             }
             switch change {
             case .push(let controller):
-                if let refusal = refusal(of: .push(viewController: controller.title)) {
-                    refuse("pushViewController(\(controller.title))", refusal.message)
+                if let refusal = refusal(of: .push(viewController: controller.restorationIdentifier)) {
+                    refuse("pushViewController(\(controller.restorationIdentifier))", refusal.message)
                     continue
                 }
-                runAppChange(.push(viewController: controller.title)) {
+                runAppChange(.push(viewController: controller.restorationIdentifier)) {
                     navigationController.performPush(controller, animated: true)
                 }
             case .pop:

@@ -26,7 +26,7 @@ final class WorkerSession {
     private(set) var phase: Phase = .awaitingHello
     private(set) var scene: Scene?
     private(set) var applicationDelegate: (any ApplicationDelegate)?
-    private(set) var sceneDelegate: (any SceneDelegate)?
+    private(set) var sceneDelegate: (any UISceneDelegate)?
     /// Whether the stack appeared in this process (the first appearance ran).
     private(set) var hasAppeared = false
 
@@ -233,8 +233,8 @@ final class WorkerSession {
             didDisconnect()
             sink.report(.applicationWillTerminate)
             applicationDelegate?.applicationWillTerminate(application)
-        case .push(let name):
-            let controller = try makeViewController(name)
+        case .push(let name, let payload):
+            let controller = try makeViewController(name, payload: payload)
             scene?.window.rootViewController.performPush(controller, animated: true)
         case .pop:
             popAndRelease()
@@ -269,12 +269,12 @@ final class WorkerSession {
     }
 
     /// Makes the controller the host named, checking it carries that name.
-    private func makeViewController(_ name: String) throws(ProtocolError) -> ViewController {
-        let controller = app.makeViewController(name)
-        guard controller.title == name else {
+    private func makeViewController(_ name: String, payload: JSONValue?) throws(ProtocolError) -> UIViewController {
+        let controller = app.makeViewController(name, payload)
+        guard controller.restorationIdentifier == name else {
             throw ProtocolError(
                 .operationFailed,
-                "makeViewController(\"\(name)\") returned a controller titled \"\(controller.title)\""
+                "makeViewController(\"\(name)\") returned a controller identified as \"\(controller.restorationIdentifier)\""
             )
         }
         controller.sink = sink
@@ -282,7 +282,7 @@ final class WorkerSession {
     }
 
     private func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
-        let root = try makeViewController(options.root)
+        let root = try makeViewController(options.root, payload: nil)
 
         let applicationDelegate = app.makeApplicationDelegate()
         self.applicationDelegate = applicationDelegate
@@ -295,12 +295,14 @@ final class WorkerSession {
                 reconnecting: options.reconnect
             )
         )
+        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: nil)
 
         let session = SceneSession(
             persistentIdentifier: options.session,
             role: options.role,
             configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
         )
+        session.stateRestorationActivity = options.restoration.flatMap(UserActivity.init(jsonValue:))
         let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration)
         if !options.reconnect {
             sink.report(.configurationForConnecting)
@@ -314,7 +316,7 @@ final class WorkerSession {
         let navigationController = NavigationController(rootViewController: root)
         navigationController.sink = sink
         navigationController.changeHandler = self
-        let scene = Scene(
+        let scene = UIWindowScene(
             session: session,
             window: Window(rootViewController: navigationController, size: Window.defaultSize)
         )
@@ -324,6 +326,9 @@ final class WorkerSession {
         self.sceneDelegate = sceneDelegate
         application.connectedScene = scene
 
+        if let windowSceneDelegate = sceneDelegate as? any UIWindowSceneDelegate {
+            windowSceneDelegate.window = scene.window
+        }
         sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration))
         isInWillConnectTo = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
@@ -386,7 +391,11 @@ final class WorkerSession {
     private func stateRestorationActivity() -> JSONValue? {
         guard let scene else { return nil }
         sink.report(.stateRestorationActivity)
-        return sceneDelegate?.stateRestorationActivity(for: scene)
+        guard let sceneDelegate else { return nil }
+        if let activity: UserActivity = sceneDelegate.stateRestorationActivity(for: scene) {
+            return activity.jsonValue
+        }
+        return sceneDelegate.stateRestorationActivity(for: scene) as JSONValue?
     }
 
     private func didDisconnect() {

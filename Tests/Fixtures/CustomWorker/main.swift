@@ -5,11 +5,11 @@ import Protocol
 import SceneWorker
 
 /// A notes editor whose draft survives kills through the scene session.
-final class EditorViewController: ViewController {
+final class EditorViewController: UIViewController {
     var draft = ""
 
     override func viewDidLoad() {
-        draft = "loaded at \(title)"
+        draft = "loaded at \(restorationIdentifier)"
     }
 
     override func didReceiveMemoryWarning() {
@@ -19,7 +19,7 @@ final class EditorViewController: ViewController {
 
 final class NotesAppDelegate: ApplicationDelegate {}
 
-final class NotesSceneDelegate: SceneDelegate {
+final class NotesSceneDelegate: UISceneDelegate {
     private var restoredDraft: String?
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
@@ -39,7 +39,8 @@ WorkerRuntime.run(
         makeApplicationDelegate: { NotesAppDelegate() },
         makeSceneDelegate: { NotesSceneDelegate() },
         makeViewController: { name in
-            name == "Editor" ? EditorViewController(title: name) : ViewController(title: name)
+            name == "Editor"
+                ? EditorViewController(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
         }
     )
 )

@@ -1,0 +1,56 @@
+import Protocol
+
+/// The state a scene saves for restoration, shaped like `NSUserActivity` (also available
+/// under that name): an activity type, a title and a property-list `userInfo`.
+///
+/// A scene delegate returns one from `stateRestorationActivity(for:)` (often
+/// `scene.userActivity`); the host stores it with the session, in its JSON form
+/// (`jsonValue`), and a new process reads it back from `session.stateRestorationActivity`
+/// in `scene(_:willConnectTo:options:)`.
+@MainActor
+public final class UserActivity {
+    /// What the activity is (`"com.example.app.viewing-item"`).
+    public let activityType: String
+    /// A title for the activity, if any.
+    public var title: String?
+    /// The activity's state: keys and values of property-list kinds (String, Int, Double,
+    /// Bool, arrays and dictionaries of them; `JSONValue` too). Other values are not saved:
+    /// `jsonValue` leaves them out and logs each on stderr, where UIKit would raise.
+    public var userInfo: [AnyHashable: Any]?
+
+    /// An activity of `activityType`, with no title and no `userInfo`.
+    public init(activityType: String) {
+        self.activityType = activityType
+    }
+
+    /// Adds `otherDictionary`'s entries to `userInfo`, replacing the values of keys it has.
+    public func addUserInfoEntries(from otherDictionary: [AnyHashable: Any]) {
+        var merged = userInfo ?? [:]
+        merged.merge(otherDictionary) { _, new in new }
+        userInfo = merged
+    }
+
+    /// The form the host stores and the trace shows:
+    /// `{"activityType":"…","title":"…","userInfo":{…}}` (`title` and `userInfo` only when set).
+    public var jsonValue: JSONValue {
+        var object: [String: JSONValue] = ["activityType": .string(activityType)]
+        if let title { object["title"] = .string(title) }
+        if let userInfo { object["userInfo"] = PropertyListJSON.object(from: userInfo, at: "userInfo") }
+        return .object(object)
+    }
+
+    /// The activity `jsonValue` describes; nil unless it is an object with a string
+    /// `activityType` (restoration state saved as another shape is no activity).
+    public convenience init?(jsonValue: JSONValue) {
+        guard case .object(let object) = jsonValue, case .string(let type)? = object["activityType"] else {
+            return nil
+        }
+        self.init(activityType: type)
+        if case .string(let title)? = object["title"] { self.title = title }
+        if case .object(let info)? = object["userInfo"] {
+            userInfo = Dictionary(
+                uniqueKeysWithValues: info.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
+            )
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// What the host stores of a scene's `stateRestorationActivity` answers (LIFECYCLE.md §2,
+/// "Enter background"): the last answer, and nothing once the scene answers nil.
+@Suite struct SceneMachineRestorationTests {
+    static func stores(_ harness: SceneMachineHarness) -> Int {
+        harness.count { if case .storeSession = $0 { true } else { false } }
+    }
+
+    @Test func aNilAnswerClearsWhatAnEarlierOneStoredAndStoresNothingWhenThereWasNone() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let connected = Self.stores(harness)  // the session itself, on connect
+        let first = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: nil)
+        #expect(harness.succeeded(first))
+        // Nothing was stored and nothing is: no write at all.
+        #expect(Self.stores(harness) == connected)
+        #expect(harness.machine.session?.restoration == nil)
+
+        _ = harness.request(.foreground)
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        _ = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: ["item": 42])
+        #expect(harness.machine.session?.restoration == ["item": 42])
+        #expect(Self.stores(harness) == connected + 1)
+
+        _ = harness.request(.foreground)
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        let cleared = harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: nil)
+        #expect(harness.succeeded(cleared))
+        #expect(Self.stores(harness) == connected + 2)
+        #expect(harness.machine.session != nil)
+        #expect(harness.machine.session?.restoration == nil)
+    }
+}
