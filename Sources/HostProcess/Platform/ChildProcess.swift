@@ -68,7 +68,9 @@ package final class ChildProcess: Sendable {
 
     /// Stops the worker's whole process group (SIGSTOP) and returns once the worker is
     /// really stopped (or dead), so a `suspended` trace event is never ahead of the kernel.
-    package func stopProcessGroup() throws(SignalError) {
+    /// Returns false when the worker did not stop within the limit (it was continued then).
+    @discardableResult
+    package func stopProcessGroup() throws(SignalError) -> Bool {
         // The wait runs on a copy of the pidfd and outside the lock: the event loop takes the
         // lock to write, signal and reap, and must never wait behind a stop.
         let pidfd = try state.withLock { (descriptors: inout Descriptors) throws(SignalError) -> Int32 in
@@ -80,12 +82,26 @@ package final class ChildProcess: Sendable {
             try Self.sendSignal(SIGSTOP, toPidfd: descriptors.pidfd)
             return fcntl(descriptors.pidfd, F_DUPFD_CLOEXEC, 0)
         }
-        guard pidfd >= 0 else { return }
+        guard pidfd >= 0 else { return true }
         defer { Glibc.close(pidfd) }
         // SIGSTOP cannot be caught or ignored: the worker stops at once, or dies. Bounded
-        // all the same (5 s of the clock), since every suspension of the host waits on this thread.
-        _ = csh_wait_stopped(pidfd, pid, 5000)
+        // all the same (5 s of the clock), since every suspension of the host waits on this
+        // thread: a worker in uninterruptible sleep may not stop in time.
+        guard csh_wait_stopped(pidfd, pid, Self.stopLimitMilliseconds) == 0 else {
+            // Undone, so that it does not stop later while the host thinks it runs. Under the
+            // lock and only while not reaped: the zombie pins the group id.
+            state.withLock { descriptors in
+                guard descriptors.exit == nil else { return }
+                _ = kill(-pid, SIGCONT)
+                _ = csh_pidfd_send_signal(pidfd, SIGCONT)
+            }
+            return false
+        }
+        return true
     }
+
+    /// How long a stop waits for the kernel to say stopped.
+    static let stopLimitMilliseconds: Int32 = 5000
 
     /// Idempotent. The worker then reads EOF (after nothing of a backlog: it is dropped).
     package func closeStdin() {

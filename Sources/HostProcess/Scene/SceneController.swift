@@ -155,8 +155,8 @@ actor SceneController {
         }
     }
 
-    private func stopFinished(pid: Int32) {
-        apply(machine.stopCompleted(pid: pid))
+    private func stopFinished(pid: Int32, stopped: Bool) {
+        apply(machine.stopCompleted(pid: pid, stopped: stopped))
     }
 
     private func storeFinished(_ outcome: Result<Void, HostError>) {
@@ -250,9 +250,10 @@ actor SceneController {
             // Waiting for the stop is a waitid: on a blocking thread, back as an event.
             guard let child = connection?.child else { return }
             BlockingWorkThread.waits.submit { [self] in
-                try? child.stopProcessGroup()
+                // A worker already gone counts as stopped: its exit event follows.
+                let stopped = (try? child.stopProcessGroup()) ?? true
                 EventLoop.shared.execute { [self] in
-                    self.assumeIsolated { $0.stopFinished(pid: child.pid) }
+                    self.assumeIsolated { $0.stopFinished(pid: child.pid, stopped: stopped) }
                 }
             }
         case .storeSession(let session):

@@ -270,9 +270,23 @@ struct SceneMachine: Sendable {
 
     /// The process group of worker `pid` is stopped (or that worker died meanwhile). The pid
     /// tells a late answer about a dead worker from the answer about its successor.
-    mutating func stopCompleted(pid: Int32) -> [Action] {
+    ///
+    /// `stopped` false: the kernel did not say stopped within the stop's limit (a worker in
+    /// uninterruptible sleep); the stop was undone with SIGCONT. It is not recorded suspended
+    /// (never ahead of the kernel): an error says so and the suspension is tried again after
+    /// the suspend delay.
+    mutating func stopCompleted(pid: Int32, stopped: Bool = true) -> [Action] {
         guard let flight = inFlight, flight.wait == .stop, worker?.pid == pid else { return finishEvent() }
         setWait(.none)
+        guard stopped else {
+            recordError(
+                op: "suspend",
+                .operationFailed,
+                "worker \(pid) did not stop within the limit; it was continued and its suspension is tried again"
+            )
+            scheduleSuspension()
+            return finishEvent()
+        }
         if lifecycle.shouldSuspend {
             output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
             lifecycle.suspended()
