@@ -17,11 +17,12 @@ enum ClientCommands {
         {
             return try discardOffline(&arguments, directory: directory)
         }
-        let path = try Commands.socketPath(&arguments)
+        let socket = try arguments.option("--socket")
         switch arguments.command {
         case "ps":
             let json = arguments.flag("--json")
             try arguments.finish()
+            let path = try Commands.socketPath(given: socket, command: "ps")
             return try perform(ControlRequest(id: .int(1), body: .ps), path: path) { reply in
                 guard case .scenes(let rows) = reply.result else { return }
                 var output = OutputBuffer()
@@ -44,9 +45,11 @@ enum ClientCommands {
             let json = arguments.flag("--json")
             let fromSeq = try arguments.intOption("--from-seq", in: 1...Int.max) ?? 1
             try arguments.finish()
+            let path = try Commands.socketPath(given: socket, command: "events")
             return try events(fromSeq: fromSeq, follow: follow, json: json, path: path)
         default:
             let step = try parseStep(&arguments)
+            let path = try Commands.socketPath(given: socket, command: arguments.command)
             return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { _ in }
         }
     }
@@ -88,13 +91,19 @@ enum ClientCommands {
             throw UsageError("hostctl: unknown command \(op)")
         }
         var object: [String: JSONValue] = ["op": .string(op)]
+        var missing: OperationField?
         // Options first: what remains before the scene name is then unambiguous.
         for field in operation.fields where field.value != .scene {
             if let value = try flagValue(field, &arguments) {
                 object[field.name] = value
-            } else if field.presence == .required {
-                throw UsageError("hostctl \(op): needs \(flagName(field)) \(field.placeholder)")
+            } else if field.presence == .required, missing == nil {
+                missing = field
             }
+        }
+        // A misspelt option explains a missing one: `push A --vcc Detail` names `--vcc`.
+        try arguments.rejectUnknownOptions()
+        if let missing {
+            throw UsageError("hostctl \(op): needs \(flagName(missing)) \(missing.placeholder)")
         }
         if operation.takesScene {
             object["scene"] = .string(try arguments.positional("SCENE"))
@@ -103,7 +112,10 @@ enum ClientCommands {
         do {
             return try Scenario.step(fromJSON: .object(object))
         } catch {
-            throw UsageError("hostctl \(op): \(error.message)")
+            // The parser names the step by its op, which the prefix already does.
+            var message = Substring(error.message)
+            if message.hasPrefix(op + ": ") { message = message.dropFirst(op.count + 2) }
+            throw UsageError("hostctl \(op): \(message)")
         }
     }
 

@@ -287,7 +287,12 @@ private struct Fields {
         guard let value = object[key] else { return nil }
         switch value {
         case .string(let name):
-            guard let number = SignalNames.number(named: name) else { throw error("unknown signal \(quoted(name))") }
+            guard let number = SignalNames.number(named: name) else {
+                throw error(
+                    "unknown signal \(quoted(name)) (known: \(SignalNames.knownNames.joined(separator: " ")), "
+                        + "with or without SIG, or a number 1-64)"
+                )
+            }
             return number
         case .int(let number) where (1...64).contains(number):
             return Int32(number)
