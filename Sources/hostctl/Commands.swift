@@ -72,6 +72,8 @@ enum Commands {
         do {
             try await ScenarioRunner(host: host).run(scenario)
         } catch {
+            // After what the workers wrote before it failed, which often explains it.
+            StderrForwarder.flushBeforeExit()
             printError("hostctl \(command): \(error)")
             exitCode = .runtimeFailure
         }

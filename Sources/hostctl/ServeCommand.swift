@@ -20,6 +20,7 @@ extension Commands {
                 printError("hostctl serve: \(error)")
                 code = .runtimeFailure
             }
+            StderrForwarder.flushBeforeExit()
             exit(code.rawValue)
         }
         TerminationSignals.waitForever { signal in

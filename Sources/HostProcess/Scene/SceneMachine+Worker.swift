@@ -78,8 +78,13 @@ extension SceneMachine {
         return finishEvent()
     }
 
-    /// The worker was reaped. `now`: for the restart intensity.
-    mutating func processExited(_ childExit: ChildExit, now: ContinuousClock.Instant) -> [Action] {
+    /// The worker was reaped. `now`: for the restart intensity. `stderrTail`: its last
+    /// stderr lines, for the error a request in flight fails with.
+    mutating func processExited(
+        _ childExit: ChildExit,
+        now: ContinuousClock.Instant,
+        stderrTail: [String] = []
+    ) -> [Action] {
         guard let worker, let pid = worker.pid else { return finishEvent() }
         var status: Int32?
         var signal: Int32?
@@ -113,6 +118,14 @@ extension SceneMachine {
         let root = lifecycle.stack.first ?? "Root"
         self.worker = nil
         lastExit = exit
+        lastExitDetail = WorkerExitDetail(
+            status: status,
+            signal: signal.map(SignalNames.name(of:)),
+            violation: worker.violation,
+            stderrTail: stderrTail,
+            beforeReady: !worker.sawReady,
+            argv: worker.argv
+        )
         lifecycle.processExited()
         cancelSuspension()
         cancelBackgroundTaskTimers()
@@ -126,7 +139,9 @@ extension SceneMachine {
             case .reply(_, let operation):
                 // The scene is unattached before the caller hears of it, so its next request
                 // is judged against the state the death left.
-                fail(.workerExited(scene: id, op: operation.name, reason: exit.reason))
+                fail(
+                    .workerExited(scene: id, op: operation.name, reason: exit.reason, detail: lastExitDetail ?? .init())
+                )
             case .exit, .stop:
                 cancel(.step)
                 setWait(.none)
@@ -235,7 +250,7 @@ extension SceneMachine {
 
     /// The worker broke the protocol: recorded once, then SIGKILLed with reason `protocol-violation`.
     mutating func violation(_ message: String, code: ProtocolError.Code = .invalidMessage) {
-        guard worker != nil, worker!.violate() else { return }
+        guard worker != nil, worker!.violate(message) else { return }
         let pid = worker!.pid.map(String.init) ?? "?"
         output.append(
             .record(

@@ -82,6 +82,8 @@ struct SceneMachine: Sendable {
     var session: SceneSession?
     var worker: WorkerProcessMachine?
     var lastExit: WorkerExit?
+    /// How the last worker ended, for the errors of requests its death failed.
+    var lastExitDetail: WorkerExitDetail?
     var inFlight: InFlight?
     private var queue: [Work] = []
     private var queueHead = 0
@@ -523,7 +525,14 @@ struct SceneMachine: Sendable {
 
         case .send(let operation):
             guard worker?.pid != nil, lifecycle.hasLiveWorker else {
-                fail(.workerExited(scene: id, op: operation.name, reason: lastExit?.reason ?? .crashed))
+                fail(
+                    .workerExited(
+                        scene: id,
+                        op: operation.name,
+                        reason: lastExit?.reason ?? .crashed,
+                        detail: lastExitDetail ?? .init()
+                    )
+                )
                 return
             }
             let requestID = worker!.register(operation.name)

@@ -84,11 +84,15 @@ struct WorkerProcessMachine: Sendable {
         return !sawReady
     }
 
-    /// True the first time only.
-    mutating func violate() -> Bool {
+    /// True the first time only; `message` is kept for the error its death gives.
+    mutating func violate(_ message: String) -> Bool {
         defer { violated = true }
+        if !violated { violation = message }
         return !violated
     }
+
+    /// What it broke first, if it broke the protocol.
+    private(set) var violation: String?
 
     /// Whether the signal must be sent now (false: deferred until spawned, or a SIGKILL
     /// already sent: one is enough).
