@@ -160,16 +160,9 @@ enum ClientCommands {
             // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
             return try text().map { text in (try? JSONParser.parse(Array(text.utf8))) ?? .string(text) }
         case .argv:
-            // `--worker PATH [--worker-arg ARG]...`: the argv, in order.
-            let path = try arguments.option(flag)
-            let extra = try arguments.options(flag + "-arg", acceptsDashedValues: true)
-            guard let path else {
-                guard extra.isEmpty else {
-                    throw UsageError("hostctl \(arguments.command): \(flag)-arg needs \(flag) \(field.placeholder)")
-                }
-                return nil
-            }
-            return .array(([path] + extra).map { .string($0) })
+            // `--worker PATH [--worker-arg ARG]...`: the argv, in order, its program resolved
+            // against this client's directory and PATH (not the serving host's).
+            return try WorkerFlags.parse(&arguments, flag: flag).map { .array($0.map { .string($0) }) }
         }
     }
 
@@ -253,7 +246,7 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME"]]
+        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "WORKER"]]
         for row in rows {
             table.append([
                 row.scene,
@@ -263,6 +256,7 @@ enum ClientCommands {
                 row.pid.map { String($0) } ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
+                row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
             ])
         }
         var widths = [Int](repeating: 0, count: table[0].count)
@@ -274,10 +268,11 @@ enum ClientCommands {
             var cells: [String] = []
             for (index, cell) in line.enumerated() {
                 // Numbers right-aligned, text left-aligned; no padding after the last column.
+                let isNumber = (4...6).contains(index)
                 if index == line.count - 1 {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : cell)
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : cell)
                 } else {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
                 }
             }
             text += cells.joined(separator: "  ") + "\n"

@@ -41,6 +41,7 @@ extension Commands {
         let socket = try arguments.option("--socket")
         let tracePath = try arguments.option("--trace")
         let historyMegabytes = try arguments.intOption("--history-limit-mb", in: 1...(1 << 20)) ?? 64
+        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
         var limits = Scenario.Limits()
         limits.stateDirectory = try arguments.option("--state-dir")
         limits = try LimitFlags.parse(&arguments, over: limits)
@@ -56,7 +57,7 @@ extension Commands {
         }
         let server: ControlServer
         do {
-            var configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
+            var configuration = limits.applied(to: HostConfiguration(worker: worker))
             configuration.traceHistoryLimitBytes = historyMegabytes << 20
             let host = try SceneHost(configuration: configuration, tracePath: tracePath)
             // The trace records them too, but nobody may be reading it: a session lost to

@@ -43,9 +43,10 @@ enum StressCommand {
         }
         let json = arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
+        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
         try arguments.finish()
 
-        let configuration = StressOptions.configuration(worker: [currentExecutablePath(), "worker"])
+        let configuration = StressOptions.configuration(worker: worker)
         let report: StressReport
         do {
             report = try await StressRunner(options: options, configuration: configuration, tracePath: tracePath)
@@ -107,6 +108,8 @@ extension Help {
           --reply-timeout-ms N   a request unanswered this long is a violation (default 120000)
           --json            print the report as one JSON object instead (the last line)
           --trace FILE      write the run's trace as JSON Lines
+          --worker PATH     the worker every scene runs (default: this hostctl with worker);
+                            --worker-arg ARG adds an argument, repeat it for more
 
         The last line is the summary:
           ops=M scenes=N clients=C seed=S kills=K violations=V ops/s=X p50=Yus p99=Zus

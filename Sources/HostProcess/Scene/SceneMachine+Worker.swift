@@ -5,6 +5,11 @@ extension SceneMachine {
     /// One decoded message from the worker, in the order the worker wrote it.
     mutating func received(_ message: WorkerMessage) -> [Action] {
         guard let worker, !worker.violated else { return finishEvent() }
+        if case .reply(let requestID, let result) = message {
+            releaseRestorationCallback(answering: requestID, result)
+        } else {
+            releaseRestorationCallback()
+        }
         switch message {
         case .ready(let version, _):
             let first = self.worker!.ready()
@@ -86,6 +91,7 @@ extension SceneMachine {
         stderrTail: [String] = []
     ) -> [Action] {
         guard let worker, let pid = worker.pid else { return finishEvent() }
+        releaseRestorationCallback()
         var status: Int32?
         var signal: Int32?
         switch childExit {
@@ -107,7 +113,8 @@ extension SceneMachine {
                     pid: pid,
                     reason: exit.reason,
                     status: status,
-                    signal: signal.map(SignalNames.name(of:))
+                    signal: signal.map(SignalNames.name(of:)),
+                    silent: worker.killedSilently && exit.reason == .killed ? true : nil
                 )
             )
         )
@@ -185,7 +192,27 @@ extension SceneMachine {
             value: callback.value,
             origin: callback.origin?.rawValue
         )
+        if callback.name == .stateRestorationActivity, callback.restoration == nil {
+            // Recorded with the answer, which comes in the reply: held until the worker's
+            // next message or end, so the scene's order in the trace is unchanged.
+            heldRestorationCallback = event
+            return
+        }
         output.append(.recordCallback(event, callback.name))
+    }
+
+    /// Records the held `stateRestorationActivity` callback: with `result` when that is the
+    /// answer of a transition that saves the scene's state (the reply to request `requestID`).
+    private mutating func releaseRestorationCallback(answering requestID: Int? = nil, _ result: JSONValue? = nil) {
+        guard var event = heldRestorationCallback else { return }
+        heldRestorationCallback = nil
+        if let requestID, let flight = inFlight, case .reply(requestID, let operation) = flight.wait {
+            switch operation {
+            case .enterBackground, .connect: event.restoration = result
+            default: break
+            }
+        }
+        output.append(.recordCallback(event, .stateRestorationActivity))
     }
 
     private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {
@@ -251,6 +278,7 @@ extension SceneMachine {
     /// The worker broke the protocol: recorded once, then SIGKILLed with reason `protocol-violation`.
     mutating func violation(_ message: String, code: ProtocolError.Code = .invalidMessage) {
         guard worker != nil, worker!.violate(message) else { return }
+        releaseRestorationCallback()
         let pid = worker!.pid.map(String.init) ?? "?"
         output.append(
             .record(

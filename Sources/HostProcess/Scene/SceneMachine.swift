@@ -84,6 +84,9 @@ struct SceneMachine: Sendable {
     var lastExit: WorkerExit?
     /// How the last worker ended, for the errors of requests its death failed.
     var lastExitDetail: WorkerExitDetail?
+    /// A `stateRestorationActivity` callback held until the reply that carries its answer,
+    /// so the trace records what the scene saved on it (`restoration`).
+    var heldRestorationCallback: TraceEvent?
     var inFlight: InFlight?
     private var queue: [Work] = []
     private var queueHead = 0
@@ -118,7 +121,8 @@ struct SceneMachine: Sendable {
             stack: lifecycle.stack,
             hasBackgroundTask: lifecycle.hasBackgroundTask,
             isDiscarded: lifecycle.isDiscarded,
-            lastExit: lastExit
+            lastExit: lastExit,
+            workerArgv: worker?.argv ?? lastArgv
         )
     }
 
@@ -213,7 +217,9 @@ struct SceneMachine: Sendable {
         guard var worker, worker.pid == nil else { return finishEvent() }
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
-        output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid)))
+        output.append(
+            .record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv))
+        )
         for signal in deferred { output.append(.signal(signal)) }
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
@@ -495,12 +501,11 @@ struct SceneMachine: Sendable {
                 fail(.shuttingDown)
                 return
             }
-            var argv = configuration.worker
-            switch inFlight?.work {
-            case .request(.connect(_, _, let worker?), _): argv = worker
-            case .restart: argv = lastArgv ?? configuration.worker
-            default: break
-            }
+            // The scene's last worker unless the request names one: a reconnect, like a
+            // restart, starts the app the scene ran (the host's default worker would
+            // overwrite that app's stored state with its own).
+            var argv = lastArgv ?? configuration.worker
+            if case .request(.connect(_, _, let worker?), _) = inFlight?.work { argv = worker }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
             if !lifecycle.sessionExists {
                 let fresh = session ?? SceneSession(identifier: id)
@@ -558,6 +563,7 @@ struct SceneMachine: Sendable {
 
         case .signal(let signal, let reason):
             guard worker != nil else { return }
+            if case .request(.terminate, _) = inFlight?.work { worker!.killedSilently = true }
             if signal == SIGKILLNumber {
                 sendKill(signal, reason: reason)
                 setWait(.exit(request: nil, failsOnRefusal: false, onTimeout: .giveUp))

@@ -36,6 +36,9 @@ struct WorkerProcessMachine: Sendable {
     /// The worker reported a change the app made and the host accepted it: the callbacks with
     /// origin `app` that follow belong to it, until the next reply, failure or change.
     var appChangeOpen = false
+    /// The host is killing it silently (a `terminate` of a worker that is not running):
+    /// its `exited` event says so.
+    var killedSilently = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 
