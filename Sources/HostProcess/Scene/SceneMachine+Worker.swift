@@ -226,6 +226,7 @@ extension SceneMachine {
         lifecycle.completed(operation)
         switch operation {
         case .connect(let options):
+            lastConnectedArgv = worker?.argv
             if options.background {
                 storeRestoration(result)
             } else {

@@ -97,6 +97,9 @@ struct SceneMachine: Sendable {
     private var nextTimerGeneration = 0
     var restartIntensity = RestartIntensity()
     private var lastArgv: [String]?
+    /// The argv of the last worker whose connect succeeded: what a `connect` without a
+    /// worker of its own starts (one that failed to connect is not worth repeating).
+    var lastConnectedArgv: [String]?
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -501,11 +504,15 @@ struct SceneMachine: Sendable {
                 fail(.shuttingDown)
                 return
             }
-            // The scene's last worker unless the request names one: a reconnect, like a
-            // restart, starts the app the scene ran (the host's default worker would
-            // overwrite that app's stored state with its own).
-            var argv = lastArgv ?? configuration.worker
-            if case .request(.connect(_, _, let worker?), _) = inFlight?.work { argv = worker }
+            // A restart runs the worker that died again. A connect runs the one it names,
+            // else the last one that connected: a reconnect starts the app the scene ran
+            // (the host's default worker would overwrite that app's stored state).
+            var argv = lastConnectedArgv ?? configuration.worker
+            switch inFlight?.work {
+            case .request(.connect(_, _, let worker?), _): argv = worker
+            case .restart: argv = lastArgv ?? argv
+            default: break
+            }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
             if !lifecycle.sessionExists {
                 let fresh = session ?? SceneSession(identifier: id)
