@@ -99,8 +99,8 @@ extension Help {
         \(LimitFlags.help)
 
         EXAMPLE
-          mkdir -m 700 -p "$XDG_RUNTIME_DIR/scenehost"
-          export SCENEHOST_SOCKET="$XDG_RUNTIME_DIR/scenehost/host.sock"
+          dir="${XDG_RUNTIME_DIR:-/tmp}/scenehost-$(id -u)"; mkdir -m 700 -p "$dir"
+          export SCENEHOST_SOCKET="$dir/host.sock"
           hostctl serve &
           hostctl connect A && hostctl push A --vc Detail && hostctl ps
           hostctl quit
@@ -129,7 +129,7 @@ extension Help {
                              until the host quits (or Ctrl-C)
 
         EXAMPLES
-          export SCENEHOST_SOCKET=$XDG_RUNTIME_DIR/scenehost/host.sock
+          export SCENEHOST_SOCKET="${XDG_RUNTIME_DIR:-/tmp}/scenehost-$(id -u)/host.sock"
           hostctl connect Mail && hostctl push Mail --vc Message
           hostctl notify Mail --name unread --value 3
           hostctl events --follow --json | grep '"exited"'
