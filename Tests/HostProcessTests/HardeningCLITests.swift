@@ -25,6 +25,9 @@ import Testing
             "$BROKEN": (directory + "/broken.json", #"{"steps":[{"op":"connect","#),
             "$BROKEN_LINES": (directory + "/broken-lines.json", "{ \"steps\": [\n  {\"op\": \"connect\"}\n  {} ] }"),
             "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
+            "$UNKNOWN_STEP_FIELD": (
+                directory + "/unknown-step-field.json", #"{"steps":[{"op":"push","scene":"A","vcc":"B"}]}"#
+            ),
             "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
             "$AFTER_QUIT": (directory + "/after-quit.json", #"{"steps":[{"op":"quit"},{"op":"pop","scene":"A"}]}"#),
             "$ZERO_LAUNCH": (directory + "/zero-launch.json", #"{"config":{"launchLimitMs":0},"steps":[]}"#),
@@ -86,6 +89,7 @@ import Testing
         (["run", "$BROKEN_LINES"], "invalid JSON at line 3, column 3 (byte 35): unexpected character '{'"),
         (["run", "$UNKNOWN_OP"], "unknown op \"fly\""),
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
+        (["run", "$UNKNOWN_STEP_FIELD"], "step 1 (push): unknown field \"vcc\" (known: scene, vc, expectError)"),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
         (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
         // The scenario's config and the flags share one validation (the flags refuse 0 too).

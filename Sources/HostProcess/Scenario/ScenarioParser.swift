@@ -110,7 +110,8 @@ extension Scenario {
             expectsError = flag
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key))")
+            let known = (allowed.sorted() + ["expectError"]).joined(separator: ", ")
+            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key)) (known: \(known))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
         try fields.checkPresence(of: operation.fields)
