@@ -68,8 +68,8 @@ enum StressCommand {
 extension Help {
     static let stress = """
         hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--mix full|steady]
-                       [--json] [--trace FILE]
-        hostctl stress --scale N [--json]
+                       [--worker PATH [--worker-arg ARG]...] [--json] [--trace FILE]
+        hostctl stress --scale N [--worker PATH [--worker-arg ARG]...] [--json]
 
         Concurrency stress with invariant checks. C concurrent clients send M random
         operations in total (legal and illegal: connect, activate, deactivate, background,
