@@ -92,7 +92,8 @@ extension Scenario {
         return limits
     }
 
-    static func parseEntry(_ value: JSONValue, number: Int) throws(ScenarioError) -> Entry {
+    /// `inScenario`: `expectError` is one of the known fields (a control request has no use for it).
+    static func parseEntry(_ value: JSONValue, number: Int, inScenario: Bool = true) throws(ScenarioError) -> Entry {
         guard case .object(var object) = value else { throw ScenarioError("step \(number): must be an object") }
         guard case .string(let op)? = object.removeValue(forKey: "op") else {
             throw ScenarioError("step \(number): missing \"op\"")
@@ -110,7 +111,7 @@ extension Scenario {
             expectsError = flag
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            let known = (allowed.sorted() + ["expectError"]).joined(separator: ", ")
+            let known = (allowed.sorted() + (inScenario ? ["expectError"] : [])).joined(separator: ", ")
             throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key)) (known: \(known))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
