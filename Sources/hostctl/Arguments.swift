@@ -11,6 +11,9 @@ struct Arguments {
     private var remaining: [String]
     /// Every flag and option consumed so far, to tell a repeated one from an unknown one.
     private var consumed: Set<String> = []
+    /// Every flag and option asked for so far, present or not, in the order asked: what this
+    /// command knows, for the error that names an unknown one.
+    private(set) var known: [String] = []
 
     init(command: String, _ arguments: [String]) {
         self.command = command
@@ -22,6 +25,7 @@ struct Arguments {
 
     /// Removes a boolean flag; true if it was present.
     mutating func flag(_ name: String) -> Bool {
+        learn(name)
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
         consumed.insert(name)
@@ -33,6 +37,7 @@ struct Arguments {
     /// `VALUE` may start with `--` only in the `=` form or when `acceptsDashedValue` is set
     /// (argv for a worker): otherwise `--socket --json` is a missing value, not a path.
     mutating func option(_ name: String, acceptsDashedValue: Bool = false) throws(UsageError) -> String? {
+        learn(name)
         guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
             return nil
         }
@@ -78,6 +83,7 @@ struct Arguments {
 
     /// Fails on anything not consumed.
     func finish() throws(UsageError) {
+        try rejectUnknownOptions()
         if let first = remaining.first {
             let name = String(first.prefix { $0 != "=" })
             if consumed.contains(name) {
@@ -85,5 +91,54 @@ struct Arguments {
             }
             throw UsageError("hostctl \(command): unknown argument \"\(first)\" (see hostctl \(command) --help)")
         }
+    }
+
+    /// Fails on the first option left that this command never asked for, naming it, the
+    /// nearest known one and the known ones. Called by `finish`, and before a "needs --x"
+    /// error: with `push A --vcc Detail` the typo is the news, not the missing `--vc`.
+    func rejectUnknownOptions() throws(UsageError) {
+        for argument in remaining where argument.hasPrefix("-") && argument != "-" {
+            let name = String(argument.prefix { $0 != "=" })
+            guard !known.contains(name) else { continue }
+            let options = known.filter { $0 != "--help" && $0 != "-h" }
+            var message = "hostctl \(command): unknown option \(name)"
+            if let nearest = Self.nearest(to: name, among: options) { message += " (did you mean \(nearest)?)" }
+            let list = options.joined(separator: " ")
+            if options.isEmpty {
+                message += "; it takes no options"
+            } else if list.count <= 160 {
+                message += "; known: \(list)"
+            } else {
+                message += "; see hostctl \(command) --help"
+            }
+            throw UsageError(message)
+        }
+    }
+
+    private mutating func learn(_ name: String) {
+        if !known.contains(name) { known.append(name) }
+    }
+
+    /// The known name within two edits of `name` (or that it is a prefix of), if one is closest.
+    static func nearest(to name: String, among names: [String]) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in names {
+            let distance = candidate.hasPrefix(name) ? 1 : editDistance(Array(name), Array(candidate))
+            if distance <= 2, distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

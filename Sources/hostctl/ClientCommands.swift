@@ -17,11 +17,12 @@ enum ClientCommands {
         {
             return try discardOffline(&arguments, directory: directory)
         }
-        let path = try Commands.socketPath(&arguments)
+        let socket = try arguments.option("--socket")
         switch arguments.command {
         case "ps":
             let json = arguments.flag("--json")
             try arguments.finish()
+            let path = try Commands.socketPath(given: socket, command: "ps")
             return try perform(ControlRequest(id: .int(1), body: .ps), path: path) { reply in
                 guard case .scenes(let rows) = reply.result else { return }
                 var output = OutputBuffer()
@@ -44,9 +45,11 @@ enum ClientCommands {
             let json = arguments.flag("--json")
             let fromSeq = try arguments.intOption("--from-seq", in: 1...Int.max) ?? 1
             try arguments.finish()
+            let path = try Commands.socketPath(given: socket, command: "events")
             return try events(fromSeq: fromSeq, follow: follow, json: json, path: path)
         default:
             let step = try parseStep(&arguments)
+            let path = try Commands.socketPath(given: socket, command: arguments.command)
             return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { _ in }
         }
     }
@@ -88,13 +91,19 @@ enum ClientCommands {
             throw UsageError("hostctl: unknown command \(op)")
         }
         var object: [String: JSONValue] = ["op": .string(op)]
+        var missing: OperationField?
         // Options first: what remains before the scene name is then unambiguous.
         for field in operation.fields where field.value != .scene {
             if let value = try flagValue(field, &arguments) {
                 object[field.name] = value
-            } else if field.presence == .required {
-                throw UsageError("hostctl \(op): needs \(flagName(field)) \(field.placeholder)")
+            } else if field.presence == .required, missing == nil {
+                missing = field
             }
+        }
+        // A misspelt option explains a missing one: `push A --vcc Detail` names `--vcc`.
+        try arguments.rejectUnknownOptions()
+        if let missing {
+            throw UsageError("hostctl \(op): needs \(flagName(missing)) \(missing.placeholder)")
         }
         if operation.takesScene {
             object["scene"] = .string(try arguments.positional("SCENE"))
@@ -103,7 +112,10 @@ enum ClientCommands {
         do {
             return try Scenario.step(fromJSON: .object(object))
         } catch {
-            throw UsageError("hostctl \(op): \(error.message)")
+            // The parser names the step by its op, which the prefix already does.
+            var message = Substring(error.message)
+            if message.hasPrefix(op + ": ") { message = message.dropFirst(op.count + 2) }
+            throw UsageError("hostctl \(op): \(message)")
         }
     }
 
@@ -148,16 +160,9 @@ enum ClientCommands {
             // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
             return try text().map { text in (try? JSONParser.parse(Array(text.utf8))) ?? .string(text) }
         case .argv:
-            // `--worker PATH [--worker-arg ARG]...`: the argv, in order.
-            let path = try arguments.option(flag)
-            let extra = try arguments.options(flag + "-arg", acceptsDashedValues: true)
-            guard let path else {
-                guard extra.isEmpty else {
-                    throw UsageError("hostctl \(arguments.command): \(flag)-arg needs \(flag) \(field.placeholder)")
-                }
-                return nil
-            }
-            return .array(([path] + extra).map { .string($0) })
+            // `--worker PATH [--worker-arg ARG]...`: the argv, in order, its program resolved
+            // against this client's directory and PATH (not the serving host's).
+            return try WorkerFlags.parse(&arguments, flag: flag).map { .array($0.map { .string($0) }) }
         }
     }
 
@@ -241,7 +246,7 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME"]]
+        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "WORKER"]]
         for row in rows {
             table.append([
                 row.scene,
@@ -251,6 +256,7 @@ enum ClientCommands {
                 row.pid.map { String($0) } ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
+                row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
             ])
         }
         var widths = [Int](repeating: 0, count: table[0].count)
@@ -262,10 +268,11 @@ enum ClientCommands {
             var cells: [String] = []
             for (index, cell) in line.enumerated() {
                 // Numbers right-aligned, text left-aligned; no padding after the last column.
+                let isNumber = (4...6).contains(index)
                 if index == line.count - 1 {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : cell)
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : cell)
                 } else {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
                 }
             }
             text += cells.joined(separator: "  ") + "\n"

@@ -19,6 +19,7 @@ enum Commands {
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
             scenario,
+            command: "demo",
             tracePath: tracePath,
             quiet: false,
             timelinePath: timelinePath,
@@ -43,13 +44,14 @@ enum Commands {
         }
         scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
         try arguments.finish()
-        return await runScenario(scenario, tracePath: tracePath, quiet: quiet)
+        return await runScenario(scenario, command: "run", tracePath: tracePath, quiet: quiet)
     }
 
     /// `timelinePath`: also draw the run as an SVG timeline there. `banner`: printed once the
     /// host has started (so a bad `--trace` path fails before anything is printed).
     private static func runScenario(
         _ scenario: Scenario,
+        command: String,
         tracePath: String?,
         quiet: Bool,
         timelinePath: String? = nil,
@@ -62,7 +64,7 @@ enum Commands {
         do {
             host = try SceneHost(configuration: configuration, tracePath: tracePath)
         } catch {
-            printError("hostctl: \(error)")
+            printError("hostctl \(command): \(error)")
             return .runtimeFailure
         }
         if let banner { print(banner) }
@@ -70,7 +72,9 @@ enum Commands {
         do {
             try await ScenarioRunner(host: host).run(scenario)
         } catch {
-            printError("hostctl: \(error)")
+            // After what the workers wrote before it failed, which often explains it.
+            StderrForwarder.flushBeforeExit()
+            printError("hostctl \(command): \(error)")
             exitCode = .runtimeFailure
         }
         if !quiet { print(TimelineFormatter.render(host.trace.history)) }
@@ -78,7 +82,7 @@ enum Commands {
             // The file ends at the last event written whole; the run itself is not trusted
             // to have been recorded.
             fflush(nil)
-            printError("hostctl: \(error)")
+            printError("hostctl \(command): \(error)")
             exitCode = .runtimeFailure
         } else if let tracePath, !quiet {
             print("trace written to \(tracePath)")
@@ -88,7 +92,7 @@ enum Commands {
                 try TimelineFiles.write(Array(SVGTimeline.render(host.trace.history).utf8), to: timelinePath)
                 if !quiet && timelinePath != "-" { print("timeline written to \(timelinePath)") }
             } catch {
-                printError("hostctl: \(error)")
+                printError("hostctl \(command): \(error)")
                 exitCode = .runtimeFailure
             }
         }

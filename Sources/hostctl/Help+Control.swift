@@ -58,7 +58,7 @@ extension Help {
 
     private static func clientNote(_ operation: LifecycleOperation) -> String? {
         switch operation {
-        case .connect: "start A's worker (--worker: this argv, in order)"
+        case .connect: "start A's worker (default: A's last one)"
         case .push, .pop: "navigation (foreground only)"
         case .notify: "a --value that is not JSON is sent as a string"
         case .kill: "signal the worker from the host (reason killed)"
@@ -73,7 +73,8 @@ extension Help {
     }
 
     static let serve = """
-        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N] [limit flags]
+        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N]
+                      [--worker PATH [--worker-arg ARG]...] [limit flags]
 
         Runs a host until a `quit` request, SIGTERM, SIGINT or SIGHUP, controlled over a Unix
         socket (mode 0600). Then every scene is terminated as at the end of a scenario
@@ -92,11 +93,14 @@ extension Help {
           --history-limit-mb N
                             keep the newest N MiB of trace in memory for `events`
                             (default 64; older events only in the --trace file)
+          --worker PATH     the worker a scene runs when its connect names none (default:
+                            this hostctl with worker); --worker-arg ARG adds an argument,
+                            repeat it for more. A scene reconnects with its last worker.
         \(LimitFlags.help)
 
         EXAMPLE
-          mkdir -m 700 -p "$XDG_RUNTIME_DIR/scenehost"
-          export SCENEHOST_SOCKET="$XDG_RUNTIME_DIR/scenehost/host.sock"
+          dir="${XDG_RUNTIME_DIR:-/tmp}/scenehost-$(id -u)"; mkdir -m 700 -p "$dir"
+          export SCENEHOST_SOCKET="$dir/host.sock"
           hostctl serve &
           hostctl connect A && hostctl push A --vc Detail && hostctl ps
           hostctl quit
@@ -110,21 +114,22 @@ extension Help {
 
         One request to a host started with hostctl serve; the socket comes from --socket or
         $SCENEHOST_SOCKET. Exit 0 when the host did it, 3 when it refused or failed (its
-        error on stderr), 2 for a usage error.
+        error on stderr), 2 for a usage error. A --worker PATH is resolved here (relative
+        to this directory, a bare name through this PATH), not where the host runs.
 
         SCENE OPERATIONS (the scenario ops; fields as flags)
         \(clientOperations)
 
         HOST
           ps [--json]        scene, session stored, state, process, pid, resident memory,
-                             worker uptime (--json: a JSON array on one line)
+                             worker uptime, worker argv (--json: a JSON array on one line)
           events [--follow] [--json] [--from-seq N]
                              the trace from seq N (default 1): readable lines, or the
                              trace's JSON Lines with --json; --follow keeps streaming
                              until the host quits (or Ctrl-C)
 
         EXAMPLES
-          export SCENEHOST_SOCKET=$XDG_RUNTIME_DIR/scenehost/host.sock
+          export SCENEHOST_SOCKET="${XDG_RUNTIME_DIR:-/tmp}/scenehost-$(id -u)/host.sock"
           hostctl connect Mail && hostctl push Mail --vc Message
           hostctl notify Mail --name unread --value 3
           hostctl events --follow --json | grep '"exited"'

@@ -14,7 +14,7 @@ enum Help {
                                                draw a trace: SVG picture or Perfetto JSON
           hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--json]
                                                concurrency stress with invariant checks
-          hostctl serve --socket PATH [--state-dir DIR]
+          hostctl serve --socket PATH [--state-dir DIR] [--worker PATH]
                                                a long-running host controlled over a Unix socket
           hostctl <op> SCENE [--flags] --socket PATH
                                                one operation on a serving host (push A --vc Detail)

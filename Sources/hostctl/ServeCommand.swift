@@ -20,6 +20,7 @@ extension Commands {
                 printError("hostctl serve: \(error)")
                 code = .runtimeFailure
             }
+            StderrForwarder.flushBeforeExit()
             exit(code.rawValue)
         }
         TerminationSignals.waitForever { signal in
@@ -37,13 +38,15 @@ extension Commands {
             print(Help.serve)
             return .success
         }
-        let path = try socketPath(&arguments)
+        let socket = try arguments.option("--socket")
         let tracePath = try arguments.option("--trace")
         let historyMegabytes = try arguments.intOption("--history-limit-mb", in: 1...(1 << 20)) ?? 64
+        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
         var limits = Scenario.Limits()
         limits.stateDirectory = try arguments.option("--state-dir")
         limits = try LimitFlags.parse(&arguments, over: limits)
         try arguments.finish()
+        let path = try socketPath(given: socket, command: "serve")
 
         let listener: ControlListener
         do {
@@ -54,7 +57,7 @@ extension Commands {
         }
         let server: ControlServer
         do {
-            var configuration = limits.applied(to: HostConfiguration(worker: [currentExecutablePath(), "worker"]))
+            var configuration = limits.applied(to: HostConfiguration(worker: worker))
             configuration.traceHistoryLimitBytes = historyMegabytes << 20
             let host = try SceneHost(configuration: configuration, tracePath: tracePath)
             // The trace records them too, but nobody may be reading it: a session lost to
@@ -94,12 +97,18 @@ extension Commands {
 
     /// `--socket PATH`, else `$SCENEHOST_SOCKET`.
     static func socketPath(_ arguments: inout Arguments) throws(UsageError) -> String {
-        if let path = try arguments.option("--socket") { return path }
+        try socketPath(given: try arguments.option("--socket"), command: arguments.command)
+    }
+
+    /// `given` (the `--socket` value, read with the other options so that an unknown option
+    /// is reported before a missing socket), else `$SCENEHOST_SOCKET`.
+    static func socketPath(given: String?, command: String) throws(UsageError) -> String {
+        if let given { return given }
         if let value = getenv(ControlSocket.environmentVariable), value.pointee != 0 {
             return String(cString: value)
         }
         throw UsageError(
-            "hostctl \(arguments.command): needs --socket PATH (or \(ControlSocket.environmentVariable) in the environment)"
+            "hostctl \(command): needs --socket PATH (or \(ControlSocket.environmentVariable) in the environment)"
         )
     }
 }

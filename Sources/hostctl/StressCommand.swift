@@ -43,9 +43,10 @@ enum StressCommand {
         }
         let json = arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
+        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
         try arguments.finish()
 
-        let configuration = StressOptions.configuration(worker: [currentExecutablePath(), "worker"])
+        let configuration = StressOptions.configuration(worker: worker)
         let report: StressReport
         do {
             report = try await StressRunner(options: options, configuration: configuration, tracePath: tracePath)
@@ -67,8 +68,8 @@ enum StressCommand {
 extension Help {
     static let stress = """
         hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--mix full|steady]
-                       [--json] [--trace FILE]
-        hostctl stress --scale N [--json]
+                       [--worker PATH [--worker-arg ARG]...] [--json] [--trace FILE]
+        hostctl stress --scale N [--worker PATH [--worker-arg ARG]...] [--json]
 
         Concurrency stress with invariant checks. C concurrent clients send M random
         operations in total (legal and illegal: connect, activate, deactivate, background,
@@ -107,6 +108,8 @@ extension Help {
           --reply-timeout-ms N   a request unanswered this long is a violation (default 120000)
           --json            print the report as one JSON object instead (the last line)
           --trace FILE      write the run's trace as JSON Lines
+          --worker PATH     the worker every scene runs (default: this hostctl with worker);
+                            --worker-arg ARG adds an argument, repeat it for more
 
         The last line is the summary:
           ops=M scenes=N clients=C seed=S kills=K violations=V ops/s=X p50=Yus p99=Zus

@@ -48,4 +48,7 @@ func main() async -> ExitCode {
     }
 }
 
-exit(await main().rawValue)
+let code = await main()
+// Worker stderr goes out on a thread of its own: what it still holds must not be lost.
+StderrForwarder.flushBeforeExit()
+exit(code.rawValue)

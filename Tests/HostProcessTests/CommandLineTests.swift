@@ -95,7 +95,7 @@ import Testing
         let full = try await Self.run(["run", scenario, "--quiet", "--trace", "/dev/full"])
         #expect(full.exit == .exited(status: 3), "\(full.stderr)")
         #expect(
-            full.stderr == "hostctl: cannot write trace file /dev/full: No space left on device\n",
+            full.stderr == "hostctl run: cannot write trace file /dev/full: No space left on device\n",
             "\(full.stderr)"
         )
         let demo = try await Self.run(["demo", "--trace", "/dev/full"])
@@ -121,7 +121,7 @@ import Testing
             direct: true
         )
         #expect(outcome.exit == .exited(status: 3), "\(outcome.stderr)")
-        #expect(outcome.stderr.hasPrefix("hostctl: cannot write trace file \(trace): "), "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("hostctl run: cannot write trace file \(trace): "), "\(outcome.stderr)")
         #expect(try !readLines(trace).isEmpty)
         // What is there is whole lines only: every one an event.
         let text = try String(decoding: readFileBytes(trace), as: UTF8.self)

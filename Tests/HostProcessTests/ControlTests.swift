@@ -302,7 +302,8 @@ struct ControlTests {
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(
             Array(rows.dropFirst()) == [
-                ["A", "yes", "unattached", "none", "-", "-", "-"], ["B", "yes", "unattached", "none", "-", "-", "-"],
+                ["A", "yes", "unattached", "none", "-", "-", "-", "-"],
+                ["B", "yes", "unattached", "none", "-", "-", "-", "-"],
             ],
             "\(table.stdout)"
         )

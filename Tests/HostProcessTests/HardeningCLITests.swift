@@ -23,7 +23,11 @@ import Testing
             "$OK": (directory + "/ok.json", #"{"steps":[]}"#),
             "$UNKNOWN_OP": (directory + "/unknown-op.json", #"{"steps":[{"op":"fly","scene":"A"}]}"#),
             "$BROKEN": (directory + "/broken.json", #"{"steps":[{"op":"connect","#),
+            "$BROKEN_LINES": (directory + "/broken-lines.json", "{ \"steps\": [\n  {\"op\": \"connect\"}\n  {} ] }"),
             "$UNKNOWN_FIELD": (directory + "/unknown-field.json", #"{"config":{"suspendDelay":1},"steps":[]}"#),
+            "$UNKNOWN_STEP_FIELD": (
+                directory + "/unknown-step-field.json", #"{"steps":[{"op":"push","scene":"A","vcc":"B"}]}"#
+            ),
             "$BAD_SCENE": (directory + "/bad-scene.json", #"{"steps":[{"op":"connect","scene":"../x"}]}"#),
             "$AFTER_QUIT": (directory + "/after-quit.json", #"{"steps":[{"op":"quit"},{"op":"pop","scene":"A"}]}"#),
             "$ZERO_LAUNCH": (directory + "/zero-launch.json", #"{"config":{"launchLimitMs":0},"steps":[]}"#),
@@ -81,8 +85,11 @@ import Testing
         (["run", "/nonexistent/scenario.json"], "No such file"),
         (["run", "$DIR"], "Is a directory"),
         (["run", "$BROKEN"], "not valid JSON"),
+        // A document of several lines: where an editor shows it.
+        (["run", "$BROKEN_LINES"], "invalid JSON at line 3, column 3 (byte 35): unexpected character '{'"),
         (["run", "$UNKNOWN_OP"], "unknown op \"fly\""),
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
+        (["run", "$UNKNOWN_STEP_FIELD"], "step 1 (push): unknown field \"vcc\" (known: payload, scene, vc, expectError)"),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
         (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
         // The scenario's config and the flags share one validation (the flags refuse 0 too).
@@ -103,12 +110,12 @@ import Testing
         (["run", "$OK", "--trace"], "--trace needs a value"),
         (["run", "$OK", "--trace="], "--trace needs a value"),
         (["run", "$OK", "$OK"], "unknown argument"),
-        (["run", "$OK", "--bogus"], "unknown argument \"--bogus\""),
+        (["run", "$OK", "--bogus"], "unknown option --bogus"),
         // verify
         (["verify"], "missing TRACE.jsonl"),
         (["verify", "a.jsonl", "b.jsonl"], "unknown argument \"b.jsonl\""),
         // demo
-        (["demo", "--bogus"], "unknown argument \"--bogus\""),
+        (["demo", "--bogus"], "unknown option --bogus"),
         (["demo", "extra"], "unknown argument \"extra\""),
         (["demo", "--trace"], "--trace needs a value"),
         (["demo", "--timeline"], "--timeline needs a value"),
@@ -118,27 +125,37 @@ import Testing
         (["timeline"], "missing TRACE.jsonl"),
         (["timeline", "$OK", "--format", "png"], "--format"),
         (["timeline", "$OK", "-o", "a", "-o", "b"], "-o given more than once"),
-        (["timeline", "$OK", "--bogus"], "unknown argument \"--bogus\""),
+        (["timeline", "$OK", "--bogus"], "unknown option --bogus"),
         // worker
         (["worker", "--bogus"], "--bogus"),
         // serve and the client operations (CLI.md), checked before any socket is touched.
         (["serve"], "--socket"),
         (["serve", "--socket"], "--socket needs a value"),
-        (["serve", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["serve", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["ps"], "--socket"),
-        (["ps", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["ps", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["push", "A", "--socket", "$SOCKET"], "--vc"),
         (["push", "A", "B", "--socket", "$SOCKET", "--vc", "D"], "unknown argument \"B\""),
         (["push", "A", "--vc", "X", "--vc=Y", "--socket", "$SOCKET"], "--vc given more than once"),
         (["sleep", "--socket", "$SOCKET"], "--ms"),
         (["connect", "--socket", "$SOCKET"], "missing SCENE"),
         (["kill", "A", "--signal", "NOPE", "--socket", "$SOCKET"], "unknown signal"),
+        // The known signals are listed.
+        (["kill", "A", "--signal", "NOPE", "--socket", "$SOCKET"], "(known: HUP INT QUIT"),
+        // A misspelt option is named, with the known one it is nearest to, before the
+        // required option it misspelt is reported missing or the socket is looked for.
+        (["push", "A", "--vcc", "Detail", "--socket", "$SOCKET"], "unknown option --vcc (did you mean --vc?)"),
+        (["push", "A", "--vcc", "Detail"], "unknown option --vcc (did you mean --vc?); known: --socket --vc"),
+        (["ps", "--jsno"], "unknown option --jsno (did you mean --json?)"),
+        (["serve", "--bogus"], "unknown option --bogus"),
+        (["demo", "--trase", "t.jsonl"], "unknown option --trase (did you mean --trace?)"),
+        (["events", "--follwo"], "unknown option --follwo (did you mean --follow?)"),
         (["resize", "A", "--width", "abc", "--height", "1", "--socket", "$SOCKET"], "--width"),
-        (["events", "--socket", "$SOCKET", "--bogus"], "unknown argument \"--bogus\""),
+        (["events", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["quit"], "--socket"),
         // stress and bench
-        (["stress", "--bogus"], "unknown argument \"--bogus\""),
-        (["bench", "--bogus"], "unknown argument \"--bogus\""),
+        (["stress", "--bogus"], "unknown option --bogus"),
+        (["bench", "--bogus"], "unknown option --bogus"),
     ]
 
     @Test(arguments: usageErrors)
@@ -150,6 +167,15 @@ import Testing
         #expect(outcome.stderr.hasPrefix("hostctl"), "\(arguments): \(outcome.stderr)")
         #expect(outcome.stderr.contains(word), "\(arguments): \(outcome.stderr)")
         #expect(outcome.stderr.utf8.count < 400, "\(arguments): not one short line")
+    }
+
+    /// One prefix style: `hostctl COMMAND: ` on every error line of a command, `hostctl: `
+    /// only when there is no command to name.
+    @Test(arguments: usageErrors)
+    func everyUsageErrorNamesItsCommand(_ arguments: [String], _ word: String) async throws {
+        let outcome = try await Self.hostctl(arguments)
+        let prefix = word == "unknown command" ? "hostctl: " : "hostctl \(arguments[0]): "
+        #expect(outcome.stderr.hasPrefix(prefix), "\(arguments): \(outcome.stderr)")
     }
 
     @Test func aDemoThatCannotWriteItsTraceFailsBeforePrintingAnything() async throws {

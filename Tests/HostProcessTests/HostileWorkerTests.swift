@@ -166,8 +166,11 @@ import Testing
         try await harness.a.connect(worker: harness.worker("close-stdin.sh"))
         // The fixture closes its stdin right after connect's reply: the write fails with EPIPE
         // at once or, if it beats the close, the request waits; either way it ends with the kill.
-        await #expect(throws: HostError.workerExited(scene: "A", op: "push", reason: .protocolViolation)) {
+        await #expect {
             try await harness.a.push("Detail")
+        } throws: { error in
+            guard case HostError.workerExited("A", "push", .protocolViolation, _) = error else { return false }
+            return true
         }
         #expect(harness.violations.contains { $0.contains("closed its stdin") })
         try await harness.checkAftermath(reason: .protocolViolation)

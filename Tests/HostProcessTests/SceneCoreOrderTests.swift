@@ -17,7 +17,7 @@ import Testing
             do {
                 try await scene.connect(worker: ["/bin/true"])
                 Issue.record("round \(round): connect with /bin/true succeeded")
-            } catch HostError.workerExited(_, "connect", .crashed) {
+            } catch HostError.workerExited(_, "connect", .crashed, _) {
             } catch {
                 Issue.record("round \(round): connect with /bin/true failed with \(error)")
             }
@@ -48,7 +48,12 @@ import Testing
         for await event in events where event.name == CallbackName.viewWillDisappear.rawValue { break }
         let start = ContinuousClock.now
         try await scene.kill()
-        await #expect(throws: HostError.workerExited(scene: "A", op: "push", reason: .killed)) { try await push.value }
+        await #expect {
+            try await push.value
+        } throws: { error in
+            guard case HostError.workerExited("A", "push", .killed, let detail) = error else { return false }
+            return detail.signal == "KILL"
+        }
         #expect(ContinuousClock.now - start < .seconds(60))
         #expect(await scene.status().activation == .unattached)
         await host.quit()

@@ -235,7 +235,7 @@ import Testing
         let pop = harness.request(.pop)
         harness.feed { $0.received(.callback(CallbackEvent(.viewDidLoad, viewController: "B"))) }
         harness.exit(.signaled(signal: SIGKILLNumber))
-        guard case .workerExited(_, "push", .killed) = harness.error(of: push) else {
+        guard case .workerExited(_, "push", .killed, _) = harness.error(of: push) else {
             Issue.record("push must fail with the death, got \(String(describing: harness.outcomes[push]))")
             return
         }
@@ -263,7 +263,7 @@ import Testing
         harness.feed { $0.pipeClosed(.stdin) }
         #expect(harness.outcomes[first] == nil)
         harness.exit(.exited(status: 0))
-        guard case .workerExited(_, "connect", .crashed) = harness.error(of: first) else {
+        guard case .workerExited(_, "connect", .crashed, _) = harness.error(of: first) else {
             Issue.record(
                 "the first connect must fail with the death, got \(String(describing: harness.outcomes[first]))"
             )
@@ -289,7 +289,7 @@ import Testing
         harness.advance(by: .milliseconds(1))
         #expect(harness.signals == [SIGKILLNumber])
         harness.exit(.signaled(signal: SIGKILLNumber))
-        guard case .workerExited(_, "push", .protocolViolation) = harness.error(of: push) else {
+        guard case .workerExited(_, "push", .protocolViolation, _) = harness.error(of: push) else {
             Issue.record("push must fail with the violation's death")
             return
         }
@@ -329,7 +329,7 @@ import Testing
         #expect(harness.outcomes[kill] == nil)
         harness.exit(.signaled(signal: SIGKILLNumber))
         #expect(harness.succeeded(kill))
-        guard case .workerExited(_, "push", .killed) = harness.error(of: push) else {
+        guard case .workerExited(_, "push", .killed, _) = harness.error(of: push) else {
             Issue.record("the transition in flight must fail with the kill")
             return
         }
@@ -465,7 +465,7 @@ import Testing
         harness.advance(by: .seconds(5))
         #expect(harness.signals == [SIGKILLNumber])
         harness.exit(.signaled(signal: SIGKILLNumber))
-        guard case .workerExited(_, "push", .watchdog) = harness.error(of: push) else {
+        guard case .workerExited(_, "push", .watchdog, _) = harness.error(of: push) else {
             Issue.record("push must fail with the watchdog's death")
             return
         }

@@ -437,11 +437,11 @@ extension SessionStoreHardeningTests {
         let trace = directory + "/second.jsonl"
         let run = try await CommandLineTests.run(["run", scenario, "--quiet", "--trace", trace])
         #expect(run.exit == .exited(status: 3))
-        #expect(run.stderr == "hostctl: \(message)\n")
+        #expect(run.stderr == "hostctl run: \(message)\n")
         #expect(access(trace, F_OK) != 0, "the refused host created its trace file")
         let demo = try await CommandLineTests.run(["demo", "--state-dir", state])
         #expect(demo.exit == .exited(status: 3))
-        #expect(demo.stderr == "hostctl: \(message)\n")
+        #expect(demo.stderr == "hostctl demo: \(message)\n")
         let other = directory + "/other.sock"
         let secondServe = try await CommandLineTests.run(["serve", "--socket", other, "--state-dir", state])
         #expect(secondServe.exit == .exited(status: 3))

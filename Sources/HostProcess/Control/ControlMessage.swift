@@ -244,6 +244,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var uptimeSeconds: Double?
     /// The navigation stack, root first.
     public var stack: [String]
+    /// The argv of the live worker, else of the last one.
+    public var worker: [String]?
 
     public init(
         scene: String,
@@ -278,6 +280,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "rssMiB": residentBytes.map { .double((Double($0) / 1_048_576 * 10).rounded() / 10) } ?? .null,
             "uptimeSeconds": uptimeSeconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
             "stack": .array(stack.map { .string($0) }),
+            "worker": worker.map { .array($0.map { .string($0) }) } ?? .null,
         ])
     }
 
@@ -295,6 +298,9 @@ public struct ControlSceneRow: Sendable, Hashable {
         case .double(let seconds)?: self.uptimeSeconds = seconds
         case .int(let seconds)?: self.uptimeSeconds = Double(seconds)
         default: break
+        }
+        if case .array(let items)? = object["worker"] {
+            self.worker = items.compactMap { if case .string(let argument) = $0 { argument } else { nil } }
         }
         if case .array(let items)? = object["stack"] {
             self.stack = items.compactMap { if case .string(let name) = $0 { name } else { nil } }

@@ -8,8 +8,9 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidSceneIdentifier(String)
     /// The worker could not be started.
     case spawnFailed(scene: String, message: String)
-    /// The worker died or was killed before the operation completed.
-    case workerExited(scene: String, op: String, reason: TerminationReason)
+    /// The worker died or was killed before the operation completed. `detail`: how it
+    /// ended (status or signal), what it broke, its last stderr lines.
+    case workerExited(scene: String, op: String, reason: TerminationReason, detail: WorkerExitDetail = .init())
     /// The worker answered the operation with an error.
     case workerError(scene: String, op: String, ProtocolError)
     /// Waiting for a state did not succeed within the timeout.
@@ -41,8 +42,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
             "invalid scene identifier \(String(reflecting: id)): use 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
         case .spawnFailed(let scene, let message):
             "scene \(scene): cannot start worker: \(message)"
-        case .workerExited(let scene, let op, let reason):
-            "scene \(scene): worker exited (\(reason)) during \(op)"
+        case .workerExited(let scene, let op, let reason, let detail):
+            detail.describe(scene: scene, op: op, reason: reason)
         case .workerError(let scene, let op, let error):
             "scene \(scene): worker failed \(op): \(error)"
         case .timedOut(let scene, let what):

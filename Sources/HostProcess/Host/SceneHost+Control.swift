@@ -31,6 +31,7 @@ extension SceneHost {
                 pid: status.pid,
                 stack: status.stack
             )
+            row.worker = status.workerArgv
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

@@ -55,6 +55,9 @@ package enum SignalNames {
         byNumber[signal] ?? String(signal)
     }
 
+    /// The canonical names, in signal-number order (for an error that lists what is known).
+    package static var knownNames: [String] { table.map(\.name) }
+
     /// Accepts `"KILL"`, `"SIGKILL"`, `"kill"`, `"sigkill"` and `"9"`; nil for anything else.
     package static func number(named text: String) -> Int32? {
         let trimmed = text.trimmingWhitespace()

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Copies workers' stderr to the host's, one line at a time with a `[scene pid] ` prefix,
@@ -42,6 +43,8 @@ package final class StderrForwarder: Sendable {
         var started = false
         /// The writer found nothing to do and waits on `wakeUp`.
         var sleeping = false
+        /// The writer holds a batch it has not finished writing.
+        var writing = false
     }
 
     private let descriptor: Int32
@@ -109,6 +112,18 @@ package final class StderrForwarder: Sendable {
         if mustWake { wakeUp.signal() }
     }
 
+    /// For a process about to exit (`hostctl`): waits until the lines queued so far are
+    /// written, at most `limit` (a stderr nobody reads must not keep it from exiting).
+    /// Never call it on the event loop.
+    package static func flushBeforeExit(limit: Duration = .seconds(1)) {
+        guard sharedExists.load(ordering: .acquiring) else { return }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if shared.state.withLock({ $0.queue.isEmpty && !$0.writing }) { return }
+            usleep(1000)
+        }
+    }
+
     /// Lines dropped so far and not yet reported (for tests and diagnostics).
     package var pendingDropCount: Int { state.withLock { $0.droppedLines } }
 
@@ -140,6 +155,7 @@ package final class StderrForwarder: Sendable {
                     return nil
                 }
                 swap(&state.queue, &batch)
+                state.writing = true
                 return (state.droppedLines, state.droppedBytes)
             }
             guard let dropped else {
@@ -147,6 +163,7 @@ package final class StderrForwarder: Sendable {
                 continue
             }
             Self.writeAll(batch, to: descriptor)
+            state.withLock { $0.writing = false }
             batch.removeAll(keepingCapacity: batch.capacity <= 64 << 10)
             // Said once the output moves again, with the count of everything lost meanwhile.
             if dropped.lines > 0 {

@@ -13,7 +13,7 @@ extension Scenario {
             throw ScenarioError("\(op): unknown field \"expectError\"")
         }
         do {
-            return try parseEntry(value, number: 1).step
+            return try parseEntry(value, number: 1, inScenario: false).step
         } catch {
             throw ScenarioError(withoutStepNumber(error.message))
         }

@@ -92,7 +92,8 @@ extension Scenario {
         return limits
     }
 
-    static func parseEntry(_ value: JSONValue, number: Int) throws(ScenarioError) -> Entry {
+    /// `inScenario`: `expectError` is one of the known fields (a control request has no use for it).
+    static func parseEntry(_ value: JSONValue, number: Int, inScenario: Bool = true) throws(ScenarioError) -> Entry {
         guard case .object(var object) = value else { throw ScenarioError("step \(number): must be an object") }
         guard case .string(let op)? = object.removeValue(forKey: "op") else {
             throw ScenarioError("step \(number): missing \"op\"")
@@ -110,7 +111,8 @@ extension Scenario {
             expectsError = flag
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key))")
+            let known = (allowed.sorted() + (inScenario ? ["expectError"] : [])).joined(separator: ", ")
+            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key)) (known: \(known))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
         try fields.checkPresence(of: operation.fields)
@@ -291,7 +293,12 @@ private struct Fields {
         guard let value = object[key] else { return nil }
         switch value {
         case .string(let name):
-            guard let number = SignalNames.number(named: name) else { throw error("unknown signal \(quoted(name))") }
+            guard let number = SignalNames.number(named: name) else {
+                throw error(
+                    "unknown signal \(quoted(name)) (known: \(SignalNames.knownNames.joined(separator: " ")), "
+                        + "with or without SIG, or a number 1-64)"
+                )
+            }
             return number
         case .int(let number) where (1...64).contains(number):
             return Int32(number)

@@ -142,9 +142,9 @@ actor SceneController {
             apply(machine.workerViolated(message, code: code))
         case .stdoutClosed:
             apply(machine.pipeClosed(.stdout))
-        case .exited(let exit):
+        case .exited(let exit, let stderrTail):
             connection = nil
-            apply(machine.processExited(exit, now: .now))
+            apply(machine.processExited(exit, now: .now, stderrTail: stderrTail))
         }
     }
 

@@ -5,6 +5,11 @@ extension SceneMachine {
     /// One decoded message from the worker, in the order the worker wrote it.
     mutating func received(_ message: WorkerMessage) -> [Action] {
         guard let worker, !worker.violated else { return finishEvent() }
+        if case .reply(let requestID, let result) = message {
+            releaseRestorationCallback(answering: requestID, result)
+        } else {
+            releaseRestorationCallback()
+        }
         switch message {
         case .ready(let version, _):
             let first = self.worker!.ready()
@@ -74,9 +79,15 @@ extension SceneMachine {
         return finishEvent()
     }
 
-    /// The worker was reaped. `now`: for the restart intensity.
-    mutating func processExited(_ childExit: ChildExit, now: ContinuousClock.Instant) -> [Action] {
+    /// The worker was reaped. `now`: for the restart intensity. `stderrTail`: its last
+    /// stderr lines, for the error a request in flight fails with.
+    mutating func processExited(
+        _ childExit: ChildExit,
+        now: ContinuousClock.Instant,
+        stderrTail: [String] = []
+    ) -> [Action] {
         guard let worker, let pid = worker.pid else { return finishEvent() }
+        releaseRestorationCallback()
         var status: Int32?
         var signal: Int32?
         switch childExit {
@@ -98,7 +109,8 @@ extension SceneMachine {
                     pid: pid,
                     reason: exit.reason,
                     status: status,
-                    signal: signal.map(SignalNames.name(of:))
+                    signal: signal.map(SignalNames.name(of:)),
+                    silent: worker.killedSilently && exit.reason == .killed ? true : nil
                 )
             )
         )
@@ -109,6 +121,14 @@ extension SceneMachine {
         let root = lifecycle.stack.first ?? "Root"
         self.worker = nil
         lastExit = exit
+        lastExitDetail = WorkerExitDetail(
+            status: status,
+            signal: signal.map(SignalNames.name(of:)),
+            violation: worker.violation,
+            stderrTail: stderrTail,
+            beforeReady: !worker.sawReady,
+            argv: worker.argv
+        )
         lifecycle.processExited()
         cancelSuspension()
         cancelBackgroundTaskTimers()
@@ -122,7 +142,9 @@ extension SceneMachine {
             case .reply(_, let operation):
                 // The scene is unattached before the caller hears of it, so its next request
                 // is judged against the state the death left.
-                fail(.workerExited(scene: id, op: operation.name, reason: exit.reason))
+                fail(
+                    .workerExited(scene: id, op: operation.name, reason: exit.reason, detail: lastExitDetail ?? .init())
+                )
             case .exit, .stop:
                 cancel(.step)
                 setWait(.none)
@@ -166,7 +188,27 @@ extension SceneMachine {
             value: callback.value,
             origin: callback.origin?.rawValue
         )
+        if callback.name == .stateRestorationActivity, callback.restoration == nil {
+            // Recorded with the answer, which comes in the reply: held until the worker's
+            // next message or end, so the scene's order in the trace is unchanged.
+            heldRestorationCallback = event
+            return
+        }
         output.append(.recordCallback(event, callback.name))
+    }
+
+    /// Records the held `stateRestorationActivity` callback: with `result` when that is the
+    /// answer of a transition that saves the scene's state (the reply to request `requestID`).
+    private mutating func releaseRestorationCallback(answering requestID: Int? = nil, _ result: JSONValue? = nil) {
+        guard var event = heldRestorationCallback else { return }
+        heldRestorationCallback = nil
+        if let requestID, let flight = inFlight, case .reply(requestID, let operation) = flight.wait {
+            switch operation {
+            case .enterBackground, .connect: event.restoration = result
+            default: break
+            }
+        }
+        output.append(.recordCallback(event, .stateRestorationActivity))
     }
 
     private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {
@@ -180,6 +222,7 @@ extension SceneMachine {
         lifecycle.completed(operation)
         switch operation {
         case .connect(let options):
+            lastConnectedArgv = worker?.argv
             if options.background {
                 storeRestoration(result)
             } else {
@@ -233,7 +276,8 @@ extension SceneMachine {
 
     /// The worker broke the protocol: recorded once, then SIGKILLed with reason `protocol-violation`.
     mutating func violation(_ message: String, code: ProtocolError.Code = .invalidMessage) {
-        guard worker != nil, worker!.violate() else { return }
+        guard worker != nil, worker!.violate(message) else { return }
+        releaseRestorationCallback()
         let pid = worker!.pid.map(String.init) ?? "?"
         recordError(op: "protocol", code, "protocol violation by pid \(pid): \(message)")
         sendKill(SIGKILLNumber, reason: .protocolViolation)

@@ -82,6 +82,11 @@ struct SceneMachine: Sendable {
     var session: SceneSession?
     var worker: WorkerProcessMachine?
     var lastExit: WorkerExit?
+    /// How the last worker ended, for the errors of requests its death failed.
+    var lastExitDetail: WorkerExitDetail?
+    /// A `stateRestorationActivity` callback held until the reply that carries its answer,
+    /// so the trace records what the scene saved on it (`restoration`).
+    var heldRestorationCallback: TraceEvent?
     var inFlight: InFlight?
     private var queue: [Work] = []
     private var queueHead = 0
@@ -92,6 +97,9 @@ struct SceneMachine: Sendable {
     private var nextTimerGeneration = 0
     var restartIntensity = RestartIntensity()
     private var lastArgv: [String]?
+    /// The argv of the last worker whose connect succeeded: what a `connect` without a
+    /// worker of its own starts (one that failed to connect is not worth repeating).
+    var lastConnectedArgv: [String]?
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -116,7 +124,8 @@ struct SceneMachine: Sendable {
             stack: lifecycle.stack,
             hasBackgroundTask: lifecycle.hasBackgroundTask,
             isDiscarded: lifecycle.isDiscarded,
-            lastExit: lastExit
+            lastExit: lastExit,
+            workerArgv: worker?.argv ?? lastArgv
         )
     }
 
@@ -211,7 +220,9 @@ struct SceneMachine: Sendable {
         guard var worker, worker.pid == nil else { return finishEvent() }
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
-        output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid)))
+        output.append(
+            .record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv))
+        )
         for signal in deferred { output.append(.signal(signal)) }
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
@@ -497,10 +508,13 @@ struct SceneMachine: Sendable {
                 fail(.shuttingDown)
                 return
             }
-            var argv = configuration.worker
+            // A restart runs the worker that died again. A connect runs the one it names,
+            // else the last one that connected: a reconnect starts the app the scene ran
+            // (the host's default worker would overwrite that app's stored state).
+            var argv = lastConnectedArgv ?? configuration.worker
             switch inFlight?.work {
             case .request(.connect(_, _, let worker?), _): argv = worker
-            case .restart: argv = lastArgv ?? configuration.worker
+            case .restart: argv = lastArgv ?? argv
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
@@ -527,7 +541,14 @@ struct SceneMachine: Sendable {
 
         case .send(let operation):
             guard worker?.pid != nil, lifecycle.hasLiveWorker else {
-                fail(.workerExited(scene: id, op: operation.name, reason: lastExit?.reason ?? .crashed))
+                fail(
+                    .workerExited(
+                        scene: id,
+                        op: operation.name,
+                        reason: lastExit?.reason ?? .crashed,
+                        detail: lastExitDetail ?? .init()
+                    )
+                )
                 return
             }
             let requestID = worker!.register(operation.name)
@@ -553,6 +574,7 @@ struct SceneMachine: Sendable {
 
         case .signal(let signal, let reason):
             guard worker != nil else { return }
+            if case .request(.terminate, _) = inFlight?.work { worker!.killedSilently = true }
             if signal == SIGKILLNumber {
                 sendKill(signal, reason: reason)
                 setWait(.exit(request: nil, failsOnRefusal: false, onTimeout: .giveUp))

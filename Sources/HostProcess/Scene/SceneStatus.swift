@@ -13,4 +13,7 @@ public struct SceneStatus: Sendable, Hashable {
     public var isDiscarded: Bool
     /// How the last worker ended, if one did.
     public var lastExit: WorkerExit?
+    /// The argv of the live worker, else of the last one (what a `connect` without a
+    /// worker of its own starts again); nil before the first.
+    public var workerArgv: [String]? = nil
 }

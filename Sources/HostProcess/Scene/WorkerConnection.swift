@@ -15,7 +15,8 @@ final class WorkerConnection: Sendable {
         case violation(String, ProtocolError.Code)
         /// Its stdout reached EOF while it was not seen dead.
         case stdoutClosed
-        case exited(ChildExit)
+        /// `stderrTail`: its last stderr lines (`WorkerExitDetail`'s limits).
+        case exited(ChildExit, stderrTail: [String])
     }
 
     /// What became of a write.
@@ -31,6 +32,9 @@ final class WorkerConnection: Sendable {
     let child: ChildProcess
     private let forwardsStderr: Bool
     private let decoder: Locked<FrameDecoder>
+    /// The last bytes it wrote on stderr, for the error its death gives (only the loop
+    /// thread touches it; the lock is uncontended).
+    private let stderrTail = Locked<[UInt8]>([])
     /// Reused for encoding; only the scene (on the loop thread) writes, the lock is uncontended.
     private let scratch = Locked<[UInt8]>([])
 
@@ -60,7 +64,7 @@ final class WorkerConnection: Sendable {
             onStderr: { [self] bytes in self.receivedStderr(bytes) },
             onExit: { [self] exit in
                 self.child.closeStdin()
-                deliver(self, .exited(exit))
+                deliver(self, .exited(exit, stderrTail: self.lastStderrLines()))
             },
             onStdoutEOF: { [self] in deliver(self, .stdoutClosed) },
             killsProcessGroupAtExit: true
@@ -114,7 +118,8 @@ final class WorkerConnection: Sendable {
                 do {
                     deliver(self, .message(try WorkerMessage(frame: bytes)))
                 } catch {
-                    deliver(self, .violation("unreadable frame: \(error.message)", .invalidMessage))
+                    let message = "unreadable frame: \(error.message); it began \(Self.excerpt(bytes))"
+                    deliver(self, .violation(message, .invalidMessage))
                     return
                 }
             }
@@ -122,10 +127,33 @@ final class WorkerConnection: Sendable {
     }
 
     private func receivedStderr(_ bytes: UnsafeRawBufferPointer) {
-        guard forwardsStderr, bytes.count > 0 else { return }
-        var line = Array("[\(scene) \(child.pid)] ".utf8)
-        line.append(contentsOf: bytes)
-        if line.last != UInt8(ascii: "\n") { line.append(UInt8(ascii: "\n")) }
-        line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        guard bytes.count > 0 else { return }
+        stderrTail.withLock { tail in
+            tail.append(contentsOf: bytes.suffix(WorkerExitDetail.stderrByteLimit))
+            // Trimmed in batches: a chatty worker costs an amortized copy, not one per read.
+            if tail.count > 2 * WorkerExitDetail.stderrByteLimit {
+                tail.removeFirst(tail.count - WorkerExitDetail.stderrByteLimit)
+            }
+        }
+        // Through the forwarder's queue and thread, one prefix per line: a blocking write
+        // here would freeze every scene behind a host stderr nobody reads.
+        guard forwardsStderr else { return }
+        StderrForwarder.shared.forward(bytes, scene: scene, pid: child.pid)
+    }
+
+    /// The last lines of what it wrote on stderr, empty ones left out, within
+    /// `WorkerExitDetail`'s limits (a line cut by the byte limit loses its start).
+    private func lastStderrLines() -> [String] {
+        let bytes = stderrTail.withLock { $0.suffix(WorkerExitDetail.stderrByteLimit) }
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        return lines.filter { !$0.allSatisfy(\.isWhitespace) }.suffix(WorkerExitDetail.stderrLineLimit).map { $0 }
+    }
+
+    /// The first bytes of an unreadable frame, quoted (`"hostctl: usage: …"`): what came
+    /// instead of a message says what the program is.
+    static func excerpt(_ frame: [UInt8]) -> String {
+        let limit = 48
+        let text = String(decoding: frame.prefix(limit), as: UTF8.self)
+        return WorkerExitDetail.quoted(text) + (frame.count > limit ? "…" : "")
     }
 }

@@ -36,6 +36,9 @@ struct WorkerProcessMachine: Sendable {
     /// The worker reported a change the app made and the host accepted it: the callbacks with
     /// origin `app` that follow belong to it, until the next reply, failure or change.
     var appChangeOpen = false
+    /// The host is killing it silently (a `terminate` of a worker that is not running):
+    /// its `exited` event says so.
+    var killedSilently = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 
@@ -84,11 +87,15 @@ struct WorkerProcessMachine: Sendable {
         return !sawReady
     }
 
-    /// True the first time only.
-    mutating func violate() -> Bool {
+    /// True the first time only; `message` is kept for the error its death gives.
+    mutating func violate(_ message: String) -> Bool {
         defer { violated = true }
+        if !violated { violation = message }
         return !violated
     }
+
+    /// What it broke first, if it broke the protocol.
+    private(set) var violation: String?
 
     /// Whether the signal must be sent now (false: deferred until spawned, or a SIGKILL
     /// already sent: one is enough).

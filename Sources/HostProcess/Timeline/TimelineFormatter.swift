@@ -42,7 +42,11 @@ public enum TimelineFormatter {
         case .callback:
             var text = event.name ?? "?"
             if let vc = event.viewController { text = pad(text, 26) + vc }
-            if let restoration = event.restoration { text += "  restored \(restoration.jsonText)" }
+            if let restoration = event.restoration {
+                // What the scene saved (its answer), or what it was given back at connect.
+                let verb = event.name == CallbackName.stateRestorationActivity.rawValue ? "saved" : "restored"
+                text += "  \(verb) \(restoration.jsonText)"
+            }
             if let notification = event.notification {
                 text += "  \(notification) = \((event.value ?? .null).jsonText)"
             }

@@ -57,6 +57,11 @@ extension TraceEvent {
             Self.appendInteger(Int(status), to: &buffer)
         }
         Self.appendField(#","signal":"#, signal, to: &buffer)
+        if silent == true { buffer.append(contentsOf: #","silent":true"#.utf8) }
+        if let argv {
+            buffer.append(contentsOf: #","argv":"#.utf8)
+            JSONWriter.write(.array(argv.map { .string($0) }), into: &buffer)
+        }
         if let restoration {
             buffer.append(contentsOf: #","restoration":"#.utf8)
             JSONWriter.write(restoration, into: &buffer)
@@ -159,7 +164,9 @@ extension TraceEvent {
             origin: try reader.enumeration("origin", as: CallbackOrigin.self)?.rawValue,
             op: try reader.string("op"),
             code: try reader.integer("code"),
-            message: try reader.string("message")
+            message: try reader.string("message"),
+            argv: try reader.strings("argv"),
+            silent: try reader.bool("silent")
         )
 
         // The fields without which the event says nothing.
@@ -187,6 +194,25 @@ private struct FieldReader {
         guard let value = fields[key] else { return nil }
         guard case .string(let string) = value else { throw .wrongType(field: key, expected: "a string") }
         return string
+    }
+
+    func bool(_ key: String) throws(TraceDecodingError) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard case .bool(let bool) = value else { throw .wrongType(field: key, expected: "a boolean") }
+        return bool
+    }
+
+    func strings(_ key: String) throws(TraceDecodingError) -> [String]? {
+        guard let value = fields[key] else { return nil }
+        guard case .array(let items) = value else { throw .wrongType(field: key, expected: "an array of strings") }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let string) = item else {
+                throw .wrongType(field: key, expected: "an array of strings")
+            }
+            strings.append(string)
+        }
+        return strings
     }
 
     func integer(_ key: String) throws(TraceDecodingError) -> Int? {

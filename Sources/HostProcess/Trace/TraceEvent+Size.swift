@@ -15,6 +15,7 @@ extension TraceEvent {
         }
         if let restoration { size += restoration.estimatedSize }
         if let value { size += value.estimatedSize }
+        if let argv { size += argv.reduce(48 + 16 * argv.count) { $0 + $1.heapBytes } }
         return size
     }
 }

@@ -47,6 +47,12 @@ public struct TraceEvent: Sendable, Hashable {
     public var op: String?
     public var code: Int?
     public var message: String?
+    /// For `spawned`: the argv the worker was started with.
+    public var argv: [String]?
+    /// For `exited`: true when the host killed the worker silently (a `terminate` or the
+    /// host's quit finding it suspended or still launching, LIFECYCLE.md §4), which tells
+    /// that kill from a test's or a user's (both `killed`); absent otherwise.
+    public var silent: Bool?
 
     public init(
         seq: Int = 0,
@@ -68,7 +74,9 @@ public struct TraceEvent: Sendable, Hashable {
         origin: String? = nil,
         op: String? = nil,
         code: Int? = nil,
-        message: String? = nil
+        message: String? = nil,
+        argv: [String]? = nil,
+        silent: Bool? = nil
     ) {
         self.seq = seq
         self.time = time
@@ -90,5 +98,7 @@ public struct TraceEvent: Sendable, Hashable {
         self.op = op
         self.code = code
         self.message = message
+        self.argv = argv
+        self.silent = silent
     }
 }

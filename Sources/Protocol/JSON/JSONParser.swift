@@ -709,7 +709,24 @@ struct JSONScanner {
     // MARK: Errors
 
     private func failure(_ message: String, at offset: Int) -> ProtocolError {
-        ProtocolError(.parseError, "invalid JSON at byte \(offset): \(message)")
+        ProtocolError(.parseError, "invalid JSON at \(position(of: offset)): \(message)")
+    }
+
+    /// `byte N` for one-line input (a frame, a request); in a document of several lines
+    /// (a scenario, a session file) also the line and column a person looks for in an editor.
+    private func position(of offset: Int) -> String {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, count) where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        let hasSeveralLines = line > 1 || bytes[min(offset, count)..<count].contains(UInt8(ascii: "\n"))
+        guard hasSeveralLines else { return "byte \(offset)" }
+        // Columns count characters (UTF-8 continuation bytes are not counted), from 1.
+        var column = 1
+        for index in lineStart..<min(offset, count) where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return "line \(line), column \(column) (byte \(offset))"
     }
 
     private func unexpectedEnd() -> ProtocolError {
@@ -717,7 +734,10 @@ struct JSONScanner {
     }
 
     private func unterminatedString(at open: Int) -> ProtocolError {
-        ProtocolError(.parseError, "invalid JSON at byte \(count): unterminated string starting at byte \(open)")
+        ProtocolError(
+            .parseError,
+            "invalid JSON at \(position(of: count)): unterminated string starting at \(position(of: open))"
+        )
     }
 
     private func unexpected(at offset: Int, expecting expected: String) -> ProtocolError {
@@ -730,7 +750,7 @@ struct JSONScanner {
     }
 
     private func tooDeep(at offset: Int) -> ProtocolError {
-        ProtocolError(.nestingTooDeep, "JSON nesting deeper than \(maximumDepth) levels at byte \(offset)")
+        ProtocolError(.nestingTooDeep, "JSON nesting deeper than \(maximumDepth) levels at \(position(of: offset))")
     }
 
     private func duplicateKey(_ key: String, at offset: Int) -> ProtocolError {

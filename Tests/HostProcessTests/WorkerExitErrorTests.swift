@@ -1,0 +1,142 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// Issue 16, errors that say what to do: a worker that dies or breaks the protocol during a
+/// request fails it with how it ended (status or signal), what it sent, its last stderr lines
+/// and, for a program that never said ready, what to check. The same line reaches the API,
+/// `hostctl run` and the control client.
+@Suite struct WorkerExitErrorTests {
+    /// The error `connect` fails with when the worker is `argv`.
+    private func connectError(_ argv: [String]) async throws -> HostError? {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        var failure: HostError?
+        do {
+            try await within(.seconds(60), "connect") { try await scene.connect(worker: argv) }
+            Issue.record("connect succeeded with \(argv)")
+        } catch let error as HostError {
+            failure = error
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        return failure
+    }
+
+    @Test func hostctlWithoutWorkerSaysWhatCameAndWhatToCheck() async throws {
+        let error = try #require(try await connectError([TestWorker.hostctl]))
+        guard case .workerExited("A", "connect", .protocolViolation, let detail) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(detail.beforeReady)
+        #expect(detail.violation?.contains("unexpected character 'h'") == true, "\(error)")
+        // The first bytes of what came: hostctl's own usage text.
+        #expect(detail.violation?.contains(#"it began "hostctl: "#) == true, "\(error)")
+        let text = error.description
+        #expect(text.hasPrefix("scene A: worker broke the protocol during connect (protocol-violation): "), "\(text)")
+        #expect(text.contains("is \(TestWorker.hostctl) a scenehost worker?"), "\(text)")
+        #expect(text.contains("did you forget the worker subcommand?"), "\(text)")
+        #expect(!text.contains("\n"))
+    }
+
+    @Test func aProgramThatPrintsSomethingElseIsNamed() async throws {
+        let error = try #require(try await connectError(["/bin/echo", "hi"]))
+        let text = error.description
+        #expect(text.contains(#"it began "hi""#), "\(text)")
+        #expect(text.contains("is /bin/echo a scenehost worker?"), "\(text)")
+        #expect(!text.contains("worker subcommand"), "\(text)")
+    }
+
+    @Test func anExitWithStatusZeroSaysSoWithItsLastStderrLines() async throws {
+        // Twelve lines, the last long: the error keeps the last five, within 2 KiB.
+        let script =
+            #"i=1; while [ $i -le 11 ]; do echo "line $i" >&2; i=$((i+1)); done; "#
+            + #"printf 'x%.0s' $(seq 1 3000) >&2; echo >&2; exit 0"#
+        let error = try #require(try await connectError(["/bin/sh", "-c", script]))
+        guard case .workerExited("A", "connect", .crashed, let detail) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(detail.status == 0)
+        #expect(detail.signal == nil)
+        #expect(detail.beforeReady)
+        #expect(detail.stderrTail.count <= WorkerExitDetail.stderrLineLimit)
+        #expect(detail.stderrTail.reduce(0) { $0 + $1.utf8.count } <= WorkerExitDetail.stderrByteLimit)
+        #expect(detail.stderrTail.last?.allSatisfy { $0 == "x" } == true, "\(detail.stderrTail)")
+        let text = error.description
+        #expect(text.hasPrefix("scene A: worker exited with status 0 during connect (crashed)"), "\(text)")
+        #expect(text.contains("it never said ready: is /bin/sh a scenehost worker?"), "\(text)")
+        #expect(text.contains("its last stderr lines: "), "\(text)")
+    }
+
+    @Test func aCrashAtLaunchNamesItsSignalAndStderr() async throws {
+        let error = try #require(
+            try await connectError(["/bin/sh", "-c", #"echo "about to fail" >&2; kill -SEGV $$"#])
+        )
+        guard case .workerExited("A", "connect", .crashed, let detail) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(detail.signal == "SEGV")
+        #expect(detail.stderrTail == ["about to fail"])
+        #expect(
+            error.description
+                == #"scene A: worker was killed by signal SEGV during connect (crashed); its last stderr lines: "about to fail""#
+        )
+    }
+
+    @Test func hostctlRunPrintsTheSameLine() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/not-a-worker.json"
+        var bytes: [UInt8] = []
+        let step: JSONValue = [
+            "op": "connect", "scene": "A", "worker": .array([.string(TestWorker.hostctl)]),
+        ]
+        JSONWriter.write(["steps": [step]], into: &bytes)
+        #expect(writeFile(scenario, String(decoding: bytes, as: UTF8.self)))
+        let outcome = try await runHostctl(["run", scenario, "--quiet"])
+        #expect(outcome.exit == .exited(status: 3), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix("hostctl run: step 1 (connect): scene A: worker broke the protocol"),
+            "\(outcome.stderr)"
+        )
+        #expect(outcome.stderr.contains("did you forget the worker subcommand?"), "\(outcome.stderr)")
+    }
+
+    /// Worker stderr reaches the host's with a `[scene pid] ` prefix on every line, however
+    /// the worker's writes were cut into reads (here a line is split across two writes).
+    @Test func workerStderrIsPrefixedPerLineNotPerRead() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/split.json"
+        let script = #"printf 'one\ntw' >&2; sleep 0.2; printf 'o\nthree\n' >&2; exit 3"#
+        var bytes: [UInt8] = []
+        let step: JSONValue = ["op": "connect", "scene": "A", "worker": ["/bin/sh", "-c", .string(script)]]
+        JSONWriter.write(["steps": [step]], into: &bytes)
+        #expect(writeFile(scenario, String(decoding: bytes, as: UTF8.self)))
+        let outcome = try await runHostctl(["run", scenario, "--quiet"])
+        #expect(outcome.exit == .exited(status: 3), "\(outcome.stderr)")
+        let forwarded = outcome.stderr.split(separator: "\n").filter { !$0.hasPrefix("hostctl run: ") }
+        #expect(forwarded.count == 3, "\(outcome.stderr)")
+        // What the worker wrote comes first: the error after it, as the last line.
+        #expect(outcome.stderr.split(separator: "\n").last?.hasPrefix("hostctl run: ") == true, "\(outcome.stderr)")
+        for (line, text) in zip(forwarded, ["one", "two", "three"]) {
+            #expect(line.hasPrefix("[A ") && line.hasSuffix("] \(text)"), "\(outcome.stderr)")
+        }
+        #expect(outcome.stderr.contains(#"exited with status 3 during connect (crashed)"#), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(#"its last stderr lines: "one" "two" "three""#), "\(outcome.stderr)")
+    }
+
+    @Test func theControlClientPrintsTheSameLine() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        let result = try await server.run("connect", "A", "--worker", "/bin/echo", "--worker-arg", "hi")
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("hostctl connect: scene A: worker broke the protocol"), "\(result.stderr)")
+        #expect(result.stderr.contains(#"it began "hi""#), "\(result.stderr)")
+        #expect(result.stderr.contains("is /bin/echo a scenehost worker?"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        try await server.quit()
+    }
+}
