@@ -241,7 +241,7 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME"]]
+        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED"]]
         for row in rows {
             table.append([
                 row.scene,
@@ -251,6 +251,7 @@ enum ClientCommands {
                 row.pid.map { String($0) } ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
+                row.presented.map { "\($0) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
             ])
         }
         var widths = [Int](repeating: 0, count: table[0].count)
@@ -262,10 +263,11 @@ enum ClientCommands {
             var cells: [String] = []
             for (index, cell) in line.enumerated() {
                 // Numbers right-aligned, text left-aligned; no padding after the last column.
+                let isNumber = (4...6).contains(index)
                 if index == line.count - 1 {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : cell)
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : cell)
                 } else {
-                    cells.append(index >= 4 ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
+                    cells.append(isNumber ? leftPad(cell, widths[index]) : rightPad(cell, widths[index]))
                 }
             }
             text += cells.joined(separator: "  ") + "\n"

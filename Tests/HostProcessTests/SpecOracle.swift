@@ -42,6 +42,23 @@ struct SpecOracle: Sendable, Hashable {
     /// Notifications held while suspended: names in first-arrival order, each with its latest value.
     var heldNames: [String] = []
     var heldValues: [String: JSONValue] = [:]
+    /// §3a: the controller shown over the stack, and whether it is a sheet (the presenter
+    /// stays visible, the user may swipe it down) rather than full screen.
+    var presenting: (vc: String, sheet: Bool)?
+
+    static func == (a: SpecOracle, b: SpecOracle) -> Bool {
+        a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
+            && a.appRestoresStack == b.appRestoresStack && a.hasBackgroundTask == b.hasBackgroundTask
+            && a.isDiscarded == b.isDiscarded && a.hasSession == b.hasSession && a.heldNames == b.heldNames
+            && a.heldValues == b.heldValues && a.presenting?.vc == b.presenting?.vc
+            && a.presenting?.sheet == b.presenting?.sheet
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(place)
+        hasher.combine(stack)
+        hasher.combine(presenting?.vc)
+    }
 
     // MARK: Legality
 
@@ -74,6 +91,11 @@ struct SpecOracle: Sendable, Hashable {
         // §4: kill and terminate need a worker; a suspended or launching one dies silently.
         .kill: [.launching, .active, .inactive, .backgroundRunning, .suspended],
         .terminate: [.launching, .active, .inactive, .backgroundRunning, .suspended],
+        // §3a: presentations and the user's swipes are navigation: foreground only.
+        .present: [.active, .inactive],
+        .dismiss: [.active, .inactive],
+        .swipeDismiss: [.active, .inactive],
+        .swipeBack: [.active, .inactive],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -81,7 +103,12 @@ struct SpecOracle: Sendable, Hashable {
     func allows(_ op: LifecycleOperation) -> Bool {
         guard !isDiscarded, let places = Self.allowedPlaces[op], places.contains(place) else { return false }
         switch op {
-        case .pop: return stack.count >= 2
+        // §3a: the stack is covered while something is presented; one presentation at a time.
+        case .pop, .swipeBack: return stack.count >= 2 && presenting == nil
+        case .push, .present: return presenting == nil
+        case .dismiss: return presenting != nil
+        // Only a sheet can be swiped down.
+        case .swipeDismiss: return presenting?.sheet == true
         case .beginBackgroundTask: return !hasBackgroundTask
         case .endBackgroundTask: return hasBackgroundTask
         case .discard: return hasSession || place != .fresh
@@ -125,6 +152,10 @@ struct SpecOracle: Sendable, Hashable {
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning: break
+        case .present(let name, let style): presenting = (name, style != .fullScreen)
+        case .dismiss: presenting = nil
+        case .swipeDismiss(let completes): if completes { presenting = nil }
+        case .swipeBack(let completes): if completes { stack.removeLast() }
         case .notify(let name, let value):
             if place == .suspended {
                 if heldValues[name] == nil { heldNames.append(name) }
@@ -165,6 +196,7 @@ struct SpecOracle: Sendable, Hashable {
     private mutating func workerEnded() {
         place = .dead
         stack = []
+        presenting = nil
         hasBackgroundTask = false
         heldNames = []
         heldValues = [:]
@@ -188,6 +220,7 @@ struct SpecOracle: Sendable, Hashable {
     /// `foregroundActive/running stack ["Root"] task false`, the form status and trace are compared in.
     var summary: String {
         "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
+            + (presenting.map { " presenting \($0.vc) \($0.sheet ? "sheet" : "full")" } ?? "")
             + (isDiscarded ? " discarded" : "")
     }
 
@@ -199,7 +232,8 @@ struct SpecOracle: Sendable, Hashable {
             stackDepth: stack.count,
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
-            sessionExists: hasSession
+            sessionExists: hasSession,
+            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen }
         )
     }
 }
@@ -212,17 +246,21 @@ extension SpecOracle {
         for place in Place.allCases {
             let attached = place != .fresh && place != .dead && place != .launching
             let running = attached && place != .suspended
+            let presentations: [(vc: String, sheet: Bool)?] = attached ? [nil, ("M", true), ("M", false)] : [nil]
             for depth in attached ? [1, 2, 3] : (place == .launching ? [1] : [0]) {
                 for task in running ? [false, true] : [false] {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
-                            var state = SpecOracle()
-                            state.place = place
-                            state.stack = (0..<depth).map { "V\($0)" }
-                            state.hasBackgroundTask = task
-                            state.hasSession = session && !discarded
-                            state.isDiscarded = discarded
-                            states.append(state)
+                            for presenting in presentations {
+                                var state = SpecOracle()
+                                state.place = place
+                                state.stack = (0..<depth).map { "V\($0)" }
+                                state.hasBackgroundTask = task
+                                state.hasSession = session && !discarded
+                                state.isDiscarded = discarded
+                                state.presenting = presenting
+                                states.append(state)
+                            }
                         }
                     }
                 }

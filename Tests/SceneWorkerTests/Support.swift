@@ -101,8 +101,9 @@ final class Log {
 /// The callbacks of the first appearance of `top`.
 func firstAppearance(_ top: String = "Root") -> [String] {
     [
-        "\(top).viewWillAppear", "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews",
-        "sceneWillEnterForeground", "sceneDidBecomeActive", "\(top).viewDidAppear",
+        "\(top).viewWillAppear", "\(top).viewIsAppearing", "\(top).traitCollectionDidChange",
+        "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews", "sceneWillEnterForeground",
+        "sceneDidBecomeActive", "\(top).viewDidAppear",
     ]
 }
 
@@ -110,7 +111,8 @@ func firstAppearance(_ top: String = "Root") -> [String] {
 func push(_ pushed: String, over top: String) -> [String] {
     [
         "\(pushed).loadView", "\(pushed).viewDidLoad", "\(top).viewWillDisappear", "\(pushed).viewWillAppear",
-        "\(pushed).viewWillLayoutSubviews", "\(pushed).viewDidLayoutSubviews", "\(top).viewDidDisappear",
+        "\(pushed).viewIsAppearing", "\(pushed).viewWillLayoutSubviews", "\(pushed).viewDidLayoutSubviews",
+        "\(top).viewDidDisappear",
         "\(pushed).viewDidAppear",
     ]
 }

@@ -244,6 +244,9 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var uptimeSeconds: Double?
     /// The navigation stack, root first.
     public var stack: [String]
+    /// The controller presented over the stack, and its style (LIFECYCLE.md §3a).
+    public var presented: String?
+    public var presentation: PresentationStyle?
 
     public init(
         scene: String,
@@ -278,6 +281,8 @@ public struct ControlSceneRow: Sendable, Hashable {
             "rssMiB": residentBytes.map { .double((Double($0) / 1_048_576 * 10).rounded() / 10) } ?? .null,
             "uptimeSeconds": uptimeSeconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
             "stack": .array(stack.map { .string($0) }),
+            "presented": presented.map { .string($0) } ?? .null,
+            "presentation": presentation.map { .string($0.rawValue) } ?? .null,
         ])
     }
 
@@ -299,5 +304,7 @@ public struct ControlSceneRow: Sendable, Hashable {
         if case .array(let items)? = object["stack"] {
             self.stack = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
         }
+        if case .string(let name)? = object["presented"] { self.presented = name }
+        if case .string(let style)? = object["presentation"] { self.presentation = PresentationStyle(rawValue: style) }
     }
 }

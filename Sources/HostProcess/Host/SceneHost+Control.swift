@@ -31,6 +31,8 @@ extension SceneHost {
                 pid: status.pid,
                 stack: status.stack
             )
+            row.presented = status.presented
+            row.presentation = status.presentation
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

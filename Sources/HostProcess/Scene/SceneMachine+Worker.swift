@@ -168,9 +168,17 @@ extension SceneMachine {
             restoration: callback.restoration,
             notification: callback.notification,
             value: callback.value,
-            origin: callback.origin?.rawValue
+            origin: callback.origin?.rawValue,
+            op: callback.origin == nil ? presentingOp : nil
         )
         output.append(.recordCallback(event, callback.name))
+    }
+
+    /// `present` while a present request runs: its callbacks begin as a push's do, and the
+    /// trace names the operation so that the verifier can tell them apart (LIFECYCLE.md §3a).
+    private var presentingOp: String? {
+        guard let flight = inFlight, case .reply(_, .present) = flight.wait else { return nil }
+        return LifecycleOperation.present.rawValue
     }
 
     private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {
@@ -181,7 +189,7 @@ extension SceneMachine {
         guard let flight = inFlight, case .reply(requestID, let operation) = flight.wait else { return }
         cancel(.step)
         setWait(.none)
-        lifecycle.completed(operation)
+        lifecycle.completed(operation, result: result)
         switch operation {
         case .connect(let options):
             if options.background {

@@ -116,7 +116,9 @@ struct SceneMachine: Sendable {
             stack: lifecycle.stack,
             hasBackgroundTask: lifecycle.hasBackgroundTask,
             isDiscarded: lifecycle.isDiscarded,
-            lastExit: lastExit
+            lastExit: lastExit,
+            presented: lifecycle.presented?.name,
+            presentation: lifecycle.presented?.style
         )
     }
 

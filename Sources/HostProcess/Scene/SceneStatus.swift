@@ -13,4 +13,8 @@ public struct SceneStatus: Sendable, Hashable {
     public var isDiscarded: Bool
     /// How the last worker ended, if one did.
     public var lastExit: WorkerExit?
+    /// The controller presented over the stack, if any (LIFECYCLE.md §3a).
+    public var presented: String? = nil
+    /// Its presentation style.
+    public var presentation: PresentationStyle? = nil
 }

@@ -36,7 +36,8 @@ enum FrameScratch {
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
                     .expireBackgroundTask:
                     break
-                case .connect, .notify:
+                case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack:
+                    // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }
             }
