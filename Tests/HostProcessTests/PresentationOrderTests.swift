@@ -1,0 +1,252 @@
+import HostProcess
+import Protocol
+import Testing
+
+/// LIFECYCLE.md §3 and §3a with real worker processes: every sequence in its exact order,
+/// accepted by the verifier, and every swap of two of its callbacks rejected by it.
+@Suite struct PresentationOrderTests {
+    /// Runs `body` and returns the scene's compact events it caused, after checking that the
+    /// whole trace verifies and that swapping any two different callbacks among those events
+    /// makes the verifier reject it.
+    static func transition(
+        _ host: SceneHost,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async throws -> [String] {
+        let mark = host.lastSeq
+        try await body()
+        let history = host.trace.history
+        #expect(host.verifyTrace() == nil, sourceLocation: sourceLocation)
+        let range = history.indices.filter { history[$0].seq > mark && history[$0].scene == "A" }
+        let callbacks = range.filter { history[$0].kind == .callback }
+        var swaps = 0
+        for (n, i) in callbacks.enumerated() {
+            for j in callbacks[(n + 1)...] {
+                let a = history[i]
+                let b = history[j]
+                guard a.name != b.name || a.viewController != b.viewController else { continue }
+                var swapped = history
+                swapped[i] = b
+                swapped[i].seq = a.seq
+                swapped[i].time = a.time
+                swapped[j] = a
+                swapped[j].seq = b.seq
+                swapped[j].time = b.time
+                swaps += 1
+                #expect(
+                    firstViolation(swapped) != nil,
+                    "swap of \(a.compact) and \(b.compact) accepted",
+                    sourceLocation: sourceLocation
+                )
+            }
+        }
+        #expect(swaps > 0 || callbacks.count < 2, sourceLocation: sourceLocation)
+        return range.map { history[$0].compact }
+    }
+
+    @Test func fullScreenPresentAndDismiss() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let present = try await Self.transition(host) { try await scene.present("Modal", style: .fullScreen) }
+        #expect(
+            present == [
+                "cb loadView Modal", "cb viewDidLoad Modal", "cb viewWillDisappear Root", "cb viewWillAppear Modal",
+                "cb viewIsAppearing Modal", "cb viewWillLayoutSubviews Modal", "cb viewDidLayoutSubviews Modal",
+                "cb viewDidAppear Modal", "cb viewDidDisappear Root",
+            ]
+        )
+        // The trace names the operation: a present is not a push with two callbacks swapped.
+        let presented = host.trace.history.suffix(9)
+        #expect(presented.allSatisfy { $0.op == "present" })
+        let status = await scene.status()
+        #expect(status.stack == ["Root"])
+        #expect(status.presented == "Modal" && status.presentation == .fullScreen)
+
+        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+        #expect(
+            dismiss == [
+                "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewDidDisappear Modal", "cb viewDidAppear Root", "cb deinit Modal",
+            ]
+        )
+        #expect(await scene.status().presented == nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aPageSheetLeavesThePresenterAlone() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let present = try await Self.transition(host) { try await scene.present("Sheet") }
+        #expect(
+            present == [
+                "cb loadView Sheet", "cb viewDidLoad Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
+                "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet", "cb viewDidAppear Sheet",
+            ]
+        )
+        #expect(await scene.status().presentation == .pageSheet)
+        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+        #expect(dismiss == ["cb viewWillDisappear Sheet", "cb viewDidDisappear Sheet", "cb deinit Sheet"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSwipeDownThatCompletesOrIsCancelled() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.present("Sheet")
+        let cancelled = try await Self.transition(host) { try await scene.swipeDismiss(completes: false) }
+        #expect(
+            cancelled == [
+                "cb viewWillDisappear Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
+                "cb viewDidAppear Sheet",
+            ]
+        )
+        #expect(await scene.status().presented == "Sheet")
+        let completed = try await Self.transition(host) { try await scene.swipeDismiss() }
+        #expect(
+            completed == [
+                "cb viewWillDisappear Sheet", "cb presentationControllerWillDismiss Sheet",
+                "cb viewDidDisappear Sheet", "cb presentationControllerDidDismiss Sheet", "cb deinit Sheet",
+            ]
+        )
+        #expect(await scene.status().presented == nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSwipeBackThatIsCancelledThenCompletes() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        let cancelled = try await Self.transition(host) { try await scene.swipeBack(completes: false) }
+        #expect(
+            cancelled == [
+                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewWillDisappear Root", "cb viewDidDisappear Root", "cb viewWillAppear Detail",
+                "cb viewIsAppearing Detail", "cb viewDidAppear Detail",
+            ]
+        )
+        #expect(await scene.status().stack == ["Root", "Detail"])
+        let completed = try await Self.transition(host) { try await scene.swipeBack() }
+        #expect(
+            completed == [
+                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
+            ]
+        )
+        #expect(await scene.status().stack == ["Root"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// §3's correction: a pop lays out the revealed controller only when its layout is dirty.
+    @Test func aPopLaysOutOnlyADirtyController() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        let clean = try await Self.transition(host) { try await scene.pop() }
+        #expect(
+            clean == [
+                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
+            ]
+        )
+        try await scene.push("Detail")
+        try await scene.resize(width: 800, height: 600)
+        let dirty = try await Self.transition(host) { try await scene.pop() }
+        #expect(
+            dirty == [
+                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
+                "cb viewDidAppear Root", "cb deinit Detail",
+            ]
+        )
+        // The same for a full-screen dismissal over a resized presenter.
+        try await scene.present("Modal", style: .fullScreen)
+        try await scene.resize(width: 390, height: 844)
+        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+        #expect(
+            dismiss == [
+                "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Modal",
+                "cb viewDidAppear Root", "cb deinit Modal",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// A presented controller gets size changes and memory warnings (last), and deinits first.
+    @Test func thePresentedControllerIsOneOfTheLoadedOnes() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        try await scene.present("Sheet")
+        let resize = try await Self.transition(host) { try await scene.resize(width: 800, height: 600) }
+        #expect(
+            resize == [
+                "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
+                "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
+            ]
+        )
+        let warning = try await Self.transition(host) { try await scene.memoryWarning() }
+        #expect(
+            warning == [
+                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
+                "cb didReceiveMemoryWarning Detail", "cb didReceiveMemoryWarning Sheet",
+            ]
+        )
+        let mark = host.lastSeq
+        try await scene.disconnect()
+        let deinits = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb deinit") }
+        #expect(deinits == ["cb deinit Sheet", "cb deinit Detail", "cb deinit Root"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// Illegal requests are refused with a reason naming what they need, and change nothing.
+    @Test func illegalPresentationsAreRefusedAndChangeNothing() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        func refusal(_ op: SceneOperation) async -> String? {
+            let before = await scene.status()
+            let mark = host.lastSeq
+            do {
+                try await scene.perform(op)
+                return nil
+            } catch HostError.refused(_, _, let reason) {
+                #expect(await scene.status() == before, "\(op.name) changed the scene")
+                #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error") })
+                return reason
+            } catch {
+                Issue.record("\(op.name): \(error)")
+                return nil
+            }
+        }
+        #expect(await refusal(.dismiss) == "nothing is presented")
+        #expect(await refusal(.swipeDismiss()) == "nothing is presented")
+        #expect(await refusal(.swipeBack()) == "cannot pop the root view controller")
+        try await scene.present("Modal", style: .fullScreen)
+        #expect(await refusal(.swipeDismiss()) == "the presented view controller is fullScreen, not pageSheet")
+        let covered = "a view controller is presented (fullScreen): dismiss it first"
+        #expect(await refusal(.push(viewController: "Detail")) == covered)
+        #expect(await refusal(.present(viewController: "Other")) == covered)
+        #expect(await refusal(.pop) == covered)
+        try await scene.background()
+        #expect(await refusal(.dismiss) == "the scene is background, not foregroundActive or foregroundInactive")
+        #expect(
+            await refusal(.present(viewController: "Other"))
+                == "the scene is background, not foregroundActive or foregroundInactive"
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -1,0 +1,131 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// A controller that notes the presentation API's calls, and is its own sheet's delegate.
+@MainActor
+final class SheetViewController: ViewController, AdaptivePresentationControllerDelegate {
+    let log: Log
+
+    init(title: String, log: Log, modal: Bool) {
+        self.log = log
+        super.init(title: title)
+        isModalInPresentation = modal
+        presentationController?.delegate = self
+    }
+
+    override func viewIsAppearing(_ animated: Bool) { log.entries.append("\(title).viewIsAppearing") }
+    override func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {
+        let traits = traitCollection
+        log.entries.append(
+            "\(title).traits(\(traits.horizontalSizeClass)/\(traits.verticalSizeClass), previous \(previousTraitCollection == nil ? "nil" : "set"))"
+        )
+    }
+    func presentationControllerWillDismiss(_ presentationController: PresentationController) {
+        log.entries.append("\(title).willDismiss(\(presentationController.presentedViewController?.title ?? "-"))")
+    }
+    func presentationControllerDidDismiss(_ presentationController: PresentationController) {
+        log.entries.append("\(title).didDismiss")
+    }
+    func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController) {
+        log.entries.append("\(title).didAttemptToDismiss")
+    }
+}
+
+/// The worker side of LIFECYCLE.md §3a: UIKit's shapes for app code, the swipe on a sheet
+/// that is modal in presentation, and the worker's own refusals.
+@MainActor
+@Suite struct PresentationTests {
+    static func app(log: Log) -> WorkerApp {
+        WorkerApp(
+            makeApplicationDelegate: { RecordingApplicationDelegate() },
+            makeSceneDelegate: { RecordingSceneDelegate() },
+            makeViewController: { name in
+                name == "Root" || name.hasPrefix("Sheet")
+                    ? SheetViewController(title: name, log: log, modal: name == "SheetModal")
+                    : ViewController(title: name)
+            }
+        )
+    }
+
+    @Test func aModalInPresentationSheetOnlyHearsTheAttempt() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        h.send(.present(viewController: "SheetModal", style: .pageSheet))
+        log.entries.removeAll()
+        #expect(
+            h.send(.swipeDismiss(completes: true)) == [
+                "SheetModal.presentationControllerDidAttemptToDismiss", "reply 3",
+            ]
+        )
+        #expect(h.lastResult == .bool(false))
+        #expect(log.entries == ["SheetModal.didAttemptToDismiss"])
+        let navigation = h.session.scene?.window.rootViewController
+        #expect(navigation?.presentedViewController?.title == "SheetModal")
+        #expect(navigation?.topViewController?.presentedViewController?.title == "SheetModal")
+        #expect(navigation?.presentedViewController?.presentingViewController?.title == "Root")
+        // A programmatic dismissal still works, without delegate callbacks.
+        #expect(
+            h.send(.dismiss) == [
+                "SheetModal.viewWillDisappear", "SheetModal.viewDidDisappear", "SheetModal.deinit", "reply 4",
+            ]
+        )
+        #expect(log.entries == ["SheetModal.didAttemptToDismiss"])
+        #expect(navigation?.presentedViewController == nil)
+        #expect(navigation?.topViewController?.presentedViewController == nil)
+    }
+
+    @Test func theDelegateHearsACompletedSwipe() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        h.send(.present(viewController: "Sheet", style: .pageSheet))
+        log.entries.removeAll()
+        h.send(.swipeDismiss(completes: true))
+        #expect(h.lastResult == .bool(true))
+        #expect(log.entries == ["Sheet.willDismiss(Sheet)", "Sheet.didDismiss"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+    }
+
+    @Test func viewIsAppearingAndTheFirstTraitsReachTheOverrides() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        #expect(log.entries == ["Root.viewIsAppearing", "Root.traits(compact/regular, previous nil)"])
+        log.entries.removeAll()
+        h.send(.present(viewController: "Sheet", style: .fullScreen))
+        #expect(log.entries == ["Sheet.viewIsAppearing"])
+        #expect(
+            h.session.scene?.window.rootViewController.presentedViewController?.modalPresentationStyle == .fullScreen
+        )
+    }
+
+    @Test func theWorkerRefusesWhatTheModelRefuses() {
+        let h = Harness()
+        h.connect()
+        #expect(h.send(.dismiss) == ["failure 2 illegalTransition"])
+        #expect(h.send(.swipeBack(completes: true)) == ["failure 3 illegalTransition"])
+        h.send(.present(viewController: "Modal", style: .fullScreen))
+        #expect(h.send(.swipeDismiss(completes: true)) == ["failure 5 illegalTransition"])
+        #expect(h.send(.push(viewController: "Detail")) == ["failure 6 illegalTransition"])
+        #expect(h.send(.present(viewController: "Other", style: .pageSheet)) == ["failure 7 illegalTransition"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController?.title == "Modal")
+        #expect(h.session.scene?.window.rootViewController.viewControllers.count == 1)
+    }
+
+    @Test func presentRequestsRoundTripOnTheWire() throws {
+        let operations: [WorkerOperation] = [
+            .present(viewController: "Sheet", style: .pageSheet), .present(viewController: "M", style: .fullScreen),
+            .dismiss, .swipeDismiss(completes: false), .swipeBack(completes: true),
+        ]
+        for operation in operations {
+            var bytes: [UInt8] = []
+            HostCommand.request(id: 9, operation).encode(into: &bytes)
+            #expect(try HostCommand(frame: Array(bytes.dropLast())) == .request(id: 9, operation))
+        }
+        let unknown = Array(#"{"id":1,"op":"present","vc":"A","style":"popover"}"#.utf8)
+        #expect(throws: ProtocolError.self) { try HostCommand(frame: unknown) }
+    }
+}
