@@ -250,3 +250,25 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+/// The timeline draws presentations: a span per presented controller, with its style.
+@Suite struct PresentationTimelineTests {
+    @Test func presentationsAreSpansOfTheirScene() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.present("Sheet")
+        try await scene.swipeDismiss()
+        try await scene.present("Modal", style: .fullScreen)
+        try await scene.kill()
+        await host.quit()
+        let tracks = SceneTracks(events: host.trace.history)
+        let spans = try #require(tracks.track(for: "A")).presentations
+        #expect(spans.map(\.label) == ["Sheet (pageSheet)", "Modal (fullScreen)"])
+        #expect(spans.allSatisfy { !$0.isOpen && $0.end >= $0.start })
+        let svg = SVGTimeline.render(tracks)
+        #expect(svg.contains("presented Sheet (pageSheet)") && svg.contains("presented controller"))
+        let perfetto = String(decoding: PerfettoExport.render(host.trace.history), as: UTF8.self)
+        #expect(perfetto.contains("presented Modal (fullScreen)"))
+    }
+}
