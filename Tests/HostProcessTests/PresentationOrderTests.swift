@@ -1,6 +1,7 @@
-import HostProcess
 import Protocol
 import Testing
+
+@testable import HostProcess
 
 /// LIFECYCLE.md §3 and §3a with real worker processes: every sequence in its exact order,
 /// accepted by the verifier, and every swap of two of its callbacks rejected by it.
@@ -270,5 +271,54 @@ import Testing
         #expect(svg.contains("presented Sheet (pageSheet)") && svg.contains("presented controller"))
         let perfetto = String(decoding: PerfettoExport.render(host.trace.history), as: UTF8.self)
         #expect(perfetto.contains("presented Modal (fullScreen)"))
+    }
+}
+
+/// The app presents and dismisses from its own code (LIFECYCLE.md §3b): the host follows it,
+/// the trace marks its callbacks `origin: app`, and a swapped pair is still rejected.
+@Suite struct AppPresentationTests {
+    @Test func theAppPresentsAndDismissesItself() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.notify("openSheet", value: .string("fullScreen:Compose"))
+        try await host.controller("A").waitUntil("the app's present", timeout: .seconds(30)) {
+            $0.presented == "Compose"
+        }
+        let presented = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+        #expect(
+            presented.map(\.compact) == [
+                "cb loadView Compose", "cb viewDidLoad Compose", "cb viewWillDisappear Root",
+                "cb viewWillAppear Compose", "cb viewIsAppearing Compose", "cb viewWillLayoutSubviews Compose",
+                "cb viewDidLayoutSubviews Compose", "cb viewDidAppear Compose", "cb viewDidDisappear Root",
+            ]
+        )
+        #expect(presented.allSatisfy { $0.op == "present" })
+        #expect(await scene.status().presentation == .fullScreen)
+        // While the app's sheet is up, the host's own navigation is refused.
+        await #expect(throws: HostError.self) { try await scene.push("Detail") }
+
+        mark = host.lastSeq
+        try await scene.notify("closeSheet", value: .null)
+        try await host.controller("A").waitUntil("the app's dismiss", timeout: .seconds(30)) {
+            $0.presented == nil
+        }
+        let dismissed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+        #expect(
+            dismissed.map(\.compact) == [
+                "cb viewWillDisappear Compose", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewDidDisappear Compose", "cb viewDidAppear Root", "cb deinit Compose",
+            ]
+        )
+        // And the host can dismiss what the app presented.
+        try await scene.notify("openSheet", value: .string("Sheet"))
+        try await host.controller("A").waitUntil("the app's sheet", timeout: .seconds(30)) {
+            $0.presented == "Sheet"
+        }
+        try await scene.swipeDismiss()
+        #expect(await scene.status().presented == nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
     }
 }

@@ -129,3 +129,44 @@ final class SheetViewController: ViewController, AdaptivePresentationControllerD
         #expect(throws: ProtocolError.self) { try HostCommand(frame: unknown) }
     }
 }
+
+/// App code presents and dismisses with UIKit's calls: reported as changes, with the
+/// completion run once the transition ran; illegal calls are ignored.
+@MainActor
+@Suite struct AppPresentationCallTests {
+    @Test func presentAndDismissFromAppCode() {
+        let h = Harness()
+        h.connect()
+        guard let root = h.session.scene?.window.rootViewController.topViewController else {
+            Issue.record("no root")
+            return
+        }
+        let sheet = ViewController(title: "Compose")
+        sheet.modalPresentationStyle = .fullScreen
+        var completions: [String] = []
+        root.present(sheet, animated: true) { completions.append("presented") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change present Compose fullScreen", "Compose.loadView@app", "Compose.viewDidLoad@app",
+                "Root.viewWillDisappear@app", "Compose.viewWillAppear@app", "Compose.viewIsAppearing@app",
+                "Compose.viewWillLayoutSubviews@app", "Compose.viewDidLayoutSubviews@app",
+                "Compose.viewDidAppear@app", "Root.viewDidDisappear@app",
+            ]
+        )
+        #expect(completions == ["presented"])
+        // A second presentation is refused in the app's API: nothing happens.
+        root.present(ViewController(title: "Other"), animated: true) { completions.append("other") }
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(completions == ["presented"])
+        sheet.dismiss(animated: true) { completions.append("dismissed") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "Compose.viewWillDisappear@app", "Root.viewWillAppear@app",
+                "Root.viewIsAppearing@app", "Compose.viewDidDisappear@app", "Root.viewDidAppear@app",
+            ]
+        )
+        #expect(completions == ["presented", "dismissed"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+        // The test keeps `sheet`: its deinit comes when the test lets it go.
+    }
+}

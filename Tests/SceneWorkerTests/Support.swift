@@ -79,7 +79,8 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
-                case .pop, .beginBackgroundTask, .endBackgroundTask: return "change \(change.name)"
+                case .present(let viewController, let style): return "change present \(viewController) \(style)"
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss: return "change \(change.name)"
                 }
             case .reply(let id, let result):
                 lastResult = result

@@ -123,10 +123,12 @@ struct AppOriginRules: Sendable, Equatable {
     func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
         guard event.origin != nil else { return }
         switch atom {
-        case .push, .pop:
+        case .push, .pop, .present, .dismiss:
             return
         default:
-            throw AppOriginRefusal("no app-initiated \(atom) (the app may push, pop and run background tasks)")
+            throw AppOriginRefusal(
+                "no app-initiated \(atom) (the app may push, pop, present, dismiss and run background tasks)"
+            )
         }
     }
 

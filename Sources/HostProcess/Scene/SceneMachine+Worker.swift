@@ -169,7 +169,7 @@ extension SceneMachine {
             notification: callback.notification,
             value: callback.value,
             origin: callback.origin?.rawValue,
-            op: callback.origin == nil ? presentingOp : nil
+            op: callback.origin == nil ? presentingOp : (worker!.appChangePresents ? "present" : nil)
         )
         output.append(.recordCallback(event, callback.name))
     }

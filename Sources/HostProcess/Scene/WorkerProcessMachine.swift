@@ -36,6 +36,8 @@ struct WorkerProcessMachine: Sendable {
     /// The worker reported a change the app made and the host accepted it: the callbacks with
     /// origin `app` that follow belong to it, until the next reply, failure or change.
     var appChangeOpen = false
+    /// The open app change is a `present`: its callbacks carry `op: "present"` in the trace.
+    var appChangePresents = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 

@@ -78,9 +78,9 @@ enum FrameScratch {
                 case .push(let viewController):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
-                case .pop, .beginBackgroundTask, .endBackgroundTask:
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack:
+                case .setStack, .present:
                     writer.fail()
                 }
             case .reply(let id, let result):

@@ -256,7 +256,12 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
-            case .pop, .beginBackgroundTask, .endBackgroundTask:
+            case .present(let viewController, let style):
+                JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
+                JSONWriter.appendLiteral(#","style":"#, to: &buffer)
+                JSONWriter.writeString(style.rawValue, into: &buffer)
+            case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
         case .reply(let id, let result):
@@ -361,6 +366,13 @@ extension AppChange {
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        case .present:
+            let style = try message.nonEmptyString("style")
+            guard let presentation = PresentationStyle(rawValue: style) else {
+                throw ProtocolError(.invalidParameters, "change present: unknown style \(quoted(style))")
+            }
+            self = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
+        case .dismiss: self = .dismiss
         }
     }
 }
@@ -372,6 +384,8 @@ private enum ChangeKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case setStack
+    case present
+    case dismiss
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

@@ -37,3 +37,40 @@ public final class PresentationController {
         self.presentedViewController = presentedViewController
     }
 }
+
+extension ViewController {
+    /// Presents `viewControllerToPresent` over the scene's stack in its
+    /// `modalPresentationStyle`, as UIKit's `present(_:animated:completion:)`: an app-initiated
+    /// change (docs/LIFECYCLE.md §3b) with §3a's order. Legal in the foreground with nothing
+    /// presented yet; from inside a callback of a host request it runs right after that
+    /// request, and `completion` runs once it ran. An illegal one is ignored and logged.
+    public func present(
+        _ viewControllerToPresent: ViewController,
+        animated: Bool,
+        completion: (@MainActor () -> Void)? = nil
+    ) {
+        guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
+        else {
+            writeError("scenehost worker: present(\(viewControllerToPresent.title)) ignored: not in a scene")
+            return
+        }
+        session.appRequestsPresent(viewControllerToPresent, on: navigationController, completion: completion)
+    }
+
+    /// Dismisses the controller presented over the scene's stack (called on the presenter or
+    /// on the presented one), as UIKit's `dismiss(animated:completion:)`: an app-initiated
+    /// change, without presentation-controller delegate callbacks.
+    public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
+        guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
+        else {
+            writeError("scenehost worker: dismiss ignored: not in a scene")
+            return
+        }
+        session.appRequestsDismiss(on: navigationController, completion: completion)
+    }
+
+    /// The scene's stack this controller is in, or presented over.
+    private var sceneNavigationController: NavigationController? {
+        navigationController ?? presentingViewController?.navigationController
+    }
+}

@@ -59,6 +59,11 @@ final class RecordingSceneDelegate: SceneDelegate {
     static let closeDetail = "closeDetail"
     /// The notification that ends the background task begun on entering the background.
     static let finishUpload = "finishUpload"
+    /// The notification that makes the app present a page sheet (its value, a string, names
+    /// the controller), or a full-screen one when the name is prefixed with `fullScreen:`.
+    static let openSheet = "openSheet"
+    /// The notification that makes the app dismiss what it presented.
+    static let closeSheet = "closeSheet"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
@@ -102,6 +107,15 @@ final class RecordingSceneDelegate: SceneDelegate {
             navigationController.popViewController(animated: true)
         case Self.finishUpload:
             endUpload()
+        case Self.openSheet:
+            var title = "Sheet"
+            if case .string(let named) = value, !named.isEmpty { title = named }
+            let fullScreen = title.hasPrefix("fullScreen:")
+            let sheet = ViewController(title: fullScreen ? String(title.dropFirst("fullScreen:".count)) : title)
+            sheet.modalPresentationStyle = fullScreen ? .fullScreen : .pageSheet
+            navigationController.topViewController?.present(sheet, animated: true)
+        case Self.closeSheet:
+            navigationController.topViewController?.dismiss(animated: true)
         default:
             break
         }

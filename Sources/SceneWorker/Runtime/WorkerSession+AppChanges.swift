@@ -4,6 +4,10 @@ import Protocol
 enum DeferredAppChange {
     case push(ViewController)
     case pop
+    /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
+    case present(ViewController, completion: (@MainActor () -> Void)?)
+    /// `dismiss(animated:completion:)`.
+    case dismiss(completion: (@MainActor () -> Void)?)
 }
 
 /// The changes app code makes on its own (docs/LIFECYCLE.md §3b): checked with the rules
@@ -71,6 +75,31 @@ extension WorkerSession {
         sink.send(.change(.setStack(controllers.map(\.title))))
     }
 
+    func appRequestsPresent(
+        _ controller: ViewController,
+        on navigationController: NavigationController,
+        completion: (@MainActor () -> Void)?
+    ) {
+        let name = controller.title
+        guard !name.isEmpty else { return refuse("present", "the controller has an empty title") }
+        guard controller.presentingViewController == nil,
+            !navigationController.viewControllers.contains(where: { $0 === controller })
+        else {
+            return refuse("present(\(name))", "the controller is already shown")
+        }
+        if let refusal = refusal(of: .present(viewController: name, style: controller.modalPresentationStyle)) {
+            return refuse("present(\(name))", refusal.message)
+        }
+        request(.present(controller, completion: completion), describedAs: "present(\(name))")
+    }
+
+    func appRequestsDismiss(on navigationController: NavigationController, completion: (@MainActor () -> Void)?) {
+        if let refusal = refusal(of: .dismiss) {
+            return refuse("dismiss", refusal.message)
+        }
+        request(.dismiss(completion: completion), describedAs: "dismiss")
+    }
+
     /// Whether the app may begin a background task now (its API returns `.invalid` if not).
     func appMayBeginBackgroundTask() -> Bool {
         guard exitStatus == nil else { return false }
@@ -129,6 +158,25 @@ extension WorkerSession {
                 runAppChange(.pop) {
                     navigationController.performPop(animated: true)?.deinitOrigin = .app
                 }
+            case .present(let controller, let completion):
+                let style = controller.modalPresentationStyle
+                if let refusal = refusal(of: .present(viewController: controller.title, style: style)) {
+                    refuse("present(\(controller.title))", refusal.message)
+                    continue
+                }
+                runAppChange(.present(viewController: controller.title, style: style)) {
+                    navigationController.performPresent(controller)
+                }
+                completion?()
+            case .dismiss(let completion):
+                if let refusal = refusal(of: .dismiss) {
+                    refuse("dismiss", refusal.message)
+                    continue
+                }
+                runAppChange(.dismiss) {
+                    navigationController.performDismiss()
+                }
+                completion?()
             }
         }
     }
