@@ -322,3 +322,27 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+/// The default worker saves what it presents with its state, and a reconnect shows it again.
+@Suite struct PresentationRestorationTests {
+    @Test func aKilledSceneComesBackWithItsSheet() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        try await scene.present("Compose", style: .fullScreen)
+        try await scene.background()
+        try await scene.kill()
+        let mark = host.lastSeq
+        try await scene.connect()
+        try await host.controller("A").waitUntil("the restored presentation", timeout: .seconds(30)) {
+            $0.presented == "Compose"
+        }
+        let status = await scene.status()
+        #expect(status.stack == ["Root", "Detail"] && status.presentation == .fullScreen)
+        let restored = host.trace.history.filter { $0.seq > mark && $0.op == "present" }
+        #expect(restored.first?.compact == "cb loadView Compose" && restored.allSatisfy { $0.origin == "app" })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

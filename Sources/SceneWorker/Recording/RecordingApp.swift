@@ -69,6 +69,8 @@ final class RecordingSceneDelegate: SceneDelegate {
     private(set) var restoredFrom: JSONValue?
     private(set) var notifications = 0
     private var upload = BackgroundTaskIdentifier.invalid
+    /// A restored presentation, shown once the scene is active.
+    private var pendingPresentation: ViewController?
 
     init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
@@ -77,6 +79,26 @@ final class RecordingSceneDelegate: SceneDelegate {
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         restoredFrom = options.restoration
         restoreStack(of: scene, from: options.restoration)
+        restorePresentation(of: scene, from: options.restoration)
+    }
+
+    /// `{"presented":{"vc":"Compose","style":"pageSheet"},…}`: presented again over the
+    /// restored stack once the scene first becomes active (presenting needs the foreground;
+    /// it runs right after the connect, as an app change).
+    private func restorePresentation(of scene: Scene, from restoration: JSONValue?) {
+        guard case .object(let state)? = restoration, case .object(let presented)? = state["presented"],
+            case .string(let name)? = presented["vc"], !name.isEmpty,
+            case .string(let styleName)? = presented["style"], let style = ModalPresentationStyle(rawValue: styleName)
+        else { return }
+        let controller = ViewController(title: name)
+        controller.modalPresentationStyle = style
+        pendingPresentation = controller
+    }
+
+    func sceneDidBecomeActive(_ scene: Scene) {
+        guard let controller = pendingPresentation else { return }
+        pendingPresentation = nil
+        scene.window.rootViewController.topViewController?.present(controller, animated: false)
     }
 
     /// `{"stack":["Root","List","Detail"],…}`: the saved stack, root first.
@@ -140,6 +162,11 @@ final class RecordingSceneDelegate: SceneDelegate {
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]
+        if let presented = scene.window.rootViewController.presentedViewController {
+            state["presented"] = .object([
+                "vc": .string(presented.title), "style": .string(presented.modalPresentationStyle.rawValue),
+            ])
+        }
         switch restoredFrom {
         case .object(var previous)?:
             previous.removeValue(forKey: "restoredFrom")
