@@ -94,6 +94,7 @@ import Testing
         #expect(
             host.compactEvents(of: "A", after: mark) == [
                 "cb viewWillTransition Root", "cb viewWillTransition Detail",
+                "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
                 "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
             ]
         )

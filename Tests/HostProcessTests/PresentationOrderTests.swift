@@ -194,6 +194,16 @@ import Testing
         #expect(
             resize == [
                 "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
+                "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
+                "cb traitCollectionDidChange Sheet", "cb viewWillLayoutSubviews Sheet",
+                "cb viewDidLayoutSubviews Sheet",
+            ]
+        )
+        // The same size classes (regular both ways): no trait change.
+        let sameClasses = try await Self.transition(host) { try await scene.resize(width: 1024, height: 768) }
+        #expect(
+            sameClasses == [
+                "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
                 "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
             ]
         )
@@ -242,6 +252,7 @@ import Testing
         #expect(await refusal(.present(viewController: "Other")) == covered)
         #expect(await refusal(.pop) == covered)
         try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
         #expect(await refusal(.dismiss) == "the scene is background, not foregroundActive or foregroundInactive")
         #expect(
             await refusal(.present(viewController: "Other"))

@@ -427,6 +427,16 @@ import Testing
                     )
                 }
             }
+            // The app presents its saved controller again right after a reconnect (its own change).
+            if op.kind == .connect || op.kind == .foreground, legal, let restored = oracle.presenting {
+                do {
+                    try await host.controller(scene).waitUntil("the restored presentation", timeout: .seconds(10)) {
+                        $0.presented == restored.vc
+                    }
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects \(restored.vc) presented again: \(error)")
+                }
+            }
             if oracle.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))

@@ -45,13 +45,20 @@ struct SpecOracle: Sendable, Hashable {
     /// §3a: the controller shown over the stack, and whether it is a sheet (the presenter
     /// stays visible, the user may swipe it down) rather than full screen.
     var presenting: (vc: String, sheet: Bool)?
+    /// What was presented when the state was last saved: the default worker presents it again
+    /// once a reconnected scene is active (an app change right after the connect).
+    var savedPresenting: (vc: String, sheet: Bool)?
+    /// Restored with a background connect: presented on the first trip to the foreground.
+    var pendingPresenting: (vc: String, sheet: Bool)?
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
             && a.appRestoresStack == b.appRestoresStack && a.hasBackgroundTask == b.hasBackgroundTask
             && a.isDiscarded == b.isDiscarded && a.hasSession == b.hasSession && a.heldNames == b.heldNames
             && a.heldValues == b.heldValues && a.presenting?.vc == b.presenting?.vc
-            && a.presenting?.sheet == b.presenting?.sheet
+            && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
+            && a.savedPresenting?.sheet == b.savedPresenting?.sheet
+            && a.pendingPresenting?.vc == b.pendingPresenting?.vc
     }
 
     func hash(into hasher: inout Hasher) {
@@ -126,20 +133,27 @@ struct SpecOracle: Sendable, Hashable {
         case .connect(let background, let root, _):
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
+            let restored = hasSession && appRestoresStack ? savedPresenting : nil
+            presenting = background ? nil : restored
+            pendingPresenting = background ? restored : nil
             hasBackgroundTask = false
             hasSession = true
-            if background { savedStack = stack }
+            if background { save() }
         case .activate: place = .active
         case .deactivate: place = .inactive
         case .background:
             place = .backgroundRunning
-            savedStack = stack
+            save()
         case .foreground:
             delivered = resume()
             place = .active
+            if let pending = pendingPresenting {
+                presenting = pending
+                pendingPresenting = nil
+            }
         case .disconnect:
             delivered = resume()
-            savedStack = stack
+            save()
             workerEnded()
         case .discard:
             if place != .fresh && place != .dead {
@@ -149,6 +163,7 @@ struct SpecOracle: Sendable, Hashable {
             isDiscarded = true
             hasSession = false
             savedStack = nil
+            savedPresenting = nil
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning: break
@@ -168,10 +183,16 @@ struct SpecOracle: Sendable, Hashable {
         case .kill: workerEnded()
         case .terminate:
             // A running worker is moved to background (and saves) before it terminates.
-            if place == .active || place == .inactive || place == .backgroundRunning { savedStack = stack }
+            if place == .active || place == .inactive || place == .backgroundRunning { save() }
             workerEnded()
         }
         return delivered
+    }
+
+    /// §2: every entry to background stores the app's state (its stack and presentation).
+    private mutating func save() {
+        savedStack = stack
+        savedPresenting = presenting
     }
 
     /// The worker died from outside (a crash, an outside SIGKILL).
@@ -197,6 +218,7 @@ struct SpecOracle: Sendable, Hashable {
         place = .dead
         stack = []
         presenting = nil
+        pendingPresenting = nil
         hasBackgroundTask = false
         heldNames = []
         heldValues = [:]

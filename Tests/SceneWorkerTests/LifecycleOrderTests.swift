@@ -140,8 +140,10 @@ struct LifecycleOrderTests {
         #expect(
             h.send(.resize(width: 800, height: 600))
                 == [
-                    "Root.viewWillTransition", "Detail.viewWillTransition", "Detail.viewWillLayoutSubviews",
-                    "Detail.viewDidLayoutSubviews", "reply 3",
+                    // 390 → 800 points wide: compact → regular, so the traits change too.
+                    "Root.viewWillTransition", "Detail.viewWillTransition", "Root.traitCollectionDidChange",
+                    "Detail.traitCollectionDidChange", "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews",
+                    "reply 3",
                 ]
         )
         #expect(h.session.scene?.window.size == Size(width: 800, height: 600))

@@ -167,8 +167,12 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .dismiss:
             return Self.dismissSteps(in: context)
         case .sizeChange:
+            // A change of size class adds every controller's traitCollectionDidChange, root
+            // first; the trace does not carry sizes, so all of them or none (the worker knows).
+            let traits = stack.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
             return [.mark(.sizeChanged)]
                 + stack.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
+                    .oneOf([traits, []]),
                     .callback(.viewWillLayoutSubviews, vc: top),
                     .callback(.viewDidLayoutSubviews, vc: top),
                     .mark(.laidOut(fromTop: 0)),

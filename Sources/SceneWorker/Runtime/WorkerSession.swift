@@ -426,6 +426,12 @@ final class WorkerSession {
         for controller in navigationController.allControllers {
             controller.runViewWillTransition(to: size, with: coordinator)
         }
+        let traits = TraitCollection(size: size)
+        if traits != TraitCollection(size: scene.window.size) {
+            for controller in navigationController.allControllers {
+                controller.runTraitCollectionDidChange(to: traits, first: false)
+            }
+        }
         scene.window.size = size
         navigationController.size = size
         navigationController.visibleViewController?.runLayout(size: size)
