@@ -137,7 +137,7 @@ enum ClientCommands {
         case .scene:
             return nil
         case .bool:
-            return arguments.flag(flag) ? .bool(true) : nil
+            return try arguments.boolFlag(flag).map { .bool($0) }
         case .string, .signal, .activationState, .processState:
             return try text().map { .string($0) }
         case .positiveInt:

@@ -357,3 +357,27 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+/// The client commands: `present`, `swipeBack --completes false`, and `ps` showing the
+/// presentation.
+@Suite struct PresentationClientTests {
+    @Test func theClientCommandsPresentAndSwipe() async throws {
+        let directory = makeTemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+        #expect(try await server.run("push", "A", "--vc", "Detail").status == 0)
+        #expect(try await server.run("swipeBack", "A", "--completes", "false").status == 0)
+        #expect(try await server.run("present", "A", "--vc", "Compose", "--style", "fullScreen").status == 0)
+        let table = try await server.run("ps")
+        #expect(table.stdout.contains("PRESENTED") && table.stdout.contains("Compose (fullScreen)"), "\(table.stdout)")
+        let row = try #require(try await server.scenes()["A"])
+        #expect(row.stack == ["Root", "Detail"] && row.presented == "Compose" && row.presentation == .fullScreen)
+        // A full-screen controller cannot be swiped down; a bad flag value is a usage error.
+        #expect(try await server.run("swipeDismiss", "A").status == 3)
+        #expect(try await server.run("swipeDismiss", "A", "--completes", "maybe").status == 2)
+        #expect(try await server.run("dismiss", "A").status == 0)
+        #expect(try await server.scenes()["A"]?.presented == nil)
+        try await server.quit()
+    }
+}
