@@ -381,3 +381,72 @@ import Testing
         try await server.quit()
     }
 }
+
+/// The verifier holds the trace to §3's layout rule and §3a's orders on its own.
+@Suite struct PresentationGrammarTests {
+    /// Connect, push Detail over Root.
+    static func pushed() -> TraceBuilder {
+        var t = TraceBuilder()
+        t.connectToForeground()
+        t.push("Detail", over: "Root")
+        return t
+    }
+
+    static func pop(_ t: inout TraceBuilder, layout: Bool) {
+        t.callback(.viewWillDisappear, "Detail")
+        t.callback(.viewWillAppear, "Root")
+        t.callback(.viewIsAppearing, "Root")
+        if layout {
+            t.callback(.viewWillLayoutSubviews, "Root")
+            t.callback(.viewDidLayoutSubviews, "Root")
+        }
+        t.callback(.viewDidDisappear, "Detail")
+        t.callback(.viewDidAppear, "Root")
+        t.callback(.deinit, "Detail")
+    }
+
+    @Test func aCleanControllerMustNotLayOutOnPopAndADirtyOneMust() {
+        var clean = Self.pushed()
+        Self.pop(&clean, layout: false)
+        #expect(firstViolation(clean.events) == nil)
+        var cleanWithLayout = Self.pushed()
+        Self.pop(&cleanWithLayout, layout: true)
+        #expect(firstViolation(cleanWithLayout.events)?.got == "callback viewWillLayoutSubviews (vc Root)")
+
+        var dirty = Self.pushed()
+        dirty.callback(.viewWillTransition, "Root")
+        dirty.callback(.viewWillTransition, "Detail")
+        dirty.callback(.viewWillLayoutSubviews, "Detail")
+        dirty.callback(.viewDidLayoutSubviews, "Detail")
+        var dirtyWithout = dirty
+        Self.pop(&dirty, layout: true)
+        #expect(firstViolation(dirty.events) == nil)
+        Self.pop(&dirtyWithout, layout: false)
+        #expect(firstViolation(dirtyWithout.events)?.got == "callback viewDidDisappear (vc Detail)")
+    }
+
+    @Test func aPresentIsKnownByItsOpAndAPushIsNot() {
+        // A full-screen order without `op: present` is a push with a swapped pair.
+        var t = TraceBuilder()
+        t.connectToForeground()
+        for (name, vc) in [
+            (CallbackName.loadView, "Modal"), (.viewDidLoad, "Modal"), (.viewWillDisappear, "Root"),
+            (.viewWillAppear, "Modal"), (.viewIsAppearing, "Modal"), (.viewWillLayoutSubviews, "Modal"),
+            (.viewDidLayoutSubviews, "Modal"), (.viewDidAppear, "Modal"), (.viewDidDisappear, "Root"),
+        ] {
+            t.add(TraceEvent(kind: .callback, scene: "A", name: name.rawValue, viewController: vc, op: "present"))
+        }
+        #expect(firstViolation(t.events) == nil)
+        var unmarked = t
+        for index in unmarked.events.indices where unmarked.events[index].op != nil {
+            unmarked.events[index].op = nil
+        }
+        #expect(firstViolation(unmarked.events)?.got == "callback viewDidAppear (vc Modal)")
+        // And a push cannot be passed off as a present.
+        var pushAsPresent = TraceBuilder()
+        pushAsPresent.connectToForeground()
+        pushAsPresent.push("Detail", over: "Root")
+        for index in pushAsPresent.events.indices.suffix(9) { pushAsPresent.events[index].op = "present" }
+        #expect(firstViolation(pushAsPresent.events) != nil)
+    }
+}
