@@ -83,6 +83,12 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case beginBackgroundTask
     case backgroundTaskExpiration
     case endBackgroundTask
+    // View controllers: presentation and appearance details (LIFECYCLE.md §3a).
+    case viewIsAppearing
+    case traitCollectionDidChange
+    case presentationControllerWillDismiss
+    case presentationControllerDidDismiss
+    case presentationControllerDidAttemptToDismiss
 
     public var description: String { rawValue }
 
@@ -90,7 +96,9 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     public var isViewControllerCallback: Bool {
         switch self {
         case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
-            .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit:
+            .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
+            .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
+            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss:
             return true
         default:
             return false

@@ -32,6 +32,30 @@ struct Arguments {
         return true
     }
 
+    /// Removes the first `name`, `name true|false` or `name=true|false`: its value (`name`
+    /// alone is true); nil if absent. A flag whose default is true needs the `false` form.
+    mutating func boolFlag(_ name: String) throws(UsageError) -> Bool? {
+        guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
+            return nil
+        }
+        consumed.insert(name)
+        var text: String?
+        if remaining[index] != name {
+            text = String(remaining[index].dropFirst(name.count + 1))
+            remaining.remove(at: index)
+        } else if index + 1 < remaining.count, ["true", "false"].contains(remaining[index + 1]) {
+            text = remaining[index + 1]
+            remaining.removeSubrange(index...index + 1)
+        } else {
+            remaining.remove(at: index)
+        }
+        switch text {
+        case nil, "true": return true
+        case "false": return false
+        default: throw UsageError("hostctl \(command): \(name) takes true or false, not \(text ?? "")")
+        }
+    }
+
     /// Removes the first `name VALUE` or `name=VALUE`; nil if absent.
     ///
     /// `VALUE` may start with `--` only in the `=` form or when `acceptsDashedValue` is set

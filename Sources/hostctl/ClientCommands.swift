@@ -149,7 +149,7 @@ enum ClientCommands {
         case .scene:
             return nil
         case .bool:
-            return arguments.flag(flag) ? .bool(true) : nil
+            return try arguments.boolFlag(flag).map { .bool($0) }
         case .string, .signal, .activationState, .processState:
             return try text().map { .string($0) }
         case .positiveInt:
@@ -246,7 +246,7 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "WORKER"]]
+        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "WORKER"]]
         for row in rows {
             table.append([
                 row.scene,
@@ -256,6 +256,7 @@ enum ClientCommands {
                 row.pid.map { String($0) } ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
+                row.presented.map { "\($0) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
                 row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
             ])
         }

@@ -19,6 +19,13 @@ enum DemoScenario {
             .scene("Notes", .push(viewController: "Editor")),
             .scene("Notes", .memoryWarning),
             .scene("Mail", .pop),
+            // Mail composes in a page sheet the user swipes away; Notes shows a full-screen modal.
+            .scene("Mail", .present(viewController: "Compose")),
+            .scene("Mail", .swipeDismiss(completes: true)),
+            .scene("Notes", .present(viewController: "Preview", style: .fullScreen)),
+            .scene("Notes", .dismiss),
+            // The user starts swiping back from Notes' editor, then changes their mind.
+            .scene("Notes", .swipeBack(completes: false)),
             // Notes goes to background (state saved), gets suspended, receives queued notifications.
             .scene("Notes", .background),
             .waitFor(scene: "Notes", condition: .process(.suspended), timeout: .seconds(5)),

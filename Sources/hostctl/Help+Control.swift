@@ -66,6 +66,9 @@ extension Help {
         case .sleep: "the host waits MS ms before its reply (scripts)"
         case .waitFor: "default timeout 10000 ms (--timeoutMs too)"
         case .quit: "terminate every scene and stop the host"
+        case .present: "--style pageSheet (default) or fullScreen"
+        case .dismiss: "dismiss the presented controller"
+        case .swipeDismiss, .swipeBack: "--completes false: the user lets go (cancelled)"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -50,11 +50,12 @@ struct AppInitiatedTests {
             host.compactEvents(of: "A", after: mark) == [
                 "cb didReceiveNotification",
                 "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root", "cb viewWillAppear Detail",
-                "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root",
+                "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
+                "cb viewDidDisappear Root",
                 "cb viewDidAppear Detail",
             ]
         )
-        #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 8)
+        #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
 
         // The host's own navigation starts from the stack the app left.
         try await scene.push("More")

@@ -46,6 +46,8 @@ private struct AppTrace {
 
     mutating func firstAppearance(_ top: String = "Root") {
         callback(.viewWillAppear, top)
+        callback(.viewIsAppearing, top)
+        callback(.traitCollectionDidChange, top)
         callback(.viewWillLayoutSubviews, top)
         callback(.viewDidLayoutSubviews, top)
         callback(.sceneWillEnterForeground)
@@ -60,17 +62,23 @@ private struct AppTrace {
         callback(.viewDidLoad, pushed)
         callback(.viewWillDisappear, top)
         callback(.viewWillAppear, pushed)
+        callback(.viewIsAppearing, pushed)
         callback(.viewWillLayoutSubviews, pushed)
         callback(.viewDidLayoutSubviews, pushed)
         callback(.viewDidDisappear, top)
         callback(.viewDidAppear, pushed)
     }
 
-    mutating func pop(_ top: String, to below: String) {
+    /// `belowLaysOut`: the revealed controller's layout is dirty (it never laid out, or the
+    /// size changed since), so it lays out before it appears.
+    mutating func pop(_ top: String, to below: String, belowLaysOut: Bool = false) {
         callback(.viewWillDisappear, top)
         callback(.viewWillAppear, below)
-        callback(.viewWillLayoutSubviews, below)
-        callback(.viewDidLayoutSubviews, below)
+        callback(.viewIsAppearing, below)
+        if belowLaysOut {
+            callback(.viewWillLayoutSubviews, below)
+            callback(.viewDidLayoutSubviews, below)
+        }
         callback(.viewDidDisappear, top)
         callback(.viewDidAppear, below)
         callback(.deinit, top)
@@ -131,7 +139,7 @@ private struct AppTrace {
         t.toBackground()
         t.app { $0.push("Detail", over: "Root") }
         let violation = t.violation
-        #expect(violation?.seq == t.events.count - 7)
+        #expect(violation?.seq == t.events.count - 8)
         #expect(violation?.got == "callback loadView (vc Detail) with origin app")
     }
 
@@ -237,8 +245,9 @@ private struct AppTrace {
         var t = AppTrace()
         t.launch(restoring: ["List", "Detail"])
         t.firstAppearance("Detail")
-        t.pop("Detail", to: "List")
-        t.app { $0.pop("List", to: "Root") }
+        // Restored controllers never laid out: each lays out when a pop reveals it.
+        t.pop("Detail", to: "List", belowLaysOut: true)
+        t.app { $0.pop("List", to: "Root", belowLaysOut: true) }
         #expect(t.violation == nil)
 
         // The restored stack saved to the background and then disconnected deinits top first.
@@ -328,7 +337,7 @@ private struct AppTrace {
         #expect(verifier.check(bad) != nil)
         #expect(verifier.checker(forScene: "A") == before)
         t.app { $0.push("Detail", over: "Root") }
-        for event in t.events.suffix(8) {
+        for event in t.events.suffix(9) {
             var event = event
             event.seq += 1
             #expect(verifier.check(event) == nil)
@@ -339,7 +348,7 @@ private struct AppTrace {
         var t = AppTrace()
         t.launch(restoring: ["Detail"])
         t.firstAppearance("Detail")
-        t.app { $0.pop("Detail", to: "Root") }
+        t.app { $0.pop("Detail", to: "Root", belowLaysOut: true) }
         var bytes: [UInt8] = []
         for event in t.events { event.appendJSONLine(to: &bytes) }
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""origin":"app""#))

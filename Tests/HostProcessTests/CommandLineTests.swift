@@ -34,6 +34,9 @@ import Testing
         let demo = try await Self.run(["demo", "--trace", trace])
         #expect(demo.exit == .exited(status: 0))
         #expect(demo.stdout.contains("scene Notes"))
+        // §3a in the demo: a sheet swiped away, a full-screen modal, a cancelled swipe back.
+        #expect(demo.stdout.contains("presentationControllerDidDismiss"))
+        #expect(demo.stdout.contains("Preview"))
         let valid = try await Self.run(["verify", trace])
         #expect(valid.exit == .exited(status: 0))
 

@@ -13,8 +13,9 @@ import Testing
                 "process spawned",
                 "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
                 "cb loadView Root", "cb viewDidLoad Root",
-                "cb viewWillAppear Root", "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
-                "cb sceneWillEnterForeground", "state unattached>foregroundInactive",
+                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",
+                "state unattached>foregroundInactive",
                 "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
                 "cb viewDidAppear Root",
             ]
@@ -84,8 +85,8 @@ import Testing
         #expect(
             host.compactEvents(of: "A", after: mark) == [
                 "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
-                "cb viewWillAppear Detail", "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
-                "cb viewDidDisappear Root", "cb viewDidAppear Detail",
+                "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
+                "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root", "cb viewDidAppear Detail",
             ]
         )
         mark = host.lastSeq
@@ -93,6 +94,7 @@ import Testing
         #expect(
             host.compactEvents(of: "A", after: mark) == [
                 "cb viewWillTransition Root", "cb viewWillTransition Detail",
+                "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
                 "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
             ]
         )
@@ -100,8 +102,10 @@ import Testing
         try await scene.pop()
         #expect(
             host.compactEvents(of: "A", after: mark) == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewWillLayoutSubviews Root",
-                "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail", "cb viewDidAppear Root",
+                // Root is dirty (the size changed while Detail covered it): it lays out (§3).
+                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
+                "cb viewDidAppear Root",
                 "cb deinit Detail",
             ]
         )

@@ -89,7 +89,10 @@ import Testing
         (["run", "$BROKEN_LINES"], "invalid JSON at line 3, column 3 (byte 35): unexpected character '{'"),
         (["run", "$UNKNOWN_OP"], "unknown op \"fly\""),
         (["run", "$UNKNOWN_FIELD"], "unknown field \"suspendDelay\""),
-        (["run", "$UNKNOWN_STEP_FIELD"], "step 1 (push): unknown field \"vcc\" (known: payload, scene, vc, expectError)"),
+        (
+            ["run", "$UNKNOWN_STEP_FIELD"],
+            "step 1 (push): unknown field \"vcc\" (known: payload, scene, vc, expectError)"
+        ),
         (["run", "$BAD_SCENE"], "invalid scene identifier"),
         (["run", "$AFTER_QUIT"], "step 2 (pop): comes after quit"),
         // The scenario's config and the flags share one validation (the flags refuse 0 too).

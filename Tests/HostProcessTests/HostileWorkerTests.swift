@@ -187,7 +187,7 @@ import Testing
         try await harness.a.pop()
         #expect(await harness.a.status().stack == ["Root"])
         let appCallbacks = harness.host.trace.history.filter { $0.scene == "A" && $0.origin == "app" }
-        #expect(appCallbacks.count == 8)
+        #expect(appCallbacks.count == 9)
         #expect(harness.violations.isEmpty)
         try await harness.a.kill()
         try await harness.checkAftermath(reason: .killed)

@@ -44,7 +44,8 @@ import Testing
             .connect(ConnectOptions(session: "A")), .activate, .deactivate, .enterBackground, .enterForeground,
             .stateRestoration, .disconnect, .terminate, .push(viewController: "B"), .pop,
             .resize(width: 1, height: 1), .memoryWarning, .notify(name: "n", value: .null), .beginBackgroundTask,
-            .endBackgroundTask, .expireBackgroundTask,
+            .endBackgroundTask, .expireBackgroundTask, .present(viewController: "B", style: .pageSheet), .dismiss,
+            .swipeDismiss(completes: true), .swipeBack(completes: true),
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

@@ -35,6 +35,10 @@ import Testing
         case .notify: wire = state.place == .suspended ? nil : .notify(name: "n", value: .null)
         case .beginBackgroundTask: wire = .beginBackgroundTask
         case .endBackgroundTask: wire = .endBackgroundTask
+        case .present: wire = .present(viewController: "New", style: .fullScreen)
+        case .dismiss: wire = .dismiss
+        case .swipeDismiss: wire = .swipeDismiss(completes: true)
+        case .swipeBack: wire = .swipeBack(completes: false)
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }
         return wire.map { ($0, snapshot) }

@@ -72,6 +72,8 @@ struct TraceBuilder {
 
     mutating func firstAppearance(from: ActivationState, top: String = "Root") {
         callback(.viewWillAppear, top)
+        callback(.viewIsAppearing, top)
+        callback(.traitCollectionDidChange, top)
         callback(.viewWillLayoutSubviews, top)
         callback(.viewDidLayoutSubviews, top)
         callback(.sceneWillEnterForeground)
@@ -101,6 +103,7 @@ struct TraceBuilder {
         callback(.viewDidLoad, pushed)
         callback(.viewWillDisappear, top)
         callback(.viewWillAppear, pushed)
+        callback(.viewIsAppearing, pushed)
         callback(.viewWillLayoutSubviews, pushed)
         callback(.viewDidLayoutSubviews, pushed)
         callback(.viewDidDisappear, top)
@@ -135,6 +138,8 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
     t.callback(.loadView, "Root")
     t.callback(.viewDidLoad, "Root")
     t.callback(.viewWillAppear, "Root")
+    t.callback(.viewIsAppearing, "Root")
+    t.callback(.traitCollectionDidChange, "Root")
     t.callback(.viewWillLayoutSubviews, "Root")
     t.callback(.viewDidLayoutSubviews, "Root")
     t.callback(.sceneWillEnterForeground)
@@ -152,6 +157,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
     t.callback(.viewDidLoad, "Detail")
     t.callback(.viewWillDisappear, "Root")
     t.callback(.viewWillAppear, "Detail")
+    t.callback(.viewIsAppearing, "Detail")
     t.callback(.viewWillLayoutSubviews, "Detail")
     t.callback(.viewDidLayoutSubviews, "Detail")
     t.callback(.viewDidDisappear, "Root")
@@ -166,6 +172,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
     // Pop.
     t.callback(.viewWillDisappear, "Detail")
     t.callback(.viewWillAppear, "Root")
+    t.callback(.viewIsAppearing, "Root")
     t.callback(.viewWillLayoutSubviews, "Root")
     t.callback(.viewDidLayoutSubviews, "Root")
     t.callback(.viewDidDisappear, "Detail")
@@ -228,12 +235,12 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         #expect(checker.stack == ["Root"])
         #expect(checker.isInsideAtom)
         #expect(checker.processState == .launching)
-        for event in events[6..<14] { #expect(checker.check(event) == nil) }
+        for event in events[6..<16] { #expect(checker.check(event) == nil) }
         #expect(checker.activation == .foregroundActive)
         #expect(checker.processState == .running)
         #expect(!checker.isInsideAtom)
         // Through the push.
-        for event in events[14..<26] { #expect(checker.check(event) == nil) }
+        for event in events[16..<29] { #expect(checker.check(event) == nil) }
         #expect(checker.stack == ["Root", "Detail"])
     }
 
@@ -780,6 +787,8 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         var t = TraceBuilder()
         t.launch()
         t.callback(.viewWillAppear, "Root")
+        t.callback(.viewIsAppearing, "Root")
+        t.callback(.traitCollectionDidChange, "Root")
         t.callback(.viewWillLayoutSubviews, "Root")
         t.callback(.viewDidLayoutSubviews, "Root")
         t.callback(.sceneWillEnterForeground)

@@ -169,6 +169,9 @@ import Testing
                 case .push(let name, _): return "push \(name) \(scene)"
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
+                case .present(let name, let style): return "present \(name) \(style) \(scene)"
+                case .swipeDismiss(let completes): return "swipeDismiss\(completes ? "" : "(cancelled)") \(scene)"
+                case .swipeBack(let completes): return "swipeBack\(completes ? "" : "(cancelled)") \(scene)"
                 default: return "\(op.name) \(scene)"
                 }
             }
@@ -217,6 +220,7 @@ import Testing
     /// Weighted toward the operations that move the state; `discard` is rare (it ends the scene).
     static func randomStep(_ generator: inout SeededGenerator, index: Int, scenes: [String]) -> Step {
         let scene = generator.element(of: scenes)
+        let completes = generator.chance(0.5)
         let choices: [(weight: Int, make: () -> Step)] = [
             (10, { .op(scene: scene, .connect()) }),
             (3, { .op(scene: scene, .connect(background: true)) }),
@@ -236,6 +240,12 @@ import Testing
             (2, { .op(scene: scene, .kill(signal: SIGKILLNumber)) }),
             (2, { .crash(scene: scene) }),
             (1, { .op(scene: scene, .discard) }),
+            // §3a: presentations and the user's swipes, mixed with everything above.
+            (4, { .op(scene: scene, .present(viewController: "M\(index)", style: .pageSheet)) }),
+            (3, { .op(scene: scene, .present(viewController: "F\(index)", style: .fullScreen)) }),
+            (3, { .op(scene: scene, .dismiss) }),
+            (3, { .op(scene: scene, .swipeDismiss(completes: completes)) }),
+            (3, { .op(scene: scene, .swipeBack(completes: completes)) }),
         ]
         return choices[generator.weighted(choices.map(\.weight))].make()
     }
@@ -260,7 +270,12 @@ import Testing
                 }
             case .send(let op):
                 if case .notify(let name, let value) = op { delivered.append("\(name)=\(value.jsonText)") }
-                model.completed(op)
+                // The default worker's sheets are not modal in presentation: a completed swipe dismisses.
+                if case .swipeDismiss(let completes) = op {
+                    model.completed(op, result: .bool(completes))
+                } else {
+                    model.completed(op)
+                }
             case .disconnectWorker, .terminateWorker, .signal:
                 model.processExited()
             case .discardSession:
@@ -274,7 +289,13 @@ import Testing
 
     static func describe(_ model: SceneLifecycle) -> String {
         "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
-            + (model.isDiscarded ? " discarded" : "")
+            + presenting(model.presented?.name, model.presented?.style) + (model.isDiscarded ? " discarded" : "")
+    }
+
+    /// ` presenting M sheet`, as the oracle's summary writes a presentation.
+    static func presenting(_ name: String?, _ style: PresentationStyle?) -> String {
+        guard let name, let style else { return "" }
+        return " presenting \(name) \(style == .pageSheet ? "sheet" : "full")"
     }
 
     // MARK: Running
@@ -406,6 +427,16 @@ import Testing
                     )
                 }
             }
+            // The app presents its saved controller again right after a reconnect (its own change).
+            if op.kind == .connect || op.kind == .foreground, legal, let restored = oracle.presenting {
+                do {
+                    try await host.controller(scene).waitUntil("the restored presentation", timeout: .seconds(10)) {
+                        $0.presented == restored.vc
+                    }
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects \(restored.vc) presented again: \(error)")
+                }
+            }
             if oracle.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))
@@ -426,7 +457,7 @@ import Testing
         let status = await (try host.scene(scene)).status()
         let actual =
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
-            + (status.isDiscarded ? " discarded" : "")
+            + presenting(status.presented, status.presentation) + (status.isDiscarded ? " discarded" : "")
         if actual != oracle.summary {
             throw Failure(step: 0, message: "scene \(scene): the host is \(actual), the oracle \(oracle.summary)")
         }
@@ -453,9 +484,12 @@ import Testing
         for scene in scenes {
             let oracle = oracles[scene] ?? SpecOracle()
             let checker = verifier.checker(forScene: scene) ?? SceneTraceChecker()
+            // The checker keeps a presented controller on top of its stack.
+            let presented = checker.presentation == nil ? nil : checker.stack.last
+            let stack = presented == nil ? checker.stack : Array(checker.stack.dropLast())
             let traced =
-                "\(checker.activation)/\(checker.processState) stack \(checker.stack) task \(checker.hasBackgroundTask)"
-                + (checker.isDiscarded ? " discarded" : "")
+                "\(checker.activation)/\(checker.processState) stack \(stack) task \(checker.hasBackgroundTask)"
+                + presenting(presented, checker.presentation) + (checker.isDiscarded ? " discarded" : "")
             if traced != oracle.summary {
                 throw Failure(
                     step: 0,

@@ -12,7 +12,10 @@ import Testing
             Array((#"{"id":1,"op":"push","scene":"A","vcc":"B"}"# + "\n" + #"{"id":2,"op":"push",}"# + "\n").utf8)
         )
         #expect(replies.count == 2, "\(replies)")
-        #expect(replies.first?.contains(#"push: unknown field \"vcc\" (known: payload, scene, vc)"#) == true, "\(replies)")
+        #expect(
+            replies.first?.contains(#"push: unknown field \"vcc\" (known: payload, scene, vc)"#) == true,
+            "\(replies)"
+        )
         #expect(replies.last?.contains("invalid JSON at byte 20") == true, "\(replies)")
         try await server.quit()
     }

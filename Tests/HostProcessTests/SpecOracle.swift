@@ -42,6 +42,30 @@ struct SpecOracle: Sendable, Hashable {
     /// Notifications held while suspended: names in first-arrival order, each with its latest value.
     var heldNames: [String] = []
     var heldValues: [String: JSONValue] = [:]
+    /// §3a: the controller shown over the stack, and whether it is a sheet (the presenter
+    /// stays visible, the user may swipe it down) rather than full screen.
+    var presenting: (vc: String, sheet: Bool)?
+    /// What was presented when the state was last saved: the default worker presents it again
+    /// once a reconnected scene is active (an app change right after the connect).
+    var savedPresenting: (vc: String, sheet: Bool)?
+    /// Restored with a background connect: presented on the first trip to the foreground.
+    var pendingPresenting: (vc: String, sheet: Bool)?
+
+    static func == (a: SpecOracle, b: SpecOracle) -> Bool {
+        a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
+            && a.appRestoresStack == b.appRestoresStack && a.hasBackgroundTask == b.hasBackgroundTask
+            && a.isDiscarded == b.isDiscarded && a.hasSession == b.hasSession && a.heldNames == b.heldNames
+            && a.heldValues == b.heldValues && a.presenting?.vc == b.presenting?.vc
+            && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
+            && a.savedPresenting?.sheet == b.savedPresenting?.sheet
+            && a.pendingPresenting?.vc == b.pendingPresenting?.vc
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(place)
+        hasher.combine(stack)
+        hasher.combine(presenting?.vc)
+    }
 
     // MARK: Legality
 
@@ -74,6 +98,11 @@ struct SpecOracle: Sendable, Hashable {
         // §4: kill and terminate need a worker; a suspended or launching one dies silently.
         .kill: [.launching, .active, .inactive, .backgroundRunning, .suspended],
         .terminate: [.launching, .active, .inactive, .backgroundRunning, .suspended],
+        // §3a: presentations and the user's swipes are navigation: foreground only.
+        .present: [.active, .inactive],
+        .dismiss: [.active, .inactive],
+        .swipeDismiss: [.active, .inactive],
+        .swipeBack: [.active, .inactive],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -81,7 +110,12 @@ struct SpecOracle: Sendable, Hashable {
     func allows(_ op: LifecycleOperation) -> Bool {
         guard !isDiscarded, let places = Self.allowedPlaces[op], places.contains(place) else { return false }
         switch op {
-        case .pop: return stack.count >= 2
+        // §3a: the stack is covered while something is presented; one presentation at a time.
+        case .pop, .swipeBack: return stack.count >= 2 && presenting == nil
+        case .push, .present: return presenting == nil
+        case .dismiss: return presenting != nil
+        // Only a sheet can be swiped down.
+        case .swipeDismiss: return presenting?.sheet == true
         case .beginBackgroundTask: return !hasBackgroundTask
         case .endBackgroundTask: return hasBackgroundTask
         case .discard: return hasSession || place != .fresh
@@ -99,20 +133,27 @@ struct SpecOracle: Sendable, Hashable {
         case .connect(let background, let root, _):
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
+            let restored = hasSession && appRestoresStack ? savedPresenting : nil
+            presenting = background ? nil : restored
+            pendingPresenting = background ? restored : nil
             hasBackgroundTask = false
             hasSession = true
-            if background { savedStack = stack }
+            if background { save() }
         case .activate: place = .active
         case .deactivate: place = .inactive
         case .background:
             place = .backgroundRunning
-            savedStack = stack
+            save()
         case .foreground:
             delivered = resume()
             place = .active
+            if let pending = pendingPresenting {
+                presenting = pending
+                pendingPresenting = nil
+            }
         case .disconnect:
             delivered = resume()
-            savedStack = stack
+            save()
             workerEnded()
         case .discard:
             if place != .fresh && place != .dead {
@@ -122,9 +163,14 @@ struct SpecOracle: Sendable, Hashable {
             isDiscarded = true
             hasSession = false
             savedStack = nil
+            savedPresenting = nil
         case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning: break
+        case .present(let name, let style): presenting = (name, style != .fullScreen)
+        case .dismiss: presenting = nil
+        case .swipeDismiss(let completes): if completes { presenting = nil }
+        case .swipeBack(let completes): if completes { stack.removeLast() }
         case .notify(let name, let value):
             if place == .suspended {
                 if heldValues[name] == nil { heldNames.append(name) }
@@ -137,10 +183,16 @@ struct SpecOracle: Sendable, Hashable {
         case .kill: workerEnded()
         case .terminate:
             // A running worker is moved to background (and saves) before it terminates.
-            if place == .active || place == .inactive || place == .backgroundRunning { savedStack = stack }
+            if place == .active || place == .inactive || place == .backgroundRunning { save() }
             workerEnded()
         }
         return delivered
+    }
+
+    /// §2: every entry to background stores the app's state (its stack and presentation).
+    private mutating func save() {
+        savedStack = stack
+        savedPresenting = presenting
     }
 
     /// The worker died from outside (a crash, an outside SIGKILL).
@@ -165,6 +217,8 @@ struct SpecOracle: Sendable, Hashable {
     private mutating func workerEnded() {
         place = .dead
         stack = []
+        presenting = nil
+        pendingPresenting = nil
         hasBackgroundTask = false
         heldNames = []
         heldValues = [:]
@@ -188,6 +242,7 @@ struct SpecOracle: Sendable, Hashable {
     /// `foregroundActive/running stack ["Root"] task false`, the form status and trace are compared in.
     var summary: String {
         "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
+            + (presenting.map { " presenting \($0.vc) \($0.sheet ? "sheet" : "full")" } ?? "")
             + (isDiscarded ? " discarded" : "")
     }
 
@@ -199,7 +254,8 @@ struct SpecOracle: Sendable, Hashable {
             stackDepth: stack.count,
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
-            sessionExists: hasSession
+            sessionExists: hasSession,
+            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen }
         )
     }
 }
@@ -212,17 +268,21 @@ extension SpecOracle {
         for place in Place.allCases {
             let attached = place != .fresh && place != .dead && place != .launching
             let running = attached && place != .suspended
+            let presentations: [(vc: String, sheet: Bool)?] = attached ? [nil, ("M", true), ("M", false)] : [nil]
             for depth in attached ? [1, 2, 3] : (place == .launching ? [1] : [0]) {
                 for task in running ? [false, true] : [false] {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
-                            var state = SpecOracle()
-                            state.place = place
-                            state.stack = (0..<depth).map { "V\($0)" }
-                            state.hasBackgroundTask = task
-                            state.hasSession = session && !discarded
-                            state.isDiscarded = discarded
-                            states.append(state)
+                            for presenting in presentations {
+                                var state = SpecOracle()
+                                state.place = place
+                                state.stack = (0..<depth).map { "V\($0)" }
+                                state.hasBackgroundTask = task
+                                state.hasSession = session && !discarded
+                                state.isDiscarded = discarded
+                                state.presenting = presenting
+                                states.append(state)
+                            }
                         }
                     }
                 }

@@ -35,8 +35,8 @@ private struct MultiSceneTrace {
         add(next(), TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
         for (name, vc) in [
             ("didFinishLaunching", nil), ("configurationForConnecting", nil), ("willConnectTo", nil),
-            ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"),
-            ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
+            ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"), ("viewIsAppearing", "Root"),
+            ("traitCollectionDidChange", "Root"), ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
         ] as [(String, String?)] {
             add(next(), TraceEvent(kind: .callback, scene: scene, name: name, viewController: vc))
         }

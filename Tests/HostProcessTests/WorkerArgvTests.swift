@@ -81,7 +81,10 @@ import Testing
         let row = try #require(try await server.scenes()["A"])
         #expect(row.worker == [TestWorker.customWorker])
         let table = try await server.run("ps")
-        #expect(table.stdout.split(separator: "\n").first?.hasSuffix("UPTIME  WORKER") == true, "\(table.stdout)")
+        #expect(
+            table.stdout.split(separator: "\n").first?.hasSuffix("UPTIME  PRESENTED  WORKER") == true,
+            "\(table.stdout)"
+        )
         #expect(table.stdout.contains(TestWorker.customWorker), "\(table.stdout)")
         try await server.quit()
     }

@@ -106,15 +106,17 @@ import Testing
                 of: "A",
                 [
                     "didFinishLaunching", "configurationForConnecting", "willConnectTo", "Root.loadView",
-                    "Root.viewDidLoad", "Root.viewWillAppear", "Root.viewWillLayoutSubviews",
-                    "Root.viewDidLayoutSubviews", "sceneWillEnterForeground", "sceneDidBecomeActive",
+                    "Root.viewDidLoad", "Root.viewWillAppear", "Root.viewIsAppearing",
+                    "Root.traitCollectionDidChange", "Root.viewWillLayoutSubviews", "Root.viewDidLayoutSubviews",
+                    "sceneWillEnterForeground", "sceneDidBecomeActive",
                     "Root.viewDidAppear",
                 ]
             )
             let push = try await host.callbacks(of: "A") { try await scene.push("Detail") }
             let expected = [
                 "Detail.loadView", "Detail.viewDidLoad", "Root.viewWillDisappear", "Detail.viewWillAppear",
-                "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews", "Root.viewDidDisappear",
+                "Detail.viewIsAppearing", "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews",
+                "Root.viewDidDisappear",
                 "Detail.viewDidAppear",
             ]
             #expect(push == expected)
@@ -133,6 +135,7 @@ import Testing
                     - Detail.viewWillAppear
                       Root.viewWillDisappear
                     + Detail.viewWillAppear
+                      Detail.viewIsAppearing
                       Detail.viewWillLayoutSubviews
                       Detail.viewDidLayoutSubviews
                       Root.viewDidDisappear

@@ -76,7 +76,8 @@ struct AppInitiatedChangeTests {
             output == [
                 .change(.push(viewController: "Detail")),
                 detail(.loadView), detail(.viewDidLoad), root(.viewWillDisappear), detail(.viewWillAppear),
-                detail(.viewWillLayoutSubviews), detail(.viewDidLayoutSubviews), root(.viewDidDisappear),
+                detail(.viewIsAppearing), detail(.viewWillLayoutSubviews), detail(.viewDidLayoutSubviews),
+                root(.viewDidDisappear),
                 detail(.viewDidAppear),
             ]
         )
@@ -102,11 +103,17 @@ struct AppInitiatedChangeTests {
         #expect(titles(h) == ["Root"])
     }
 
-    private func popCallbacks(_ top: String = "Detail", to below: String = "Root") -> [String] {
-        [
-            "\(top).viewWillDisappear", "\(below).viewWillAppear", "\(below).viewWillLayoutSubviews",
-            "\(below).viewDidLayoutSubviews", "\(top).viewDidDisappear", "\(below).viewDidAppear",
-        ]
+    /// `belowLaysOut`: the revealed controller never laid out (or the size changed since).
+    private func popCallbacks(
+        _ top: String = "Detail",
+        to below: String = "Root",
+        belowLaysOut: Bool = false
+    )
+        -> [String]
+    {
+        ["\(top).viewWillDisappear", "\(below).viewWillAppear", "\(below).viewIsAppearing"]
+            + (belowLaysOut ? ["\(below).viewWillLayoutSubviews", "\(below).viewDidLayoutSubviews"] : [])
+            + ["\(top).viewDidDisappear", "\(below).viewDidAppear"]
     }
 
     @Test func aPushRequestedDuringAHostRequestWaitsForItsReply() {
@@ -248,7 +255,7 @@ struct AppInitiatedChangeTests {
         )
         #expect(titles(h) == ["Root", "List", "Detail"])
         // Popping reveals an already loaded controller: the plain pop order.
-        #expect(h.send(.pop) == popCallbacks("Detail", to: "List") + ["Detail.deinit", "reply 2"])
+        #expect(h.send(.pop) == popCallbacks("Detail", to: "List", belowLaysOut: true) + ["Detail.deinit", "reply 2"])
     }
 
     @Test func aRestoredStackInTheBackgroundLoadsAndSavesItself() {

@@ -117,9 +117,9 @@ struct LifecycleOrderTests {
         #expect(
             h.send(.pop)
                 == [
-                    "More.viewWillDisappear", "Detail.viewWillAppear", "Detail.viewWillLayoutSubviews",
-                    "Detail.viewDidLayoutSubviews", "More.viewDidDisappear", "Detail.viewDidAppear", "More.deinit",
-                    "reply 4",
+                    // Detail laid out when it was pushed and nothing resized since: no layout (§3).
+                    "More.viewWillDisappear", "Detail.viewWillAppear", "Detail.viewIsAppearing",
+                    "More.viewDidDisappear", "Detail.viewDidAppear", "More.deinit", "reply 4",
                 ]
         )
         // Pushing the same name again makes a new instance.
@@ -140,8 +140,10 @@ struct LifecycleOrderTests {
         #expect(
             h.send(.resize(width: 800, height: 600))
                 == [
-                    "Root.viewWillTransition", "Detail.viewWillTransition", "Detail.viewWillLayoutSubviews",
-                    "Detail.viewDidLayoutSubviews", "reply 3",
+                    // 390 → 800 points wide: compact → regular, so the traits change too.
+                    "Root.viewWillTransition", "Detail.viewWillTransition", "Root.traitCollectionDidChange",
+                    "Detail.traitCollectionDidChange", "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews",
+                    "reply 3",
                 ]
         )
         #expect(h.session.scene?.window.size == Size(width: 800, height: 600))

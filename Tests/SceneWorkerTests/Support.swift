@@ -79,7 +79,8 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
-                case .pop, .beginBackgroundTask, .endBackgroundTask: return "change \(change.name)"
+                case .present(let viewController, let style): return "change present \(viewController) \(style)"
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss: return "change \(change.name)"
                 }
             case .reply(let id, let result):
                 lastResult = result
@@ -101,8 +102,9 @@ final class Log {
 /// The callbacks of the first appearance of `top`.
 func firstAppearance(_ top: String = "Root") -> [String] {
     [
-        "\(top).viewWillAppear", "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews",
-        "sceneWillEnterForeground", "sceneDidBecomeActive", "\(top).viewDidAppear",
+        "\(top).viewWillAppear", "\(top).viewIsAppearing", "\(top).traitCollectionDidChange",
+        "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews", "sceneWillEnterForeground",
+        "sceneDidBecomeActive", "\(top).viewDidAppear",
     ]
 }
 
@@ -110,7 +112,8 @@ func firstAppearance(_ top: String = "Root") -> [String] {
 func push(_ pushed: String, over top: String) -> [String] {
     [
         "\(pushed).loadView", "\(pushed).viewDidLoad", "\(top).viewWillDisappear", "\(pushed).viewWillAppear",
-        "\(pushed).viewWillLayoutSubviews", "\(pushed).viewDidLayoutSubviews", "\(top).viewDidDisappear",
+        "\(pushed).viewIsAppearing", "\(pushed).viewWillLayoutSubviews", "\(pushed).viewDidLayoutSubviews",
+        "\(top).viewDidDisappear",
         "\(pushed).viewDidAppear",
     ]
 }

@@ -23,7 +23,8 @@ import Testing
                 [
                     "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "List.loadView", "List.viewDidLoad",
-                    "List.viewWillAppear", "List.viewWillLayoutSubviews", "List.viewDidLayoutSubviews",
+                    "List.viewWillAppear", "List.viewIsAppearing", "List.traitCollectionDidChange",
+                    "List.viewWillLayoutSubviews", "List.viewDidLayoutSubviews",
                     "sceneWillEnterForeground", "sceneDidBecomeActive", "List.viewDidAppear",
                 ]
             )

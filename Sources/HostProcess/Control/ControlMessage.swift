@@ -246,6 +246,9 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var stack: [String]
     /// The argv of the live worker, else of the last one.
     public var worker: [String]?
+    /// The controller presented over the stack, and its style (LIFECYCLE.md §3a).
+    public var presented: String?
+    public var presentation: PresentationStyle?
 
     public init(
         scene: String,
@@ -281,6 +284,8 @@ public struct ControlSceneRow: Sendable, Hashable {
             "uptimeSeconds": uptimeSeconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
             "stack": .array(stack.map { .string($0) }),
             "worker": worker.map { .array($0.map { .string($0) }) } ?? .null,
+            "presented": presented.map { .string($0) } ?? .null,
+            "presentation": presentation.map { .string($0.rawValue) } ?? .null,
         ])
     }
 
@@ -305,5 +310,7 @@ public struct ControlSceneRow: Sendable, Hashable {
         if case .array(let items)? = object["stack"] {
             self.stack = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
         }
+        if case .string(let name)? = object["presented"] { self.presented = name }
+        if case .string(let style)? = object["presentation"] { self.presentation = PresentationStyle(rawValue: style) }
     }
 }

@@ -32,6 +32,18 @@ public struct SceneHandle: Sendable {
         try await perform(.push(viewController: viewController, payload: payload))
     }
     public func pop() async throws { try await perform(.pop) }
+    /// Presents `viewController` over the stack (`pageSheet` unless `style` says otherwise).
+    public func present(_ viewController: String, style: PresentationStyle = .pageSheet) async throws {
+        try await perform(.present(viewController: viewController, style: style))
+    }
+    /// Dismisses the presented controller (programmatically).
+    public func dismiss() async throws { try await perform(.dismiss) }
+    /// The user swipes the presented sheet down; `completes: false` lets it spring back.
+    public func swipeDismiss(completes: Bool = true) async throws {
+        try await perform(.swipeDismiss(completes: completes))
+    }
+    /// The user swipes back (interactive pop); `completes: false` cancels it.
+    public func swipeBack(completes: Bool = true) async throws { try await perform(.swipeBack(completes: completes)) }
     public func resize(width: Int, height: Int) async throws {
         try await perform(.resize(width: width, height: height))
     }

@@ -32,6 +32,8 @@ extension SceneHost {
                 stack: status.stack
             )
             row.worker = status.workerArgv
+            row.presented = status.presented
+            row.presentation = status.presentation
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

@@ -4,10 +4,10 @@ import Protocol
 /// docs/LIFECYCLE.md §3b), kept apart from the host's atoms: `SceneTraceChecker` asks it
 /// about every scene event before its own atom matching.
 ///
-/// - An app push or pop is an atom of its own, with the host's push or pop steps, every one
-///   of them marked `app`; it starts only where the host's push or pop could (no atom in
-///   progress, foreground, a stack of two or more for a pop), and nothing of the host comes
-///   inside it. A host atom takes no `app` step either, except the two below.
+/// - An app push, pop, present or dismiss is an atom of its own, with the host's steps for
+///   it, every one of them marked `app`; it starts only where the host's could (no atom in
+///   progress, foreground, a stack of two or more for a pop, something presented for a
+///   dismiss), and nothing of the host comes inside it. A host atom takes no `app` step either, except the two below.
 /// - `beginBackgroundTask` and `endBackgroundTask` marked `app` stand alone, anywhere the
 ///   scene is attached (even inside an atom, the host's or the app's, as UIKit runs them
 ///   synchronously: the classic is a task begun in `sceneDidEnterBackground`), with the
@@ -123,10 +123,12 @@ struct AppOriginRules: Sendable, Equatable {
     func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
         guard event.origin != nil else { return }
         switch atom {
-        case .push, .pop:
+        case .push, .pop, .present, .dismiss:
             return
         default:
-            throw AppOriginRefusal("no app-initiated \(atom) (the app may push, pop and run background tasks)")
+            throw AppOriginRefusal(
+                "no app-initiated \(atom) (the app may push, pop, present, dismiss and run background tasks)"
+            )
         }
     }
 

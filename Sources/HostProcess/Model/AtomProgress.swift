@@ -16,6 +16,8 @@ enum StepMatch {
 struct AtomProgress: Sendable, Equatable {
     private var steps: [ExpectedStep]
     private var position = 0
+    /// Marks passed over by the last match, not yet taken.
+    private var passedMarks: [AtomMark] = []
 
     /// `steps`: what the atom still owes after its first callback.
     init(_ steps: [ExpectedStep] = []) {
@@ -32,12 +34,16 @@ struct AtomProgress: Sendable, Equatable {
     /// not match. Changes nothing unless the result is `.matched`. `stack` resolves `.top`.
     mutating func consume(_ event: TraceEvent, stack: [String]) -> StepMatch {
         var index = position
+        var skippedMarks: [AtomMark] = []
         while index < steps.count {
             let step = steps[index]
             switch step {
+            case .mark(let mark):
+                skippedMarks.append(mark)
             case .callback, .state:
                 guard step.matches(event, stack: stack) else { return .mismatch }
                 position = index + 1
+                passedMarks += skippedMarks
                 return .matched
             case .oneOf(let alternatives):
                 let taken = alternatives.first { alternative in
@@ -45,6 +51,7 @@ struct AtomProgress: Sendable, Equatable {
                 }
                 if let taken {
                     replaceStep(at: index, with: taken.dropFirst())
+                    passedMarks += skippedMarks
                     return .matched
                 }
                 guard step.isOptional else { return .mismatch }
@@ -52,12 +59,25 @@ struct AtomProgress: Sendable, Equatable {
                 if ExpectedStep.callback(.viewWillLayoutSubviews, vc: vc).matches(event, stack: stack) {
                     // One more pass: its second half, then possibly more.
                     replaceStep(at: index, with: [.callback(.viewDidLayoutSubviews, vc: vc), step])
+                    passedMarks += skippedMarks
                     return .matched
                 }
             }
             index += 1
         }
         return .atomFinished
+    }
+
+    /// The marks the atom has reached: those passed over by the last match and those right
+    /// after it (a mark counts as soon as the step before it matched).
+    mutating func takeMarks() -> [AtomMark] {
+        var marks = passedMarks
+        passedMarks = []
+        while position < steps.count, case .mark(let mark) = steps[position] {
+            marks.append(mark)
+            position += 1
+        }
+        return marks
     }
 
     /// Replaces the step at `index` (and everything before it) with `newSteps`.

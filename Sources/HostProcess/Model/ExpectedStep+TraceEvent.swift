@@ -15,7 +15,7 @@ extension ExpectedStep {
             }
         case .state(let from, let to):
             return event.kind == .state && event.from == from && event.to == to
-        case .oneOf, .moreLayoutPasses:
+        case .oneOf, .moreLayoutPasses, .mark:
             return false
         }
     }
@@ -36,6 +36,8 @@ extension ExpectedStep {
                 options += alternatives.compactMap { $0.first?.summary(stack: stack) }
             case .moreLayoutPasses(let vc):
                 options.append(ExpectedStep.callback(.viewWillLayoutSubviews, vc: vc).summary(stack: stack))
+            case .mark:
+                break
             }
             if !step.isOptional { return options.joined(separator: " or ") }
         }
@@ -55,7 +57,7 @@ extension ExpectedStep {
             }
         case .state(let from, let to):
             return "state \(from) -> \(to)"
-        case .oneOf, .moreLayoutPasses:
+        case .oneOf, .moreLayoutPasses, .mark:
             return ExpectedStep.describeNext([self], stack: stack, afterwards: nil)
         }
     }

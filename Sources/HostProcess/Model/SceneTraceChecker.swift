@@ -27,6 +27,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
     public private(set) var stack: [String] = []
     /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
     public private(set) var isDiscarded = false
+    /// The style of the controller presented on top of `stack` (the last one), nil when none is.
+    public private(set) var presentation: PresentationStyle?
 
     /// Whether an atom has started and still owes steps (optional trailing steps, such as a
     /// repeated layout pass, do not count).
@@ -44,7 +46,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             backgroundTask: backgroundTask,
             hasAppeared: hasAppeared,
             isDiscarded: isDiscarded,
-            sessionExists: sessionExists
+            sessionExists: sessionExists,
+            presentation: presentation
         )
     }
 
@@ -61,6 +64,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// The session connected before in this trace, so a launch is a reconnect and has no
     /// `configurationForConnecting`.
     private var sessionExists = false
+    /// Per controller of `stack`: its layout is dirty (LifecycleAtom.Context.needsLayout).
+    private var needsLayout: [Bool] = []
 
     /// A checker for a scene that has no worker and has not been seen yet.
     public init() {}
@@ -134,7 +139,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             )
         case .atomFinished:
             let atom = LifecycleAtom.allCases.first { atom in
-                mayStart(atom) && atom.firstStep(stack: stack).matches(event, stack: stack)
+                mayStart(atom) && event.op == atom.startingOp
+                    && atom.firstStep(stack: stack).matches(event, stack: stack)
             }
             guard let atom else {
                 let legal = LifecycleAtom.allCases.filter(mayStart)
@@ -152,12 +158,19 @@ public struct SceneTraceChecker: Sendable, Equatable {
             } catch {
                 throw violation(event, expected: error.expected)
             }
-            let context = LifecycleAtom.Context(activation: activation, stack: stack, sessionExists: sessionExists)
+            let context = LifecycleAtom.Context(
+                activation: activation,
+                stack: stack,
+                sessionExists: sessionExists,
+                presentation: presentation,
+                needsLayout: needsLayout
+            )
             progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             startedAtom = true
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
         applyEffects(of: event)
+        for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {
             processState = .running
         }
@@ -196,11 +209,16 @@ public struct SceneTraceChecker: Sendable, Equatable {
             sessionExists = true
         case .loadView:
             stack.append(event.viewController ?? "")
+            needsLayout.append(true)
         case .viewWillAppear:
             hasAppeared = true
         case .deinit:
             // Both pop and disconnect deinit the top controller (the steps guarantee it).
+            // Pop, dismiss and disconnect deinit the top controller (the steps guarantee it);
+            // a presented one is always the top.
             stack.removeLast()
+            needsLayout.removeLast()
+            presentation = nil
             if shutdown == .disconnecting && stack.isEmpty { shutdown = .disconnected }
         case .sceneDidDisconnect:
             shutdown = .disconnecting
@@ -214,6 +232,19 @@ public struct SceneTraceChecker: Sendable, Equatable {
             backgroundTask = .none
         default:
             break
+        }
+    }
+
+    /// What the branch an atom took tells (AtomMark).
+    private mutating func apply(_ mark: AtomMark) {
+        switch mark {
+        case .presented(let style):
+            presentation = style
+        case .laidOut(let fromTop):
+            let index = needsLayout.count - 1 - fromTop
+            if needsLayout.indices.contains(index) { needsLayout[index] = false }
+        case .sizeChanged:
+            needsLayout = Array(repeating: true, count: needsLayout.count)
         }
     }
 
@@ -267,6 +298,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             progress = AtomProgress()
             appOrigin.reset()
             stack = []
+            needsLayout = []
+            presentation = nil
             hasLaunched = false
             hasAppeared = false
             backgroundTask = .none

@@ -65,6 +65,13 @@ extension Scenario.Step {
                 object["value"] = value
             case .kill(let signal):
                 object["signal"] = .string(SignalNames.name(of: signal))
+            case .present(let viewController, let style):
+                object["vc"] = .string(viewController)
+                object["style"] = .string(style.rawValue)
+            case .swipeDismiss(let completes), .swipeBack(let completes):
+                object["completes"] = .bool(completes)
+            case .dismiss:
+                break
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
                 .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate:
                 break

@@ -198,6 +198,17 @@ extension Scenario {
             return .notify(name: name, value: value)
         case .kill:
             return .kill(signal: try fields.signal("signal") ?? SIGKILLNumber)
+        case .present:
+            guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
+            let style = try fields.string("style") ?? PresentationStyle.pageSheet.rawValue
+            guard let presentation = PresentationStyle(rawValue: style) else {
+                let styles = PresentationStyle.allCases.map { "\"\($0)\"" }.joined(separator: " or ")
+                throw fields.error("\"style\" must be \(styles)")
+            }
+            return .present(viewController: vc, style: presentation)
+        case .dismiss: return .dismiss
+        case .swipeDismiss: return .swipeDismiss(completes: try fields.bool("completes") ?? true)
+        case .swipeBack: return .swipeBack(completes: try fields.bool("completes") ?? true)
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")
         }

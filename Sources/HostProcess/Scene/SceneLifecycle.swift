@@ -38,6 +38,8 @@ struct SceneLifecycle: Sendable {
     private(set) var process: ProcessState = .none
     /// The navigation stack by controller name, root first.
     private(set) var stack: [String] = []
+    /// The controller presented over the stack and its style (LIFECYCLE.md §3a), if any.
+    private(set) var presented: (name: String, style: PresentationStyle)?
     private(set) var hasBackgroundTask = false
     private(set) var isDiscarded = false
     /// Whether a session exists for this scene (so `connect` is a reconnect).
@@ -68,7 +70,8 @@ struct SceneLifecycle: Sendable {
             stackDepth: stack.count,
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
-            sessionExists: sessionExists
+            sessionExists: sessionExists,
+            presentation: presented?.style
         )
     }
 
@@ -122,6 +125,15 @@ struct SceneLifecycle: Sendable {
             // still launching (it has no scene to disconnect yet).
             if process != .running { return .perform([.signal(SIGKILLNumber, .killed)]) }
             return .perform(toBackgroundSteps + [.terminateWorker])
+        case .present(let name, let style):
+            guard !name.isEmpty else { return .refuse("present needs a view controller name") }
+            return .perform([.send(.present(viewController: name, style: style))])
+        case .dismiss:
+            return .perform([.send(.dismiss)])
+        case .swipeDismiss(let completes):
+            return .perform([.send(.swipeDismiss(completes: completes))])
+        case .swipeBack(let completes):
+            return .perform([.send(.swipeBack(completes: completes))])
         }
     }
 
@@ -139,6 +151,7 @@ struct SceneLifecycle: Sendable {
     mutating func launching(root: String) {
         process = .launching
         stack = [root]
+        presented = nil
         hasBackgroundTask = false
         queuedNotifications = []
     }
@@ -150,7 +163,8 @@ struct SceneLifecycle: Sendable {
     }
 
     /// A `send` step's reply arrived: the worker ran the operation's callbacks.
-    mutating func completed(_ op: WorkerOperation) {
+    /// `result`: the reply's result (a swipe down says whether the sheet went).
+    mutating func completed(_ op: WorkerOperation, result: JSONValue? = nil) {
         switch op {
         case .connect(let options):
             process = .running
@@ -168,6 +182,10 @@ struct SceneLifecycle: Sendable {
         case .pop: stack.removeLast()
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
+        case .present(let name, let style): presented = (name, style)
+        case .dismiss: presented = nil
+        case .swipeDismiss: if result == .bool(true) { presented = nil }
+        case .swipeBack(let completes): if completes { stack.removeLast() }
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask:
             break
         }
@@ -230,6 +248,7 @@ struct SceneLifecycle: Sendable {
         process = .terminated
         activation = .unattached
         stack = []
+        presented = nil
         hasBackgroundTask = false
         queuedNotifications = []
     }

@@ -28,8 +28,18 @@ extension SceneMachine {
             scheduleSuspension()
         case .setStack(let stack):
             lifecycle.rebuiltStack(stack)
+        case .present(let name, let style):
+            lifecycle.completed(.present(viewController: name, style: style))
+        case .dismiss:
+            lifecycle.completed(.dismiss)
         }
         worker!.appChangeOpen = true
+        worker!.appChangePresents = isPresent(change)
+    }
+
+    private func isPresent(_ change: AppChange) -> Bool {
+        if case .present = change { return true }
+        return false
     }
 
     /// Why `change` is illegal now, or nil.
@@ -50,6 +60,12 @@ extension SceneMachine {
         case .pop:
             if requestInWorker { return "navigation during a host request" }
             return judged(.pop)
+        case .present(let name, let style):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.present(viewController: name, style: style))
+        case .dismiss:
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.dismiss)
         case .beginBackgroundTask:
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:

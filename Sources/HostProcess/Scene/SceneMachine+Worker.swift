@@ -186,7 +186,8 @@ extension SceneMachine {
             restoration: callback.restoration,
             notification: callback.notification,
             value: callback.value,
-            origin: callback.origin?.rawValue
+            origin: callback.origin?.rawValue,
+            op: callback.origin == nil ? presentingOp : (worker!.appChangePresents ? "present" : nil)
         )
         if callback.name == .stateRestorationActivity, callback.restoration == nil {
             // Recorded with the answer, which comes in the reply: held until the worker's
@@ -211,6 +212,13 @@ extension SceneMachine {
         output.append(.recordCallback(event, .stateRestorationActivity))
     }
 
+    /// `present` while a present request runs: its callbacks begin as a push's do, and the
+    /// trace names the operation so that the verifier can tell them apart (LIFECYCLE.md §3a).
+    private var presentingOp: String? {
+        guard let flight = inFlight, case .reply(_, .present) = flight.wait else { return nil }
+        return LifecycleOperation.present.rawValue
+    }
+
     private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {
         guard worker!.answered(requestID) != nil else {
             violation("reply to unknown request \(requestID)")
@@ -219,7 +227,7 @@ extension SceneMachine {
         guard let flight = inFlight, case .reply(requestID, let operation) = flight.wait else { return }
         cancel(.step)
         setWait(.none)
-        lifecycle.completed(operation)
+        lifecycle.completed(operation, result: result)
         switch operation {
         case .connect(let options):
             lastConnectedArgv = worker?.argv

@@ -125,7 +125,9 @@ struct SceneMachine: Sendable {
             hasBackgroundTask: lifecycle.hasBackgroundTask,
             isDiscarded: lifecycle.isDiscarded,
             lastExit: lastExit,
-            workerArgv: worker?.argv ?? lastArgv
+            workerArgv: worker?.argv ?? lastArgv,
+            presented: lifecycle.presented?.name,
+            presentation: lifecycle.presented?.style
         )
     }
 

@@ -23,6 +23,14 @@ public enum SceneOperation: Sendable, Hashable {
     case kill(signal: Int32)
     /// Terminate the scene's worker (LIFECYCLE.md §4).
     case terminate
+    /// Present a controller over the stack (LIFECYCLE.md §3a).
+    case present(viewController: String, style: PresentationStyle = .pageSheet)
+    /// Dismiss the presented controller (programmatic).
+    case dismiss
+    /// The user swipes the presented sheet down; `completes: false` lets it spring back.
+    case swipeDismiss(completes: Bool = true)
+    /// The user swipes back (interactive pop); `completes: false` cancels it.
+    case swipeBack(completes: Bool = true)
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -43,6 +51,10 @@ public enum SceneOperation: Sendable, Hashable {
         case .endBackgroundTask: .endBackgroundTask
         case .kill: .kill
         case .terminate: .terminate
+        case .present: .present
+        case .dismiss: .dismiss
+        case .swipeDismiss: .swipeDismiss
+        case .swipeBack: .swipeBack
         }
     }
 

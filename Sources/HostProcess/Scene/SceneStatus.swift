@@ -16,4 +16,8 @@ public struct SceneStatus: Sendable, Hashable {
     /// The argv of the live worker, else of the last one (what a `connect` without a
     /// worker of its own starts again); nil before the first.
     public var workerArgv: [String]? = nil
+    /// The controller presented over the stack, if any (LIFECYCLE.md §3a).
+    public var presented: String? = nil
+    /// Its presentation style.
+    public var presentation: PresentationStyle? = nil
 }

@@ -39,6 +39,8 @@ struct WorkerProcessMachine: Sendable {
     /// The host is killing it silently (a `terminate` of a worker that is not running):
     /// its `exited` event says so.
     var killedSilently = false
+    /// The open app change is a `present`: its callbacks carry `op: "present"` in the trace.
+    var appChangePresents = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 

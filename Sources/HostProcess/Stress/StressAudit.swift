@@ -98,6 +98,7 @@ struct StressAudit {
         var verifier = TraceVerifier()
         var traceTallies: [String: TraceTally] = [:]
         var pushes: [Int: Mark] = [:]
+        var presents: [Int: Mark] = [:]
         var notifications: [Int: Mark] = [:]
         var quitting = false
         let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
@@ -142,6 +143,8 @@ struct StressAudit {
                 case CallbackName.loadView.rawValue:
                     if let id = Self.requestID(event.viewController, prefix: "V") {
                         pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                    } else if let id = Self.requestID(event.viewController, prefix: "M") {
+                        presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     }
                 case CallbackName.didReceiveNotification.rawValue:
                     if case .int(let id)? = event.value {
@@ -166,6 +169,7 @@ struct StressAudit {
         }
 
         checkMarks(pushes, kind: .push, callback: "loadView")
+        checkMarks(presents, kind: .present, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
         checkStatusChanges(activity)
@@ -301,11 +305,11 @@ struct StressAudit {
                 log.record("\(place): request #\(id) (\(kind)) ran \(mark.count) times")
             }
         }
-        guard kind == .push else { return }
-        // A push's reply comes after its callbacks: an accepted push must have run.
+        guard kind == .push || kind == .present else { return }
+        // A push's (or present's) reply comes after its callbacks: an accepted one must have run.
         for (id, request) in requests.enumerated() {
             guard let request, request.op.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
-            log.record("scene \(request.scene): request #\(id) (push) was accepted but its \(callback) never ran")
+            log.record("scene \(request.scene): request #\(id) (\(kind)) was accepted but its \(callback) never ran")
         }
     }
 

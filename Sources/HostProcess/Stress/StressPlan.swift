@@ -31,11 +31,13 @@ public struct StressPlan: Sendable, Hashable {
         (.connect, 12), (.connectBackground, 3), (.activate, 8), (.deactivate, 8), (.background, 9),
         (.foreground, 9), (.push, 8), (.pop, 7), (.resize, 5), (.memoryWarning, 4), (.notify, 7),
         (.beginBackgroundTask, 4), (.endBackgroundTask, 4), (.disconnect, 3), (.terminate, 2),
+        (.present, 4), (.dismiss, 3), (.swipeDismiss, 2), (.swipeBack, 2),
     ]
 
     enum Kind: Sendable {
         case connect, connectBackground, activate, deactivate, background, foreground, push, pop, resize
         case memoryWarning, notify, beginBackgroundTask, endBackgroundTask, disconnect, terminate
+        case present, dismiss, swipeDismiss, swipeBack
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -86,8 +88,16 @@ public struct StressPlan: Sendable, Hashable {
         case .endBackgroundTask: .endBackgroundTask
         case .disconnect: .disconnect
         case .terminate: .terminate
+        case .present:
+            .present(viewController: presentedName(request: id), style: parameter % 2 == 0 ? .pageSheet : .fullScreen)
+        case .dismiss: .dismiss
+        case .swipeDismiss: .swipeDismiss(completes: parameter % 3 != 0)
+        case .swipeBack: .swipeBack(completes: parameter % 3 != 0)
         }
     }
+
+    /// The controller request `id` presents: unique, so its `loadView` names the request.
+    public static func presentedName(request id: Int) -> String { "M\(id)" }
 
     /// The identifier of scene number `index`.
     public static func sceneName(_ index: Int) -> String { "S\(index)" }

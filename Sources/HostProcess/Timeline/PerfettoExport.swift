@@ -121,6 +121,21 @@ public enum PerfettoExport {
                     )
                 )
             }
+            for presentation in track.presentations {
+                out.append(
+                    complete(
+                        "presented " + presentation.label,
+                        category: "presentation",
+                        pid: pid,
+                        tid: processThreadID,
+                        start: presentation.start,
+                        end: presentation.end,
+                        args: [
+                            "vc": .string(presentation.viewController), "style": .string(presentation.style.rawValue),
+                        ]
+                    )
+                )
+            }
             for suspension in track.suspensions {
                 var args: [String: JSONValue] = [:]
                 if let value = suspension.pid { args["pid"] = .int(Int(value)) }

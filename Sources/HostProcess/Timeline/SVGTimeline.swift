@@ -73,6 +73,7 @@ private enum Palette {
     static let suspendedBase = "#2c4f8c"
     static let suspendedStripe = "#14294f"
     static let worker = "#d3d7dd"
+    static let presentation = "#8e44ad"
     static let laneEven = "#f7f8fa"
     static let laneOdd = "#eef0f4"
     static let tick = "#3c4043"
@@ -190,6 +191,9 @@ private struct Drawing {
             LegendItem(label: "resume", swatch: .resumed),
             LegendItem(label: "exited (reason)", swatch: .exited),
         ]
+        if tracks.tracks.contains(where: { !$0.presentations.isEmpty }) {
+            items.append(LegendItem(label: "presented controller", swatch: .fill(Palette.presentation)))
+        }
         if tracks.tracks.contains(where: { !$0.errors.isEmpty }) {
             items.append(LegendItem(label: "refused operation", swatch: .error))
         }
@@ -386,6 +390,17 @@ private struct Drawing {
                 guard let color = SVGTimeline.color(for: state.state) else { continue }
                 span(state.start, state.end, top: barTop, height: barHeight, fill: color, title: state.state.rawValue)
             }
+        }
+        // A presentation is a band along the bottom of the bar.
+        for presentation in track.presentations {
+            span(
+                presentation.start,
+                presentation.end,
+                top: barTop + barHeight - 4,
+                height: 4,
+                fill: Palette.presentation,
+                title: "presented " + presentation.label
+            )
         }
         for suspension in track.suspensions {
             let title = "suspended" + (suspension.pid.map { " (pid \($0))" } ?? "")

@@ -82,6 +82,8 @@ public struct SceneTrack: Sendable, Hashable {
     public var callbacks: [CallbackTick]
     /// The `error` events of this scene (refused operations, model violations).
     public var errors: [TraceEvent]
+    /// The controllers presented over the stack, in order.
+    public var presentations: [PresentationSpan] = []
 
     /// An empty track for `scene`.
     public init(scene: String, index: Int) {
@@ -305,6 +307,7 @@ private struct TrackBuilder {
     var openState: StateSpan?
     var openWorker: WorkerSpan?
     var openSuspension: SuspensionSpan?
+    var presentations = PresentationTracker()
 
     init(scene: String, index: Int, startTime: Double) {
         track = SceneTrack(scene: scene, index: index)
@@ -312,6 +315,7 @@ private struct TrackBuilder {
     }
 
     mutating func add(_ event: TraceEvent) {
+        presentations.add(event)
         switch event.kind {
         case .callback:
             track.callbacks.append(CallbackTick(event))
@@ -388,6 +392,7 @@ private struct TrackBuilder {
 
     func finish(at end: Double) -> SceneTrack {
         var track = track
+        track.presentations = presentations.finish(at: end)
         if var span = openState {
             span.end = max(end, span.start)
             track.states.append(span)

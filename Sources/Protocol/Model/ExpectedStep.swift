@@ -21,6 +21,8 @@ public enum ExpectedStep: Hashable, Sendable {
     /// Zero or more further `viewWillLayoutSubviews`/`viewDidLayoutSubviews` pairs for the
     /// controller (layout may run more than once for one size change).
     case moreLayoutPasses(String)
+    /// Not an event: what the branch taken tells about the scene (passed over at once).
+    case mark(AtomMark)
 
     /// A step the atom may go without, so that an event it does not match falls through to
     /// the steps after it.
@@ -28,7 +30,7 @@ public enum ExpectedStep: Hashable, Sendable {
         switch self {
         case .callback, .state: false
         case .oneOf(let alternatives): alternatives.contains(where: \.isEmpty)
-        case .moreLayoutPasses: true
+        case .moreLayoutPasses, .mark: true
         }
     }
 

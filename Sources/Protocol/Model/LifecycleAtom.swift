@@ -23,6 +23,15 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     case beginBackgroundTask
     case backgroundTaskExpiration
     case endBackgroundTask
+    /// The presented controller goes: a programmatic dismissal, or a swipe down of a sheet
+    /// that completes or is cancelled (LIFECYCLE.md §3a).
+    case dismiss
+    /// A swipe down of a sheet that is modal in presentation: the delegate hears of the attempt.
+    case attemptToDismiss
+    /// A controller is presented over the top, full screen or as a page sheet (§3a). Its
+    /// first callbacks are a push's: the trace tells them apart by the `op` its callbacks
+    /// carry (`startingOp`).
+    case present
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -32,11 +41,30 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         /// Whether the session was connected before in this trace (then the launch has no
         /// `configurationForConnecting`).
         public var sessionExists: Bool
+        /// The style of the controller presented on top of `stack`, nil when none is.
+        public var presentation: PresentationStyle?
+        /// Per controller of `stack`: whether its layout is dirty (it has not laid out since
+        /// it loaded or since the last size change), so that it lays out when it next appears.
+        public var needsLayout: [Bool]
 
-        public init(activation: ActivationState, stack: [String], sessionExists: Bool) {
+        public init(
+            activation: ActivationState,
+            stack: [String],
+            sessionExists: Bool,
+            presentation: PresentationStyle? = nil,
+            needsLayout: [Bool] = []
+        ) {
             self.activation = activation
             self.stack = stack
             self.sessionExists = sessionExists
+            self.presentation = presentation
+            self.needsLayout = needsLayout
+        }
+
+        /// Whether the controller `fromTop` places below the top must lay out when it appears.
+        func needsLayout(fromTop: Int) -> Bool {
+            let index = needsLayout.count - 1 - fromTop
+            return needsLayout.indices.contains(index) ? needsLayout[index] : true
         }
     }
 
@@ -60,6 +88,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .beginBackgroundTask: return .callback(.beginBackgroundTask)
         case .backgroundTaskExpiration: return .callback(.backgroundTaskExpiration)
         case .endBackgroundTask: return .callback(.endBackgroundTask)
+        case .dismiss: return .callback(.viewWillDisappear, vc: top)
+        case .attemptToDismiss: return .callback(.presentationControllerDidAttemptToDismiss, vc: top)
+        case .present: return .callback(.loadView, .newController)
         }
     }
 
@@ -108,30 +139,49 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 .callback(.viewDidLoad, vc: pushed),
                 .callback(.viewWillDisappear, vc: top),
                 .callback(.viewWillAppear, vc: pushed),
+                .callback(.viewIsAppearing, vc: pushed),
                 .callback(.viewWillLayoutSubviews, vc: pushed),
                 .callback(.viewDidLayoutSubviews, vc: pushed),
+                .mark(.laidOut(fromTop: 0)),
                 .callback(.viewDidDisappear, vc: top),
                 .callback(.viewDidAppear, vc: pushed),
             ]
+        case .present:
+            return Self.presentSteps(controller ?? "", over: top)
         case .pop:
+            // A pop, or an interactive pop that completes (the same order) or is cancelled.
             let below = stack.dropLast().last ?? ""
-            return [
-                .callback(.viewWillAppear, vc: below),
-                .callback(.viewWillLayoutSubviews, vc: below),
-                .callback(.viewDidLayoutSubviews, vc: below),
+            let completed: [ExpectedStep] = [
                 .callback(.viewDidDisappear, vc: top),
                 .callback(.viewDidAppear, vc: below),
                 .callback(.deinit, vc: top),
             ]
-        case .sizeChange:
-            return stack.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
-                .callback(.viewWillLayoutSubviews, vc: top),
-                .callback(.viewDidLayoutSubviews, vc: top),
-                .moreLayoutPasses(top),
+            let cancelled: [ExpectedStep] = [
+                .callback(.viewWillDisappear, vc: below),
+                .callback(.viewDidDisappear, vc: below),
+                .callback(.viewWillAppear, vc: top),
+                .callback(.viewIsAppearing, vc: top),
+                .callback(.viewDidAppear, vc: top),
             ]
+            return Self.appearingSteps(below, fromTop: 1, in: context) + [.oneOf([completed, cancelled])]
+        case .dismiss:
+            return Self.dismissSteps(in: context)
+        case .sizeChange:
+            // A change of size class adds every controller's traitCollectionDidChange, root
+            // first; the trace does not carry sizes, so all of them or none (the worker knows).
+            let traits = stack.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
+            return [.mark(.sizeChanged)]
+                + stack.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
+                    .oneOf([traits, []]),
+                    .callback(.viewWillLayoutSubviews, vc: top),
+                    .callback(.viewDidLayoutSubviews, vc: top),
+                    .mark(.laidOut(fromTop: 0)),
+                    .moreLayoutPasses(top),
+                ]
         case .memoryWarning:
             return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
-        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask:
+        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
+            .attemptToDismiss:
             return []
         }
     }
@@ -141,8 +191,11 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     private static func firstAppearanceSteps(from: ActivationState, controller: ControllerPattern) -> [ExpectedStep] {
         [
             .callback(.viewWillAppear, controller),
+            .callback(.viewIsAppearing, controller),
+            .callback(.traitCollectionDidChange, controller),
             .callback(.viewWillLayoutSubviews, controller),
             .callback(.viewDidLayoutSubviews, controller),
+            .mark(.laidOut(fromTop: 0)),
             .callback(.sceneWillEnterForeground),
             .state(from: from, to: .foregroundInactive),
             .callback(.sceneDidBecomeActive),
@@ -174,8 +227,12 @@ extension LifecycleAtom {
         case .becomeActive, .enterBackground: [.activation([.foregroundInactive])]
         case .resignActive: [.activation([.foregroundActive])]
         case .stateRestoration, .disconnect: [.activation([.background])]
-        case .push, .sizeChange: [.foreground]
-        case .pop: [.foreground, .controllerAboveRoot]
+        case .sizeChange: [.foreground]
+        case .push: [.foreground, .nothingPresented]
+        case .pop: [.foreground, .nothingPresented, .controllerAboveRoot]
+        case .dismiss: [.foreground, .presented(PresentationStyle.allCases)]
+        case .attemptToDismiss: [.foreground, .presented([.pageSheet])]
+        case .present: [.foreground, .nothingPresented]
         case .memoryWarning, .notification: [.attached]
         case .beginBackgroundTask: [.attached, .noBackgroundTask]
         case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]
@@ -186,5 +243,84 @@ extension LifecycleAtom {
     /// Whether the atom may start in `snapshot` (the launch aside, see `requirements`).
     public func mayStart(in snapshot: SceneSnapshot) -> Bool {
         requirements.firstUnmet(by: snapshot) == nil
+    }
+}
+
+extension LifecycleAtom {
+    /// The `op` the event that starts the atom carries in the trace: `present` for a
+    /// presentation (its callbacks begin as a push's do), nil for every other atom.
+    public var startingOp: String? {
+        self == .present ? "present" : nil
+    }
+
+    /// B (just loaded) is presented over A (LIFECYCLE.md §3a).
+    private static func presentSteps(_ presented: String, over top: String) -> [ExpectedStep] {
+        let appears: [ExpectedStep] = [
+            .callback(.viewWillAppear, vc: presented),
+            .callback(.viewIsAppearing, vc: presented),
+            .callback(.viewWillLayoutSubviews, vc: presented),
+            .callback(.viewDidLayoutSubviews, vc: presented),
+            .mark(.laidOut(fromTop: 0)),
+            .callback(.viewDidAppear, vc: presented),
+        ]
+        // Full screen: A disappears, after B appeared (unlike a push).
+        let fullScreen: [ExpectedStep] =
+            [.callback(.viewWillDisappear, vc: top), .mark(.presented(.fullScreen))] + appears + [
+                .callback(.viewDidDisappear, vc: top)
+            ]
+        // Page sheet: A stays visible and hears nothing.
+        let sheet: [ExpectedStep] = [appears[0], .mark(.presented(.pageSheet))] + appears.dropFirst()
+        return [.callback(.viewDidLoad, vc: presented), .oneOf([fullScreen, sheet])]
+    }
+
+    /// A controller that appears again (uncovered): `viewWillAppear`, `viewIsAppearing`, and its
+    /// layout only when dirty.
+    private static func appearingSteps(_ controller: String, fromTop: Int, in context: Context) -> [ExpectedStep] {
+        var steps: [ExpectedStep] = [
+            .callback(.viewWillAppear, vc: controller), .callback(.viewIsAppearing, vc: controller),
+        ]
+        if context.needsLayout(fromTop: fromTop) {
+            steps += [
+                .callback(.viewWillLayoutSubviews, vc: controller),
+                .callback(.viewDidLayoutSubviews, vc: controller),
+                .mark(.laidOut(fromTop: fromTop)),
+            ]
+        }
+        return steps
+    }
+
+    /// After the presented controller's `viewWillDisappear`.
+    private static func dismissSteps(in context: Context) -> [ExpectedStep] {
+        let stack = context.stack
+        let presented = stack.last ?? ""
+        let presenter = stack.dropLast().last ?? ""
+        guard context.presentation == .pageSheet else {
+            // Full screen, programmatic: A reappears; B's did-disappear comes before A's
+            // did-appear, as in a pop (the model's choice).
+            return Self.appearingSteps(presenter, fromTop: 1, in: context) + [
+                .callback(.viewDidDisappear, vc: presented),
+                .callback(.viewDidAppear, vc: presenter),
+                .callback(.deinit, vc: presented),
+            ]
+        }
+        return [
+            .oneOf([
+                // Programmatic: no delegate callbacks.
+                [.callback(.viewDidDisappear, vc: presented), .callback(.deinit, vc: presented)],
+                // Swipe down, completed.
+                [
+                    .callback(.presentationControllerWillDismiss, vc: presented),
+                    .callback(.viewDidDisappear, vc: presented),
+                    .callback(.presentationControllerDidDismiss, vc: presented),
+                    .callback(.deinit, vc: presented),
+                ],
+                // Swipe down, cancelled: the sheet springs back.
+                [
+                    .callback(.viewWillAppear, vc: presented),
+                    .callback(.viewIsAppearing, vc: presented),
+                    .callback(.viewDidAppear, vc: presented),
+                ],
+            ])
+        ]
     }
 }

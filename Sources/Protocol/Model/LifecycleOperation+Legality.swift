@@ -12,8 +12,12 @@ extension LifecycleOperation {
         case .disconnect: [.attached, .process([.running, .suspended])]
         // A launching worker has no scene to disconnect yet.
         case .discard: [.process([.none, .running, .suspended, .terminated]), .sessionOrWorker]
-        case .push, .resize: [.foreground, .process([.running])]
-        case .pop: [.foreground, .process([.running]), .controllerAboveRoot]
+        case .resize: [.foreground, .process([.running])]
+        // The stack under a presented controller is covered: push and pop wait for its dismissal.
+        case .push, .present: [.foreground, .process([.running]), .nothingPresented]
+        case .pop, .swipeBack: [.foreground, .process([.running]), .nothingPresented, .controllerAboveRoot]
+        case .dismiss: [.foreground, .process([.running]), .presented(PresentationStyle.allCases)]
+        case .swipeDismiss: [.foreground, .process([.running]), .presented([.pageSheet])]
         case .memoryWarning: [.attached, .process([.running])]
         case .notify: [.attached, .process([.running, .suspended])]
         case .beginBackgroundTask: [.attached, .process([.running]), .noBackgroundTask]
@@ -49,6 +53,10 @@ extension LifecycleOperation {
         case .waitFor: "waits until the scene reaches the state or process state"
         case .sleep: "waits"
         case .quit: "terminates every scene, stops the host"
+        case .present: "present (`pageSheet` by default, or `fullScreen`)"
+        case .dismiss: "dismiss the presented controller"
+        case .swipeDismiss: "interactive dismissal of the sheet, completed (default) or cancelled"
+        case .swipeBack: "interactive pop, completed (default) or cancelled"
         }
     }
 

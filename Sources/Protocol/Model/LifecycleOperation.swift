@@ -24,6 +24,11 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case waitFor
     case sleep
     case quit
+    // Presentation and interactive transitions (LIFECYCLE.md §3a).
+    case present
+    case dismiss
+    case swipeDismiss
+    case swipeBack
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -78,6 +83,13 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
             ]
         case .sleep: [OperationField("ms", .milliseconds, .required, placeholder: "MS")]
         case .memoryPressure, .quit: []
+        case .present:
+            [
+                .scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME"),
+                OperationField("style", .string(nonEmpty: true), placeholder: "STYLE"),
+            ]
+        case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
+        case .dismiss: [.scene]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             [.scene]

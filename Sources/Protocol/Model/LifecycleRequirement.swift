@@ -19,6 +19,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case sessionOrWorker
     /// The scene's controllers have (or have not) appeared in this process.
     case appeared(Bool)
+    /// No controller is presented over the stack (LIFECYCLE.md §3a).
+    case nothingPresented
+    /// A controller is presented over the stack, in one of these styles.
+    case presented([PresentationStyle])
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -41,6 +45,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .unexpiredBackgroundTask: snapshot.backgroundTask == .running
         case .sessionOrWorker: snapshot.sessionExists || snapshot.process.isAlive
         case .appeared(let appeared): snapshot.hasAppeared == appeared
+        case .nothingPresented: snapshot.presentation == nil
+        case .presented(let styles): snapshot.presentation.map(styles.contains) ?? false
         }
     }
 
@@ -63,6 +69,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .unexpiredBackgroundTask: return "an unexpired background task"
         case .sessionOrWorker: return "a stored session or a live worker"
         case .appeared(let appeared): return appeared ? "controllers appeared" : "controllers not yet appeared"
+        case .nothingPresented: return "nothing presented"
+        case .presented(let styles):
+            if styles.count == PresentationStyle.allCases.count { return "a presented controller" }
+            return "a " + styles.map { "`\($0)`" }.joined(separator: " or ") + " presented"
         }
     }
 
@@ -87,6 +97,12 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .sessionOrWorker: return "no session to discard"
         case .appeared(let appeared):
             return appeared ? "the controllers have not appeared yet" : "the controllers already appeared"
+        case .nothingPresented:
+            return "a view controller is presented (\(snapshot.presentation?.rawValue ?? "")): dismiss it first"
+        case .presented(let styles):
+            guard let presentation = snapshot.presentation else { return "nothing is presented" }
+            return "the presented view controller is \(presentation), not "
+                + styles.map(\.rawValue).joined(separator: " or ")
         }
     }
 }

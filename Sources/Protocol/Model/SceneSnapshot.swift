@@ -18,6 +18,8 @@ public struct SceneSnapshot: Sendable, Hashable {
     /// Whether a stored session exists (then `connect` is a reconnect and `discard` has
     /// something to delete even with no worker).
     public var sessionExists: Bool
+    /// The style of the controller presented over the stack, nil when none is.
+    public var presentation: PresentationStyle?
 
     public init(
         activation: ActivationState = .unattached,
@@ -26,7 +28,8 @@ public struct SceneSnapshot: Sendable, Hashable {
         backgroundTask: BackgroundTaskState = .none,
         hasAppeared: Bool = false,
         isDiscarded: Bool = false,
-        sessionExists: Bool = false
+        sessionExists: Bool = false,
+        presentation: PresentationStyle? = nil
     ) {
         self.activation = activation
         self.process = process
@@ -35,6 +38,7 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.hasAppeared = hasAppeared
         self.isDiscarded = isDiscarded
         self.sessionExists = sessionExists
+        self.presentation = presentation
     }
 
     /// Whether the worker has a background task that has not ended (expired or not).

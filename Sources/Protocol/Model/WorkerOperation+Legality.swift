@@ -20,6 +20,10 @@ extension WorkerOperation {
         case .beginBackgroundTask: [.beginBackgroundTask]
         case .endBackgroundTask: [.endBackgroundTask]
         case .expireBackgroundTask: [.backgroundTaskExpiration]
+        case .present: [.present]
+        case .swipeBack: [.pop]
+        case .dismiss: [.dismiss]
+        case .swipeDismiss: [.dismiss, .attemptToDismiss]
         }
     }
 

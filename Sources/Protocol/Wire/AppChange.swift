@@ -15,6 +15,11 @@ public enum AppChange: Sendable, Hashable {
     case endBackgroundTask
     /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
     case setStack([String])
+    /// The app presented a controller over its stack (`present(_:animated:completion:)`,
+    /// LIFECYCLE.md §3a). `{"type":"change","op":"present","vc":"Compose","style":"pageSheet"}`
+    case present(viewController: String, style: PresentationStyle)
+    /// The app dismissed the presented controller (`dismiss(animated:completion:)`).
+    case dismiss
 
     /// The `op` string on the wire.
     public var name: String {
@@ -24,6 +29,8 @@ public enum AppChange: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"
+        case .present: "present"
+        case .dismiss: "dismiss"
         }
     }
 }

@@ -40,7 +40,8 @@ enum FrameScratch {
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
                     .expireBackgroundTask:
                     break
-                case .connect, .notify:
+                case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack:
+                    // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }
             }
@@ -81,9 +82,9 @@ enum FrameScratch {
                 case .push(let viewController):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
-                case .pop, .beginBackgroundTask, .endBackgroundTask:
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack:
+                case .setStack, .present:
                     writer.fail()
                 }
             case .reply(let id, let result):

@@ -44,6 +44,14 @@ public enum WorkerOperation: Sendable, Hashable {
     case endBackgroundTask
     /// `{"op":"expireBackgroundTask"}`: run the expiration handler of the running background task.
     case expireBackgroundTask
+    /// `{"op":"present","vc":"Compose","style":"pageSheet"}` (LIFECYCLE.md §3a)
+    case present(viewController: String, style: PresentationStyle)
+    /// `{"op":"dismiss"}`: dismiss the presented controller (programmatic).
+    case dismiss
+    /// `{"op":"swipeDismiss","completes":true}`: the user swipes the sheet down.
+    case swipeDismiss(completes: Bool)
+    /// `{"op":"swipeBack","completes":false}`: the user swipes back (interactive pop).
+    case swipeBack(completes: Bool)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -64,6 +72,10 @@ public enum WorkerOperation: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .expireBackgroundTask: "expireBackgroundTask"
+        case .present: "present"
+        case .dismiss: "dismiss"
+        case .swipeDismiss: "swipeDismiss"
+        case .swipeBack: "swipeBack"
         }
     }
 }

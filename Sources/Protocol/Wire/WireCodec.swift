@@ -95,6 +95,15 @@ extension HostCommand {
         case .beginBackgroundTask: operation = .beginBackgroundTask
         case .endBackgroundTask: operation = .endBackgroundTask
         case .expireBackgroundTask: operation = .expireBackgroundTask
+        case .present:
+            let style = try message.nonEmptyString("style")
+            guard let presentation = PresentationStyle(rawValue: style) else {
+                throw ProtocolError(.invalidParameters, "present: unknown style \(quoted(style))")
+            }
+            operation = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
+        case .dismiss: operation = .dismiss
+        case .swipeDismiss: operation = .swipeDismiss(completes: try message.bool("completes"))
+        case .swipeBack: operation = .swipeBack(completes: try message.bool("completes"))
         }
         self = .request(id: id, operation)
     }
@@ -148,8 +157,15 @@ extension WorkerOperation {
             JSONWriter.writeString(name, into: &buffer)
             JSONWriter.appendLiteral(#","value":"#, to: &buffer)
             JSONWriter.write(value, into: &buffer)
+        case .present(let viewController, let style):
+            JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+            JSONWriter.writeString(viewController, into: &buffer)
+            JSONWriter.appendLiteral(#","style":"#, to: &buffer)
+            JSONWriter.writeString(style.rawValue, into: &buffer)
+        case .swipeDismiss(let completes), .swipeBack(let completes):
+            JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
-            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask:
+            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss:
             break
         }
     }
@@ -173,6 +189,10 @@ private enum OperationKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case expireBackgroundTask
+    case present
+    case dismiss
+    case swipeDismiss
+    case swipeBack
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -241,7 +261,12 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
-            case .pop, .beginBackgroundTask, .endBackgroundTask:
+            case .present(let viewController, let style):
+                JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
+                JSONWriter.appendLiteral(#","style":"#, to: &buffer)
+                JSONWriter.writeString(style.rawValue, into: &buffer)
+            case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
         case .reply(let id, let result):
@@ -346,6 +371,13 @@ extension AppChange {
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        case .present:
+            let style = try message.nonEmptyString("style")
+            guard let presentation = PresentationStyle(rawValue: style) else {
+                throw ProtocolError(.invalidParameters, "change present: unknown style \(quoted(style))")
+            }
+            self = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
+        case .dismiss: self = .dismiss
         }
     }
 }
@@ -357,6 +389,8 @@ private enum ChangeKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case setStack
+    case present
+    case dismiss
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

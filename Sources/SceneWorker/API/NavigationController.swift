@@ -28,6 +28,8 @@ public final class NavigationController {
     var size: Size
     /// The window that shows this stack, if any.
     weak var window: Window?
+    /// The controller presented over the stack's top (docs/LIFECYCLE.md §3a), if any.
+    public internal(set) var presentedViewController: UIViewController?
 
     /// A stack holding `rootViewController` alone.
     public init(rootViewController: UIViewController) {
@@ -57,7 +59,8 @@ public final class NavigationController {
     }
 
     /// Pops the top controller and returns it; nil (and nothing happens) at the root.
-    /// On screen: B `viewWillDisappear`, A `viewWillAppear`, A's layout pair,
+    /// On screen: B `viewWillDisappear`, A `viewWillAppear`, A `viewIsAppearing`, A's layout
+    /// pair (only when A's layout is dirty: it has not laid out since the last size change),
     /// B `viewDidDisappear`, A `viewDidAppear`.
     ///
     /// B reports `deinit` when the last reference to it goes: the runtime drops the popped
@@ -122,7 +125,8 @@ public final class NavigationController {
         if isOnScreen {
             popped.runViewWillDisappear(animated)
             revealed.runViewWillAppear(animated)
-            revealed.runLayout(size: size)
+            // Only a dirty layout runs again: a clean controller does not lay out on pop.
+            revealed.runLayoutIfNeeded(size: size)
             popped.runViewDidDisappear(animated)
             revealed.runViewDidAppear(animated)
         }
@@ -148,6 +152,7 @@ public final class NavigationController {
     /// order (for those nothing else keeps alive). The stack is empty afterwards: only for
     /// a disconnecting scene.
     func releaseAllTopFirst() {
+        releasePresented()
         while !viewControllers.isEmpty {
             releaseTop()
         }

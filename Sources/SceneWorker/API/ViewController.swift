@@ -39,16 +39,36 @@ open class UIViewController {
     /// belongs to that change.
     var deinitOrigin: CallbackOrigin?
 
+    /// How this controller covers its presenter when presented. The host's `present`
+    /// sets it to the style it names.
+    public var modalPresentationStyle: ModalPresentationStyle = .pageSheet
+    /// When true, a swipe down does not dismiss this presented sheet: its presentation
+    /// controller's delegate gets `presentationControllerDidAttemptToDismiss` instead.
+    public var isModalInPresentation = false
+    /// The controller this one presents, if any.
+    public internal(set) var presentedViewController: UIViewController?
+    /// The controller that presents this one, while it is presented.
+    public internal(set) weak var presentingViewController: UIViewController?
+    /// The presentation this controller is shown by (set its `delegate` before presenting).
+    public private(set) var presentationController: PresentationController?
+    /// The traits the controller last appeared or changed size with.
+    public internal(set) var traitCollection = TraitCollection(size: .zero)
+    /// Whether the view must lay out when it next appears: it has not laid out since it
+    /// loaded or since the last size change (docs/LIFECYCLE.md §3).
+    var needsLayout = true
+
     /// A controller identified as `restorationIdentifier`, or by its class's name when nil.
     /// Its view is not loaded yet.
     public init(restorationIdentifier: String? = nil) {
         self.restorationIdentifier = restorationIdentifier ?? String(describing: Self.self)
+        presentationController = PresentationController(presentedViewController: self)
     }
 
     /// UIKit's designated initializer, so `super.init(nibName: nil, bundle: nil)` compiles
     /// unchanged: there are no nibs, and a `nibName` serves as the identity.
     public init(nibName: String?, bundle: NibBundle?) {
         restorationIdentifier = nibName ?? String(describing: Self.self)
+        presentationController = PresentationController(presentedViewController: self)
     }
 
     // Not `isolated`, so that subclasses can declare a plain `deinit`. A controller released
@@ -75,6 +95,14 @@ open class UIViewController {
 
     /// The view is about to appear. The base implementation does nothing.
     open func viewWillAppear(_ animated: Bool) {}
+
+    /// The view is being added to the hierarchy, right after `viewWillAppear(_:)`: its traits
+    /// and size are known. The base implementation does nothing.
+    open func viewIsAppearing(_ animated: Bool) {}
+
+    /// The traits changed (the first appearance, or a size-class change); `previous` is
+    /// nil the first time. The base implementation does nothing.
+    open func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {}
 
     /// The view appeared. The base implementation does nothing.
     open func viewDidAppear(_ animated: Bool) {}
@@ -120,9 +148,35 @@ extension UIViewController {
         viewDidLoad()
     }
 
+    /// `viewWillAppear`, then `viewIsAppearing` (every appearance runs both).
     func runViewWillAppear(_ animated: Bool) {
         report(.viewWillAppear)
         viewWillAppear(animated)
+        report(.viewIsAppearing)
+        viewIsAppearing(animated)
+    }
+
+    func runTraitCollectionDidChange(to traits: TraitCollection, first: Bool) {
+        let previous = first ? nil : traitCollection
+        traitCollection = traits
+        report(.traitCollectionDidChange)
+        traitCollectionDidChange(previous)
+    }
+
+    /// One layout pass, only when the layout is dirty (a controller that appears again).
+    func runLayoutIfNeeded(size: Size) {
+        guard needsLayout else { return }
+        runLayout(size: size)
+    }
+
+    func runPresentationControllerCallback(_ name: CallbackName) {
+        report(name)
+        guard let presentationController, let delegate = presentationController.delegate else { return }
+        switch name {
+        case .presentationControllerWillDismiss: delegate.presentationControllerWillDismiss(presentationController)
+        case .presentationControllerDidDismiss: delegate.presentationControllerDidDismiss(presentationController)
+        default: delegate.presentationControllerDidAttemptToDismiss(presentationController)
+        }
     }
 
     func runViewDidAppear(_ animated: Bool) {
@@ -143,6 +197,7 @@ extension UIViewController {
     /// One layout pass at `size`: `viewWillLayoutSubviews`, `viewDidLayoutSubviews`.
     func runLayout(size: Size) {
         view?.size = size
+        needsLayout = false
         report(.viewWillLayoutSubviews)
         viewWillLayoutSubviews()
         report(.viewDidLayoutSubviews)
@@ -150,6 +205,7 @@ extension UIViewController {
     }
 
     func runViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        needsLayout = true
         report(.viewWillTransition)
         viewWillTransition(to: size, with: coordinator)
     }

@@ -59,11 +59,18 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let closeDetail = "closeDetail"
     /// The notification that ends the background task begun on entering the background.
     static let finishUpload = "finishUpload"
+    /// The notification that makes the app present a page sheet (its value, a string, names
+    /// the controller), or a full-screen one when the name is prefixed with `fullScreen:`.
+    static let openSheet = "openSheet"
+    /// The notification that makes the app dismiss what it presented.
+    static let closeSheet = "closeSheet"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
     private(set) var notifications = 0
     private var upload = BackgroundTaskIdentifier.invalid
+    /// A restored presentation, shown once the scene is active.
+    private var pendingPresentation: UIViewController?
 
     init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
@@ -72,6 +79,26 @@ final class RecordingSceneDelegate: UISceneDelegate {
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         restoredFrom = options.restoration
         restoreStack(of: scene, from: options.restoration)
+        restorePresentation(of: scene, from: options.restoration)
+    }
+
+    /// `{"presented":{"vc":"Compose","style":"pageSheet"},…}`: presented again over the
+    /// restored stack once the scene first becomes active (presenting needs the foreground;
+    /// it runs right after the connect, as an app change).
+    private func restorePresentation(of scene: Scene, from restoration: JSONValue?) {
+        guard case .object(let state)? = restoration, case .object(let presented)? = state["presented"],
+            case .string(let name)? = presented["vc"], !name.isEmpty,
+            case .string(let styleName)? = presented["style"], let style = ModalPresentationStyle(rawValue: styleName)
+        else { return }
+        let controller = UIViewController(restorationIdentifier: name)
+        controller.modalPresentationStyle = style
+        pendingPresentation = controller
+    }
+
+    func sceneDidBecomeActive(_ scene: Scene) {
+        guard let controller = pendingPresentation else { return }
+        pendingPresentation = nil
+        scene.window.rootViewController.topViewController?.present(controller, animated: false)
     }
 
     /// `{"stack":["Root","List","Detail"],…}`: the saved stack, root first.
@@ -106,6 +133,17 @@ final class RecordingSceneDelegate: UISceneDelegate {
             navigationController.popViewController(animated: true)
         case Self.finishUpload:
             endUpload()
+        case Self.openSheet:
+            var title = "Sheet"
+            if case .string(let named) = value, !named.isEmpty { title = named }
+            let fullScreen = title.hasPrefix("fullScreen:")
+            let sheet = UIViewController(
+                restorationIdentifier: fullScreen ? String(title.dropFirst("fullScreen:".count)) : title
+            )
+            sheet.modalPresentationStyle = fullScreen ? .fullScreen : .pageSheet
+            navigationController.topViewController?.present(sheet, animated: true)
+        case Self.closeSheet:
+            navigationController.topViewController?.dismiss(animated: true)
         default:
             break
         }
@@ -130,6 +168,12 @@ final class RecordingSceneDelegate: UISceneDelegate {
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]
+        if let presented = scene.window.rootViewController.presentedViewController {
+            state["presented"] = .object([
+                "vc": .string(presented.restorationIdentifier),
+                "style": .string(presented.modalPresentationStyle.rawValue),
+            ])
+        }
         switch restoredFrom {
         case .object(var previous)?:
             previous.removeValue(forKey: "restoredFrom")

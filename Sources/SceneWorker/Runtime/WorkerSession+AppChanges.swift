@@ -4,6 +4,10 @@ import Protocol
 enum DeferredAppChange {
     case push(UIViewController)
     case pop
+    /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
+    case present(UIViewController, completion: (@MainActor () -> Void)?)
+    /// `dismiss(animated:completion:)`.
+    case dismiss(completion: (@MainActor () -> Void)?)
 }
 
 /// The changes app code makes on its own (docs/LIFECYCLE.md §3b): checked with the rules
@@ -86,6 +90,31 @@ extension WorkerSession {
         sink.send(.change(.setStack(controllers.map(\.restorationIdentifier))))
     }
 
+    func appRequestsPresent(
+        _ controller: UIViewController,
+        on navigationController: NavigationController,
+        completion: (@MainActor () -> Void)?
+    ) {
+        let name = controller.restorationIdentifier
+        guard !name.isEmpty else { return refuse("present", "the controller has an empty restorationIdentifier") }
+        guard controller.presentingViewController == nil,
+            !navigationController.viewControllers.contains(where: { $0 === controller })
+        else {
+            return refuse("present(\(name))", "the controller is already shown")
+        }
+        if let refusal = refusal(of: .present(viewController: name, style: controller.modalPresentationStyle)) {
+            return refuse("present(\(name))", refusal.message)
+        }
+        request(.present(controller, completion: completion), describedAs: "present(\(name))")
+    }
+
+    func appRequestsDismiss(on navigationController: NavigationController, completion: (@MainActor () -> Void)?) {
+        if let refusal = refusal(of: .dismiss) {
+            return refuse("dismiss", refusal.message)
+        }
+        request(.dismiss(completion: completion), describedAs: "dismiss")
+    }
+
     /// Whether the app may begin a background task now (its API returns `.invalid` if not).
     func appMayBeginBackgroundTask() -> Bool {
         guard exitStatus == nil else { return false }
@@ -144,6 +173,25 @@ extension WorkerSession {
                 runAppChange(.pop) {
                     navigationController.performPop(animated: true)?.deinitOrigin = .app
                 }
+            case .present(let controller, let completion):
+                let style = controller.modalPresentationStyle
+                if let refusal = refusal(of: .present(viewController: controller.restorationIdentifier, style: style)) {
+                    refuse("present(\(controller.restorationIdentifier))", refusal.message)
+                    continue
+                }
+                runAppChange(.present(viewController: controller.restorationIdentifier, style: style)) {
+                    navigationController.performPresent(controller)
+                }
+                completion?()
+            case .dismiss(let completion):
+                if let refusal = refusal(of: .dismiss) {
+                    refuse("dismiss", refusal.message)
+                    continue
+                }
+                runAppChange(.dismiss) {
+                    navigationController.performDismiss()
+                }
+                completion?()
             }
         }
     }

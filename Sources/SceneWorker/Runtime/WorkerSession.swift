@@ -189,13 +189,17 @@ final class WorkerSession {
             stackDepth: scene?.window.rootViewController.viewControllers.count ?? 0,
             backgroundTask: backgroundTask,
             hasAppeared: hasAppeared,
-            sessionExists: true
+            sessionExists: true,
+            presentation: scene?.window.rootViewController.presentedViewController?.modalPresentationStyle
         )
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
         }
         if case .resize(let width, let height) = operation, width <= 0 || height <= 0 {
             return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+        }
+        if case .swipeDismiss = operation, snapshot.presentation != .pageSheet {
+            return ProtocolError(.illegalTransition, "cannot swipeDismiss: only a pageSheet can be swiped down")
         }
         return nil
     }
@@ -243,7 +247,7 @@ final class WorkerSession {
         case .memoryWarning:
             sink.report(.applicationDidReceiveMemoryWarning)
             applicationDelegate?.applicationDidReceiveMemoryWarning(application)
-            for controller in scene?.window.rootViewController.viewControllers ?? [] {
+            for controller in scene?.window.rootViewController.allControllers ?? [] {
                 controller.runDidReceiveMemoryWarning()
             }
         case .notify(let name, let value):
@@ -264,6 +268,18 @@ final class WorkerSession {
             application.finishTask(origin: nil)
         case .expireBackgroundTask:
             application.expireBackgroundTask()
+        case .present(let name, let style):
+            let controller = try makeViewController(name, payload: nil)
+            controller.modalPresentationStyle = style
+            scene?.window.rootViewController.performPresent(controller)
+        case .dismiss:
+            scene?.window.rootViewController.performDismiss()
+        case .swipeDismiss(let completes):
+            // The reply says whether the sheet went (a modal-in-presentation one never does).
+            let dismissed = scene?.window.rootViewController.performSwipeDismiss(completes: completes) ?? false
+            return .bool(dismissed)
+        case .swipeBack(let completes):
+            scene?.window.rootViewController.performSwipeBack(completes: completes)
         }
         return nil
     }
@@ -350,6 +366,7 @@ final class WorkerSession {
         let navigationController = scene.window.rootViewController
         top.runLoadViewIfNeeded()
         top.runViewWillAppear(false)
+        top.runTraitCollectionDidChange(to: TraitCollection(size: scene.window.size), first: true)
         top.runLayout(size: scene.window.size)
         enterForeground()
         becomeActive()
@@ -415,11 +432,17 @@ final class WorkerSession {
         guard let scene else { return }
         let navigationController = scene.window.rootViewController
         let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
-        for controller in navigationController.viewControllers {
+        for controller in navigationController.allControllers {
             controller.runViewWillTransition(to: size, with: coordinator)
+        }
+        let traits = TraitCollection(size: size)
+        if traits != TraitCollection(size: scene.window.size) {
+            for controller in navigationController.allControllers {
+                controller.runTraitCollectionDidChange(to: traits, first: false)
+            }
         }
         scene.window.size = size
         navigationController.size = size
-        navigationController.topViewController?.runLayout(size: size)
+        navigationController.visibleViewController?.runLayout(size: size)
     }
 }

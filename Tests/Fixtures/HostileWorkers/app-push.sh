@@ -8,13 +8,13 @@ answer_connect
 app='"origin":"app"'
 printf '{"type":"change","op":"push","vc":"Detail"}\n'
 for step in 'loadView Detail' 'viewDidLoad Detail' 'viewWillDisappear Root' 'viewWillAppear Detail' \
-    'viewWillLayoutSubviews Detail' 'viewDidLayoutSubviews Detail' 'viewDidDisappear Root' 'viewDidAppear Detail'; do
+    'viewIsAppearing Detail' 'viewWillLayoutSubviews Detail' 'viewDidLayoutSubviews Detail' 'viewDidDisappear Root' 'viewDidAppear Detail'; do
     set -- $step
     printf '{"type":"callback","name":"%s","vc":"%s",%s}\n' "$1" "$2" "$app"
 done
 read_request # {"id":2,"op":"pop"}
-for step in 'viewWillDisappear Detail' 'viewWillAppear Root' 'viewWillLayoutSubviews Root' \
-    'viewDidLayoutSubviews Root' 'viewDidDisappear Detail' 'viewDidAppear Root' 'deinit Detail'; do
+for step in 'viewWillDisappear Detail' 'viewWillAppear Root' 'viewIsAppearing Root' \
+    'viewDidDisappear Detail' 'viewDidAppear Root' 'deinit Detail'; do
     set -- $step
     printf '{"type":"callback","name":"%s","vc":"%s"}\n' "$1" "$2"
 done

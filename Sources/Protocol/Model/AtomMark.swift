@@ -1,0 +1,14 @@
+/// What an atom's branch tells the trace checker about the scene, at the point it is reached:
+/// a zero-width step the checker passes over as soon as the step before it matched.
+///
+/// Push and present begin with the same callbacks, and so do pop and an interactive pop:
+/// which one ran is known only once their branches part, and that is where a mark sits.
+public enum AtomMark: Sendable, Hashable {
+    /// The controller on top is now presented, in this style.
+    case presented(PresentationStyle)
+    /// The controller `fromTop` places below the top (0: the top) just laid out: its layout
+    /// is clean.
+    case laidOut(fromTop: Int)
+    /// Every controller's layout is dirty (a size change began); the visible one lays out next.
+    case sizeChanged
+}

@@ -1,0 +1,102 @@
+/// Presentation over the stack and the interactive transitions, in docs/LIFECYCLE.md §3a's
+/// orders. The runtime drives these for the host's `present`, `dismiss`, `swipeDismiss` and
+/// `swipeBack`, after checking them with the model's rules.
+extension NavigationController {
+    /// Every loaded controller, root first, the presented one last (memory warnings, size
+    /// changes).
+    var allControllers: [UIViewController] {
+        viewControllers + (presentedViewController.map { [$0] } ?? [])
+    }
+
+    /// The controller on screen: the presented one, else the stack's top.
+    var visibleViewController: UIViewController? { presentedViewController ?? topViewController }
+
+    /// Presents `controller` over the top in `controller.modalPresentationStyle`. Full screen:
+    /// B loads, A `viewWillDisappear`, B appears (`viewWillAppear`, `viewIsAppearing`, layout,
+    /// `viewDidAppear`), then A `viewDidDisappear`. Page sheet: A hears nothing.
+    func performPresent(_ controller: UIViewController) {
+        guard presentedViewController == nil, let presenter = topViewController else { return }
+        if controller.sink == nil {
+            controller.sink = sink
+        }
+        presentedViewController = controller
+        presenter.presentedViewController = controller
+        controller.presentingViewController = presenter
+        controller.runLoadViewIfNeeded()
+        let coversPresenter = controller.modalPresentationStyle == .fullScreen
+        if coversPresenter { presenter.runViewWillDisappear(true) }
+        controller.runViewWillAppear(true)
+        controller.runLayout(size: size)
+        controller.runViewDidAppear(true)
+        if coversPresenter { presenter.runViewDidDisappear(true) }
+    }
+
+    /// Dismisses the presented controller (programmatic: no delegate callbacks). Full screen:
+    /// B `viewWillDisappear`, A reappears (layout only if dirty), B `viewDidDisappear`
+    /// before A `viewDidAppear`; page sheet: B's disappearance only. B is released.
+    func performDismiss() {
+        guard let presented = presentedViewController, let presenter = presented.presentingViewController else {
+            return
+        }
+        let coveredPresenter = presented.modalPresentationStyle == .fullScreen
+        presented.runViewWillDisappear(true)
+        if coveredPresenter {
+            presenter.runViewWillAppear(true)
+            presenter.runLayoutIfNeeded(size: size)
+        }
+        presented.runViewDidDisappear(true)
+        if coveredPresenter { presenter.runViewDidAppear(true) }
+        releasePresented()
+    }
+
+    /// The user swipes the sheet down and lets go (`completes`) or lets it spring back.
+    /// Returns whether the sheet was dismissed: a controller `isModalInPresentation` is never,
+    /// its delegate only hears of the attempt.
+    func performSwipeDismiss(completes: Bool) -> Bool {
+        guard let presented = presentedViewController else { return false }
+        if presented.isModalInPresentation {
+            presented.runPresentationControllerCallback(.presentationControllerDidAttemptToDismiss)
+            return false
+        }
+        presented.runViewWillDisappear(true)
+        guard completes else {
+            presented.runViewWillAppear(true)
+            presented.runViewDidAppear(true)
+            return false
+        }
+        presented.runPresentationControllerCallback(.presentationControllerWillDismiss)
+        presented.runViewDidDisappear(true)
+        presented.runPresentationControllerCallback(.presentationControllerDidDismiss)
+        releasePresented()
+        return true
+    }
+
+    /// The user swipes back from the screen's edge. Completed: a pop. Cancelled: B
+    /// `viewWillDisappear`, A `viewWillAppear`, `viewIsAppearing` (layout if dirty), then A
+    /// disappears again and B reappears; A never gets `viewDidAppear`, B stays.
+    func performSwipeBack(completes: Bool) {
+        guard completes else {
+            guard viewControllers.count >= 2 else { return }
+            let top = viewControllers[viewControllers.count - 1]
+            let below = viewControllers[viewControllers.count - 2]
+            top.runViewWillDisappear(true)
+            below.runViewWillAppear(true)
+            below.runLayoutIfNeeded(size: size)
+            below.runViewWillDisappear(true)
+            below.runViewDidDisappear(true)
+            top.runViewWillAppear(true)
+            top.runViewDidAppear(true)
+            return
+        }
+        performPop(animated: true)
+    }
+
+    /// Drops the stack's reference to the presented controller, so that its `deinit` runs
+    /// now unless app code keeps it.
+    func releasePresented() {
+        guard let presented = presentedViewController else { return }
+        presented.presentingViewController?.presentedViewController = nil
+        presented.presentingViewController = nil
+        presentedViewController = nil
+    }
+}

@@ -1,0 +1,76 @@
+import Protocol
+
+/// How a presented controller covers its presenter (`UIModalPresentationStyle`): `pageSheet`
+/// (the default) or `fullScreen`.
+public typealias ModalPresentationStyle = PresentationStyle
+
+/// Hears of the user's swipes on a presented sheet, as
+/// `UIAdaptivePresentationControllerDelegate`. None of these runs for a programmatic
+/// dismissal (docs/LIFECYCLE.md §3a).
+@MainActor
+public protocol AdaptivePresentationControllerDelegate: AnyObject {
+    /// A swipe down is about to dismiss the sheet (it may still be cancelled).
+    func presentationControllerWillDismiss(_ presentationController: PresentationController)
+    /// A swipe down dismissed the sheet.
+    func presentationControllerDidDismiss(_ presentationController: PresentationController)
+    /// The user swiped down a sheet whose controller is `isModalInPresentation`: nothing
+    /// was dismissed.
+    func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController)
+}
+
+extension AdaptivePresentationControllerDelegate {
+    public func presentationControllerWillDismiss(_ presentationController: PresentationController) {}
+    public func presentationControllerDidDismiss(_ presentationController: PresentationController) {}
+    public func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController) {}
+}
+
+/// The object that manages a presentation, as `UIPresentationController`: set its `delegate`
+/// to hear of swipes on the sheet.
+@MainActor
+public final class PresentationController {
+    /// The controller this presentation shows.
+    public private(set) weak var presentedViewController: UIViewController?
+    /// Hears of the user's swipes (held weakly, as UIKit does).
+    public weak var delegate: (any AdaptivePresentationControllerDelegate)?
+
+    init(presentedViewController: UIViewController) {
+        self.presentedViewController = presentedViewController
+    }
+}
+
+extension UIViewController {
+    /// Presents `viewControllerToPresent` over the scene's stack in its
+    /// `modalPresentationStyle`, as UIKit's `present(_:animated:completion:)`: an app-initiated
+    /// change (docs/LIFECYCLE.md §3b) with §3a's order. Legal in the foreground with nothing
+    /// presented yet; from inside a callback of a host request it runs right after that
+    /// request, and `completion` runs once it ran. An illegal one is ignored and logged.
+    public func present(
+        _ viewControllerToPresent: UIViewController,
+        animated: Bool,
+        completion: (@MainActor () -> Void)? = nil
+    ) {
+        guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
+        else {
+            writeError("scenehost worker: present(\(viewControllerToPresent.title)) ignored: not in a scene")
+            return
+        }
+        session.appRequestsPresent(viewControllerToPresent, on: navigationController, completion: completion)
+    }
+
+    /// Dismisses the controller presented over the scene's stack (called on the presenter or
+    /// on the presented one), as UIKit's `dismiss(animated:completion:)`: an app-initiated
+    /// change, without presentation-controller delegate callbacks.
+    public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
+        guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
+        else {
+            writeError("scenehost worker: dismiss ignored: not in a scene")
+            return
+        }
+        session.appRequestsDismiss(on: navigationController, completion: completion)
+    }
+
+    /// The scene's stack this controller is in, or presented over.
+    private var sceneNavigationController: NavigationController? {
+        navigationController ?? presentingViewController?.navigationController
+    }
+}

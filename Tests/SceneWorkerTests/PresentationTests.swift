@@ -1,0 +1,174 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// A controller that notes the presentation API's calls, and is its own sheet's delegate.
+@MainActor
+final class SheetViewController: UIViewController, AdaptivePresentationControllerDelegate {
+    let log: Log
+
+    init(restorationIdentifier: String, log: Log, modal: Bool) {
+        self.log = log
+        super.init(restorationIdentifier: restorationIdentifier)
+        isModalInPresentation = modal
+        presentationController?.delegate = self
+    }
+
+    override func viewIsAppearing(_ animated: Bool) { log.entries.append("\(restorationIdentifier).viewIsAppearing") }
+    override func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {
+        let traits = traitCollection
+        log.entries.append(
+            "\(restorationIdentifier).traits(\(traits.horizontalSizeClass)/\(traits.verticalSizeClass), previous \(previousTraitCollection == nil ? "nil" : "set"))"
+        )
+    }
+    func presentationControllerWillDismiss(_ presentationController: PresentationController) {
+        log.entries.append(
+            "\(restorationIdentifier).willDismiss(\(presentationController.presentedViewController?.restorationIdentifier ?? "-"))"
+        )
+    }
+    func presentationControllerDidDismiss(_ presentationController: PresentationController) {
+        log.entries.append("\(restorationIdentifier).didDismiss")
+    }
+    func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController) {
+        log.entries.append("\(restorationIdentifier).didAttemptToDismiss")
+    }
+}
+
+/// The worker side of LIFECYCLE.md §3a: UIKit's shapes for app code, the swipe on a sheet
+/// that is modal in presentation, and the worker's own refusals.
+@MainActor
+@Suite struct PresentationTests {
+    static func app(log: Log) -> WorkerApp {
+        WorkerApp(
+            makeApplicationDelegate: { RecordingApplicationDelegate() },
+            makeSceneDelegate: { RecordingSceneDelegate() },
+            makeViewController: { name in
+                name == "Root" || name.hasPrefix("Sheet")
+                    ? SheetViewController(restorationIdentifier: name, log: log, modal: name == "SheetModal")
+                    : UIViewController(restorationIdentifier: name)
+            }
+        )
+    }
+
+    @Test func aModalInPresentationSheetOnlyHearsTheAttempt() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        h.send(.present(viewController: "SheetModal", style: .pageSheet))
+        log.entries.removeAll()
+        #expect(
+            h.send(.swipeDismiss(completes: true)) == [
+                "SheetModal.presentationControllerDidAttemptToDismiss", "reply 3",
+            ]
+        )
+        #expect(h.lastResult == .bool(false))
+        #expect(log.entries == ["SheetModal.didAttemptToDismiss"])
+        let navigation = h.session.scene?.window.rootViewController
+        #expect(navigation?.presentedViewController?.restorationIdentifier == "SheetModal")
+        #expect(navigation?.topViewController?.presentedViewController?.restorationIdentifier == "SheetModal")
+        #expect(navigation?.presentedViewController?.presentingViewController?.restorationIdentifier == "Root")
+        // A programmatic dismissal still works, without delegate callbacks.
+        #expect(
+            h.send(.dismiss) == [
+                "SheetModal.viewWillDisappear", "SheetModal.viewDidDisappear", "SheetModal.deinit", "reply 4",
+            ]
+        )
+        #expect(log.entries == ["SheetModal.didAttemptToDismiss"])
+        #expect(navigation?.presentedViewController == nil)
+        #expect(navigation?.topViewController?.presentedViewController == nil)
+    }
+
+    @Test func theDelegateHearsACompletedSwipe() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        h.send(.present(viewController: "Sheet", style: .pageSheet))
+        log.entries.removeAll()
+        h.send(.swipeDismiss(completes: true))
+        #expect(h.lastResult == .bool(true))
+        #expect(log.entries == ["Sheet.willDismiss(Sheet)", "Sheet.didDismiss"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+    }
+
+    @Test func viewIsAppearingAndTheFirstTraitsReachTheOverrides() {
+        let log = Log()
+        let h = Harness(app: Self.app(log: log))
+        h.connect()
+        #expect(log.entries == ["Root.viewIsAppearing", "Root.traits(compact/regular, previous nil)"])
+        log.entries.removeAll()
+        h.send(.present(viewController: "Sheet", style: .fullScreen))
+        #expect(log.entries == ["Sheet.viewIsAppearing"])
+        #expect(
+            h.session.scene?.window.rootViewController.presentedViewController?.modalPresentationStyle == .fullScreen
+        )
+    }
+
+    @Test func theWorkerRefusesWhatTheModelRefuses() {
+        let h = Harness()
+        h.connect()
+        #expect(h.send(.dismiss) == ["failure 2 illegalTransition"])
+        #expect(h.send(.swipeBack(completes: true)) == ["failure 3 illegalTransition"])
+        h.send(.present(viewController: "Modal", style: .fullScreen))
+        #expect(h.send(.swipeDismiss(completes: true)) == ["failure 5 illegalTransition"])
+        #expect(h.send(.push(viewController: "Detail")) == ["failure 6 illegalTransition"])
+        #expect(h.send(.present(viewController: "Other", style: .pageSheet)) == ["failure 7 illegalTransition"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController?.restorationIdentifier == "Modal")
+        #expect(h.session.scene?.window.rootViewController.viewControllers.count == 1)
+    }
+
+    @Test func presentRequestsRoundTripOnTheWire() throws {
+        let operations: [WorkerOperation] = [
+            .present(viewController: "Sheet", style: .pageSheet), .present(viewController: "M", style: .fullScreen),
+            .dismiss, .swipeDismiss(completes: false), .swipeBack(completes: true),
+        ]
+        for operation in operations {
+            var bytes: [UInt8] = []
+            HostCommand.request(id: 9, operation).encode(into: &bytes)
+            #expect(try HostCommand(frame: Array(bytes.dropLast())) == .request(id: 9, operation))
+        }
+        let unknown = Array(#"{"id":1,"op":"present","vc":"A","style":"popover"}"#.utf8)
+        #expect(throws: ProtocolError.self) { try HostCommand(frame: unknown) }
+    }
+}
+
+/// App code presents and dismisses with UIKit's calls: reported as changes, with the
+/// completion run once the transition ran; illegal calls are ignored.
+@MainActor
+@Suite struct AppPresentationCallTests {
+    @Test func presentAndDismissFromAppCode() {
+        let h = Harness()
+        h.connect()
+        guard let root = h.session.scene?.window.rootViewController.topViewController else {
+            Issue.record("no root")
+            return
+        }
+        let sheet = UIViewController(restorationIdentifier: "Compose")
+        sheet.modalPresentationStyle = .fullScreen
+        var completions: [String] = []
+        root.present(sheet, animated: true) { completions.append("presented") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change present Compose fullScreen", "Compose.loadView@app", "Compose.viewDidLoad@app",
+                "Root.viewWillDisappear@app", "Compose.viewWillAppear@app", "Compose.viewIsAppearing@app",
+                "Compose.viewWillLayoutSubviews@app", "Compose.viewDidLayoutSubviews@app",
+                "Compose.viewDidAppear@app", "Root.viewDidDisappear@app",
+            ]
+        )
+        #expect(completions == ["presented"])
+        // A second presentation is refused in the app's API: nothing happens.
+        root.present(UIViewController(restorationIdentifier: "Other"), animated: true) { completions.append("other") }
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(completions == ["presented"])
+        sheet.dismiss(animated: true) { completions.append("dismissed") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "Compose.viewWillDisappear@app", "Root.viewWillAppear@app",
+                "Root.viewIsAppearing@app", "Compose.viewDidDisappear@app", "Root.viewDidAppear@app",
+            ]
+        )
+        #expect(completions == ["presented", "dismissed"])
+        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+        // The test keeps `sheet`: its deinit comes when the test lets it go.
+    }
+}
