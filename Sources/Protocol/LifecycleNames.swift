@@ -83,6 +83,10 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case beginBackgroundTask
     case backgroundTaskExpiration
     case endBackgroundTask
+    // The app level (docs/LIFECYCLE.md §3c): launch, events.
+    case willFinishLaunching
+    case touchesBegan
+    case touchesEnded
 
     public var description: String { rawValue }
 
@@ -90,7 +94,8 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     public var isViewControllerCallback: Bool {
         switch self {
         case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
-            .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit:
+            .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
+            .touchesBegan, .touchesEnded:
             return true
         default:
             return false

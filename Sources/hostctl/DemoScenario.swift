@@ -9,13 +9,17 @@ enum DemoScenario {
         let steps: [Scenario.Step] = [
             // Three windows: two opened by the user, one launched by the system in background.
             .scene("Mail", .connect()),
-            .scene("Notes", .connect()),
+            // Notes launches straight into landscape: its first layout is at that size.
+            .scene("Notes", .connect(launch: LaunchParameters(width: 844, height: 390))),
             .scene("Music", .connect(background: true, root: "Library")),
             // Navigation, a rotation and an interruption.
             .scene("Mail", .push(viewController: "Message")),
             .scene("Mail", .resize(width: 1024, height: 768)),
             .scene("Notes", .deactivate),
+            // Inactive is running but receiving no events: this tap is refused, nothing delivered.
+            Self.refusedTap,
             .scene("Notes", .activate),
+            .scene("Notes", .tap),
             .scene("Notes", .push(viewController: "Editor")),
             .scene("Notes", .memoryWarning),
             .scene("Mail", .pop),
@@ -37,6 +41,13 @@ enum DemoScenario {
             .waitFor(scene: "Music", condition: .process(.suspended), timeout: .seconds(5)),
             .quit,
         ]
-        return Scenario(limits: limits, entries: steps.map { Scenario.Entry($0) })
+        let refused = steps.firstIndex(of: Self.refusedTap)
+        return Scenario(
+            limits: limits,
+            entries: steps.indices.map { Scenario.Entry(steps[$0], expectsError: $0 == refused) }
+        )
     }
+
+    /// The demo's tap while Notes is inactive (a step that expects its refusal).
+    private static let refusedTap = Scenario.Step.scene("Notes", .tap)
 }

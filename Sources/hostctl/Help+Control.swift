@@ -66,6 +66,7 @@ extension Help {
         case .sleep: "the host waits MS ms before its reply (scripts)"
         case .waitFor: "default timeout 10000 ms (--timeoutMs too)"
         case .quit: "terminate every scene and stop the host"
+        case .tap: "touches to the frontmost controller (foregroundActive only)"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

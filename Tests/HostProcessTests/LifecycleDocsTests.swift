@@ -44,7 +44,7 @@ import Testing
             .connect(ConnectOptions(session: "A")), .activate, .deactivate, .enterBackground, .enterForeground,
             .stateRestoration, .disconnect, .terminate, .push(viewController: "B"), .pop,
             .resize(width: 1, height: 1), .memoryWarning, .notify(name: "n", value: .null), .beginBackgroundTask,
-            .endBackgroundTask, .expireBackgroundTask,
+            .endBackgroundTask, .expireBackgroundTask, .tap,
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

@@ -35,6 +35,7 @@ import Testing
         case .notify: wire = state.place == .suspended ? nil : .notify(name: "n", value: .null)
         case .beginBackgroundTask: wire = .beginBackgroundTask
         case .endBackgroundTask: wire = .endBackgroundTask
+        case .tap: wire = .tap
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }
         return wire.map { ($0, snapshot) }

@@ -63,6 +63,7 @@ struct TraceBuilder {
 
     mutating func launch(root: String = "Root", newSession: Bool = true) {
         spawned()
+        callback(.willFinishLaunching)
         callback(.didFinishLaunching)
         if newSession { callback(.configurationForConnecting) }
         callback(.willConnectTo)
@@ -129,6 +130,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
     var t = TraceBuilder(scene: scene)
     t.spawned(pid: 4242)
     // Launch to foreground.
+    t.callback(.willFinishLaunching)
     t.callback(.didFinishLaunching)
     t.callback(.configurationForConnecting)
     t.callback(.willConnectTo)
@@ -224,16 +226,16 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         for event in events.prefix(1) { #expect(checker.check(event) == nil) }
         #expect(checker.processState == .launching)
         // Up to viewDidLoad Root: inside the launch atom.
-        for event in events[1..<6] { #expect(checker.check(event) == nil) }
+        for event in events[1..<7] { #expect(checker.check(event) == nil) }
         #expect(checker.stack == ["Root"])
         #expect(checker.isInsideAtom)
         #expect(checker.processState == .launching)
-        for event in events[6..<14] { #expect(checker.check(event) == nil) }
+        for event in events[7..<15] { #expect(checker.check(event) == nil) }
         #expect(checker.activation == .foregroundActive)
         #expect(checker.processState == .running)
         #expect(!checker.isInsideAtom)
         // Through the push.
-        for event in events[14..<26] { #expect(checker.check(event) == nil) }
+        for event in events[15..<27] { #expect(checker.check(event) == nil) }
         #expect(checker.stack == ["Root", "Detail"])
     }
 
@@ -333,6 +335,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         t.exited(.killed, signal: "KILL")
         t.state(.foregroundActive, .unattached)
         t.spawned(pid: 101)
+        t.callback(.willFinishLaunching)
         t.callback(.didFinishLaunching)
         t.callback(.willConnectTo)
         t.exited(.watchdog, signal: "KILL")
@@ -365,6 +368,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         again.exited(.crashed, status: 1)
         again.state(.foregroundActive, .unattached)
         again.spawned()
+        again.callback(.willFinishLaunching)
         again.callback(.didFinishLaunching)
         again.callback(.configurationForConnecting)
         let violation = firstViolation(again.events)
@@ -481,6 +485,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
 
     @Test func callbackWithoutWorkerIsRejected() {
         var t = TraceBuilder()
+        t.callback(.willFinishLaunching)
         t.callback(.didFinishLaunching)
         #expect(firstViolation(t.events)?.expected == "process spawned or callback didDiscardSceneSessions")
     }

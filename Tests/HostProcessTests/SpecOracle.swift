@@ -74,6 +74,8 @@ struct SpecOracle: Sendable, Hashable {
         // §4: kill and terminate need a worker; a suspended or launching one dies silently.
         .kill: [.launching, .active, .inactive, .backgroundRunning, .suspended],
         .terminate: [.launching, .active, .inactive, .backgroundRunning, .suspended],
+        // §3c: "inactive means running, receives no events": a tap only reaches an active scene.
+        .tap: [.active],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -96,7 +98,7 @@ struct SpecOracle: Sendable, Hashable {
     mutating func perform(_ op: SceneOperation) -> [String] {
         var delivered: [String] = []
         switch op {
-        case .connect(let background, let root, _):
+        case .connect(let background, let root, _, _):
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
             hasBackgroundTask = false
@@ -124,7 +126,7 @@ struct SpecOracle: Sendable, Hashable {
             savedStack = nil
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
-        case .resize, .memoryWarning: break
+        case .resize, .memoryWarning, .tap: break
         case .notify(let name, let value):
             if place == .suspended {
                 if heldValues[name] == nil { heldNames.append(name) }

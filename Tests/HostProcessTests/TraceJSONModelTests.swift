@@ -278,21 +278,21 @@ import Testing
 
     @Test func reportsTheFirstViolationWithItsLine() {
         var life = fullLife()
-        life.swapAt(11, 12)  // a state event before its callback (seq renumbered below)
+        life.swapAt(12, 13)  // a state event before its callback (seq renumbered below)
         for index in life.indices { life[index].seq = index + 1 }
         let result = TraceVerifier.verify(jsonLines: jsonLines(life))
-        #expect(result.eventCount == 11)
+        #expect(result.eventCount == 12)
         guard case .violation(let violation) = result.failure?.problem else {
             Issue.record("expected a violation, got \(String(describing: result.failure))")
             return
         }
-        #expect(result.failure?.line == 12)
-        #expect(violation.seq == 12)
+        #expect(result.failure?.line == 13)
+        #expect(violation.seq == 13)
         #expect(violation.scene == "A")
         #expect(violation.expected == "callback sceneDidBecomeActive")
         #expect(
             result.failure?.description
-                == "line 12: seq 12, scene A: expected callback sceneDidBecomeActive, got state foregroundInactive -> foregroundActive"
+                == "line 13: seq 13, scene A: expected callback sceneDidBecomeActive, got state foregroundInactive -> foregroundActive"
         )
     }
 

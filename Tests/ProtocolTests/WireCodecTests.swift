@@ -48,6 +48,8 @@ let allOperations: [WorkerOperation] = [
     .beginBackgroundTask,
     .endBackgroundTask,
     .expireBackgroundTask,
+    .tap,
+    .connect(ConnectOptions(session: "U", url: "notes://item/\"7\"", width: 844, height: 390)),
 ]
 
 let allMessages: [WorkerMessage] =
@@ -180,7 +182,7 @@ let allMessages: [WorkerMessage] =
 
     @Test func everyOperationNameIsCovered() {
         let names = Set(allOperations.map(\.name))
-        #expect(names.count == 16)
+        #expect(names.count == 17)
     }
 
     @Test func workerMessagesRoundTrip() throws {

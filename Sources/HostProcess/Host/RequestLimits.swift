@@ -18,6 +18,8 @@ import Protocol
 enum RequestLimits {
     /// The longest view controller name, in bytes of its JSON string (quotes and escapes included).
     static let maximumViewControllerNameBytes = 256
+    /// The longest URL a scene is opened with, in UTF-8 bytes.
+    static let maximumURLBytes = 8192
 
     /// The frame limit both sides hold to: the host's, and at most the worker's default.
     static func frameLimit(_ configuration: HostConfiguration) -> Int {
@@ -49,8 +51,15 @@ enum RequestLimits {
             }
         case .push(let name):
             try checkViewControllerName(name, scene: scene, op: op)
-        case .connect(_, let root, _):
+        case .connect(_, let root, _, let launch):
             try checkViewControllerName(root, scene: scene, op: op)
+            if let url = launch.url, url.utf8.count > maximumURLBytes {
+                throw HostError.requestTooLarge(
+                    scene: scene,
+                    op: op.name,
+                    reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
+                )
+            }
         default:
             break
         }

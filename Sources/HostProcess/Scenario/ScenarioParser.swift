@@ -160,10 +160,17 @@ extension Scenario {
         case .connect:
             let root = try fields.string("root") ?? "Root"
             guard !root.isEmpty else { throw fields.error("\"root\" must not be empty") }
+            let launch = LaunchParameters(
+                url: try fields.string("url"),
+                width: try fields.int("width", minimum: 1),
+                height: try fields.int("height", minimum: 1)
+            )
+            if let refusal = launch.refusal { throw fields.error(refusal) }
             return .connect(
                 background: try fields.bool("background") ?? false,
                 root: root,
-                worker: try fields.argv("worker")
+                worker: try fields.argv("worker"),
+                launch: launch
             )
         case .activate: return .activate
         case .deactivate: return .deactivate
@@ -176,6 +183,7 @@ extension Scenario {
         case .beginBackgroundTask: return .beginBackgroundTask
         case .endBackgroundTask: return .endBackgroundTask
         case .terminate: return .terminate
+        case .tap: return .tap
         case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             return .push(viewController: vc)

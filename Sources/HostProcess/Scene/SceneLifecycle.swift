@@ -77,7 +77,8 @@ struct SceneLifecycle: Sendable {
     func request(_ op: SceneOperation) -> RequestAction {
         if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
-        case .connect(let background, let root, _):
+        case .connect(let background, let root, _, let launch):
+            if let refusal = launch.refusal { return .refuse(refusal) }
             return .perform([.launch(background: background, root: root)])
         case .activate:
             return .perform([.send(.activate)])
@@ -117,6 +118,8 @@ struct SceneLifecycle: Sendable {
             return .perform([.send(.endBackgroundTask)])
         case .kill(let signal):
             return .perform([.signal(signal, .killed)])
+        case .tap:
+            return .perform([.send(.tap)])
         case .terminate:
             // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
             // still launching (it has no scene to disconnect yet).
@@ -168,7 +171,8 @@ struct SceneLifecycle: Sendable {
         case .pop: stack.removeLast()
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
-        case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask:
+        case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
+            .tap:
             break
         }
     }

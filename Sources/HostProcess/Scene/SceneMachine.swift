@@ -92,6 +92,8 @@ struct SceneMachine: Sendable {
     private var nextTimerGeneration = 0
     var restartIntensity = RestartIntensity()
     private var lastArgv: [String]?
+    /// The last connect's launch parameters, for a restart.
+    private var lastLaunch = LaunchParameters()
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -215,7 +217,7 @@ struct SceneMachine: Sendable {
         for signal in deferred { output.append(.signal(signal)) }
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
-            let options = ConnectOptions(
+            var options = ConnectOptions(
                 session: id,
                 configuration: session.configuration,
                 role: session.role,
@@ -224,6 +226,8 @@ struct SceneMachine: Sendable {
                 reconnect: launch.reconnect,
                 restoration: session.restoration
             )
+            if case .request(.connect(_, _, _, let launch), _) = flight.work { lastLaunch = launch }
+            lastLaunch.apply(to: &options)
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
             output.append(
@@ -495,7 +499,7 @@ struct SceneMachine: Sendable {
             }
             var argv = configuration.worker
             switch inFlight?.work {
-            case .request(.connect(_, _, let worker?), _): argv = worker
+            case .request(.connect(_, _, let worker?, _), _): argv = worker
             case .restart: argv = lastArgv ?? configuration.worker
             default: break
             }

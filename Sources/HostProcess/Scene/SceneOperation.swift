@@ -3,8 +3,14 @@ import Protocol
 /// An operation on one scene, as scenario files, the CLI and the Swift API name them.
 public enum SceneOperation: Sendable, Hashable {
     /// Connect the scene (start its worker). `background`: system-requested launch.
-    /// `worker`: this scene's worker argv, overriding the host's.
-    case connect(background: Bool = false, root: String = "Root", worker: [String]? = nil)
+    /// `worker`: this scene's worker argv, overriding the host's. `launch`: the URL and
+    /// size it launches with.
+    case connect(
+        background: Bool = false,
+        root: String = "Root",
+        worker: [String]? = nil,
+        launch: LaunchParameters = LaunchParameters()
+    )
     case activate
     case deactivate
     case background
@@ -22,6 +28,9 @@ public enum SceneOperation: Sendable, Hashable {
     case kill(signal: Int32)
     /// Terminate the scene's worker (LIFECYCLE.md §4).
     case terminate
+    /// A tap on the frontmost controller (`touchesBegan`, `touchesEnded`); only while
+    /// `foregroundActive`.
+    case tap
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -42,6 +51,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .endBackgroundTask: .endBackgroundTask
         case .kill: .kill
         case .terminate: .terminate
+        case .tap: .tap
         }
     }
 

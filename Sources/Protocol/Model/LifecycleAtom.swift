@@ -23,6 +23,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     case beginBackgroundTask
     case backgroundTaskExpiration
     case endBackgroundTask
+    /// A tap on the frontmost controller (docs/LIFECYCLE.md §3c).
+    case tap
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -44,7 +46,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     public func firstStep(stack: [String]) -> ExpectedStep {
         let top = stack.last ?? ""
         switch self {
-        case .launch: return .callback(.didFinishLaunching)
+        case .launch: return .callback(.willFinishLaunching)
         case .firstAppearance: return .callback(.viewWillAppear, vc: top)
         case .enterForeground: return .callback(.sceneWillEnterForeground)
         case .becomeActive: return .callback(.sceneDidBecomeActive)
@@ -60,6 +62,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .beginBackgroundTask: return .callback(.beginBackgroundTask)
         case .backgroundTaskExpiration: return .callback(.backgroundTaskExpiration)
         case .endBackgroundTask: return .callback(.endBackgroundTask)
+        case .tap: return .callback(.touchesBegan, vc: top)
         }
     }
 
@@ -75,7 +78,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 context.sessionExists ? [] : [.oneOf([[.callback(.configurationForConnecting)], []])]
             let toForeground = Self.firstAppearanceSteps(from: .unattached, controller: .top)
             let toBackground = Self.enterBackgroundSteps(from: .unattached)
-            return configuration + [
+            return [.callback(.didFinishLaunching)] + configuration + [
                 .callback(.willConnectTo),
                 .callback(.loadView, .newController),
                 .callback(.viewDidLoad, .top),
@@ -131,6 +134,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             ]
         case .memoryWarning:
             return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
+        case .tap:
+            return [.callback(.touchesEnded, vc: top)]
         case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask:
             return []
         }
@@ -180,6 +185,8 @@ extension LifecycleAtom {
         case .beginBackgroundTask: [.attached, .noBackgroundTask]
         case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]
         case .endBackgroundTask: [.attached, .backgroundTask]
+        // Inactive means "running, receives no events".
+        case .tap: [.activation([.foregroundActive])]
         }
     }
 

@@ -20,6 +20,7 @@ extension LifecycleOperation {
         case .endBackgroundTask: [.attached, .process([.running]), .backgroundTask]
         case .kill, .terminate: [.liveWorker]
         case .memoryPressure, .waitFor, .sleep, .quit: []
+        case .tap: [.activation([.foregroundActive]), .process([.running])]
         }
     }
 
@@ -49,6 +50,7 @@ extension LifecycleOperation {
         case .waitFor: "waits until the scene reaches the state or process state"
         case .sleep: "waits"
         case .quit: "terminates every scene, stops the host"
+        case .tap: "tap (`touchesBegan`, `touchesEnded` to the frontmost controller)"
         }
     }
 

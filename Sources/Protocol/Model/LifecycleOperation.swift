@@ -24,6 +24,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case waitFor
     case sleep
     case quit
+    case tap
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -53,6 +54,9 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 .scene, OperationField("background", .bool),
                 OperationField("root", .string(nonEmpty: true), placeholder: "NAME"),
                 OperationField("worker", .argv, placeholder: "PATH"),
+                OperationField("url", .string(nonEmpty: true), placeholder: "URL"),
+                OperationField("width", .positiveInt, placeholder: "N"),
+                OperationField("height", .positiveInt, placeholder: "N"),
             ]
         case .push: [.scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME")]
         case .resize:
@@ -75,7 +79,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
         case .sleep: [OperationField("ms", .milliseconds, .required, placeholder: "MS")]
         case .memoryPressure, .quit: []
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
-            .beginBackgroundTask, .endBackgroundTask, .terminate:
+            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
             [.scene]
         }
     }

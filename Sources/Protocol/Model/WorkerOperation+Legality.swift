@@ -20,6 +20,7 @@ extension WorkerOperation {
         case .beginBackgroundTask: [.beginBackgroundTask]
         case .endBackgroundTask: [.endBackgroundTask]
         case .expireBackgroundTask: [.backgroundTaskExpiration]
+        case .tap: [.tap]
         }
     }
 

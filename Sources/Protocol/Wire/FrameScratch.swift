@@ -34,7 +34,7 @@ enum FrameScratch {
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
-                    .expireBackgroundTask:
+                    .expireBackgroundTask, .tap:
                     break
                 case .connect, .notify:
                     writer.fail()

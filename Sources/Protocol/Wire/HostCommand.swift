@@ -43,6 +43,8 @@ public enum WorkerOperation: Sendable, Hashable {
     case endBackgroundTask
     /// `{"op":"expireBackgroundTask"}`: run the expiration handler of the running background task.
     case expireBackgroundTask
+    /// `{"op":"tap"}`: `touchesBegan`, `touchesEnded` to the frontmost controller.
+    case tap
 
     /// The `op` string on the wire.
     public var name: String {
@@ -63,6 +65,7 @@ public enum WorkerOperation: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .expireBackgroundTask: "expireBackgroundTask"
+        case .tap: "tap"
         }
     }
 }
@@ -83,6 +86,13 @@ public struct ConnectOptions: Sendable, Hashable {
     public var reconnect: Bool
     /// The session's stored restoration state, if any.
     public var restoration: JSONValue?
+    /// The URL the scene is opened with (`"url"`, omitted when none).
+    public var url: String?
+    /// The window width the scene launches at (`"width"`); nil: the default. The first
+    /// layout happens at the launch size, with no `viewWillTransition`.
+    public var width: Int?
+    /// The window height the scene launches at (`"height"`); nil: the default.
+    public var height: Int?
 
     public init(
         session: String,
@@ -91,7 +101,10 @@ public struct ConnectOptions: Sendable, Hashable {
         background: Bool = false,
         root: String = "Root",
         reconnect: Bool = false,
-        restoration: JSONValue? = nil
+        restoration: JSONValue? = nil,
+        url: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil
     ) {
         self.session = session
         self.configuration = configuration
@@ -100,5 +113,8 @@ public struct ConnectOptions: Sendable, Hashable {
         self.root = root
         self.reconnect = reconnect
         self.restoration = restoration
+        self.url = url
+        self.width = width
+        self.height = height
     }
 }

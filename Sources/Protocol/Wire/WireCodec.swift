@@ -71,7 +71,10 @@ extension HostCommand {
                     background: try message.bool("background"),
                     root: try message.nonEmptyString("root"),
                     reconnect: try message.bool("reconnect"),
-                    restoration: message.value("restoration")
+                    restoration: message.value("restoration"),
+                    url: try message.optionalString("url"),
+                    width: try message.optionalPositiveInteger("width"),
+                    height: try message.optionalPositiveInteger("height")
                 )
             )
         case .activate: operation = .activate
@@ -94,6 +97,7 @@ extension HostCommand {
         case .beginBackgroundTask: operation = .beginBackgroundTask
         case .endBackgroundTask: operation = .endBackgroundTask
         case .expireBackgroundTask: operation = .expireBackgroundTask
+        case .tap: operation = .tap
         }
         self = .request(id: id, operation)
     }
@@ -130,6 +134,18 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
                 JSONWriter.write(restoration, into: &buffer)
             }
+            if let url = options.url {
+                JSONWriter.appendLiteral(#","url":"#, to: &buffer)
+                JSONWriter.writeString(url, into: &buffer)
+            }
+            if let width = options.width {
+                JSONWriter.appendLiteral(#","width":"#, to: &buffer)
+                JSONWriter.writeInt(width, into: &buffer)
+            }
+            if let height = options.height {
+                JSONWriter.appendLiteral(#","height":"#, to: &buffer)
+                JSONWriter.writeInt(height, into: &buffer)
+            }
         case .push(let viewController):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
@@ -144,7 +160,7 @@ extension WorkerOperation {
             JSONWriter.appendLiteral(#","value":"#, to: &buffer)
             JSONWriter.write(value, into: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
-            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask:
+            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .tap:
             break
         }
     }
@@ -168,6 +184,7 @@ private enum OperationKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case expireBackgroundTask
+    case tap
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -453,6 +470,21 @@ private struct WireObject {
         let integer = try integer(key)
         guard integer >= 0 else {
             throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
+        }
+        return integer
+    }
+
+    /// An optional integer field of at least 1.
+    mutating func optionalPositiveInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
+        let integer: Int
+        switch value(key) {
+        case nil: return nil
+        case .int(let value)?: integer = value
+        case .double?: throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
+        default: throw mistyped(key, "a number")
+        }
+        guard integer > 0 else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be at least 1 (got \(integer))")
         }
         return integer
     }

@@ -23,11 +23,14 @@ public struct LaunchOptions: Sendable, Hashable {
     public var launchedInBackground: Bool
     /// Whether the launch reconnects an existing scene session.
     public var reconnecting: Bool
+    /// The URL the app was opened with (`connect … "url"`), if any.
+    public var url: String?
 
     /// Launch options.
-    public init(launchedInBackground: Bool = false, reconnecting: Bool = false) {
+    public init(launchedInBackground: Bool = false, reconnecting: Bool = false, url: String? = nil) {
         self.launchedInBackground = launchedInBackground
         self.reconnecting = reconnecting
+        self.url = url
     }
 }
 
@@ -37,6 +40,10 @@ public struct LaunchOptions: Sendable, Hashable {
 /// answer). The runtime reports each call itself, just before it runs.
 @MainActor
 public protocol ApplicationDelegate: AnyObject {
+    /// The process is launching, before state restoration (trace: `willFinishLaunching`),
+    /// with the same options `didFinishLaunching` gets. The answer is ignored. Default: `true`.
+    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) -> Bool
+
     /// The process finished launching (trace: `didFinishLaunching`). The answer is ignored,
     /// as UIKit ignores it for scene-based apps. Default: `true`.
     func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool
@@ -59,6 +66,11 @@ public protocol ApplicationDelegate: AnyObject {
 }
 
 extension ApplicationDelegate {
+    /// Returns `true`.
+    public func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
+        true
+    }
+
     /// Returns `true`.
     public func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
         true
@@ -103,6 +115,9 @@ public final class Application {
 
     /// The worker's scene, once connected.
     public internal(set) var connectedScene: Scene?
+
+    /// `applicationState` while no scene is attached: set at launch and at disconnect.
+    var unattachedState: State = .inactive
 
     /// The running background task, if any.
     public var currentBackgroundTask: BackgroundTaskIdentifier? { task?.identifier }

@@ -60,10 +60,13 @@ public final class Scene {
         /// The session's restoration state, as the scene delegate last returned it from
         /// `stateRestorationActivity(for:)` (nil for a new session, or when none was saved).
         public var restoration: JSONValue?
+        /// The URL the scene is opened with (`URLContexts` in UIKit), if any.
+        public var url: String?
 
-        /// Options carrying `restoration`.
-        public init(restoration: JSONValue? = nil) {
+        /// Options carrying `restoration` and `url`.
+        public init(restoration: JSONValue? = nil, url: String? = nil) {
             self.restoration = restoration
+            self.url = url
         }
     }
 

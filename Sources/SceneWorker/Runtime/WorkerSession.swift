@@ -264,6 +264,8 @@ final class WorkerSession {
             application.finishTask(origin: nil)
         case .expireBackgroundTask:
             application.expireBackgroundTask()
+        case .tap:
+            scene?.window.rootViewController.topViewController?.runTap()
         }
         return nil
     }
@@ -287,21 +289,23 @@ final class WorkerSession {
         let applicationDelegate = app.makeApplicationDelegate()
         self.applicationDelegate = applicationDelegate
         application.delegate = applicationDelegate
-        sink.report(.didFinishLaunching)
-        _ = applicationDelegate.application(
-            application,
-            didFinishLaunchingWithOptions: LaunchOptions(
-                launchedInBackground: options.background,
-                reconnecting: options.reconnect
-            )
+        application.unattachedState = options.background ? .background : .inactive
+        let launchOptions = LaunchOptions(
+            launchedInBackground: options.background,
+            reconnecting: options.reconnect,
+            url: options.url
         )
+        sink.report(.willFinishLaunching)
+        _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
+        sink.report(.didFinishLaunching)
+        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
 
         let session = SceneSession(
             persistentIdentifier: options.session,
             role: options.role,
             configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
         )
-        let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration)
+        let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration, url: options.url)
         if !options.reconnect {
             sink.report(.configurationForConnecting)
             session.configuration = applicationDelegate.application(
@@ -316,7 +320,7 @@ final class WorkerSession {
         navigationController.changeHandler = self
         let scene = Scene(
             session: session,
-            window: Window(rootViewController: navigationController, size: Window.defaultSize)
+            window: Window(rootViewController: navigationController, size: Self.launchSize(options))
         )
         let sceneDelegate = app.makeSceneDelegate()
         scene.delegate = sceneDelegate
@@ -336,6 +340,12 @@ final class WorkerSession {
         }
         firstAppearance()
         return nil
+    }
+
+    /// The window size a launch starts at: the host's `width`/`height`, else the default.
+    private static func launchSize(_ options: ConnectOptions) -> Size {
+        guard let width = options.width, let height = options.height else { return Window.defaultSize }
+        return Size(width: width, height: height)
     }
 
     /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, `sceneDidBecomeActive`,
@@ -391,6 +401,7 @@ final class WorkerSession {
 
     private func didDisconnect() {
         guard let scene else { return }
+        application.unattachedState = .background
         scene.activationState = .unattached
         sink.report(.sceneDidDisconnect)
         sceneDelegate?.sceneDidDisconnect(scene)

@@ -17,6 +17,13 @@ final class EditorViewController: ViewController {
     }
 }
 
+/// A list whose rows push the editor when tapped (the app navigating from a touch).
+final class ListViewController: ViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        navigationController?.pushViewController(EditorViewController(title: "Editor"), animated: true)
+    }
+}
+
 final class NotesAppDelegate: ApplicationDelegate {}
 
 final class NotesSceneDelegate: SceneDelegate {
@@ -39,7 +46,11 @@ WorkerRuntime.run(
         makeApplicationDelegate: { NotesAppDelegate() },
         makeSceneDelegate: { NotesSceneDelegate() },
         makeViewController: { name in
-            name == "Editor" ? EditorViewController(title: name) : ViewController(title: name)
+            switch name {
+            case "Editor": EditorViewController(title: name)
+            case "List": ListViewController(title: name)
+            default: ViewController(title: name)
+            }
         }
     )
 )

@@ -1,0 +1,104 @@
+import HostProcess
+import Protocol
+import Testing
+
+/// The app level with real workers (docs/LIFECYCLE.md §3c): launch options and size, taps.
+/// Every trace also passes the verifier.
+@Suite struct AppLevelEndToEndTests {
+    @Test func aLaunchAtASizeLaysOutOnceAtItWithNoTransition() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: LaunchParameters(url: "notes://7", width: 844, height: 390))
+        #expect(
+            host.compactEvents(of: "A") == [
+                "process spawned",
+                "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
+                "cb loadView Root", "cb viewDidLoad Root",
+                "cb viewWillAppear Root", "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                "cb sceneWillEnterForeground", "state unattached>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                "cb viewDidAppear Root",
+            ]
+        )
+        // A background launch starts with the same two launch callbacks.
+        let other = try host.scene("B")
+        try await other.connect(background: true)
+        #expect(
+            Array(host.compactEvents(of: "B").prefix(4)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aConnectWithHalfASizeIsRefusedBeforeAnythingRuns() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) { try await scene.connect(launch: LaunchParameters(width: 800)) }
+        #expect(await scene.status().process == ProcessState.none)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aTapReachesTheFrontmostControllerWhileActive() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.tap()
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb touchesBegan Root", "cb touchesEnded Root"])
+        try await scene.push("Detail")
+        mark = host.lastSeq
+        try await scene.tap()
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb touchesBegan Detail", "cb touchesEnded Detail"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aTapWhileInactiveBackgroundOrSuspendedDeliversNothing() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.deactivate()
+        var mark = host.lastSeq
+        let inactive = await scene.status()
+        await #expect(throws: HostError.self) { try await scene.tap() }
+        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
+        #expect(await scene.status() == inactive)
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        mark = host.lastSeq
+        await #expect(throws: HostError.self) { try await scene.tap() }
+        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
+        #expect(await scene.status().process == .suspended)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func appCodeHandlingATapNavigatesAndTheHostFollows() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(root: "List", worker: [TestWorker.customWorker])
+        let mark = host.lastSeq
+        try await scene.tap()
+        // The push comes after the tap's reply: wait for its last callback.
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "Editor appears") {
+            $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        #expect(await scene.status().stack == ["List", "Editor"])
+        let events = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
+        #expect(
+            events.map { $0.compact + ($0.origin == "app" ? " app" : "") } == [
+                "cb touchesBegan List", "cb touchesEnded List",
+                "cb loadView Editor app", "cb viewDidLoad Editor app", "cb viewWillDisappear List app",
+                "cb viewWillAppear Editor app", "cb viewWillLayoutSubviews Editor app",
+                "cb viewDidLayoutSubviews Editor app", "cb viewDidDisappear List app", "cb viewDidAppear Editor app",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
