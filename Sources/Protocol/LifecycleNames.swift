@@ -87,6 +87,8 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case willFinishLaunching
     case touchesBegan
     case touchesEnded
+    case openURLContexts
+    case continueUserActivity
 
     public var description: String { rawValue }
 

@@ -67,6 +67,8 @@ extension Help {
         case .waitFor: "default timeout 10000 ms (--timeoutMs too)"
         case .quit: "terminate every scene and stop the host"
         case .tap: "touches to the frontmost controller (foregroundActive only)"
+        case .openURL: "no worker: launch with the URL; else bring forward, openURLContexts"
+        case .continueUserActivity: "a --userInfo that is not JSON is sent as a string"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -78,6 +78,86 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aURLReachesAConnectedSceneInTheForegroundResumingItFirst() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.openURL("notes://1")
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb openURLContexts"])
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        try await scene.notify("sync", value: .int(1))
+        mark = host.lastSeq
+        try await scene.openURL("notes://2")
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "process resumed", "cb didReceiveNotification",
+                "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                "cb openURLContexts",
+            ]
+        )
+        #expect(await scene.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aURLLaunchesASceneWithNoWorkerWithTheURLInItsOptions() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.customWorker]
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.openURL("notes://editor")
+        // The custom app opens its editor from the launch's URL (a deep link at launch).
+        #expect(await scene.status().stack == ["Root", "Editor"])
+        let events = host.compactEvents(of: "A")
+        #expect(
+            Array(events.prefix(5)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+                "cb willConnectTo",
+            ]
+        )
+        #expect(!events.contains("cb openURLContexts"))
+        #expect(events.last == "cb viewDidAppear Editor")
+        // Connected now: the URL arrives in openURLContexts, and the app pushes from it.
+        try await scene.pop()
+        let mark = host.lastSeq
+        try await scene.openURL("notes://editor")
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "Editor appears") {
+            $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        #expect(host.compactEvents(of: "A", after: mark).first == "cb openURLContexts")
+        #expect(await scene.status().stack == ["Root", "Editor"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aUserActivityGoesToAConnectedSceneOnly() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) { try await scene.continueUserActivity("edit") }
+        #expect(host.compactEvents(of: "A") == ["error continueUserActivity"])
+        try await scene.connect(background: true)
+        let mark = host.lastSeq
+        try await scene.continueUserActivity("edit", userInfo: .object(["id": .int(3)]))
+        // A first trip to the foreground (first appearance), then the activity.
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb viewWillAppear Root", "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive", "cb viewDidAppear Root",
+                "cb continueUserActivity",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func appCodeHandlingATapNavigatesAndTheHostFollows() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")

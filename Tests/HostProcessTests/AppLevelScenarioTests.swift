@@ -24,6 +24,12 @@ import Testing
         // And back: the step as a scenario file writes it.
         #expect(try Scenario.step(fromJSON: .object(parsed.jsonObject)) == parsed)
         #expect(try step(#"{"op":"tap","scene":"A"}"#) == .scene("A", .tap))
+        let activity = try step(#"{"op":"continueUserActivity","scene":"A","activityType":"edit","userInfo":{"id":1}}"#)
+        #expect(
+            activity == .scene("A", .continueUserActivity(activityType: "edit", userInfo: .object(["id": .int(1)])))
+        )
+        #expect(try Scenario.step(fromJSON: .object(activity.jsonObject)) == activity)
+        #expect(try step(#"{"op":"openURL","scene":"A","url":"x://y"}"#) == .scene("A", .openURL(url: "x://y")))
     }
 
     @Test func halfASizeOrABadFieldIsAnErrorNamingIt() {
@@ -31,5 +37,7 @@ import Testing
         #expect(throws: ScenarioError.self) { try step(#"{"op":"connect","scene":"A","width":0,"height":3}"#) }
         #expect(throws: ScenarioError.self) { try step(#"{"op":"connect","scene":"A","url":""}"#) }
         #expect(throws: ScenarioError.self) { try step(#"{"op":"tap","scene":"A","vc":"X"}"#) }
+        #expect(throws: ScenarioError.self) { try step(#"{"op":"openURL","scene":"A"}"#) }
+        #expect(throws: ScenarioError.self) { try step(#"{"op":"continueUserActivity","scene":"A"}"#) }
     }
 }

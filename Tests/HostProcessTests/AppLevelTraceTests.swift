@@ -45,6 +45,33 @@ import Testing
         #expect(firstViolation(hidden.events) != nil)
     }
 
+    @Test func aURLOrAnActivityComesAfterTheForegroundTripNotInsideIt() {
+        for name in [CallbackName.openURLContexts, .continueUserActivity] {
+            var good = TraceBuilder()
+            good.connectToForeground()
+            good.toBackground()
+            good.callback(.sceneWillEnterForeground)
+            good.state(.background, .foregroundInactive)
+            good.callback(.sceneDidBecomeActive)
+            good.state(.foregroundInactive, .foregroundActive)
+            good.callback(name)
+            #expect(firstViolation(good.events) == nil)
+
+            // Swapped with the become-active pair: inside the enter-foreground atom.
+            var swapped = good.events
+            swapped.insert(swapped.removeLast(), at: swapped.count - 2)
+            for index in swapped.indices { swapped[index].seq = index + 1 }
+            #expect(firstViolation(swapped)?.seq == swapped.count - 2)
+
+            // In the background: never (the host brings the scene forward first).
+            var background = TraceBuilder()
+            background.connectToForeground()
+            background.toBackground()
+            background.callback(name)
+            #expect(firstViolation(background.events)?.seq == background.events.count)
+        }
+    }
+
     @Test func anInactiveOrBackgroundSceneReceivesNoTouches() {
         var inactive = TraceBuilder()
         inactive.connectToForeground()

@@ -44,7 +44,8 @@ import Testing
             .connect(ConnectOptions(session: "A")), .activate, .deactivate, .enterBackground, .enterForeground,
             .stateRestoration, .disconnect, .terminate, .push(viewController: "B"), .pop,
             .resize(width: 1, height: 1), .memoryWarning, .notify(name: "n", value: .null), .beginBackgroundTask,
-            .endBackgroundTask, .expireBackgroundTask, .tap,
+            .endBackgroundTask, .expireBackgroundTask, .tap, .openURL(url: "u"),
+            .continueUserActivity(activityType: "t", userInfo: nil),
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

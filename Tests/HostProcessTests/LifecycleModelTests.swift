@@ -36,6 +36,13 @@ import Testing
         case .beginBackgroundTask: wire = .beginBackgroundTask
         case .endBackgroundTask: wire = .endBackgroundTask
         case .tap: wire = .tap
+        case .openURL, .continueUserActivity:
+            guard state.states.process.isAlive else { return nil }
+            if snapshot.activation == .background {
+                wire = .enterForeground
+            } else {
+                wire = op == .openURL ? .openURL(url: "u") : .continueUserActivity(activityType: "t", userInfo: nil)
+            }
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }
         return wire.map { ($0, snapshot) }

@@ -229,6 +229,8 @@ import Testing
             (4, { .op(scene: scene, .resize(width: 300 + index, height: 200 + index)) }),
             (4, { .op(scene: scene, .memoryWarning) }),
             (4, { .op(scene: scene, .tap) }),
+            (3, { .op(scene: scene, .openURL(url: "notes://\(index)")) }),
+            (2, { .op(scene: scene, .continueUserActivity(activityType: "edit", userInfo: .int(index))) }),
             (6, { .op(scene: scene, .notify(name: index % 2 == 0 ? "sync" : "mail", value: .int(index))) }),
             (4, { .op(scene: scene, .beginBackgroundTask) }),
             (4, { .op(scene: scene, .endBackgroundTask) }),

@@ -39,6 +39,8 @@ struct SpecOracle: Sendable, Hashable {
     var hasBackgroundTask = false
     var isDiscarded = false
     var hasSession = false
+    /// The root of the last connect (a relaunch for a URL uses it).
+    var lastRoot = "Root"
     /// Notifications held while suspended: names in first-arrival order, each with its latest value.
     var heldNames: [String] = []
     var heldValues: [String: JSONValue] = [:]
@@ -76,6 +78,10 @@ struct SpecOracle: Sendable, Hashable {
         .terminate: [.launching, .active, .inactive, .backgroundRunning, .suspended],
         // §3c: "inactive means running, receives no events": a tap only reaches an active scene.
         .tap: [.active],
+        // §3c: a URL opens any scene not starting up (one with no worker launches for it);
+        // a user activity goes to a connected scene.
+        .openURL: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -99,6 +105,7 @@ struct SpecOracle: Sendable, Hashable {
         var delivered: [String] = []
         switch op {
         case .connect(let background, let root, _, _):
+            lastRoot = root
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
             hasBackgroundTask = false
@@ -127,6 +134,16 @@ struct SpecOracle: Sendable, Hashable {
         case .push(let name): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning, .tap: break
+        case .openURL where place == .fresh || place == .dead:
+            // Launched for the URL, to the foreground, like a connect with the last root.
+            place = .active
+            stack = hasSession && appRestoresStack ? savedStack ?? [lastRoot] : [lastRoot]
+            hasBackgroundTask = false
+            hasSession = true
+        case .openURL, .continueUserActivity:
+            // Delivered in the foreground: a background scene is resumed and brought forward.
+            delivered = resume()
+            if place == .backgroundRunning { place = .active }
         case .notify(let name, let value):
             if place == .suspended {
                 if heldValues[name] == nil { heldNames.append(name) }

@@ -49,6 +49,9 @@ let allOperations: [WorkerOperation] = [
     .endBackgroundTask,
     .expireBackgroundTask,
     .tap,
+    .openURL(url: "notes://\"x\""),
+    .continueUserActivity(activityType: "edit", userInfo: .object(["id": .int(1)])),
+    .continueUserActivity(activityType: "view", userInfo: nil),
     .connect(ConnectOptions(session: "U", url: "notes://item/\"7\"", width: 844, height: 390)),
 ]
 
@@ -182,7 +185,7 @@ let allMessages: [WorkerMessage] =
 
     @Test func everyOperationNameIsCovered() {
         let names = Set(allOperations.map(\.name))
-        #expect(names.count == 17)
+        #expect(names.count == 19)
     }
 
     @Test func workerMessagesRoundTrip() throws {

@@ -43,6 +43,12 @@ private final class StateSceneDelegate: SceneDelegate {
     func sceneWillResignActive(_ scene: Scene) { log.note("willResignActive") }
     func sceneDidEnterBackground(_ scene: Scene) { log.note("didEnterBackground") }
     func sceneDidDisconnect(_ scene: Scene) { log.note("didDisconnect") }
+    func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
+        log.note("openURLContexts(\(contexts.map(\.url).sorted().joined(separator: ",")))")
+    }
+    func scene(_ scene: Scene, continue userActivity: UserActivity) {
+        log.note("continue(\(userActivity.activityType), \(userActivity.userInfo?.jsonText ?? "-"))")
+    }
 }
 
 /// Logs its size at layout and size transitions; a tap on "List" pushes "Detail", as a real
@@ -150,6 +156,25 @@ struct AppLevelTests {
         h.send(.enterBackground)
         #expect(h.send(.tap) == ["failure 8 illegalTransition"])
         #expect(!log.entries.contains { $0.contains("touches") })
+    }
+
+    @Test func aURLAndAUserActivityReachTheSceneDelegateInTheForeground() {
+        let log = StateLog()
+        let h = Harness(app: makeApp(log))
+        h.connect()
+        log.entries.removeAll()
+        #expect(h.send(.openURL(url: "notes://7")) == ["openURLContexts", "reply 2"])
+        #expect(
+            h.send(.continueUserActivity(activityType: "edit", userInfo: .object(["id": .int(7)])))
+                == ["continueUserActivity", "reply 3"]
+        )
+        #expect(log.entries == ["openURLContexts(notes://7):active", #"continue(edit, {"id":7}):active"#])
+        // The host brings a background scene forward first; the worker refuses otherwise.
+        h.send(.enterBackground)
+        #expect(h.send(.openURL(url: "notes://8")) == ["failure 5 illegalTransition"])
+        #expect(
+            h.send(.continueUserActivity(activityType: "edit", userInfo: nil)) == ["failure 6 illegalTransition"]
+        )
     }
 
     @Test func appCodeHandlingATouchNavigatesAfterTheTap() {

@@ -53,16 +53,35 @@ enum RequestLimits {
             try checkViewControllerName(name, scene: scene, op: op)
         case .connect(_, let root, _, let launch):
             try checkViewControllerName(root, scene: scene, op: op)
-            if let url = launch.url, url.utf8.count > maximumURLBytes {
+            try checkURL(launch.url, scene: scene, op: op)
+        case .openURL(let url):
+            try checkURL(url, scene: scene, op: op)
+        case .continueUserActivity(let activityType, let userInfo):
+            var request: [UInt8] = []
+            HostCommand.request(
+                id: Int.max,
+                .continueUserActivity(activityType: activityType, userInfo: userInfo)
+            ).encode(into: &request)
+            guard request.count <= frameLimit, activityType.utf8.count <= maximumURLBytes else {
                 throw HostError.requestTooLarge(
                     scene: scene,
                     op: op.name,
-                    reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
+                    reason: "the user activity would take a \(request.count)-byte frame to the worker (frame limit "
+                        + "\(frameLimit)), or its type is over \(maximumURLBytes) bytes"
                 )
             }
         default:
             break
         }
+    }
+
+    private static func checkURL(_ url: String?, scene: String, op: SceneOperation) throws(HostError) {
+        guard let url, url.utf8.count > maximumURLBytes else { return }
+        throw HostError.requestTooLarge(
+            scene: scene,
+            op: op.name,
+            reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
+        )
     }
 
     private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {

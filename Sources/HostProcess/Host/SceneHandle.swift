@@ -49,6 +49,13 @@ public struct SceneHandle: Sendable {
     /// Taps the frontmost controller: `touchesBegan`, `touchesEnded`. Refused
     /// (`HostError.refused`, nothing delivered) unless the scene is `foregroundActive`.
     public func tap() async throws { try await perform(.tap) }
+    /// Opens `url` in the scene: a connected scene gets `openURLContexts` (brought to the
+    /// foreground first, resumed if suspended); one with no live worker launches with the URL.
+    public func openURL(_ url: String) async throws { try await perform(.openURL(url: url)) }
+    /// Hands the connected scene a user activity (`continueUserActivity`), in the foreground.
+    public func continueUserActivity(_ activityType: String, userInfo: JSONValue? = nil) async throws {
+        try await perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+    }
 
     /// Sets this scene's restart policy (nil: never restart), overriding the host's.
     public func setRestartPolicy(_ policy: RestartPolicy?) async { await controller.setRestartPolicy(policy) }

@@ -65,6 +65,11 @@ extension Scenario.Step {
             case .notify(let name, let value):
                 object["name"] = .string(name)
                 object["value"] = value
+            case .openURL(let url):
+                object["url"] = .string(url)
+            case .continueUserActivity(let activityType, let userInfo):
+                object["activityType"] = .string(activityType)
+                if let userInfo { object["userInfo"] = userInfo }
             case .kill(let signal):
                 object["signal"] = .string(SignalNames.name(of: signal))
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,

@@ -184,6 +184,18 @@ extension Scenario {
         case .endBackgroundTask: return .endBackgroundTask
         case .terminate: return .terminate
         case .tap: return .tap
+        case .openURL:
+            guard let url = try fields.string("url"), !url.isEmpty else { throw fields.error("needs \"url\"") }
+            return .openURL(url: url)
+        case .continueUserActivity:
+            guard let activityType = try fields.string("activityType"), !activityType.isEmpty else {
+                throw fields.error("needs \"activityType\"")
+            }
+            let userInfo = fields.raw("userInfo")
+            if let userInfo, userInfo.nestingDepth > ControlServerFrame.maximumValueDepth {
+                throw fields.error("\"userInfo\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            }
+            return .continueUserActivity(activityType: activityType, userInfo: userInfo)
         case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             return .push(viewController: vc)

@@ -40,6 +40,8 @@ struct SceneLifecycle: Sendable {
     private(set) var stack: [String] = []
     private(set) var hasBackgroundTask = false
     private(set) var isDiscarded = false
+    /// The root the last worker launched with: an `openURL` that relaunches uses it.
+    private(set) var launchedRoot = "Root"
     /// Whether a session exists for this scene (so `connect` is a reconnect).
     var sessionExists = false
     /// Notifications queued while suspended, in first-arrival order, latest value per name.
@@ -120,6 +122,14 @@ struct SceneLifecycle: Sendable {
             return .perform([.signal(signal, .killed)])
         case .tap:
             return .perform([.send(.tap)])
+        case .openURL(let url):
+            guard !url.isEmpty else { return .refuse("openURL needs a non-empty url") }
+            guard hasLiveWorker else { return .perform([.launch(background: false, root: launchedRoot)]) }
+            return .perform(resumeSteps + toForegroundSteps + [.send(.openURL(url: url))])
+        case .continueUserActivity(let activityType, let userInfo):
+            guard !activityType.isEmpty else { return .refuse("continueUserActivity needs an activityType") }
+            let send = SceneLifecycle.Step.send(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+            return .perform(resumeSteps + toForegroundSteps + [send])
         case .terminate:
             // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
             // still launching (it has no scene to disconnect yet).
@@ -132,6 +142,12 @@ struct SceneLifecycle: Sendable {
         process == .suspended ? [.resume, .deliverQueuedNotifications] : []
     }
 
+    /// A URL or an activity is delivered in the foreground (choice): a background scene is
+    /// brought forward first.
+    private var toForegroundSteps: [Step] {
+        activation == .background ? [.send(.enterForeground)] : []
+    }
+
     private var toBackgroundSteps: [Step] {
         activation.isForeground ? [.send(.enterBackground)] : []
     }
@@ -140,6 +156,7 @@ struct SceneLifecycle: Sendable {
 
     /// The worker is being started.
     mutating func launching(root: String) {
+        launchedRoot = root
         process = .launching
         stack = [root]
         hasBackgroundTask = false
@@ -172,7 +189,7 @@ struct SceneLifecycle: Sendable {
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
-            .tap:
+            .tap, .openURL, .continueUserActivity:
             break
         }
     }

@@ -226,7 +226,11 @@ struct SceneMachine: Sendable {
                 reconnect: launch.reconnect,
                 restoration: session.restoration
             )
-            if case .request(.connect(_, _, _, let launch), _) = flight.work { lastLaunch = launch }
+            switch flight.work {
+            case .request(.connect(_, _, _, let launch), _): lastLaunch = launch
+            case .request(.openURL(let url), _): lastLaunch.url = url
+            default: break
+            }
             lastLaunch.apply(to: &options)
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
@@ -500,7 +504,7 @@ struct SceneMachine: Sendable {
             var argv = configuration.worker
             switch inFlight?.work {
             case .request(.connect(_, _, let worker?, _), _): argv = worker
-            case .restart: argv = lastArgv ?? configuration.worker
+            case .restart, .request(.openURL, _): argv = lastArgv ?? configuration.worker
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)

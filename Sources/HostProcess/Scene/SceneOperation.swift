@@ -31,6 +31,11 @@ public enum SceneOperation: Sendable, Hashable {
     /// A tap on the frontmost controller (`touchesBegan`, `touchesEnded`); only while
     /// `foregroundActive`.
     case tap
+    /// Open `url` in the scene: a connected one gets `openURLContexts` (brought to the
+    /// foreground first); one with no live worker launches with the URL.
+    case openURL(url: String)
+    /// Hand the connected scene a user activity (`continueUserActivity`), in the foreground.
+    case continueUserActivity(activityType: String, userInfo: JSONValue? = nil)
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -52,6 +57,8 @@ public enum SceneOperation: Sendable, Hashable {
         case .kill: .kill
         case .terminate: .terminate
         case .tap: .tap
+        case .openURL: .openURL
+        case .continueUserActivity: .continueUserActivity
         }
     }
 

@@ -31,11 +31,13 @@ public struct StressPlan: Sendable, Hashable {
         (.connect, 12), (.connectBackground, 3), (.activate, 8), (.deactivate, 8), (.background, 9),
         (.foreground, 9), (.push, 8), (.pop, 7), (.resize, 5), (.memoryWarning, 4), (.notify, 7),
         (.beginBackgroundTask, 4), (.endBackgroundTask, 4), (.disconnect, 3), (.terminate, 2),
+        (.tap, 4), (.continueUserActivity, 2),
     ]
 
     enum Kind: Sendable {
         case connect, connectBackground, activate, deactivate, background, foreground, push, pop, resize
         case memoryWarning, notify, beginBackgroundTask, endBackgroundTask, disconnect, terminate
+        case tap, continueUserActivity
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -86,6 +88,8 @@ public struct StressPlan: Sendable, Hashable {
         case .endBackgroundTask: .endBackgroundTask
         case .disconnect: .disconnect
         case .terminate: .terminate
+        case .tap: .tap
+        case .continueUserActivity: .continueUserActivity(activityType: "edit", userInfo: .int(id))
         }
     }
 

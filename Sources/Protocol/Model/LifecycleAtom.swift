@@ -25,6 +25,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     case endBackgroundTask
     /// A tap on the frontmost controller (docs/LIFECYCLE.md §3c).
     case tap
+    /// A URL or a user activity delivered to a connected scene (docs/LIFECYCLE.md §3c).
+    case openURL
+    case continueUserActivity
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -63,6 +66,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .backgroundTaskExpiration: return .callback(.backgroundTaskExpiration)
         case .endBackgroundTask: return .callback(.endBackgroundTask)
         case .tap: return .callback(.touchesBegan, vc: top)
+        case .openURL: return .callback(.openURLContexts)
+        case .continueUserActivity: return .callback(.continueUserActivity)
         }
     }
 
@@ -136,7 +141,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
         case .tap:
             return [.callback(.touchesEnded, vc: top)]
-        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask:
+        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
+            .openURL, .continueUserActivity:
             return []
         }
     }
@@ -187,6 +193,8 @@ extension LifecycleAtom {
         case .endBackgroundTask: [.attached, .backgroundTask]
         // Inactive means "running, receives no events".
         case .tap: [.activation([.foregroundActive])]
+        // The host brings a background scene forward first (choice).
+        case .openURL, .continueUserActivity: [.foreground]
         }
     }
 

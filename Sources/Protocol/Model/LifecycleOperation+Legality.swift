@@ -21,6 +21,9 @@ extension LifecycleOperation {
         case .kill, .terminate: [.liveWorker]
         case .memoryPressure, .waitFor, .sleep, .quit: []
         case .tap: [.activation([.foregroundActive]), .process([.running])]
+        // No live worker: it launches with the URL; a launching one is refused.
+        case .openURL: [.process([.none, .running, .suspended, .terminated])]
+        case .continueUserActivity: [.attached, .process([.running, .suspended])]
         }
     }
 
@@ -51,6 +54,11 @@ extension LifecycleOperation {
         case .sleep: "waits"
         case .quit: "terminates every scene, stops the host"
         case .tap: "tap (`touchesBegan`, `touchesEnded` to the frontmost controller)"
+        case .openURL:
+            "no live worker: spawn, launch with the URL, first appearance; else (resume, queued notifications), "
+                + "(first appearance or enter foreground), `openURLContexts`"
+        case .continueUserActivity:
+            "(resume, queued notifications), (first appearance or enter foreground), `continueUserActivity`"
         }
     }
 

@@ -25,6 +25,8 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case sleep
     case quit
     case tap
+    case openURL
+    case continueUserActivity
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -70,6 +72,12 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("value", .json, placeholder: "JSON"),
             ]
         case .kill: [.scene, OperationField("signal", .signal, placeholder: "SIGNAL")]
+        case .openURL: [.scene, OperationField("url", .string(nonEmpty: true), .required, placeholder: "URL")]
+        case .continueUserActivity:
+            [
+                .scene, OperationField("activityType", .string(nonEmpty: true), .required, placeholder: "TYPE"),
+                OperationField("userInfo", .json, placeholder: "JSON"),
+            ]
         case .waitFor:
             [
                 .scene, OperationField("state", .activationState, .exactlyOneOf, placeholder: "STATE"),

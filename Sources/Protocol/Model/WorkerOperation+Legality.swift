@@ -21,6 +21,8 @@ extension WorkerOperation {
         case .endBackgroundTask: [.endBackgroundTask]
         case .expireBackgroundTask: [.backgroundTaskExpiration]
         case .tap: [.tap]
+        case .openURL: [.openURL]
+        case .continueUserActivity: [.continueUserActivity]
         }
     }
 

@@ -45,6 +45,11 @@ public enum WorkerOperation: Sendable, Hashable {
     case expireBackgroundTask
     /// `{"op":"tap"}`: `touchesBegan`, `touchesEnded` to the frontmost controller.
     case tap
+    /// `{"op":"openURL","url":"notes://7"}`: `scene(_:openURLContexts:)` (a foreground scene).
+    case openURL(url: String)
+    /// `{"op":"continueUserActivity","activityType":"com.example.edit","userInfo":{...}}`:
+    /// `scene(_:continue:)` (a foreground scene).
+    case continueUserActivity(activityType: String, userInfo: JSONValue?)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -66,6 +71,8 @@ public enum WorkerOperation: Sendable, Hashable {
         case .endBackgroundTask: "endBackgroundTask"
         case .expireBackgroundTask: "expireBackgroundTask"
         case .tap: "tap"
+        case .openURL: "openURL"
+        case .continueUserActivity: "continueUserActivity"
         }
     }
 }

@@ -98,6 +98,12 @@ extension HostCommand {
         case .endBackgroundTask: operation = .endBackgroundTask
         case .expireBackgroundTask: operation = .expireBackgroundTask
         case .tap: operation = .tap
+        case .openURL: operation = .openURL(url: try message.nonEmptyString("url"))
+        case .continueUserActivity:
+            operation = .continueUserActivity(
+                activityType: try message.nonEmptyString("activityType"),
+                userInfo: message.value("userInfo")
+            )
         }
         self = .request(id: id, operation)
     }
@@ -149,6 +155,16 @@ extension WorkerOperation {
         case .push(let viewController):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
+        case .openURL(let url):
+            JSONWriter.appendLiteral(#","url":"#, to: &buffer)
+            JSONWriter.writeString(url, into: &buffer)
+        case .continueUserActivity(let activityType, let userInfo):
+            JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+            JSONWriter.writeString(activityType, into: &buffer)
+            if let userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
+            }
         case .resize(let width, let height):
             JSONWriter.appendLiteral(#","width":"#, to: &buffer)
             JSONWriter.writeInt(width, into: &buffer)
@@ -185,6 +201,8 @@ private enum OperationKind: String, CaseIterable {
     case endBackgroundTask
     case expireBackgroundTask
     case tap
+    case openURL
+    case continueUserActivity
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })

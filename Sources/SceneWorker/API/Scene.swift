@@ -131,6 +131,15 @@ public protocol SceneDelegate: AnyObject {
     /// whose expiration handler does nothing (it does not end the task, so the host's
     /// background-task limit applies). Not itself a trace callback.
     func scene(_ scene: Scene, beginBackgroundTaskWith application: Application)
+
+    /// The scene is asked to open URLs (trace: `openURLContexts`): the host's `openURL` to a
+    /// connected scene, delivered in the foreground. A scene launched for a URL gets it in
+    /// `willConnectTo`'s `options.url` instead. Default: nothing.
+    func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>)
+
+    /// The scene is handed a user activity (trace: `continueUserActivity`), delivered in the
+    /// foreground. Default: nothing.
+    func scene(_ scene: Scene, continue userActivity: UserActivity)
 }
 
 extension SceneDelegate {

@@ -266,6 +266,14 @@ final class WorkerSession {
             application.expireBackgroundTask()
         case .tap:
             scene?.window.rootViewController.topViewController?.runTap()
+        case .openURL(let url):
+            sink.report(.openURLContexts)
+            if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
+        case .continueUserActivity(let activityType, let userInfo):
+            sink.report(.continueUserActivity)
+            if let scene {
+                sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
+            }
         }
         return nil
     }

@@ -33,6 +33,17 @@ final class NotesSceneDelegate: SceneDelegate {
         if case .object(let state)? = options.restoration, case .string(let draft)? = state["draft"] {
             restoredDraft = draft
         }
+        // A deep link at launch opens the editor over the root.
+        let navigation = scene.window.rootViewController
+        if options.url == "notes://editor", let root = navigation.viewControllers.first {
+            navigation.setViewControllers([root, EditorViewController(title: "Editor")], animated: false)
+        }
+    }
+
+    /// A deep link while connected pushes the editor.
+    func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
+        guard contexts.contains(OpenURLContext(url: "notes://editor")) else { return }
+        scene.window.rootViewController.pushViewController(EditorViewController(title: "Editor"), animated: true)
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
