@@ -182,3 +182,31 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+@Suite struct NewSessionAfterDiscardTests {
+    @Test func aDiscardedNameOpensANewSessionOnConnect() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        try await scene.discard()
+        #expect(await scene.status().isDiscarded)
+        await #expect(throws: HostError.self) { try await scene.foreground() }
+        let mark = host.lastSeq
+        try await scene.connect()
+        let status = await scene.status()
+        #expect(!status.isDiscarded && status.stack == ["Root"] && status.activation == .foregroundActive)
+        // A new session: configurationForConnecting, and no restoration state from the old one.
+        #expect(
+            Array(host.compactEvents(of: "A", after: mark).prefix(5)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+                "cb willConnectTo",
+            ]
+        )
+        let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+        #expect(willConnect?.restoration == nil)
+        #expect(host.sessions.session("A") != nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -88,7 +88,10 @@ import Testing
         #expect(LifecycleOperation.notify.refusal(in: background) == nil)
 
         var discarded = SceneSnapshot(process: .terminated, isDiscarded: true)
-        #expect(LifecycleOperation.connect.refusal(in: discarded)?.requirement == .notDiscarded)
+        #expect(LifecycleOperation.activate.refusal(in: discarded)?.requirement == .notDiscarded)
+        // Only a new session may follow a discard, under the same name.
+        #expect(LifecycleOperation.connect.refusal(in: discarded) == nil)
+        #expect(LifecycleOperation.openURL.refusal(in: discarded) == nil)
         discarded.isDiscarded = false
         #expect(LifecycleOperation.connect.refusal(in: discarded) == nil)
         // Host-wide and script operations are never refused.

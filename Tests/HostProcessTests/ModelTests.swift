@@ -753,12 +753,16 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         t.disconnect()
         t.callback(.didDiscardSceneSessions)
         // Refusals are recorded as error events: still accepted.
-        t.add(TraceEvent(kind: .error, scene: "A", op: "connect", code: 1, message: "discarded"))
+        t.add(TraceEvent(kind: .error, scene: "A", op: "activate", code: 1, message: "discarded"))
         #expect(firstViolation(t.events) == nil)
-        t.spawned()
-        let violation = firstViolation(t.events)
-        #expect(violation?.seq == t.events.count)
-        #expect(violation?.expected == "no further event (the session was discarded)")
+        var late = t
+        late.callback(.sceneDidBecomeActive)
+        let violation = firstViolation(late.events)
+        #expect(violation?.seq == late.events.count)
+        #expect(violation?.expected == "no further event but process spawned (the session was discarded)")
+        // A new session under the same name: a new launch, with configurationForConnecting.
+        t.connectToForeground(newSession: true)
+        #expect(firstViolation(t.events) == nil)
     }
 
     @Test func discardNeedsNoWorkerAndUnattached() {

@@ -87,7 +87,10 @@ struct SpecOracle: Sendable, Hashable {
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
     /// everything; pop needs a controller above the root; one background task at a time).
     func allows(_ op: LifecycleOperation) -> Bool {
-        guard !isDiscarded, let places = Self.allowedPlaces[op], places.contains(place) else { return false }
+        // After a discard only a launch is possible: it opens a new session under the same name.
+        guard !isDiscarded || op == .connect || op == .openURL, let places = Self.allowedPlaces[op],
+            places.contains(place)
+        else { return false }
         switch op {
         case .pop: return stack.count >= 2
         case .beginBackgroundTask: return !hasBackgroundTask
@@ -105,6 +108,7 @@ struct SpecOracle: Sendable, Hashable {
         var delivered: [String] = []
         switch op {
         case .connect(let background, let root, _, _):
+            isDiscarded = false
             lastRoot = root
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
@@ -136,6 +140,7 @@ struct SpecOracle: Sendable, Hashable {
         case .resize, .memoryWarning, .tap: break
         case .openURL where place == .fresh || place == .dead:
             // Launched for the URL, to the foreground, like a connect with the last root.
+            isDiscarded = false
             place = .active
             stack = hasSession && appRestoresStack ? savedStack ?? [lastRoot] : [lastRoot]
             hasBackgroundTask = false

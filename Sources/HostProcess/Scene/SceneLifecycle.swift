@@ -157,6 +157,8 @@ struct SceneLifecycle: Sendable {
     /// The worker is being started.
     mutating func launching(root: String) {
         launchedRoot = root
+        // A launch after a discard opens a new session under the same name.
+        isDiscarded = false
         process = .launching
         stack = [root]
         hasBackgroundTask = false

@@ -62,10 +62,14 @@ extension LifecycleOperation {
         }
     }
 
+    /// Whether the operation, on a discarded session, opens a new session under the same name
+    /// (docs/LIFECYCLE.md §3c) instead of being refused: the ones that start a worker.
+    public var opensNewSession: Bool { self == .connect || self == .openURL }
+
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
         guard kind == .scene else { return nil }
-        let checked = [LifecycleRequirement.notDiscarded] + requirements
+        let checked = (opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + requirements
         guard let unmet = checked.firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
     }
