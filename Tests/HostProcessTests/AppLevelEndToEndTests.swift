@@ -197,15 +197,64 @@ import Testing
         let status = await scene.status()
         #expect(!status.isDiscarded && status.stack == ["Root"] && status.activation == .foregroundActive)
         // A new session: configurationForConnecting, and no restoration state from the old one.
+        // No worker of the app ran when the old one was discarded: this launch hears of it.
         #expect(
-            Array(host.compactEvents(of: "A", after: mark).prefix(5)) == [
-                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
-                "cb willConnectTo",
+            Array(host.compactEvents(of: "A", after: mark).prefix(6)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb didDiscardSceneSessions",
+                "cb configurationForConnecting", "cb willConnectTo",
             ]
         )
         let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
         #expect(willConnect?.restoration == nil)
         #expect(host.sessions.session("A") != nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+@Suite struct DiscardReachesTheAppTests {
+    @Test func aRunningWorkerOfTheAppHearsOfADiscard() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let other = try host.scene("B")
+        try await other.connect()
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let mark = host.lastSeq
+        try await scene.discard()
+        let delivered = try await host.trace.firstEvent(fromSeq: mark + 1, "B hears of the discard") {
+            $0.scene == "B" && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(delivered.value == .array([.string("A")]))
+        // The host's own event on A came first.
+        let hostEvent = host.trace.history.first {
+            $0.seq > mark && $0.scene == "A" && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(hostEvent.map { $0.seq < delivered.seq } == true)
+        #expect(await other.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func withNoWorkerRunningTheNextLaunchHearsOfIt() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let suspended = try host.scene("B")
+        try await suspended.connect()
+        try await suspended.background()
+        try await suspended.waitFor(process: .suspended, timeout: .seconds(60))
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.discard()
+        // B is suspended: it runs no code and hears nothing.
+        #expect(!host.trace.history.contains { $0.scene == "B" && $0.name == "didDiscardSceneSessions" })
+        let mark = host.lastSeq
+        try await host.scene("C").connect()
+        #expect(
+            Array(host.compactEvents(of: "C", after: mark).prefix(4)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb didDiscardSceneSessions",
+            ]
+        )
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }

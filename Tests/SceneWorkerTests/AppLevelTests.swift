@@ -28,6 +28,9 @@ private final class StateAppDelegate: ApplicationDelegate {
         return true
     }
     func applicationWillTerminate(_ application: Application) { log.note("willTerminate") }
+    func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>) {
+        log.note("didDiscard(\(sessions.sorted().joined(separator: ",")))")
+    }
 }
 
 @MainActor
@@ -175,6 +178,21 @@ struct AppLevelTests {
         #expect(
             h.send(.continueUserActivity(activityType: "edit", userInfo: nil)) == ["failure 6 illegalTransition"]
         )
+    }
+
+    @Test func theAppDelegateHearsOfDiscardedSessions() {
+        let log = StateLog()
+        let h = Harness(app: makeApp(log))
+        let said = h.send(.connect(ConnectOptions(session: "A", background: true, discardedSessions: ["X", "Y"])))
+        #expect(
+            Array(said.prefix(4)) == [
+                "willFinishLaunching", "didFinishLaunching", "didDiscardSceneSessions", "configurationForConnecting",
+            ]
+        )
+        #expect(log.entries.contains("didDiscard(X,Y):background"))
+        log.entries.removeAll()
+        #expect(h.send(.didDiscardSceneSessions(sessions: ["Z"])) == ["didDiscardSceneSessions", "reply 2"])
+        #expect(log.entries == ["didDiscard(Z):background"])
     }
 
     @Test func appCodeHandlingATouchNavigatesAfterTheTap() {

@@ -59,8 +59,14 @@ public final class SceneHost: Sendable {
             trace: trace,
             sessions: sessions,
             flags: HostFlags(),
-            discardedAtLaunch: Set(discardedAtLaunch)
+            discardedAtLaunch: Set(discardedAtLaunch),
+            discards: DiscardMailbox(discardedAtLaunch)
         )
+        context.discards.setListener { [scenes] discarded in
+            for controller in scenes.withLock({ Array($0.values) }) where controller.id != discarded {
+                Task { await controller.offerDiscards() }
+            }
+        }
         startMemoryMonitor()
     }
 

@@ -191,7 +191,7 @@ struct SceneLifecycle: Sendable {
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
-            .tap, .openURL, .continueUserActivity:
+            .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
             break
         }
     }

@@ -64,6 +64,10 @@ extension SceneMachine {
         case resume(CallerID, Result<Void, HostError>)
         case armTimer(TimerToken, after: Duration)
         case cancelTimer(TimerToken)
+        /// This scene's session was discarded: the app's other workers are to hear of it.
+        case announceDiscard
+        /// Discarded sessions this scene could not deliver: back to the host's mailbox.
+        case returnDiscards([String])
     }
 
     /// The limits the machine enforces, taken from the host's configuration.

@@ -19,6 +19,8 @@ struct SceneMachine: Sendable {
         case suspend
         /// The background task's expiration time came.
         case expireBackgroundTask
+        /// Tell the running worker's app delegate of sessions discarded elsewhere.
+        case deliverDiscards([String])
     }
 
     /// What the step in flight waits for.
@@ -209,7 +211,8 @@ struct SceneMachine: Sendable {
 
     // MARK: Completions from the shell
 
-    mutating func spawnCompleted(pid: Int32) -> [Action] {
+    /// `discarded`: sessions the launching worker is to hear of right after launching.
+    mutating func spawnCompleted(pid: Int32, discarded: [String] = []) -> [Action] {
         guard var worker, worker.pid == nil else { return finishEvent() }
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
@@ -232,6 +235,7 @@ struct SceneMachine: Sendable {
             default: break
             }
             lastLaunch.apply(to: &options)
+            options.discardedSessions = discarded.isEmpty ? nil : discarded
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
             output.append(
@@ -240,6 +244,8 @@ struct SceneMachine: Sendable {
             arm(.step, after: configuration.launchLimit)
             flight.wait = .reply(id: requestID, operation)
             inFlight = flight
+        } else if !discarded.isEmpty {
+            output.append(.returnDiscards(discarded))
         }
         return finishEvent()
     }
@@ -334,6 +340,16 @@ struct SceneMachine: Sendable {
     }
 
     // MARK: Internals
+
+    /// Sessions discarded elsewhere, for this scene's running worker (or back to the mailbox).
+    mutating func deliverDiscards(_ sessions: [String]) -> [Action] {
+        if isClosed {
+            output.append(.returnDiscards(sessions))
+        } else {
+            enqueue(.deliverDiscards(sessions))
+        }
+        return finishEvent()
+    }
 
     mutating func enqueue(_ work: Work) {
         queue.append(work)
@@ -430,6 +446,14 @@ struct SceneMachine: Sendable {
             // ahead of the kernel, and no request reaches a worker being stopped.
             inFlight = InFlight(work: work, steps: [], wait: .stop)
             output.append(.stopProcessGroup)
+        case .deliverDiscards(let sessions):
+            guard lifecycle.process == .running, lifecycle.activation != .unattached, worker?.pid != nil,
+                !isQuitting
+            else {
+                output.append(.returnDiscards(sessions))
+                return
+            }
+            inFlight = InFlight(work: work, steps: [.send(.didDiscardSceneSessions(sessions: sessions))])
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
@@ -574,6 +598,7 @@ struct SceneMachine: Sendable {
                 .record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
             )
             output.append(.deleteSession)
+            output.append(.announceDiscard)
             session = nil
             lifecycle.discarded()
             setWait(.store(.deletion))

@@ -28,6 +28,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// A URL or a user activity delivered to a connected scene (docs/LIFECYCLE.md §3c).
     case openURL
     case continueUserActivity
+    /// The app delegate hears of sessions discarded elsewhere (`didDiscardSceneSessions` from
+    /// a worker, not the host's event of the discarded scene itself).
+    case discardedSessions
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -68,6 +71,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .tap: return .callback(.touchesBegan, vc: top)
         case .openURL: return .callback(.openURLContexts)
         case .continueUserActivity: return .callback(.continueUserActivity)
+        case .discardedSessions: return .callback(.didDiscardSceneSessions)
         }
     }
 
@@ -83,7 +87,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 context.sessionExists ? [] : [.oneOf([[.callback(.configurationForConnecting)], []])]
             let toForeground = Self.firstAppearanceSteps(from: .unattached, controller: .top)
             let toBackground = Self.enterBackgroundSteps(from: .unattached)
-            return [.callback(.didFinishLaunching)] + configuration + [
+            // Sessions discarded while no worker of the app ran come right after launching.
+            let discarded: ExpectedStep = .oneOf([[.callback(.didDiscardSceneSessions)], []])
+            return [.callback(.didFinishLaunching), discarded] + configuration + [
                 .callback(.willConnectTo),
                 .callback(.loadView, .newController),
                 .callback(.viewDidLoad, .top),
@@ -142,7 +148,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .tap:
             return [.callback(.touchesEnded, vc: top)]
         case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
-            .openURL, .continueUserActivity:
+            .openURL, .continueUserActivity, .discardedSessions:
             return []
         }
     }
@@ -195,6 +201,7 @@ extension LifecycleAtom {
         case .tap: [.activation([.foregroundActive])]
         // The host brings a background scene forward first (choice).
         case .openURL, .continueUserActivity: [.foreground]
+        case .discardedSessions: [.attached]
         }
     }
 

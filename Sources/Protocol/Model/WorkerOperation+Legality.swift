@@ -23,6 +23,7 @@ extension WorkerOperation {
         case .tap: [.tap]
         case .openURL: [.openURL]
         case .continueUserActivity: [.continueUserActivity]
+        case .didDiscardSceneSessions: [.discardedSessions]
         }
     }
 

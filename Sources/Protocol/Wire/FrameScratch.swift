@@ -36,7 +36,7 @@ enum FrameScratch {
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
                     .expireBackgroundTask, .tap:
                     break
-                case .connect, .notify, .openURL, .continueUserActivity:
+                case .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions:
                     writer.fail()
                 }
             }

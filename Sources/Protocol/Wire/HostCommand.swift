@@ -50,6 +50,9 @@ public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"continueUserActivity","activityType":"com.example.edit","userInfo":{...}}`:
     /// `scene(_:continue:)` (a foreground scene).
     case continueUserActivity(activityType: String, userInfo: JSONValue?)
+    /// `{"op":"didDiscardSceneSessions","sessions":["A"]}`: sessions of the app discarded
+    /// elsewhere (`application(_:didDiscardSceneSessions:)`).
+    case didDiscardSceneSessions(sessions: [String])
 
     /// The `op` string on the wire.
     public var name: String {
@@ -73,6 +76,7 @@ public enum WorkerOperation: Sendable, Hashable {
         case .tap: "tap"
         case .openURL: "openURL"
         case .continueUserActivity: "continueUserActivity"
+        case .didDiscardSceneSessions: "didDiscardSceneSessions"
         }
     }
 }
@@ -100,6 +104,9 @@ public struct ConnectOptions: Sendable, Hashable {
     public var width: Int?
     /// The window height the scene launches at (`"height"`); nil: the default.
     public var height: Int?
+    /// Sessions of the app discarded while no worker of it ran (`"discardedSessions"`,
+    /// omitted when none): reported right after `didFinishLaunching`.
+    public var discardedSessions: [String]?
 
     public init(
         session: String,
@@ -111,7 +118,8 @@ public struct ConnectOptions: Sendable, Hashable {
         restoration: JSONValue? = nil,
         url: String? = nil,
         width: Int? = nil,
-        height: Int? = nil
+        height: Int? = nil,
+        discardedSessions: [String]? = nil
     ) {
         self.session = session
         self.configuration = configuration
@@ -123,5 +131,6 @@ public struct ConnectOptions: Sendable, Hashable {
         self.url = url
         self.width = width
         self.height = height
+        self.discardedSessions = discardedSessions
     }
 }

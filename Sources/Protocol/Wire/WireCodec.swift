@@ -74,7 +74,8 @@ extension HostCommand {
                     restoration: message.value("restoration"),
                     url: try message.optionalString("url"),
                     width: try message.optionalPositiveInteger("width"),
-                    height: try message.optionalPositiveInteger("height")
+                    height: try message.optionalPositiveInteger("height"),
+                    discardedSessions: try message.optionalNameList("discardedSessions")
                 )
             )
         case .activate: operation = .activate
@@ -98,6 +99,8 @@ extension HostCommand {
         case .endBackgroundTask: operation = .endBackgroundTask
         case .expireBackgroundTask: operation = .expireBackgroundTask
         case .tap: operation = .tap
+        case .didDiscardSceneSessions:
+            operation = .didDiscardSceneSessions(sessions: try message.viewControllerList("sessions"))
         case .openURL: operation = .openURL(url: try message.nonEmptyString("url"))
         case .continueUserActivity:
             operation = .continueUserActivity(
@@ -152,6 +155,13 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","height":"#, to: &buffer)
                 JSONWriter.writeInt(height, into: &buffer)
             }
+            if let sessions = options.discardedSessions {
+                JSONWriter.appendLiteral(#","discardedSessions":"#, to: &buffer)
+                JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
+            }
+        case .didDiscardSceneSessions(let sessions):
+            JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
+            JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
         case .push(let viewController):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
@@ -203,6 +213,7 @@ private enum OperationKind: String, CaseIterable {
     case tap
     case openURL
     case continueUserActivity
+    case didDiscardSceneSessions
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -490,6 +501,20 @@ private struct WireObject {
             throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
         }
         return integer
+    }
+
+    /// An optional non-empty array of non-empty strings.
+    mutating func optionalNameList(_ key: StaticString) throws(ProtocolError) -> [String]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let elements) = value, !elements.isEmpty else { throw mistyped(key, "a non-empty array") }
+        var names: [String] = []
+        for element in elements {
+            guard case .string(let name) = element, !name.isEmpty else {
+                throw mistyped(key, "an array of non-empty strings")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// An optional integer field of at least 1.

@@ -60,6 +60,11 @@ public protocol ApplicationDelegate: AnyObject {
     /// view controller's `didReceiveMemoryWarning` follows, root first. Default: nothing.
     func applicationDidReceiveMemoryWarning(_ application: Application)
 
+    /// Scene sessions of this app were discarded (trace: `didDiscardSceneSessions`, from this
+    /// worker): by the user while this worker ran, or, right after `didFinishLaunching`, while
+    /// none ran. `sessions` are their persistent identifiers. Default: nothing.
+    func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>)
+
     /// The process is about to end (trace: `applicationWillTerminate`). View controllers do not
     /// deinit afterwards: the process simply exits. Default: nothing.
     func applicationWillTerminate(_ application: Application)
@@ -90,6 +95,9 @@ extension ApplicationDelegate {
 
     /// Does nothing.
     public func applicationWillTerminate(_ application: Application) {}
+
+    /// Does nothing.
+    public func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>) {}
 }
 
 /// The worker process's application object, as `UIApplication.shared`.

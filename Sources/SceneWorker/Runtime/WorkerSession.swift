@@ -266,6 +266,8 @@ final class WorkerSession {
             application.expireBackgroundTask()
         case .tap:
             scene?.window.rootViewController.topViewController?.runTap()
+        case .didDiscardSceneSessions(let sessions):
+            didDiscard(sessions)
         case .openURL(let url):
             sink.report(.openURLContexts)
             if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
@@ -307,6 +309,9 @@ final class WorkerSession {
         _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
         sink.report(.didFinishLaunching)
         _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
+        if let discarded = options.discardedSessions, !discarded.isEmpty {
+            didDiscard(discarded)
+        }
 
         let session = SceneSession(
             persistentIdentifier: options.session,
@@ -348,6 +353,12 @@ final class WorkerSession {
         }
         firstAppearance()
         return nil
+    }
+
+    /// `application(_:didDiscardSceneSessions:)`, reported with the sessions as its `value`.
+    private func didDiscard(_ sessions: [String]) {
+        sink.report(CallbackEvent(.didDiscardSceneSessions, value: .array(sessions.map { .string($0) })))
+        applicationDelegate?.application(application, didDiscardSceneSessions: Set(sessions))
     }
 
     /// The window size a launch starts at: the host's `width`/`height`, else the default.
