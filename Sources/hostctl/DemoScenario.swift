@@ -23,6 +23,9 @@ enum DemoScenario {
             .scene("Notes", .push(viewController: "Editor")),
             .scene("Notes", .memoryWarning),
             .scene("Mail", .pop),
+            // Mail's app opens a second window itself (a new scene with its own worker).
+            .scene("Mail", .notify(name: "openWindow", value: .null)),
+            .waitFor(scene: "Mail-1", condition: .state(.foregroundActive), timeout: .seconds(5)),
             // Notes goes to background (state saved), gets suspended, receives queued notifications.
             .scene("Notes", .background),
             .waitFor(scene: "Notes", condition: .process(.suspended), timeout: .seconds(5)),

@@ -259,3 +259,57 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+@Suite struct ScenesThatOpenScenesTests {
+    private static func host() throws -> SceneHost {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.customWorker]
+        return try SceneHost(configuration: configuration)
+    }
+
+    @Test func aSceneOpensASecondWindowThatOutlivesIt() async throws {
+        let host = try Self.host()
+        let opener = try host.scene("A")
+        try await opener.connect(root: "Opener")
+        let mark = host.lastSeq
+        try await opener.tap()
+        // The new window: a new session and its own worker, opened with the user activity
+        // (the custom app opens its editor from it).
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the second window appears") {
+            $0.scene == "A-1" && $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        let request = host.trace.history.first { $0.scene == "A-1" && $0.kind == .host }
+        #expect(request?.name == "requestSceneSessionActivation" && request?.origin == "app")
+        #expect(request?.value == .object(["requestedBy": .string("A")]))
+        let second = try host.scene("A-1")
+        let opened = await second.status()
+        let openerStatus = await opener.status()
+        #expect(opened.pid != nil && opened.pid != openerStatus.pid)
+        #expect(opened.stack == ["Root", "Editor"] && opened.activation == .foregroundActive)
+        #expect(host.sessions.session("A-1") != nil)
+        #expect(host.compactEvents(of: "A-1").contains("cb configurationForConnecting"))
+        // The opener dies; the window it opened lives on.
+        try await opener.kill()
+        #expect(await second.status().pid == opened.pid)
+        #expect(await second.status().process == .running)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSceneClosesItselfForGood() async throws {
+        let host = try Self.host()
+        let scene = try host.scene("B")
+        try await scene.connect(root: "Closer")
+        try await scene.tap()
+        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+        _ = try await host.trace.firstEvent("B discarded") {
+            $0.scene == "B" && $0.kind == .callback && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(await scene.status().isDiscarded)
+        #expect(host.sessions.session("B") == nil)
+        let request = host.trace.history.first { $0.scene == "B" && $0.kind == .host }
+        #expect(request?.name == "requestSceneSessionDestruction" && request?.origin == "app")
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -195,6 +195,24 @@ struct AppLevelTests {
         #expect(log.entries == ["didDiscard(Z):background"])
     }
 
+    @Test func theDefaultAppOpensAndClosesWindowsAsChanges() {
+        let h = Harness()
+        h.connect()
+        let opened = h.sendRaw(.notify(name: "openWindow", value: .null))
+        #expect(
+            opened.contains(
+                .change(.requestSceneSessionActivation(session: nil, activityType: "openWindow", userInfo: .null))
+            )
+        )
+        let closed = h.sendRaw(.notify(name: "closeWindow", value: .string("B")))
+        #expect(closed.contains(.change(.requestSceneSessionDestruction(session: "B"))))
+        // No scene connected: the app's error handler hears of it, nothing is sent.
+        let lone = Application(sink: CallbackSink())
+        var failure: SceneRequestError?
+        lone.requestSceneSessionActivation(nil, userActivity: nil) { failure = $0 }
+        #expect(failure != nil)
+    }
+
     @Test func appCodeHandlingATouchNavigatesAfterTheTap() {
         let log = StateLog()
         let h = Harness(app: makeApp(log))

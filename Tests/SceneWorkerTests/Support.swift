@@ -79,7 +79,9 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
-                case .pop, .beginBackgroundTask, .endBackgroundTask: return "change \(change.name)"
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .requestSceneSessionActivation,
+                    .requestSceneSessionDestruction:
+                    return "change \(change.name)"
                 }
             case .reply(let id, let result):
                 lastResult = result

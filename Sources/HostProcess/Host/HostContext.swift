@@ -11,6 +11,8 @@ struct HostContext: Sendable {
     var discardedAtLaunch: Set<String> = []
     /// Discarded sessions the app has not heard of yet.
     var discards = DiscardMailbox()
+    /// Scene requests apps make from their own code.
+    var sceneRequests = AppSceneRequests()
 }
 
 /// Host-wide switches the scenes read.

@@ -10,12 +10,23 @@ public struct LaunchParameters: Sendable, Hashable {
     /// worker's default. The first layout happens at this size, with no `viewWillTransition`.
     public var width: Int?
     public var height: Int?
+    /// The user activity it is opened with (a scene another scene asked for, §3c).
+    public var activityType: String?
+    public var userInfo: JSONValue?
 
     /// Launch parameters; all nil: a plain launch.
-    public init(url: String? = nil, width: Int? = nil, height: Int? = nil) {
+    public init(
+        url: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil,
+        activityType: String? = nil,
+        userInfo: JSONValue? = nil
+    ) {
         self.url = url
         self.width = width
         self.height = height
+        self.activityType = activityType
+        self.userInfo = userInfo
     }
 
     /// Why these parameters cannot launch anything, or nil.
@@ -31,5 +42,7 @@ public struct LaunchParameters: Sendable, Hashable {
         options.url = url
         options.width = width
         options.height = height
+        options.activityType = activityType
+        options.userInfo = userInfo
     }
 }

@@ -298,6 +298,8 @@ actor SceneController {
             context.discards.discarded(id)
         case .returnDiscards(let sessions):
             context.discards.add(sessions)
+        case .appSceneRequest(let change):
+            context.sceneRequests.request(from: id, change)
         }
     }
 }

@@ -68,6 +68,8 @@ extension SceneMachine {
         case announceDiscard
         /// Discarded sessions this scene could not deliver: back to the host's mailbox.
         case returnDiscards([String])
+        /// The app asked for another scene, or for a scene's destruction: the host carries it out.
+        case appSceneRequest(AppChange)
     }
 
     /// The limits the machine enforces, taken from the host's configuration.

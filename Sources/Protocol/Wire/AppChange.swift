@@ -15,6 +15,13 @@ public enum AppChange: Sendable, Hashable {
     case endBackgroundTask
     /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
     case setStack([String])
+    /// The app asked for a scene (`Application.requestSceneSessionActivation`): the session
+    /// `session` (nil: a new one), brought forward with the user activity, if any
+    /// (`{"type":"change","op":"requestSceneSessionActivation","session":"A","activityType":"edit","userInfo":{...}}`).
+    case requestSceneSessionActivation(session: String?, activityType: String?, userInfo: JSONValue?)
+    /// The app asked for the scene `session` to be closed and its session discarded
+    /// (`Application.requestSceneSessionDestruction`).
+    case requestSceneSessionDestruction(session: String)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -24,6 +31,8 @@ public enum AppChange: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"
+        case .requestSceneSessionActivation: "requestSceneSessionActivation"
+        case .requestSceneSessionDestruction: "requestSceneSessionDestruction"
         }
     }
 }

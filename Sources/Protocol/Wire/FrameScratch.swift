@@ -79,7 +79,7 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask:
                     break
-                case .setStack:
+                case .setStack, .requestSceneSessionActivation, .requestSceneSessionDestruction:
                     writer.fail()
                 }
             case .reply(let id, let result):

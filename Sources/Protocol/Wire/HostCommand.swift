@@ -107,6 +107,10 @@ public struct ConnectOptions: Sendable, Hashable {
     /// Sessions of the app discarded while no worker of it ran (`"discardedSessions"`,
     /// omitted when none): reported right after `didFinishLaunching`.
     public var discardedSessions: [String]?
+    /// The user activity the scene is opened with (`"activityType"`, `"userInfo"`; omitted
+    /// when none): a scene another scene asked for.
+    public var activityType: String?
+    public var userInfo: JSONValue?
 
     public init(
         session: String,
@@ -119,7 +123,9 @@ public struct ConnectOptions: Sendable, Hashable {
         url: String? = nil,
         width: Int? = nil,
         height: Int? = nil,
-        discardedSessions: [String]? = nil
+        discardedSessions: [String]? = nil,
+        activityType: String? = nil,
+        userInfo: JSONValue? = nil
     ) {
         self.session = session
         self.configuration = configuration
@@ -132,5 +138,7 @@ public struct ConnectOptions: Sendable, Hashable {
         self.width = width
         self.height = height
         self.discardedSessions = discardedSessions
+        self.activityType = activityType
+        self.userInfo = userInfo
     }
 }

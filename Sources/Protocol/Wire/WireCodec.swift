@@ -75,7 +75,9 @@ extension HostCommand {
                     url: try message.optionalString("url"),
                     width: try message.optionalPositiveInteger("width"),
                     height: try message.optionalPositiveInteger("height"),
-                    discardedSessions: try message.optionalNameList("discardedSessions")
+                    discardedSessions: try message.optionalNameList("discardedSessions"),
+                    activityType: try message.optionalString("activityType"),
+                    userInfo: message.value("userInfo")
                 )
             )
         case .activate: operation = .activate
@@ -158,6 +160,14 @@ extension WorkerOperation {
             if let sessions = options.discardedSessions {
                 JSONWriter.appendLiteral(#","discardedSessions":"#, to: &buffer)
                 JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
+            }
+            if let activityType = options.activityType {
+                JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+                JSONWriter.writeString(activityType, into: &buffer)
+            }
+            if let userInfo = options.userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
             }
         case .didDiscardSceneSessions(let sessions):
             JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
@@ -282,6 +292,22 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
+            case .requestSceneSessionActivation(let session, let activityType, let userInfo):
+                if let session {
+                    JSONWriter.appendLiteral(#","session":"#, to: &buffer)
+                    JSONWriter.writeString(session, into: &buffer)
+                }
+                if let activityType {
+                    JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+                    JSONWriter.writeString(activityType, into: &buffer)
+                }
+                if let userInfo {
+                    JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                    JSONWriter.write(userInfo, into: &buffer)
+                }
+            case .requestSceneSessionDestruction(let session):
+                JSONWriter.appendLiteral(#","session":"#, to: &buffer)
+                JSONWriter.writeString(session, into: &buffer)
             case .pop, .beginBackgroundTask, .endBackgroundTask:
                 break
             }
@@ -387,6 +413,14 @@ extension AppChange {
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        case .requestSceneSessionActivation:
+            self = .requestSceneSessionActivation(
+                session: try message.optionalString("session"),
+                activityType: try message.optionalString("activityType"),
+                userInfo: message.value("userInfo")
+            )
+        case .requestSceneSessionDestruction:
+            self = .requestSceneSessionDestruction(session: try message.nonEmptyString("session"))
         }
     }
 }
@@ -398,6 +432,8 @@ private enum ChangeKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case setStack
+    case requestSceneSessionActivation
+    case requestSceneSessionDestruction
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

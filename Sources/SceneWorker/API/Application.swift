@@ -146,6 +146,9 @@ public final class Application {
     /// the scene delegate begins then is the host's, not an app-initiated change.
     var beginsHostTask = false
 
+    /// Where the app's scene requests go (the session's sink).
+    var changeSink: CallbackSink? { sink }
+
     init(sink: CallbackSink?) {
         self.sink = sink
     }

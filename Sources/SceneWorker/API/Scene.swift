@@ -63,10 +63,14 @@ public final class Scene {
         /// The URL the scene is opened with (`URLContexts` in UIKit), if any.
         public var url: String?
 
-        /// Options carrying `restoration` and `url`.
-        public init(restoration: JSONValue? = nil, url: String? = nil) {
+        /// The user activity the scene is opened with (a scene another scene asked for).
+        public var userActivity: UserActivity?
+
+        /// Options carrying `restoration`, `url` and `userActivity`.
+        public init(restoration: JSONValue? = nil, url: String? = nil, userActivity: UserActivity? = nil) {
             self.restoration = restoration
             self.url = url
+            self.userActivity = userActivity
         }
     }
 

@@ -318,7 +318,11 @@ final class WorkerSession {
             role: options.role,
             configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
         )
-        let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration, url: options.url)
+        let connectionOptions = Scene.ConnectionOptions(
+            restoration: options.restoration,
+            url: options.url,
+            userActivity: options.activityType.map { UserActivity(activityType: $0, userInfo: options.userInfo) }
+        )
         if !options.reconnect {
             sink.report(.configurationForConnecting)
             session.configuration = applicationDelegate.application(

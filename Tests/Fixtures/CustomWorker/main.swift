@@ -24,6 +24,24 @@ final class ListViewController: ViewController {
     }
 }
 
+/// A tap opens a second window (a new scene) to compose a note.
+final class OpenerViewController: ViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        Application.shared.requestSceneSessionActivation(
+            nil,
+            userActivity: UserActivity(activityType: "compose", userInfo: .string("draft"))
+        )
+    }
+}
+
+/// A tap closes this window for good (its session is discarded).
+final class CloserViewController: ViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        guard let session = Application.shared.connectedScene?.session.persistentIdentifier else { return }
+        Application.shared.requestSceneSessionDestruction(session)
+    }
+}
+
 final class NotesAppDelegate: ApplicationDelegate {}
 
 final class NotesSceneDelegate: SceneDelegate {
@@ -35,7 +53,8 @@ final class NotesSceneDelegate: SceneDelegate {
         }
         // A deep link at launch opens the editor over the root.
         let navigation = scene.window.rootViewController
-        if options.url == "notes://editor", let root = navigation.viewControllers.first {
+        let compose = options.userActivity?.activityType == "compose"
+        if options.url == "notes://editor" || compose, let root = navigation.viewControllers.first {
             navigation.setViewControllers([root, EditorViewController(title: "Editor")], animated: false)
         }
     }
@@ -60,6 +79,8 @@ WorkerRuntime.run(
             switch name {
             case "Editor": EditorViewController(title: name)
             case "List": ListViewController(title: name)
+            case "Opener": OpenerViewController(title: name)
+            case "Closer": CloserViewController(title: name)
             default: ViewController(title: name)
             }
         }
