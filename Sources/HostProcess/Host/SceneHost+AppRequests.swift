@@ -4,6 +4,10 @@ import Protocol
 /// for from its own code, as it would a user's request, and records the request first as a
 /// `host` event on the scene it acts on, marked `origin: app`, naming the requesting scene.
 extension SceneHost {
+    /// The most new windows apps may open in one host: a request beyond it is refused (an
+    /// `error` event on the asking scene), so an app asking in a loop cannot spawn without end.
+    static let maximumAppOpenedWindows = 64
+
     /// Carries out `change`, asked for by the app of scene `opener`. A refusal or failure is
     /// the target scene's (its `error` event); nothing is thrown back to the app.
     func performAppRequest(from opener: String, _ change: AppChange) async {
@@ -11,7 +15,18 @@ extension SceneHost {
         case .requestSceneSessionActivation(let session, let activityType, let userInfo):
             var target = session
             if target == nil { target = await newSceneIdentifier(openedBy: opener) }
-            guard let target else { return }
+            guard let target else {
+                trace.record(
+                    TraceEvent(
+                        kind: .error,
+                        scene: opener,
+                        op: change.name,
+                        code: ProtocolError.Code.illegalTransition.rawValue,
+                        message: "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
+                    )
+                )
+                return
+            }
             record(change, on: target, from: opener)
             guard let handle = try? scene(target) else { return }
             let status = await handle.status()
@@ -48,6 +63,7 @@ extension SceneHost {
     /// (a mere handle, such as a script waiting for the window, does not count) and no
     /// earlier request took.
     private func newSceneIdentifier(openedBy opener: String) async -> String? {
+        guard reservedWindowNames.withLock({ $0.count }) < Self.maximumAppOpenedWindows else { return nil }
         for number in 1...10_000 {
             let candidate = "\(opener)-\(number)"
             guard SceneSession.isValidIdentifier(candidate) else { return nil }
