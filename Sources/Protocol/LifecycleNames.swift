@@ -89,6 +89,12 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case presentationControllerWillDismiss
     case presentationControllerDidDismiss
     case presentationControllerDidAttemptToDismiss
+    // The app level (docs/LIFECYCLE.md §3c): launch, events.
+    case willFinishLaunching
+    case touchesBegan
+    case touchesEnded
+    case openURLContexts
+    case continueUserActivity
 
     public var description: String { rawValue }
 
@@ -98,7 +104,7 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
         case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
             .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
             .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
-            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss:
+            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded:
             return true
         default:
             return false

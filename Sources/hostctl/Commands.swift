@@ -23,7 +23,8 @@ enum Commands {
             tracePath: tracePath,
             quiet: false,
             timelinePath: timelinePath,
-            banner: "scenehost demo: three windows (Mail, Notes, Music), one worker process each\n"
+            banner:
+                "scenehost demo: three windows (Mail, Notes, Music) and one Mail opens itself, one worker process each\n"
         )
     }
 

@@ -9,13 +9,17 @@ enum DemoScenario {
         let steps: [Scenario.Step] = [
             // Three windows: two opened by the user, one launched by the system in background.
             .scene("Mail", .connect()),
-            .scene("Notes", .connect()),
+            // Notes launches straight into landscape: its first layout is at that size.
+            .scene("Notes", .connect(launch: LaunchParameters(width: 844, height: 390))),
             .scene("Music", .connect(background: true, root: "Library")),
             // Navigation, a rotation and an interruption.
             .scene("Mail", .push(viewController: "Message")),
             .scene("Mail", .resize(width: 1024, height: 768)),
             .scene("Notes", .deactivate),
+            // Inactive is running but receiving no events: this tap is refused, nothing delivered.
+            Self.refusedTap,
             .scene("Notes", .activate),
+            .scene("Notes", .tap),
             .scene("Notes", .push(viewController: "Editor")),
             .scene("Notes", .memoryWarning),
             .scene("Mail", .pop),
@@ -26,6 +30,9 @@ enum DemoScenario {
             .scene("Notes", .dismiss),
             // The user starts swiping back from Notes' editor, then changes their mind.
             .scene("Notes", .swipeBack(completes: false)),
+            // Mail's app opens a second window itself (a new scene with its own worker).
+            .scene("Mail", .notify(name: "openWindow", value: .null)),
+            .waitFor(scene: "Mail-1", condition: .state(.foregroundActive), timeout: .seconds(5)),
             // Notes goes to background (state saved), gets suspended, receives queued notifications.
             .scene("Notes", .background),
             .waitFor(scene: "Notes", condition: .process(.suspended), timeout: .seconds(5)),
@@ -44,6 +51,13 @@ enum DemoScenario {
             .waitFor(scene: "Music", condition: .process(.suspended), timeout: .seconds(5)),
             .quit,
         ]
-        return Scenario(limits: limits, entries: steps.map { Scenario.Entry($0) })
+        let refused = steps.firstIndex(of: Self.refusedTap)
+        return Scenario(
+            limits: limits,
+            entries: steps.indices.map { Scenario.Entry(steps[$0], expectsError: $0 == refused) }
+        )
     }
+
+    /// The demo's tap while Notes is inactive (a step that expects its refusal).
+    private static let refusedTap = Scenario.Step.scene("Notes", .tap)
 }

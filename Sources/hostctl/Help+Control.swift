@@ -69,6 +69,9 @@ extension Help {
         case .present: "--style pageSheet (default) or fullScreen"
         case .dismiss: "dismiss the presented controller"
         case .swipeDismiss, .swipeBack: "--completes false: the user lets go (cancelled)"
+        case .tap: "touches to the frontmost controller (foregroundActive only)"
+        case .openURL: "no worker: launch with the URL; else bring forward, openURLContexts"
+        case .continueUserActivity: "a --userInfo that is not JSON is sent as a string"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -36,8 +36,8 @@ enum Help {
         hostctl demo [--trace FILE] [--state-dir DIR]
 
         Runs three scenes (Mail, Notes, Music), each in its own worker process, through
-        foreground/background, an interruption, navigation push/pop, a size change, a memory
-        warning, suspension with queued notifications, a killed worker restored from its
+        foreground/background, an interruption (a tap refused while inactive), navigation
+        push/pop, a size change, a memory warning, a second window Mail's app opens itself, suspension with queued notifications, a killed worker restored from its
         session, and a quit. Prints a per-scene timeline of every callback with the pid.
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)

@@ -136,12 +136,13 @@ struct AppInitiatedTests {
         #expect(await scene.status().stack == ["Root", "List", "Detail"])
         let launch = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
         #expect(
-            Array(launch.prefix(8)) == [
-                "cb didFinishLaunching", "cb willConnectTo", "cb loadView Root", "cb viewDidLoad Root",
+            Array(launch.prefix(9)) == [
+                "cb willFinishLaunching", "cb didFinishLaunching", "cb willConnectTo", "cb loadView Root",
+                "cb viewDidLoad Root",
                 "cb loadView List", "cb viewDidLoad List", "cb loadView Detail", "cb viewDidLoad Detail",
             ]
         )
-        #expect(launch.dropFirst(8).first == "cb viewWillAppear Detail")
+        #expect(launch.dropFirst(9).first == "cb viewWillAppear Detail")
         try await scene.pop()
         try await scene.pop()
         #expect(await scene.status().stack == ["Root"])

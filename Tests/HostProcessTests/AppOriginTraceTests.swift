@@ -32,6 +32,7 @@ private struct AppTrace {
 
     mutating func launch(restoring restored: [String] = []) {
         add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        callback(.willFinishLaunching)
         callback(.didFinishLaunching)
         callback(.willConnectTo)
         callback(.loadView, "Root")
@@ -276,6 +277,7 @@ private struct AppTrace {
         // Before the root's viewDidLoad.
         var early = AppTrace()
         early.add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        early.callback(.willFinishLaunching)
         early.callback(.didFinishLaunching)
         early.callback(.willConnectTo)
         early.callback(.loadView, "Root")
@@ -295,6 +297,7 @@ private struct AppTrace {
         // The root's own load is the host's.
         var root = AppTrace()
         root.add(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 42))
+        root.callback(.willFinishLaunching)
         root.callback(.didFinishLaunching)
         root.callback(.willConnectTo)
         root.app { $0.callback(.loadView, "Root") }

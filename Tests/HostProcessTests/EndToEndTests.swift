@@ -11,7 +11,7 @@ import Testing
         #expect(
             host.compactEvents(of: "A") == [
                 "process spawned",
-                "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
+                "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
                 "cb loadView Root", "cb viewDidLoad Root",
                 "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
                 "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",

@@ -119,14 +119,15 @@ import Testing
         // A controller name from the stack, in what the model expected next.
         let launch = [
             #"{"seq":1,"t":0,"type":"process","scene":"A","event":"spawned","pid":7}"#,
-            #"{"seq":2,"t":0,"type":"callback","scene":"A","name":"didFinishLaunching"}"#,
-            #"{"seq":3,"t":0,"type":"callback","scene":"A","name":"willConnectTo"}"#,
-            #"{"seq":4,"t":0,"type":"callback","scene":"A","name":"loadView","vc":"R\n"}"#,
-            #"{"seq":5,"t":0,"type":"callback","scene":"A","name":"viewDidLoad","vc":"other"}"#,
+            #"{"seq":2,"t":0,"type":"callback","scene":"A","name":"willFinishLaunching"}"#,
+            #"{"seq":3,"t":0,"type":"callback","scene":"A","name":"didFinishLaunching"}"#,
+            #"{"seq":4,"t":0,"type":"callback","scene":"A","name":"willConnectTo"}"#,
+            #"{"seq":5,"t":0,"type":"callback","scene":"A","name":"loadView","vc":"R\n"}"#,
+            #"{"seq":6,"t":0,"type":"callback","scene":"A","name":"viewDidLoad","vc":"other"}"#,
         ]
         #expect(
             failure(launch.joined(separator: "\n"))
-                == #"line 5: seq 5, scene A: expected callback viewDidLoad (vc "R\n"), got callback viewDidLoad (vc other)"#
+                == #"line 6: seq 6, scene A: expected callback viewDidLoad (vc "R\n"), got callback viewDidLoad (vc other)"#
         )
         // Clean names are shown as they are.
         #expect(

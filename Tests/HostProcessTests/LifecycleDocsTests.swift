@@ -46,6 +46,9 @@ import Testing
             .resize(width: 1, height: 1), .memoryWarning, .notify(name: "n", value: .null), .beginBackgroundTask,
             .endBackgroundTask, .expireBackgroundTask, .present(viewController: "B", style: .pageSheet), .dismiss,
             .swipeDismiss(completes: true), .swipeBack(completes: true),
+            .tap, .openURL(url: "u"),
+            .continueUserActivity(activityType: "t", userInfo: nil),
+            .didDiscardSceneSessions(sessions: ["A"]),
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

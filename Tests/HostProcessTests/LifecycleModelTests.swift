@@ -39,6 +39,14 @@ import Testing
         case .dismiss: wire = .dismiss
         case .swipeDismiss: wire = .swipeDismiss(completes: true)
         case .swipeBack: wire = .swipeBack(completes: false)
+        case .tap: wire = .tap
+        case .openURL, .continueUserActivity:
+            guard state.states.process.isAlive else { return nil }
+            if snapshot.activation == .background {
+                wire = .enterForeground
+            } else {
+                wire = op == .openURL ? .openURL(url: "u") : .continueUserActivity(activityType: "t", userInfo: nil)
+            }
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }
         return wire.map { ($0, snapshot) }
@@ -84,7 +92,10 @@ import Testing
         #expect(LifecycleOperation.notify.refusal(in: background) == nil)
 
         var discarded = SceneSnapshot(process: .terminated, isDiscarded: true)
-        #expect(LifecycleOperation.connect.refusal(in: discarded)?.requirement == .notDiscarded)
+        #expect(LifecycleOperation.activate.refusal(in: discarded)?.requirement == .notDiscarded)
+        // Only a new session may follow a discard, under the same name.
+        #expect(LifecycleOperation.connect.refusal(in: discarded) == nil)
+        #expect(LifecycleOperation.openURL.refusal(in: discarded) == nil)
         discarded.isDiscarded = false
         #expect(LifecycleOperation.connect.refusal(in: discarded) == nil)
         // Host-wide and script operations are never refused.

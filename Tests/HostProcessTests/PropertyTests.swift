@@ -165,7 +165,7 @@ import Testing
             case .crash(let scene): return "crash \(scene)"
             case .op(let scene, let op):
                 switch op {
-                case .connect(let background, _, _): return "connect\(background ? "(background)" : "") \(scene)"
+                case .connect(let background, _, _, _): return "connect\(background ? "(background)" : "") \(scene)"
                 case .push(let name, _): return "push \(name) \(scene)"
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
@@ -232,6 +232,9 @@ import Testing
             (6, { .op(scene: scene, .pop) }),
             (4, { .op(scene: scene, .resize(width: 300 + index, height: 200 + index)) }),
             (4, { .op(scene: scene, .memoryWarning) }),
+            (4, { .op(scene: scene, .tap) }),
+            (3, { .op(scene: scene, .openURL(url: "notes://\(index)")) }),
+            (2, { .op(scene: scene, .continueUserActivity(activityType: "edit", userInfo: .int(index))) }),
             (6, { .op(scene: scene, .notify(name: index % 2 == 0 ? "sync" : "mail", value: .int(index))) }),
             (4, { .op(scene: scene, .beginBackgroundTask) }),
             (4, { .op(scene: scene, .endBackgroundTask) }),

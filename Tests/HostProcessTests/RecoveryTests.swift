@@ -49,12 +49,15 @@ import Testing
 
         let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: directory))
         await #expect {
-            try await second.scene("B").connect()
+            try await second.scene("B").foreground()
         } throws: { error in
             guard case HostError.refused = error else { return false }
             return true
         }
         #expect(!second.trace.history.contains { $0.processEvent == .spawned })
+        // The name is free again: a connect opens a new session.
+        try await second.scene("B").connect()
+        #expect(second.trace.history.contains { $0.scene == "B" && $0.name == "configurationForConnecting" })
         await second.quit()
         #expect(second.verifyTrace() == nil)
     }

@@ -127,9 +127,12 @@ import Testing
         #expect(lifecycle.sessionExists)
         #expect(lifecycle.request(.discard) == .perform([.discardSession]))
         lifecycle.discarded()
-        guard case .refuse = lifecycle.request(.connect()) else {
-            Issue.record("a discarded session refuses everything")
+        guard case .refuse = lifecycle.request(.foreground) else {
+            Issue.record("a discarded session refuses everything but a new session")
             return
         }
+        #expect(lifecycle.request(.connect()) == .perform([.launch(background: false, root: "Root")]))
+        lifecycle.launching(root: "Root")
+        #expect(!lifecycle.isDiscarded)
     }
 }

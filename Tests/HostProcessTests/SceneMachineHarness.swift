@@ -150,8 +150,11 @@ struct SceneMachineHarness {
         ready()
         reply(
             callbacks: background
-                ? [.didFinishLaunching, .willConnectTo]
-                : [.didFinishLaunching, .willConnectTo, .sceneWillEnterForeground, .sceneDidBecomeActive]
+                ? [.willFinishLaunching, .didFinishLaunching, .willConnectTo]
+                : [
+                    .willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneWillEnterForeground,
+                    .sceneDidBecomeActive,
+                ]
         )
         precondition(outcomes[caller].map { (try? $0.get()) != nil } ?? false, "connect did not complete")
     }

@@ -14,7 +14,7 @@ import Testing
         #expect(harness.outcomes[caller] == nil)
         harness.ready()
         harness.reply(callbacks: [
-            .didFinishLaunching, .willConnectTo, .sceneWillEnterForeground, .sceneDidBecomeActive,
+            .willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneWillEnterForeground, .sceneDidBecomeActive,
         ])
         #expect(harness.succeeded(caller))
         #expect(harness.machine.status.activation == .foregroundActive)

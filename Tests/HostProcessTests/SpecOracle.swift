@@ -39,6 +39,8 @@ struct SpecOracle: Sendable, Hashable {
     var hasBackgroundTask = false
     var isDiscarded = false
     var hasSession = false
+    /// The root of the last connect (a relaunch for a URL uses it).
+    var lastRoot = "Root"
     /// Notifications held while suspended: names in first-arrival order, each with its latest value.
     var heldNames: [String] = []
     var heldValues: [String: JSONValue] = [:]
@@ -103,12 +105,21 @@ struct SpecOracle: Sendable, Hashable {
         .dismiss: [.active, .inactive],
         .swipeDismiss: [.active, .inactive],
         .swipeBack: [.active, .inactive],
+        // §3c: "inactive means running, receives no events": a tap only reaches an active scene.
+        .tap: [.active],
+        // §3c: a URL opens any scene not starting up (one with no worker launches for it);
+        // a user activity goes to a connected scene.
+        .openURL: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
     /// everything; pop needs a controller above the root; one background task at a time).
     func allows(_ op: LifecycleOperation) -> Bool {
-        guard !isDiscarded, let places = Self.allowedPlaces[op], places.contains(place) else { return false }
+        // After a discard only a launch is possible: it opens a new session under the same name.
+        guard !isDiscarded || op == .connect || op == .openURL, let places = Self.allowedPlaces[op],
+            places.contains(place)
+        else { return false }
         switch op {
         // §3a: the stack is covered while something is presented; one presentation at a time.
         case .pop, .swipeBack: return stack.count >= 2 && presenting == nil
@@ -130,7 +141,9 @@ struct SpecOracle: Sendable, Hashable {
     mutating func perform(_ op: SceneOperation) -> [String] {
         var delivered: [String] = []
         switch op {
-        case .connect(let background, let root, _):
+        case .connect(let background, let root, _, _):
+            isDiscarded = false
+            lastRoot = root
             place = background ? .backgroundRunning : .active
             stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
             let restored = hasSession && appRestoresStack ? savedPresenting : nil
@@ -166,11 +179,30 @@ struct SpecOracle: Sendable, Hashable {
             savedPresenting = nil
         case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
-        case .resize, .memoryWarning: break
+        case .resize, .memoryWarning, .tap: break
         case .present(let name, let style): presenting = (name, style != .fullScreen)
         case .dismiss: presenting = nil
         case .swipeDismiss(let completes): if completes { presenting = nil }
         case .swipeBack(let completes): if completes { stack.removeLast() }
+        case .openURL where place == .fresh || place == .dead:
+            // Launched for the URL, to the foreground, like a connect with the last root.
+            isDiscarded = false
+            place = .active
+            stack = hasSession && appRestoresStack ? savedStack ?? [lastRoot] : [lastRoot]
+            presenting = hasSession && appRestoresStack ? savedPresenting : nil
+            pendingPresenting = nil
+            hasBackgroundTask = false
+            hasSession = true
+        case .openURL, .continueUserActivity:
+            // Delivered in the foreground: a background scene is resumed and brought forward.
+            delivered = resume()
+            if place == .backgroundRunning {
+                place = .active
+                if let pending = pendingPresenting {
+                    presenting = pending
+                    pendingPresenting = nil
+                }
+            }
         case .notify(let name, let value):
             if place == .suspended {
                 if heldValues[name] == nil { heldNames.append(name) }

@@ -234,7 +234,7 @@ import Testing
         #expect(!second.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
         try await second.scene("A").discard()
         #expect(second.sessions.session("A") == nil)
-        await #expect(throws: HostError.self) { try await second.scene("A").connect() }
+        await #expect(throws: HostError.self) { try await second.scene("A").activate() }
         await second.quit()
         #expect(second.verifyTrace() == nil)
     }

@@ -34,7 +34,8 @@ private struct MultiSceneTrace {
         }
         add(next(), TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
         for (name, vc) in [
-            ("didFinishLaunching", nil), ("configurationForConnecting", nil), ("willConnectTo", nil),
+            ("willFinishLaunching", nil), ("didFinishLaunching", nil), ("configurationForConnecting", nil),
+            ("willConnectTo", nil),
             ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"), ("viewIsAppearing", "Root"),
             ("traitCollectionDidChange", "Root"), ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
         ] as [(String, String?)] {
@@ -149,7 +150,7 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         let suspended = notes.processMarkers[1].time
         let resumed = notes.processMarkers[2].time
         #expect(notes.suspensions == [SuspensionSpan(pid: 1001, start: suspended, end: resumed, isOpen: false)])
-        #expect(notes.callbacks[4].label == "viewDidLoad (Root)")
+        #expect(notes.callbacks[5].label == "viewDidLoad (Root)")
     }
 
     @Test func openSpansEndWithTheTrace() {
@@ -615,7 +616,7 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         let events = try TraceEvent.events(jsonLines: Array(TimelineTestIO.readFile(tracePath).utf8))
         var scenes: [String] = []
         for scene in events.compactMap(\.scene) where !scenes.contains(scene) { scenes.append(scene) }
-        #expect(scenes == ["Mail", "Notes", "Music"])
+        #expect(scenes == ["Mail", "Notes", "Music", "Mail-1"])
         let groups = trackGroups(svg)
         #expect(groups.map(\.scene) == scenes)
         for (scene, group) in groups {

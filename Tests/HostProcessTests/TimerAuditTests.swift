@@ -11,47 +11,48 @@ import Testing
     /// expiration at 240 ms and its kill at 300 ms.
     private static let timing = TimerAudit.Timing(suspendDelay: 0.02, expiration: 0.24, backgroundTaskLimit: 0.3)
 
-    /// connect, background, a refused activate (seq 23), foreground (seq 24...27), quit: as
+    /// connect, background, a refused activate (seq 24), foreground (seq 25...28), quit: as
     /// a host with a long suspend delay recorded it.
     private static let lines = [
         #"{"seq":1,"t":0.000184,"type":"host","name":"started","pid":11086}"#,
         #"{"seq":2,"t":0.003787,"type":"process","scene":"S0","event":"spawned","pid":11092}"#,
-        #"{"seq":3,"t":0.019354,"type":"callback","scene":"S0","name":"didFinishLaunching"}"#,
-        #"{"seq":4,"t":0.022074,"type":"callback","scene":"S0","name":"configurationForConnecting"}"#,
-        #"{"seq":5,"t":0.022237,"type":"callback","scene":"S0","name":"willConnectTo"}"#,
-        #"{"seq":6,"t":0.022261,"type":"callback","scene":"S0","name":"loadView","vc":"Root"}"#,
-        #"{"seq":7,"t":0.022279,"type":"callback","scene":"S0","name":"viewDidLoad","vc":"Root"}"#,
-        #"{"seq":8,"t":0.022302,"type":"callback","scene":"S0","name":"viewWillAppear","vc":"Root"}"#,
-        #"{"seq":9,"t":0.022302,"type":"callback","scene":"S0","name":"viewIsAppearing","vc":"Root"}"#,
-        #"{"seq":10,"t":0.022302,"type":"callback","scene":"S0","name":"traitCollectionDidChange","vc":"Root"}"#,
-        #"{"seq":11,"t":0.022324,"type":"callback","scene":"S0","name":"viewWillLayoutSubviews","vc":"Root"}"#,
-        #"{"seq":12,"t":0.022355,"type":"callback","scene":"S0","name":"viewDidLayoutSubviews","vc":"Root"}"#,
-        #"{"seq":13,"t":0.022369,"type":"callback","scene":"S0","name":"sceneWillEnterForeground"}"#,
-        #"{"seq":14,"t":0.022378,"type":"state","scene":"S0","from":"unattached","to":"foregroundInactive"}"#,
-        #"{"seq":15,"t":0.022392,"type":"callback","scene":"S0","name":"sceneDidBecomeActive"}"#,
-        #"{"seq":16,"t":0.022400,"type":"state","scene":"S0","from":"foregroundInactive","to":"foregroundActive"}"#,
-        #"{"seq":17,"t":0.022414,"type":"callback","scene":"S0","name":"viewDidAppear","vc":"Root"}"#,
-        #"{"seq":18,"t":0.032416,"type":"callback","scene":"S0","name":"sceneWillResignActive"}"#,
-        #"{"seq":19,"t":0.032511,"type":"state","scene":"S0","from":"foregroundActive","to":"foregroundInactive"}"#,
-        #"{"seq":20,"t":0.032559,"type":"callback","scene":"S0","name":"sceneDidEnterBackground"}"#,
-        #"{"seq":21,"t":0.032581,"type":"state","scene":"S0","from":"foregroundInactive","to":"background"}"#,
-        #"{"seq":22,"t":0.032595,"type":"callback","scene":"S0","name":"stateRestorationActivity"}"#,
-        #"{"seq":23,"t":0.032839,"type":"error","scene":"S0","op":"activate","code":1,"message":"the scene is background, not foregroundInactive"}"#,
-        #"{"seq":24,"t":0.033105,"type":"callback","scene":"S0","name":"sceneWillEnterForeground"}"#,
-        #"{"seq":25,"t":0.033135,"type":"state","scene":"S0","from":"background","to":"foregroundInactive"}"#,
-        #"{"seq":26,"t":0.033150,"type":"callback","scene":"S0","name":"sceneDidBecomeActive"}"#,
-        #"{"seq":27,"t":0.033158,"type":"state","scene":"S0","from":"foregroundInactive","to":"foregroundActive"}"#,
-        #"{"seq":28,"t":0.033206,"type":"host","name":"quit"}"#,
-        #"{"seq":29,"t":0.033392,"type":"callback","scene":"S0","name":"sceneWillResignActive"}"#,
-        #"{"seq":30,"t":0.033417,"type":"state","scene":"S0","from":"foregroundActive","to":"foregroundInactive"}"#,
-        #"{"seq":31,"t":0.033432,"type":"callback","scene":"S0","name":"sceneDidEnterBackground"}"#,
-        #"{"seq":32,"t":0.033449,"type":"state","scene":"S0","from":"foregroundInactive","to":"background"}"#,
-        #"{"seq":33,"t":0.033461,"type":"callback","scene":"S0","name":"stateRestorationActivity"}"#,
-        #"{"seq":34,"t":0.034905,"type":"callback","scene":"S0","name":"sceneDidDisconnect"}"#,
-        #"{"seq":35,"t":0.034989,"type":"state","scene":"S0","from":"background","to":"unattached"}"#,
-        #"{"seq":36,"t":0.035020,"type":"callback","scene":"S0","name":"applicationWillTerminate"}"#,
-        #"{"seq":37,"t":0.035155,"type":"process","scene":"S0","event":"exited","pid":11092,"reason":"terminated","status":0}"#,
-        #"{"seq":38,"t":0.035230,"type":"host","name":"stopped"}"#,
+        #"{"seq":3,"t":0.019300,"type":"callback","scene":"S0","name":"willFinishLaunching"}"#,
+        #"{"seq":4,"t":0.019354,"type":"callback","scene":"S0","name":"didFinishLaunching"}"#,
+        #"{"seq":5,"t":0.022074,"type":"callback","scene":"S0","name":"configurationForConnecting"}"#,
+        #"{"seq":6,"t":0.022237,"type":"callback","scene":"S0","name":"willConnectTo"}"#,
+        #"{"seq":7,"t":0.022261,"type":"callback","scene":"S0","name":"loadView","vc":"Root"}"#,
+        #"{"seq":8,"t":0.022279,"type":"callback","scene":"S0","name":"viewDidLoad","vc":"Root"}"#,
+        #"{"seq":9,"t":0.022302,"type":"callback","scene":"S0","name":"viewWillAppear","vc":"Root"}"#,
+        #"{"seq":10,"t":0.022302,"type":"callback","scene":"S0","name":"viewIsAppearing","vc":"Root"}"#,
+        #"{"seq":11,"t":0.022302,"type":"callback","scene":"S0","name":"traitCollectionDidChange","vc":"Root"}"#,
+        #"{"seq":12,"t":0.022324,"type":"callback","scene":"S0","name":"viewWillLayoutSubviews","vc":"Root"}"#,
+        #"{"seq":13,"t":0.022355,"type":"callback","scene":"S0","name":"viewDidLayoutSubviews","vc":"Root"}"#,
+        #"{"seq":14,"t":0.022369,"type":"callback","scene":"S0","name":"sceneWillEnterForeground"}"#,
+        #"{"seq":15,"t":0.022378,"type":"state","scene":"S0","from":"unattached","to":"foregroundInactive"}"#,
+        #"{"seq":16,"t":0.022392,"type":"callback","scene":"S0","name":"sceneDidBecomeActive"}"#,
+        #"{"seq":17,"t":0.022400,"type":"state","scene":"S0","from":"foregroundInactive","to":"foregroundActive"}"#,
+        #"{"seq":18,"t":0.022414,"type":"callback","scene":"S0","name":"viewDidAppear","vc":"Root"}"#,
+        #"{"seq":19,"t":0.032416,"type":"callback","scene":"S0","name":"sceneWillResignActive"}"#,
+        #"{"seq":20,"t":0.032511,"type":"state","scene":"S0","from":"foregroundActive","to":"foregroundInactive"}"#,
+        #"{"seq":21,"t":0.032559,"type":"callback","scene":"S0","name":"sceneDidEnterBackground"}"#,
+        #"{"seq":22,"t":0.032581,"type":"state","scene":"S0","from":"foregroundInactive","to":"background"}"#,
+        #"{"seq":23,"t":0.032595,"type":"callback","scene":"S0","name":"stateRestorationActivity"}"#,
+        #"{"seq":24,"t":0.032839,"type":"error","scene":"S0","op":"activate","code":1,"message":"the scene is background, not foregroundInactive"}"#,
+        #"{"seq":25,"t":0.033105,"type":"callback","scene":"S0","name":"sceneWillEnterForeground"}"#,
+        #"{"seq":26,"t":0.033135,"type":"state","scene":"S0","from":"background","to":"foregroundInactive"}"#,
+        #"{"seq":27,"t":0.033150,"type":"callback","scene":"S0","name":"sceneDidBecomeActive"}"#,
+        #"{"seq":28,"t":0.033158,"type":"state","scene":"S0","from":"foregroundInactive","to":"foregroundActive"}"#,
+        #"{"seq":29,"t":0.033206,"type":"host","name":"quit"}"#,
+        #"{"seq":30,"t":0.033392,"type":"callback","scene":"S0","name":"sceneWillResignActive"}"#,
+        #"{"seq":31,"t":0.033417,"type":"state","scene":"S0","from":"foregroundActive","to":"foregroundInactive"}"#,
+        #"{"seq":32,"t":0.033432,"type":"callback","scene":"S0","name":"sceneDidEnterBackground"}"#,
+        #"{"seq":33,"t":0.033449,"type":"state","scene":"S0","from":"foregroundInactive","to":"background"}"#,
+        #"{"seq":34,"t":0.033461,"type":"callback","scene":"S0","name":"stateRestorationActivity"}"#,
+        #"{"seq":35,"t":0.034905,"type":"callback","scene":"S0","name":"sceneDidDisconnect"}"#,
+        #"{"seq":36,"t":0.034989,"type":"state","scene":"S0","from":"background","to":"unattached"}"#,
+        #"{"seq":37,"t":0.035020,"type":"callback","scene":"S0","name":"applicationWillTerminate"}"#,
+        #"{"seq":38,"t":0.035155,"type":"process","scene":"S0","event":"exited","pid":11092,"reason":"terminated","status":0}"#,
+        #"{"seq":39,"t":0.035230,"type":"host","name":"stopped"}"#,
     ]
 
     private static func trace() throws -> [TraceEvent] {
@@ -116,36 +117,36 @@ import Testing
     /// The break the check exists for: the refusal cancelled the pending suspension, so the
     /// scene stayed running in the background until its next transition, 5 s later.
     @Test func aRefusalThatCancelledTheSuspensionIsCaughtByItsMissingEvent() throws {
-        let history = Self.delayed(try Self.trace(), from: 24, by: 5)
+        let history = Self.delayed(try Self.trace(), from: 25, by: 5)
         let found = Self.audit(history, Self.requests(foregroundSent: 5.033)).found
         #expect(found.count == 1, "\(found)")
         #expect(
             found.first?.hasPrefix(
-                "seq 23, scene S0: background, worker running, no background task: a suspended event"
+                "seq 24, scene S0: background, worker running, no background task: a suspended event"
             )
                 == true,
             "\(found)"
         )
-        #expect(found.first?.contains("refusals in between: activate (seq 23)") == true, "\(found)")
+        #expect(found.first?.contains("refusals in between: activate (seq 24)") == true, "\(found)")
     }
 
     /// The host stood still (nothing recorded while a request of another scene waited): the
     /// stall is what is reported, once, not the timers it held back.
     @Test func aHostWideStallIsReportedAsSuch() throws {
-        let history = Self.delayed(try Self.trace(), from: 24, by: 5)
+        let history = Self.delayed(try Self.trace(), from: 25, by: 5)
         var requests = Self.requests(foregroundSent: 5.033)
         requests.append(.init(scene: "S1", op: .memoryWarning, outcome: .failed, sent: 0.0326, completed: 5.04))
         let found = Self.audit(history, requests).found
         #expect(found.count == 1, "\(found)")
-        #expect(found.first?.hasPrefix("seq 23...24: the host recorded nothing at all for 5.000 s") == true, "\(found)")
+        #expect(found.first?.hasPrefix("seq 24...25: the host recorded nothing at all for 5.000 s") == true, "\(found)")
         #expect(found.first?.hasSuffix("held back the timers that scenes S0 owed") == true, "\(found)")
     }
 
     @Test func theQuitEndsTheQuietStretchToo() throws {
         // No foreground: the quit comes 5 s after the refusal and terminates the background scene.
-        var history = try Self.trace().filter { !(24...27).contains($0.seq) && !(29...33).contains($0.seq) }
+        var history = try Self.trace().filter { !(25...28).contains($0.seq) && !(30...34).contains($0.seq) }
         for index in history.indices { history[index].seq = index + 1 }
-        history = Self.delayed(history, from: 24, by: 5)
+        history = Self.delayed(history, from: 25, by: 5)
         let found = Self.audit(history, Array(Self.requests().prefix(3))).found
         #expect(found.count == 1 && found.first?.contains("a suspended event was due") == true, "\(found)")
     }
@@ -154,15 +155,15 @@ import Testing
         var history = try Self.trace()
         history = Self.inserting(
             TraceEvent(time: 0.0529, kind: .process, scene: "S0", processEvent: .suspended, pid: 11092),
-            before: 24,
+            before: 25,
             in: history
         )
         history = Self.inserting(
             TraceEvent(time: 5.033, kind: .process, scene: "S0", processEvent: .resumed, pid: 11092),
-            before: 25,
+            before: 26,
             in: history
         )
-        history = Self.delayed(history, from: 26, by: 5)
+        history = Self.delayed(history, from: 27, by: 5)
         let audit = Self.audit(history, Self.requests(foregroundSent: 5.032))
         #expect(audit.found == [])
         #expect(audit.kept == 1)
@@ -171,7 +172,7 @@ import Testing
     /// The next transition was sent within the limit (its first event came late, as under
     /// load): the suspension may have found the scene busy, nothing is owed.
     @Test func aRequestSentInTimeExcusesTheSuspension() throws {
-        let history = Self.delayed(try Self.trace(), from: 24, by: 5)
+        let history = Self.delayed(try Self.trace(), from: 25, by: 5)
         let found = Self.audit(history, Self.requests(foregroundSent: 0.5)).found
         #expect(found == [])
     }
@@ -197,7 +198,7 @@ import Testing
                 == true
         )
 
-        // The foreground's events (seq 24...) fall inside this window: they explain the change.
+        // The foreground's events (seq 25...) fall inside this window: they explain the change.
         let busy = StressAudit.StatusChange(id: 2, start: 0.0328, end: 0.0332, before: before, after: after)
         #expect(Self.audit(try Self.trace(), Self.requests(), statusChanges: [busy]).found == [])
     }

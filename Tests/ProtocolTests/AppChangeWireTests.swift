@@ -15,6 +15,9 @@ import Testing
         .setStack(["Root"]),
         .setStack(["Root", "List", "Detail"]),
         .setStack(["Root", "with \"quote\"", "é"]),
+        .requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil),
+        .requestSceneSessionActivation(session: "A-1", activityType: "compose", userInfo: .object(["d": .int(1)])),
+        .requestSceneSessionDestruction(session: "B"),
     ]
 
     static let messages: [WorkerMessage] =
@@ -56,7 +59,10 @@ import Testing
 
     @Test func everyChangeNameIsDistinctAndCovered() {
         #expect(
-            Set(Self.changes.map(\.name)) == ["push", "pop", "beginBackgroundTask", "endBackgroundTask", "setStack"]
+            Set(Self.changes.map(\.name)) == [
+                "push", "pop", "beginBackgroundTask", "endBackgroundTask", "setStack", "requestSceneSessionActivation",
+                "requestSceneSessionDestruction",
+            ]
         )
     }
 

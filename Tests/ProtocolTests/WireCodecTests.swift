@@ -50,6 +50,13 @@ let allOperations: [WorkerOperation] = [
     .beginBackgroundTask,
     .endBackgroundTask,
     .expireBackgroundTask,
+    .tap,
+    .openURL(url: "notes://\"x\""),
+    .continueUserActivity(activityType: "edit", userInfo: .object(["id": .int(1)])),
+    .continueUserActivity(activityType: "view", userInfo: nil),
+    .didDiscardSceneSessions(sessions: ["A", "b\"c"]),
+    .connect(ConnectOptions(session: "D", discardedSessions: ["A"])),
+    .connect(ConnectOptions(session: "U", url: "notes://item/\"7\"", width: 844, height: 390)),
 ]
 
 let allMessages: [WorkerMessage] =
@@ -186,7 +193,7 @@ let allMessages: [WorkerMessage] =
 
     @Test func everyOperationNameIsCovered() {
         let names = Set(allOperations.map(\.name))
-        #expect(names.count == 16)
+        #expect(names.count == 20)
     }
 
     @Test func workerMessagesRoundTrip() throws {

@@ -105,7 +105,8 @@ import Testing
             try host.expectCallbacks(
                 of: "A",
                 [
-                    "didFinishLaunching", "configurationForConnecting", "willConnectTo", "Root.loadView",
+                    "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
+                    "Root.loadView",
                     "Root.viewDidLoad", "Root.viewWillAppear", "Root.viewIsAppearing",
                     "Root.traitCollectionDidChange", "Root.viewWillLayoutSubviews", "Root.viewDidLayoutSubviews",
                     "sceneWillEnterForeground", "sceneDidBecomeActive",
@@ -231,7 +232,7 @@ import Testing
         let good = [
             TraceEvent(seq: 1, kind: .host, name: "started"),
             TraceEvent(seq: 2, kind: .process, scene: "A", processEvent: .spawned, pid: 10),
-            TraceEvent(seq: 3, kind: .callback, scene: "A", name: "didFinishLaunching"),
+            TraceEvent(seq: 3, kind: .callback, scene: "A", name: "willFinishLaunching"),
         ]
         try TraceVerifier.verify(good)
         var outOfOrder = good
@@ -240,6 +241,6 @@ import Testing
         let refused = good + [TraceEvent(seq: 4, kind: .error, scene: "A", op: "protocol", message: "model violation")]
         let violation = try #require(throws: LifecycleViolation.self) { try TraceVerifier.verify(refused) }
         #expect(violation.seq == 4 && violation.got == "model violation")
-        #expect(good.callbacks(of: "A") == ["didFinishLaunching"])
+        #expect(good.callbacks(of: "A") == ["willFinishLaunching"])
     }
 }

@@ -248,7 +248,7 @@ struct AppInitiatedChangeTests {
         let saved: JSONValue = .object(["stack": .array([.string("Root"), .string("List"), .string("Detail")])])
         #expect(
             h.connect(reconnect: true, restoration: saved) == [
-                "didFinishLaunching", "willConnectTo", "change setStack Root,List,Detail",
+                "willFinishLaunching", "didFinishLaunching", "willConnectTo", "change setStack Root,List,Detail",
                 "Root.loadView", "Root.viewDidLoad",
                 "List.loadView@app", "List.viewDidLoad@app", "Detail.loadView@app", "Detail.viewDidLoad@app",
             ] + firstAppearance("Detail") + ["reply 1"]
@@ -263,7 +263,8 @@ struct AppInitiatedChangeTests {
         let saved: JSONValue = .object(["stack": .array([.string("Root"), .string("Detail")])])
         #expect(
             h.connect(background: true, reconnect: true, restoration: saved) == [
-                "didFinishLaunching", "willConnectTo", "change setStack Root,Detail", "Root.loadView",
+                "willFinishLaunching", "didFinishLaunching", "willConnectTo", "change setStack Root,Detail",
+                "Root.loadView",
                 "Root.viewDidLoad", "Detail.loadView@app", "Detail.viewDidLoad@app", "sceneDidEnterBackground",
                 "stateRestorationActivity", "reply 1",
             ]

@@ -11,7 +11,8 @@ struct LifecycleOrderTests {
         #expect(
             h.connect()
                 == [
-                    "didFinishLaunching", "configurationForConnecting", "willConnectTo", "Root.loadView",
+                    "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
+                    "Root.loadView",
                     "Root.viewDidLoad",
                 ]
                 + firstAppearance() + ["reply 1"]
@@ -28,10 +29,10 @@ struct LifecycleOrderTests {
         )
         #expect(
             h.render(messages)
-                == ["didFinishLaunching", "willConnectTo", "Root.loadView", "Root.viewDidLoad"]
+                == ["willFinishLaunching", "didFinishLaunching", "willConnectTo", "Root.loadView", "Root.viewDidLoad"]
                 + firstAppearance() + ["reply 1"]
         )
-        #expect(messages[1] == .callback(CallbackEvent(.willConnectTo, restoration: restoration)))
+        #expect(messages[2] == .callback(CallbackEvent(.willConnectTo, restoration: restoration)))
     }
 
     @Test func connectToBackgroundSavesStateInTheReply() {
@@ -39,7 +40,8 @@ struct LifecycleOrderTests {
         #expect(
             h.connect(background: true)
                 == [
-                    "didFinishLaunching", "configurationForConnecting", "willConnectTo", "Root.loadView",
+                    "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
+                    "Root.loadView",
                     "Root.viewDidLoad", "sceneDidEnterBackground", "stateRestorationActivity", "reply 1",
                 ]
         )

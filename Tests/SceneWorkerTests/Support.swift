@@ -80,7 +80,9 @@ final class Harness {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"
-                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss: return "change \(change.name)"
+                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss, .requestSceneSessionActivation,
+                    .requestSceneSessionDestruction:
+                    return "change \(change.name)"
                 }
             case .reply(let id, let result):
                 lastResult = result

@@ -21,7 +21,7 @@ import Testing
             try host.expectCallbacks(
                 of: "Inbox",
                 [
-                    "didFinishLaunching", "configurationForConnecting", "willConnectTo",
+                    "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "List.loadView", "List.viewDidLoad",
                     "List.viewWillAppear", "List.viewIsAppearing", "List.traitCollectionDidChange",
                     "List.viewWillLayoutSubviews", "List.viewDidLayoutSubviews",

@@ -9,6 +9,10 @@ struct HostContext: Sendable {
     /// Sessions discarded while no host ran, reported at this host's launch: their scenes
     /// start discarded, as if the discard had happened here.
     var discardedAtLaunch: Set<String> = []
+    /// Discarded sessions the app has not heard of yet.
+    var discards = DiscardMailbox()
+    /// Scene requests apps make from their own code.
+    var sceneRequests = AppSceneRequests()
 }
 
 /// Host-wide switches the scenes read.

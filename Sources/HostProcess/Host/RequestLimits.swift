@@ -18,6 +18,8 @@ import Protocol
 enum RequestLimits {
     /// The longest view controller name, in bytes of its JSON string (quotes and escapes included).
     static let maximumViewControllerNameBytes = 256
+    /// The longest URL a scene is opened with, in UTF-8 bytes.
+    static let maximumURLBytes = 8192
 
     /// The frame limit both sides hold to: the host's, and at most the worker's default.
     static func frameLimit(_ configuration: HostConfiguration) -> Int {
@@ -62,11 +64,37 @@ enum RequestLimits {
                     )
                 }
             }
-        case .connect(_, let root, _):
+        case .connect(_, let root, _, let launch):
             try checkViewControllerName(root, scene: scene, op: op)
+            try checkURL(launch.url, scene: scene, op: op)
+        case .openURL(let url):
+            try checkURL(url, scene: scene, op: op)
+        case .continueUserActivity(let activityType, let userInfo):
+            var request: [UInt8] = []
+            HostCommand.request(
+                id: Int.max,
+                .continueUserActivity(activityType: activityType, userInfo: userInfo)
+            ).encode(into: &request)
+            guard request.count <= frameLimit, activityType.utf8.count <= maximumURLBytes else {
+                throw HostError.requestTooLarge(
+                    scene: scene,
+                    op: op.name,
+                    reason: "the user activity would take a \(request.count)-byte frame to the worker (frame limit "
+                        + "\(frameLimit)), or its type is over \(maximumURLBytes) bytes"
+                )
+            }
         default:
             break
         }
+    }
+
+    private static func checkURL(_ url: String?, scene: String, op: SceneOperation) throws(HostError) {
+        guard let url, url.utf8.count > maximumURLBytes else { return }
+        throw HostError.requestTooLarge(
+            scene: scene,
+            op: op.name,
+            reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
+        )
     }
 
     private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {

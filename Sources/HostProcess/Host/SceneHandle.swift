@@ -17,8 +17,15 @@ public struct SceneHandle: Sendable {
         try await controller.perform(op)
     }
 
-    public func connect(background: Bool = false, root: String = "Root", worker: [String]? = nil) async throws {
-        try await perform(.connect(background: background, root: root, worker: worker))
+    /// Connects the scene; `launch` carries the URL it is opened with and the size it
+    /// launches at.
+    public func connect(
+        background: Bool = false,
+        root: String = "Root",
+        worker: [String]? = nil,
+        launch: LaunchParameters = LaunchParameters()
+    ) async throws {
+        try await perform(.connect(background: background, root: root, worker: worker, launch: launch))
     }
     public func activate() async throws { try await perform(.activate) }
     public func deactivate() async throws { try await perform(.deactivate) }
@@ -55,6 +62,16 @@ public struct SceneHandle: Sendable {
     public func endBackgroundTask() async throws { try await perform(.endBackgroundTask) }
     public func kill(signal: Int32 = 9) async throws { try await perform(.kill(signal: signal)) }
     public func terminate() async throws { try await perform(.terminate) }
+    /// Taps the frontmost controller: `touchesBegan`, `touchesEnded`. Refused
+    /// (`HostError.refused`, nothing delivered) unless the scene is `foregroundActive`.
+    public func tap() async throws { try await perform(.tap) }
+    /// Opens `url` in the scene: a connected scene gets `openURLContexts` (brought to the
+    /// foreground first, resumed if suspended); one with no live worker launches with the URL.
+    public func openURL(_ url: String) async throws { try await perform(.openURL(url: url)) }
+    /// Hands the connected scene a user activity (`continueUserActivity`), in the foreground.
+    public func continueUserActivity(_ activityType: String, userInfo: JSONValue? = nil) async throws {
+        try await perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+    }
 
     /// Sets this scene's restart policy (nil: never restart), overriding the host's.
     public func setRestartPolicy(_ policy: RestartPolicy?) async { await controller.setRestartPolicy(policy) }

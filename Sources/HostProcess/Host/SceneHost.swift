@@ -21,6 +21,8 @@ public final class SceneHost: Sendable {
     public let sessions: SessionStore
     private let context: HostContext
     private let scenes = Locked<[String: SceneController]>([:])
+    /// Names handed to new windows apps asked for (never handed out twice).
+    let reservedWindowNames = Locked<Set<String>>([])
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
@@ -59,9 +61,24 @@ public final class SceneHost: Sendable {
             trace: trace,
             sessions: sessions,
             flags: HostFlags(),
-            discardedAtLaunch: Set(discardedAtLaunch)
+            discardedAtLaunch: Set(discardedAtLaunch),
+            discards: DiscardMailbox(discardedAtLaunch)
         )
+        context.sceneRequests.setHandler { [weak self] opener, change in
+            guard let self else { return }
+            Task { await self.performAppRequest(from: opener, change) }
+        }
+        context.discards.setListener { [scenes] discarded in
+            for controller in scenes.withLock({ Array($0.values) }) where controller.id != discarded {
+                Task { await controller.offerDiscards() }
+            }
+        }
         startMemoryMonitor()
+    }
+
+    /// The scene named `identifier`, if this host has one.
+    func existingScene(_ identifier: String) -> SceneController? {
+        scenes.withLock { $0[identifier] }
     }
 
     /// The handle of scene `identifier` (created on first use; its session on first connect).

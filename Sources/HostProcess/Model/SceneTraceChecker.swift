@@ -90,7 +90,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     private mutating func apply(_ event: TraceEvent) throws(LifecycleViolation) {
         if isDiscarded {
-            throw violation(event, expected: "no further event (the session was discarded)")
+            // Only a new worker may follow: it opens a new session under the same name.
+            guard event.kind == .process, event.processEvent == .spawned else {
+                throw violation(event, expected: "no further event but process spawned (the session was discarded)")
+            }
+            isDiscarded = false
+            sessionExists = false
         }
         switch event.kind {
         case .process:

@@ -50,10 +50,13 @@ extension Scenario.Step {
         case .scene(let scene, let op):
             object["scene"] = .string(scene)
             switch op {
-            case .connect(let background, let root, let worker):
+            case .connect(let background, let root, let worker, let launch):
                 if background { object["background"] = .bool(true) }
                 if root != "Root" { object["root"] = .string(root) }
                 if let worker { object["worker"] = .array(worker.map { .string($0) }) }
+                if let url = launch.url { object["url"] = .string(url) }
+                if let width = launch.width { object["width"] = .int(width) }
+                if let height = launch.height { object["height"] = .int(height) }
             case .push(let viewController, let payload):
                 object["vc"] = .string(viewController)
                 if let payload { object["payload"] = payload }
@@ -63,6 +66,11 @@ extension Scenario.Step {
             case .notify(let name, let value):
                 object["name"] = .string(name)
                 object["value"] = value
+            case .openURL(let url):
+                object["url"] = .string(url)
+            case .continueUserActivity(let activityType, let userInfo):
+                object["activityType"] = .string(activityType)
+                if let userInfo { object["userInfo"] = userInfo }
             case .kill(let signal):
                 object["signal"] = .string(SignalNames.name(of: signal))
             case .present(let viewController, let style):
@@ -73,7 +81,7 @@ extension Scenario.Step {
             case .dismiss:
                 break
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
-                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate:
+                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
                 break
             }
         case .waitFor(let scene, let condition, let timeout):

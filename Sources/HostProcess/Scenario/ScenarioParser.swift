@@ -162,10 +162,17 @@ extension Scenario {
         case .connect:
             let root = try fields.string("root") ?? "Root"
             guard !root.isEmpty else { throw fields.error("\"root\" must not be empty") }
+            let launch = LaunchParameters(
+                url: try fields.string("url"),
+                width: try fields.int("width", minimum: 1),
+                height: try fields.int("height", minimum: 1)
+            )
+            if let refusal = launch.refusal { throw fields.error(refusal) }
             return .connect(
                 background: try fields.bool("background") ?? false,
                 root: root,
-                worker: try fields.argv("worker")
+                worker: try fields.argv("worker"),
+                launch: launch
             )
         case .activate: return .activate
         case .deactivate: return .deactivate
@@ -178,6 +185,19 @@ extension Scenario {
         case .beginBackgroundTask: return .beginBackgroundTask
         case .endBackgroundTask: return .endBackgroundTask
         case .terminate: return .terminate
+        case .tap: return .tap
+        case .openURL:
+            guard let url = try fields.string("url"), !url.isEmpty else { throw fields.error("needs \"url\"") }
+            return .openURL(url: url)
+        case .continueUserActivity:
+            guard let activityType = try fields.string("activityType"), !activityType.isEmpty else {
+                throw fields.error("needs \"activityType\"")
+            }
+            let userInfo = fields.raw("userInfo")
+            if let userInfo, userInfo.nestingDepth > ControlServerFrame.maximumValueDepth {
+                throw fields.error("\"userInfo\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            }
+            return .continueUserActivity(activityType: activityType, userInfo: userInfo)
         case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             let payload = fields.raw("payload")

@@ -82,6 +82,16 @@ actor SceneController {
 
     var status: SceneStatus { machine.status }
 
+    /// Offers the sessions discarded elsewhere to this scene's worker, if it runs attached
+    /// (docs/LIFECYCLE.md §3c); else they wait for another worker or the next launch.
+    func offerDiscards() {
+        let status = machine.status
+        guard status.process == .running, status.activation != .unattached else { return }
+        let sessions = context.discards.takeAll()
+        guard !sessions.isEmpty else { return }
+        apply(machine.deliverDiscards(sessions))
+    }
+
     func setRestartPolicy(_ policy: RestartPolicy?) {
         machine.setRestartPolicy(policy)
     }
@@ -195,7 +205,7 @@ actor SceneController {
                 forwardsStderr: context.configuration.forwardsWorkerStderr
             )
             self.connection = connection
-            let actions = machine.spawnCompleted(pid: child.pid)
+            let actions = machine.spawnCompleted(pid: child.pid, discarded: context.discards.takeAll())
             connection.start { [self] sender, event in
                 self.assumeIsolated { $0.workerEvent(event, from: sender) }
             }
@@ -304,6 +314,12 @@ actor SceneController {
                 timers[token.timer] = nil
                 EventLoop.shared.cancelTimer(armed.id)
             }
+        case .announceDiscard:
+            context.discards.discarded(id)
+        case .returnDiscards(let sessions):
+            context.discards.add(sessions)
+        case .appSceneRequest(let change):
+            context.sceneRequests.request(from: id, change)
         }
     }
 }

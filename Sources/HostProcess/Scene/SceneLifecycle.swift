@@ -42,6 +42,8 @@ struct SceneLifecycle: Sendable {
     private(set) var presented: (name: String, style: PresentationStyle)?
     private(set) var hasBackgroundTask = false
     private(set) var isDiscarded = false
+    /// The root the last worker launched with: an `openURL` that relaunches uses it.
+    private(set) var launchedRoot = "Root"
     /// Whether a session exists for this scene (so `connect` is a reconnect).
     var sessionExists = false
     /// Notifications queued while suspended, in first-arrival order, latest value per name.
@@ -80,7 +82,8 @@ struct SceneLifecycle: Sendable {
     func request(_ op: SceneOperation) -> RequestAction {
         if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
-        case .connect(let background, let root, _):
+        case .connect(let background, let root, _, let launch):
+            if let refusal = launch.refusal { return .refuse(refusal) }
             return .perform([.launch(background: background, root: root)])
         case .activate:
             return .perform([.send(.activate)])
@@ -120,6 +123,16 @@ struct SceneLifecycle: Sendable {
             return .perform([.send(.endBackgroundTask)])
         case .kill(let signal):
             return .perform([.signal(signal, .killed)])
+        case .tap:
+            return .perform([.send(.tap)])
+        case .openURL(let url):
+            guard !url.isEmpty else { return .refuse("openURL needs a non-empty url") }
+            guard hasLiveWorker else { return .perform([.launch(background: false, root: launchedRoot)]) }
+            return .perform(resumeSteps + toForegroundSteps + [.send(.openURL(url: url))])
+        case .continueUserActivity(let activityType, let userInfo):
+            guard !activityType.isEmpty else { return .refuse("continueUserActivity needs an activityType") }
+            let send = SceneLifecycle.Step.send(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+            return .perform(resumeSteps + toForegroundSteps + [send])
         case .terminate:
             // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
             // still launching (it has no scene to disconnect yet).
@@ -141,6 +154,12 @@ struct SceneLifecycle: Sendable {
         process == .suspended ? [.resume, .deliverQueuedNotifications] : []
     }
 
+    /// A URL or an activity is delivered in the foreground (choice): a background scene is
+    /// brought forward first.
+    private var toForegroundSteps: [Step] {
+        activation == .background ? [.send(.enterForeground)] : []
+    }
+
     private var toBackgroundSteps: [Step] {
         activation.isForeground ? [.send(.enterBackground)] : []
     }
@@ -149,6 +168,9 @@ struct SceneLifecycle: Sendable {
 
     /// The worker is being started.
     mutating func launching(root: String) {
+        launchedRoot = root
+        // A launch after a discard opens a new session under the same name.
+        isDiscarded = false
         process = .launching
         stack = [root]
         presented = nil
@@ -186,7 +208,8 @@ struct SceneLifecycle: Sendable {
         case .dismiss: presented = nil
         case .swipeDismiss: if result == .bool(true) { presented = nil }
         case .swipeBack(let completes): if completes { stack.removeLast() }
-        case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask:
+        case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
+            .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
             break
         }
     }

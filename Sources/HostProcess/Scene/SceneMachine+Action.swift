@@ -64,6 +64,12 @@ extension SceneMachine {
         case resume(CallerID, Result<Void, HostError>)
         case armTimer(TimerToken, after: Duration)
         case cancelTimer(TimerToken)
+        /// This scene's session was discarded: the app's other workers are to hear of it.
+        case announceDiscard
+        /// Discarded sessions this scene could not deliver: back to the host's mailbox.
+        case returnDiscards([String])
+        /// The app asked for another scene, or for a scene's destruction: the host carries it out.
+        case appSceneRequest(AppChange)
     }
 
     /// The limits the machine enforces, taken from the host's configuration.

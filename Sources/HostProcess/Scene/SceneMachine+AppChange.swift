@@ -32,6 +32,11 @@ extension SceneMachine {
             lifecycle.completed(.present(viewController: name, style: style))
         case .dismiss:
             lifecycle.completed(.dismiss)
+        case .requestSceneSessionActivation, .requestSceneSessionDestruction:
+            // Another scene's business (or this one's discard, queued behind what runs):
+            // no callback of this scene follows the change.
+            output.append(.appSceneRequest(change))
+            return
         }
         worker!.appChangeOpen = true
         worker!.appChangePresents = isPresent(change)
@@ -79,6 +84,11 @@ extension SceneMachine {
                 return "the rebuilt stack must start with the root \(lifecycle.stack.first ?? "")"
             }
             return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
+        case .requestSceneSessionActivation(let session, let activityType, _):
+            if let session, !SceneSession.isValidIdentifier(session) { return "an invalid session identifier" }
+            return activityType?.isEmpty == true ? "an empty activity type" : nil
+        case .requestSceneSessionDestruction(let session):
+            return SceneSession.isValidIdentifier(session) ? nil : "an invalid session identifier"
         }
     }
 }

@@ -19,6 +19,8 @@ struct SceneMachine: Sendable {
         case suspend
         /// The background task's expiration time came.
         case expireBackgroundTask
+        /// Tell the running worker's app delegate of sessions discarded elsewhere.
+        case deliverDiscards([String])
     }
 
     /// What the step in flight waits for.
@@ -100,6 +102,8 @@ struct SceneMachine: Sendable {
     /// The argv of the last worker whose connect succeeded: what a `connect` without a
     /// worker of its own starts (one that failed to connect is not worth repeating).
     var lastConnectedArgv: [String]?
+    /// The last connect's launch parameters, for a restart.
+    private var lastLaunch = LaunchParameters()
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -218,7 +222,8 @@ struct SceneMachine: Sendable {
 
     // MARK: Completions from the shell
 
-    mutating func spawnCompleted(pid: Int32) -> [Action] {
+    /// `discarded`: sessions the launching worker is to hear of right after launching.
+    mutating func spawnCompleted(pid: Int32, discarded: [String] = []) -> [Action] {
         guard var worker, worker.pid == nil else { return finishEvent() }
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
@@ -228,7 +233,7 @@ struct SceneMachine: Sendable {
         for signal in deferred { output.append(.signal(signal)) }
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
-            let options = ConnectOptions(
+            var options = ConnectOptions(
                 session: id,
                 configuration: session.configuration,
                 role: session.role,
@@ -237,6 +242,13 @@ struct SceneMachine: Sendable {
                 reconnect: launch.reconnect,
                 restoration: session.restoration
             )
+            switch flight.work {
+            case .request(.connect(_, _, _, let launch), _): lastLaunch = launch
+            case .request(.openURL(let url), _): lastLaunch.url = url
+            default: break
+            }
+            lastLaunch.apply(to: &options)
+            options.discardedSessions = discarded.isEmpty ? nil : discarded
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
             output.append(
@@ -245,6 +257,8 @@ struct SceneMachine: Sendable {
             arm(.step, after: configuration.launchLimit)
             flight.wait = .reply(id: requestID, operation)
             inFlight = flight
+        } else if !discarded.isEmpty {
+            output.append(.returnDiscards(discarded))
         }
         return finishEvent()
     }
@@ -354,6 +368,16 @@ struct SceneMachine: Sendable {
 
     // MARK: Internals
 
+    /// Sessions discarded elsewhere, for this scene's running worker (or back to the mailbox).
+    mutating func deliverDiscards(_ sessions: [String]) -> [Action] {
+        if isClosed {
+            output.append(.returnDiscards(sessions))
+        } else {
+            enqueue(.deliverDiscards(sessions))
+        }
+        return finishEvent()
+    }
+
     mutating func enqueue(_ work: Work) {
         queue.append(work)
     }
@@ -437,6 +461,14 @@ struct SceneMachine: Sendable {
             // ahead of the kernel, and no request reaches a worker being stopped.
             inFlight = InFlight(work: work, steps: [], wait: .stop)
             output.append(.stopProcessGroup)
+        case .deliverDiscards(let sessions):
+            guard lifecycle.process == .running, lifecycle.activation != .unattached, worker?.pid != nil,
+                !isQuitting
+            else {
+                output.append(.returnDiscards(sessions))
+                return
+            }
+            inFlight = InFlight(work: work, steps: [.send(.didDiscardSceneSessions(sessions: sessions))])
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
@@ -515,8 +547,8 @@ struct SceneMachine: Sendable {
             // (the host's default worker would overwrite that app's stored state).
             var argv = lastConnectedArgv ?? configuration.worker
             switch inFlight?.work {
-            case .request(.connect(_, _, let worker?), _): argv = worker
-            case .restart: argv = lastArgv ?? argv
+            case .request(.connect(_, _, let worker?, _), _): argv = worker
+            case .restart, .request(.openURL, _): argv = lastArgv ?? argv
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
@@ -594,6 +626,7 @@ struct SceneMachine: Sendable {
                 .record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
             )
             output.append(.deleteSession)
+            output.append(.announceDiscard)
             session = nil
             lifecycle.discarded()
             setWait(.store(.deletion))

@@ -3,8 +3,14 @@ import Protocol
 /// An operation on one scene, as scenario files, the CLI and the Swift API name them.
 public enum SceneOperation: Sendable, Hashable {
     /// Connect the scene (start its worker). `background`: system-requested launch.
-    /// `worker`: this scene's worker argv, overriding the host's.
-    case connect(background: Bool = false, root: String = "Root", worker: [String]? = nil)
+    /// `worker`: this scene's worker argv, overriding the host's. `launch`: the URL and
+    /// size it launches with.
+    case connect(
+        background: Bool = false,
+        root: String = "Root",
+        worker: [String]? = nil,
+        launch: LaunchParameters = LaunchParameters()
+    )
     case activate
     case deactivate
     case background
@@ -31,6 +37,14 @@ public enum SceneOperation: Sendable, Hashable {
     case swipeDismiss(completes: Bool = true)
     /// The user swipes back (interactive pop); `completes: false` cancels it.
     case swipeBack(completes: Bool = true)
+    /// A tap on the frontmost controller (`touchesBegan`, `touchesEnded`); only while
+    /// `foregroundActive`.
+    case tap
+    /// Open `url` in the scene: a connected one gets `openURLContexts` (brought to the
+    /// foreground first); one with no live worker launches with the URL.
+    case openURL(url: String)
+    /// Hand the connected scene a user activity (`continueUserActivity`), in the foreground.
+    case continueUserActivity(activityType: String, userInfo: JSONValue? = nil)
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -55,6 +69,9 @@ public enum SceneOperation: Sendable, Hashable {
         case .dismiss: .dismiss
         case .swipeDismiss: .swipeDismiss
         case .swipeBack: .swipeBack
+        case .tap: .tap
+        case .openURL: .openURL
+        case .continueUserActivity: .continueUserActivity
         }
     }
 

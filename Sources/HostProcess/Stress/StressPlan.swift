@@ -32,12 +32,14 @@ public struct StressPlan: Sendable, Hashable {
         (.foreground, 9), (.push, 8), (.pop, 7), (.resize, 5), (.memoryWarning, 4), (.notify, 7),
         (.beginBackgroundTask, 4), (.endBackgroundTask, 4), (.disconnect, 3), (.terminate, 2),
         (.present, 4), (.dismiss, 3), (.swipeDismiss, 2), (.swipeBack, 2),
+        (.tap, 4), (.continueUserActivity, 2),
     ]
 
     enum Kind: Sendable {
         case connect, connectBackground, activate, deactivate, background, foreground, push, pop, resize
         case memoryWarning, notify, beginBackgroundTask, endBackgroundTask, disconnect, terminate
         case present, dismiss, swipeDismiss, swipeBack
+        case tap, continueUserActivity
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -93,6 +95,8 @@ public struct StressPlan: Sendable, Hashable {
         case .dismiss: .dismiss
         case .swipeDismiss: .swipeDismiss(completes: parameter % 3 != 0)
         case .swipeBack: .swipeBack(completes: parameter % 3 != 0)
+        case .tap: .tap
+        case .continueUserActivity: .continueUserActivity(activityType: "edit", userInfo: .int(id))
         }
     }
 

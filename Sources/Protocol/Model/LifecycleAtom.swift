@@ -32,6 +32,14 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// first callbacks are a push's: the trace tells them apart by the `op` its callbacks
     /// carry (`startingOp`).
     case present
+    /// A tap on the frontmost controller (docs/LIFECYCLE.md §3c).
+    case tap
+    /// A URL or a user activity delivered to a connected scene (docs/LIFECYCLE.md §3c).
+    case openURL
+    case continueUserActivity
+    /// The app delegate hears of sessions discarded elsewhere (`didDiscardSceneSessions` from
+    /// a worker, not the host's event of the discarded scene itself).
+    case discardedSessions
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -72,7 +80,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     public func firstStep(stack: [String]) -> ExpectedStep {
         let top = stack.last ?? ""
         switch self {
-        case .launch: return .callback(.didFinishLaunching)
+        case .launch: return .callback(.willFinishLaunching)
         case .firstAppearance: return .callback(.viewWillAppear, vc: top)
         case .enterForeground: return .callback(.sceneWillEnterForeground)
         case .becomeActive: return .callback(.sceneDidBecomeActive)
@@ -91,6 +99,10 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .dismiss: return .callback(.viewWillDisappear, vc: top)
         case .attemptToDismiss: return .callback(.presentationControllerDidAttemptToDismiss, vc: top)
         case .present: return .callback(.loadView, .newController)
+        case .tap: return .callback(.touchesBegan, vc: top)
+        case .openURL: return .callback(.openURLContexts)
+        case .continueUserActivity: return .callback(.continueUserActivity)
+        case .discardedSessions: return .callback(.didDiscardSceneSessions)
         }
     }
 
@@ -106,7 +118,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 context.sessionExists ? [] : [.oneOf([[.callback(.configurationForConnecting)], []])]
             let toForeground = Self.firstAppearanceSteps(from: .unattached, controller: .top)
             let toBackground = Self.enterBackgroundSteps(from: .unattached)
-            return configuration + [
+            // Sessions discarded while no worker of the app ran come right after launching.
+            let discarded: ExpectedStep = .oneOf([[.callback(.didDiscardSceneSessions)], []])
+            return [.callback(.didFinishLaunching), discarded] + configuration + [
                 .callback(.willConnectTo),
                 .callback(.loadView, .newController),
                 .callback(.viewDidLoad, .top),
@@ -180,8 +194,10 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 ]
         case .memoryWarning:
             return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
+        case .tap:
+            return [.callback(.touchesEnded, vc: top)]
         case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
-            .attemptToDismiss:
+            .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions:
             return []
         }
     }
@@ -237,6 +253,11 @@ extension LifecycleAtom {
         case .beginBackgroundTask: [.attached, .noBackgroundTask]
         case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]
         case .endBackgroundTask: [.attached, .backgroundTask]
+        // Inactive means "running, receives no events".
+        case .tap: [.activation([.foregroundActive])]
+        // The host brings a background scene forward first (choice).
+        case .openURL, .continueUserActivity: [.foreground]
+        case .discardedSessions: [.attached]
         }
     }
 

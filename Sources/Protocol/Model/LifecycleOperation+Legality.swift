@@ -24,6 +24,10 @@ extension LifecycleOperation {
         case .endBackgroundTask: [.attached, .process([.running]), .backgroundTask]
         case .kill, .terminate: [.liveWorker]
         case .memoryPressure, .waitFor, .sleep, .quit: []
+        case .tap: [.activation([.foregroundActive]), .process([.running])]
+        // No live worker: it launches with the URL; a launching one is refused.
+        case .openURL: [.process([.none, .running, .suspended, .terminated])]
+        case .continueUserActivity: [.attached, .process([.running, .suspended])]
         }
     }
 
@@ -57,13 +61,23 @@ extension LifecycleOperation {
         case .dismiss: "dismiss the presented controller"
         case .swipeDismiss: "interactive dismissal of the sheet, completed (default) or cancelled"
         case .swipeBack: "interactive pop, completed (default) or cancelled"
+        case .tap: "tap (`touchesBegan`, `touchesEnded` to the frontmost controller)"
+        case .openURL:
+            "no live worker: spawn, launch with the URL, first appearance; else (resume, queued notifications), "
+                + "(first appearance or enter foreground), `openURLContexts`"
+        case .continueUserActivity:
+            "(resume, queued notifications), (first appearance or enter foreground), `continueUserActivity`"
         }
     }
+
+    /// Whether the operation, on a discarded session, opens a new session under the same name
+    /// (docs/LIFECYCLE.md §3c) instead of being refused: the ones that start a worker.
+    public var opensNewSession: Bool { self == .connect || self == .openURL }
 
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
         guard kind == .scene else { return nil }
-        let checked = [LifecycleRequirement.notDiscarded] + requirements
+        let checked = (opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + requirements
         guard let unmet = checked.firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
     }

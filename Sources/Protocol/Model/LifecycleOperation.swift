@@ -29,6 +29,9 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case dismiss
     case swipeDismiss
     case swipeBack
+    case tap
+    case openURL
+    case continueUserActivity
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -58,6 +61,9 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 .scene, OperationField("background", .bool),
                 OperationField("root", .string(nonEmpty: true), placeholder: "NAME"),
                 OperationField("worker", .argv, placeholder: "PATH"),
+                OperationField("url", .string(nonEmpty: true), placeholder: "URL"),
+                OperationField("width", .positiveInt, placeholder: "N"),
+                OperationField("height", .positiveInt, placeholder: "N"),
             ]
         case .push:
             [
@@ -75,6 +81,12 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("value", .json, placeholder: "JSON"),
             ]
         case .kill: [.scene, OperationField("signal", .signal, placeholder: "SIGNAL")]
+        case .openURL: [.scene, OperationField("url", .string(nonEmpty: true), .required, placeholder: "URL")]
+        case .continueUserActivity:
+            [
+                .scene, OperationField("activityType", .string(nonEmpty: true), .required, placeholder: "TYPE"),
+                OperationField("userInfo", .json, placeholder: "JSON"),
+            ]
         case .waitFor:
             [
                 .scene, OperationField("state", .activationState, .exactlyOneOf, placeholder: "STATE"),
@@ -91,7 +103,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
         case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
         case .dismiss: [.scene]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
-            .beginBackgroundTask, .endBackgroundTask, .terminate:
+            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
             [.scene]
         }
     }

@@ -24,6 +24,10 @@ extension WorkerOperation {
         case .swipeBack: [.pop]
         case .dismiss: [.dismiss]
         case .swipeDismiss: [.dismiss, .attemptToDismiss]
+        case .tap: [.tap]
+        case .openURL: [.openURL]
+        case .continueUserActivity: [.continueUserActivity]
+        case .didDiscardSceneSessions: [.discardedSessions]
         }
     }
 

@@ -20,6 +20,13 @@ public enum AppChange: Sendable, Hashable {
     case present(viewController: String, style: PresentationStyle)
     /// The app dismissed the presented controller (`dismiss(animated:completion:)`).
     case dismiss
+    /// The app asked for a scene (`Application.requestSceneSessionActivation`): the session
+    /// `session` (nil: a new one), brought forward with the user activity, if any
+    /// (`{"type":"change","op":"requestSceneSessionActivation","session":"A","activityType":"edit","userInfo":{...}}`).
+    case requestSceneSessionActivation(session: String?, activityType: String?, userInfo: JSONValue?)
+    /// The app asked for the scene `session` to be closed and its session discarded
+    /// (`Application.requestSceneSessionDestruction`).
+    case requestSceneSessionDestruction(session: String)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -31,6 +38,8 @@ public enum AppChange: Sendable, Hashable {
         case .setStack: "setStack"
         case .present: "present"
         case .dismiss: "dismiss"
+        case .requestSceneSessionActivation: "requestSceneSessionActivation"
+        case .requestSceneSessionDestruction: "requestSceneSessionDestruction"
         }
     }
 }

@@ -38,9 +38,10 @@ enum FrameScratch {
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
-                    .expireBackgroundTask:
+                    .expireBackgroundTask, .tap:
                     break
-                case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack:
+                case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
+                    .didDiscardSceneSessions:
                     // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }
@@ -84,7 +85,7 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .present:
+                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction:
                     writer.fail()
                 }
             case .reply(let id, let result):

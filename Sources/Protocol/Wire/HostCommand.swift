@@ -52,6 +52,16 @@ public enum WorkerOperation: Sendable, Hashable {
     case swipeDismiss(completes: Bool)
     /// `{"op":"swipeBack","completes":false}`: the user swipes back (interactive pop).
     case swipeBack(completes: Bool)
+    /// `{"op":"tap"}`: `touchesBegan`, `touchesEnded` to the frontmost controller.
+    case tap
+    /// `{"op":"openURL","url":"notes://7"}`: `scene(_:openURLContexts:)` (a foreground scene).
+    case openURL(url: String)
+    /// `{"op":"continueUserActivity","activityType":"com.example.edit","userInfo":{...}}`:
+    /// `scene(_:continue:)` (a foreground scene).
+    case continueUserActivity(activityType: String, userInfo: JSONValue?)
+    /// `{"op":"didDiscardSceneSessions","sessions":["A"]}`: sessions of the app discarded
+    /// elsewhere (`application(_:didDiscardSceneSessions:)`).
+    case didDiscardSceneSessions(sessions: [String])
 
     /// The `op` string on the wire.
     public var name: String {
@@ -76,6 +86,10 @@ public enum WorkerOperation: Sendable, Hashable {
         case .dismiss: "dismiss"
         case .swipeDismiss: "swipeDismiss"
         case .swipeBack: "swipeBack"
+        case .tap: "tap"
+        case .openURL: "openURL"
+        case .continueUserActivity: "continueUserActivity"
+        case .didDiscardSceneSessions: "didDiscardSceneSessions"
         }
     }
 }
@@ -96,6 +110,20 @@ public struct ConnectOptions: Sendable, Hashable {
     public var reconnect: Bool
     /// The session's stored restoration state, if any.
     public var restoration: JSONValue?
+    /// The URL the scene is opened with (`"url"`, omitted when none).
+    public var url: String?
+    /// The window width the scene launches at (`"width"`); nil: the default. The first
+    /// layout happens at the launch size, with no `viewWillTransition`.
+    public var width: Int?
+    /// The window height the scene launches at (`"height"`); nil: the default.
+    public var height: Int?
+    /// Sessions of the app discarded while no worker of it ran (`"discardedSessions"`,
+    /// omitted when none): reported right after `didFinishLaunching`.
+    public var discardedSessions: [String]?
+    /// The user activity the scene is opened with (`"activityType"`, `"userInfo"`; omitted
+    /// when none): a scene another scene asked for.
+    public var activityType: String?
+    public var userInfo: JSONValue?
 
     public init(
         session: String,
@@ -104,7 +132,13 @@ public struct ConnectOptions: Sendable, Hashable {
         background: Bool = false,
         root: String = "Root",
         reconnect: Bool = false,
-        restoration: JSONValue? = nil
+        restoration: JSONValue? = nil,
+        url: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil,
+        discardedSessions: [String]? = nil,
+        activityType: String? = nil,
+        userInfo: JSONValue? = nil
     ) {
         self.session = session
         self.configuration = configuration
@@ -113,5 +147,11 @@ public struct ConnectOptions: Sendable, Hashable {
         self.root = root
         self.reconnect = reconnect
         self.restoration = restoration
+        self.url = url
+        self.width = width
+        self.height = height
+        self.discardedSessions = discardedSessions
+        self.activityType = activityType
+        self.userInfo = userInfo
     }
 }

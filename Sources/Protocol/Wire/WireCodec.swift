@@ -71,7 +71,13 @@ extension HostCommand {
                     background: try message.bool("background"),
                     root: try message.nonEmptyString("root"),
                     reconnect: try message.bool("reconnect"),
-                    restoration: message.value("restoration")
+                    restoration: message.value("restoration"),
+                    url: try message.optionalString("url"),
+                    width: try message.optionalPositiveInteger("width"),
+                    height: try message.optionalPositiveInteger("height"),
+                    discardedSessions: try message.optionalNameList("discardedSessions"),
+                    activityType: try message.optionalString("activityType"),
+                    userInfo: message.value("userInfo")
                 )
             )
         case .activate: operation = .activate
@@ -104,6 +110,15 @@ extension HostCommand {
         case .dismiss: operation = .dismiss
         case .swipeDismiss: operation = .swipeDismiss(completes: try message.bool("completes"))
         case .swipeBack: operation = .swipeBack(completes: try message.bool("completes"))
+        case .tap: operation = .tap
+        case .didDiscardSceneSessions:
+            operation = .didDiscardSceneSessions(sessions: try message.viewControllerList("sessions"))
+        case .openURL: operation = .openURL(url: try message.nonEmptyString("url"))
+        case .continueUserActivity:
+            operation = .continueUserActivity(
+                activityType: try message.nonEmptyString("activityType"),
+                userInfo: message.value("userInfo")
+            )
         }
         self = .request(id: id, operation)
     }
@@ -140,12 +155,49 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
                 JSONWriter.write(restoration, into: &buffer)
             }
+            if let url = options.url {
+                JSONWriter.appendLiteral(#","url":"#, to: &buffer)
+                JSONWriter.writeString(url, into: &buffer)
+            }
+            if let width = options.width {
+                JSONWriter.appendLiteral(#","width":"#, to: &buffer)
+                JSONWriter.writeInt(width, into: &buffer)
+            }
+            if let height = options.height {
+                JSONWriter.appendLiteral(#","height":"#, to: &buffer)
+                JSONWriter.writeInt(height, into: &buffer)
+            }
+            if let sessions = options.discardedSessions {
+                JSONWriter.appendLiteral(#","discardedSessions":"#, to: &buffer)
+                JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
+            }
+            if let activityType = options.activityType {
+                JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+                JSONWriter.writeString(activityType, into: &buffer)
+            }
+            if let userInfo = options.userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
+            }
+        case .didDiscardSceneSessions(let sessions):
+            JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
+            JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
         case .push(let viewController, let payload):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
             if let payload {
                 JSONWriter.appendLiteral(#","payload":"#, to: &buffer)
                 JSONWriter.write(payload, into: &buffer)
+            }
+        case .openURL(let url):
+            JSONWriter.appendLiteral(#","url":"#, to: &buffer)
+            JSONWriter.writeString(url, into: &buffer)
+        case .continueUserActivity(let activityType, let userInfo):
+            JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+            JSONWriter.writeString(activityType, into: &buffer)
+            if let userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
             }
         case .resize(let width, let height):
             JSONWriter.appendLiteral(#","width":"#, to: &buffer)
@@ -165,7 +217,7 @@ extension WorkerOperation {
         case .swipeDismiss(let completes), .swipeBack(let completes):
             JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
-            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss:
+            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap:
             break
         }
     }
@@ -193,6 +245,10 @@ private enum OperationKind: String, CaseIterable {
     case dismiss
     case swipeDismiss
     case swipeBack
+    case tap
+    case openURL
+    case continueUserActivity
+    case didDiscardSceneSessions
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -266,6 +322,22 @@ extension WorkerMessage {
                 JSONWriter.writeString(viewController, into: &buffer)
                 JSONWriter.appendLiteral(#","style":"#, to: &buffer)
                 JSONWriter.writeString(style.rawValue, into: &buffer)
+            case .requestSceneSessionActivation(let session, let activityType, let userInfo):
+                if let session {
+                    JSONWriter.appendLiteral(#","session":"#, to: &buffer)
+                    JSONWriter.writeString(session, into: &buffer)
+                }
+                if let activityType {
+                    JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
+                    JSONWriter.writeString(activityType, into: &buffer)
+                }
+                if let userInfo {
+                    JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                    JSONWriter.write(userInfo, into: &buffer)
+                }
+            case .requestSceneSessionDestruction(let session):
+                JSONWriter.appendLiteral(#","session":"#, to: &buffer)
+                JSONWriter.writeString(session, into: &buffer)
             case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
@@ -378,6 +450,14 @@ extension AppChange {
             }
             self = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
         case .dismiss: self = .dismiss
+        case .requestSceneSessionActivation:
+            self = .requestSceneSessionActivation(
+                session: try message.optionalString("session"),
+                activityType: try message.optionalString("activityType"),
+                userInfo: message.value("userInfo")
+            )
+        case .requestSceneSessionDestruction:
+            self = .requestSceneSessionDestruction(session: try message.nonEmptyString("session"))
         }
     }
 }
@@ -391,6 +471,8 @@ private enum ChangeKind: String, CaseIterable {
     case setStack
     case present
     case dismiss
+    case requestSceneSessionActivation
+    case requestSceneSessionDestruction
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }
@@ -492,6 +574,35 @@ private struct WireObject {
         let integer = try integer(key)
         guard integer >= 0 else {
             throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
+        }
+        return integer
+    }
+
+    /// An optional non-empty array of non-empty strings.
+    mutating func optionalNameList(_ key: StaticString) throws(ProtocolError) -> [String]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let elements) = value, !elements.isEmpty else { throw mistyped(key, "a non-empty array") }
+        var names: [String] = []
+        for element in elements {
+            guard case .string(let name) = element, !name.isEmpty else {
+                throw mistyped(key, "an array of non-empty strings")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// An optional integer field of at least 1.
+    mutating func optionalPositiveInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
+        let integer: Int
+        switch value(key) {
+        case nil: return nil
+        case .int(let value)?: integer = value
+        case .double?: throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
+        default: throw mistyped(key, "a number")
+        }
+        guard integer > 0 else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be at least 1 (got \(integer))")
         }
         return integer
     }

@@ -23,11 +23,14 @@ public struct LaunchOptions: Sendable, Hashable {
     public var launchedInBackground: Bool
     /// Whether the launch reconnects an existing scene session.
     public var reconnecting: Bool
+    /// The URL the app was opened with (`connect … "url"`), if any.
+    public var url: String?
 
     /// Launch options.
-    public init(launchedInBackground: Bool = false, reconnecting: Bool = false) {
+    public init(launchedInBackground: Bool = false, reconnecting: Bool = false, url: String? = nil) {
         self.launchedInBackground = launchedInBackground
         self.reconnecting = reconnecting
+        self.url = url
     }
 }
 
@@ -37,6 +40,10 @@ public struct LaunchOptions: Sendable, Hashable {
 /// answer). The runtime reports each call itself, just before it runs.
 @MainActor
 public protocol ApplicationDelegate: AnyObject {
+    /// The process is launching, before state restoration (trace: `willFinishLaunching`),
+    /// with the same options `didFinishLaunching` gets. The answer is ignored. Default: `true`.
+    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) -> Bool
+
     /// The process finished launching (trace: `didFinishLaunching`). The answer is ignored,
     /// as UIKit ignores it for scene-based apps. Default: `true`.
     func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool
@@ -60,12 +67,22 @@ public protocol ApplicationDelegate: AnyObject {
     /// view controller's `didReceiveMemoryWarning` follows, root first. Default: nothing.
     func applicationDidReceiveMemoryWarning(_ application: Application)
 
+    /// Scene sessions of this app were discarded (trace: `didDiscardSceneSessions`, from this
+    /// worker): by the user while this worker ran, or, right after `didFinishLaunching`, while
+    /// none ran. `sessions` are their persistent identifiers. Default: nothing.
+    func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>)
+
     /// The process is about to end (trace: `applicationWillTerminate`). View controllers do not
     /// deinit afterwards: the process simply exits. Default: nothing.
     func applicationWillTerminate(_ application: Application)
 }
 
 extension ApplicationDelegate {
+    /// Returns `true`.
+    public func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
+        true
+    }
+
     /// Returns `true`.
     public func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
         true
@@ -93,6 +110,9 @@ extension ApplicationDelegate {
 
     /// Does nothing.
     public func applicationWillTerminate(_ application: Application) {}
+
+    /// Does nothing.
+    public func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>) {}
 }
 
 /// The worker process's application object, as `UIApplication.shared`.
@@ -119,6 +139,9 @@ public final class Application {
     /// The worker's scene, once connected.
     public internal(set) var connectedScene: Scene?
 
+    /// `applicationState` while no scene is attached: set at launch and at disconnect.
+    var unattachedState: State = .inactive
+
     /// The running background task, if any.
     public var currentBackgroundTask: BackgroundTaskIdentifier? { task?.identifier }
 
@@ -137,6 +160,9 @@ public final class Application {
     /// Set while the runtime carries out the host's `beginBackgroundTask` request: the task
     /// the scene delegate begins then is the host's, not an app-initiated change.
     var beginsHostTask = false
+
+    /// Where the app's scene requests go (the session's sink).
+    var changeSink: CallbackSink? { sink }
 
     init(sink: CallbackSink?) {
         self.sink = sink

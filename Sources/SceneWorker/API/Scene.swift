@@ -64,14 +64,21 @@ public final class Window {
 @MainActor
 public class Scene {
     /// What `scene(_:willConnectTo:options:)` and `configurationForConnecting` receive.
-    public struct ConnectionOptions: Sendable, Hashable {
+    public struct ConnectionOptions: Sendable {
         /// The session's restoration state, as the scene delegate last returned it from
         /// `stateRestorationActivity(for:)` (nil for a new session, or when none was saved).
         public var restoration: JSONValue?
+        /// The URL the scene is opened with (`URLContexts` in UIKit), if any.
+        public var url: String?
 
-        /// Options carrying `restoration`.
-        public init(restoration: JSONValue? = nil) {
+        /// The user activity the scene is opened with (a scene another scene asked for).
+        public var userActivity: UserActivity?
+
+        /// Options carrying `restoration`, `url` and `userActivity`.
+        public init(restoration: JSONValue? = nil, url: String? = nil, userActivity: UserActivity? = nil) {
             self.restoration = restoration
+            self.url = url
+            self.userActivity = userActivity
         }
     }
 
@@ -146,6 +153,15 @@ public protocol UISceneDelegate: AnyObject {
     /// whose expiration handler does nothing (it does not end the task, so the host's
     /// background-task limit applies). Not itself a trace callback.
     func scene(_ scene: Scene, beginBackgroundTaskWith application: Application)
+
+    /// The scene is asked to open URLs (trace: `openURLContexts`): the host's `openURL` to a
+    /// connected scene, delivered in the foreground. A scene launched for a URL gets it in
+    /// `willConnectTo`'s `options.url` instead. Default: nothing.
+    func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>)
+
+    /// The scene is handed a user activity (trace: `continueUserActivity`), delivered in the
+    /// foreground. Default: nothing.
+    func scene(_ scene: Scene, continue userActivity: UserActivity)
 }
 
 extension UISceneDelegate {

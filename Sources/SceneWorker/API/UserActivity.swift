@@ -54,3 +54,47 @@ public final class UserActivity {
         }
     }
 }
+
+extension UserActivity {
+    /// An activity of `activityType` whose `userInfo` holds the entries of `userInfo` (a JSON
+    /// object; `null` is no `userInfo`; any other JSON value is kept under the key `"value"`).
+    public convenience init(activityType: String, userInfo: JSONValue?) {
+        self.init(activityType: activityType)
+        switch userInfo {
+        case .null?:
+            break
+        case .object(let entries)?:
+            self.userInfo = Dictionary(
+                uniqueKeysWithValues: entries.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
+            )
+        case let value?:
+            self.userInfo = ["value": PropertyListJSON.value(of: value)]
+        case nil:
+            break
+        }
+    }
+
+    /// `userInfo` in the JSON form the host sends and stores (nil when there is none).
+    public var userInfoJSON: JSONValue? {
+        guard case .object(let object) = jsonValue else { return nil }
+        return object["userInfo"]
+    }
+}
+
+/// A URL a scene is asked to open, as `UIOpenURLContext`.
+public struct OpenURLContext: Sendable, Hashable {
+    /// The URL, as the host sent it.
+    public var url: String
+
+    /// A context for `url`.
+    public init(url: String) {
+        self.url = url
+    }
+}
+
+extension UISceneDelegate {
+    /// Does nothing.
+    public func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {}
+    /// Does nothing.
+    public func scene(_ scene: Scene, continue userActivity: UserActivity) {}
+}

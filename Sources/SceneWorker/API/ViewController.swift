@@ -126,6 +126,13 @@ open class UIViewController {
 
     /// The process received a memory warning. The base implementation does nothing.
     open func didReceiveMemoryWarning() {}
+
+    /// A tap began on this controller (the frontmost one, its scene active). The base
+    /// implementation does nothing.
+    open func touchesBegan(_ touches: Set<Touch>) {}
+
+    /// A tap ended on this controller. The base implementation does nothing.
+    open func touchesEnded(_ touches: Set<Touch>) {}
 }
 
 // MARK: - Driving the callbacks (each reported, then run)

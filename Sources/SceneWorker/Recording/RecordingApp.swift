@@ -22,6 +22,10 @@ extension WorkerApp {
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
     ///   whole stack in `willConnectTo` with `setViewControllers` (when the saved root is the
     ///   root it connects with);
+    /// - the notification `openWindow` makes it ask for a new window
+    ///   (`requestSceneSessionActivation`; a string value names a session to bring forward
+    ///   instead); `closeWindow` makes it close its own window for good (or the session a
+    ///   string value names) with `requestSceneSessionDestruction`;
     /// - with `beginsBackgroundTaskOnEnterBackground` it begins a background task in
     ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload` (or when
     ///   the task expires).
@@ -57,6 +61,12 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let openDetail = "openDetail"
     /// The notification that makes the app pop.
     static let closeDetail = "closeDetail"
+    /// The notification that makes the app open a window (`requestSceneSessionActivation`;
+    /// a string value names the session to bring forward, else a new one).
+    static let openWindow = "openWindow"
+    /// The notification that makes the app close a window for good
+    /// (`requestSceneSessionDestruction`: its own, or the session a string value names).
+    static let closeWindow = "closeWindow"
     /// The notification that ends the background task begun on entering the background.
     static let finishUpload = "finishUpload"
     /// The notification that makes the app present a page sheet (its value, a string, names
@@ -144,6 +154,18 @@ final class RecordingSceneDelegate: UISceneDelegate {
             navigationController.topViewController?.present(sheet, animated: true)
         case Self.closeSheet:
             navigationController.topViewController?.dismiss(animated: true)
+        case Self.openWindow:
+            // A string value names an existing session to bring forward; else a new window.
+            var session: String?
+            if case .string(let named) = value, !named.isEmpty { session = named }
+            Application.shared.requestSceneSessionActivation(
+                session,
+                userActivity: UserActivity(activityType: Self.openWindow, userInfo: value)
+            )
+        case Self.closeWindow:
+            var session = scene.session.persistentIdentifier
+            if case .string(let named) = value, !named.isEmpty { session = named }
+            Application.shared.requestSceneSessionDestruction(session)
         default:
             break
         }

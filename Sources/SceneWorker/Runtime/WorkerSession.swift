@@ -280,6 +280,20 @@ final class WorkerSession {
             return .bool(dismissed)
         case .swipeBack(let completes):
             scene?.window.rootViewController.performSwipeBack(completes: completes)
+        case .tap:
+            // The frontmost controller: the presented one, if any, else the stack's top.
+            let navigation = scene?.window.rootViewController
+            (navigation?.presentedViewController ?? navigation?.topViewController)?.runTap()
+        case .didDiscardSceneSessions(let sessions):
+            didDiscard(sessions)
+        case .openURL(let url):
+            sink.report(.openURLContexts)
+            if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
+        case .continueUserActivity(let activityType, let userInfo):
+            sink.report(.continueUserActivity)
+            if let scene {
+                sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
+            }
         }
         return nil
     }
@@ -303,15 +317,24 @@ final class WorkerSession {
         let applicationDelegate = app.makeApplicationDelegate()
         self.applicationDelegate = applicationDelegate
         application.delegate = applicationDelegate
+        application.unattachedState = options.background ? .background : .inactive
+        let launchOptions = LaunchOptions(
+            launchedInBackground: options.background,
+            reconnecting: options.reconnect,
+            url: options.url
+        )
+        sink.report(.willFinishLaunching)
+        _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
         sink.report(.didFinishLaunching)
+        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
+        // UIKit's form of the same callback (a template's), right after: scene-based apps get nil.
         _ = applicationDelegate.application(
             application,
-            didFinishLaunchingWithOptions: LaunchOptions(
-                launchedInBackground: options.background,
-                reconnecting: options.reconnect
-            )
+            didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
         )
-        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: nil)
+        if let discarded = options.discardedSessions, !discarded.isEmpty {
+            didDiscard(discarded)
+        }
 
         let session = SceneSession(
             persistentIdentifier: options.session,
@@ -319,7 +342,11 @@ final class WorkerSession {
             configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
         )
         session.stateRestorationActivity = options.restoration.flatMap(UserActivity.init(jsonValue:))
-        let connectionOptions = Scene.ConnectionOptions(restoration: options.restoration)
+        let connectionOptions = Scene.ConnectionOptions(
+            restoration: options.restoration,
+            url: options.url,
+            userActivity: options.activityType.map { UserActivity(activityType: $0, userInfo: options.userInfo) }
+        )
         if !options.reconnect {
             sink.report(.configurationForConnecting)
             session.configuration = applicationDelegate.application(
@@ -334,7 +361,7 @@ final class WorkerSession {
         navigationController.changeHandler = self
         let scene = UIWindowScene(
             session: session,
-            window: Window(rootViewController: navigationController, size: Window.defaultSize)
+            window: Window(rootViewController: navigationController, size: Self.launchSize(options))
         )
         let sceneDelegate = app.makeSceneDelegate()
         scene.delegate = sceneDelegate
@@ -357,6 +384,18 @@ final class WorkerSession {
         }
         firstAppearance()
         return nil
+    }
+
+    /// `application(_:didDiscardSceneSessions:)`, reported with the sessions as its `value`.
+    private func didDiscard(_ sessions: [String]) {
+        sink.report(CallbackEvent(.didDiscardSceneSessions, value: .array(sessions.map { .string($0) })))
+        applicationDelegate?.application(application, didDiscardSceneSessions: Set(sessions))
+    }
+
+    /// The window size a launch starts at: the host's `width`/`height`, else the default.
+    private static func launchSize(_ options: ConnectOptions) -> Size {
+        guard let width = options.width, let height = options.height else { return Window.defaultSize }
+        return Size(width: width, height: height)
     }
 
     /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, `sceneDidBecomeActive`,
@@ -417,6 +456,7 @@ final class WorkerSession {
 
     private func didDisconnect() {
         guard let scene else { return }
+        application.unattachedState = .background
         scene.activationState = .unattached
         sink.report(.sceneDidDisconnect)
         sceneDelegate?.sceneDidDisconnect(scene)

@@ -17,6 +17,31 @@ final class EditorViewController: UIViewController {
     }
 }
 
+/// A list whose rows push the editor when tapped (the app navigating from a touch).
+final class ListViewController: UIViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        navigationController?.pushViewController(EditorViewController(restorationIdentifier: "Editor"), animated: true)
+    }
+}
+
+/// A tap opens a second window (a new scene) to compose a note.
+final class OpenerViewController: UIViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        Application.shared.requestSceneSessionActivation(
+            nil,
+            userActivity: UserActivity(activityType: "compose", userInfo: .string("draft"))
+        )
+    }
+}
+
+/// A tap closes this window for good (its session is discarded).
+final class CloserViewController: UIViewController {
+    override func touchesEnded(_ touches: Set<Touch>) {
+        guard let session = Application.shared.connectedScene?.session.persistentIdentifier else { return }
+        Application.shared.requestSceneSessionDestruction(session)
+    }
+}
+
 final class NotesAppDelegate: ApplicationDelegate {}
 
 final class NotesSceneDelegate: UISceneDelegate {
@@ -26,6 +51,24 @@ final class NotesSceneDelegate: UISceneDelegate {
         if case .object(let state)? = options.restoration, case .string(let draft)? = state["draft"] {
             restoredDraft = draft
         }
+        // A deep link at launch opens the editor over the root.
+        let navigation = scene.window.rootViewController
+        let compose = options.userActivity?.activityType == "compose"
+        if options.url == "notes://editor" || compose, let root = navigation.viewControllers.first {
+            navigation.setViewControllers(
+                [root, EditorViewController(restorationIdentifier: "Editor")],
+                animated: false
+            )
+        }
+    }
+
+    /// A deep link while connected pushes the editor.
+    func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
+        guard contexts.contains(OpenURLContext(url: "notes://editor")) else { return }
+        scene.window.rootViewController.pushViewController(
+            EditorViewController(restorationIdentifier: "Editor"),
+            animated: true
+        )
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
@@ -39,8 +82,13 @@ WorkerRuntime.run(
         makeApplicationDelegate: { NotesAppDelegate() },
         makeSceneDelegate: { NotesSceneDelegate() },
         makeViewController: { name in
-            name == "Editor"
-                ? EditorViewController(restorationIdentifier: name) : UIViewController(restorationIdentifier: name)
+            switch name {
+            case "Editor": EditorViewController(restorationIdentifier: name)
+            case "List": ListViewController(restorationIdentifier: name)
+            case "Opener": OpenerViewController(restorationIdentifier: name)
+            case "Closer": CloserViewController(restorationIdentifier: name)
+            default: UIViewController(restorationIdentifier: name)
+            }
         }
     )
 )

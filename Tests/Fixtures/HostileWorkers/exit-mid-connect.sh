@@ -5,5 +5,5 @@
 record_pipes "$1"
 read_request
 read_request
-printf '{"type":"ready","protocol":1,"pid":%d}\n{"type":"callback","name":"didFinishLaunching"}\n' $$
+printf '{"type":"ready","protocol":1,"pid":%d}\n{"type":"callback","name":"willFinishLaunching"}\n{"type":"callback","name":"didFinishLaunching"}\n' $$
 exit 3

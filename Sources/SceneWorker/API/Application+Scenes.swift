@@ -1,0 +1,55 @@
+import Protocol
+
+/// Why `requestSceneSessionActivation` or `requestSceneSessionDestruction` failed at once.
+public struct SceneRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+}
+
+extension Application {
+    /// Asks the system for a scene (docs/LIFECYCLE.md §3c), as UIKit's
+    /// `requestSceneSessionActivation(_:userActivity:options:errorHandler:)`: `session` nil
+    /// opens a new window (a new session with a new identifier and its own worker); an
+    /// existing session's identifier brings that scene forward (connecting it if it has no
+    /// worker). The user activity reaches the scene in its connection options
+    /// (`Scene.ConnectionOptions.userActivity`), or in `scene(_:continue:)` when it is already
+    /// connected. An app-initiated change: the host carries it out after this returns.
+    /// Fails (`errorHandler`) when this worker has no connected scene.
+    public func requestSceneSessionActivation(
+        _ session: String?,
+        userActivity: UserActivity?,
+        errorHandler: ((SceneRequestError) -> Void)? = nil
+    ) {
+        guard connectedScene != nil, let sink = changeSink else {
+            errorHandler?(SceneRequestError(description: "no scene is connected"))
+            return
+        }
+        if let session, session.isEmpty {
+            errorHandler?(SceneRequestError(description: "an empty session identifier"))
+            return
+        }
+        sink.send(
+            .change(
+                .requestSceneSessionActivation(
+                    session: session,
+                    activityType: userActivity?.activityType,
+                    userInfo: userActivity?.userInfoJSON
+                )
+            )
+        )
+    }
+
+    /// Asks the system to close the scene of `session` and discard the session, as UIKit's
+    /// `requestSceneSessionDestruction(_:options:errorHandler:)` (this worker's own scene
+    /// included). An app-initiated change: the host carries it out after this returns.
+    public func requestSceneSessionDestruction(
+        _ session: String,
+        errorHandler: ((SceneRequestError) -> Void)? = nil
+    ) {
+        guard connectedScene != nil, let sink = changeSink, !session.isEmpty else {
+            errorHandler?(SceneRequestError(description: "no scene is connected, or an empty identifier"))
+            return
+        }
+        sink.send(.change(.requestSceneSessionDestruction(session: session)))
+    }
+}

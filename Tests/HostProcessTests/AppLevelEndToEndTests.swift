@@ -1,0 +1,317 @@
+import HostProcess
+import Protocol
+import Testing
+
+/// The app level with real workers (docs/LIFECYCLE.md §3c): launch options and size, taps.
+/// Every trace also passes the verifier.
+@Suite struct AppLevelEndToEndTests {
+    @Test func aLaunchAtASizeLaysOutOnceAtItWithNoTransition() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: LaunchParameters(url: "notes://7", width: 844, height: 390))
+        #expect(
+            host.compactEvents(of: "A") == [
+                "process spawned",
+                "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
+                "cb loadView Root", "cb viewDidLoad Root",
+                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                "cb sceneWillEnterForeground", "state unattached>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                "cb viewDidAppear Root",
+            ]
+        )
+        // A background launch starts with the same two launch callbacks.
+        let other = try host.scene("B")
+        try await other.connect(background: true)
+        #expect(
+            Array(host.compactEvents(of: "B").prefix(4)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aConnectWithHalfASizeIsRefusedBeforeAnythingRuns() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) { try await scene.connect(launch: LaunchParameters(width: 800)) }
+        #expect(await scene.status().process == ProcessState.none)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aTapReachesTheFrontmostControllerWhileActive() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.tap()
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb touchesBegan Root", "cb touchesEnded Root"])
+        try await scene.push("Detail")
+        mark = host.lastSeq
+        try await scene.tap()
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb touchesBegan Detail", "cb touchesEnded Detail"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aTapWhileInactiveBackgroundOrSuspendedDeliversNothing() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.deactivate()
+        var mark = host.lastSeq
+        let inactive = await scene.status()
+        await #expect(throws: HostError.self) { try await scene.tap() }
+        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
+        #expect(await scene.status() == inactive)
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        mark = host.lastSeq
+        await #expect(throws: HostError.self) { try await scene.tap() }
+        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
+        #expect(await scene.status().process == .suspended)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aURLReachesAConnectedSceneInTheForegroundResumingItFirst() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        var mark = host.lastSeq
+        try await scene.openURL("notes://1")
+        #expect(host.compactEvents(of: "A", after: mark) == ["cb openURLContexts"])
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        try await scene.notify("sync", value: .int(1))
+        mark = host.lastSeq
+        try await scene.openURL("notes://2")
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "process resumed", "cb didReceiveNotification",
+                "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                "cb openURLContexts",
+            ]
+        )
+        #expect(await scene.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aURLLaunchesASceneWithNoWorkerWithTheURLInItsOptions() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.customWorker]
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.openURL("notes://editor")
+        // The custom app opens its editor from the launch's URL (a deep link at launch).
+        #expect(await scene.status().stack == ["Root", "Editor"])
+        let events = host.compactEvents(of: "A")
+        #expect(
+            Array(events.prefix(5)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+                "cb willConnectTo",
+            ]
+        )
+        #expect(!events.contains("cb openURLContexts"))
+        #expect(events.last == "cb viewDidAppear Editor")
+        // Connected now: the URL arrives in openURLContexts, and the app pushes from it.
+        try await scene.pop()
+        let mark = host.lastSeq
+        try await scene.openURL("notes://editor")
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "Editor appears") {
+            $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        #expect(host.compactEvents(of: "A", after: mark).first == "cb openURLContexts")
+        #expect(await scene.status().stack == ["Root", "Editor"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aUserActivityGoesToAConnectedSceneOnly() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) { try await scene.continueUserActivity("edit") }
+        #expect(host.compactEvents(of: "A") == ["error continueUserActivity"])
+        try await scene.connect(background: true)
+        let mark = host.lastSeq
+        try await scene.continueUserActivity("edit", userInfo: .object(["id": .int(3)]))
+        // A first trip to the foreground (first appearance), then the activity.
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive", "cb viewDidAppear Root",
+                "cb continueUserActivity",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func appCodeHandlingATapNavigatesAndTheHostFollows() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(root: "List", worker: [TestWorker.customWorker])
+        let mark = host.lastSeq
+        try await scene.tap()
+        // The push comes after the tap's reply: wait for its last callback.
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "Editor appears") {
+            $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        #expect(await scene.status().stack == ["List", "Editor"])
+        let events = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
+        #expect(
+            events.map { $0.compact + ($0.origin == "app" ? " app" : "") } == [
+                "cb touchesBegan List", "cb touchesEnded List",
+                "cb loadView Editor app", "cb viewDidLoad Editor app", "cb viewWillDisappear List app",
+                "cb viewWillAppear Editor app", "cb viewIsAppearing Editor app", "cb viewWillLayoutSubviews Editor app",
+                "cb viewDidLayoutSubviews Editor app", "cb viewDidDisappear List app", "cb viewDidAppear Editor app",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+@Suite struct NewSessionAfterDiscardTests {
+    @Test func aDiscardedNameOpensANewSessionOnConnect() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        try await scene.discard()
+        #expect(await scene.status().isDiscarded)
+        await #expect(throws: HostError.self) { try await scene.foreground() }
+        let mark = host.lastSeq
+        try await scene.connect()
+        let status = await scene.status()
+        #expect(!status.isDiscarded && status.stack == ["Root"] && status.activation == .foregroundActive)
+        // A new session: configurationForConnecting, and no restoration state from the old one.
+        // No worker of the app ran when the old one was discarded: this launch hears of it.
+        #expect(
+            Array(host.compactEvents(of: "A", after: mark).prefix(6)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb didDiscardSceneSessions",
+                "cb configurationForConnecting", "cb willConnectTo",
+            ]
+        )
+        let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+        #expect(willConnect?.restoration == nil)
+        #expect(host.sessions.session("A") != nil)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+@Suite struct DiscardReachesTheAppTests {
+    @Test func aRunningWorkerOfTheAppHearsOfADiscard() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let other = try host.scene("B")
+        try await other.connect()
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let mark = host.lastSeq
+        try await scene.discard()
+        let delivered = try await host.trace.firstEvent(fromSeq: mark + 1, "B hears of the discard") {
+            $0.scene == "B" && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(delivered.value == .array([.string("A")]))
+        // The host's own event on A came first.
+        let hostEvent = host.trace.history.first {
+            $0.seq > mark && $0.scene == "A" && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(hostEvent.map { $0.seq < delivered.seq } == true)
+        #expect(await other.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func withNoWorkerRunningTheNextLaunchHearsOfIt() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let suspended = try host.scene("B")
+        try await suspended.connect()
+        try await suspended.background()
+        try await suspended.waitFor(process: .suspended, timeout: .seconds(60))
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.discard()
+        // B is suspended: it runs no code and hears nothing.
+        #expect(!host.trace.history.contains { $0.scene == "B" && $0.name == "didDiscardSceneSessions" })
+        let mark = host.lastSeq
+        try await host.scene("C").connect()
+        #expect(
+            Array(host.compactEvents(of: "C", after: mark).prefix(4)) == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching", "cb didDiscardSceneSessions",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+@Suite struct ScenesThatOpenScenesTests {
+    private static func host() throws -> SceneHost {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.customWorker]
+        return try SceneHost(configuration: configuration)
+    }
+
+    @Test func aSceneOpensASecondWindowThatOutlivesIt() async throws {
+        let host = try Self.host()
+        let opener = try host.scene("A")
+        try await opener.connect(root: "Opener")
+        let mark = host.lastSeq
+        try await opener.tap()
+        // The new window: a new session and its own worker, opened with the user activity
+        // (the custom app opens its editor from it).
+        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the second window appears") {
+            $0.scene == "A-1" && $0.name == "viewDidAppear" && $0.viewController == "Editor"
+        }
+        let request = host.trace.history.first { $0.scene == "A-1" && $0.kind == .host }
+        #expect(request?.name == "requestSceneSessionActivation" && request?.origin == "app")
+        #expect(request?.value == .object(["requestedBy": .string("A")]))
+        let second = try host.scene("A-1")
+        let opened = await second.status()
+        let openerStatus = await opener.status()
+        #expect(opened.pid != nil && opened.pid != openerStatus.pid)
+        #expect(opened.stack == ["Root", "Editor"] && opened.activation == .foregroundActive)
+        #expect(host.sessions.session("A-1") != nil)
+        #expect(host.compactEvents(of: "A-1").contains("cb configurationForConnecting"))
+        // The opener dies; the window it opened lives on.
+        try await opener.kill()
+        #expect(await second.status().pid == opened.pid)
+        #expect(await second.status().process == .running)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSceneClosesItselfForGood() async throws {
+        let host = try Self.host()
+        let scene = try host.scene("B")
+        try await scene.connect(root: "Closer")
+        try await scene.tap()
+        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+        _ = try await host.trace.firstEvent("B discarded") {
+            $0.scene == "B" && $0.kind == .callback && $0.name == "didDiscardSceneSessions"
+        }
+        #expect(await scene.status().isDiscarded)
+        #expect(host.sessions.session("B") == nil)
+        let request = host.trace.history.first { $0.scene == "B" && $0.kind == .host }
+        #expect(request?.name == "requestSceneSessionDestruction" && request?.origin == "app")
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
