@@ -215,11 +215,6 @@ extension EventLoop {
         guard let exit = watch.child.reap() else { return }
         // Its last unfinished stderr line, if it was being forwarded.
         StderrForwarder.workerReaped(pid: watch.child.pid)
-        // What left its process group, and its group's dead members, were re-parented to the
-        // host (a subreaper): kill and reap them, off the loop (waitid blocks).
-        if watch.killsProcessGroupAtExit {
-            DescendantReaper.scheduleSweep(afterDeathOfGroup: watch.child.pid)
-        }
         // Explicit removal rather than relying on close: a process forked elsewhere in the host
         // and not yet exec'd still shares these descriptions and would keep them registered.
         remove(watch.child.descriptor(of: .stdout))
@@ -229,6 +224,12 @@ extension EventLoop {
         watch.child.closeAllDescriptors()
         watches.withLock { $0[id] = nil }
         watch.onExit(exit)
+        // What left its process group, and its group's dead members, were re-parented to the
+        // host (a subreaper): kill and reap them, off the loop (waitid blocks). After the
+        // exit is reported: the sweep's thread wake-up is not on the exit's path.
+        if watch.killsProcessGroupAtExit {
+            DescendantReaper.scheduleSweep(afterDeathOfGroup: watch.child.pid)
+        }
     }
 
     private func remove(_ descriptor: Int32) {
