@@ -51,7 +51,9 @@ extension UIViewController {
     ) {
         guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
         else {
-            writeError("scenehost worker: present(\(viewControllerToPresent.restorationIdentifier)) ignored: not in a scene")
+            writeError(
+                "scenehost worker: present(\(viewControllerToPresent.restorationIdentifier)) ignored: not in a scene"
+            )
             return
         }
         session.appRequestsPresent(viewControllerToPresent, on: navigationController, completion: completion)
