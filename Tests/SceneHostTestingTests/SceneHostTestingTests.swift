@@ -92,8 +92,10 @@ import Testing
                 (.foregroundActive, []),
             ]
             for (state, operations) in route {
-                #expect(try await scene.move(to: state) == operations, "to \(state)")
-                #expect(await scene.status().activation == state)
+                let performed = try await scene.move(to: state)
+                #expect(performed == operations, "to \(state)")
+                let status = await scene.status()
+                #expect(status.activation == state, "to \(state): \(status), after \(performed)")
             }
         }
     }
