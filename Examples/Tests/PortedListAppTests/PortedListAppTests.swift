@@ -25,9 +25,10 @@ import Testing
             try host.expectCallbacks(
                 of: "List",
                 [
-                    "didFinishLaunching", "configurationForConnecting", "willConnectTo",
+                    "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "ListViewController.loadView", "ListViewController.viewDidLoad",
-                    "ListViewController.viewWillAppear", "ListViewController.viewWillLayoutSubviews",
+                    "ListViewController.viewWillAppear", "ListViewController.viewIsAppearing",
+                    "ListViewController.traitCollectionDidChange", "ListViewController.viewWillLayoutSubviews",
                     "ListViewController.viewDidLayoutSubviews", "sceneWillEnterForeground", "sceneDidBecomeActive",
                     "ListViewController.viewDidAppear",
                 ]
