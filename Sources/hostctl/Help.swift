@@ -37,8 +37,10 @@ enum Help {
 
         Runs three scenes (Mail, Notes, Music), each in its own worker process, through
         foreground/background, an interruption (a tap refused while inactive), navigation
-        push/pop, a size change, a memory warning, a second window Mail's app opens itself, suspension with queued notifications, a killed worker restored from its
-        session, and a quit. Prints a per-scene timeline of every callback with the pid.
+        push/pop, a size change, a memory warning, a page sheet swiped away, a full-screen
+        modal, a cancelled swipe back, a second window Mail's app opens itself, suspension
+        with queued notifications, a killed worker restored from its session, and a quit.
+        Prints a per-scene timeline of every callback with the pid.
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
           --state-dir DIR   keep scene sessions in DIR (survives the run; one host at a time)
