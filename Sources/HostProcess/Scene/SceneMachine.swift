@@ -131,7 +131,8 @@ struct SceneMachine: Sendable {
             lastExit: lastExit,
             workerArgv: worker?.argv ?? lastArgv,
             presented: lifecycle.presented?.name,
-            presentation: lifecycle.presented?.style
+            presentation: lifecycle.presented?.style,
+            lifecycle: lifecycle.kind
         )
     }
 
@@ -251,8 +252,13 @@ struct SceneMachine: Sendable {
             options.discardedSessions = discarded.isEmpty ? nil : discarded
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
+            // A connect that asks for no lifecycle keeps the one the session's app declared.
+            let asked = lastLaunch.lifecycle ?? (lifecycle.kind == .app ? .app : nil)
             output.append(
-                .write([.hello(protocolVersion: ProtocolVersion.current), .request(id: requestID, operation)])
+                .write([
+                    .hello(protocolVersion: ProtocolVersion.current, lifecycle: asked),
+                    .request(id: requestID, operation),
+                ])
             )
             arm(.step, after: configuration.launchLimit)
             flight.wait = .reply(id: requestID, operation)

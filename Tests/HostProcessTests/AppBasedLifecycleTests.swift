@@ -1,0 +1,178 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// The app-based lifecycle with real workers (docs/LIFECYCLE.md §3d): an app without scene
+/// support gets only app-delegate callbacks, in UIKit's orders; every trace passes the
+/// verifier, and the same trace with one pair swapped does not.
+@Suite struct AppBasedLifecycleTests {
+    static let app = LaunchParameters(lifecycle: .app)
+
+    static let launch = [
+        "process spawned",
+        "cb willFinishLaunching", "cb didFinishLaunching",
+        "cb loadView Root", "cb viewDidLoad Root",
+        "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+        "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+        "cb applicationDidBecomeActive", "state unattached>foregroundInactive",
+        "state foregroundInactive>foregroundActive",
+        "cb viewDidAppear Root",
+    ]
+
+    @Test func everyTransitionRunsTheAppDelegatesOrder() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: Self.app)
+        #expect(host.compactEvents(of: "A") == Self.launch)
+        #expect(await scene.status().lifecycle == .app)
+
+        var mark = host.lastSeq
+        try await scene.deactivate()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+            ]
+        )
+        mark = host.lastSeq
+        try await scene.activate()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+            ]
+        )
+        mark = host.lastSeq
+        try await scene.background()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+                "cb applicationDidEnterBackground", "state foregroundInactive>background",
+                "cb shouldSaveSecureApplicationState",
+            ]
+        )
+        mark = host.lastSeq
+        try await scene.foreground()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb applicationWillEnterForeground", "state background>foregroundInactive",
+                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+            ]
+        )
+        mark = host.lastSeq
+        try await scene.terminate()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+                "cb applicationDidEnterBackground", "state foregroundInactive>background",
+                "cb shouldSaveSecureApplicationState",
+                "cb applicationWillTerminate", "state background>unattached",
+                "process exited terminated",
+            ]
+        )
+        // No scene callback ever ran.
+        #expect(!host.compactEvents(of: "A").contains { $0.hasPrefix("cb scene") || $0.contains("willConnectTo") })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSwappedPairOfAnAppBasedTraceIsRejected() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: Self.app)
+        try await scene.background()
+        try await scene.foreground()
+        await host.quit()
+        let events = host.trace.history
+        #expect(firstViolation(events) == nil)
+        let pairs: [(CallbackName, CallbackName)] = [
+            (.applicationDidBecomeActive, .viewDidAppear),
+            (.applicationDidEnterBackground, .applicationWillResignActive),
+            (.applicationWillEnterForeground, .applicationDidBecomeActive),
+        ]
+        for (first, second) in pairs {
+            // The first event named `second` right after an event named `first`, callbacks only.
+            let callbacks = events.indices.filter { events[$0].kind == .callback }
+            guard
+                let position = callbacks.indices.dropLast().first(where: { index in
+                    let (a, b) = (events[callbacks[index]], events[callbacks[index + 1]])
+                    return Set([a.name, b.name]) == Set([first.rawValue, second.rawValue])
+                })
+            else {
+                Issue.record("no \(first), \(second) pair in the trace")
+                continue
+            }
+            var swapped = events
+            swapped.swapAt(callbacks[position], callbacks[position + 1])
+            for index in swapped.indices { swapped[index].seq = index + 1 }
+            #expect(firstViolation(swapped) != nil, "\(first) and \(second) swapped")
+        }
+    }
+
+    @Test func aLaunchIntoTheBackgroundAppearsOnTheFirstForegroundTrip() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(background: true, launch: Self.app)
+        #expect(
+            host.compactEvents(of: "A") == [
+                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching",
+                "cb loadView Root", "cb viewDidLoad Root",
+                "cb applicationDidEnterBackground", "state unattached>background",
+                "cb shouldSaveSecureApplicationState",
+            ]
+        )
+        let mark = host.lastSeq
+        try await scene.foreground()
+        #expect(
+            host.compactEvents(of: "A", after: mark) == [
+                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                "cb applicationWillEnterForeground", "state background>foregroundInactive",
+                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+                "cb viewDidAppear Root",
+            ]
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aSuspendedAppBasedWorkerIsKilledWithNoCallback() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect(launch: Self.app)
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        let mark = host.lastSeq
+        try await scene.terminate()
+        let after = host.compactEvents(of: "A", after: mark)
+        #expect(!after.contains { $0.hasPrefix("cb ") }, "\(after)")
+        #expect(after.contains("process exited killed"))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func theSavedStateComesBackAfterAKillAndScenesOnlyOperationsAreRefused() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: Self.app)
+        try await scene.background()
+        // An app without scenes has no scene to disconnect, discard or open a URL in.
+        await #expect(throws: HostError.self) { try await scene.disconnect() }
+        await #expect(throws: HostError.self) { try await scene.discard() }
+        try await scene.kill()
+        let mark = host.lastSeq
+        try await scene.connect()
+        let relaunch = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
+        #expect(
+            relaunch.map(\.compact).prefix(4) == [
+                "process spawned", "cb willFinishLaunching", "cb shouldRestoreSecureApplicationState",
+                "cb didFinishLaunching",
+            ]
+        )
+        #expect(relaunch[2].restoration == .object(["backgroundEntries": .int(1)]))
+        #expect(await scene.status().lifecycle == .app)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
