@@ -9,6 +9,13 @@ import Testing
 @Suite struct AppBasedLifecycleTests {
     static let app = LaunchParameters(lifecycle: .app)
 
+    /// No suspension gets between the callbacks these tests compare.
+    static var unsuspended: HostConfiguration {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(600)
+        return configuration
+    }
+
     static let launch = [
         "process spawned",
         "cb willFinishLaunching", "cb didFinishLaunching",
@@ -21,7 +28,7 @@ import Testing
     ]
 
     @Test func everyTransitionRunsTheAppDelegatesOrder() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: Self.unsuspended)
         let scene = try host.scene("A")
         try await scene.connect(launch: Self.app)
         #expect(host.compactEvents(of: "A") == Self.launch)
@@ -76,7 +83,7 @@ import Testing
     }
 
     @Test func aSwappedPairOfAnAppBasedTraceIsRejected() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: Self.unsuspended)
         let scene = try host.scene("A")
         try await scene.connect(launch: Self.app)
         try await scene.background()
@@ -109,7 +116,7 @@ import Testing
     }
 
     @Test func aLaunchIntoTheBackgroundAppearsOnTheFirstForegroundTrip() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: Self.unsuspended)
         let scene = try host.scene("A")
         try await scene.connect(background: true, launch: Self.app)
         #expect(
@@ -153,7 +160,7 @@ import Testing
     }
 
     @Test func theSavedStateComesBackAfterAKillAndScenesOnlyOperationsAreRefused() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: Self.unsuspended)
         let scene = try host.scene("A")
         try await scene.connect(launch: Self.app)
         try await scene.background()
