@@ -284,6 +284,8 @@ struct SceneLifecycle: Sendable {
     mutating func discarded() {
         isDiscarded = true
         sessionExists = false
+        // The next session under this name has had no worker to declare a kind.
+        kind = .scene
     }
 
     /// Whether the worker should be suspended now (background, running, no background task).
