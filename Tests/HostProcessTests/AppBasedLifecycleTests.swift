@@ -183,3 +183,35 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+/// `connect … "lifecycle"` in scenario files and on the command line (docs/LIFECYCLE.md §3d).
+@Suite struct AppBasedScenarioTests {
+    @Test func connectTakesALifecycleAndRefusesAnUnknownOne() throws {
+        func step(_ json: String) throws -> Scenario.Step {
+            guard case .object(let object) = try JSONParser.parse(Array(json.utf8)) else {
+                throw ScenarioError("not an object")
+            }
+            return try Scenario.step(fromJSON: .object(object))
+        }
+        let parsed = try step(#"{"op":"connect","scene":"A","lifecycle":"app"}"#)
+        #expect(parsed == .scene("A", .connect(launch: LaunchParameters(lifecycle: .app))))
+        #expect(try Scenario.step(fromJSON: .object(parsed.jsonObject)) == parsed)
+        #expect(throws: ScenarioError.self) { try step(#"{"op":"connect","scene":"A","lifecycle":"window"}"#) }
+    }
+
+    @Test func hostctlRunsAnAppBasedScenarioWhoseTraceVerifies() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/app.json"
+        let trace = directory + "/app.jsonl"
+        let steps = #"[{"op":"connect","scene":"A","lifecycle":"app"},{"op":"deactivate","scene":"A"},"#
+            + #"{"op":"background","scene":"A"},{"op":"foreground","scene":"A"},{"op":"quit"}]"#
+        #expect(writeFile(scenario, #"{"config":{"suspendDelayMs":60000},"steps":\#(steps)}"#))
+        let run = try await CommandLineTests.run(["run", scenario, "--trace", trace, "--quiet"])
+        #expect(run.exit == .exited(status: 0), "\(run.stderr)")
+        let verified = try await CommandLineTests.run(["verify", trace])
+        #expect(verified.exit == .exited(status: 0), "\(verified.stdout)\(verified.stderr)")
+        let names = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }.compactMap(\.name)
+        #expect(names.contains("applicationWillEnterForeground") && names.contains("applicationWillTerminate"))
+        #expect(!names.contains { $0.hasPrefix("scene") })
+    }
+}
