@@ -72,7 +72,7 @@ extension Help {
         hostctl stress --scale N [--worker PATH [--worker-arg ARG]...] [--json]
 
         Concurrency stress with invariant checks. C concurrent clients send M random
-        operations in total (legal and illegal: connect, activate, deactivate, background,
+        operations in total (legal and illegal: connect, scene- or app-based, activate, deactivate, background,
         foreground, push, pop, resize, memoryWarning, notify, begin/endBackgroundTask,
         disconnect, terminate) to N scenes, each scene a worker process; with --kill-rate R
         that share of the operations is a SIGKILL of a random live worker from outside the
