@@ -246,7 +246,9 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "LIFECYCLE", "WORKER"]]
+        var table = [
+            ["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "LIFECYCLE", "WORKER"]
+        ]
         for row in rows {
             table.append([
                 row.scene,

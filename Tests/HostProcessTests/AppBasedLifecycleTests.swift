@@ -203,7 +203,8 @@ import Testing
         let directory = makeTemporaryDirectory()
         let scenario = directory + "/app.json"
         let trace = directory + "/app.jsonl"
-        let steps = #"[{"op":"connect","scene":"A","lifecycle":"app"},{"op":"deactivate","scene":"A"},"#
+        let steps =
+            #"[{"op":"connect","scene":"A","lifecycle":"app"},{"op":"deactivate","scene":"A"},"#
             + #"{"op":"background","scene":"A"},{"op":"foreground","scene":"A"},{"op":"quit"}]"#
         #expect(writeFile(scenario, #"{"config":{"suspendDelayMs":60000},"steps":\#(steps)}"#))
         let run = try await CommandLineTests.run(["run", scenario, "--trace", trace, "--quiet"])

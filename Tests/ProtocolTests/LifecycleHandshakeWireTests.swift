@@ -20,7 +20,8 @@ import Testing
     @Test func helloAndReadyCarryTheLifecycleOnlyWhenThereIsOneToSay() throws {
         #expect(encoded(.hello(protocolVersion: 1)) == "{\"op\":\"hello\",\"protocol\":1}\n")
         #expect(
-            encoded(.hello(protocolVersion: 1, lifecycle: .app)) == "{\"op\":\"hello\",\"protocol\":1,\"lifecycle\":\"app\"}\n"
+            encoded(.hello(protocolVersion: 1, lifecycle: .app))
+                == "{\"op\":\"hello\",\"protocol\":1,\"lifecycle\":\"app\"}\n"
         )
         #expect(encoded(.ready(protocolVersion: 1, pid: 9)) == "{\"type\":\"ready\",\"protocol\":1,\"pid\":9}\n")
         #expect(

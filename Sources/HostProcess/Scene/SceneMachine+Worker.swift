@@ -48,7 +48,9 @@ extension SceneMachine {
             violation("callback \(name) breaks the lifecycle model")
         } else {
             for next in StateDerivation.states(after: name, current: worker.tracedActivation) {
-                output.append(.record(TraceEvent(kind: .state, scene: id, from: self.worker!.tracedActivation, to: next)))
+                output.append(
+                    .record(TraceEvent(kind: .state, scene: id, from: self.worker!.tracedActivation, to: next))
+                )
                 self.worker!.tracedActivation = next
             }
         }

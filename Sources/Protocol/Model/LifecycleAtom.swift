@@ -252,7 +252,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             ]),
         ]
         let appRoot: [ExpectedStep] = [.callback(.loadView, .newController), .mark(.appBased)] + appTail
-        let afterLaunching: [[ExpectedStep]] = [discarded] + (context.sessionExists ? [] : [configured]) + [sceneTail, appRoot]
+        let afterLaunching: [[ExpectedStep]] =
+            [discarded] + (context.sessionExists ? [] : [configured]) + [sceneTail, appRoot]
         return [
             .oneOf([
                 [.callback(.didFinishLaunching), .oneOf(afterLaunching)],
@@ -268,7 +269,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// The app-based first appearance (§3d): the root appears and lays out, the app becomes
     /// active (from `unattached`: with no `applicationWillEnterForeground`, UIKit's launch
     /// order), then `viewDidAppear`.
-    private static func appFirstAppearanceSteps(from: ActivationState, controller: ControllerPattern) -> [ExpectedStep] {
+    private static func appFirstAppearanceSteps(from: ActivationState, controller: ControllerPattern) -> [ExpectedStep]
+    {
         let appearing: [ExpectedStep] = [
             .callback(.viewWillAppear, controller),
             .callback(.viewIsAppearing, controller),

@@ -23,7 +23,10 @@ extension WorkerSession {
         // UIKit restores app-level state between the two launch callbacks.
         if case .object(let values)? = options.restoration {
             sink.report(CallbackEvent(.shouldRestoreSecureApplicationState, restoration: options.restoration))
-            _ = applicationDelegate.application(application, shouldRestoreSecureApplicationState: StateCoder(values: values))
+            _ = applicationDelegate.application(
+                application,
+                shouldRestoreSecureApplicationState: StateCoder(values: values)
+            )
         }
         sink.report(.didFinishLaunching)
         _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
