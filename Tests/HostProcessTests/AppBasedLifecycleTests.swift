@@ -216,3 +216,23 @@ import Testing
         #expect(!names.contains { $0.hasPrefix("scene") })
     }
 }
+
+/// Discarded sessions never reach an app without scenes (docs/LIFECYCLE.md §3d): they wait
+/// for a scene-based worker.
+@Suite struct AppBasedDiscardTests {
+    @Test func aDiscardPassesAnAppBasedWorkerByAndReachesTheNextSceneBasedOne() async throws {
+        let host = try SceneHost(configuration: AppBasedLifecycleTests.unsuspended)
+        let app = try host.scene("A")
+        try await app.connect(launch: AppBasedLifecycleTests.app)
+        let gone = try host.scene("B")
+        try await gone.connect()
+        try await gone.disconnect()
+        try await gone.discard()
+        let next = try host.scene("C")
+        try await next.connect()
+        #expect(!host.compactEvents(of: "A").contains("cb didDiscardSceneSessions"))
+        #expect(host.compactEvents(of: "C").contains("cb didDiscardSceneSessions"))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
