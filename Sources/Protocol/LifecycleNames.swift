@@ -95,6 +95,14 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case touchesEnded
     case openURLContexts
     case continueUserActivity
+    // The app-based lifecycle (docs/LIFECYCLE.md §3d): the app delegate's own, and UIKit's
+    // app-level state restoration.
+    case applicationDidBecomeActive
+    case applicationWillResignActive
+    case applicationDidEnterBackground
+    case applicationWillEnterForeground
+    case shouldSaveSecureApplicationState
+    case shouldRestoreSecureApplicationState
 
     public var description: String { rawValue }
 

@@ -246,7 +246,9 @@ enum ClientCommands {
     // MARK: ps
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
-        var table = [["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "WORKER"]]
+        var table = [
+            ["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "LIFECYCLE", "WORKER"]
+        ]
         for row in rows {
             table.append([
                 row.scene,
@@ -257,6 +259,7 @@ enum ClientCommands {
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
                 row.presented.map { "\($0) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
+                row.lifecycle.rawValue,
                 row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
             ])
         }

@@ -12,6 +12,8 @@ enum DemoScenario {
             // Notes launches straight into landscape: its first layout is at that size.
             .scene("Notes", .connect(launch: LaunchParameters(width: 844, height: 390))),
             .scene("Music", .connect(background: true, root: "Library")),
+            // Clock is an app without scene support: only its app delegate hears of the lifecycle.
+            .scene("Clock", .connect(launch: LaunchParameters(lifecycle: .app))),
             // Navigation, a rotation and an interruption.
             .scene("Mail", .push(viewController: "Message")),
             .scene("Mail", .resize(width: 1024, height: 768)),
@@ -19,6 +21,9 @@ enum DemoScenario {
             // Inactive is running but receiving no events: this tap is refused, nothing delivered.
             Self.refusedTap,
             .scene("Notes", .activate),
+            .scene("Clock", .deactivate),
+            .scene("Clock", .activate),
+            .scene("Clock", .background),
             .scene("Notes", .tap),
             .scene("Notes", .push(viewController: "Editor")),
             .scene("Notes", .memoryWarning),
@@ -47,6 +52,8 @@ enum DemoScenario {
             .scene("Notes", .connect(root: "Root")),
             // Mail is closed; Music goes to background and is suspended before the quit.
             .scene("Mail", .disconnect),
+            // Clock comes back, then the quit terminates it: applicationWillTerminate.
+            .scene("Clock", .foreground),
             .scene("Music", .background),
             .waitFor(scene: "Music", condition: .process(.suspended), timeout: .seconds(5)),
             .quit,

@@ -72,11 +72,12 @@ extension Help {
         hostctl stress --scale N [--worker PATH [--worker-arg ARG]...] [--json]
 
         Concurrency stress with invariant checks. C concurrent clients send M random
-        operations in total (legal and illegal: connect, activate, deactivate, background,
-        foreground, push, pop, resize, memoryWarning, notify, begin/endBackgroundTask,
-        disconnect, terminate) to N scenes, each scene a worker process; with --kill-rate R
-        that share of the operations is a SIGKILL of a random live worker from outside the
-        host. The operation sequence is a function of the seed; the interleaving is not.
+        operations in total (legal and illegal: connect, scene- or app-based, activate,
+        deactivate, background, foreground, push, pop, resize, memoryWarning, notify,
+        begin/endBackgroundTask, disconnect, terminate) to N scenes, each scene a worker
+        process; with --kill-rate R that share of the operations is a SIGKILL of a random
+        live worker from outside the host. The operation sequence is a function of the
+        seed; the interleaving is not.
         Limits are short (suspend after 20 ms, background tasks expire after 300 ms).
 
         Checked, each broken invariant one "violation:" line on stderr:

@@ -90,6 +90,10 @@ import Testing
                             Issue.record("\(place): the host plans \(plan), the oracle refuses")
                             return
                         }
+                        // The worker's ready declares the kind asked for (the default worker's way).
+                        if case .connect(_, _, _, let launch) = op, let kind = launch.lifecycle {
+                            lifecycle.kind = kind
+                        }
                         let delivered = Self.apply(plan, to: &lifecycle, scene: "A")
                         let expected = oracle.perform(op)
                         if delivered != expected {
@@ -106,8 +110,10 @@ import Testing
                     lifecycle.suspended()
                     oracle.suspended()
                 }
-                if Self.describe(lifecycle) != oracle.summary {
-                    Issue.record("\(place): the host is \(Self.describe(lifecycle)), the oracle \(oracle.summary)")
+                if Self.describe(lifecycle) != oracle.summaryWithKind {
+                    Issue.record(
+                        "\(place): the host is \(Self.describe(lifecycle)), the oracle \(oracle.summaryWithKind)"
+                    )
                     return
                 }
             }
@@ -224,6 +230,10 @@ import Testing
         let choices: [(weight: Int, make: () -> Step)] = [
             (10, { .op(scene: scene, .connect()) }),
             (3, { .op(scene: scene, .connect(background: true)) }),
+            // §3d: an app without scene support, and back to a scene-based one.
+            (3, { .op(scene: scene, .connect(launch: LaunchParameters(lifecycle: .app))) }),
+            (1, { .op(scene: scene, .connect(background: true, launch: LaunchParameters(lifecycle: .app))) }),
+            (1, { .op(scene: scene, .connect(launch: LaunchParameters(lifecycle: .scene))) }),
             (7, { .op(scene: scene, .activate) }),
             (7, { .op(scene: scene, .deactivate) }),
             (8, { .op(scene: scene, .background) }),
@@ -293,6 +303,7 @@ import Testing
     static func describe(_ model: SceneLifecycle) -> String {
         "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
             + presenting(model.presented?.name, model.presented?.style) + (model.isDiscarded ? " discarded" : "")
+            + (model.kind == .app ? " app" : "")
     }
 
     /// ` presenting M sheet`, as the oracle's summary writes a presentation.
@@ -461,8 +472,12 @@ import Testing
         let actual =
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + presenting(status.presented, status.presentation) + (status.isDiscarded ? " discarded" : "")
-        if actual != oracle.summary {
-            throw Failure(step: 0, message: "scene \(scene): the host is \(actual), the oracle \(oracle.summary)")
+            + (status.lifecycle == .app ? " app" : "")
+        if actual != oracle.summaryWithKind {
+            throw Failure(
+                step: 0,
+                message: "scene \(scene): the host is \(actual), the oracle \(oracle.summaryWithKind)"
+            )
         }
     }
 

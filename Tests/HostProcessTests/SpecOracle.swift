@@ -52,6 +52,10 @@ struct SpecOracle: Sendable, Hashable {
     var savedPresenting: (vc: String, sheet: Bool)?
     /// Restored with a background connect: presented on the first trip to the foreground.
     var pendingPresenting: (vc: String, sheet: Bool)?
+    /// §3d: the scene's app has no scene support (the last connect asked for an app-based
+    /// app, or asked for nothing after one). It has no scene to release or continue in, and
+    /// its app-level restoration does not rebuild the stack.
+    var appBased = false
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
@@ -60,7 +64,7 @@ struct SpecOracle: Sendable, Hashable {
             && a.heldValues == b.heldValues && a.presenting?.vc == b.presenting?.vc
             && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
             && a.savedPresenting?.sheet == b.savedPresenting?.sheet
-            && a.pendingPresenting?.vc == b.pendingPresenting?.vc
+            && a.pendingPresenting?.vc == b.pendingPresenting?.vc && a.appBased == b.appBased
     }
 
     func hash(into hasher: inout Hasher) {
@@ -129,10 +133,20 @@ struct SpecOracle: Sendable, Hashable {
         case .swipeDismiss: return presenting?.sheet == true
         case .beginBackgroundTask: return !hasBackgroundTask
         case .endBackgroundTask: return hasBackgroundTask
-        case .discard: return hasSession || place != .fresh
+        case .discard: return (hasSession || place != .fresh) && !(appBased && hasWorker)
+        // §3d: no scene to release, to open a URL in, or to continue an activity in.
+        case .disconnect, .continueUserActivity: return !appBased
+        case .openURL: return !(appBased && hasWorker)
         default: return true
         }
     }
+
+    /// A worker exists (starting, running or stopped).
+    private var hasWorker: Bool { place != .fresh && place != .dead }
+
+    /// What a launch shows: the saved stack and presentation when the app rebuilds them (a
+    /// scene-based default worker does, §3b; an app-based one restores app-level state only).
+    private var restoresScene: Bool { hasSession && appRestoresStack && !appBased }
 
     // MARK: Effects
 
@@ -141,12 +155,13 @@ struct SpecOracle: Sendable, Hashable {
     mutating func perform(_ op: SceneOperation) -> [String] {
         var delivered: [String] = []
         switch op {
-        case .connect(let background, let root, _, _):
+        case .connect(let background, let root, _, let launch):
             isDiscarded = false
             lastRoot = root
+            if let kind = launch.lifecycle { appBased = kind == .app }
             place = background ? .backgroundRunning : .active
-            stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
-            let restored = hasSession && appRestoresStack ? savedPresenting : nil
+            stack = restoresScene ? savedStack ?? [root] : [root]
+            let restored = restoresScene ? savedPresenting : nil
             presenting = background ? nil : restored
             pendingPresenting = background ? restored : nil
             hasBackgroundTask = false
@@ -175,6 +190,7 @@ struct SpecOracle: Sendable, Hashable {
             }
             isDiscarded = true
             hasSession = false
+            appBased = false
             savedStack = nil
             savedPresenting = nil
         case .push(let name, _): stack.append(name)
@@ -188,8 +204,8 @@ struct SpecOracle: Sendable, Hashable {
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
             place = .active
-            stack = hasSession && appRestoresStack ? savedStack ?? [lastRoot] : [lastRoot]
-            presenting = hasSession && appRestoresStack ? savedPresenting : nil
+            stack = restoresScene ? savedStack ?? [lastRoot] : [lastRoot]
+            presenting = restoresScene ? savedPresenting : nil
             pendingPresenting = nil
             hasBackgroundTask = false
             hasSession = true
@@ -271,6 +287,9 @@ struct SpecOracle: Sendable, Hashable {
         }
     }
 
+    /// `summary`, and ` app` for an app-based scene: the form status is compared in.
+    var summaryWithKind: String { summary + (appBased ? " app" : "") }
+
     /// `foregroundActive/running stack ["Root"] task false`, the form status and trace are compared in.
     var summary: String {
         "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
@@ -287,7 +306,8 @@ struct SpecOracle: Sendable, Hashable {
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
             sessionExists: hasSession,
-            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen }
+            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen },
+            lifecycle: appBased ? .app : .scene
         )
     }
 }
@@ -306,14 +326,17 @@ extension SpecOracle {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
                             for presenting in presentations {
-                                var state = SpecOracle()
-                                state.place = place
-                                state.stack = (0..<depth).map { "V\($0)" }
-                                state.hasBackgroundTask = task
-                                state.hasSession = session && !discarded
-                                state.isDiscarded = discarded
-                                state.presenting = presenting
-                                states.append(state)
+                                for appBased in [false, true] {
+                                    var state = SpecOracle()
+                                    state.appBased = appBased
+                                    state.place = place
+                                    state.stack = (0..<depth).map { "V\($0)" }
+                                    state.hasBackgroundTask = task
+                                    state.hasSession = session && !discarded
+                                    state.isDiscarded = discarded
+                                    state.presenting = presenting
+                                    states.append(state)
+                                }
                             }
                         }
                     }

@@ -616,7 +616,7 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
         let events = try TraceEvent.events(jsonLines: Array(TimelineTestIO.readFile(tracePath).utf8))
         var scenes: [String] = []
         for scene in events.compactMap(\.scene) where !scenes.contains(scene) { scenes.append(scene) }
-        #expect(scenes == ["Mail", "Notes", "Music", "Mail-1"])
+        #expect(scenes == ["Mail", "Notes", "Music", "Clock", "Mail-1"])
         let groups = trackGroups(svg)
         #expect(groups.map(\.scene) == scenes)
         for (scene, group) in groups {

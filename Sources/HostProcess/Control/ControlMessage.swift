@@ -249,6 +249,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     /// The controller presented over the stack, and its style (LIFECYCLE.md §3a).
     public var presented: String?
     public var presentation: PresentationStyle?
+    /// The lifecycle the worker's app declared (docs/LIFECYCLE.md §3d).
+    public var lifecycle: LifecycleKind = .scene
 
     public init(
         scene: String,
@@ -286,6 +288,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "worker": worker.map { .array($0.map { .string($0) }) } ?? .null,
             "presented": presented.map { .string($0) } ?? .null,
             "presentation": presentation.map { .string($0.rawValue) } ?? .null,
+            "lifecycle": .string(lifecycle.rawValue),
         ])
     }
 
@@ -312,5 +315,8 @@ public struct ControlSceneRow: Sendable, Hashable {
         }
         if case .string(let name)? = object["presented"] { self.presented = name }
         if case .string(let style)? = object["presentation"] { self.presentation = PresentationStyle(rawValue: style) }
+        if case .string(let kind)? = object["lifecycle"], let lifecycle = LifecycleKind(rawValue: kind) {
+            self.lifecycle = lifecycle
+        }
     }
 }

@@ -29,6 +29,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
     public private(set) var isDiscarded = false
     /// The style of the controller presented on top of `stack` (the last one), nil when none is.
     public private(set) var presentation: PresentationStyle?
+    /// The lifecycle of the current (or last) worker's app: the launch's branch tells it.
+    public private(set) var lifecycle = LifecycleKind.scene
 
     /// Whether an atom has started and still owes steps (optional trailing steps, such as a
     /// repeated layout pass, do not count).
@@ -47,7 +49,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             hasAppeared: hasAppeared,
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
-            presentation: presentation
+            presentation: presentation,
+            lifecycle: lifecycle
         )
     }
 
@@ -250,6 +253,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if needsLayout.indices.contains(index) { needsLayout[index] = false }
         case .sizeChanged:
             needsLayout = Array(repeating: true, count: needsLayout.count)
+        case .appBased:
+            lifecycle = .app
         }
     }
 
@@ -269,6 +274,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 )
             }
             processState = .launching
+            lifecycle = .scene
         case .suspended:
             // Mid-atom first: the steps still owed say most about what went wrong.
             guard !isInsideAtom else {

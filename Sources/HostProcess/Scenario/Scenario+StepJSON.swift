@@ -55,6 +55,7 @@ extension Scenario.Step {
                 if root != "Root" { object["root"] = .string(root) }
                 if let worker { object["worker"] = .array(worker.map { .string($0) }) }
                 if let url = launch.url { object["url"] = .string(url) }
+                if let lifecycle = launch.lifecycle { object["lifecycle"] = .string(lifecycle.rawValue) }
                 if let width = launch.width { object["width"] = .int(width) }
                 if let height = launch.height { object["height"] = .int(height) }
             case .push(let viewController, let payload):

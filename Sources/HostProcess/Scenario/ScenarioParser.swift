@@ -162,10 +162,18 @@ extension Scenario {
         case .connect:
             let root = try fields.string("root") ?? "Root"
             guard !root.isEmpty else { throw fields.error("\"root\" must not be empty") }
+            var lifecycle: LifecycleKind?
+            if let name = try fields.string("lifecycle") {
+                guard let kind = LifecycleKind(rawValue: name) else {
+                    throw fields.error("\"lifecycle\" must be \"scene\" or \"app\"")
+                }
+                lifecycle = kind
+            }
             let launch = LaunchParameters(
                 url: try fields.string("url"),
                 width: try fields.int("width", minimum: 1),
-                height: try fields.int("height", minimum: 1)
+                height: try fields.int("height", minimum: 1),
+                lifecycle: lifecycle
             )
             if let refusal = launch.refusal { throw fields.error(refusal) }
             return .connect(

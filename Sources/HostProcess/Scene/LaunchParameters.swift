@@ -13,6 +13,10 @@ public struct LaunchParameters: Sendable, Hashable {
     /// The user activity it is opened with (a scene another scene asked for, §3c).
     public var activityType: String?
     public var userInfo: JSONValue?
+    /// The lifecycle asked of a worker that runs either kind (`connect … "lifecycle"`,
+    /// docs/LIFECYCLE.md §3d); nil: the app's own (scene-based for the default worker). The
+    /// worker's `ready` declares the one it follows.
+    public var lifecycle: LifecycleKind?
 
     /// Launch parameters; all nil: a plain launch.
     public init(
@@ -20,13 +24,15 @@ public struct LaunchParameters: Sendable, Hashable {
         width: Int? = nil,
         height: Int? = nil,
         activityType: String? = nil,
-        userInfo: JSONValue? = nil
+        userInfo: JSONValue? = nil,
+        lifecycle: LifecycleKind? = nil
     ) {
         self.url = url
         self.width = width
         self.height = height
         self.activityType = activityType
         self.userInfo = userInfo
+        self.lifecycle = lifecycle
     }
 
     /// Why these parameters cannot launch anything, or nil.

@@ -46,6 +46,9 @@ struct SceneLifecycle: Sendable {
     private(set) var launchedRoot = "Root"
     /// Whether a session exists for this scene (so `connect` is a reconnect).
     var sessionExists = false
+    /// The lifecycle the last worker's app declared in its `ready` (docs/LIFECYCLE.md §3d);
+    /// it stays after the worker's death, as the session's kind.
+    var kind = LifecycleKind.scene
     /// Notifications queued while suspended, in first-arrival order, latest value per name.
     private(set) var queuedNotifications: [(name: String, value: JSONValue)] = [] {
         didSet { if queuedNotifications.isEmpty { queuedNotificationBytes = 0 } }
@@ -73,7 +76,8 @@ struct SceneLifecycle: Sendable {
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
-            presentation: presented?.style
+            presentation: presented?.style,
+            lifecycle: kind
         )
     }
 
@@ -280,6 +284,8 @@ struct SceneLifecycle: Sendable {
     mutating func discarded() {
         isDiscarded = true
         sessionExists = false
+        // The next session under this name has had no worker to declare a kind.
+        kind = .scene
     }
 
     /// Whether the worker should be suspended now (background, running, no background task).

@@ -11,8 +11,9 @@ extension SceneMachine {
             releaseRestorationCallback()
         }
         switch message {
-        case .ready(let version, _):
+        case .ready(let version, _, let kind):
             let first = self.worker!.ready()
+            if first { lifecycle.kind = kind }
             if !first {
                 violation("second ready")
             } else if version != ProtocolVersion.current {
@@ -45,9 +46,13 @@ extension SceneMachine {
         guard let worker else { return finishEvent() }
         if !accepted {
             violation("callback \(name) breaks the lifecycle model")
-        } else if let next = StateDerivation.state(after: name, current: worker.tracedActivation) {
-            output.append(.record(TraceEvent(kind: .state, scene: id, from: worker.tracedActivation, to: next)))
-            self.worker!.tracedActivation = next
+        } else {
+            for next in StateDerivation.states(after: name, current: worker.tracedActivation) {
+                output.append(
+                    .record(TraceEvent(kind: .state, scene: id, from: self.worker!.tracedActivation, to: next))
+                )
+                self.worker!.tracedActivation = next
+            }
         }
         return finishEvent()
     }
@@ -189,7 +194,9 @@ extension SceneMachine {
             origin: callback.origin?.rawValue,
             op: callback.origin == nil ? presentingOp : (worker!.appChangePresents ? "present" : nil)
         )
-        if callback.name == .stateRestorationActivity, callback.restoration == nil {
+        if callback.name == .stateRestorationActivity || callback.name == .shouldSaveSecureApplicationState,
+            callback.restoration == nil
+        {
             // Recorded with the answer, which comes in the reply: held until the worker's
             // next message or end, so the scene's order in the trace is unchanged.
             heldRestorationCallback = event
@@ -209,7 +216,7 @@ extension SceneMachine {
             default: break
             }
         }
-        output.append(.recordCallback(event, .stateRestorationActivity))
+        output.append(.recordCallback(event, CallbackName(rawValue: event.name ?? "") ?? .stateRestorationActivity))
     }
 
     /// `present` while a present request runs: its callbacks begin as a push's do, and the

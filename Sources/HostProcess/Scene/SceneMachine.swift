@@ -131,7 +131,8 @@ struct SceneMachine: Sendable {
             lastExit: lastExit,
             workerArgv: worker?.argv ?? lastArgv,
             presented: lifecycle.presented?.name,
-            presentation: lifecycle.presented?.style
+            presentation: lifecycle.presented?.style,
+            lifecycle: lifecycle.kind
         )
     }
 
@@ -248,11 +249,21 @@ struct SceneMachine: Sendable {
             default: break
             }
             lastLaunch.apply(to: &options)
-            options.discardedSessions = discarded.isEmpty ? nil : discarded
+            // A connect that asks for no lifecycle keeps the one the session's app declared.
+            let asked = lastLaunch.lifecycle ?? (lifecycle.kind == .app ? .app : nil)
+            if asked == .app {
+                // An app without scenes never hears of discarded sessions (§3d): kept for another.
+                if !discarded.isEmpty { output.append(.returnDiscards(discarded)) }
+            } else {
+                options.discardedSessions = discarded.isEmpty ? nil : discarded
+            }
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
             output.append(
-                .write([.hello(protocolVersion: ProtocolVersion.current), .request(id: requestID, operation)])
+                .write([
+                    .hello(protocolVersion: ProtocolVersion.current, lifecycle: asked),
+                    .request(id: requestID, operation),
+                ])
             )
             arm(.step, after: configuration.launchLimit)
             flight.wait = .reply(id: requestID, operation)
@@ -463,7 +474,7 @@ struct SceneMachine: Sendable {
             output.append(.stopProcessGroup)
         case .deliverDiscards(let sessions):
             guard lifecycle.process == .running, lifecycle.activation != .unattached, worker?.pid != nil,
-                !isQuitting
+                !isQuitting, lifecycle.kind == .scene
             else {
                 output.append(.returnDiscards(sessions))
                 return

@@ -20,4 +20,7 @@ public struct SceneStatus: Sendable, Hashable {
     public var presented: String? = nil
     /// Its presentation style.
     public var presentation: PresentationStyle? = nil
+    /// The lifecycle the worker's app declared (docs/LIFECYCLE.md §3d): `scene` until a
+    /// worker says otherwise.
+    public var lifecycle: LifecycleKind = .scene
 }

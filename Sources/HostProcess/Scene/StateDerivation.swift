@@ -7,12 +7,25 @@ enum StateDerivation {
     /// callback does not change the activation state.
     static func state(after callback: CallbackName, current: ActivationState) -> ActivationState? {
         switch callback {
-        case .sceneWillEnterForeground: .foregroundInactive
-        case .sceneDidBecomeActive: .foregroundActive
-        case .sceneWillResignActive: .foregroundInactive
-        case .sceneDidEnterBackground: .background
+        case .sceneWillEnterForeground, .applicationWillEnterForeground: .foregroundInactive
+        case .sceneDidBecomeActive, .applicationDidBecomeActive: .foregroundActive
+        case .sceneWillResignActive, .applicationWillResignActive: .foregroundInactive
+        case .sceneDidEnterBackground, .applicationDidEnterBackground: .background
         case .sceneDidDisconnect: .unattached
+        // An app-based app has no scene to disconnect: its termination ends the attachment
+        // (a scene-based one is `unattached` by then).
+        case .applicationWillTerminate: current == .background ? .unattached : nil
         default: nil
         }
+    }
+
+    /// The state events after `callback`, in order: an app-based launch becomes active with
+    /// no `applicationWillEnterForeground` (UIKit's order), so its `applicationDidBecomeActive`
+    /// passes through `foregroundInactive` (docs/LIFECYCLE.md §3d).
+    static func states(after callback: CallbackName, current: ActivationState) -> [ActivationState] {
+        if callback == .applicationDidBecomeActive && current == .unattached {
+            return [.foregroundInactive, .foregroundActive]
+        }
+        return state(after: callback, current: current).map { [$0] } ?? []
     }
 }

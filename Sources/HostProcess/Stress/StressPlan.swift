@@ -33,6 +33,7 @@ public struct StressPlan: Sendable, Hashable {
         (.beginBackgroundTask, 4), (.endBackgroundTask, 4), (.disconnect, 3), (.terminate, 2),
         (.present, 4), (.dismiss, 3), (.swipeDismiss, 2), (.swipeBack, 2),
         (.tap, 4), (.continueUserActivity, 2),
+        (.connectAppBased, 2),
     ]
 
     enum Kind: Sendable {
@@ -40,6 +41,8 @@ public struct StressPlan: Sendable, Hashable {
         case memoryWarning, notify, beginBackgroundTask, endBackgroundTask, disconnect, terminate
         case present, dismiss, swipeDismiss, swipeBack
         case tap, continueUserActivity
+        /// An app without scene support (docs/LIFECYCLE.md §3d).
+        case connectAppBased
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -49,7 +52,7 @@ public struct StressPlan: Sendable, Hashable {
         var generator = SeededGenerator(seed: options.seed)
         let clientCount = max(1, options.clients)
         var clients = [[StressAction]](repeating: [], count: clientCount)
-        let steady: Set<Kind> = [.connect, .connectBackground, .disconnect, .terminate]
+        let steady: Set<Kind> = [.connect, .connectBackground, .disconnect, .terminate, .connectAppBased]
         let weights = Self.weights.map { options.mix == .steady && steady.contains($0.kind) ? 0 : $0.weight }
         let connects = options.mix == .steady ? min(options.scenes, max(0, options.ops)) : 0
         for id in 0..<connects {
@@ -97,6 +100,7 @@ public struct StressPlan: Sendable, Hashable {
         case .swipeBack: .swipeBack(completes: parameter % 3 != 0)
         case .tap: .tap
         case .continueUserActivity: .continueUserActivity(activityType: "edit", userInfo: .int(id))
+        case .connectAppBased: .connect(launch: LaunchParameters(lifecycle: .app))
         }
     }
 

@@ -43,8 +43,9 @@ public enum TimelineFormatter {
             var text = event.name ?? "?"
             if let vc = event.viewController { text = pad(text, 26) + vc }
             if let restoration = event.restoration {
-                // What the scene saved (its answer), or what it was given back at connect.
-                let verb = event.name == CallbackName.stateRestorationActivity.rawValue ? "saved" : "restored"
+                // What the scene (or an app-based app) saved, or what it was given back at launch.
+                let saves = [CallbackName.stateRestorationActivity, .shouldSaveSecureApplicationState]
+                let verb = saves.contains { $0.rawValue == event.name } ? "saved" : "restored"
                 text += "  \(verb) \(restoration.jsonText)"
             }
             if let notification = event.notification {

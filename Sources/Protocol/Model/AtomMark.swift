@@ -11,4 +11,7 @@ public enum AtomMark: Sendable, Hashable {
     case laidOut(fromTop: Int)
     /// Every controller's layout is dirty (a size change began); the visible one lays out next.
     case sizeChanged
+    /// The launch took the app-based branch (docs/LIFECYCLE.md §3d): the worker's app has no
+    /// scene support, so the app delegate's transitions replace the scene's.
+    case appBased
 }

@@ -40,6 +40,18 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// The app delegate hears of sessions discarded elsewhere (`didDiscardSceneSessions` from
     /// a worker, not the host's event of the discarded scene itself).
     case discardedSessions
+    // The app-based lifecycle (docs/LIFECYCLE.md §3d): an app without scene support gets the
+    // app delegate's transitions in place of the scene's.
+    case appFirstAppearance
+    case appEnterForeground
+    case appBecomeActive
+    case appResignActive
+    case appEnterBackground
+    /// `shouldSaveSecureApplicationState` asked again of a background app (the
+    /// `stateRestoration` wire operation).
+    case appStateRestoration
+    /// `applicationWillTerminate` of a background app (no scene to disconnect).
+    case appTerminate
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -103,6 +115,13 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .openURL: return .callback(.openURLContexts)
         case .continueUserActivity: return .callback(.continueUserActivity)
         case .discardedSessions: return .callback(.didDiscardSceneSessions)
+        case .appFirstAppearance: return .callback(.viewWillAppear, vc: top)
+        case .appEnterForeground: return .callback(.applicationWillEnterForeground)
+        case .appBecomeActive: return .callback(.applicationDidBecomeActive)
+        case .appResignActive: return .callback(.applicationWillResignActive)
+        case .appEnterBackground: return .callback(.applicationDidEnterBackground)
+        case .appStateRestoration: return .callback(.shouldSaveSecureApplicationState)
+        case .appTerminate: return .callback(.applicationWillTerminate)
         }
     }
 
@@ -113,19 +132,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         let top = stack.last ?? ""
         switch self {
         case .launch:
-            // The root's name is unknown until its loadView: later steps use `.top`.
-            let configuration: [ExpectedStep] =
-                context.sessionExists ? [] : [.oneOf([[.callback(.configurationForConnecting)], []])]
-            let toForeground = Self.firstAppearanceSteps(from: .unattached, controller: .top)
-            let toBackground = Self.enterBackgroundSteps(from: .unattached)
-            // Sessions discarded while no worker of the app ran come right after launching.
-            let discarded: ExpectedStep = .oneOf([[.callback(.didDiscardSceneSessions)], []])
-            return [.callback(.didFinishLaunching), discarded] + configuration + [
-                .callback(.willConnectTo),
-                .callback(.loadView, .newController),
-                .callback(.viewDidLoad, .top),
-                .oneOf([toForeground, toBackground]),
-            ]
+            return Self.launchSteps(in: context)
         case .firstAppearance:
             return Array(Self.firstAppearanceSteps(from: context.activation, controller: .named(top)).dropFirst())
         case .enterForeground:
@@ -197,9 +204,101 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .tap:
             return [.callback(.touchesEnded, vc: top)]
         case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
-            .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions:
+            .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration:
             return []
+        case .appFirstAppearance:
+            return Array(Self.appFirstAppearanceSteps(from: .background, controller: .named(top)).dropFirst())
+        case .appEnterForeground:
+            return [
+                .state(from: .background, to: .foregroundInactive),
+                .callback(.applicationDidBecomeActive),
+                .state(from: .foregroundInactive, to: .foregroundActive),
+            ]
+        case .appBecomeActive:
+            return [.state(from: .foregroundInactive, to: .foregroundActive)]
+        case .appResignActive:
+            return [.state(from: .foregroundActive, to: .foregroundInactive)]
+        case .appEnterBackground:
+            return Array(Self.appEnterBackgroundSteps(from: .foregroundInactive).dropFirst())
+        case .appTerminate:
+            return [.state(from: .background, to: .unattached)]
         }
+    }
+
+    /// After `willFinishLaunching`: a scene-based launch, or an app-based one (§3d), told apart
+    /// by the callback after `didFinishLaunching` (the root's `loadView`, with no scene to
+    /// connect) or by app-level state restoration before it.
+    private static func launchSteps(in context: Context) -> [ExpectedStep] {
+        // The root's name is unknown until its loadView: later steps use `.top`.
+        let sceneTail: [ExpectedStep] = [
+            .callback(.willConnectTo),
+            .callback(.loadView, .newController),
+            .callback(.viewDidLoad, .top),
+            .oneOf([
+                firstAppearanceSteps(from: .unattached, controller: .top),
+                enterBackgroundSteps(from: .unattached),
+            ]),
+        ]
+        let configured: [ExpectedStep] = [.callback(.configurationForConnecting)] + sceneTail
+        // Sessions discarded while no worker of the app ran come right after launching.
+        let discarded: [ExpectedStep] =
+            [.callback(.didDiscardSceneSessions)]
+            + (context.sessionExists ? [] : [.oneOf([[.callback(.configurationForConnecting)], []])]) + sceneTail
+        let appTail: [ExpectedStep] = [
+            .callback(.viewDidLoad, .top),
+            .oneOf([
+                appFirstAppearanceSteps(from: .unattached, controller: .top),
+                appEnterBackgroundSteps(from: .unattached),
+            ]),
+        ]
+        let appRoot: [ExpectedStep] = [.callback(.loadView, .newController), .mark(.appBased)] + appTail
+        let afterLaunching: [[ExpectedStep]] =
+            [discarded] + (context.sessionExists ? [] : [configured]) + [sceneTail, appRoot]
+        return [
+            .oneOf([
+                [.callback(.didFinishLaunching), .oneOf(afterLaunching)],
+                // App-level state restoration runs between the two launch callbacks (UIKit's order).
+                [
+                    .callback(.shouldRestoreSecureApplicationState), .mark(.appBased), .callback(.didFinishLaunching),
+                    .callback(.loadView, .newController),
+                ] + appTail,
+            ])
+        ]
+    }
+
+    /// The app-based first appearance (§3d): the root appears and lays out, the app becomes
+    /// active (from `unattached`: with no `applicationWillEnterForeground`, UIKit's launch
+    /// order), then `viewDidAppear`.
+    private static func appFirstAppearanceSteps(from: ActivationState, controller: ControllerPattern) -> [ExpectedStep]
+    {
+        let appearing: [ExpectedStep] = [
+            .callback(.viewWillAppear, controller),
+            .callback(.viewIsAppearing, controller),
+            .callback(.traitCollectionDidChange, controller),
+            .callback(.viewWillLayoutSubviews, controller),
+            .callback(.viewDidLayoutSubviews, controller),
+            .mark(.laidOut(fromTop: 0)),
+        ]
+        let foreground: [ExpectedStep] =
+            from == .unattached
+            ? [.callback(.applicationDidBecomeActive), .state(from: .unattached, to: .foregroundInactive)]
+            : [
+                .callback(.applicationWillEnterForeground), .state(from: from, to: .foregroundInactive),
+                .callback(.applicationDidBecomeActive),
+            ]
+        return appearing + foreground + [
+            .state(from: .foregroundInactive, to: .foregroundActive),
+            .callback(.viewDidAppear, controller),
+        ]
+    }
+
+    /// App-based: every entry to background saves the app's state (UIKit's app-level API).
+    private static func appEnterBackgroundSteps(from: ActivationState) -> [ExpectedStep] {
+        [
+            .callback(.applicationDidEnterBackground),
+            .state(from: from, to: .background),
+            .callback(.shouldSaveSecureApplicationState),
+        ]
     }
 
     /// First appearance from `unattached` (right after launch) or `background` (the first
@@ -238,11 +337,11 @@ extension LifecycleAtom {
     public var requirements: [LifecycleRequirement] {
         switch self {
         case .launch: [.activation([.unattached])]
-        case .firstAppearance: [.activation([.background]), .appeared(false)]
-        case .enterForeground: [.activation([.background]), .appeared(true)]
-        case .becomeActive, .enterBackground: [.activation([.foregroundInactive])]
-        case .resignActive: [.activation([.foregroundActive])]
-        case .stateRestoration, .disconnect: [.activation([.background])]
+        case .firstAppearance: [.activation([.background]), .appeared(false), .lifecycle(.scene)]
+        case .enterForeground: [.activation([.background]), .appeared(true), .lifecycle(.scene)]
+        case .becomeActive, .enterBackground: [.activation([.foregroundInactive]), .lifecycle(.scene)]
+        case .resignActive: [.activation([.foregroundActive]), .lifecycle(.scene)]
+        case .stateRestoration, .disconnect: [.activation([.background]), .lifecycle(.scene)]
         case .sizeChange: [.foreground]
         case .push: [.foreground, .nothingPresented]
         case .pop: [.foreground, .nothingPresented, .controllerAboveRoot]
@@ -256,8 +355,13 @@ extension LifecycleAtom {
         // Inactive means "running, receives no events".
         case .tap: [.activation([.foregroundActive])]
         // The host brings a background scene forward first (choice).
-        case .openURL, .continueUserActivity: [.foreground]
-        case .discardedSessions: [.attached]
+        case .openURL, .continueUserActivity: [.foreground, .lifecycle(.scene)]
+        case .discardedSessions: [.attached, .lifecycle(.scene)]
+        case .appFirstAppearance: [.activation([.background]), .appeared(false), .lifecycle(.app)]
+        case .appEnterForeground: [.activation([.background]), .appeared(true), .lifecycle(.app)]
+        case .appBecomeActive, .appEnterBackground: [.activation([.foregroundInactive]), .lifecycle(.app)]
+        case .appResignActive: [.activation([.foregroundActive]), .lifecycle(.app)]
+        case .appStateRestoration, .appTerminate: [.activation([.background]), .lifecycle(.app)]
         }
     }
 

@@ -9,9 +9,9 @@ extension LifecycleOperation {
         case .deactivate: [.activation([.foregroundActive]), .process([.running])]
         case .background: [.foreground, .process([.running])]
         case .foreground: [.activation([.background]), .process([.running, .suspended])]
-        case .disconnect: [.attached, .process([.running, .suspended])]
+        case .disconnect: [.attached, .process([.running, .suspended]), .lifecycle(.scene)]
         // A launching worker has no scene to disconnect yet.
-        case .discard: [.process([.none, .running, .suspended, .terminated]), .sessionOrWorker]
+        case .discard: [.process([.none, .running, .suspended, .terminated]), .sessionOrWorker, .noLiveAppBasedWorker]
         case .resize: [.foreground, .process([.running])]
         // The stack under a presented controller is covered: push and pop wait for its dismissal.
         case .push, .present: [.foreground, .process([.running]), .nothingPresented]
@@ -26,8 +26,8 @@ extension LifecycleOperation {
         case .memoryPressure, .waitFor, .sleep, .quit: []
         case .tap: [.activation([.foregroundActive]), .process([.running])]
         // No live worker: it launches with the URL; a launching one is refused.
-        case .openURL: [.process([.none, .running, .suspended, .terminated])]
-        case .continueUserActivity: [.attached, .process([.running, .suspended])]
+        case .openURL: [.process([.none, .running, .suspended, .terminated]), .noLiveAppBasedWorker]
+        case .continueUserActivity: [.attached, .process([.running, .suspended]), .lifecycle(.scene)]
         }
     }
 

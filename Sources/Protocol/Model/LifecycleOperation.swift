@@ -64,6 +64,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("url", .string(nonEmpty: true), placeholder: "URL"),
                 OperationField("width", .positiveInt, placeholder: "N"),
                 OperationField("height", .positiveInt, placeholder: "N"),
+                OperationField("lifecycle", .string(nonEmpty: true), placeholder: "scene|app"),
             ]
         case .push:
             [

@@ -23,6 +23,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case nothingPresented
     /// A controller is presented over the stack, in one of these styles.
     case presented([PresentationStyle])
+    /// The worker's app follows this lifecycle (docs/LIFECYCLE.md §3d).
+    case lifecycle(LifecycleKind)
+    /// No app-based worker is alive: an app without scene support has no scene to release.
+    case noLiveAppBasedWorker
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -47,6 +51,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .appeared(let appeared): snapshot.hasAppeared == appeared
         case .nothingPresented: snapshot.presentation == nil
         case .presented(let styles): snapshot.presentation.map(styles.contains) ?? false
+        case .lifecycle(let kind): snapshot.lifecycle == kind
+        case .noLiveAppBasedWorker: snapshot.lifecycle == .scene || !snapshot.process.isAlive
         }
     }
 
@@ -73,6 +79,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .presented(let styles):
             if styles.count == PresentationStyle.allCases.count { return "a presented controller" }
             return "a " + styles.map { "`\($0)`" }.joined(separator: " or ") + " presented"
+        case .lifecycle(let kind): return kind == .app ? "app-based" : "scene-based"
+        case .noLiveAppBasedWorker: return "no live app-based worker"
         }
     }
 
@@ -103,6 +111,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
             guard let presentation = snapshot.presentation else { return "nothing is presented" }
             return "the presented view controller is \(presentation), not "
                 + styles.map(\.rawValue).joined(separator: " or ")
+        case .lifecycle(let kind):
+            return kind == .app ? "the app supports scenes" : "the app does not support scenes"
+        case .noLiveAppBasedWorker:
+            return "the app does not support scenes: it has no scene to release (terminate it instead)"
         }
     }
 }

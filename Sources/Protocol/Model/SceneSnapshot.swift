@@ -20,6 +20,8 @@ public struct SceneSnapshot: Sendable, Hashable {
     public var sessionExists: Bool
     /// The style of the controller presented over the stack, nil when none is.
     public var presentation: PresentationStyle?
+    /// The lifecycle the worker's app declared (scene-based until a worker says otherwise).
+    public var lifecycle: LifecycleKind
 
     public init(
         activation: ActivationState = .unattached,
@@ -29,7 +31,8 @@ public struct SceneSnapshot: Sendable, Hashable {
         hasAppeared: Bool = false,
         isDiscarded: Bool = false,
         sessionExists: Bool = false,
-        presentation: PresentationStyle? = nil
+        presentation: PresentationStyle? = nil,
+        lifecycle: LifecycleKind = .scene
     ) {
         self.activation = activation
         self.process = process
@@ -39,6 +42,7 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.isDiscarded = isDiscarded
         self.sessionExists = sessionExists
         self.presentation = presentation
+        self.lifecycle = lifecycle
     }
 
     /// Whether the worker has a background task that has not ended (expired or not).

@@ -14,7 +14,11 @@ enum FrameScratch {
     static func encode(_ command: HostCommand, into buffer: inout [UInt8]) -> Bool {
         compose(into: &buffer) { writer in
             switch command {
-            case .hello(let protocolVersion):
+            case .hello(let protocolVersion, let lifecycle):
+                guard lifecycle == nil else {
+                    writer.fail()
+                    return
+                }
                 writer.literal(#"{"op":"hello","protocol":"#)
                 writer.int(protocolVersion)
             case .request(let id, let operation):
@@ -53,7 +57,11 @@ enum FrameScratch {
     static func encode(_ message: WorkerMessage, into buffer: inout [UInt8]) -> Bool {
         compose(into: &buffer) { writer in
             switch message {
-            case .ready(let protocolVersion, let pid):
+            case .ready(let protocolVersion, let pid, let lifecycle):
+                guard lifecycle == .scene else {
+                    writer.fail()
+                    return
+                }
                 writer.literal(#"{"type":"ready","protocol":"#)
                 writer.int(protocolVersion)
                 writer.literal(#","pid":"#)

@@ -2,8 +2,10 @@
 ///
 /// Wire form is flat: `{"op":"hello","protocol":1}`, `{"id":7,"op":"push","vc":"Detail"}`.
 public enum HostCommand: Sendable, Hashable {
-    /// The first frame the host writes: its protocol version. `{"op":"hello","protocol":1}`
-    case hello(protocolVersion: Int)
+    /// The first frame the host writes: its protocol version, and the lifecycle the host
+    /// asks a worker that runs either kind for (`"lifecycle":"app"`; nil: none asked, the
+    /// app's own choice). `{"op":"hello","protocol":1}`
+    case hello(protocolVersion: Int, lifecycle: LifecycleKind? = nil)
     /// An operation the worker must carry out and acknowledge with a reply carrying `id`.
     case request(id: Int, WorkerOperation)
 }

@@ -31,9 +31,14 @@ extension HostCommand {
     /// The general encoder, for every command (`encode` tries `FrameScratch` first).
     func encodePieceByPiece(into buffer: inout [UInt8]) {
         switch self {
-        case .hello(let protocolVersion):
+        case .hello(let protocolVersion, let lifecycle):
             JSONWriter.appendLiteral(#"{"op":"hello","protocol":"#, to: &buffer)
             JSONWriter.writeInt(protocolVersion, into: &buffer)
+            if let lifecycle {
+                JSONWriter.appendLiteral(#","lifecycle":""#, to: &buffer)
+                JSONWriter.appendVerbatim(lifecycle.rawValue, to: &buffer)
+                buffer.append(ASCII.quote)
+            }
         case .request(let id, let operation):
             JSONWriter.appendLiteral(#"{"id":"#, to: &buffer)
             JSONWriter.writeInt(id, into: &buffer)
@@ -52,7 +57,7 @@ extension HostCommand {
         let op = try message.string("op")
         if op == "hello" {
             message.kind = op
-            self = .hello(protocolVersion: try message.integer("protocol"))
+            self = .hello(protocolVersion: try message.integer("protocol"), lifecycle: try message.lifecycle())
             return
         }
         guard let kind = OperationKind.byName[op] else {
@@ -269,11 +274,16 @@ extension WorkerMessage {
     /// The general encoder, for every message (`encode` tries `FrameScratch` first).
     func encodePieceByPiece(into buffer: inout [UInt8]) {
         switch self {
-        case .ready(let protocolVersion, let pid):
+        case .ready(let protocolVersion, let pid, let lifecycle):
             JSONWriter.appendLiteral(#"{"type":"ready","protocol":"#, to: &buffer)
             JSONWriter.writeInt(protocolVersion, into: &buffer)
             JSONWriter.appendLiteral(#","pid":"#, to: &buffer)
             JSONWriter.writeInt(Int(pid), into: &buffer)
+            if lifecycle != .scene {
+                JSONWriter.appendLiteral(#","lifecycle":""#, to: &buffer)
+                JSONWriter.appendVerbatim(lifecycle.rawValue, to: &buffer)
+                buffer.append(ASCII.quote)
+            }
         case .callback(let event):
             JSONWriter.appendLiteral(#"{"type":"callback","name":""#, to: &buffer)
             // Callback names are plain ASCII identifiers: no escaping needed.
@@ -373,7 +383,11 @@ extension WorkerMessage {
             guard pid > 0 && pid <= Int(Int32.max) else {
                 throw ProtocolError(.invalidParameters, "ready: field \"pid\" must be a process id in 1...\(Int32.max)")
             }
-            self = .ready(protocolVersion: try message.integer("protocol"), pid: Int32(pid))
+            self = .ready(
+                protocolVersion: try message.integer("protocol"),
+                pid: Int32(pid),
+                lifecycle: try message.lifecycle() ?? .scene
+            )
         case "callback":
             let name = try message.string("name")
             guard let callback = CallbackName.byName[name] else {
@@ -532,6 +546,15 @@ private struct WireObject {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw mistyped(key, "a string") }
         return string
+    }
+
+    /// The optional `lifecycle` of `hello` and `ready`: `"scene"` or `"app"`.
+    mutating func lifecycle() throws(ProtocolError) -> LifecycleKind? {
+        guard let name = try optionalString("lifecycle") else { return nil }
+        guard let lifecycle = LifecycleKind(rawValue: name) else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"lifecycle\" must be \"scene\" or \"app\"")
+        }
+        return lifecycle
     }
 
     /// A non-empty array of non-empty strings (a navigation stack, root first).

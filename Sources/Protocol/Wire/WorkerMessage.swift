@@ -1,7 +1,9 @@
 /// A message from a worker to the host (one JSON object per line on the worker's stdout).
 public enum WorkerMessage: Sendable, Hashable {
-    /// The worker accepted the hello. `{"type":"ready","protocol":1,"pid":4242}`
-    case ready(protocolVersion: Int, pid: Int32)
+    /// The worker accepted the hello, and declares its app's lifecycle (`"lifecycle":"app"`
+    /// for an app without scene support; absent: scene-based).
+    /// `{"type":"ready","protocol":1,"pid":4242}`
+    case ready(protocolVersion: Int, pid: Int32, lifecycle: LifecycleKind = .scene)
     /// A callback the worker ran. `{"type":"callback","name":"viewDidLoad","vc":"Root"}`
     case callback(CallbackEvent)
     /// A change the app made itself; the callbacks it ran follow, each with `"origin":"app"`.

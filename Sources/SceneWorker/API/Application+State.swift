@@ -15,7 +15,7 @@ extension Application {
     /// is `inactive`, or `background` for a launch into the background; after
     /// `sceneDidDisconnect` it is `background`.
     public var applicationState: State {
-        switch connectedScene?.activationState {
+        switch connectedScene?.activationState ?? appActivation {
         case .foregroundActive?: .active
         case .foregroundInactive?: .inactive
         case .background?: .background

@@ -75,6 +75,32 @@ public protocol ApplicationDelegate: AnyObject {
     /// The process is about to end (trace: `applicationWillTerminate`). View controllers do not
     /// deinit afterwards: the process simply exits. Default: nothing.
     func applicationWillTerminate(_ application: Application)
+
+    // The app-based lifecycle (docs/LIFECYCLE.md §3d): called only in an app without scene
+    // support (`WorkerApp.lifecycle = .app`); a scene-based app's scene delegate gets these.
+
+    /// The app became active (trace: `applicationDidBecomeActive`). Default: nothing.
+    func applicationDidBecomeActive(_ application: Application)
+
+    /// The app is about to become inactive (trace: `applicationWillResignActive`). Default: nothing.
+    func applicationWillResignActive(_ application: Application)
+
+    /// The app entered the background (trace: `applicationDidEnterBackground`). Default: nothing.
+    func applicationDidEnterBackground(_ application: Application)
+
+    /// The app is about to leave the background (trace: `applicationWillEnterForeground`).
+    /// Default: nothing.
+    func applicationWillEnterForeground(_ application: Application)
+
+    /// UIKit's app-level state restoration, asked on every entry to the background (trace:
+    /// `shouldSaveSecureApplicationState`): encode the state into `coder` and answer `true` to
+    /// have the host store it. Default: `false` (nothing saved).
+    func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool
+
+    /// Between `willFinishLaunching` and `didFinishLaunching` of a launch that has saved state
+    /// (trace: `shouldRestoreSecureApplicationState`, with the state as `restoration`): `coder`
+    /// holds it. Default: `false`.
+    func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool
 }
 
 extension ApplicationDelegate {
@@ -141,6 +167,8 @@ public final class Application {
 
     /// `applicationState` while no scene is attached: set at launch and at disconnect.
     var unattachedState: State = .inactive
+    /// An app-based app's own activation (docs/LIFECYCLE.md §3d): it has no connected scene.
+    var appActivation: ActivationState?
 
     /// The running background task, if any.
     public var currentBackgroundTask: BackgroundTaskIdentifier? { task?.identifier }

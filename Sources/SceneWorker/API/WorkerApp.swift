@@ -14,6 +14,12 @@ public struct WorkerApp: Sendable {
     /// `push`) and the push's payload (nil when the request carried none, and for `root`).
     /// The controller's `restorationIdentifier` must be that name, else the operation fails.
     public var makeViewController: @MainActor @Sendable (String, JSONValue?) -> UIViewController
+    /// Whether the app supports scenes, as its manifest tells UIKit (docs/LIFECYCLE.md §3d):
+    /// `.app` for an app without scene support, which gets the app delegate's lifecycle and
+    /// never a scene delegate; `.scene` for a scene-based one; nil (the default): whichever
+    /// the host asks for in its `hello` (`connect … "lifecycle"`), scene-based when it asks
+    /// for none. The worker declares the kind in its `ready`.
+    public var lifecycle: LifecycleKind?
 
     /// An app made of these factories; `makeViewController` receives each request's name and
     /// payload (the item a `push` shows, say).

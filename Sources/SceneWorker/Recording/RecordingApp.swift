@@ -48,9 +48,34 @@ extension WorkerApp {
     }
 }
 
-/// The recording app's delegate: the defaults.
+/// The recording app's delegate: the defaults, and, when it runs app-based
+/// (docs/LIFECYCLE.md §3d), app-level state restoration that shows a restore worked: it saves
+/// `{"backgroundEntries":2,"restoredFrom":{…}}` — how often this process entered the
+/// background, and the state it was restored from (absent when none; its own `restoredFrom`
+/// dropped so the state does not grow with every launch).
 @MainActor
-final class RecordingApplicationDelegate: ApplicationDelegate {}
+final class RecordingApplicationDelegate: ApplicationDelegate {
+    private(set) var restoredFrom: [String: JSONValue]?
+    private(set) var backgroundEntries = 0
+
+    func applicationDidEnterBackground(_ application: Application) {
+        backgroundEntries += 1
+    }
+
+    func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool {
+        coder.encode(.int(backgroundEntries), forKey: "backgroundEntries")
+        if var previous = restoredFrom {
+            previous.removeValue(forKey: "restoredFrom")
+            coder.encode(.object(previous), forKey: "restoredFrom")
+        }
+        return true
+    }
+
+    func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool {
+        restoredFrom = coder.values
+        return true
+    }
+}
 
 /// The recording app's scene delegate: remembers what it was restored from and counts
 /// notifications, for `stateRestorationActivity(for:)`; rebuilds its saved stack, navigates

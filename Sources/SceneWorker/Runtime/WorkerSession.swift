@@ -24,11 +24,14 @@ final class WorkerSession {
     let application: Application
 
     private(set) var phase: Phase = .awaitingHello
-    private(set) var scene: Scene?
-    private(set) var applicationDelegate: (any ApplicationDelegate)?
+    // Set by the app-based lifecycle too (WorkerSession+AppBased.swift).
+    var scene: Scene?
+    var applicationDelegate: (any ApplicationDelegate)?
     private(set) var sceneDelegate: (any UISceneDelegate)?
     /// Whether the stack appeared in this process (the first appearance ran).
-    private(set) var hasAppeared = false
+    var hasAppeared = false
+    /// The lifecycle this worker declared in its `ready` (docs/LIFECYCLE.md §3d).
+    private(set) var lifecycle = LifecycleKind.scene
 
     // The app's own changes (WorkerSession+AppChanges.swift).
     /// Set while a host request's callbacks run: the app's navigation waits for the reply.
@@ -114,7 +117,7 @@ final class WorkerSession {
         switch (phase, command) {
         case (.exiting, _):
             return
-        case (.awaitingHello, .hello(let version)):
+        case (.awaitingHello, .hello(let version, let requested)):
             guard version == ProtocolVersion.current else {
                 failHandshake(
                     ProtocolError(
@@ -125,7 +128,8 @@ final class WorkerSession {
                 return
             }
             phase = .running
-            sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid))
+            lifecycle = app.lifecycle ?? requested ?? .scene
+            sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid, lifecycle: lifecycle))
         case (.awaitingHello, .request(let id, let operation)):
             failHandshake(
                 ProtocolError(
@@ -190,7 +194,8 @@ final class WorkerSession {
             backgroundTask: backgroundTask,
             hasAppeared: hasAppeared,
             sessionExists: true,
-            presentation: scene?.window.rootViewController.presentedViewController?.modalPresentationStyle
+            presentation: scene?.window.rootViewController.presentedViewController?.modalPresentationStyle,
+            lifecycle: lifecycle
         )
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
@@ -210,30 +215,45 @@ final class WorkerSession {
     private func execute(_ operation: WorkerOperation) throws(ProtocolError) -> JSONValue? {
         switch operation {
         case .connect(let options):
-            return try connect(options)
+            return lifecycle == .app ? try appConnect(options) : try connect(options)
         case .activate:
-            becomeActive()
+            if lifecycle == .app { appBecomeActive() } else { becomeActive() }
         case .deactivate:
-            resignActive()
+            if lifecycle == .app { appResignActive() } else { resignActive() }
         case .enterBackground:
+            if lifecycle == .app {
+                if state == .foregroundActive { appResignActive() }
+                return appEnterBackground()
+            }
             if state == .foregroundActive {
                 resignActive()
             }
             return enterBackground()
         case .enterForeground:
-            if hasAppeared {
+            if lifecycle == .app {
+                if hasAppeared {
+                    appEnterForeground()
+                    appBecomeActive()
+                } else {
+                    appFirstAppearance()
+                }
+            } else if hasAppeared {
                 enterForeground()
                 becomeActive()
             } else {
                 firstAppearance()
             }
         case .stateRestoration:
-            return stateRestorationActivity()
+            return lifecycle == .app ? appSaveState() : stateRestorationActivity()
         case .disconnect:
             didDisconnect()
             guard let scene else { break }
             scene.window.rootViewController.releaseAllTopFirst()
         case .terminate:
+            if lifecycle == .app {
+                appWillTerminate()
+                break
+            }
             didDisconnect()
             sink.report(.applicationWillTerminate)
             applicationDelegate?.applicationWillTerminate(application)
@@ -256,7 +276,12 @@ final class WorkerSession {
                 sceneDelegate?.scene(scene, didReceiveNotification: name, value: value)
             }
         case .beginBackgroundTask:
-            if let scene {
+            if lifecycle == .app {
+                // No scene delegate to ask: the app begins one, as the scene's default does.
+                application.beginsHostTask = true
+                _ = application.beginBackgroundTask(withName: "app", expirationHandler: {})
+                application.beginsHostTask = false
+            } else if let scene {
                 application.beginsHostTask = true
                 sceneDelegate?.scene(scene, beginBackgroundTaskWith: application)
                 application.beginsHostTask = false
@@ -299,7 +324,7 @@ final class WorkerSession {
     }
 
     /// Makes the controller the host named, checking it carries that name.
-    private func makeViewController(_ name: String, payload: JSONValue?) throws(ProtocolError) -> UIViewController {
+    func makeViewController(_ name: String, payload: JSONValue?) throws(ProtocolError) -> UIViewController {
         let controller = app.makeViewController(name, payload)
         guard controller.restorationIdentifier == name else {
             throw ProtocolError(
@@ -393,7 +418,7 @@ final class WorkerSession {
     }
 
     /// The window size a launch starts at: the host's `width`/`height`, else the default.
-    private static func launchSize(_ options: ConnectOptions) -> Size {
+    static func launchSize(_ options: ConnectOptions) -> Size {
         guard let width = options.width, let height = options.height else { return Window.defaultSize }
         return Size(width: width, height: height)
     }
