@@ -35,7 +35,8 @@ enum Help {
     static let demo = """
         hostctl demo [--trace FILE] [--state-dir DIR]
 
-        Runs three scenes (Mail, Notes, Music), each in its own worker process, through
+        Runs three scenes (Mail, Notes, Music) and an app-based app without scenes (Clock),
+        each in its own worker process, through
         foreground/background, an interruption (a tap refused while inactive), navigation
         push/pop, a size change, a memory warning, a page sheet swiped away, a full-screen
         modal, a cancelled swipe back, a second window Mail's app opens itself, suspension
