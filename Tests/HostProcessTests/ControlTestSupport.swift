@@ -191,12 +191,12 @@ func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async 
 }
 
 /// A raw client: sends `bytes`, optionally half-closes, then reads frames until the server
-/// closes the connection (or 20 s pass). Returns the frames it received.
+/// closes the connection (or 60 s pass). Returns the frames it received.
 func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = true) async -> [String] {
     await onThread {
         guard let descriptor = try? ControlSocket.connect(path: socket) else { return ["<connect failed>"] }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         bytes.withUnsafeBytes { raw in
@@ -220,13 +220,14 @@ func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = true) async
 }
 
 /// A raw blocking connection for tests that hold many clients: every read gives up after
-/// 20 s, so a server that never answers fails the test instead of hanging it.
+/// 60 s (a whole suite under TSan on a loaded machine has taken over 20 s to answer), so a
+/// server that never answers fails the test instead of hanging it.
 struct RawClient {
     let descriptor: Int32
 
     init?(socket: String) {
         guard let descriptor = try? ControlSocket.connect(path: socket) else { return nil }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor
@@ -250,7 +251,7 @@ struct RawClient {
         case frame(String)
         /// EOF, or a reset: the server closed the connection.
         case closed
-        /// Nothing for 20 s.
+        /// Nothing for 60 s.
         case timedOut
     }
 
