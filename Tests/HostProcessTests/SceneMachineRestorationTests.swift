@@ -38,3 +38,34 @@ import Testing
         #expect(harness.machine.session?.restoration == nil)
     }
 }
+
+@Suite struct SceneSessionLifecycleKindTests {
+    /// An app-based session says so in its file, a scene-based one's file is as before, and
+    /// an unknown kind reads as scene-based rather than losing the session.
+    @Test func theKindRoundTripsThroughTheSessionFile() throws {
+        let app = SceneSession(identifier: "A", lifecycle: .app)
+        #expect(SceneSession(json: app.json) == app)
+        let scene = SceneSession(identifier: "B")
+        guard case .object(let fields) = scene.json else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(fields["lifecycle"] == nil)
+        var newer = fields
+        newer["lifecycle"] = .string("watch")
+        #expect(SceneSession(json: .object(newer))?.lifecycle == nil)
+    }
+
+    /// After a host restart, a connect that asks for no lifecycle asks for the stored one.
+    @Test func aStoredAppBasedSessionIsAskedForAgain() {
+        var harness = SceneMachineHarness(session: SceneSession(identifier: "A", lifecycle: .app))
+        harness.request(.connect(background: false, root: "Root", worker: nil))
+        let asked = harness.actions.compactMap { action -> LifecycleKind?? in
+            guard case .write(let commands) = action, case .hello(_, let lifecycle)? = commands.first else {
+                return nil
+            }
+            return lifecycle
+        }
+        #expect(asked == [.app])
+    }
+}

@@ -278,12 +278,14 @@ extension SceneMachine {
     /// A nil answer clears what an earlier one stored: as in UIKit, the session then has no
     /// state to restore (an app back on its first screen saves nothing).
     private mutating func storeRestoration(_ result: JSONValue?) {
-        guard result != nil || session?.restoration != nil else {
+        let kind: LifecycleKind? = lifecycle.kind == .app ? .app : nil
+        guard result != nil || session?.restoration != nil || session?.lifecycle != kind else {
             scheduleSuspension()
             return
         }
         var stored = session ?? SceneSession(identifier: id)
         stored.restoration = result
+        stored.lifecycle = kind
         inFlight?.storing = stored
         setWait(.store(.restoration))
         output.append(.storeSession(stored))

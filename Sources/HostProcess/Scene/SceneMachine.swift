@@ -116,6 +116,7 @@ struct SceneMachine: Sendable {
         self.configuration = configuration
         self.session = session
         lifecycle.sessionExists = session != nil
+        if session?.lifecycle == .app { lifecycle.kind = .app }
         if discardedAtLaunch { lifecycle.discarded() }
     }
 
@@ -564,7 +565,10 @@ struct SceneMachine: Sendable {
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
             if !lifecycle.sessionExists {
-                let fresh = session ?? SceneSession(identifier: id)
+                var fresh = session ?? SceneSession(identifier: id)
+                if case .request(.connect(_, _, _, let launch), _)? = inFlight?.work, let kind = launch.lifecycle {
+                    fresh.lifecycle = kind == .app ? .app : nil
+                }
                 inFlight?.storing = fresh
                 setWait(.store(.launch(background: background, root: root, argv: argv)))
                 output.append(.storeSession(fresh))

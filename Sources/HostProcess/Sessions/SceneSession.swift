@@ -8,17 +8,23 @@ public struct SceneSession: Sendable, Hashable {
     public var role: String
     /// The last answer to `stateRestorationActivity`, stored before the background transition completed.
     public var restoration: JSONValue?
+    /// `.app` when the session's app has no scene support (docs/LIFECYCLE.md §3d): a later
+    /// connect that asks for no lifecycle, after a host restart too, asks for this one. Nil
+    /// for a scene-based app (the file then has no `lifecycle` field, as before).
+    public var lifecycle: LifecycleKind?
 
     public init(
         identifier: String,
         configuration: String = "Default Configuration",
         role: String = "windowApplication",
-        restoration: JSONValue? = nil
+        restoration: JSONValue? = nil,
+        lifecycle: LifecycleKind? = nil
     ) {
         self.identifier = identifier
         self.configuration = configuration
         self.role = role
         self.restoration = restoration
+        self.lifecycle = lifecycle
     }
 
     var json: JSONValue {
@@ -28,6 +34,7 @@ public struct SceneSession: Sendable, Hashable {
             "role": .string(role),
         ]
         if let restoration { object["restoration"] = restoration }
+        if lifecycle == .app { object["lifecycle"] = .string(LifecycleKind.app.rawValue) }
         return .object(object)
     }
 
@@ -37,7 +44,16 @@ public struct SceneSession: Sendable, Hashable {
             case .string(let configuration)? = object["configuration"],
             case .string(let role)? = object["role"]
         else { return nil }
-        self.init(identifier: identifier, configuration: configuration, role: role, restoration: object["restoration"])
+        // An unknown lifecycle (a newer host's) reads as scene-based rather than losing the session.
+        var lifecycle: LifecycleKind?
+        if case .string(let kind)? = object["lifecycle"], LifecycleKind(rawValue: kind) == .app { lifecycle = .app }
+        self.init(
+            identifier: identifier,
+            configuration: configuration,
+            role: role,
+            restoration: object["restoration"],
+            lifecycle: lifecycle
+        )
     }
 
     /// Whether `identifier` is safe as a session identifier and a file name:
