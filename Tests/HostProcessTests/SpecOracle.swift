@@ -52,6 +52,11 @@ struct SpecOracle: Sendable, Hashable {
     var savedPresenting: (vc: String, sheet: Bool)?
     /// Restored with a background connect: presented on the first trip to the foreground.
     var pendingPresenting: (vc: String, sheet: Bool)?
+    /// §3a: a tab bar root's tab roots (nil: one navigation stack), which tab `stack` is,
+    /// and the stacks of the tabs shown before (a tab never shown is its root alone).
+    var tabRoots: [String]?
+    var shownTab = 0
+    var hiddenStacks: [Int: [String]] = [:]
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
@@ -60,7 +65,8 @@ struct SpecOracle: Sendable, Hashable {
             && a.heldValues == b.heldValues && a.presenting?.vc == b.presenting?.vc
             && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
             && a.savedPresenting?.sheet == b.savedPresenting?.sheet
-            && a.pendingPresenting?.vc == b.pendingPresenting?.vc
+            && a.pendingPresenting?.vc == b.pendingPresenting?.vc && a.tabRoots == b.tabRoots
+            && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks
     }
 
     func hash(into hasher: inout Hasher) {
@@ -111,6 +117,8 @@ struct SpecOracle: Sendable, Hashable {
         // a user activity goes to a connected scene.
         .openURL: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
         .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
+        // §3a: a tab switch is navigation: foreground only.
+        .selectTab: [.active, .inactive],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -130,8 +138,16 @@ struct SpecOracle: Sendable, Hashable {
         case .beginBackgroundTask: return !hasBackgroundTask
         case .endBackgroundTask: return hasBackgroundTask
         case .discard: return hasSession || place != .fresh
+        // Only a tab bar root has tabs to select, and not under a presentation.
+        case .selectTab: return tabRoots != nil && presenting == nil
         default: return true
         }
+    }
+
+    /// `allows(op.kind)`, and a tab switch's index must name one of the tabs.
+    func allows(_ op: SceneOperation) -> Bool {
+        if case .selectTab(let index) = op, !(tabRoots?.indices.contains(index) ?? false) { return false }
+        return allows(op.kind)
     }
 
     // MARK: Effects
@@ -141,14 +157,21 @@ struct SpecOracle: Sendable, Hashable {
     mutating func perform(_ op: SceneOperation) -> [String] {
         var delivered: [String] = []
         switch op {
-        case .connect(let background, let root, _, _):
+        case .connect(let background, let plainRoot, _, let launch):
+            // A tab bar shows its first tab at launch; the app restores a saved stack only when
+            // it starts with the root it connects with.
+            let root = launch.tabs?.first ?? plainRoot
+            tabRoots = launch.tabs
+            shownTab = 0
+            hiddenStacks = [:]
             isDiscarded = false
             lastRoot = root
             place = background ? .backgroundRunning : .active
-            stack = hasSession && appRestoresStack ? savedStack ?? [root] : [root]
-            let restored = hasSession && appRestoresStack ? savedPresenting : nil
-            presenting = background ? nil : restored
-            pendingPresenting = background ? restored : nil
+            let restored = hasSession && appRestoresStack ? savedStack : nil
+            stack = restored?.first == root ? restored! : [root]
+            let restoredPresenting = hasSession && appRestoresStack ? savedPresenting : nil
+            presenting = background ? nil : restoredPresenting
+            pendingPresenting = background ? restoredPresenting : nil
             hasBackgroundTask = false
             hasSession = true
             if background { save() }
@@ -180,6 +203,11 @@ struct SpecOracle: Sendable, Hashable {
         case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning, .tap: break
+        case .selectTab(let index):
+            guard index != shownTab, let roots = tabRoots else { break }
+            hiddenStacks[shownTab] = stack
+            stack = hiddenStacks[index] ?? [roots[index]]
+            shownTab = index
         case .present(let name, let style): presenting = (name, style != .fullScreen)
         case .dismiss: presenting = nil
         case .swipeDismiss(let completes): if completes { presenting = nil }
@@ -188,7 +216,10 @@ struct SpecOracle: Sendable, Hashable {
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
             place = .active
-            stack = hasSession && appRestoresStack ? savedStack ?? [lastRoot] : [lastRoot]
+            let restored = hasSession && appRestoresStack ? savedStack : nil
+            stack = restored?.first == lastRoot ? restored! : [lastRoot]
+            shownTab = 0
+            hiddenStacks = [:]
             presenting = hasSession && appRestoresStack ? savedPresenting : nil
             pendingPresenting = nil
             hasBackgroundTask = false
@@ -249,6 +280,8 @@ struct SpecOracle: Sendable, Hashable {
     private mutating func workerEnded() {
         place = .dead
         stack = []
+        shownTab = 0
+        hiddenStacks = [:]
         presenting = nil
         pendingPresenting = nil
         hasBackgroundTask = false
@@ -276,6 +309,7 @@ struct SpecOracle: Sendable, Hashable {
         "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
             + (presenting.map { " presenting \($0.vc) \($0.sheet ? "sheet" : "full")" } ?? "")
             + (isDiscarded ? " discarded" : "")
+            + (tabRoots != nil && states.process.isAlive ? " tab \(shownTab)" : "")
     }
 
     /// The model's snapshot of this place (for comparing legality tables).
@@ -287,7 +321,9 @@ struct SpecOracle: Sendable, Hashable {
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
             sessionExists: hasSession,
-            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen }
+            presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen },
+            tabCount: place == .dead || place == .fresh ? 0 : tabRoots?.count ?? 0,
+            selectedTab: shownTab
         )
     }
 }
@@ -306,7 +342,9 @@ extension SpecOracle {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
                             for presenting in presentations {
+                              for tabs in attached ? [nil, ["V0", "T1"]] : [nil] as [[String]?] {
                                 var state = SpecOracle()
+                                state.tabRoots = tabs
                                 state.place = place
                                 state.stack = (0..<depth).map { "V\($0)" }
                                 state.hasBackgroundTask = task
@@ -314,6 +352,7 @@ extension SpecOracle {
                                 state.isDiscarded = discarded
                                 state.presenting = presenting
                                 states.append(state)
+                              }
                             }
                         }
                     }

@@ -249,6 +249,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     /// The controller presented over the stack, and its style (LIFECYCLE.md §3a).
     public var presented: String?
     public var presentation: PresentationStyle?
+    /// A tab bar root's selected tab (LIFECYCLE.md §3a); nil when the root is one stack.
+    public var selectedTab: Int?
 
     public init(
         scene: String,
@@ -286,6 +288,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "worker": worker.map { .array($0.map { .string($0) }) } ?? .null,
             "presented": presented.map { .string($0) } ?? .null,
             "presentation": presentation.map { .string($0.rawValue) } ?? .null,
+            "selectedTab": selectedTab.map { .int($0) } ?? .null,
         ])
     }
 
@@ -312,5 +315,6 @@ public struct ControlSceneRow: Sendable, Hashable {
         }
         if case .string(let name)? = object["presented"] { self.presented = name }
         if case .string(let style)? = object["presentation"] { self.presentation = PresentationStyle(rawValue: style) }
+        if case .int(let tab)? = object["selectedTab"] { self.selectedTab = tab }
     }
 }

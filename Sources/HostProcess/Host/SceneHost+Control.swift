@@ -34,6 +34,7 @@ extension SceneHost {
             row.worker = status.workerArgv
             row.presented = status.presented
             row.presentation = status.presentation
+            row.selectedTab = status.selectedTab
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

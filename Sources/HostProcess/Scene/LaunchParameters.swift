@@ -13,6 +13,9 @@ public struct LaunchParameters: Sendable, Hashable {
     /// The user activity it is opened with (a scene another scene asked for, §3c).
     public var activityType: String?
     public var userInfo: JSONValue?
+    /// The roots of a tab bar root's tabs (`"tabs"`, LIFECYCLE.md §3a), first one selected;
+    /// nil: the root is one navigation stack.
+    public var tabs: [String]?
 
     /// Launch parameters; all nil: a plain launch.
     public init(
@@ -20,13 +23,15 @@ public struct LaunchParameters: Sendable, Hashable {
         width: Int? = nil,
         height: Int? = nil,
         activityType: String? = nil,
-        userInfo: JSONValue? = nil
+        userInfo: JSONValue? = nil,
+        tabs: [String]? = nil
     ) {
         self.url = url
         self.width = width
         self.height = height
         self.activityType = activityType
         self.userInfo = userInfo
+        self.tabs = tabs
     }
 
     /// Why these parameters cannot launch anything, or nil.
@@ -34,6 +39,12 @@ public struct LaunchParameters: Sendable, Hashable {
         if (width == nil) != (height == nil) { return "connect needs both \"width\" and \"height\", or neither" }
         if let width, let height, width <= 0 || height <= 0 { return "connect needs a positive width and height" }
         if url?.isEmpty == true { return "connect needs a non-empty \"url\"" }
+        if let tabs {
+            if tabs.isEmpty || tabs.contains(where: \.isEmpty) {
+                return "connect needs \"tabs\" to be a non-empty list of non-empty names"
+            }
+            if tabs.count > Self.maximumTabs { return "connect takes at most \(Self.maximumTabs) tabs" }
+        }
         return nil
     }
 
@@ -44,5 +55,11 @@ public struct LaunchParameters: Sendable, Hashable {
         options.height = height
         options.activityType = activityType
         options.userInfo = userInfo
+        options.tabs = tabs
+        // The first tab's root is the scene's root: the one that loads at launch.
+        if let first = tabs?.first { options.root = first }
     }
+
+    /// The most tabs a tab bar root may have.
+    public static let maximumTabs = 32
 }

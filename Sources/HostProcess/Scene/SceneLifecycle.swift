@@ -41,6 +41,11 @@ struct SceneLifecycle: Sendable {
     /// The controller presented over the stack and its style (LIFECYCLE.md §3a), if any.
     private(set) var presented: (name: String, style: PresentationStyle)?
     private(set) var hasBackgroundTask = false
+    /// A tab bar root's tabs, each tab's stack root first (LIFECYCLE.md §3a); empty when the
+    /// root is one navigation stack. The selected tab's entry is stale: `stack` is its stack.
+    private(set) var tabs: [[String]] = []
+    /// The selected tab's index (0 without tabs).
+    private(set) var selectedTab = 0
     private(set) var isDiscarded = false
     /// The root the last worker launched with: an `openURL` that relaunches uses it.
     private(set) var launchedRoot = "Root"
@@ -73,18 +78,35 @@ struct SceneLifecycle: Sendable {
             backgroundTask: hasBackgroundTask ? .running : .none,
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
-            presentation: presented?.style
+            presentation: presented?.style,
+            tabCount: tabs.count,
+            selectedTab: selectedTab
         )
+    }
+
+    /// Every tab's stack, the selected one's current (empty without tabs).
+    var tabStacks: [[String]] {
+        var stacks = tabs
+        if stacks.indices.contains(selectedTab) { stacks[selectedTab] = stack }
+        return stacks
     }
 
     /// Decides whether `op` is legal now and, if so, how to carry it out. Legality is the
     /// model's (`LifecycleOperation.refusal(in:)`); only parameters are checked here.
     func request(_ op: SceneOperation) -> RequestAction {
+        if case .selectTab(let index) = op {
+            if let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot) {
+                return .refuse(refusal.reason)
+            }
+            // The selected tab again: nothing happens (no callbacks), as in UIKit.
+            return .perform(index == selectedTab ? [] : [.send(.selectTab(index: index))])
+        }
         if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
         case .connect(let background, let root, _, let launch):
             if let refusal = launch.refusal { return .refuse(refusal) }
-            return .perform([.launch(background: background, root: root)])
+            // A tab bar's first tab's root is the root that launches.
+            return .perform([.launch(background: background, root: launch.tabs?.first ?? root)])
         case .activate:
             return .perform([.send(.activate)])
         case .deactivate:
@@ -147,6 +169,8 @@ struct SceneLifecycle: Sendable {
             return .perform([.send(.swipeDismiss(completes: completes))])
         case .swipeBack(let completes):
             return .perform([.send(.swipeBack(completes: completes))])
+        case .selectTab:
+            return .refuse("selectTab is judged above")
         }
     }
 
@@ -191,6 +215,10 @@ struct SceneLifecycle: Sendable {
         case .connect(let options):
             process = .running
             sessionExists = true
+            // Each tab's stack starts as its root alone (loaded on first selection); the first
+            // tab is selected and its stack is `stack`.
+            tabs = options.tabs?.map { [$0] } ?? []
+            selectedTab = 0
             if options.background {
                 activation = .background
             } else {
@@ -208,6 +236,11 @@ struct SceneLifecycle: Sendable {
         case .dismiss: presented = nil
         case .swipeDismiss: if result == .bool(true) { presented = nil }
         case .swipeBack(let completes): if completes { stack.removeLast() }
+        case .selectTab(let index):
+            guard tabs.indices.contains(index), index != selectedTab else { break }
+            tabs[selectedTab] = stack
+            stack = tabs[index]
+            selectedTab = index
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
             .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
             break
@@ -274,6 +307,8 @@ struct SceneLifecycle: Sendable {
         presented = nil
         hasBackgroundTask = false
         queuedNotifications = []
+        tabs = []
+        selectedTab = 0
     }
 
     /// The session was discarded: every later request is refused.

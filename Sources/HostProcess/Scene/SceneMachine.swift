@@ -131,7 +131,9 @@ struct SceneMachine: Sendable {
             lastExit: lastExit,
             workerArgv: worker?.argv ?? lastArgv,
             presented: lifecycle.presented?.name,
-            presentation: lifecycle.presented?.style
+            presentation: lifecycle.presented?.style,
+            selectedTab: lifecycle.tabs.isEmpty ? nil : lifecycle.selectedTab,
+            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks
         )
     }
 

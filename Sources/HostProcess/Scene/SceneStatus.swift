@@ -20,4 +20,8 @@ public struct SceneStatus: Sendable, Hashable {
     public var presented: String? = nil
     /// Its presentation style.
     public var presentation: PresentationStyle? = nil
+    /// A tab bar root's selected tab (LIFECYCLE.md §3a); nil when the root is one stack.
+    public var selectedTab: Int? = nil
+    /// A tab bar root's tabs: each tab's stack, root first (the selected one is `stack`).
+    public var tabs: [[String]]? = nil
 }

@@ -32,6 +32,8 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case tap
     case openURL
     case continueUserActivity
+    // Tab bar roots (LIFECYCLE.md §3a).
+    case selectTab
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -64,6 +66,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("url", .string(nonEmpty: true), placeholder: "URL"),
                 OperationField("width", .positiveInt, placeholder: "N"),
                 OperationField("height", .positiveInt, placeholder: "N"),
+                OperationField("tabs", .names, placeholder: "NAME,…"),
             ]
         case .push:
             [
@@ -102,6 +105,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
             ]
         case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
         case .dismiss: [.scene]
+        case .selectTab: [.scene, OperationField("index", .nonNegativeInt, .required, placeholder: "N")]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
             [.scene]

@@ -23,6 +23,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case nothingPresented
     /// A controller is presented over the stack, in one of these styles.
     case presented([PresentationStyle])
+    /// The scene's root is a tab bar (LIFECYCLE.md §3a).
+    case tabBar
+    /// The tab bar has a tab of this index.
+    case tabIndex(Int)
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -47,6 +51,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .appeared(let appeared): snapshot.hasAppeared == appeared
         case .nothingPresented: snapshot.presentation == nil
         case .presented(let styles): snapshot.presentation.map(styles.contains) ?? false
+        case .tabBar: snapshot.tabCount > 0
+        case .tabIndex(let index): index >= 0 && index < snapshot.tabCount
         }
     }
 
@@ -73,6 +79,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .presented(let styles):
             if styles.count == PresentationStyle.allCases.count { return "a presented controller" }
             return "a " + styles.map { "`\($0)`" }.joined(separator: " or ") + " presented"
+        case .tabBar: return "a tab bar root"
+        case .tabIndex: return "an index below the tab count"
         }
     }
 
@@ -103,6 +111,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
             guard let presentation = snapshot.presentation else { return "nothing is presented" }
             return "the presented view controller is \(presentation), not "
                 + styles.map(\.rawValue).joined(separator: " or ")
+        case .tabBar: return "the scene's root is not a tab bar (connect it with tabs)"
+        case .tabIndex(let index):
+            return "tab index \(index) is out of range: the tab bar has \(snapshot.tabCount) tabs (0 to \(snapshot.tabCount - 1))"
         }
     }
 }

@@ -20,6 +20,10 @@ public struct SceneSnapshot: Sendable, Hashable {
     public var sessionExists: Bool
     /// The style of the controller presented over the stack, nil when none is.
     public var presentation: PresentationStyle?
+    /// How many tabs the tab bar root has; 0 when the root is one navigation stack.
+    public var tabCount: Int
+    /// The selected tab's index (0 without tabs).
+    public var selectedTab: Int
 
     public init(
         activation: ActivationState = .unattached,
@@ -29,7 +33,9 @@ public struct SceneSnapshot: Sendable, Hashable {
         hasAppeared: Bool = false,
         isDiscarded: Bool = false,
         sessionExists: Bool = false,
-        presentation: PresentationStyle? = nil
+        presentation: PresentationStyle? = nil,
+        tabCount: Int = 0,
+        selectedTab: Int = 0
     ) {
         self.activation = activation
         self.process = process
@@ -39,6 +45,8 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.isDiscarded = isDiscarded
         self.sessionExists = sessionExists
         self.presentation = presentation
+        self.tabCount = tabCount
+        self.selectedTab = selectedTab
     }
 
     /// Whether the worker has a background task that has not ended (expired or not).

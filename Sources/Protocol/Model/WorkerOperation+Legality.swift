@@ -28,6 +28,7 @@ extension WorkerOperation {
         case .openURL: [.openURL]
         case .continueUserActivity: [.continueUserActivity]
         case .didDiscardSceneSessions: [.discardedSessions]
+        case .selectTab: [.selectTab]
         }
     }
 

@@ -41,7 +41,7 @@ enum FrameScratch {
                     .expireBackgroundTask, .tap:
                     break
                 case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
-                    .didDiscardSceneSessions:
+                    .didDiscardSceneSessions, .selectTab:
                     // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }

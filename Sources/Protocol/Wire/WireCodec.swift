@@ -77,7 +77,8 @@ extension HostCommand {
                     height: try message.optionalPositiveInteger("height"),
                     discardedSessions: try message.optionalNameList("discardedSessions"),
                     activityType: try message.optionalString("activityType"),
-                    userInfo: message.value("userInfo")
+                    userInfo: message.value("userInfo"),
+                    tabs: try message.optionalNameList("tabs")
                 )
             )
         case .activate: operation = .activate
@@ -119,6 +120,7 @@ extension HostCommand {
                 activityType: try message.nonEmptyString("activityType"),
                 userInfo: message.value("userInfo")
             )
+        case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
         }
         self = .request(id: id, operation)
     }
@@ -179,6 +181,13 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
                 JSONWriter.write(userInfo, into: &buffer)
             }
+            if let tabs = options.tabs {
+                JSONWriter.appendLiteral(#","tabs":"#, to: &buffer)
+                JSONWriter.write(.array(tabs.map { .string($0) }), into: &buffer)
+            }
+        case .selectTab(let index):
+            JSONWriter.appendLiteral(#","index":"#, to: &buffer)
+            JSONWriter.writeInt(index, into: &buffer)
         case .didDiscardSceneSessions(let sessions):
             JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
             JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
@@ -249,6 +258,7 @@ private enum OperationKind: String, CaseIterable {
     case openURL
     case continueUserActivity
     case didDiscardSceneSessions
+    case selectTab
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })

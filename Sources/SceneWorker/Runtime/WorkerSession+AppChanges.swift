@@ -65,6 +65,10 @@ extension WorkerSession {
         return request(.pop, describedAs: "popViewController") ? top : nil
     }
 
+    func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
+        refuse("selectedIndex = \(index)", "app-initiated tab selection is not supported yet")
+    }
+
     func appRequestsSetStack(_ controllers: [UIViewController], on navigationController: NavigationController) {
         let action = "setViewControllers"
         guard isInWillConnectTo else {

@@ -1,0 +1,169 @@
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// LIFECYCLE.md §3a's tab bar root with real worker processes: each tab its own stack,
+/// the switch in its exact order (the new tab's "will" before the old one's), accepted by the
+/// verifier and every swap of two of its callbacks rejected.
+@Suite struct TabBarOrderTests {
+    static let tabs = LaunchParameters(tabs: ["Inbox", "Search"])
+
+    @Test func aTabSwitchRunsTheNewWillBeforeTheOldOne() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        let mark = host.lastSeq
+        try await scene.connect(launch: Self.tabs)
+        // Only the first tab loads at launch.
+        let launched = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb loadView") }
+        #expect(launched == ["cb loadView Inbox"])
+        #expect(await scene.status().selectedTab == 0)
+
+        let first = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
+        #expect(
+            first == [
+                "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search", "cb viewIsAppearing Search",
+                "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
+                "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
+            ]
+        )
+        #expect(host.trace.history.suffix(9).allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
+        // Push acts on the selected tab's stack.
+        try await scene.push("Detail")
+        var status = await scene.status()
+        #expect(status.stack == ["Search", "Detail"] && status.selectedTab == 1)
+        #expect(status.tabs == [["Inbox"], ["Search", "Detail"]])
+
+        // Back to a loaded tab: no load, and no layout of a clean controller.
+        let back = try await PresentationOrderTests.transition(host) { try await scene.selectTab(0) }
+        #expect(
+            back == [
+                "cb viewWillAppear Inbox", "cb viewIsAppearing Inbox", "cb viewWillDisappear Detail",
+                "cb viewDidDisappear Detail", "cb viewDidAppear Inbox",
+            ]
+        )
+        status = await scene.status()
+        #expect(status.stack == ["Inbox"] && status.selectedTab == 0)
+
+        // Size changes and memory warnings reach every loaded tab: the shown one's first.
+        let resize = try await PresentationOrderTests.transition(host) {
+            try await scene.resize(width: 1024, height: 768)
+        }
+        #expect(
+            resize == [
+                "cb viewWillTransition Inbox", "cb viewWillTransition Search", "cb viewWillTransition Detail",
+                "cb traitCollectionDidChange Inbox", "cb traitCollectionDidChange Search",
+                "cb traitCollectionDidChange Detail", "cb viewWillLayoutSubviews Inbox",
+                "cb viewDidLayoutSubviews Inbox",
+            ]
+        )
+        let warning = try await PresentationOrderTests.transition(host) { try await scene.memoryWarning() }
+        #expect(
+            warning == [
+                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Inbox",
+                "cb didReceiveMemoryWarning Search", "cb didReceiveMemoryWarning Detail",
+            ]
+        )
+        // The hidden tab's top is dirty after the size change: it lays out when it shows.
+        let dirty = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
+        #expect(
+            dirty == [
+                "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
+                "cb viewDidLayoutSubviews Detail", "cb viewWillDisappear Inbox", "cb viewDidDisappear Inbox",
+                "cb viewDidAppear Detail",
+            ]
+        )
+        // Selecting the selected tab does nothing.
+        let again = host.lastSeq
+        try await scene.selectTab(1)
+        #expect(host.compactEvents(of: "A", after: again).isEmpty)
+
+        let end = host.lastSeq
+        try await scene.disconnect()
+        let deinits = host.compactEvents(of: "A", after: end).filter { $0.hasPrefix("cb deinit") }
+        #expect(deinits == ["cb deinit Detail", "cb deinit Search", "cb deinit Inbox"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// Illegal tab switches are refused with a reason naming what they need, and change nothing.
+    @Test func illegalTabSwitchesAreRefusedAndChangeNothing() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let plain = try host.scene("P")
+        try await plain.connect()
+        let scene = try host.scene("A")
+        try await scene.connect(launch: Self.tabs)
+        func refusal(_ op: SceneOperation, on handle: SceneHandle) async -> String? {
+            let before = await handle.status()
+            let mark = host.lastSeq
+            do {
+                try await handle.perform(op)
+                return nil
+            } catch HostError.refused(_, _, let reason) {
+                #expect(await handle.status() == before, "\(op.name) changed the scene")
+                #expect(host.compactEvents(of: handle.identifier, after: mark).allSatisfy { $0.hasPrefix("error") })
+                return reason
+            } catch {
+                Issue.record("\(op.name): \(error)")
+                return nil
+            }
+        }
+        #expect(
+            await refusal(.selectTab(index: 1), on: plain) == "the scene's root is not a tab bar (connect it with tabs)"
+        )
+        #expect(
+            await refusal(.selectTab(index: 2), on: scene)
+                == "tab index 2 is out of range: the tab bar has 2 tabs (0 to 1)"
+        )
+        try await scene.present("Sheet")
+        #expect(
+            await refusal(.selectTab(index: 1), on: scene)
+                == "a view controller is presented (pageSheet): dismiss it first"
+        )
+        try await scene.dismiss()
+        try await scene.background()
+        #expect(
+            await refusal(.selectTab(index: 1), on: scene)
+                == "the scene is background, not foregroundActive or foregroundInactive"
+        )
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func theClientCommandsConnectTabsAndSelectOne() async throws {
+        let directory = makeTemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A", "--tabs", "Inbox,Search").status == 0)
+        #expect(try await server.run("selectTab", "A", "--index", "1").status == 0)
+        let table = try await server.run("ps")
+        #expect(table.stdout.contains("TAB"), "\(table.stdout)")
+        let row = try #require(try await server.scenes()["A"])
+        #expect(row.stack == ["Search"] && row.selectedTab == 1)
+        // Out of range: refused (status 3); not a number: a usage error.
+        #expect(try await server.run("selectTab", "A", "--index", "5").status == 3)
+        #expect(try await server.run("selectTab", "A", "--index", "x").status == 2)
+        try await server.quit()
+    }
+
+    @Test func aScenarioConnectsTabsAndSelectsOne() throws {
+        let connect = try Scenario.step(fromJSON: ["op": "connect", "scene": "A", "tabs": ["Inbox", "Search"]])
+        #expect(connect == .scene("A", .connect(launch: LaunchParameters(tabs: ["Inbox", "Search"]))))
+        let select = try Scenario.step(fromJSON: ["op": "selectTab", "scene": "A", "index": 1])
+        #expect(select == .scene("A", .selectTab(index: 1)))
+        // Both read back from the form a scenario file writes.
+        for step in [connect, select] {
+            #expect(try Scenario.step(fromJSON: .object(step.jsonObject)) == step)
+        }
+        let bad: [JSONValue] = [
+            ["op": "connect", "scene": "A", "tabs": []],
+            ["op": "connect", "scene": "A", "tabs": ["Inbox", ""]],
+            ["op": "connect", "scene": "A", "tabs": ["Inbox"], "root": "Root"],
+            ["op": "selectTab", "scene": "A"],
+            ["op": "selectTab", "scene": "A", "index": -1],
+        ]
+        for value in bad {
+            #expect(throws: ScenarioError.self, "\(value)") { try Scenario.step(fromJSON: value) }
+        }
+    }
+}
