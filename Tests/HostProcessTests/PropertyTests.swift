@@ -71,6 +71,7 @@ import Testing
             var oracle = SpecOracle()
             oracle.appRestoresStack = false  // no worker here: nobody rebuilds a saved stack
             var done: [String] = []
+            var lastTabs: [String]?
             for index in 0..<80 {
                 let step = Self.randomStep(&generator, index: index, scenes: ["A"])
                 done.append(step.description)
@@ -90,9 +91,9 @@ import Testing
                             Issue.record("\(place): the host plans \(plan), the oracle refuses")
                             return
                         }
-                        var tabs: [String]?
-                        if case .connect(_, _, _, let launch) = op { tabs = launch.tabs }
-                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: tabs)
+                        // A relaunch (openURL) reuses the last connect's tabs, as the host does.
+                        if case .connect(_, _, _, let launch) = op { lastTabs = launch.tabs }
+                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: lastTabs)
                         let expected = oracle.perform(op)
                         if delivered != expected {
                             Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")
