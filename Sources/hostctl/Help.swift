@@ -135,7 +135,8 @@ enum Help {
         Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
         default; the fault options are for testing watchdogs and crash handling. The app
         pushes on the notification openDetail, pops on closeDetail, presents on openSheet
-        (value fullScreen:NAME for full screen), dismisses on closeSheet, rebuilds its saved stack
+        (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
+        tab bar root on selectTab (value N), rebuilds its saved stack
         on reconnect, and with --background-task-on-enter-background begins a background
         task in sceneDidEnterBackground that the notification finishUpload ends.
         """

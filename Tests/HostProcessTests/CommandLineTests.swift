@@ -65,7 +65,11 @@ import Testing
         #expect(demo.exit == .exited(status: 0))
         var events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
         let switched = events.indices.filter { events[$0].scene == "Music" && events[$0].op == "selectTab" }
-        #expect(switched.map { events[$0].compact }.prefix(3) == ["cb loadView Radio", "cb viewDidLoad Radio", "cb viewWillAppear Radio"])
+        #expect(
+            switched.map { events[$0].compact }.prefix(3) == [
+                "cb loadView Radio", "cb viewDidLoad Radio", "cb viewWillAppear Radio",
+            ]
+        )
         let willAppear = try #require(switched.first { events[$0].name == CallbackName.viewWillAppear.rawValue })
         let willDisappear = try #require(switched.first { events[$0].name == CallbackName.viewWillDisappear.rawValue })
         #expect(events[willDisappear].viewController == "Library")

@@ -302,9 +302,9 @@ struct ControlTests {
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(
             Array(rows.dropFirst()) == [
-                // The last columns: nothing presented, no worker yet.
-                ["A", "yes", "unattached", "none", "-", "-", "-", "-", "-"],
-                ["B", "yes", "unattached", "none", "-", "-", "-", "-", "-"],
+                // The last columns: nothing presented, no tab bar, no worker yet.
+                ["A", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-"],
+                ["B", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-"],
             ],
             "\(table.stdout)"
         )

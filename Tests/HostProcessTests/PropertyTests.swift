@@ -279,7 +279,9 @@ import Testing
             switch step {
             case .launch(let background, let root):
                 model.launching(root: root)
-                model.completed(.connect(ConnectOptions(session: scene, background: background, root: root, tabs: tabs)))
+                model.completed(
+                    .connect(ConnectOptions(session: scene, background: background, root: root, tabs: tabs))
+                )
             case .resume:
                 model.resumed()
             case .deliverQueuedNotifications:

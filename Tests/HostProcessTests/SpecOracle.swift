@@ -342,17 +342,17 @@ extension SpecOracle {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
                             for presenting in presentations {
-                              for tabs in attached ? [nil, ["V0", "T1"]] : [nil] as [[String]?] {
-                                var state = SpecOracle()
-                                state.tabRoots = tabs
-                                state.place = place
-                                state.stack = (0..<depth).map { "V\($0)" }
-                                state.hasBackgroundTask = task
-                                state.hasSession = session && !discarded
-                                state.isDiscarded = discarded
-                                state.presenting = presenting
-                                states.append(state)
-                              }
+                                for tabs in attached ? [nil, ["V0", "T1"]] : [nil] as [[String]?] {
+                                    var state = SpecOracle()
+                                    state.tabRoots = tabs
+                                    state.place = place
+                                    state.stack = (0..<depth).map { "V\($0)" }
+                                    state.hasBackgroundTask = task
+                                    state.hasSession = session && !discarded
+                                    state.isDiscarded = discarded
+                                    state.presenting = presenting
+                                    states.append(state)
+                                }
                             }
                         }
                     }

@@ -167,3 +167,37 @@ import Testing
         }
     }
 }
+
+/// The app selects a tab itself (`TabBarController.selectedIndex`, LIFECYCLE.md §3b): the
+/// host follows it and the trace verifies.
+@Suite struct AppTabSelectionTests {
+    @Test func theAppSelectsATabItself() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: TabBarOrderTests.tabs)
+        let mark = host.lastSeq
+        try await scene.notify("selectTab", value: .int(1))
+        try await host.controller("A").waitUntil("the app's tab switch", timeout: .seconds(10)) {
+            $0.selectedTab == 1
+        }
+        // A request after it: its reply comes after every callback of the app's change.
+        try await scene.notify("noop", value: .null)
+        let switched = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
+        #expect(
+            switched.map(\.compact) == [
+                "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search", "cb viewIsAppearing Search",
+                "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
+                "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
+            ]
+        )
+        #expect(switched.allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
+        #expect(await scene.status().stack == ["Search"])
+        // Out of range or the selected tab again: ignored in the app, nothing reported.
+        let quiet = host.lastSeq
+        try await scene.notify("selectTab", value: .int(7))
+        try await scene.notify("selectTab", value: .int(1))
+        #expect(host.compactEvents(of: "A", after: quiet).allSatisfy { $0.contains("didReceiveNotification") })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -187,8 +187,8 @@ extension SceneMachine {
             notification: callback.notification,
             value: callback.value,
             origin: callback.origin?.rawValue,
-            op: callback.origin == nil ? presentingOp : (worker!.appChangePresents ? "present" : nil),
-            tab: callback.origin == nil ? selectingTab : nil,
+            op: callback.origin == nil ? presentingOp : appChangeOp,
+            tab: callback.origin == nil ? selectingTab : worker!.appChangeTab,
             tabCount: callback.name == .willConnectTo ? connectingTabCount : nil
         )
         if callback.name == .stateRestorationActivity, callback.restoration == nil {
@@ -223,6 +223,12 @@ extension SceneMachine {
         case .selectTab: return LifecycleOperation.selectTab.rawValue
         default: return nil
         }
+    }
+
+    /// The `op` the callbacks of the open app change carry: `present` or `selectTab`, else none.
+    private var appChangeOp: String? {
+        if worker!.appChangePresents { return LifecycleOperation.present.rawValue }
+        return worker!.appChangeTab == nil ? nil : LifecycleOperation.selectTab.rawValue
     }
 
     /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.

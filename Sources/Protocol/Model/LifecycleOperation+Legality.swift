@@ -91,7 +91,11 @@ extension LifecycleOperation {
         if let refusal = LifecycleOperation.selectTab.refusal(in: snapshot) { return refusal }
         let inRange = LifecycleRequirement.tabIndex(index)
         guard inRange.isMet(by: snapshot) else {
-            return LifecycleRefusal(operation: LifecycleOperation.selectTab.rawValue, requirement: inRange, snapshot: snapshot)
+            return LifecycleRefusal(
+                operation: LifecycleOperation.selectTab.rawValue,
+                requirement: inRange,
+                snapshot: snapshot
+            )
         }
         return nil
     }

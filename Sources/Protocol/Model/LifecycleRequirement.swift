@@ -113,7 +113,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
                 + styles.map(\.rawValue).joined(separator: " or ")
         case .tabBar: return "the scene's root is not a tab bar (connect it with tabs)"
         case .tabIndex(let index):
-            return "tab index \(index) is out of range: the tab bar has \(snapshot.tabCount) tabs (0 to \(snapshot.tabCount - 1))"
+            return
+                "tab index \(index) is out of range: the tab bar has \(snapshot.tabCount) tabs (0 to \(snapshot.tabCount - 1))"
         }
     }
 }

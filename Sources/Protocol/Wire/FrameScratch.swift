@@ -85,7 +85,7 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction:
+                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction, .selectTab:
                     writer.fail()
                 }
             case .reply(let id, let result):

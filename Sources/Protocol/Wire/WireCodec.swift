@@ -348,6 +348,9 @@ extension WorkerMessage {
             case .requestSceneSessionDestruction(let session):
                 JSONWriter.appendLiteral(#","session":"#, to: &buffer)
                 JSONWriter.writeString(session, into: &buffer)
+            case .selectTab(let index):
+                JSONWriter.appendLiteral(#","index":"#, to: &buffer)
+                JSONWriter.writeInt(index, into: &buffer)
             case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
@@ -468,6 +471,7 @@ extension AppChange {
             )
         case .requestSceneSessionDestruction:
             self = .requestSceneSessionDestruction(session: try message.nonEmptyString("session"))
+        case .selectTab: self = .selectTab(index: try message.nonNegativeInteger("index"))
         }
     }
 }
@@ -483,6 +487,7 @@ private enum ChangeKind: String, CaseIterable {
     case dismiss
     case requestSceneSessionActivation
     case requestSceneSessionDestruction
+    case selectTab
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

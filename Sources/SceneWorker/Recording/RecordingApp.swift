@@ -74,6 +74,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let openSheet = "openSheet"
     /// The notification that makes the app dismiss what it presented.
     static let closeSheet = "closeSheet"
+    /// The notification that makes the app select a tab of its tab bar root (an integer
+    /// value: the index) through `TabBarController.selectedIndex`.
+    static let selectTab = "selectTab"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
@@ -154,6 +157,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
             navigationController.topViewController?.present(sheet, animated: true)
         case Self.closeSheet:
             navigationController.topViewController?.dismiss(animated: true)
+        case Self.selectTab:
+            guard case .int(let index) = value else { break }
+            scene.window.tabBarController?.selectedIndex = index
         case Self.openWindow:
             // A string value names an existing session to bring forward; else a new window.
             var session: String?
