@@ -201,3 +201,97 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+/// The verifier holds the trace to §3a's tab switch on its own: which stack a switch shows
+/// comes from its `tab`, and only a tab bar root may switch.
+@Suite struct TabBarGrammarTests {
+    /// A tab bar root of `tabs` tabs connected to the foreground, showing Inbox.
+    static func connected(tabs: Int? = 2) -> TraceBuilder {
+        var t = TraceBuilder()
+        t.spawned()
+        t.callback(.willFinishLaunching)
+        t.callback(.didFinishLaunching)
+        t.callback(.configurationForConnecting)
+        t.add(TraceEvent(kind: .callback, scene: "A", name: CallbackName.willConnectTo.rawValue, tabCount: tabs))
+        t.callback(.loadView, "Inbox")
+        t.callback(.viewDidLoad, "Inbox")
+        t.firstAppearance(from: .unattached, top: "Inbox")
+        return t
+    }
+
+    /// A switch's callbacks, each carrying `op: selectTab` and `tab`.
+    static func switchTo(_ tab: Int, _ t: inout TraceBuilder, _ steps: [(CallbackName, String)]) {
+        for (name, vc) in steps {
+            t.add(
+                TraceEvent(
+                    kind: .callback,
+                    scene: "A",
+                    name: name.rawValue,
+                    viewController: vc,
+                    op: "selectTab",
+                    tab: tab
+                )
+            )
+        }
+    }
+
+    static let firstSwitch: [(CallbackName, String)] = [
+        (.loadView, "Search"), (.viewDidLoad, "Search"), (.viewWillAppear, "Search"), (.viewIsAppearing, "Search"),
+        (.viewWillLayoutSubviews, "Search"), (.viewDidLayoutSubviews, "Search"), (.viewWillDisappear, "Inbox"),
+        (.viewDidDisappear, "Inbox"), (.viewDidAppear, "Search"),
+    ]
+
+    @Test func aSwitchIsKnownByItsTab() {
+        var t = Self.connected()
+        Self.switchTo(1, &t, Self.firstSwitch)
+        #expect(firstViolation(t.events) == nil)
+        // Back to Inbox (loaded, clean): no load, no layout.
+        var back = t
+        Self.switchTo(
+            0,
+            &back,
+            [
+                (.viewWillAppear, "Inbox"), (.viewIsAppearing, "Inbox"), (.viewWillDisappear, "Search"),
+                (.viewDidDisappear, "Search"), (.viewDidAppear, "Inbox"),
+            ]
+        )
+        #expect(firstViolation(back.events) == nil)
+        // A push's order (the old "will" first) is not a tab switch.
+        var pushOrder = Self.connected()
+        var swapped = Self.firstSwitch
+        swapped.swapAt(2, 6)
+        Self.switchTo(1, &pushOrder, swapped)
+        #expect(firstViolation(pushOrder.events)?.got == "callback viewWillDisappear (vc Inbox)")
+    }
+
+    @Test func onlyATabBarSwitchesAndOnlyToAnotherTabInRange() {
+        for (tabs, tab) in [(nil, 1), (2, 2), (2, 0)] as [(Int?, Int)] {
+            var t = Self.connected(tabs: tabs)
+            Self.switchTo(tab, &t, Self.firstSwitch)
+            #expect(firstViolation(t.events) != nil, "tabs \(String(describing: tabs)), tab \(tab)")
+        }
+        // Without its op, a switch's first callback starts a push, which then breaks.
+        var unmarked = Self.connected()
+        for (name, vc) in Self.firstSwitch { unmarked.callback(name, vc) }
+        #expect(firstViolation(unmarked.events) != nil)
+    }
+
+    @Test func theOtherTabsAreReachedAndDeinitedAfterTheShownOne() {
+        var t = Self.connected()
+        Self.switchTo(1, &t, Self.firstSwitch)
+        t.callback(.applicationDidReceiveMemoryWarning)
+        t.callback(.didReceiveMemoryWarning, "Search")
+        t.callback(.didReceiveMemoryWarning, "Inbox")
+        #expect(firstViolation(t.events) == nil)
+        t.toBackground()
+        t.callback(.sceneDidDisconnect)
+        t.state(.background, .unattached)
+        var wrongOrder = t
+        t.callback(.deinit, "Search")
+        t.callback(.deinit, "Inbox")
+        t.exited(.disconnected, status: 0)
+        #expect(firstViolation(t.events) == nil)
+        wrongOrder.callback(.deinit, "Inbox")
+        #expect(firstViolation(wrongOrder.events)?.got == "callback deinit (vc Inbox)")
+    }
+}
