@@ -448,6 +448,19 @@ import Testing
                     )
                 }
             }
+            // The app selects its saved tab again right after a reconnect (its own change).
+            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+                oracle.tabRoots != nil, oracle.states.process.isAlive
+            {
+                let tab = oracle.shownTab
+                do {
+                    try await host.controller(scene).waitUntil("the restored tab", timeout: .seconds(10)) {
+                        $0.selectedTab == tab
+                    }
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects tab \(tab) selected again: \(error)")
+                }
+            }
             // The app presents its saved controller again right after a reconnect (its own change).
             if op.kind == .connect || op.kind == .foreground, legal, let restored = oracle.presenting {
                 do {

@@ -57,6 +57,11 @@ struct SpecOracle: Sendable, Hashable {
     var tabRoots: [String]?
     var shownTab = 0
     var hiddenStacks: [Int: [String]] = [:]
+    /// The tab shown when the state was last saved: the default worker selects it again once
+    /// a reconnected tab bar is active (an app change, before its presentation).
+    var savedTab = 0
+    /// Restored with a background connect: selected on the first trip to the foreground.
+    var pendingTab: Int?
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
@@ -66,7 +71,8 @@ struct SpecOracle: Sendable, Hashable {
             && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
             && a.savedPresenting?.sheet == b.savedPresenting?.sheet
             && a.pendingPresenting?.vc == b.pendingPresenting?.vc && a.tabRoots == b.tabRoots
-            && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks
+            && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks && a.savedTab == b.savedTab
+            && a.pendingTab == b.pendingTab
     }
 
     func hash(into hasher: inout Hasher) {
@@ -169,6 +175,8 @@ struct SpecOracle: Sendable, Hashable {
             place = background ? .backgroundRunning : .active
             let restored = hasSession && appRestoresStack ? savedStack : nil
             stack = restored?.first == root ? restored! : [root]
+            let restoredTab = hasSession && appRestoresStack ? tabToRestore : nil
+            if background { pendingTab = restoredTab } else if let restoredTab { show(tab: restoredTab) }
             let restoredPresenting = hasSession && appRestoresStack ? savedPresenting : nil
             presenting = background ? nil : restoredPresenting
             pendingPresenting = background ? restoredPresenting : nil
@@ -183,6 +191,7 @@ struct SpecOracle: Sendable, Hashable {
         case .foreground:
             delivered = resume()
             place = .active
+            showPendingTab()
             if let pending = pendingPresenting {
                 presenting = pending
                 pendingPresenting = nil
@@ -200,14 +209,12 @@ struct SpecOracle: Sendable, Hashable {
             hasSession = false
             savedStack = nil
             savedPresenting = nil
+            savedTab = 0
         case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning, .tap: break
         case .selectTab(let index):
-            guard index != shownTab, let roots = tabRoots else { break }
-            hiddenStacks[shownTab] = stack
-            stack = hiddenStacks[index] ?? [roots[index]]
-            shownTab = index
+            show(tab: index)
         case .present(let name, let style): presenting = (name, style != .fullScreen)
         case .dismiss: presenting = nil
         case .swipeDismiss(let completes): if completes { presenting = nil }
@@ -220,6 +227,7 @@ struct SpecOracle: Sendable, Hashable {
             stack = restored?.first == lastRoot ? restored! : [lastRoot]
             shownTab = 0
             hiddenStacks = [:]
+            if hasSession && appRestoresStack, let tab = tabToRestore { show(tab: tab) }
             presenting = hasSession && appRestoresStack ? savedPresenting : nil
             pendingPresenting = nil
             hasBackgroundTask = false
@@ -229,6 +237,7 @@ struct SpecOracle: Sendable, Hashable {
             delivered = resume()
             if place == .backgroundRunning {
                 place = .active
+                showPendingTab()
                 if let pending = pendingPresenting {
                     presenting = pending
                     pendingPresenting = nil
@@ -256,6 +265,27 @@ struct SpecOracle: Sendable, Hashable {
     private mutating func save() {
         savedStack = stack
         savedPresenting = presenting
+        savedTab = tabRoots == nil ? 0 : shownTab
+    }
+
+    /// The saved tab, when the tab bar connecting has it (the first tab needs no selection).
+    private var tabToRestore: Int? {
+        guard let roots = tabRoots, savedTab > 0, savedTab < roots.count else { return nil }
+        return savedTab
+    }
+
+    /// §3a: the tab bar shows `tab`; a tab shown before keeps its stack, a new one is its root.
+    private mutating func show(tab: Int) {
+        guard tab != shownTab, let roots = tabRoots else { return }
+        hiddenStacks[shownTab] = stack
+        stack = hiddenStacks[tab] ?? [roots[tab]]
+        shownTab = tab
+    }
+
+    private mutating func showPendingTab() {
+        guard let tab = pendingTab else { return }
+        pendingTab = nil
+        show(tab: tab)
     }
 
     /// The worker died from outside (a crash, an outside SIGKILL).
@@ -278,6 +308,7 @@ struct SpecOracle: Sendable, Hashable {
     }
 
     private mutating func workerEnded() {
+        pendingTab = nil
         place = .dead
         stack = []
         shownTab = 0

@@ -202,6 +202,28 @@ import Testing
     }
 }
 
+/// The default worker saves the selected tab with its state; a reconnect selects it again.
+@Suite struct TabRestorationTests {
+    @Test func aKilledSceneComesBackOnItsTab() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect(launch: TabBarOrderTests.tabs)
+        try await scene.selectTab(1)
+        try await scene.background()
+        try await scene.kill(signal: 9)
+        try await scene.waitFor(process: .terminated, timeout: .seconds(10))
+        let mark = host.lastSeq
+        try await scene.connect(launch: TabBarOrderTests.tabs)
+        try await host.controller("A").waitUntil("the restored tab", timeout: .seconds(10)) { $0.selectedTab == 1 }
+        try await scene.notify("noop", value: .null)
+        let restored = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
+        #expect(restored.first?.compact == "cb loadView Search" && restored.allSatisfy { $0.op == "selectTab" })
+        #expect(await scene.status().stack == ["Search"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
 /// The verifier holds the trace to §3a's tab switch on its own: which stack a switch shows
 /// comes from its `tab`, and only a tab bar root may switch.
 @Suite struct TabBarGrammarTests {

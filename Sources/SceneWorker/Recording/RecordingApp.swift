@@ -84,6 +84,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
     private var upload = BackgroundTaskIdentifier.invalid
     /// A restored presentation, shown once the scene is active.
     private var pendingPresentation: UIViewController?
+    /// A restored tab selection, made once the scene is active (before the presentation).
+    private var pendingTab: Int?
 
     init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
@@ -93,6 +95,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
         restoredFrom = options.restoration
         restoreStack(of: scene, from: options.restoration)
         restorePresentation(of: scene, from: options.restoration)
+        if case .object(let state)? = options.restoration, case .int(let tab)? = state["selectedTab"], tab > 0 {
+            pendingTab = tab
+        }
     }
 
     /// `{"presented":{"vc":"Compose","style":"pageSheet"},…}`: presented again over the
@@ -109,6 +114,11 @@ final class RecordingSceneDelegate: UISceneDelegate {
     }
 
     func sceneDidBecomeActive(_ scene: Scene) {
+        if let tab = pendingTab {
+            // `{"selectedTab":1,…}`: selected again, as an app change (the tab shows its root).
+            pendingTab = nil
+            scene.window.tabBarController?.selectedIndex = tab
+        }
         guard let controller = pendingPresentation else { return }
         pendingPresentation = nil
         scene.window.rootViewController.topViewController?.present(controller, animated: false)
@@ -196,6 +206,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]
+        if let tabBarController = scene.window.tabBarController {
+            state["selectedTab"] = .int(tabBarController.selectedIndex)
+        }
         if let presented = scene.window.rootViewController.presentedViewController {
             state["presented"] = .object([
                 "vc": .string(presented.restorationIdentifier),

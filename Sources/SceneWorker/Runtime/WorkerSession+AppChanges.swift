@@ -70,7 +70,7 @@ extension WorkerSession {
     func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
         let action = "selectedIndex = \(index)"
         // Before the scene appears there is no switch to run (choice: the launch shows the first tab).
-        guard !isInWillConnectTo, hasAppeared else { return refuse(action, "the scene has not appeared yet") }
+        guard !isInWillConnectTo else { return refuse(action, "the scene has not appeared yet") }
         if let refusal = refusal(of: .selectTab(index: index)) { return refuse(action, refusal.message) }
         request(.selectTab(index, tabBarController), describedAs: action)
     }
