@@ -95,6 +95,9 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case touchesEnded
     case openURLContexts
     case continueUserActivity
+    // A root made the storyboard way (LIFECYCLE.md §3c): before `willConnectTo`.
+    case initWithCoder
+    case awakeFromNib
 
     public var description: String { rawValue }
 
@@ -104,7 +107,8 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
         case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
             .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
             .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
-            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded:
+            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded,
+            .initWithCoder, .awakeFromNib:
             return true
         default:
             return false

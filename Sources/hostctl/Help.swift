@@ -130,7 +130,7 @@ enum Help {
 
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
-                       [--background-task-on-enter-background]
+                       [--background-task-on-enter-background] [--storyboard-root]
 
         Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
         default; the fault options are for testing watchdogs and crash handling. The app
@@ -138,6 +138,8 @@ enum Help {
         (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
         tab bar root on selectTab (value N), rebuilds its saved stack
         on reconnect, and with --background-task-on-enter-background begins a background
-        task in sceneDidEnterBackground that the notification finishUpload ends.
+        task in sceneDidEnterBackground that the notification finishUpload ends. With
+        --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib
+        before willConnectTo).
         """
 }

@@ -142,7 +142,12 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             let toBackground = Self.enterBackgroundSteps(from: .unattached)
             // Sessions discarded while no worker of the app ran come right after launching.
             let discarded: ExpectedStep = .oneOf([[.callback(.didDiscardSceneSessions)], []])
+            // A storyboard root is made (and wakes) before willConnectTo, and loads after it.
+            let storyboard: ExpectedStep = .oneOf([
+                [.callback(.initWithCoder, .newController), .callback(.awakeFromNib, .newController)], [],
+            ])
             return [.callback(.didFinishLaunching), discarded] + configuration + [
+                storyboard,
                 .callback(.willConnectTo),
                 .callback(.loadView, .newController),
                 .callback(.viewDidLoad, .top),

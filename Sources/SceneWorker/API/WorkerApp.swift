@@ -14,6 +14,11 @@ public struct WorkerApp: Sendable {
     /// `push`) and the push's payload (nil when the request carried none, and for `root`).
     /// The controller's `restorationIdentifier` must be that name, else the operation fails.
     public var makeViewController: @MainActor @Sendable (String, JSONValue?) -> UIViewController
+    /// Whether the root is the storyboard's initial controller (docs/LIFECYCLE.md §3c): UIKit
+    /// makes it (`init(coder:)`, reported `initWithCoder`, then `awakeFromNib`) before the
+    /// scene's `willConnectTo`, and loads it after. False (the default): a root made in code,
+    /// which loads after `willConnectTo` with nothing before.
+    public var rootFromStoryboard = false
 
     /// An app made of these factories; `makeViewController` receives each request's name and
     /// payload (the item a `push` shows, say).

@@ -5,6 +5,8 @@ public struct RecordingOptions: Sendable, Hashable {
     /// Begin a background task in every `sceneDidEnterBackground` (the classic pattern),
     /// ended by the notification `finishUpload` or by its expiration handler.
     public var beginsBackgroundTaskOnEnterBackground = false
+    /// The root is the storyboard's initial controller (`WorkerApp.rootFromStoryboard`).
+    public var rootFromStoryboard = false
 
     /// The defaults: record only.
     public init(beginsBackgroundTaskOnEnterBackground: Bool = false) {
@@ -40,11 +42,13 @@ extension WorkerApp {
 
     /// The default app with `options`.
     public static func recording(_ options: RecordingOptions) -> WorkerApp {
-        WorkerApp(
+        var app = WorkerApp(
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { RecordingSceneDelegate(options: options) },
             makeViewController: { name in UIViewController(restorationIdentifier: name) }
         )
+        app.rootFromStoryboard = options.rootFromStoryboard
+        return app
     }
 }
 

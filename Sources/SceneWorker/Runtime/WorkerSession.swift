@@ -367,6 +367,7 @@ final class WorkerSession {
             )
         }
 
+        if app.rootFromStoryboard { root.runStoryboardInstantiation() }
         let scene = UIWindowScene(session: session, window: try makeWindow(root: root, options))
         let sceneDelegate = app.makeSceneDelegate()
         scene.delegate = sceneDelegate
