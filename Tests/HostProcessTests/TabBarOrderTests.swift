@@ -317,3 +317,19 @@ import Testing
         #expect(firstViolation(wrongOrder.events)?.got == "callback deinit (vc Inbox)")
     }
 }
+
+/// A tab bar's names are held to the controller-name limit, and its size to the tab limit.
+@Suite struct TabBarLimitTests {
+    @Test func tooLongATabNameOrTooManyTabsAreRefusedBeforeAnythingStarts() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        let long = LaunchParameters(tabs: ["Inbox", String(repeating: "x", count: 300)])
+        await #expect { try await scene.connect(launch: long) } throws: {
+            RequestLimitTests.isTooLarge($0, op: "connect")
+        }
+        let many = LaunchParameters(tabs: (0...LaunchParameters.maximumTabs).map { "T\($0)" })
+        await #expect(throws: HostError.self) { try await scene.connect(launch: many) }
+        #expect(await scene.status().process == .none)
+        await host.quit()
+    }
+}
