@@ -258,7 +258,7 @@ private func checkTraceLine(_ line: [UInt8]) {
 }
 
 /// The trace fields that hold numbers; every other known field holds a string (or any JSON).
-private let numericFields: Set<String> = ["seq", "t", "pid", "status", "code"]
+private let numericFields: Set<String> = ["seq", "t", "pid", "status", "code", "tab", "tabs"]
 
 /// A refusal names a field that is really absent, mistyped or out of range.
 private func checkTraceError(_ error: TraceDecodingError, line: [UInt8]) {

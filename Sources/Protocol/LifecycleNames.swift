@@ -103,6 +103,9 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case applicationWillEnterForeground
     case shouldSaveSecureApplicationState
     case shouldRestoreSecureApplicationState
+    // A root made the storyboard way (LIFECYCLE.md §3c): before `willConnectTo`.
+    case initWithCoder
+    case awakeFromNib
 
     public var description: String { rawValue }
 
@@ -112,7 +115,8 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
         case .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
             .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
             .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
-            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded:
+            .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded,
+            .initWithCoder, .awakeFromNib:
             return true
         default:
             return false

@@ -154,6 +154,13 @@ enum ClientCommands {
             return try text().map { .string($0) }
         case .positiveInt:
             return try integer(1...1_000_000)
+        case .nonNegativeInt:
+            return try integer(0...1_000_000)
+        case .names:
+            // `--tabs Inbox,Search`: the names, comma-separated, in order.
+            return try text().map { text in
+                .array(text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) })
+            }
         case .milliseconds:
             return try integer(0...86_400_000)
         case .json:
@@ -247,7 +254,7 @@ enum ClientCommands {
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
         var table = [
-            ["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "LIFECYCLE", "WORKER"]
+            ["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "TAB", "LIFECYCLE", "WORKER"]
         ]
         for row in rows {
             table.append([
@@ -259,6 +266,7 @@ enum ClientCommands {
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
                 row.presented.map { "\($0) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
+                row.selectedTab.map { String($0) } ?? "-",
                 row.lifecycle.rawValue,
                 row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
             ])

@@ -7,11 +7,12 @@ enum DemoScenario {
         var limits = Scenario.Limits()
         limits.suspendDelay = .milliseconds(100)
         let steps: [Scenario.Step] = [
-            // Three windows: two opened by the user, one launched by the system in background.
+            // Three windows: two opened by the user, one launched by the system in background
+            // (Music has a tab bar: Library and Radio, each its own navigation stack).
             .scene("Mail", .connect()),
             // Notes launches straight into landscape: its first layout is at that size.
             .scene("Notes", .connect(launch: LaunchParameters(width: 844, height: 390))),
-            .scene("Music", .connect(background: true, root: "Library")),
+            .scene("Music", .connect(background: true, launch: LaunchParameters(tabs: ["Library", "Radio"]))),
             // Clock is an app without scene support: only its app delegate hears of the lifecycle.
             .scene("Clock", .connect(launch: LaunchParameters(lifecycle: .app))),
             // Navigation, a rotation and an interruption.
@@ -45,6 +46,8 @@ enum DemoScenario {
             .scene("Notes", .notify(name: "sync", value: .int(2))),
             // Music comes to the foreground for the first time: its controllers appear now.
             .scene("Music", .foreground),
+            // The user switches Music to its Radio tab: Radio's "will" before Library's.
+            .scene("Music", .selectTab(index: 1)),
             // Notes is resumed: the queued notifications arrive first, merged into the latest value.
             .scene("Notes", .foreground),
             // The Notes worker is killed; its session keeps the saved state, and reconnecting restores it.

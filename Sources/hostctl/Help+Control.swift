@@ -72,6 +72,7 @@ extension Help {
         case .tap: "touches to the frontmost controller (foregroundActive only)"
         case .openURL: "no worker: launch with the URL; else bring forward, openURLContexts"
         case .continueUserActivity: "a --userInfo that is not JSON is sent as a string"
+        case .selectTab: "tab switch of a tab bar root (connect --tabs A,B), index from 0"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -36,11 +36,11 @@ enum Help {
         hostctl demo [--trace FILE] [--state-dir DIR]
 
         Runs three scenes (Mail, Notes, Music) and an app-based app without scenes (Clock),
-        each in its own worker process, through
-        foreground/background, an interruption (a tap refused while inactive), navigation
-        push/pop, a size change, a memory warning, a page sheet swiped away, a full-screen
-        modal, a cancelled swipe back, a second window Mail's app opens itself, suspension
-        with queued notifications, a killed worker restored from its session, and a quit.
+        each in its own worker process, through foreground/background, an interruption (a tap
+        refused while inactive), navigation push/pop, a size change, a memory warning, a page
+        sheet swiped away, a full-screen modal, a cancelled swipe back, a tab switch (Music is
+        a tab bar), a second window Mail's app opens itself, suspension with queued
+        notifications, a killed worker restored from its session, and a quit.
         Prints a per-scene timeline of every callback with the pid.
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
@@ -133,13 +133,16 @@ enum Help {
 
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
-                       [--background-task-on-enter-background]
+                       [--background-task-on-enter-background] [--storyboard-root]
 
         Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
         default; the fault options are for testing watchdogs and crash handling. The app
         pushes on the notification openDetail, pops on closeDetail, presents on openSheet
-        (value fullScreen:NAME for full screen), dismisses on closeSheet, rebuilds its saved stack
+        (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
+        tab bar root on selectTab (value N), rebuilds its saved stack
         on reconnect, and with --background-task-on-enter-background begins a background
-        task in sceneDidEnterBackground that the notification finishUpload ends.
+        task in sceneDidEnterBackground that the notification finishUpload ends. With
+        --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib
+        before willConnectTo).
         """
 }

@@ -236,3 +236,25 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+@Suite struct TabsNeedASceneTests {
+    /// A tab bar root is a scene's: asked for an app-based app, or after one, it is refused
+    /// and nothing changes.
+    @Test func aTabBarRootIsRefusedForAnAppWithoutScenes() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        await #expect(throws: HostError.self) {
+            try await scene.connect(launch: LaunchParameters(lifecycle: .app, tabs: ["One", "Two"]))
+        }
+        #expect(await scene.status().process == .none)
+        try await scene.connect(launch: LaunchParameters(lifecycle: .app))
+        try await scene.kill()
+        try await scene.waitFor(process: .terminated, timeout: .seconds(30))
+        await #expect(throws: HostError.self) {
+            try await scene.connect(launch: LaunchParameters(tabs: ["One", "Two"]))
+        }
+        #expect(await scene.status().process == .terminated)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}

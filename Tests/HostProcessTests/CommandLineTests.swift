@@ -58,6 +58,34 @@ import Testing
         #expect(swapped.stderr.contains("seq \(events[first].seq), scene Mail: expected"))
     }
 
+    /// The demo switches Music's tabs; `verify` rejects the switch with the new tab's
+    /// `viewWillAppear` and the old tab's `viewWillDisappear` swapped (a push's order).
+    @Test func verifyRejectsATabSwitchWithItsWillsSwapped() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/demo.jsonl"
+        let demo = try await Self.run(["demo", "--trace", trace])
+        #expect(demo.exit == .exited(status: 0))
+        var events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        let switched = events.indices.filter { events[$0].scene == "Music" && events[$0].op == "selectTab" }
+        #expect(
+            switched.map { events[$0].compact }.prefix(3) == [
+                "cb loadView Radio", "cb viewDidLoad Radio", "cb viewWillAppear Radio",
+            ]
+        )
+        let willAppear = try #require(switched.first { events[$0].name == CallbackName.viewWillAppear.rawValue })
+        let willDisappear = try #require(switched.first { events[$0].name == CallbackName.viewWillDisappear.rawValue })
+        #expect(events[willDisappear].viewController == "Library")
+        (events[willAppear].name, events[willDisappear].name) = (events[willDisappear].name, events[willAppear].name)
+        (events[willAppear].viewController, events[willDisappear].viewController) =
+            (events[willDisappear].viewController, events[willAppear].viewController)
+        var bytes: [UInt8] = []
+        for event in events { event.appendJSONLine(to: &bytes) }
+        #expect(writeFile(trace, String(decoding: bytes, as: UTF8.self)))
+        let swapped = try await Self.run(["verify", trace])
+        #expect(swapped.exit == .exited(status: 1))
+        #expect(swapped.stderr.contains("seq \(events[willAppear].seq), scene Music: expected"), "\(swapped.stderr)")
+    }
+
     @Test func aDiscardRecordedWithNoHostRunningIsReportedByTheNextHost() async throws {
         let directory = makeTemporaryDirectory()
         let state = directory + "/state"

@@ -48,7 +48,7 @@ import Testing
             .swipeDismiss(completes: true), .swipeBack(completes: true),
             .tap, .openURL(url: "u"),
             .continueUserActivity(activityType: "t", userInfo: nil),
-            .didDiscardSceneSessions(sessions: ["A"]),
+            .didDiscardSceneSessions(sessions: ["A"]), .selectTab(index: 1),
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

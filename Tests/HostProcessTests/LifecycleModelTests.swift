@@ -40,6 +40,7 @@ import Testing
         case .swipeDismiss: wire = .swipeDismiss(completes: true)
         case .swipeBack: wire = .swipeBack(completes: false)
         case .tap: wire = .tap
+        case .selectTab: wire = .selectTab(index: 1)
         case .openURL, .continueUserActivity:
             guard state.states.process.isAlive else { return nil }
             if snapshot.activation == .background {

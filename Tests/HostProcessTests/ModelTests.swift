@@ -383,7 +383,8 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         // (or the root's loadView of an app without scenes, §3d).
         #expect(
             violation?.expected
-                == "callback didDiscardSceneSessions or callback willConnectTo or callback loadView (vc: a new controller)"
+                == "callback didDiscardSceneSessions or callback willConnectTo or callback initWithCoder (vc: a new controller) "
+                + "or callback loadView (vc: a new controller)"
         )
     }
 

@@ -71,6 +71,7 @@ import Testing
             var oracle = SpecOracle()
             oracle.appRestoresStack = false  // no worker here: nobody rebuilds a saved stack
             var done: [String] = []
+            var lastTabs: [String]?
             for index in 0..<80 {
                 let step = Self.randomStep(&generator, index: index, scenes: ["A"])
                 done.append(step.description)
@@ -81,7 +82,7 @@ import Testing
                     lifecycle.processExited()
                     oracle.crashed()
                 case .op(_, let op):
-                    let legal = oracle.allows(op.kind)
+                    let legal = oracle.allows(op)
                     switch lifecycle.request(op) {
                     case .refuse(let reason):
                         if legal { Issue.record("\(place): the host refuses (\(reason)), the oracle allows it") }
@@ -94,7 +95,9 @@ import Testing
                         if case .connect(_, _, _, let launch) = op, let kind = launch.lifecycle {
                             lifecycle.kind = kind
                         }
-                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A")
+                        // A relaunch (openURL) reuses the last connect's tabs, as the host does.
+                        if case .connect(_, _, _, let launch) = op { lastTabs = launch.tabs }
+                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: lastTabs)
                         let expected = oracle.perform(op)
                         if delivered != expected {
                             Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")
@@ -171,7 +174,10 @@ import Testing
             case .crash(let scene): return "crash \(scene)"
             case .op(let scene, let op):
                 switch op {
-                case .connect(let background, _, _, _): return "connect\(background ? "(background)" : "") \(scene)"
+                case .connect(let background, _, _, let launch):
+                    let tabs = launch.tabs.map { " tabs \($0.joined(separator: ","))" } ?? ""
+                    return "connect\(background ? "(background)" : "")\(tabs) \(scene)"
+                case .selectTab(let index): return "selectTab \(index) \(scene)"
                 case .push(let name, _): return "push \(name) \(scene)"
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
@@ -207,7 +213,7 @@ import Testing
                 oracles[scene, default: SpecOracle()].crashed()
             case .op(let scene, let op):
                 var oracle = oracles[scene] ?? SpecOracle()
-                if oracle.allows(op.kind) { _ = oracle.perform(op) }
+                if oracle.allows(op) { _ = oracle.perform(op) }
                 if oracle.shouldSuspend { oracle.suspended() }
                 oracles[scene] = oracle
             }
@@ -219,7 +225,7 @@ import Testing
         let oracle = oracles[step.scene] ?? SpecOracle()
         switch step {
         case .crash: return oracle.states.process.isAlive
-        case .op(_, let op): return oracle.allows(op.kind)
+        case .op(_, let op): return oracle.allows(op)
         }
     }
 
@@ -229,6 +235,10 @@ import Testing
         let completes = generator.chance(0.5)
         let choices: [(weight: Int, make: () -> Step)] = [
             (10, { .op(scene: scene, .connect()) }),
+            // §3a: a tab bar root (its first tab's root is the plain connect's), and tab switches,
+            // in range or not.
+            (4, { .op(scene: scene, .connect(launch: LaunchParameters(tabs: ["Root", "T1", "T2"]))) }),
+            (6, { .op(scene: scene, .selectTab(index: index % 4)) }),
             (3, { .op(scene: scene, .connect(background: true)) }),
             // §3d: an app without scene support, and back to a scene-based one.
             (3, { .op(scene: scene, .connect(launch: LaunchParameters(lifecycle: .app))) }),
@@ -268,13 +278,20 @@ import Testing
     /// Carries out a plan's steps on the host's pure state machine, each with its expected completion.
     /// Returns the notifications the plan delivers to the worker, in order.
     @discardableResult
-    static func apply(_ steps: [SceneLifecycle.Step], to model: inout SceneLifecycle, scene: String) -> [String] {
+    static func apply(
+        _ steps: [SceneLifecycle.Step],
+        to model: inout SceneLifecycle,
+        scene: String,
+        tabs: [String]? = nil
+    ) -> [String] {
         var delivered: [String] = []
         for step in steps {
             switch step {
             case .launch(let background, let root):
                 model.launching(root: root)
-                model.completed(.connect(ConnectOptions(session: scene, background: background, root: root)))
+                model.completed(
+                    .connect(ConnectOptions(session: scene, background: background, root: root, tabs: tabs))
+                )
             case .resume:
                 model.resumed()
             case .deliverQueuedNotifications:
@@ -303,6 +320,7 @@ import Testing
     static func describe(_ model: SceneLifecycle) -> String {
         "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
             + presenting(model.presented?.name, model.presented?.style) + (model.isDiscarded ? " discarded" : "")
+            + (model.tabs.isEmpty ? "" : " tab \(model.selectedTab)")
             + (model.kind == .app ? " app" : "")
     }
 
@@ -419,7 +437,7 @@ import Testing
             } catch {
                 throw Failure(step: 0, message: "the host failed: \(error)")
             }
-            let legal = oracle.allows(op.kind)
+            let legal = oracle.allows(op)
             guard legal == (refusal == nil) else {
                 throw Failure(
                     step: 0,
@@ -439,6 +457,19 @@ import Testing
                         step: 0,
                         message: "notifications delivered \(delivered), the oracle expects \(expected)"
                     )
+                }
+            }
+            // The app selects its saved tab again right after a reconnect (its own change).
+            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+                oracle.tabRoots != nil, oracle.states.process.isAlive
+            {
+                let tab = oracle.shownTab
+                do {
+                    try await host.controller(scene).waitUntil("the restored tab", timeout: .seconds(10)) {
+                        $0.selectedTab == tab
+                    }
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects tab \(tab) selected again: \(error)")
                 }
             }
             // The app presents its saved controller again right after a reconnect (its own change).
@@ -472,6 +503,7 @@ import Testing
         let actual =
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + presenting(status.presented, status.presentation) + (status.isDiscarded ? " discarded" : "")
+            + (status.selectedTab.map { " tab \($0)" } ?? "")
             + (status.lifecycle == .app ? " app" : "")
         if actual != oracle.summaryWithKind {
             throw Failure(
@@ -508,6 +540,7 @@ import Testing
             let traced =
                 "\(checker.activation)/\(checker.processState) stack \(stack) task \(checker.hasBackgroundTask)"
                 + presenting(presented, checker.presentation) + (checker.isDiscarded ? " discarded" : "")
+                + (checker.tabCount > 0 ? " tab \(checker.selectedTab)" : "")
             if traced != oracle.summary {
                 throw Failure(
                     step: 0,

@@ -56,6 +56,16 @@ struct SpecOracle: Sendable, Hashable {
     /// app, or asked for nothing after one). It has no scene to release or continue in, and
     /// its app-level restoration does not rebuild the stack.
     var appBased = false
+    /// §3a: a tab bar root's tab roots (nil: one navigation stack), which tab `stack` is,
+    /// and the stacks of the tabs shown before (a tab never shown is its root alone).
+    var tabRoots: [String]?
+    var shownTab = 0
+    var hiddenStacks: [Int: [String]] = [:]
+    /// The tab shown when the state was last saved: the default worker selects it again once
+    /// a reconnected tab bar is active (an app change, before its presentation).
+    var savedTab = 0
+    /// Restored with a background connect: selected on the first trip to the foreground.
+    var pendingTab: Int?
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
@@ -65,6 +75,9 @@ struct SpecOracle: Sendable, Hashable {
             && a.presenting?.sheet == b.presenting?.sheet && a.savedPresenting?.vc == b.savedPresenting?.vc
             && a.savedPresenting?.sheet == b.savedPresenting?.sheet
             && a.pendingPresenting?.vc == b.pendingPresenting?.vc && a.appBased == b.appBased
+            && a.tabRoots == b.tabRoots
+            && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks && a.savedTab == b.savedTab
+            && a.pendingTab == b.pendingTab
     }
 
     func hash(into hasher: inout Hasher) {
@@ -115,6 +128,8 @@ struct SpecOracle: Sendable, Hashable {
         // a user activity goes to a connected scene.
         .openURL: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
         .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
+        // §3a: a tab switch is navigation: foreground only.
+        .selectTab: [.active, .inactive],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -137,6 +152,8 @@ struct SpecOracle: Sendable, Hashable {
         // §3d: no scene to release, to open a URL in, or to continue an activity in.
         case .disconnect, .continueUserActivity: return !appBased
         case .openURL: return !(appBased && hasWorker)
+        // Only a tab bar root has tabs to select, and not under a presentation.
+        case .selectTab: return tabRoots != nil && presenting == nil && !appBased
         default: return true
         }
     }
@@ -148,6 +165,18 @@ struct SpecOracle: Sendable, Hashable {
     /// scene-based default worker does, §3b; an app-based one restores app-level state only).
     private var restoresScene: Bool { hasSession && appRestoresStack && !appBased }
 
+    /// `allows(op.kind)`, and a tab switch's index must name one of the tabs.
+    func allows(_ op: SceneOperation) -> Bool {
+        if case .selectTab(let index) = op, !(tabRoots?.indices.contains(index) ?? false) { return false }
+        // §3a/§3d: a tab bar root is a scene's; an app-based app (asked for, or kept) has none.
+        if case .connect(_, _, _, let launch) = op, launch.tabs != nil,
+            launch.lifecycle == .app || (launch.lifecycle == nil && appBased)
+        {
+            return false
+        }
+        return allows(op.kind)
+    }
+
     // MARK: Effects
 
     /// Carries out a legal `op`; returns the notifications delivered to the worker, in order,
@@ -155,15 +184,24 @@ struct SpecOracle: Sendable, Hashable {
     mutating func perform(_ op: SceneOperation) -> [String] {
         var delivered: [String] = []
         switch op {
-        case .connect(let background, let root, _, let launch):
+        case .connect(let background, let plainRoot, _, let launch):
+            // A tab bar shows its first tab at launch; the app restores a saved stack only when
+            // it starts with the root it connects with.
+            let root = launch.tabs?.first ?? plainRoot
+            tabRoots = launch.tabs
+            shownTab = 0
+            hiddenStacks = [:]
             isDiscarded = false
             lastRoot = root
             if let kind = launch.lifecycle { appBased = kind == .app }
             place = background ? .backgroundRunning : .active
-            stack = restoresScene ? savedStack ?? [root] : [root]
-            let restored = restoresScene ? savedPresenting : nil
-            presenting = background ? nil : restored
-            pendingPresenting = background ? restored : nil
+            let restored = restoresScene ? savedStack : nil
+            stack = restored?.first == root ? restored! : [root]
+            let restoredTab = restoresScene ? tabToRestore : nil
+            if background { pendingTab = restoredTab } else if let restoredTab { show(tab: restoredTab) }
+            let restoredPresenting = restoresScene ? savedPresenting : nil
+            presenting = background ? nil : restoredPresenting
+            pendingPresenting = background ? restoredPresenting : nil
             hasBackgroundTask = false
             hasSession = true
             if background { save() }
@@ -175,6 +213,7 @@ struct SpecOracle: Sendable, Hashable {
         case .foreground:
             delivered = resume()
             place = .active
+            showPendingTab()
             if let pending = pendingPresenting {
                 presenting = pending
                 pendingPresenting = nil
@@ -193,9 +232,12 @@ struct SpecOracle: Sendable, Hashable {
             appBased = false
             savedStack = nil
             savedPresenting = nil
+            savedTab = 0
         case .push(let name, _): stack.append(name)
         case .pop: stack.removeLast()
         case .resize, .memoryWarning, .tap: break
+        case .selectTab(let index):
+            show(tab: index)
         case .present(let name, let style): presenting = (name, style != .fullScreen)
         case .dismiss: presenting = nil
         case .swipeDismiss(let completes): if completes { presenting = nil }
@@ -204,7 +246,11 @@ struct SpecOracle: Sendable, Hashable {
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
             place = .active
-            stack = restoresScene ? savedStack ?? [lastRoot] : [lastRoot]
+            let restored = restoresScene ? savedStack : nil
+            stack = restored?.first == lastRoot ? restored! : [lastRoot]
+            shownTab = 0
+            hiddenStacks = [:]
+            if restoresScene, let tab = tabToRestore { show(tab: tab) }
             presenting = restoresScene ? savedPresenting : nil
             pendingPresenting = nil
             hasBackgroundTask = false
@@ -214,6 +260,7 @@ struct SpecOracle: Sendable, Hashable {
             delivered = resume()
             if place == .backgroundRunning {
                 place = .active
+                showPendingTab()
                 if let pending = pendingPresenting {
                     presenting = pending
                     pendingPresenting = nil
@@ -241,6 +288,27 @@ struct SpecOracle: Sendable, Hashable {
     private mutating func save() {
         savedStack = stack
         savedPresenting = presenting
+        savedTab = tabRoots == nil ? 0 : shownTab
+    }
+
+    /// The saved tab, when the tab bar connecting has it (the first tab needs no selection).
+    private var tabToRestore: Int? {
+        guard let roots = tabRoots, savedTab > 0, savedTab < roots.count else { return nil }
+        return savedTab
+    }
+
+    /// §3a: the tab bar shows `tab`; a tab shown before keeps its stack, a new one is its root.
+    private mutating func show(tab: Int) {
+        guard tab != shownTab, let roots = tabRoots else { return }
+        hiddenStacks[shownTab] = stack
+        stack = hiddenStacks[tab] ?? [roots[tab]]
+        shownTab = tab
+    }
+
+    private mutating func showPendingTab() {
+        guard let tab = pendingTab else { return }
+        pendingTab = nil
+        show(tab: tab)
     }
 
     /// The worker died from outside (a crash, an outside SIGKILL).
@@ -263,8 +331,11 @@ struct SpecOracle: Sendable, Hashable {
     }
 
     private mutating func workerEnded() {
+        pendingTab = nil
         place = .dead
         stack = []
+        shownTab = 0
+        hiddenStacks = [:]
         presenting = nil
         pendingPresenting = nil
         hasBackgroundTask = false
@@ -295,6 +366,7 @@ struct SpecOracle: Sendable, Hashable {
         "\(states.activation)/\(states.process) stack \(stack) task \(hasBackgroundTask)"
             + (presenting.map { " presenting \($0.vc) \($0.sheet ? "sheet" : "full")" } ?? "")
             + (isDiscarded ? " discarded" : "")
+            + (tabRoots != nil && states.process.isAlive ? " tab \(shownTab)" : "")
     }
 
     /// The model's snapshot of this place (for comparing legality tables).
@@ -307,7 +379,9 @@ struct SpecOracle: Sendable, Hashable {
             isDiscarded: isDiscarded,
             sessionExists: hasSession,
             presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen },
-            lifecycle: appBased ? .app : .scene
+            lifecycle: appBased ? .app : .scene,
+            tabCount: place == .dead || place == .fresh ? 0 : tabRoots?.count ?? 0,
+            selectedTab: shownTab
         )
     }
 }
@@ -326,9 +400,13 @@ extension SpecOracle {
                     for session in place == .fresh ? [false, true] : [true] {
                         for discarded in place == .fresh || place == .dead ? [false, true] : [false] {
                             for presenting in presentations {
-                                for appBased in [false, true] {
+                                for (appBased, tabs) in [(false, nil), (true, nil)]
+                                    + (attached ? [(false, ["V0", "T1"])] : [])
+                                    as [(Bool, [String]?)]
+                                {
                                     var state = SpecOracle()
                                     state.appBased = appBased
+                                    state.tabRoots = tabs
                                     state.place = place
                                     state.stack = (0..<depth).map { "V\($0)" }
                                     state.hasBackgroundTask = task

@@ -82,7 +82,7 @@ import Testing
         #expect(row.worker == [TestWorker.customWorker])
         let table = try await server.run("ps")
         #expect(
-            table.stdout.split(separator: "\n").first?.hasSuffix("UPTIME  PRESENTED  LIFECYCLE  WORKER") == true,
+            table.stdout.split(separator: "\n").first?.hasSuffix("UPTIME  PRESENTED  TAB  LIFECYCLE  WORKER") == true,
             "\(table.stdout)"
         )
         #expect(table.stdout.contains(TestWorker.customWorker), "\(table.stdout)")

@@ -80,6 +80,7 @@ final class Harness {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"
+                case .selectTab(let index): return "change selectTab \(index)"
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss, .requestSceneSessionActivation,
                     .requestSceneSessionDestruction:
                     return "change \(change.name)"

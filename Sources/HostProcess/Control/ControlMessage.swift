@@ -251,6 +251,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var presentation: PresentationStyle?
     /// The lifecycle the worker's app declared (docs/LIFECYCLE.md §3d).
     public var lifecycle: LifecycleKind = .scene
+    /// A tab bar root's selected tab (LIFECYCLE.md §3a); nil when the root is one stack.
+    public var selectedTab: Int?
 
     public init(
         scene: String,
@@ -289,6 +291,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "presented": presented.map { .string($0) } ?? .null,
             "presentation": presentation.map { .string($0.rawValue) } ?? .null,
             "lifecycle": .string(lifecycle.rawValue),
+            "selectedTab": selectedTab.map { .int($0) } ?? .null,
         ])
     }
 
@@ -318,5 +321,6 @@ public struct ControlSceneRow: Sendable, Hashable {
         if case .string(let kind)? = object["lifecycle"], let lifecycle = LifecycleKind(rawValue: kind) {
             self.lifecycle = lifecycle
         }
+        if case .int(let tab)? = object["selectedTab"] { self.selectedTab = tab }
     }
 }

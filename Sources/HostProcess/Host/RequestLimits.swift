@@ -66,6 +66,7 @@ enum RequestLimits {
             }
         case .connect(_, let root, _, let launch):
             try checkViewControllerName(root, scene: scene, op: op)
+            for tab in launch.tabs ?? [] { try checkViewControllerName(tab, scene: scene, op: op) }
             try checkURL(launch.url, scene: scene, op: op)
         case .openURL(let url):
             try checkURL(url, scene: scene, op: op)

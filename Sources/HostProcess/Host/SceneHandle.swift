@@ -39,6 +39,8 @@ public struct SceneHandle: Sendable {
         try await perform(.push(viewController: viewController, payload: payload))
     }
     public func pop() async throws { try await perform(.pop) }
+    /// Selects tab `index` (from 0) of a tab bar root (connected with `LaunchParameters.tabs`).
+    public func selectTab(_ index: Int) async throws { try await perform(.selectTab(index: index)) }
     /// Presents `viewController` over the stack (`pageSheet` unless `style` says otherwise).
     public func present(_ viewController: String, style: PresentationStyle = .pageSheet) async throws {
         try await perform(.present(viewController: viewController, style: style))

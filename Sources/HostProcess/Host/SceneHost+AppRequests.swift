@@ -41,7 +41,7 @@ extension SceneHost {
         case .requestSceneSessionDestruction(let session):
             record(change, on: session, from: opener)
             try? await scene(session).perform(.discard)
-        case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss:
+        case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab:
             return
         }
     }

@@ -35,6 +35,7 @@ extension SceneHost {
             row.presented = status.presented
             row.presentation = status.presentation
             row.lifecycle = status.lifecycle
+            row.selectedTab = status.selectedTab
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

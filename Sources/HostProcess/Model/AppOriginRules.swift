@@ -123,11 +123,11 @@ struct AppOriginRules: Sendable, Equatable {
     func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
         guard event.origin != nil else { return }
         switch atom {
-        case .push, .pop, .present, .dismiss:
+        case .push, .pop, .present, .dismiss, .selectTab:
             return
         default:
             throw AppOriginRefusal(
-                "no app-initiated \(atom) (the app may push, pop, present, dismiss and run background tasks)"
+                "no app-initiated \(atom) (the app may push, pop, present, dismiss, select a tab and run background tasks)"
             )
         }
     }

@@ -31,6 +31,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
     public private(set) var presentation: PresentationStyle?
     /// The lifecycle of the current (or last) worker's app: the launch's branch tells it.
     public private(set) var lifecycle = LifecycleKind.scene
+    /// A tab bar root's tab count (from `willConnectTo`'s `tabs`), 0 for one stack.
+    public private(set) var tabCount = 0
+    /// The selected tab: `stack` is its stack.
+    public private(set) var selectedTab = 0
 
     /// Whether an atom has started and still owes steps (optional trailing steps, such as a
     /// repeated layout pass, do not count).
@@ -50,7 +54,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
             presentation: presentation,
-            lifecycle: lifecycle
+            lifecycle: lifecycle,
+            tabCount: tabCount,
+            selectedTab: selectedTab
         )
     }
 
@@ -69,6 +75,15 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private var sessionExists = false
     /// Per controller of `stack`: its layout is dirty (LifecycleAtom.Context.needsLayout).
     private var needsLayout: [Bool] = []
+    /// Every tab's stack and layout flags (the selected tab's entries are stale: `stack` and
+    /// `needsLayout` are current); an empty stack is a tab not loaded yet.
+    private var tabStacks: [[String]] = []
+    private var tabNeedsLayout: [[Bool]] = []
+
+    /// The other tabs' loaded stacks, in tab order.
+    private var otherTabs: [[String]] {
+        tabStacks.indices.filter { $0 != selectedTab }.map { tabStacks[$0] }.filter { !$0.isEmpty }
+    }
 
     /// A checker for a scene that has no worker and has not been seen yet.
     public init() {}
@@ -147,8 +162,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             )
         case .atomFinished:
             let atom = LifecycleAtom.allCases.first { atom in
-                mayStart(atom) && event.op == atom.startingOp
-                    && atom.firstStep(stack: stack).matches(event, stack: stack)
+                mayStart(atom) && event.op == atom.startingOp && startsAtom(atom, event)
             }
             guard let atom else {
                 let legal = LifecycleAtom.allCases.filter(mayStart)
@@ -166,15 +180,20 @@ public struct SceneTraceChecker: Sendable, Equatable {
             } catch {
                 throw violation(event, expected: error.expected)
             }
+            let tab = atom == .selectTab ? event.tab ?? 0 : selectedTab
             let context = LifecycleAtom.Context(
                 activation: activation,
                 stack: stack,
                 sessionExists: sessionExists,
                 presentation: presentation,
-                needsLayout: needsLayout
+                needsLayout: needsLayout,
+                selectedStack: tabStacks.indices.contains(tab) ? tabStacks[tab] : [],
+                selectedNeedsLayout: tabNeedsLayout.indices.contains(tab) ? tabNeedsLayout[tab] : [],
+                otherTabs: otherTabs
             )
             progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             startedAtom = true
+            if atom == .selectTab { show(tab: tab) }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
         applyEffects(of: event)
@@ -215,6 +234,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
             hasLaunched = true
         case .willConnectTo:
             sessionExists = true
+            tabCount = event.tabCount ?? 0
+            tabStacks = Array(repeating: [], count: tabCount)
+            tabNeedsLayout = Array(repeating: [], count: tabCount)
+            selectedTab = 0
         case .loadView:
             stack.append(event.viewController ?? "")
             needsLayout.append(true)
@@ -230,6 +253,13 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if shutdown == .disconnecting && stack.isEmpty { shutdown = .disconnected }
         case .sceneDidDisconnect:
             shutdown = .disconnecting
+            // The other tabs' controllers deinit after the shown stack's, in tab order: the
+            // deinit effect takes them off the end.
+            let others = tabStacks.indices.filter { $0 != selectedTab }
+            stack = others.reversed().flatMap { tabStacks[$0] } + stack
+            needsLayout = others.reversed().flatMap { tabNeedsLayout[$0] } + needsLayout
+            tabStacks = []
+            tabNeedsLayout = []
         case .applicationWillTerminate:
             shutdown = .terminating
         case .beginBackgroundTask:
@@ -253,6 +283,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if needsLayout.indices.contains(index) { needsLayout[index] = false }
         case .sizeChanged:
             needsLayout = Array(repeating: true, count: needsLayout.count)
+            tabNeedsLayout = tabNeedsLayout.map { Array(repeating: true, count: $0.count) }
         case .appBased:
             lifecycle = .app
         }
@@ -311,6 +342,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
             stack = []
             needsLayout = []
             presentation = nil
+            tabCount = 0
+            selectedTab = 0
+            tabStacks = []
+            tabNeedsLayout = []
             hasLaunched = false
             hasAppeared = false
             backgroundTask = .none
@@ -359,6 +394,23 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard hasLaunched else { return atom == .launch }
         guard shutdown == .none, atom != .launch else { return false }
         return atom.mayStart(in: snapshot)
+    }
+
+    /// Whether `event` is the first step of `atom`. A tab switch names its tab (`tab`): a
+    /// tab other than the selected one, whose stack decides the first step.
+    private func startsAtom(_ atom: LifecycleAtom, _ event: TraceEvent) -> Bool {
+        guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }
+        guard let tab = event.tab, tabStacks.indices.contains(tab), tab != selectedTab else { return false }
+        return LifecycleAtom.selectTabFirstStep(selectedStack: tabStacks[tab]).matches(event, stack: stack)
+    }
+
+    /// The tab bar shows `tab`: its stack becomes `stack` (the old one is kept for later).
+    private mutating func show(tab: Int) {
+        tabStacks[selectedTab] = stack
+        tabNeedsLayout[selectedTab] = needsLayout
+        stack = tabStacks[tab]
+        needsLayout = tabNeedsLayout[tab]
+        selectedTab = tab
     }
 
     /// What may come when no atom may start.

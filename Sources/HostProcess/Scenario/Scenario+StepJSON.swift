@@ -58,6 +58,7 @@ extension Scenario.Step {
                 if let lifecycle = launch.lifecycle { object["lifecycle"] = .string(lifecycle.rawValue) }
                 if let width = launch.width { object["width"] = .int(width) }
                 if let height = launch.height { object["height"] = .int(height) }
+                if let tabs = launch.tabs { object["tabs"] = .array(tabs.map { .string($0) }) }
             case .push(let viewController, let payload):
                 object["vc"] = .string(viewController)
                 if let payload { object["payload"] = payload }
@@ -81,6 +82,8 @@ extension Scenario.Step {
                 object["completes"] = .bool(completes)
             case .dismiss:
                 break
+            case .selectTab(let index):
+                object["index"] = .int(index)
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
                 .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
                 break

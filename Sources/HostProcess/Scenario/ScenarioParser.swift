@@ -173,8 +173,12 @@ extension Scenario {
                 url: try fields.string("url"),
                 width: try fields.int("width", minimum: 1),
                 height: try fields.int("height", minimum: 1),
-                lifecycle: lifecycle
+                lifecycle: lifecycle,
+                tabs: try fields.names("tabs")
             )
+            if launch.tabs != nil, fields.raw("root") != nil {
+                throw fields.error("takes \"root\" or \"tabs\", not both (the first tab's root is the root)")
+            }
             if let refusal = launch.refusal { throw fields.error(refusal) }
             return .connect(
                 background: try fields.bool("background") ?? false,
@@ -237,6 +241,9 @@ extension Scenario {
         case .dismiss: return .dismiss
         case .swipeDismiss: return .swipeDismiss(completes: try fields.bool("completes") ?? true)
         case .swipeBack: return .swipeBack(completes: try fields.bool("completes") ?? true)
+        case .selectTab:
+            guard let index = try fields.int("index", minimum: 0) else { throw fields.error("needs \"index\"") }
+            return .selectTab(index: index)
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")
         }
@@ -326,6 +333,22 @@ private struct Fields {
             argv.append(argument)
         }
         return argv
+    }
+
+    /// A non-empty array of non-empty names (a tab bar's tabs).
+    func names(_ key: String) throws(ScenarioError) -> [String]? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw error("\"\(key)\" must be a non-empty array of controller names")
+        }
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item, !name.isEmpty else {
+                throw error("\"\(key)\" must contain only non-empty strings")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     func signal(_ key: String) throws(ScenarioError) -> Int32? {

@@ -17,6 +17,9 @@ public struct LaunchParameters: Sendable, Hashable {
     /// docs/LIFECYCLE.md §3d); nil: the app's own (scene-based for the default worker). The
     /// worker's `ready` declares the one it follows.
     public var lifecycle: LifecycleKind?
+    /// The roots of a tab bar root's tabs (`"tabs"`, LIFECYCLE.md §3a), first one selected;
+    /// nil: the root is one navigation stack.
+    public var tabs: [String]?
 
     /// Launch parameters; all nil: a plain launch.
     public init(
@@ -25,7 +28,8 @@ public struct LaunchParameters: Sendable, Hashable {
         height: Int? = nil,
         activityType: String? = nil,
         userInfo: JSONValue? = nil,
-        lifecycle: LifecycleKind? = nil
+        lifecycle: LifecycleKind? = nil,
+        tabs: [String]? = nil
     ) {
         self.url = url
         self.width = width
@@ -33,6 +37,7 @@ public struct LaunchParameters: Sendable, Hashable {
         self.activityType = activityType
         self.userInfo = userInfo
         self.lifecycle = lifecycle
+        self.tabs = tabs
     }
 
     /// Why these parameters cannot launch anything, or nil.
@@ -40,6 +45,12 @@ public struct LaunchParameters: Sendable, Hashable {
         if (width == nil) != (height == nil) { return "connect needs both \"width\" and \"height\", or neither" }
         if let width, let height, width <= 0 || height <= 0 { return "connect needs a positive width and height" }
         if url?.isEmpty == true { return "connect needs a non-empty \"url\"" }
+        if let tabs {
+            if tabs.isEmpty || tabs.contains(where: \.isEmpty) {
+                return "connect needs \"tabs\" to be a non-empty list of non-empty names"
+            }
+            if tabs.count > Self.maximumTabs { return "connect takes at most \(Self.maximumTabs) tabs" }
+        }
         return nil
     }
 
@@ -50,5 +61,11 @@ public struct LaunchParameters: Sendable, Hashable {
         options.height = height
         options.activityType = activityType
         options.userInfo = userInfo
+        options.tabs = tabs
+        // The first tab's root is the scene's root: the one that loads at launch.
+        if let first = tabs?.first { options.root = first }
     }
+
+    /// The most tabs a tab bar root may have.
+    public static let maximumTabs = 32
 }

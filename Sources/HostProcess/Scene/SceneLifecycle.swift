@@ -41,6 +41,11 @@ struct SceneLifecycle: Sendable {
     /// The controller presented over the stack and its style (LIFECYCLE.md §3a), if any.
     private(set) var presented: (name: String, style: PresentationStyle)?
     private(set) var hasBackgroundTask = false
+    /// A tab bar root's tabs, each tab's stack root first (LIFECYCLE.md §3a); empty when the
+    /// root is one navigation stack. The selected tab's entry is stale: `stack` is its stack.
+    private(set) var tabs: [[String]] = []
+    /// The selected tab's index (0 without tabs).
+    private(set) var selectedTab = 0
     private(set) var isDiscarded = false
     /// The root the last worker launched with: an `openURL` that relaunches uses it.
     private(set) var launchedRoot = "Root"
@@ -77,18 +82,40 @@ struct SceneLifecycle: Sendable {
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
             presentation: presented?.style,
-            lifecycle: kind
+            lifecycle: kind,
+            tabCount: tabs.count,
+            selectedTab: selectedTab
         )
+    }
+
+    /// Every tab's stack, the selected one's current (empty without tabs).
+    var tabStacks: [[String]] {
+        var stacks = tabs
+        if stacks.indices.contains(selectedTab) { stacks[selectedTab] = stack }
+        return stacks
     }
 
     /// Decides whether `op` is legal now and, if so, how to carry it out. Legality is the
     /// model's (`LifecycleOperation.refusal(in:)`); only parameters are checked here.
     func request(_ op: SceneOperation) -> RequestAction {
+        if case .selectTab(let index) = op {
+            if let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot) {
+                return .refuse(refusal.reason)
+            }
+            // The selected tab again: nothing happens (no callbacks), as in UIKit.
+            return .perform(index == selectedTab ? [] : [.send(.selectTab(index: index))])
+        }
         if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
         case .connect(let background, let root, _, let launch):
             if let refusal = launch.refusal { return .refuse(refusal) }
-            return .perform([.launch(background: background, root: root)])
+            // A tab bar root is a scene's (choice, LIFECYCLE.md §3a): an app without scene
+            // support, asked for or kept from the session's last worker, cannot have one.
+            if launch.tabs != nil, (launch.lifecycle ?? kind) == .app {
+                return .refuse("a tab bar root needs a scene-based app; this one has no scene support")
+            }
+            // A tab bar's first tab's root is the root that launches.
+            return .perform([.launch(background: background, root: launch.tabs?.first ?? root)])
         case .activate:
             return .perform([.send(.activate)])
         case .deactivate:
@@ -151,6 +178,8 @@ struct SceneLifecycle: Sendable {
             return .perform([.send(.swipeDismiss(completes: completes))])
         case .swipeBack(let completes):
             return .perform([.send(.swipeBack(completes: completes))])
+        case .selectTab:
+            return .refuse("selectTab is judged above")
         }
     }
 
@@ -195,6 +224,10 @@ struct SceneLifecycle: Sendable {
         case .connect(let options):
             process = .running
             sessionExists = true
+            // Each tab's stack starts as its root alone (loaded on first selection); the first
+            // tab is selected and its stack is `stack`.
+            tabs = options.tabs?.map { [$0] } ?? []
+            selectedTab = 0
             if options.background {
                 activation = .background
             } else {
@@ -212,6 +245,11 @@ struct SceneLifecycle: Sendable {
         case .dismiss: presented = nil
         case .swipeDismiss: if result == .bool(true) { presented = nil }
         case .swipeBack(let completes): if completes { stack.removeLast() }
+        case .selectTab(let index):
+            guard tabs.indices.contains(index), index != selectedTab else { break }
+            tabs[selectedTab] = stack
+            stack = tabs[index]
+            selectedTab = index
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
             .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
             break
@@ -278,6 +316,8 @@ struct SceneLifecycle: Sendable {
         presented = nil
         hasBackgroundTask = false
         queuedNotifications = []
+        tabs = []
+        selectedTab = 0
     }
 
     /// The session was discarded: every later request is refused.

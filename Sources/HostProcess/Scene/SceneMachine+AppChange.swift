@@ -32,6 +32,8 @@ extension SceneMachine {
             lifecycle.completed(.present(viewController: name, style: style))
         case .dismiss:
             lifecycle.completed(.dismiss)
+        case .selectTab(let index):
+            lifecycle.completed(.selectTab(index: index))
         case .requestSceneSessionActivation, .requestSceneSessionDestruction:
             // Another scene's business (or this one's discard, queued behind what runs):
             // no callback of this scene follows the change.
@@ -40,6 +42,7 @@ extension SceneMachine {
         }
         worker!.appChangeOpen = true
         worker!.appChangePresents = isPresent(change)
+        if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
     }
 
     private func isPresent(_ change: AppChange) -> Bool {
@@ -71,6 +74,11 @@ extension SceneMachine {
         case .dismiss:
             if requestInWorker { return "navigation during a host request" }
             return judged(.dismiss)
+        case .selectTab(let index):
+            if requestInWorker { return "navigation during a host request" }
+            // Selecting the selected tab runs nothing: the worker does not report it.
+            if index == lifecycle.selectedTab { return "the tab is already selected" }
+            return judged(.selectTab(index: index))
         case .beginBackgroundTask:
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:

@@ -192,7 +192,9 @@ extension SceneMachine {
             notification: callback.notification,
             value: callback.value,
             origin: callback.origin?.rawValue,
-            op: callback.origin == nil ? presentingOp : (worker!.appChangePresents ? "present" : nil)
+            op: callback.origin == nil ? presentingOp : appChangeOp,
+            tab: callback.origin == nil ? selectingTab : worker!.appChangeTab,
+            tabCount: callback.name == .willConnectTo ? connectingTabCount : nil
         )
         if callback.name == .stateRestorationActivity || callback.name == .shouldSaveSecureApplicationState,
             callback.restoration == nil
@@ -222,8 +224,30 @@ extension SceneMachine {
     /// `present` while a present request runs: its callbacks begin as a push's do, and the
     /// trace names the operation so that the verifier can tell them apart (LIFECYCLE.md §3a).
     private var presentingOp: String? {
-        guard let flight = inFlight, case .reply(_, .present) = flight.wait else { return nil }
-        return LifecycleOperation.present.rawValue
+        guard let flight = inFlight, case .reply(_, let operation) = flight.wait else { return nil }
+        switch operation {
+        case .present: return LifecycleOperation.present.rawValue
+        case .selectTab: return LifecycleOperation.selectTab.rawValue
+        default: return nil
+        }
+    }
+
+    /// The `op` the callbacks of the open app change carry: `present` or `selectTab`, else none.
+    private var appChangeOp: String? {
+        if worker!.appChangePresents { return LifecycleOperation.present.rawValue }
+        return worker!.appChangeTab == nil ? nil : LifecycleOperation.selectTab.rawValue
+    }
+
+    /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.
+    private var connectingTabCount: Int? {
+        guard let flight = inFlight, case .reply(_, .connect(let options)) = flight.wait else { return nil }
+        return options.tabs?.count
+    }
+
+    /// The tab a `selectTab` request in flight selects: its callbacks carry it (`tab`).
+    private var selectingTab: Int? {
+        guard let flight = inFlight, case .reply(_, .selectTab(let index)) = flight.wait else { return nil }
+        return index
     }
 
     private mutating func receivedReply(_ requestID: Int, result: JSONValue?) {

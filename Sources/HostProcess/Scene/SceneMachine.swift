@@ -133,7 +133,9 @@ struct SceneMachine: Sendable {
             workerArgv: worker?.argv ?? lastArgv,
             presented: lifecycle.presented?.name,
             presentation: lifecycle.presented?.style,
-            lifecycle: lifecycle.kind
+            lifecycle: lifecycle.kind,
+            selectedTab: lifecycle.tabs.isEmpty ? nil : lifecycle.selectedTab,
+            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks
         )
     }
 

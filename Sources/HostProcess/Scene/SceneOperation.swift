@@ -45,6 +45,8 @@ public enum SceneOperation: Sendable, Hashable {
     case openURL(url: String)
     /// Hand the connected scene a user activity (`continueUserActivity`), in the foreground.
     case continueUserActivity(activityType: String, userInfo: JSONValue? = nil)
+    /// Select tab `index` of a tab bar root (LIFECYCLE.md §3a).
+    case selectTab(index: Int)
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -72,6 +74,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .tap: .tap
         case .openURL: .openURL
         case .continueUserActivity: .continueUserActivity
+        case .selectTab: .selectTab
         }
     }
 

@@ -23,4 +23,8 @@ public struct SceneStatus: Sendable, Hashable {
     /// The lifecycle the worker's app declared (docs/LIFECYCLE.md §3d): `scene` until a
     /// worker says otherwise.
     public var lifecycle: LifecycleKind = .scene
+    /// A tab bar root's selected tab (LIFECYCLE.md §3a); nil when the root is one stack.
+    public var selectedTab: Int? = nil
+    /// A tab bar root's tabs: each tab's stack, root first (the selected one is `stack`).
+    public var tabs: [[String]]? = nil
 }

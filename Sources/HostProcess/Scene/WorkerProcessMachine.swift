@@ -41,6 +41,9 @@ struct WorkerProcessMachine: Sendable {
     var killedSilently = false
     /// The open app change is a `present`: its callbacks carry `op: "present"` in the trace.
     var appChangePresents = false
+    /// The open app change is a tab switch to this tab: its callbacks carry `op: "selectTab"`
+    /// and `tab` in the trace.
+    var appChangeTab: Int?
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     var closedPipe: SceneMachine.Pipe?
 

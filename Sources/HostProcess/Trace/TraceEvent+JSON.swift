@@ -73,6 +73,14 @@ extension TraceEvent {
         }
         Self.appendField(#","origin":"#, origin, to: &buffer)
         Self.appendField(#","op":"#, op, to: &buffer)
+        if let tab {
+            buffer.append(contentsOf: #","tab":"#.utf8)
+            Self.appendInteger(tab, to: &buffer)
+        }
+        if let tabCount {
+            buffer.append(contentsOf: #","tabs":"#.utf8)
+            Self.appendInteger(tabCount, to: &buffer)
+        }
         if let code {
             buffer.append(contentsOf: #","code":"#.utf8)
             Self.appendInteger(code, to: &buffer)
@@ -166,7 +174,9 @@ extension TraceEvent {
             code: try reader.integer("code"),
             message: try reader.string("message"),
             argv: try reader.strings("argv"),
-            silent: try reader.bool("silent")
+            silent: try reader.bool("silent"),
+            tab: try reader.integer("tab"),
+            tabCount: try reader.integer("tabs")
         )
 
         // The fields without which the event says nothing.

@@ -53,6 +53,11 @@ public struct TraceEvent: Sendable, Hashable {
     /// host's quit finding it suspended or still launching, LIFECYCLE.md §4), which tells
     /// that kill from a test's or a user's (both `killed`); absent otherwise.
     public var silent: Bool?
+    /// On the callbacks of a tab switch (`op: "selectTab"`): the index of the tab selected,
+    /// which tells the trace checker whose stack the switch shows (LIFECYCLE.md §3a).
+    public var tab: Int?
+    /// On `willConnectTo` of a tab bar root: how many tabs it has (`tabs`).
+    public var tabCount: Int?
 
     public init(
         seq: Int = 0,
@@ -76,7 +81,9 @@ public struct TraceEvent: Sendable, Hashable {
         code: Int? = nil,
         message: String? = nil,
         argv: [String]? = nil,
-        silent: Bool? = nil
+        silent: Bool? = nil,
+        tab: Int? = nil,
+        tabCount: Int? = nil
     ) {
         self.seq = seq
         self.time = time
@@ -100,5 +107,7 @@ public struct TraceEvent: Sendable, Hashable {
         self.message = message
         self.argv = argv
         self.silent = silent
+        self.tab = tab
+        self.tabCount = tabCount
     }
 }

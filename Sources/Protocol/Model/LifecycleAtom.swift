@@ -52,6 +52,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     case appStateRestoration
     /// `applicationWillTerminate` of a background app (no scene to disconnect).
     case appTerminate
+    /// The tab bar root shows another tab (LIFECYCLE.md §3a): its callbacks carry
+    /// `op: "selectTab"` and the tab's index, which names the stack that appears.
+    case selectTab
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -66,20 +69,36 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         /// Per controller of `stack`: whether its layout is dirty (it has not laid out since
         /// it loaded or since the last size change), so that it lays out when it next appears.
         public var needsLayout: [Bool]
+        /// For a tab switch: the stack of the tab selected (empty when it has not loaded yet:
+        /// its root loads, named by the first event) and its layout flags.
+        public var selectedStack: [String]
+        public var selectedNeedsLayout: [Bool]
+        /// A tab bar root's other loaded tabs (not the one `stack` shows), in tab order, each
+        /// root first: size changes, memory warnings and the disconnect reach them too.
+        public var otherTabs: [[String]]
 
         public init(
             activation: ActivationState,
             stack: [String],
             sessionExists: Bool,
             presentation: PresentationStyle? = nil,
-            needsLayout: [Bool] = []
+            needsLayout: [Bool] = [],
+            selectedStack: [String] = [],
+            selectedNeedsLayout: [Bool] = [],
+            otherTabs: [[String]] = []
         ) {
             self.activation = activation
             self.stack = stack
             self.sessionExists = sessionExists
             self.presentation = presentation
             self.needsLayout = needsLayout
+            self.selectedStack = selectedStack
+            self.selectedNeedsLayout = selectedNeedsLayout
+            self.otherTabs = otherTabs
         }
+
+        /// Every loaded controller: the shown stack's (root first), then the other tabs'.
+        var allControllers: [String] { stack + otherTabs.flatMap { $0 } }
 
         /// Whether the controller `fromTop` places below the top must lay out when it appears.
         func needsLayout(fromTop: Int) -> Bool {
@@ -122,6 +141,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .appEnterBackground: return .callback(.applicationDidEnterBackground)
         case .appStateRestoration: return .callback(.shouldSaveSecureApplicationState)
         case .appTerminate: return .callback(.applicationWillTerminate)
+        // A tab loaded before shows its top again; a new one loads its root first. Which
+        // one is known from the `tab` the event carries: this step matches either.
+        case .selectTab: return .callback(.viewWillAppear, .newController)
         }
     }
 
@@ -148,8 +170,11 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .enterBackground:
             return Array(Self.enterBackgroundSteps(from: .foregroundInactive).dropFirst())
         case .disconnect:
-            // Deinits top first, or applicationWillTerminate with no deinits (choice).
-            let deinits = stack.reversed().map { ExpectedStep.callback(.deinit, vc: $0) }
+            // Deinits top first, or applicationWillTerminate with no deinits (choice). A tab bar:
+            // the shown tab's, then each other loaded tab's in tab order, top first (choice).
+            let deinits = ([stack] + context.otherTabs).flatMap { $0.reversed() }.map {
+                ExpectedStep.callback(.deinit, vc: $0)
+            }
             return [
                 .state(from: .background, to: .unattached),
                 .oneOf([deinits, [.callback(.applicationWillTerminate)]]),
@@ -190,9 +215,11 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .sizeChange:
             // A change of size class adds every controller's traitCollectionDidChange, root
             // first; the trace does not carry sizes, so all of them or none (the worker knows).
-            let traits = stack.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
+            // A tab bar's other loaded tabs follow the shown stack (the model's choice).
+            let all = context.allControllers
+            let traits = all.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
             return [.mark(.sizeChanged)]
-                + stack.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
+                + all.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
                     .oneOf([traits, []]),
                     .callback(.viewWillLayoutSubviews, vc: top),
                     .callback(.viewDidLayoutSubviews, vc: top),
@@ -200,9 +227,11 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                     .moreLayoutPasses(top),
                 ]
         case .memoryWarning:
-            return stack.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
+            return context.allControllers.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
         case .tap:
             return [.callback(.touchesEnded, vc: top)]
+        case .selectTab:
+            return Self.selectTabSteps(from: top, loading: controller ?? "", in: context)
         case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
             .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration:
             return []
@@ -230,7 +259,12 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// connect) or by app-level state restoration before it.
     private static func launchSteps(in context: Context) -> [ExpectedStep] {
         // The root's name is unknown until its loadView: later steps use `.top`.
-        let sceneTail: [ExpectedStep] = [
+        // A storyboard root is made (and wakes) before willConnectTo, and loads after it.
+        let storyboardRoot: [ExpectedStep] = [
+            .callback(.initWithCoder, .newController), .callback(.awakeFromNib, .newController),
+        ]
+        let storyboard: ExpectedStep = .oneOf([storyboardRoot, []])
+        let connectTail: [ExpectedStep] = [
             .callback(.willConnectTo),
             .callback(.loadView, .newController),
             .callback(.viewDidLoad, .top),
@@ -239,6 +273,9 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                 enterBackgroundSteps(from: .unattached),
             ]),
         ]
+        // After another step the storyboard's is optional; a branch of its own starts with it
+        // or without it (a branch is chosen by its first step).
+        let sceneTail: [ExpectedStep] = [storyboard] + connectTail
         let configured: [ExpectedStep] = [.callback(.configurationForConnecting)] + sceneTail
         // Sessions discarded while no worker of the app ran come right after launching.
         let discarded: [ExpectedStep] =
@@ -253,7 +290,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         ]
         let appRoot: [ExpectedStep] = [.callback(.loadView, .newController), .mark(.appBased)] + appTail
         let afterLaunching: [[ExpectedStep]] =
-            [discarded] + (context.sessionExists ? [] : [configured]) + [sceneTail, appRoot]
+            [discarded] + (context.sessionExists ? [] : [configured])
+            + [connectTail, storyboardRoot + connectTail, appRoot]
         return [
             .oneOf([
                 [.callback(.didFinishLaunching), .oneOf(afterLaunching)],
@@ -362,6 +400,7 @@ extension LifecycleAtom {
         case .appBecomeActive, .appEnterBackground: [.activation([.foregroundInactive]), .lifecycle(.app)]
         case .appResignActive: [.activation([.foregroundActive]), .lifecycle(.app)]
         case .appStateRestoration, .appTerminate: [.activation([.background]), .lifecycle(.app)]
+        case .selectTab: [.foreground, .nothingPresented, .tabBar, .lifecycle(.scene)]
         }
     }
 
@@ -375,7 +414,46 @@ extension LifecycleAtom {
     /// The `op` the event that starts the atom carries in the trace: `present` for a
     /// presentation (its callbacks begin as a push's do), nil for every other atom.
     public var startingOp: String? {
-        self == .present ? "present" : nil
+        switch self {
+        case .present: "present"
+        case .selectTab: "selectTab"
+        default: nil
+        }
+    }
+
+    /// The step that starts a tab switch to a tab whose stack is `selectedStack` (empty: not
+    /// loaded yet, its root loads first).
+    public static func selectTabFirstStep(selectedStack: [String]) -> ExpectedStep {
+        guard let top = selectedStack.last else { return .callback(.loadView, .newController) }
+        return .callback(.viewWillAppear, vc: top)
+    }
+
+    /// A tab switch from `old` (the top of the tab shown) to the selected tab (LIFECYCLE.md
+    /// §3a): the new tab's root loads the first time, the new top's `viewWillAppear` and
+    /// `viewIsAppearing` come before the old top's `viewWillDisappear` (unlike a push), its
+    /// layout (when dirty) right after `viewIsAppearing` (the model's choice), then the old
+    /// top's `viewDidDisappear` and the new top's `viewDidAppear`. The steps after the first
+    /// event, which was `loadView` of the tab's root (not loaded yet) or `viewWillAppear`.
+    private static func selectTabSteps(from old: String, loading root: String, in context: Context) -> [ExpectedStep] {
+        let loads = context.selectedStack.isEmpty
+        let new = loads ? root : context.selectedStack.last ?? ""
+        let dirty = loads || (context.selectedNeedsLayout.last ?? true)
+        var steps: [ExpectedStep] = []
+        if loads {
+            steps += [.callback(.viewDidLoad, vc: new), .callback(.viewWillAppear, vc: new)]
+        }
+        steps.append(.callback(.viewIsAppearing, vc: new))
+        if dirty {
+            steps += [
+                .callback(.viewWillLayoutSubviews, vc: new), .callback(.viewDidLayoutSubviews, vc: new),
+                .mark(.laidOut(fromTop: 0)),
+            ]
+        }
+        return steps + [
+            .callback(.viewWillDisappear, vc: old),
+            .callback(.viewDidDisappear, vc: old),
+            .callback(.viewDidAppear, vc: new),
+        ]
     }
 
     /// B (just loaded) is presented over A (LIFECYCLE.md §3a).

@@ -28,6 +28,8 @@ extension LifecycleOperation {
         // No live worker: it launches with the URL; a launching one is refused.
         case .openURL: [.process([.none, .running, .suspended, .terminated]), .noLiveAppBasedWorker]
         case .continueUserActivity: [.attached, .process([.running, .suspended]), .lifecycle(.scene)]
+        // The index is a parameter: out of range is refused with the tab count (SceneSnapshot).
+        case .selectTab: [.foreground, .process([.running]), .nothingPresented, .tabBar, .lifecycle(.scene)]
         }
     }
 
@@ -67,6 +69,7 @@ extension LifecycleOperation {
                 + "(first appearance or enter foreground), `openURLContexts`"
         case .continueUserActivity:
             "(resume, queued notifications), (first appearance or enter foreground), `continueUserActivity`"
+        case .selectTab: "tab switch (nothing when the tab is already selected)"
         }
     }
 
@@ -80,5 +83,20 @@ extension LifecycleOperation {
         let checked = (opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + requirements
         guard let unmet = checked.firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
+    }
+
+    /// Why `selectTab` of tab `index` is illegal in `snapshot` (its legality, then the
+    /// index against the tab count), or nil when it is legal.
+    public static func selectTabRefusal(index: Int, in snapshot: SceneSnapshot) -> LifecycleRefusal? {
+        if let refusal = LifecycleOperation.selectTab.refusal(in: snapshot) { return refusal }
+        let inRange = LifecycleRequirement.tabIndex(index)
+        guard inRange.isMet(by: snapshot) else {
+            return LifecycleRefusal(
+                operation: LifecycleOperation.selectTab.rawValue,
+                requirement: inRange,
+                snapshot: snapshot
+            )
+        }
+        return nil
     }
 }

@@ -32,6 +32,8 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case tap
     case openURL
     case continueUserActivity
+    // Tab bar roots (LIFECYCLE.md §3a).
+    case selectTab
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -65,6 +67,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
                 OperationField("width", .positiveInt, placeholder: "N"),
                 OperationField("height", .positiveInt, placeholder: "N"),
                 OperationField("lifecycle", .string(nonEmpty: true), placeholder: "scene|app"),
+                OperationField("tabs", .names, placeholder: "NAME,…"),
             ]
         case .push:
             [
@@ -103,6 +106,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
             ]
         case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
         case .dismiss: [.scene]
+        case .selectTab: [.scene, OperationField("index", .nonNegativeInt, .required, placeholder: "N")]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
             [.scene]

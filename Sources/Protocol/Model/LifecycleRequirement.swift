@@ -27,6 +27,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case lifecycle(LifecycleKind)
     /// No app-based worker is alive: an app without scene support has no scene to release.
     case noLiveAppBasedWorker
+    /// The scene's root is a tab bar (LIFECYCLE.md §3a).
+    case tabBar
+    /// The tab bar has a tab of this index.
+    case tabIndex(Int)
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -53,6 +57,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .presented(let styles): snapshot.presentation.map(styles.contains) ?? false
         case .lifecycle(let kind): snapshot.lifecycle == kind
         case .noLiveAppBasedWorker: snapshot.lifecycle == .scene || !snapshot.process.isAlive
+        case .tabBar: snapshot.tabCount > 0
+        case .tabIndex(let index): index >= 0 && index < snapshot.tabCount
         }
     }
 
@@ -81,6 +87,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
             return "a " + styles.map { "`\($0)`" }.joined(separator: " or ") + " presented"
         case .lifecycle(let kind): return kind == .app ? "app-based" : "scene-based"
         case .noLiveAppBasedWorker: return "no live app-based worker"
+        case .tabBar: return "a tab bar root"
+        case .tabIndex: return "an index below the tab count"
         }
     }
 
@@ -115,6 +123,10 @@ public enum LifecycleRequirement: Sendable, Hashable {
             return kind == .app ? "the app supports scenes" : "the app does not support scenes"
         case .noLiveAppBasedWorker:
             return "the app does not support scenes: it has no scene to release (terminate it instead)"
+        case .tabBar: return "the scene's root is not a tab bar (connect it with tabs)"
+        case .tabIndex(let index):
+            return
+                "tab index \(index) is out of range: the tab bar has \(snapshot.tabCount) tabs (0 to \(snapshot.tabCount - 1))"
         }
     }
 }

@@ -10,12 +10,16 @@ public struct OperationField: Sendable, Hashable {
         case string(nonEmpty: Bool)
         /// An integer of at least 1.
         case positiveInt
+        /// An integer of at least 0 (a tab's index).
+        case nonNegativeInt
         /// A whole number of milliseconds.
         case milliseconds
         /// Any JSON value.
         case json
         /// A non-empty array of strings: a worker's argv.
         case argv
+        /// A non-empty array of non-empty controller names (a tab bar's tabs).
+        case names
         /// A signal name (`KILL`) or number (1–64).
         case signal
         /// An activation state's name.

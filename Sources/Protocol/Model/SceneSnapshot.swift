@@ -22,6 +22,10 @@ public struct SceneSnapshot: Sendable, Hashable {
     public var presentation: PresentationStyle?
     /// The lifecycle the worker's app declared (scene-based until a worker says otherwise).
     public var lifecycle: LifecycleKind
+    /// How many tabs the tab bar root has; 0 when the root is one navigation stack.
+    public var tabCount: Int
+    /// The selected tab's index (0 without tabs).
+    public var selectedTab: Int
 
     public init(
         activation: ActivationState = .unattached,
@@ -32,7 +36,9 @@ public struct SceneSnapshot: Sendable, Hashable {
         isDiscarded: Bool = false,
         sessionExists: Bool = false,
         presentation: PresentationStyle? = nil,
-        lifecycle: LifecycleKind = .scene
+        lifecycle: LifecycleKind = .scene,
+        tabCount: Int = 0,
+        selectedTab: Int = 0
     ) {
         self.activation = activation
         self.process = process
@@ -43,6 +49,8 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.sessionExists = sessionExists
         self.presentation = presentation
         self.lifecycle = lifecycle
+        self.tabCount = tabCount
+        self.selectedTab = selectedTab
     }
 
     /// Whether the worker has a background task that has not ended (expired or not).

@@ -29,6 +29,7 @@ extension WorkerOperation {
         case .openURL: [.openURL]
         case .continueUserActivity: [.continueUserActivity]
         case .didDiscardSceneSessions: [.discardedSessions]
+        case .selectTab: [.selectTab]
         }
     }
 

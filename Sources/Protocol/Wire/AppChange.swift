@@ -27,6 +27,9 @@ public enum AppChange: Sendable, Hashable {
     /// The app asked for the scene `session` to be closed and its session discarded
     /// (`Application.requestSceneSessionDestruction`).
     case requestSceneSessionDestruction(session: String)
+    /// The app selected a tab of its tab bar root (`TabBarController.selectedIndex`,
+    /// LIFECYCLE.md §3a). `{"type":"change","op":"selectTab","index":1}`
+    case selectTab(index: Int)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -40,6 +43,7 @@ public enum AppChange: Sendable, Hashable {
         case .dismiss: "dismiss"
         case .requestSceneSessionActivation: "requestSceneSessionActivation"
         case .requestSceneSessionDestruction: "requestSceneSessionDestruction"
+        case .selectTab: "selectTab"
         }
     }
 }

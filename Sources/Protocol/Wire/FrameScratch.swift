@@ -45,7 +45,7 @@ enum FrameScratch {
                     .expireBackgroundTask, .tap:
                     break
                 case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
-                    .didDiscardSceneSessions:
+                    .didDiscardSceneSessions, .selectTab:
                     // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }
@@ -93,7 +93,7 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction:
+                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction, .selectTab:
                     writer.fail()
                 }
             case .reply(let id, let result):

@@ -64,6 +64,8 @@ public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"didDiscardSceneSessions","sessions":["A"]}`: sessions of the app discarded
     /// elsewhere (`application(_:didDiscardSceneSessions:)`).
     case didDiscardSceneSessions(sessions: [String])
+    /// `{"op":"selectTab","index":1}`: the tab bar root selects tab `index` (LIFECYCLE.md §3a).
+    case selectTab(index: Int)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -92,6 +94,7 @@ public enum WorkerOperation: Sendable, Hashable {
         case .openURL: "openURL"
         case .continueUserActivity: "continueUserActivity"
         case .didDiscardSceneSessions: "didDiscardSceneSessions"
+        case .selectTab: "selectTab"
         }
     }
 }
@@ -126,6 +129,9 @@ public struct ConnectOptions: Sendable, Hashable {
     /// when none): a scene another scene asked for.
     public var activityType: String?
     public var userInfo: JSONValue?
+    /// The roots of a tab bar root's tabs, in tab order (`"tabs"`, omitted for a scene whose
+    /// root is one navigation stack): each tab is its own stack, the first one selected.
+    public var tabs: [String]?
 
     public init(
         session: String,
@@ -140,7 +146,8 @@ public struct ConnectOptions: Sendable, Hashable {
         height: Int? = nil,
         discardedSessions: [String]? = nil,
         activityType: String? = nil,
-        userInfo: JSONValue? = nil
+        userInfo: JSONValue? = nil,
+        tabs: [String]? = nil
     ) {
         self.session = session
         self.configuration = configuration
@@ -155,5 +162,6 @@ public struct ConnectOptions: Sendable, Hashable {
         self.discardedSessions = discardedSessions
         self.activityType = activityType
         self.userInfo = userInfo
+        self.tabs = tabs
     }
 }

@@ -82,7 +82,8 @@ extension HostCommand {
                     height: try message.optionalPositiveInteger("height"),
                     discardedSessions: try message.optionalNameList("discardedSessions"),
                     activityType: try message.optionalString("activityType"),
-                    userInfo: message.value("userInfo")
+                    userInfo: message.value("userInfo"),
+                    tabs: try message.optionalNameList("tabs")
                 )
             )
         case .activate: operation = .activate
@@ -124,6 +125,7 @@ extension HostCommand {
                 activityType: try message.nonEmptyString("activityType"),
                 userInfo: message.value("userInfo")
             )
+        case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
         }
         self = .request(id: id, operation)
     }
@@ -184,6 +186,13 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
                 JSONWriter.write(userInfo, into: &buffer)
             }
+            if let tabs = options.tabs {
+                JSONWriter.appendLiteral(#","tabs":"#, to: &buffer)
+                JSONWriter.write(.array(tabs.map { .string($0) }), into: &buffer)
+            }
+        case .selectTab(let index):
+            JSONWriter.appendLiteral(#","index":"#, to: &buffer)
+            JSONWriter.writeInt(index, into: &buffer)
         case .didDiscardSceneSessions(let sessions):
             JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
             JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
@@ -254,6 +263,7 @@ private enum OperationKind: String, CaseIterable {
     case openURL
     case continueUserActivity
     case didDiscardSceneSessions
+    case selectTab
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -348,6 +358,9 @@ extension WorkerMessage {
             case .requestSceneSessionDestruction(let session):
                 JSONWriter.appendLiteral(#","session":"#, to: &buffer)
                 JSONWriter.writeString(session, into: &buffer)
+            case .selectTab(let index):
+                JSONWriter.appendLiteral(#","index":"#, to: &buffer)
+                JSONWriter.writeInt(index, into: &buffer)
             case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
@@ -472,6 +485,7 @@ extension AppChange {
             )
         case .requestSceneSessionDestruction:
             self = .requestSceneSessionDestruction(session: try message.nonEmptyString("session"))
+        case .selectTab: self = .selectTab(index: try message.nonNegativeInteger("index"))
         }
     }
 }
@@ -487,6 +501,7 @@ private enum ChangeKind: String, CaseIterable {
     case dismiss
     case requestSceneSessionActivation
     case requestSceneSessionDestruction
+    case selectTab
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

@@ -43,8 +43,15 @@ public final class Window {
     /// The size of a window until the host resizes it.
     public static let defaultSize = Size(width: 390, height: 844)
 
-    /// The navigation stack the window shows.
-    public let rootViewController: NavigationController
+    /// The navigation stack the window shows: with a tab bar root, the selected tab's
+    /// (push, pop and presentation act on it).
+    public var rootViewController: NavigationController { tabBarController?.selectedViewController ?? stack }
+
+    /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a).
+    public let tabBarController: TabBarController?
+
+    /// The stack of a window without tabs (the first tab's otherwise).
+    private let stack: NavigationController
 
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
@@ -53,10 +60,27 @@ public final class Window {
     public internal(set) weak var windowScene: UIWindowScene?
 
     init(rootViewController: NavigationController, size: Size) {
-        self.rootViewController = rootViewController
+        self.stack = rootViewController
+        self.tabBarController = nil
         self.size = size
         rootViewController.size = size
         rootViewController.window = self
+    }
+
+    init(tabBarController: TabBarController, size: Size) {
+        self.stack = tabBarController.viewControllers[0]
+        self.tabBarController = tabBarController
+        self.size = size
+        for tab in tabBarController.viewControllers {
+            tab.size = size
+            tab.window = self
+        }
+    }
+
+    /// Every loaded controller: the shown stack's (root first, the presented one last), then
+    /// each other loaded tab's, in tab order (size changes, memory warnings).
+    var allLoadedControllers: [UIViewController] {
+        rootViewController.allControllers + (tabBarController?.otherLoadedTabs ?? []).flatMap(\.allControllers)
     }
 }
 

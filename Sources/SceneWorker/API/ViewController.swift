@@ -93,6 +93,11 @@ open class UIViewController {
     /// Called once, after the view loaded. The base implementation does nothing.
     open func viewDidLoad() {}
 
+    /// Called once on a controller made from a storyboard (a `WorkerApp` whose
+    /// `rootFromStoryboard` is set: its root), right after it was made and before the scene's
+    /// `willConnectTo`. The base implementation does nothing.
+    open func awakeFromNib() {}
+
     /// The view is about to appear. The base implementation does nothing.
     open func viewWillAppear(_ animated: Bool) {}
 
@@ -140,6 +145,13 @@ open class UIViewController {
 extension UIViewController {
     private func report(_ name: CallbackName) {
         sink?.report(name, viewController: restorationIdentifier)
+    }
+
+    /// `initWithCoder` (reported: the controller was made by the storyboard), `awakeFromNib`.
+    func runStoryboardInstantiation() {
+        report(.initWithCoder)
+        report(.awakeFromNib)
+        awakeFromNib()
     }
 
     /// `loadView`, `viewDidLoad`, unless the view is already loaded.

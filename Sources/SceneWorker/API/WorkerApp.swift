@@ -20,6 +20,11 @@ public struct WorkerApp: Sendable {
     /// the host asks for in its `hello` (`connect … "lifecycle"`), scene-based when it asks
     /// for none. The worker declares the kind in its `ready`.
     public var lifecycle: LifecycleKind?
+    /// Whether the root is the storyboard's initial controller (docs/LIFECYCLE.md §3c): UIKit
+    /// makes it (`init(coder:)`, reported `initWithCoder`, then `awakeFromNib`) before the
+    /// scene's `willConnectTo`, and loads it after. False (the default): a root made in code,
+    /// which loads after `willConnectTo` with nothing before.
+    public var rootFromStoryboard = false
 
     /// An app made of these factories; `makeViewController` receives each request's name and
     /// payload (the item a `push` shows, say).

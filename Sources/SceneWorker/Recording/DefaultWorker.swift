@@ -16,6 +16,8 @@ extension WorkerApp {
     /// - `--garbage`: write a line that is not JSON right after the handshake's `ready`.
     /// - `--background-task-on-enter-background`: the app begins a background task in
     ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload`.
+    /// - `--storyboard-root`: the root is made the storyboard way (`initWithCoder`,
+    ///   `awakeFromNib` before `willConnectTo`).
     /// - `--help`: print usage to stdout and exit 0.
     ///
     /// `--opt=value` works too. An unknown option, a missing value or an unknown callback name
@@ -46,13 +48,15 @@ enum DefaultWorkerOptions {
 
     static let usage = """
         usage: hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
-                              [--background-task-on-enter-background]
+                              [--background-task-on-enter-background] [--storyboard-root]
         Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
         recording app. The app pushes on the notification openDetail (value: the controller's
         name, default Detail), pops on closeDetail, and rebuilds its saved stack on reconnect.
           --background-task-on-enter-background
                                begin a background task in sceneDidEnterBackground; the
                                notification finishUpload ends it
+          --storyboard-root    the root is made the storyboard way: initWithCoder and
+                               awakeFromNib before willConnectTo, viewDidLoad after
         Test faults:
           --hang-in CALLBACK   block forever inside the first callback of that name
           --crash-in CALLBACK  exit with status 70 inside the first callback of that name
@@ -94,6 +98,9 @@ enum DefaultWorkerOptions {
             case "--background-task-on-enter-background":
                 guard flag() else { return .failure("option \(argument) takes no value") }
                 options.beginsBackgroundTaskOnEnterBackground = true
+            case "--storyboard-root":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                options.rootFromStoryboard = true
             case "--hang-in", "--crash-in":
                 guard let name = value(), !name.isEmpty else {
                     return .failure("option \(argument) needs a callback name")

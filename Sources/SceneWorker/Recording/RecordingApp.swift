@@ -5,6 +5,8 @@ public struct RecordingOptions: Sendable, Hashable {
     /// Begin a background task in every `sceneDidEnterBackground` (the classic pattern),
     /// ended by the notification `finishUpload` or by its expiration handler.
     public var beginsBackgroundTaskOnEnterBackground = false
+    /// The root is the storyboard's initial controller (`WorkerApp.rootFromStoryboard`).
+    public var rootFromStoryboard = false
 
     /// The defaults: record only.
     public init(beginsBackgroundTaskOnEnterBackground: Bool = false) {
@@ -40,11 +42,13 @@ extension WorkerApp {
 
     /// The default app with `options`.
     public static func recording(_ options: RecordingOptions) -> WorkerApp {
-        WorkerApp(
+        var app = WorkerApp(
             makeApplicationDelegate: { RecordingApplicationDelegate() },
             makeSceneDelegate: { RecordingSceneDelegate(options: options) },
             makeViewController: { name in UIViewController(restorationIdentifier: name) }
         )
+        app.rootFromStoryboard = options.rootFromStoryboard
+        return app
     }
 }
 
@@ -99,6 +103,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let openSheet = "openSheet"
     /// The notification that makes the app dismiss what it presented.
     static let closeSheet = "closeSheet"
+    /// The notification that makes the app select a tab of its tab bar root (an integer
+    /// value: the index) through `TabBarController.selectedIndex`.
+    static let selectTab = "selectTab"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
@@ -106,6 +113,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
     private var upload = BackgroundTaskIdentifier.invalid
     /// A restored presentation, shown once the scene is active.
     private var pendingPresentation: UIViewController?
+    /// A restored tab selection, made once the scene is active (before the presentation).
+    private var pendingTab: Int?
 
     init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
@@ -115,6 +124,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
         restoredFrom = options.restoration
         restoreStack(of: scene, from: options.restoration)
         restorePresentation(of: scene, from: options.restoration)
+        if case .object(let state)? = options.restoration, case .int(let tab)? = state["selectedTab"], tab > 0 {
+            pendingTab = tab
+        }
     }
 
     /// `{"presented":{"vc":"Compose","style":"pageSheet"},…}`: presented again over the
@@ -131,6 +143,11 @@ final class RecordingSceneDelegate: UISceneDelegate {
     }
 
     func sceneDidBecomeActive(_ scene: Scene) {
+        if let tab = pendingTab {
+            // `{"selectedTab":1,…}`: selected again, as an app change (the tab shows its root).
+            pendingTab = nil
+            scene.window.tabBarController?.selectedIndex = tab
+        }
         guard let controller = pendingPresentation else { return }
         pendingPresentation = nil
         scene.window.rootViewController.topViewController?.present(controller, animated: false)
@@ -179,6 +196,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
             navigationController.topViewController?.present(sheet, animated: true)
         case Self.closeSheet:
             navigationController.topViewController?.dismiss(animated: true)
+        case Self.selectTab:
+            guard case .int(let index) = value else { break }
+            scene.window.tabBarController?.selectedIndex = index
         case Self.openWindow:
             // A string value names an existing session to bring forward; else a new window.
             var session: String?
@@ -215,6 +235,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]
+        if let tabBarController = scene.window.tabBarController {
+            state["selectedTab"] = .int(tabBarController.selectedIndex)
+        }
         if let presented = scene.window.rootViewController.presentedViewController {
             state["presented"] = .object([
                 "vc": .string(presented.restorationIdentifier),

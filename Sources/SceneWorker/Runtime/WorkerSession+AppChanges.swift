@@ -8,6 +8,8 @@ enum DeferredAppChange {
     case present(UIViewController, completion: (@MainActor () -> Void)?)
     /// `dismiss(animated:completion:)`.
     case dismiss(completion: (@MainActor () -> Void)?)
+    /// `TabBarController.selectedIndex = index`.
+    case selectTab(Int, TabBarController)
 }
 
 /// The changes app code makes on its own (docs/LIFECYCLE.md §3b): checked with the rules
@@ -63,6 +65,14 @@ extension WorkerSession {
         }
         let top = navigationController.topViewController
         return request(.pop, describedAs: "popViewController") ? top : nil
+    }
+
+    func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
+        let action = "selectedIndex = \(index)"
+        // Before the scene appears there is no switch to run (choice: the launch shows the first tab).
+        guard !isInWillConnectTo else { return refuse(action, "the scene has not appeared yet") }
+        if let refusal = refusal(of: .selectTab(index: index)) { return refuse(action, refusal.message) }
+        request(.selectTab(index, tabBarController), describedAs: action)
     }
 
     func appRequestsSetStack(_ controllers: [UIViewController], on navigationController: NavigationController) {
@@ -192,6 +202,16 @@ extension WorkerSession {
                     navigationController.performDismiss()
                 }
                 completion?()
+            case .selectTab(let index, let tabBarController):
+                if let refusal = refusal(of: .selectTab(index: index)) {
+                    refuse("selectedIndex = \(index)", refusal.message)
+                    continue
+                }
+                // The selected tab again: nothing runs and nothing is reported.
+                guard index != tabBarController.selectedIndex else { continue }
+                runAppChange(.selectTab(index: index)) {
+                    tabBarController.performSelect(index)
+                }
             }
         }
     }

@@ -195,13 +195,20 @@ final class WorkerSession {
             hasAppeared: hasAppeared,
             sessionExists: true,
             presentation: scene?.window.rootViewController.presentedViewController?.modalPresentationStyle,
-            lifecycle: lifecycle
+            lifecycle: lifecycle,
+            tabCount: scene?.window.tabBarController?.viewControllers.count ?? 0,
+            selectedTab: scene?.window.tabBarController?.selectedIndex ?? 0
         )
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
         }
         if case .resize(let width, let height) = operation, width <= 0 || height <= 0 {
             return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+        }
+        if case .selectTab(let index) = operation,
+            let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot)
+        {
+            return ProtocolError(.illegalTransition, refusal.description)
         }
         if case .swipeDismiss = operation, snapshot.presentation != .pageSheet {
             return ProtocolError(.illegalTransition, "cannot swipeDismiss: only a pageSheet can be swiped down")
@@ -248,7 +255,9 @@ final class WorkerSession {
         case .disconnect:
             didDisconnect()
             guard let scene else { break }
+            // The shown stack first, then each other loaded tab's, in tab order (choice).
             scene.window.rootViewController.releaseAllTopFirst()
+            for tab in scene.window.tabBarController?.otherLoadedTabs ?? [] { tab.releaseAllTopFirst() }
         case .terminate:
             if lifecycle == .app {
                 appWillTerminate()
@@ -267,7 +276,7 @@ final class WorkerSession {
         case .memoryWarning:
             sink.report(.applicationDidReceiveMemoryWarning)
             applicationDelegate?.applicationDidReceiveMemoryWarning(application)
-            for controller in scene?.window.rootViewController.allControllers ?? [] {
+            for controller in scene?.window.allLoadedControllers ?? [] {
                 controller.runDidReceiveMemoryWarning()
             }
         case .notify(let name, let value):
@@ -319,6 +328,8 @@ final class WorkerSession {
             if let scene {
                 sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
             }
+        case .selectTab(let index):
+            scene?.window.tabBarController?.performSelect(index)
         }
         return nil
     }
@@ -381,13 +392,8 @@ final class WorkerSession {
             )
         }
 
-        let navigationController = NavigationController(rootViewController: root)
-        navigationController.sink = sink
-        navigationController.changeHandler = self
-        let scene = UIWindowScene(
-            session: session,
-            window: Window(rootViewController: navigationController, size: Self.launchSize(options))
-        )
+        if app.rootFromStoryboard { root.runStoryboardInstantiation() }
+        let scene = UIWindowScene(session: session, window: try makeWindow(root: root, options))
         let sceneDelegate = app.makeSceneDelegate()
         scene.delegate = sceneDelegate
         self.scene = scene
@@ -409,6 +415,30 @@ final class WorkerSession {
         }
         firstAppearance()
         return nil
+    }
+
+    /// The window: one navigation stack on `root`, or a tab bar whose first tab is `root`'s
+    /// and whose other tabs' roots report nothing until their first selection.
+    private func makeWindow(root: UIViewController, _ options: ConnectOptions) throws(ProtocolError) -> Window {
+        func stack(_ controller: UIViewController) -> NavigationController {
+            let navigationController = NavigationController(rootViewController: controller)
+            navigationController.sink = sink
+            navigationController.changeHandler = self
+            return navigationController
+        }
+        let size = Self.launchSize(options)
+        guard let tabs = options.tabs else {
+            return Window(rootViewController: stack(root), size: size)
+        }
+        var stacks = [stack(root)]
+        for name in tabs.dropFirst() {
+            let controller = try makeViewController(name, payload: nil)
+            controller.sink = nil
+            stacks.append(stack(controller))
+        }
+        let tabBarController = TabBarController(viewControllers: stacks)
+        tabBarController.changeHandler = self
+        return Window(tabBarController: tabBarController, size: size)
     }
 
     /// `application(_:didDiscardSceneSessions:)`, reported with the sessions as its `value`.
@@ -497,17 +527,19 @@ final class WorkerSession {
         guard let scene else { return }
         let navigationController = scene.window.rootViewController
         let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
-        for controller in navigationController.allControllers {
+        // A tab bar's other loaded tabs follow the shown stack (choice); they lay out when shown.
+        let controllers = scene.window.allLoadedControllers
+        for controller in controllers {
             controller.runViewWillTransition(to: size, with: coordinator)
         }
         let traits = TraitCollection(size: size)
         if traits != TraitCollection(size: scene.window.size) {
-            for controller in navigationController.allControllers {
+            for controller in controllers {
                 controller.runTraitCollectionDidChange(to: traits, first: false)
             }
         }
         scene.window.size = size
-        navigationController.size = size
+        for tab in scene.window.tabBarController?.viewControllers ?? [navigationController] { tab.size = size }
         navigationController.visibleViewController?.runLayout(size: size)
     }
 }
