@@ -124,3 +124,46 @@ import Testing
         #expect(harness.machine.status.stack == ["Root"])
     }
 }
+
+@Suite struct SceneMachineAppChangeRaceTests {
+    /// The app presents on its own while the host's push is on its way: the worker refuses the
+    /// push (a controller is presented), and the host refuses it too, as it would have after
+    /// the change, with a refusal in the trace. Not a worker failure: nothing changed.
+    @Test func aRequestOvertakenByTheAppsChangeIsRefused() throws {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "Detail"))
+        let requestID = try #require(harness.pendingRequests.first?.id)
+        harness.feed { $0.received(.change(.present(viewController: "Sheet", style: .pageSheet))) }
+        harness.feed {
+            $0.received(
+                .failure(
+                    id: requestID,
+                    ProtocolError(.illegalTransition, "cannot push: a view controller is presented")
+                )
+            )
+        }
+        guard case .refused(_, let op, _)? = harness.error(of: push) else {
+            Issue.record("the push was not refused: \(String(describing: harness.error(of: push)))")
+            return
+        }
+        #expect(op == "push")
+        #expect(harness.recorded.last?.kind == .error && harness.recorded.last?.op == "push")
+        #expect(harness.recorded.last?.code == ProtocolError.Code.illegalTransition.rawValue)
+        #expect(harness.machine.status.stack == ["Root"])
+        #expect(harness.machine.status.presented == "Sheet")
+    }
+
+    /// With no app change in between, a worker's failure stays a failure.
+    @Test func aFailureWithNoAppChangeStaysAFailure() throws {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "Detail"))
+        let requestID = try #require(harness.pendingRequests.first?.id)
+        harness.feed { $0.received(.failure(id: requestID, ProtocolError(.operationFailed, "no"))) }
+        guard case .workerError? = harness.error(of: push) else {
+            Issue.record("not a worker error: \(String(describing: harness.error(of: push)))")
+            return
+        }
+    }
+}

@@ -14,6 +14,7 @@ extension SceneMachine {
             violation("illegal app change \(change.name): \(refusal)")
             return
         }
+        inFlight?.sawAppChange = true
         switch change {
         case .push(let name):
             lifecycle.completed(.push(viewController: name))

@@ -289,6 +289,16 @@ extension SceneMachine {
         guard let flight = inFlight else { return }
         switch flight.wait {
         case .reply(requestID, let operation):
+            // The app's own change, reported while this request was on its way, can make the
+            // request illegal (the app acts, the host follows, §3b): the worker refused it, and
+            // the host refuses it as it would have after the change. Nothing changed.
+            if flight.sawAppChange, case .request(let op, _) = flight.work,
+                case .refuse(let reason) = lifecycle.request(op)
+            {
+                recordError(op: op.name, .illegalTransition, reason)
+                fail(.refused(scene: id, op: op.name, reason: reason))
+                return
+            }
             fail(.workerError(scene: id, op: operation.name, error))
         case .exit(requestID, true, _):
             fail(.workerError(scene: id, op: name, error))

@@ -64,6 +64,8 @@ struct SceneMachine: Sendable {
         var failure: HostError?
         /// The launch's parameters, for the `connect` request written once spawned.
         var launch: (background: Bool, root: String, reconnect: Bool)?
+        /// An app change was followed while this work was on its way to the worker.
+        var sawAppChange = false
 
         var caller: CallerID? {
             if case .request(_, let caller) = work { return caller }
