@@ -88,7 +88,11 @@ import Testing
 
     /// Illegal tab switches are refused with a reason naming what they need, and change nothing.
     @Test func illegalTabSwitchesAreRefusedAndChangeNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        var configuration = TestWorker.configuration()
+        // The background refusal compares the status before and after: a suspension (50 ms
+        // in tests) must not land in between on a slow run.
+        configuration.suspendDelay = .seconds(600)
+        let host = try SceneHost(configuration: configuration)
         let plain = try host.scene("P")
         try await plain.connect()
         let scene = try host.scene("A")
