@@ -63,7 +63,13 @@ extension SceneHandle {
             throw SceneRecreateError.notAttached(scene: identifier, state: before.activation, process: before.process)
         }
         if before.activation != .background { try await background() }
-        try await kill()
+        do {
+            try await kill()
+        } catch {
+            // The worker died on its own meanwhile (a watchdog, a crash): the kill is moot,
+            // the reconnect below is what matters. Anything else is an error.
+            guard case HostError.refused = error, await !status().process.isAlive else { throw error }
+        }
         let root = before.stack.first ?? "Root"
         try await connect(background: before.activation == .background, root: root, worker: worker)
         try await move(to: before.activation, root: root, worker: worker)
