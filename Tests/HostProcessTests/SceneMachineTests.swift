@@ -193,6 +193,23 @@ import Testing
         #expect(harness.machine.armedTimers.isEmpty)
     }
 
+    @Test func aLoopHeldBackPastTheDeadlineStillLetsTheExpirationHandlerAnswer() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
+        harness.connect()
+        harness.request(.beginBackgroundTask)
+        harness.reply(callbacks: [.beginBackgroundTask])
+        // The expiration's request is answered only 1.5 s after the limit (a loop held back):
+        // nothing is killed before the handler has had the lead (2 s here) to end the task.
+        harness.advance(by: .milliseconds(11_500))
+        #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])
+        #expect(harness.signals.isEmpty)
+        harness.reply(callbacks: [.backgroundTaskExpiration])
+        harness.advance(by: .milliseconds(1_999))
+        #expect(harness.signals.isEmpty)
+        harness.advance(by: .milliseconds(1))
+        #expect(harness.signals == [SIGKILLNumber])
+    }
+
     @Test func anEndedBackgroundTaskLetsTheSceneSuspend() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -44,6 +44,11 @@ public struct HostConfiguration: Sendable, Hashable {
 
     /// How long before the background-task limit the expiration handler runs.
     var backgroundTaskExpirationLead: Duration {
-        min(.seconds(5), backgroundTaskLimit / 5)
+        Self.backgroundTaskExpirationLead(limit: backgroundTaskLimit)
+    }
+
+    /// How long before a background-task limit of `limit` the expiration handler runs.
+    static func backgroundTaskExpirationLead(limit: Duration) -> Duration {
+        min(.seconds(5), limit / 5)
     }
 }

@@ -68,8 +68,12 @@ public final class SceneHost: Sendable {
             guard let self else { return }
             Task { await self.performAppRequest(from: opener, change) }
         }
-        context.discards.setListener { [scenes] discarded in
-            for controller in scenes.withLock({ Array($0.values) }) where controller.id != discarded {
+        // Weakly: the mailbox lives in the context every scene holds, so capturing the scenes
+        // here would make a cycle (scenes → scene → context → mailbox → scenes) that outlives
+        // the host.
+        context.discards.setListener { [weak self] discarded in
+            guard let self else { return }
+            for controller in allControllers where controller.id != discarded {
                 Task { await controller.offerDiscards() }
             }
         }

@@ -80,7 +80,9 @@ extension SceneMachine {
         var transitionLimit: Duration
         var terminateLimit: Duration
         var backgroundTaskLimit: Duration
-        var backgroundTaskExpirationLead: Duration
+        var backgroundTaskExpirationLead: Duration {
+            HostConfiguration.backgroundTaskExpirationLead(limit: backgroundTaskLimit)
+        }
         var restartPolicy: RestartPolicy?
         /// How long a worker may live on after closing its stdout or stdin. Generous: a worker
         /// SIGKILLed from outside closes its stdout before its pidfd says it is dead, and under
@@ -96,7 +98,6 @@ extension SceneMachine {
             transitionLimit = host.transitionLimit
             terminateLimit = host.terminateLimit
             backgroundTaskLimit = host.backgroundTaskLimit
-            backgroundTaskExpirationLead = host.backgroundTaskExpirationLead
             restartPolicy = host.restartPolicy
         }
     }

@@ -488,7 +488,8 @@ struct SceneMachine: Sendable {
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
-            guard lifecycle.hasBackgroundTask, lifecycle.process == .running, worker?.pid != nil else { return }
+            guard lifecycle.hasBackgroundTask, worker?.pid != nil else { return }
+            guard lifecycle.process == .running else { return armBackgroundTaskDeadline() }
             inFlight = InFlight(work: work, steps: [.send(.expireBackgroundTask)])
         }
     }
@@ -497,6 +498,7 @@ struct SceneMachine: Sendable {
     mutating func complete() {
         guard let flight = inFlight else { return }
         inFlight = nil
+        if case .expireBackgroundTask = flight.work { armBackgroundTaskDeadline() }
         if let caller = flight.caller {
             output.append(.resume(caller, flight.failure.map { .failure($0) } ?? .success(())))
         } else if let failure = flight.failure {
@@ -746,9 +748,18 @@ struct SceneMachine: Sendable {
     mutating func startBackgroundTaskTimers() {
         cancelSuspension()
         expirationDue = false
+        cancel(.backgroundTaskDeadline)
         let limit = configuration.backgroundTaskLimit
         arm(.backgroundTaskExpiration, after: limit - configuration.backgroundTaskExpirationLead)
-        arm(.backgroundTaskDeadline, after: limit)
+    }
+
+    /// The kill of a task the expiration handler left running comes the expiration's lead
+    /// after the handler's request came back, not at a fixed time from the task's start: a
+    /// loop held back for longer than the lead (a loaded machine) would otherwise fire the
+    /// expiration and the kill in one turn, and kill the worker before it could end the task.
+    mutating func armBackgroundTaskDeadline() {
+        guard lifecycle.hasBackgroundTask, worker != nil else { return }
+        arm(.backgroundTaskDeadline, after: configuration.backgroundTaskExpirationLead)
     }
 
     mutating func cancelBackgroundTaskTimers() {
