@@ -132,6 +132,48 @@ struct EventLoopExecutorTests {
         #expect(ContinuousClock.now - start >= .milliseconds(40))
     }
 
+    @Test func aTimerThatFellDueWhileTheLoopWasHeldBackFiresAfterWhatCameInMeanwhile() async throws {
+        let loop = EventLoop.shared
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let log = Log<String>()
+        let (reader, writer) = (ends[0], ends[1])
+        let watchBox = Locked<EventLoop.DescriptorWatchID?>(nil)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            loop.execute {
+                watchBox.withLock {
+                    $0 = try? loop.watchReadable(reader) {
+                        var byte: UInt8 = 0
+                        _ = read(reader, &byte, 1)
+                        log.append("readable")
+                    }
+                }
+                _ = loop.scheduleTimer(at: .now + .milliseconds(20)) {
+                    log.append("timer")
+                    done.resume()
+                }
+                var byte: UInt8 = 1
+                _ = write(writer, &byte, 1)
+                // The loop is held back past the deadline (as by a long job on a loaded machine):
+                // the byte came in before the deadline, so its handler runs before the timer.
+                usleep(60_000)
+            }
+        }
+        if let watch = watchBox.withLock({ $0 }) {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                loop.execute {
+                    loop.unwatch(reader, watch)
+                    done.resume()
+                }
+            }
+        }
+        #expect(log.all == ["readable", "timer"])
+    }
+
     @Test func aTimerFiresOnTheLoopThreadAndNotBeforeItsDeadline() async {
         let deadline = ContinuousClock.now + .milliseconds(15)
         let (onLoop, firedAt) = await withCheckedContinuation {

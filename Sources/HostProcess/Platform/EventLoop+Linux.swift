@@ -101,6 +101,7 @@ extension EventLoop {
             let timeout = loopState.withLock { Self.prepareToSleep(&$0) }
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
             let waitError = errno
+            let woke = ContinuousClock.now
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }
@@ -117,7 +118,12 @@ extension EventLoop {
             while runJobs(swappingWith: &batch), batches < Self.jobBatchesPerTurn {
                 batches += 1
             }
-            fireDueTimers()
+            // Only the timers that were due when the wait returned: whatever the descriptors
+            // said by then has been handled, so a watchdog never fires for an answer that came
+            // in before its deadline. A timer that fell due while this turn's jobs ran (a loop
+            // held back for long) waits for the next turn, whose wait does not sleep and
+            // collects what arrived meanwhile first.
+            fireDueTimers(dueBy: woke)
         }
     }
 

@@ -22,14 +22,11 @@ extension EventLoop {
         loopState.withLock { $0.timers.cancel(id) }
     }
 
-    /// Runs the actions of every timer due now, each outside the lock.
-    func fireDueTimers() {
-        var now: ContinuousClock.Instant?
+    /// Runs the actions of every timer due by `instant`, each outside the lock.
+    func fireDueTimers(dueBy instant: ContinuousClock.Instant) {
         while let action = loopState.withLock({ state -> TimerQueue.Action? in
-            guard let next = state.timers.nextDeadline() else { return nil }
-            let current = now ?? ContinuousClock.now
-            now = current
-            return next <= current ? state.timers.popDue(now: current) : nil
+            guard let next = state.timers.nextDeadline(), next <= instant else { return nil }
+            return state.timers.popDue(now: instant)
         }) {
             action()
         }
