@@ -28,10 +28,11 @@ enum TestWorker {
         configuration.suspendDelay = .milliseconds(50)
         // Safety nets only (tests of the watchdogs set their own): generous, because under a
         // sanitizer, with the whole suite starting workers at once on two cores, a healthy
-        // worker's launch has been seen to take over 10 s.
+        // worker's launch has been seen to take over 10 s, and its exit after terminate (its
+        // leak check, its shadow memory) over 2 s.
         configuration.launchLimit = .seconds(60)
         configuration.transitionLimit = .seconds(30)
-        configuration.terminateLimit = .seconds(2)
+        configuration.terminateLimit = .seconds(10)
         configuration.backgroundTaskLimit = .milliseconds(500)
         configuration.forwardsWorkerStderr = false
         configuration.stateDirectory = stateDirectory

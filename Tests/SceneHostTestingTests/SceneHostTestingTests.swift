@@ -11,6 +11,10 @@ import Testing
     static func configuration(_ worker: [String] = [hostctl, "worker"]) -> HostConfiguration {
         var configuration = HostConfiguration.forTesting(worker: worker)
         configuration.forwardsWorkerStderr = false
+        // Safety nets only: under a sanitizer, with the whole suite starting workers on two
+        // cores, a healthy worker's transition or exit has passed the defaults (5 s, 2 s).
+        configuration.transitionLimit = .seconds(30)
+        configuration.terminateLimit = .seconds(10)
         return configuration
     }
 
