@@ -122,7 +122,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .lifecycle(let kind):
             return kind == .app ? "the app supports scenes" : "the app does not support scenes"
         case .noLiveAppBasedWorker:
-            return "the app does not support scenes: it has no scene to discard or to open a URL in (terminate it first)"
+            return
+                "the app does not support scenes: it has no scene to discard or to open a URL in (terminate it first)"
         case .tabBar: return "the scene's root is not a tab bar (connect it with tabs)"
         case .tabIndex(let index):
             return
