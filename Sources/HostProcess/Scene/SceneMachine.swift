@@ -137,7 +137,8 @@ struct SceneMachine: Sendable {
             presentation: lifecycle.presented?.style,
             lifecycle: lifecycle.kind,
             selectedTab: lifecycle.tabs.isEmpty ? nil : lifecycle.selectedTab,
-            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks
+            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks,
+            children: lifecycle.frontmostChildren
         )
     }
 
