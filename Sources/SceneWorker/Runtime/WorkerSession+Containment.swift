@@ -41,7 +41,7 @@ extension WorkerSession {
     private func addChildRefusal(_ child: UIViewController, to parent: UIViewController) -> String? {
         let name = child.restorationIdentifier
         guard !name.isEmpty else { return "the controller has an empty restorationIdentifier" }
-        guard parent === frontmostController else {
+        guard parent === frontmostController || isQueuedToBeFrontmost(parent) else {
             return "only the frontmost view controller (the presented one, else the top of the stack) adds children"
         }
         guard child.parent == nil, !child.isViewLoaded, child !== parent,
@@ -59,6 +59,17 @@ extension WorkerSession {
         }
         guard parent.children.contains(where: { $0 === child }) else { return "the controller is not a child" }
         return refusal(of: .removeChild(viewController: child.restorationIdentifier))?.message
+    }
+
+    /// Whether a queued push or presentation makes `controller` the frontmost one: a child
+    /// added to it now is added once that ran (each change is checked again when it runs).
+    private func isQueuedToBeFrontmost(_ controller: UIViewController) -> Bool {
+        deferredChanges.contains {
+            switch $0 {
+            case .push(let queued), .present(let queued, _): queued === controller
+            default: false
+            }
+        }
     }
 
     private func queuedContainment(of child: UIViewController) -> Bool {
