@@ -182,6 +182,8 @@ import Testing
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
                 case .present(let name, let style): return "present \(name) \(style) \(scene)"
+                case .addChild(let name): return "addChild \(name) \(scene)"
+                case .removeChild(let name): return "removeChild \(name) \(scene)"
                 case .swipeDismiss(let completes): return "swipeDismiss\(completes ? "" : "(cancelled)") \(scene)"
                 case .swipeBack(let completes): return "swipeBack\(completes ? "" : "(cancelled)") \(scene)"
                 default: return "\(op.name) \(scene)"
@@ -269,6 +271,9 @@ import Testing
             (3, { .op(scene: scene, .dismiss) }),
             (3, { .op(scene: scene, .swipeDismiss(completes: completes)) }),
             (3, { .op(scene: scene, .swipeBack(completes: completes)) }),
+            // §3a: children of the frontmost controller, added twice or removed when absent too.
+            (4, { .op(scene: scene, .addChild(viewController: "K\(index % 3)")) }),
+            (3, { .op(scene: scene, .removeChild(viewController: "K\(index % 3)")) }),
         ]
         return choices[generator.weighted(choices.map(\.weight))].make()
     }
@@ -321,7 +326,12 @@ import Testing
         "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
             + presenting(model.presented?.name, model.presented?.style) + (model.isDiscarded ? " discarded" : "")
             + (model.tabs.isEmpty ? "" : " tab \(model.selectedTab)")
-            + (model.kind == .app ? " app" : "")
+            + children(model.frontmostChildren) + (model.kind == .app ? " app" : "")
+    }
+
+    /// ` children ["K0"]`, as the oracle's summary writes the frontmost controller's children.
+    static func children(_ names: [String]) -> String {
+        names.isEmpty ? "" : " children \(names)"
     }
 
     /// ` presenting M sheet`, as the oracle's summary writes a presentation.
@@ -482,6 +492,19 @@ import Testing
                     throw Failure(step: 0, message: "the oracle expects \(restored.vc) presented again: \(error)")
                 }
             }
+            // The app adds its saved children again right after a reconnect (its own changes).
+            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+                !oracle.frontChildren.isEmpty
+            {
+                let expected = oracle.frontChildren
+                do {
+                    try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(10)) {
+                        $0.children == expected
+                    }
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects children \(expected) again: \(error)")
+                }
+            }
             if oracle.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))
@@ -504,7 +527,7 @@ import Testing
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + presenting(status.presented, status.presentation) + (status.isDiscarded ? " discarded" : "")
             + (status.selectedTab.map { " tab \($0)" } ?? "")
-            + (status.lifecycle == .app ? " app" : "")
+            + children(status.children) + (status.lifecycle == .app ? " app" : "")
         if actual != oracle.summaryWithKind {
             throw Failure(
                 step: 0,
@@ -541,6 +564,7 @@ import Testing
                 "\(checker.activation)/\(checker.processState) stack \(stack) task \(checker.hasBackgroundTask)"
                 + presenting(presented, checker.presentation) + (checker.isDiscarded ? " discarded" : "")
                 + (checker.tabCount > 0 ? " tab \(checker.selectedTab)" : "")
+                + children(checker.children.last ?? [])
             if traced != oracle.summary {
                 throw Failure(
                     step: 0,

@@ -157,6 +157,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
     }
 
     func sceneDidBecomeActive(_ scene: Scene) {
+        // A selected tab shows another stack: the saved children were the old frontmost's.
+        if pendingTab != nil { pendingChildren = [] }
         if let tab = pendingTab {
             // `{"selectedTab":1,…}`: selected again, as an app change (the tab shows its root).
             pendingTab = nil
