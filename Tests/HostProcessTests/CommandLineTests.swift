@@ -37,6 +37,8 @@ import Testing
         // §3a in the demo: a sheet swiped away, a full-screen modal, a cancelled swipe back.
         #expect(demo.stdout.contains("presentationControllerDidDismiss"))
         #expect(demo.stdout.contains("Preview"))
+        // §3a containment: Notes' Editor has a Toolbar child.
+        #expect(demo.stdout.contains("didMoveToParent") && demo.stdout.contains("Toolbar"))
         // §3d: an app-based app beside the scene-based ones.
         #expect(demo.stdout.contains("scene Clock") && demo.stdout.contains("applicationDidEnterBackground"))
         let valid = try await Self.run(["verify", trace])
