@@ -299,3 +299,32 @@ import Testing
         #expect(firstViolation(again.events)?.got == "callback viewWillDisappear (vc Player)")
     }
 }
+
+/// The model's containment legality (`LifecycleOperation.containmentRefusal`) agrees with the
+/// independent oracle's in every reachable state, with no child, one, and a full set.
+@Suite struct ContainmentLegalityTests {
+    @Test func theModelAgreesWithTheOracle() {
+        var checked = 0
+        for base in SpecOracle.reachableStates {
+            for children in [[], ["K0"], (0..<16).map { "K\($0)" }] as [[String]] {
+                var oracle = base
+                if base.states.process.isAlive {
+                    oracle.childList = children.map { SpecOracle.Child(owner: oracle.frontOwner, name: $0) }
+                }
+                let requests: [(SceneOperation, String)] = [
+                    (.addChild(viewController: "K0"), "K0"), (.addChild(viewController: "New"), "New"),
+                    (.removeChild(viewController: "K0"), "K0"),
+                ]
+                for (op, name) in requests {
+                    let model = LifecycleOperation.containmentRefusal(op.kind, child: name, in: oracle.snapshot)
+                    #expect(
+                        oracle.allows(op) == (model == nil),
+                        "\(op) in \(oracle.summary): the oracle says \(oracle.allows(op)), the model \(model.map(\.description) ?? "legal")"
+                    )
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1000)
+    }
+}
