@@ -84,6 +84,14 @@ public enum SceneOperation: Sendable, Hashable {
         }
     }
 
+    /// The child an `addChild` or `removeChild` names, nil for every other operation.
+    public var child: String? {
+        switch self {
+        case .addChild(let name), .removeChild(let name): name
+        default: nil
+        }
+    }
+
     /// The op's name as scenario files and the trace write it.
     public var name: String { kind.rawValue }
 }
