@@ -181,6 +181,8 @@ import Testing
                 == "the frontmost view controller already has 16 children, the limit: remove one first"
         )
         try await scene.background()
+        // Suspended first, so that the suspension does not come between a refusal and its check.
+        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
         let background = "the scene is background, not foregroundActive or foregroundInactive"
         #expect(await refusal(.addChild(viewController: "X")) == background)
         #expect(await refusal(.removeChild(viewController: "Player")) == background)
@@ -202,6 +204,8 @@ import Testing
         try await host.controller("A").waitUntil("the app's child", timeout: .seconds(30)) {
             $0.children == ["Player"]
         }
+        // The change comes before its callbacks: a request after it waits for them all.
+        try await scene.tap()
         let added = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
         #expect(added.map(\.compact) == ContainmentOrderTests.added)
         mark = host.lastSeq
@@ -236,6 +240,7 @@ import Testing
         try await host.controller("A").waitUntil("the restored child", timeout: .seconds(30)) {
             $0.children == ["Player"]
         }
+        try await scene.tap()  // after the restored child's callbacks
         #expect(await scene.status().presented == "Modal")
         let restored = host.trace.history.filter { $0.seq > mark && $0.viewController == "Player" }
         #expect(restored.map(\.compact) == ContainmentOrderTests.added && restored.allSatisfy { $0.origin == "app" })

@@ -517,6 +517,9 @@ import Testing
                     try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(10)) {
                         $0.children == expected
                     }
+                    // The host follows a change when it arrives, before its callbacks: a request
+                    // after it (one that changes no state) waits for them all.
+                    try await handle.memoryWarning()
                 } catch {
                     throw Failure(step: 0, message: "the oracle expects children \(expected) again: \(error)")
                 }
