@@ -95,6 +95,31 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    @Test func aCancelledSwipeBackForwardsBothWays() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.addChild("Player")
+        try await scene.push("Detail")
+        try await scene.addChild("Badge")
+        let cancelled = try await PresentationOrderTests.transition(host) {
+            try await scene.swipeBack(completes: false)
+        }
+        #expect(
+            cancelled == [
+                "cb viewWillDisappear Detail", "cb viewWillDisappear Badge", "cb viewWillAppear Root",
+                "cb viewIsAppearing Root", "cb viewWillAppear Player", "cb viewIsAppearing Player",
+                "cb viewWillDisappear Root", "cb viewWillDisappear Player", "cb viewDidDisappear Root",
+                "cb viewDidDisappear Player", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
+                "cb viewWillAppear Badge", "cb viewIsAppearing Badge", "cb viewDidAppear Detail",
+                "cb viewDidAppear Badge",
+            ]
+        )
+        #expect(await scene.status().children == ["Badge"])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func memoryWarningsBackgroundAndDisconnectReachTheChildren() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
