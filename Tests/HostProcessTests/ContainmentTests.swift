@@ -205,6 +205,14 @@ import Testing
             await refusal(.addChild(viewController: "More"))
                 == "the frontmost view controller already has 16 children, the limit: remove one first"
         )
+        // A name too long for the restoration state is refused before anything is sent.
+        do {
+            try await scene.addChild(String(repeating: "n", count: 300))
+            Issue.record("a 300-byte child name was accepted")
+        } catch HostError.requestTooLarge(_, let op, _) {
+            #expect(op == "addChild")
+        }
+        #expect(await scene.status().children.count == SceneSnapshot.maximumChildren)
         try await scene.background()
         // Suspended first, so that the suspension does not come between a refusal and its check.
         try await scene.waitFor(process: .suspended, timeout: .seconds(30))
