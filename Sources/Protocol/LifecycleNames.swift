@@ -106,6 +106,9 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     // A root made the storyboard way (LIFECYCLE.md §3c): before `willConnectTo`.
     case initWithCoder
     case awakeFromNib
+    // Containment (LIFECYCLE.md §3a): the child's `willMove(toParent:)`, `didMove(toParent:)`.
+    case willMoveToParent
+    case didMoveToParent
 
     public var description: String { rawValue }
 
@@ -116,7 +119,7 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
             .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
             .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
             .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded,
-            .initWithCoder, .awakeFromNib:
+            .initWithCoder, .awakeFromNib, .willMoveToParent, .didMoveToParent:
             return true
         default:
             return false

@@ -27,6 +27,8 @@ enum DemoScenario {
             .scene("Clock", .background),
             .scene("Notes", .tap),
             .scene("Notes", .push(viewController: "Editor")),
+            // Editor contains a Toolbar child: it hears Editor's appearance and memory warnings after it.
+            .scene("Notes", .addChild(viewController: "Toolbar")),
             .scene("Notes", .memoryWarning),
             .scene("Mail", .pop),
             // Mail composes in a page sheet the user swipes away; Notes shows a full-screen modal.

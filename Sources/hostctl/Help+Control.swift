@@ -73,6 +73,8 @@ extension Help {
         case .openURL: "no worker: launch with the URL; else bring forward, openURLContexts"
         case .continueUserActivity: "a --userInfo that is not JSON is sent as a string"
         case .selectTab: "tab switch of a tab bar root (connect --tabs A,B), index from 0"
+        case .addChild: "a child of the frontmost controller (foreground only)"
+        case .removeChild: "remove a child of the frontmost controller"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -139,7 +139,8 @@ enum Help {
         default; the fault options are for testing watchdogs and crash handling. The app
         pushes on the notification openDetail, pops on closeDetail, presents on openSheet
         (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
-        tab bar root on selectTab (value N), rebuilds its saved stack
+        tab bar root on selectTab (value N), adds and removes a child of its frontmost
+        controller on addChild and removeChild (value NAME), rebuilds its saved stack
         on reconnect, and with --background-task-on-enter-background begins a background
         task in sceneDidEnterBackground that the notification finishUpload ends. With
         --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib

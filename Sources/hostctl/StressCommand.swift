@@ -74,7 +74,8 @@ extension Help {
         Concurrency stress with invariant checks. C concurrent clients send M random
         operations in total (legal and illegal: connect, scene- or app-based, activate,
         deactivate, background, foreground, push, pop, resize, memoryWarning, notify,
-        begin/endBackgroundTask, disconnect, terminate) to N scenes, each scene a worker
+        begin/endBackgroundTask, disconnect, terminate, present, dismiss, the swipes, tap,
+        continueUserActivity, addChild, removeChild) to N scenes, each scene a worker
         process; with --kill-rate R that share of the operations is a SIGKILL of a random
         live worker from outside the host. The operation sequence is a function of the
         seed; the interleaving is not.

@@ -37,6 +37,8 @@ import Testing
         // §3a in the demo: a sheet swiped away, a full-screen modal, a cancelled swipe back.
         #expect(demo.stdout.contains("presentationControllerDidDismiss"))
         #expect(demo.stdout.contains("Preview"))
+        // §3a containment: Notes' Editor has a Toolbar child.
+        #expect(demo.stdout.contains("didMoveToParent") && demo.stdout.contains("Toolbar"))
         // §3d: an app-based app beside the scene-based ones.
         #expect(demo.stdout.contains("scene Clock") && demo.stdout.contains("applicationDidEnterBackground"))
         let valid = try await Self.run(["verify", trace])
@@ -84,6 +86,31 @@ import Testing
         let swapped = try await Self.run(["verify", trace])
         #expect(swapped.exit == .exited(status: 1))
         #expect(swapped.stderr.contains("seq \(events[willAppear].seq), scene Music: expected"), "\(swapped.stderr)")
+    }
+
+    /// The demo's Editor has a Toolbar child; `verify` rejects a memory warning that reaches
+    /// the child before its parent (§3a: parent first).
+    @Test func verifyRejectsAChildHeardBeforeItsParent() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/demo.jsonl"
+        let demo = try await Self.run(["demo", "--trace", trace])
+        #expect(demo.exit == .exited(status: 0))
+        var events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        let warning = CallbackName.didReceiveMemoryWarning.rawValue
+        let parent = try #require(
+            events.indices.first { events[$0].name == warning && events[$0].viewController == "Editor" }
+        )
+        let child = try #require(
+            events.indices.first { events[$0].name == warning && events[$0].viewController == "Toolbar" }
+        )
+        #expect(child == parent + 1)
+        (events[parent].viewController, events[child].viewController) = ("Toolbar", "Editor")
+        var bytes: [UInt8] = []
+        for event in events { event.appendJSONLine(to: &bytes) }
+        #expect(writeFile(trace, String(decoding: bytes, as: UTF8.self)))
+        let swapped = try await Self.run(["verify", trace])
+        #expect(swapped.exit == .exited(status: 1))
+        #expect(swapped.stderr.contains("seq \(events[parent].seq), scene Notes: expected"), "\(swapped.stderr)")
     }
 
     @Test func aDiscardRecordedWithNoHostRunningIsReportedByTheNextHost() async throws {

@@ -49,6 +49,7 @@ import Testing
             .tap, .openURL(url: "u"),
             .continueUserActivity(activityType: "t", userInfo: nil),
             .didDiscardSceneSessions(sessions: ["A"]), .selectTab(index: 1),
+            .addChild(viewController: "C"), .removeChild(viewController: "C"),
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

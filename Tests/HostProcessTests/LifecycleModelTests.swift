@@ -41,6 +41,8 @@ import Testing
         case .swipeBack: wire = .swipeBack(completes: false)
         case .tap: wire = .tap
         case .selectTab: wire = .selectTab(index: 1)
+        case .addChild: wire = .addChild(viewController: "New")
+        case .removeChild: wire = .removeChild(viewController: "K")
         case .openURL, .continueUserActivity:
             guard state.states.process.isAlive else { return nil }
             if snapshot.activation == .background {

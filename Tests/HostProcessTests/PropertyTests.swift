@@ -73,51 +73,54 @@ import Testing
             var done: [String] = []
             var lastTabs: [String]?
             for index in 0..<80 {
-                let step = Self.randomStep(&generator, index: index, scenes: ["A"])
-                done.append(step.description)
-                let place = "seed \(seed), after \(done.suffix(6).joined(separator: "; "))"
-                switch step {
-                case .crash:
-                    guard lifecycle.hasLiveWorker else { continue }
-                    lifecycle.processExited()
-                    oracle.crashed()
-                case .op(_, let op):
-                    let legal = oracle.allows(op)
-                    switch lifecycle.request(op) {
-                    case .refuse(let reason):
-                        if legal { Issue.record("\(place): the host refuses (\(reason)), the oracle allows it") }
-                    case .perform(let plan):
-                        guard legal else {
-                            Issue.record("\(place): the host plans \(plan), the oracle refuses")
-                            return
-                        }
-                        // The worker's ready declares the kind asked for (the default worker's way).
-                        if case .connect(_, _, _, let launch) = op, let kind = launch.lifecycle {
-                            lifecycle.kind = kind
-                        }
-                        // A relaunch (openURL) reuses the last connect's tabs, as the host does.
-                        if case .connect(_, _, _, let launch) = op { lastTabs = launch.tabs }
-                        let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: lastTabs)
-                        let expected = oracle.perform(op)
-                        if delivered != expected {
-                            Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")
+                let drawn = Self.randomStep(&generator, index: index, scenes: ["A"])
+                let child = Self.containmentStep(&generator, index: index, scene: "A")
+                for step in [drawn] + (child.map { [$0] } ?? []) {
+                    done.append(step.description)
+                    let place = "seed \(seed), after \(done.suffix(6).joined(separator: "; "))"
+                    switch step {
+                    case .crash:
+                        guard lifecycle.hasLiveWorker else { continue }
+                        lifecycle.processExited()
+                        oracle.crashed()
+                    case .op(_, let op):
+                        let legal = oracle.allows(op)
+                        switch lifecycle.request(op) {
+                        case .refuse(let reason):
+                            if legal { Issue.record("\(place): the host refuses (\(reason)), the oracle allows it") }
+                        case .perform(let plan):
+                            guard legal else {
+                                Issue.record("\(place): the host plans \(plan), the oracle refuses")
+                                return
+                            }
+                            // The worker's ready declares the kind asked for (the default worker's way).
+                            if case .connect(_, _, _, let launch) = op, let kind = launch.lifecycle {
+                                lifecycle.kind = kind
+                            }
+                            // A relaunch (openURL) reuses the last connect's tabs, as the host does.
+                            if case .connect(_, _, _, let launch) = op { lastTabs = launch.tabs }
+                            let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: lastTabs)
+                            let expected = oracle.perform(op)
+                            if delivered != expected {
+                                Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")
+                            }
                         }
                     }
-                }
-                if oracle.shouldSuspend != lifecycle.shouldSuspend {
-                    Issue.record(
-                        "\(place): should suspend: host \(lifecycle.shouldSuspend), oracle \(oracle.shouldSuspend)"
-                    )
-                }
-                if oracle.shouldSuspend && generator.chance(0.7) {
-                    lifecycle.suspended()
-                    oracle.suspended()
-                }
-                if Self.describe(lifecycle) != oracle.summaryWithKind {
-                    Issue.record(
-                        "\(place): the host is \(Self.describe(lifecycle)), the oracle \(oracle.summaryWithKind)"
-                    )
-                    return
+                    if oracle.shouldSuspend != lifecycle.shouldSuspend {
+                        Issue.record(
+                            "\(place): should suspend: host \(lifecycle.shouldSuspend), oracle \(oracle.shouldSuspend)"
+                        )
+                    }
+                    if oracle.shouldSuspend && generator.chance(0.7) {
+                        lifecycle.suspended()
+                        oracle.suspended()
+                    }
+                    if Self.describe(lifecycle) != oracle.summaryWithKind {
+                        Issue.record(
+                            "\(place): the host is \(Self.describe(lifecycle)), the oracle \(oracle.summaryWithKind)"
+                        )
+                        return
+                    }
                 }
             }
         }
@@ -182,6 +185,8 @@ import Testing
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
                 case .present(let name, let style): return "present \(name) \(style) \(scene)"
+                case .addChild(let name): return "addChild \(name) \(scene)"
+                case .removeChild(let name): return "removeChild \(name) \(scene)"
                 case .swipeDismiss(let completes): return "swipeDismiss\(completes ? "" : "(cancelled)") \(scene)"
                 case .swipeBack(let completes): return "swipeBack\(completes ? "" : "(cancelled)") \(scene)"
                 default: return "\(op.name) \(scene)"
@@ -194,8 +199,21 @@ import Testing
     /// as the steps are drawn), the rest among all: deep states and refusals both.
     static func generate(seed: UInt64, count: Int) -> [Step] {
         var generator = SeededGenerator(seed: seed)
+        var containment = SeededGenerator(seed: seed &* 7919 &+ 14)
         var oracles: [String: SpecOracle] = [:]
         var steps: [Step] = []
+        func apply(_ step: Step) {
+            steps.append(step)
+            switch step {
+            case .crash(let scene):
+                oracles[scene, default: SpecOracle()].crashed()
+            case .op(let scene, let op):
+                var oracle = oracles[scene] ?? SpecOracle()
+                if oracle.allows(op) { _ = oracle.perform(op) }
+                if oracle.shouldSuspend { oracle.suspended() }
+                oracles[scene] = oracle
+            }
+        }
         for index in 0..<count {
             let legalOnly = generator.chance(0.75)
             var step = randomStep(&generator, index: index, scenes: scenes)
@@ -207,16 +225,8 @@ import Testing
             if let suspended = scenes.first(where: { oracles[$0]?.place == .suspended }), generator.chance(0.4) {
                 step = .op(scene: suspended, .notify(name: index % 3 == 0 ? "mail" : "sync", value: .int(index)))
             }
-            steps.append(step)
-            switch step {
-            case .crash(let scene):
-                oracles[scene, default: SpecOracle()].crashed()
-            case .op(let scene, let op):
-                var oracle = oracles[scene] ?? SpecOracle()
-                if oracle.allows(op) { _ = oracle.perform(op) }
-                if oracle.shouldSuspend { oracle.suspended() }
-                oracles[scene] = oracle
-            }
+            apply(step)
+            if let child = containmentStep(&containment, index: index, scene: step.scene) { apply(child) }
         }
         return steps
     }
@@ -273,6 +283,17 @@ import Testing
         return choices[generator.weighted(choices.map(\.weight))].make()
     }
 
+    /// §3a: now and then a child of the frontmost controller added (again, too) or removed
+    /// (absent, too) after a step. Drawn from a generator of its own in `generate`, so that
+    /// every other step of a seed stays what it was before containment existed.
+    static func containmentStep(_ generator: inout SeededGenerator, index: Int, scene: String) -> Step? {
+        guard generator.chance(0.25) else { return nil }
+        let name = "K\(index % 3)"
+        let op: SceneOperation =
+            generator.chance(0.6) ? .addChild(viewController: name) : .removeChild(viewController: name)
+        return .op(scene: scene, op)
+    }
+
     // MARK: The host's state machine
 
     /// Carries out a plan's steps on the host's pure state machine, each with its expected completion.
@@ -321,7 +342,12 @@ import Testing
         "\(model.activation)/\(model.process) stack \(model.stack) task \(model.hasBackgroundTask)"
             + presenting(model.presented?.name, model.presented?.style) + (model.isDiscarded ? " discarded" : "")
             + (model.tabs.isEmpty ? "" : " tab \(model.selectedTab)")
-            + (model.kind == .app ? " app" : "")
+            + children(model.frontmostChildren) + (model.kind == .app ? " app" : "")
+    }
+
+    /// ` children ["K0"]`, as the oracle's summary writes the frontmost controller's children.
+    static func children(_ names: [String]) -> String {
+        names.isEmpty ? "" : " children \(names)"
     }
 
     /// ` presenting M sheet`, as the oracle's summary writes a presentation.
@@ -482,6 +508,22 @@ import Testing
                     throw Failure(step: 0, message: "the oracle expects \(restored.vc) presented again: \(error)")
                 }
             }
+            // The app adds its saved children again right after a reconnect (its own changes).
+            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+                !oracle.frontChildren.isEmpty
+            {
+                let expected = oracle.frontChildren
+                do {
+                    try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(10)) {
+                        $0.children == expected
+                    }
+                    // The host follows a change when it arrives, before its callbacks: a request
+                    // after it (one that changes no state) waits for them all.
+                    try await handle.memoryWarning()
+                } catch {
+                    throw Failure(step: 0, message: "the oracle expects children \(expected) again: \(error)")
+                }
+            }
             if oracle.shouldSuspend {
                 do {
                     try await handle.waitFor(process: .suspended, timeout: .seconds(10))
@@ -504,7 +546,7 @@ import Testing
             "\(status.activation)/\(status.process) stack \(status.stack) task \(status.hasBackgroundTask)"
             + presenting(status.presented, status.presentation) + (status.isDiscarded ? " discarded" : "")
             + (status.selectedTab.map { " tab \($0)" } ?? "")
-            + (status.lifecycle == .app ? " app" : "")
+            + children(status.children) + (status.lifecycle == .app ? " app" : "")
         if actual != oracle.summaryWithKind {
             throw Failure(
                 step: 0,
@@ -541,6 +583,7 @@ import Testing
                 "\(checker.activation)/\(checker.processState) stack \(stack) task \(checker.hasBackgroundTask)"
                 + presenting(presented, checker.presentation) + (checker.isDiscarded ? " discarded" : "")
                 + (checker.tabCount > 0 ? " tab \(checker.selectedTab)" : "")
+                + children(checker.children.last ?? [])
             if traced != oracle.summary {
                 throw Failure(
                     step: 0,

@@ -66,6 +66,19 @@ struct SpecOracle: Sendable, Hashable {
     var savedTab = 0
     /// Restored with a background connect: selected on the first trip to the foreground.
     var pendingTab: Int?
+    /// §3a containment: who holds which child, each owner written as a place on screen
+    /// (`tab0/2`: the third controller of tab 0's stack; `presented`).
+    struct Child: Sendable, Hashable {
+        var owner: String
+        var name: String
+    }
+    var childList: [Child] = []
+    /// The frontmost controller's children when the state was last saved: the default worker
+    /// adds them again once a reconnected scene is active (after its presentation; not when
+    /// it selects a saved tab first).
+    var savedChildren: [String] = []
+    /// Restored with a background connect: added on the first trip to the foreground.
+    var pendingChildren: [String] = []
 
     static func == (a: SpecOracle, b: SpecOracle) -> Bool {
         a.place == b.place && a.stack == b.stack && a.savedStack == b.savedStack
@@ -77,7 +90,8 @@ struct SpecOracle: Sendable, Hashable {
             && a.pendingPresenting?.vc == b.pendingPresenting?.vc && a.appBased == b.appBased
             && a.tabRoots == b.tabRoots
             && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks && a.savedTab == b.savedTab
-            && a.pendingTab == b.pendingTab
+            && a.pendingTab == b.pendingTab && a.childList == b.childList && a.savedChildren == b.savedChildren
+            && a.pendingChildren == b.pendingChildren
     }
 
     func hash(into hasher: inout Hasher) {
@@ -130,6 +144,9 @@ struct SpecOracle: Sendable, Hashable {
         .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
         // §3a: a tab switch is navigation: foreground only.
         .selectTab: [.active, .inactive],
+        // §3a/§3b: adding or removing a child is navigation too.
+        .addChild: [.active, .inactive],
+        .removeChild: [.active, .inactive],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -168,6 +185,9 @@ struct SpecOracle: Sendable, Hashable {
     /// `allows(op.kind)`, and a tab switch's index must name one of the tabs.
     func allows(_ op: SceneOperation) -> Bool {
         if case .selectTab(let index) = op, !(tabRoots?.indices.contains(index) ?? false) { return false }
+        // A child name once per frontmost controller, sixteen at most; only a child leaves.
+        if case .addChild(let name) = op, frontChildren.contains(name) || frontChildren.count >= 16 { return false }
+        if case .removeChild(let name) = op, !frontChildren.contains(name) { return false }
         // §3a/§3d: a tab bar root is a scene's; an app-based app (asked for, or kept) has none.
         if case .connect(_, _, _, let launch) = op, launch.tabs != nil,
             launch.lifecycle == .app || (launch.lifecycle == nil && appBased)
@@ -202,6 +222,8 @@ struct SpecOracle: Sendable, Hashable {
             let restoredPresenting = restoresScene ? savedPresenting : nil
             presenting = background ? nil : restoredPresenting
             pendingPresenting = background ? restoredPresenting : nil
+            let restoredChildren = restoresScene && restoredTab == nil ? savedChildren : []
+            if background { pendingChildren = restoredChildren } else { adopt(restoredChildren) }
             hasBackgroundTask = false
             hasSession = true
             if background { save() }
@@ -218,6 +240,7 @@ struct SpecOracle: Sendable, Hashable {
                 presenting = pending
                 pendingPresenting = nil
             }
+            adopt(pendingChildren)
         case .disconnect:
             delivered = resume()
             save()
@@ -233,15 +256,32 @@ struct SpecOracle: Sendable, Hashable {
             savedStack = nil
             savedPresenting = nil
             savedTab = 0
+            savedChildren = []
         case .push(let name, _): stack.append(name)
-        case .pop: stack.removeLast()
+        case .pop:
+            dropChildren(of: frontOwner)
+            stack.removeLast()
         case .resize, .memoryWarning, .tap: break
+        case .addChild(let name): childList.append(Child(owner: frontOwner, name: name))
+        case .removeChild(let name):
+            let gone = Child(owner: frontOwner, name: name)
+            childList.removeAll { $0 == gone }
         case .selectTab(let index):
             show(tab: index)
         case .present(let name, let style): presenting = (name, style != .fullScreen)
-        case .dismiss: presenting = nil
-        case .swipeDismiss(let completes): if completes { presenting = nil }
-        case .swipeBack(let completes): if completes { stack.removeLast() }
+        case .dismiss:
+            dropChildren(of: "presented")
+            presenting = nil
+        case .swipeDismiss(let completes):
+            if completes {
+                dropChildren(of: "presented")
+                presenting = nil
+            }
+        case .swipeBack(let completes):
+            if completes {
+                dropChildren(of: frontOwner)
+                stack.removeLast()
+            }
         case .openURL where place == .fresh || place == .dead:
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
@@ -250,9 +290,11 @@ struct SpecOracle: Sendable, Hashable {
             stack = restored?.first == lastRoot ? restored! : [lastRoot]
             shownTab = 0
             hiddenStacks = [:]
-            if restoresScene, let tab = tabToRestore { show(tab: tab) }
+            let restoredTab = restoresScene ? tabToRestore : nil
+            if let restoredTab { show(tab: restoredTab) }
             presenting = restoresScene ? savedPresenting : nil
             pendingPresenting = nil
+            adopt(restoresScene && restoredTab == nil ? savedChildren : [])
             hasBackgroundTask = false
             hasSession = true
         case .openURL, .continueUserActivity:
@@ -265,6 +307,7 @@ struct SpecOracle: Sendable, Hashable {
                     presenting = pending
                     pendingPresenting = nil
                 }
+                adopt(pendingChildren)
             }
         case .notify(let name, let value):
             if place == .suspended {
@@ -289,6 +332,24 @@ struct SpecOracle: Sendable, Hashable {
         savedStack = stack
         savedPresenting = presenting
         savedTab = tabRoots == nil ? 0 : shownTab
+        savedChildren = frontChildren
+    }
+
+    /// Where the frontmost controller is: the presented one, else the shown stack's top.
+    var frontOwner: String { presenting == nil ? "tab\(shownTab)/\(stack.count - 1)" : "presented" }
+
+    /// The frontmost controller's children, oldest first.
+    var frontChildren: [String] { childList.filter { $0.owner == frontOwner }.map(\.name) }
+
+    /// A controller went (popped, dismissed): its children with it.
+    private mutating func dropChildren(of owner: String) {
+        childList.removeAll { $0.owner == owner }
+    }
+
+    /// The app adds restored children to the frontmost controller.
+    private mutating func adopt(_ names: [String]) {
+        for name in names { childList.append(Child(owner: frontOwner, name: name)) }
+        pendingChildren = []
     }
 
     /// The saved tab, when the tab bar connecting has it (the first tab needs no selection).
@@ -332,6 +393,8 @@ struct SpecOracle: Sendable, Hashable {
 
     private mutating func workerEnded() {
         pendingTab = nil
+        childList = []
+        pendingChildren = []
         place = .dead
         stack = []
         shownTab = 0
@@ -367,6 +430,7 @@ struct SpecOracle: Sendable, Hashable {
             + (presenting.map { " presenting \($0.vc) \($0.sheet ? "sheet" : "full")" } ?? "")
             + (isDiscarded ? " discarded" : "")
             + (tabRoots != nil && states.process.isAlive ? " tab \(shownTab)" : "")
+            + (frontChildren.isEmpty ? "" : " children \(frontChildren)")
     }
 
     /// The model's snapshot of this place (for comparing legality tables).
@@ -381,7 +445,8 @@ struct SpecOracle: Sendable, Hashable {
             presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen },
             lifecycle: appBased ? .app : .scene,
             tabCount: place == .dead || place == .fresh ? 0 : tabRoots?.count ?? 0,
-            selectedTab: shownTab
+            selectedTab: shownTab,
+            frontmostChildren: frontChildren
         )
     }
 }

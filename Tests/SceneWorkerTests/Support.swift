@@ -81,6 +81,8 @@ final class Harness {
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"
                 case .selectTab(let index): return "change selectTab \(index)"
+                case .addChild(let viewController): return "change addChild \(viewController)"
+                case .removeChild(let viewController): return "change removeChild \(viewController)"
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss, .requestSceneSessionActivation,
                     .requestSceneSessionDestruction:
                     return "change \(change.name)"

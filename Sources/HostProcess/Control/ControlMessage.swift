@@ -253,6 +253,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var lifecycle: LifecycleKind = .scene
     /// A tab bar root's selected tab (LIFECYCLE.md §3a); nil when the root is one stack.
     public var selectedTab: Int?
+    /// The children of the frontmost controller (LIFECYCLE.md §3a), in the order added.
+    public var children: [String] = []
 
     public init(
         scene: String,
@@ -292,6 +294,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "presentation": presentation.map { .string($0.rawValue) } ?? .null,
             "lifecycle": .string(lifecycle.rawValue),
             "selectedTab": selectedTab.map { .int($0) } ?? .null,
+            "children": .array(children.map { .string($0) }),
         ])
     }
 
@@ -322,5 +325,8 @@ public struct ControlSceneRow: Sendable, Hashable {
             self.lifecycle = lifecycle
         }
         if case .int(let tab)? = object["selectedTab"] { self.selectedTab = tab }
+        if case .array(let items)? = object["children"] {
+            self.children = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
     }
 }

@@ -11,7 +11,8 @@ import Protocol
 ///   echo of it (the same value in a longer envelope) must both fit the frame limit, measured
 ///   exactly, as the host encodes them. The value's encoding is what counts, not the
 ///   client's text: `1e5` is written back as `100000.0`.
-/// - `push` and `connect`'s root: a view controller name is at most 256 bytes as JSON, and
+/// - `push`, `connect`'s root, `present`, `addChild`, `removeChild`: a view controller name
+///   is at most 256 bytes as JSON, and
 ///   a stack at most `SceneLifecycle.maximumStackDepth` deep, so the restoration state a
 ///   worker saves (its stack, twice in the recording app: the stack and the one it was
 ///   restored from) stays far below the frame limit.
@@ -70,6 +71,9 @@ enum RequestLimits {
             try checkURL(launch.url, scene: scene, op: op)
         case .openURL(let url):
             try checkURL(url, scene: scene, op: op)
+        // Children's names (and the presented one's) are saved with the restoration state too.
+        case .addChild(let name), .removeChild(let name), .present(let name, _):
+            try checkViewControllerName(name, scene: scene, op: op)
         case .continueUserActivity(let activityType, let userInfo):
             var request: [UInt8] = []
             HostCommand.request(

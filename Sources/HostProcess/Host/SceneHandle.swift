@@ -53,6 +53,16 @@ public struct SceneHandle: Sendable {
     }
     /// The user swipes back (interactive pop); `completes: false` cancels it.
     public func swipeBack(completes: Bool = true) async throws { try await perform(.swipeBack(completes: completes)) }
+    /// The frontmost controller (the presented one, else the top of the stack) adds a child
+    /// named `viewController`, which loads and appears (LIFECYCLE.md §3a).
+    public func addChild(_ viewController: String) async throws {
+        try await perform(.addChild(viewController: viewController))
+    }
+    /// The frontmost controller removes its child named `viewController`, which disappears
+    /// and is released.
+    public func removeChild(_ viewController: String) async throws {
+        try await perform(.removeChild(viewController: viewController))
+    }
     public func resize(width: Int, height: Int) async throws {
         try await perform(.resize(width: width, height: height))
     }

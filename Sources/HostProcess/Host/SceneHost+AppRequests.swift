@@ -41,7 +41,8 @@ extension SceneHost {
         case .requestSceneSessionDestruction(let session):
             record(change, on: session, from: opener)
             try? await scene(session).perform(.discard)
-        case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab:
+        case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab,
+            .addChild, .removeChild:
             return
         }
     }

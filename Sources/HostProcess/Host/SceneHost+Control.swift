@@ -36,6 +36,7 @@ extension SceneHost {
             row.presentation = status.presentation
             row.lifecycle = status.lifecycle
             row.selectedTab = status.selectedTab
+            row.children = status.children
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

@@ -123,7 +123,7 @@ struct AppOriginRules: Sendable, Equatable {
     func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
         guard event.origin != nil else { return }
         switch atom {
-        case .push, .pop, .present, .dismiss, .selectTab:
+        case .push, .pop, .present, .dismiss, .selectTab, .addChild, .removeChild:
             return
         default:
             throw AppOriginRefusal(

@@ -35,6 +35,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
     public private(set) var tabCount = 0
     /// The selected tab: `stack` is its stack.
     public private(set) var selectedTab = 0
+    /// Per controller of `stack`: its children, in the order they were added (LIFECYCLE.md §3a).
+    public private(set) var children: [[String]] = []
 
     /// Whether an atom has started and still owes steps (optional trailing steps, such as a
     /// repeated layout pass, do not count).
@@ -56,7 +58,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             presentation: presentation,
             lifecycle: lifecycle,
             tabCount: tabCount,
-            selectedTab: selectedTab
+            selectedTab: selectedTab,
+            frontmostChildren: children.last ?? []
         )
     }
 
@@ -79,6 +82,19 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// `needsLayout` are current); an empty stack is a tab not loaded yet.
     private var tabStacks: [[String]] = []
     private var tabNeedsLayout: [[Bool]] = []
+    /// Every tab's controllers' children (the selected tab's entry is stale: `children` is current).
+    private var tabChildren: [[[String]]] = []
+    /// An `addChild` atom runs: its `loadView` is a child's, not a new top's.
+    private var isAddingChild = false
+    /// How many children's `deinit`s come next: those of a released parent, or of a removed child.
+    private var pendingChildDeinits = 0
+
+    /// The other tabs' loaded stacks' children, in tab order.
+    private var otherTabChildren: [[[String]]] {
+        tabStacks.indices.filter { $0 != selectedTab && !tabStacks[$0].isEmpty }.map {
+            tabChildren.indices.contains($0) ? tabChildren[$0] : []
+        }
+    }
 
     /// The other tabs' loaded stacks, in tab order.
     private var otherTabs: [[String]] {
@@ -189,11 +205,15 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 needsLayout: needsLayout,
                 selectedStack: tabStacks.indices.contains(tab) ? tabStacks[tab] : [],
                 selectedNeedsLayout: tabNeedsLayout.indices.contains(tab) ? tabNeedsLayout[tab] : [],
-                otherTabs: otherTabs
+                otherTabs: otherTabs,
+                children: children,
+                selectedChildren: tabChildren.indices.contains(tab) ? tabChildren[tab] : [],
+                otherTabChildren: otherTabChildren
             )
             progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             startedAtom = true
             if atom == .selectTab { show(tab: tab) }
+            if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
         applyEffects(of: event)
@@ -237,20 +257,29 @@ public struct SceneTraceChecker: Sendable, Equatable {
             tabCount = event.tabCount ?? 0
             tabStacks = Array(repeating: [], count: tabCount)
             tabNeedsLayout = Array(repeating: [], count: tabCount)
+            tabChildren = Array(repeating: [], count: tabCount)
             selectedTab = 0
         case .loadView:
+            // A child's view loads outside the stack (its addChild mark records it).
+            guard !isAddingChild else { break }
             stack.append(event.viewController ?? "")
             needsLayout.append(true)
+            children.append([])
         case .viewWillAppear:
             hasAppeared = true
         case .deinit:
-            // Both pop and disconnect deinit the top controller (the steps guarantee it).
-            // Pop, dismiss and disconnect deinit the top controller (the steps guarantee it);
-            // a presented one is always the top.
-            stack.removeLast()
-            needsLayout.removeLast()
-            presentation = nil
-            if shutdown == .disconnecting && stack.isEmpty { shutdown = .disconnected }
+            if pendingChildDeinits > 0 {
+                // A removed child's, or a released parent's children's (the steps name them).
+                pendingChildDeinits -= 1
+            } else {
+                // Pop, dismiss and disconnect deinit the top controller (the steps guarantee it);
+                // a presented one is always the top. Its children deinit right after it.
+                stack.removeLast()
+                needsLayout.removeLast()
+                pendingChildDeinits = children.popLast()?.count ?? 0
+                presentation = nil
+            }
+            if shutdown == .disconnecting && stack.isEmpty && pendingChildDeinits == 0 { shutdown = .disconnected }
         case .sceneDidDisconnect:
             shutdown = .disconnecting
             // The other tabs' controllers deinit after the shown stack's, in tab order: the
@@ -258,8 +287,14 @@ public struct SceneTraceChecker: Sendable, Equatable {
             let others = tabStacks.indices.filter { $0 != selectedTab }
             stack = others.reversed().flatMap { tabStacks[$0] } + stack
             needsLayout = others.reversed().flatMap { tabNeedsLayout[$0] } + needsLayout
+            children =
+                others.reversed().flatMap { tab in
+                    let kids = tabChildren.indices.contains(tab) ? tabChildren[tab] : []
+                    return tabStacks[tab].indices.map { kids.indices.contains($0) ? kids[$0] : [] }
+                } + children
             tabStacks = []
             tabNeedsLayout = []
+            tabChildren = []
         case .applicationWillTerminate:
             shutdown = .terminating
         case .beginBackgroundTask:
@@ -286,6 +321,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
             tabNeedsLayout = tabNeedsLayout.map { Array(repeating: true, count: $0.count) }
         case .appBased:
             lifecycle = .app
+        case .childAdded(let name):
+            isAddingChild = false
+            if !children.isEmpty { children[children.count - 1].append(name) }
+        case .childRemoved(let name):
+            if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
+            pendingChildDeinits += 1
         }
     }
 
@@ -346,6 +387,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
             selectedTab = 0
             tabStacks = []
             tabNeedsLayout = []
+            children = []
+            tabChildren = []
+            isAddingChild = false
+            pendingChildDeinits = 0
             hasLaunched = false
             hasAppeared = false
             backgroundTask = .none
@@ -399,6 +444,13 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// Whether `event` is the first step of `atom`. A tab switch names its tab (`tab`): a
     /// tab other than the selected one, whose stack decides the first step.
     private func startsAtom(_ atom: LifecycleAtom, _ event: TraceEvent) -> Bool {
+        if atom == .addChild || atom == .removeChild {
+            let frontmost = children.last ?? []
+            guard atom.firstStep(stack: stack).matches(event, stack: stack), let child = event.viewController,
+                LifecycleAtom.containmentAtom(child: child, frontmostChildren: frontmost) == atom
+            else { return false }
+            return atom == .removeChild || LifecycleRequirement.roomForChild.isMet(by: snapshot)
+        }
         guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }
         guard let tab = event.tab, tabStacks.indices.contains(tab), tab != selectedTab else { return false }
         return LifecycleAtom.selectTabFirstStep(selectedStack: tabStacks[tab]).matches(event, stack: stack)
@@ -408,8 +460,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private mutating func show(tab: Int) {
         tabStacks[selectedTab] = stack
         tabNeedsLayout[selectedTab] = needsLayout
+        tabChildren[selectedTab] = children
         stack = tabStacks[tab]
         needsLayout = tabNeedsLayout[tab]
+        children = tabChildren[tab]
         selectedTab = tab
     }
 

@@ -84,6 +84,8 @@ extension Scenario.Step {
                 break
             case .selectTab(let index):
                 object["index"] = .int(index)
+            case .addChild(let viewController), .removeChild(let viewController):
+                object["vc"] = .string(viewController)
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
                 .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
                 break

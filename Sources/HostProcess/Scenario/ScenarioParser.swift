@@ -244,6 +244,9 @@ extension Scenario {
         case .selectTab:
             guard let index = try fields.int("index", minimum: 0) else { throw fields.error("needs \"index\"") }
             return .selectTab(index: index)
+        case .addChild, .removeChild:
+            guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
+            return op == .addChild ? .addChild(viewController: vc) : .removeChild(viewController: vc)
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")
         }

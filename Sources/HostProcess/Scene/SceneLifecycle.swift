@@ -46,6 +46,9 @@ struct SceneLifecycle: Sendable {
     private(set) var tabs: [[String]] = []
     /// The selected tab's index (0 without tabs).
     private(set) var selectedTab = 0
+    /// The controllers' children (LIFECYCLE.md §3a): `containment.stack` per controller of
+    /// `stack`, the presented controller's, and each tab's.
+    private(set) var containment = SceneContainment()
     private(set) var isDiscarded = false
     /// The root the last worker launched with: an `openURL` that relaunches uses it.
     private(set) var launchedRoot = "Root"
@@ -84,8 +87,14 @@ struct SceneLifecycle: Sendable {
             presentation: presented?.style,
             lifecycle: kind,
             tabCount: tabs.count,
-            selectedTab: selectedTab
+            selectedTab: selectedTab,
+            frontmostChildren: frontmostChildren
         )
+    }
+
+    /// The children of the frontmost controller: the presented one, else the stack's top.
+    var frontmostChildren: [String] {
+        presented == nil ? containment.children(ofTopOf: stack.count) : containment.presented
     }
 
     /// Every tab's stack, the selected one's current (empty without tabs).
@@ -104,6 +113,17 @@ struct SceneLifecycle: Sendable {
             }
             // The selected tab again: nothing happens (no callbacks), as in UIKit.
             return .perform(index == selectedTab ? [] : [.send(.selectTab(index: index))])
+        }
+        switch op {
+        case .addChild(let name), .removeChild(let name):
+            guard !name.isEmpty else { return .refuse("\(op.name) needs a view controller name") }
+            if let refusal = LifecycleOperation.containmentRefusal(op.kind, child: name, in: snapshot) {
+                return .refuse(refusal.reason)
+            }
+            if case .addChild = op { return .perform([.send(.addChild(viewController: name))]) }
+            return .perform([.send(.removeChild(viewController: name))])
+        default:
+            break
         }
         if let refusal = op.kind.refusal(in: snapshot) { return .refuse(refusal.reason) }
         switch op {
@@ -178,8 +198,8 @@ struct SceneLifecycle: Sendable {
             return .perform([.send(.swipeDismiss(completes: completes))])
         case .swipeBack(let completes):
             return .perform([.send(.swipeBack(completes: completes))])
-        case .selectTab:
-            return .refuse("selectTab is judged above")
+        case .selectTab, .addChild, .removeChild:
+            return .refuse("\(op.name) is judged above")
         }
     }
 
@@ -207,6 +227,7 @@ struct SceneLifecycle: Sendable {
         process = .launching
         stack = [root]
         presented = nil
+        containment = SceneContainment()
         hasBackgroundTask = false
         queuedNotifications = []
     }
@@ -238,18 +259,37 @@ struct SceneLifecycle: Sendable {
         case .enterBackground: activation = .background
         case .enterForeground: activation = .foregroundActive
         case .push(let name, _): stack.append(name)
-        case .pop: stack.removeLast()
+        case .pop:
+            stack.removeLast()
+            containment.popped(stackCount: stack.count)
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
-        case .present(let name, let style): presented = (name, style)
-        case .dismiss: presented = nil
-        case .swipeDismiss: if result == .bool(true) { presented = nil }
-        case .swipeBack(let completes): if completes { stack.removeLast() }
+        case .present(let name, let style):
+            presented = (name, style)
+            containment.presented = []
+        case .dismiss:
+            presented = nil
+            containment.presented = []
+        case .swipeDismiss:
+            if result == .bool(true) {
+                presented = nil
+                containment.presented = []
+            }
+        case .swipeBack(let completes):
+            if completes {
+                stack.removeLast()
+                containment.popped(stackCount: stack.count)
+            }
         case .selectTab(let index):
             guard tabs.indices.contains(index), index != selectedTab else { break }
             tabs[selectedTab] = stack
             stack = tabs[index]
+            containment.select(tab: index, from: selectedTab)
             selectedTab = index
+        case .addChild(let name):
+            containment.add(name, presented: presented != nil, stackCount: stack.count)
+        case .removeChild(let name):
+            containment.remove(name, presented: presented != nil, stackCount: stack.count)
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
             .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
             break
@@ -265,6 +305,7 @@ struct SceneLifecycle: Sendable {
     /// The app rebuilt its navigation stack while connecting (an app change), root first.
     mutating func rebuiltStack(_ controllers: [String]) {
         stack = controllers
+        containment.stack = []
     }
 
     /// Queues a notification for delivery on resume; a later one of the same name replaces
@@ -318,6 +359,7 @@ struct SceneLifecycle: Sendable {
         queuedNotifications = []
         tabs = []
         selectedTab = 0
+        containment = SceneContainment()
     }
 
     /// The session was discarded: every later request is refused.

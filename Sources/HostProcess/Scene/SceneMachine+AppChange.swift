@@ -35,6 +35,10 @@ extension SceneMachine {
             lifecycle.completed(.dismiss)
         case .selectTab(let index):
             lifecycle.completed(.selectTab(index: index))
+        case .addChild(let name):
+            lifecycle.completed(.addChild(viewController: name))
+        case .removeChild(let name):
+            lifecycle.completed(.removeChild(viewController: name))
         case .requestSceneSessionActivation, .requestSceneSessionDestruction:
             // Another scene's business (or this one's discard, queued behind what runs):
             // no callback of this scene follows the change.
@@ -80,6 +84,12 @@ extension SceneMachine {
             // Selecting the selected tab runs nothing: the worker does not report it.
             if index == lifecycle.selectedTab { return "the tab is already selected" }
             return judged(.selectTab(index: index))
+        case .addChild(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.addChild(viewController: name))
+        case .removeChild(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.removeChild(viewController: name))
         case .beginBackgroundTask:
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:

@@ -137,7 +137,8 @@ struct SceneMachine: Sendable {
             presentation: lifecycle.presented?.style,
             lifecycle: lifecycle.kind,
             selectedTab: lifecycle.tabs.isEmpty ? nil : lifecycle.selectedTab,
-            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks
+            tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks,
+            children: lifecycle.frontmostChildren
         )
     }
 
@@ -458,7 +459,7 @@ struct SceneMachine: Sendable {
         case .request(let op, let caller):
             switch lifecycle.request(op) {
             case .refuse(let reason):
-                refuse(op.name, reason: reason, caller: caller)
+                refuse(op.name, reason: reason, caller: caller, viewController: op.child)
             case .perform(let steps):
                 switch op {
                 case .disconnect, .discard, .terminate: worker?.endsOnPurpose = true
@@ -536,8 +537,12 @@ struct SceneMachine: Sendable {
 
     /// Refuses `op`: an error event and the caller's failure, and nothing else (a refusal
     /// changes nothing: not the state, not a timer).
-    mutating func refuse(_ op: String, reason: String, caller: CallerID) {
-        recordError(op: op, .illegalTransition, reason)
+    /// `viewController`: the child a refused `addChild` or `removeChild` names (its event's `vc`).
+    mutating func refuse(_ op: String, reason: String, caller: CallerID, viewController: String? = nil) {
+        var event = TraceEvent(kind: .error, scene: id, op: op, code: ProtocolError.Code.illegalTransition.rawValue)
+        event.message = reason
+        event.viewController = viewController
+        output.append(.record(event))
         output.append(.resume(caller, .failure(.refused(scene: id, op: op, reason: reason))))
     }
 

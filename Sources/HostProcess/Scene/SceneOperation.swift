@@ -47,6 +47,10 @@ public enum SceneOperation: Sendable, Hashable {
     case continueUserActivity(activityType: String, userInfo: JSONValue? = nil)
     /// Select tab `index` of a tab bar root (LIFECYCLE.md §3a).
     case selectTab(index: Int)
+    /// The frontmost controller adds a child named `viewController` (LIFECYCLE.md §3a).
+    case addChild(viewController: String)
+    /// The frontmost controller removes its child named `viewController`.
+    case removeChild(viewController: String)
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -75,6 +79,16 @@ public enum SceneOperation: Sendable, Hashable {
         case .openURL: .openURL
         case .continueUserActivity: .continueUserActivity
         case .selectTab: .selectTab
+        case .addChild: .addChild
+        case .removeChild: .removeChild
+        }
+    }
+
+    /// The child an `addChild` or `removeChild` names, nil for every other operation.
+    public var child: String? {
+        switch self {
+        case .addChild(let name), .removeChild(let name): name
+        default: nil
         }
     }
 

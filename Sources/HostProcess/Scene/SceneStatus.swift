@@ -27,4 +27,7 @@ public struct SceneStatus: Sendable, Hashable {
     public var selectedTab: Int? = nil
     /// A tab bar root's tabs: each tab's stack, root first (the selected one is `stack`).
     public var tabs: [[String]]? = nil
+    /// The children of the frontmost controller (the presented one, else the top of the
+    /// stack), in the order they were added (LIFECYCLE.md §3a).
+    public var children: [String] = []
 }

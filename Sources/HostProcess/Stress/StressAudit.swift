@@ -99,6 +99,7 @@ struct StressAudit {
         var traceTallies: [String: TraceTally] = [:]
         var pushes: [Int: Mark] = [:]
         var presents: [Int: Mark] = [:]
+        var children: [Int: Mark] = [:]
         var notifications: [Int: Mark] = [:]
         var quitting = false
         let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
@@ -145,6 +146,8 @@ struct StressAudit {
                         pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     } else if let id = Self.requestID(event.viewController, prefix: "M") {
                         presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                    } else if let id = Self.requestID(event.viewController, prefix: "C") {
+                        children[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     }
                 case CallbackName.didReceiveNotification.rawValue:
                     if case .int(let id)? = event.value {
@@ -170,6 +173,7 @@ struct StressAudit {
 
         checkMarks(pushes, kind: .push, callback: "loadView")
         checkMarks(presents, kind: .present, callback: "loadView")
+        checkMarks(children, kind: .addChild, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
         checkStatusChanges(activity)
@@ -268,7 +272,15 @@ struct StressAudit {
                 log.record("\(place): \(op) was refused in the middle of a transition of the scene")
             }
             let snapshot = before.snapshot
-            if let operation = LifecycleOperation(rawValue: op), operation.refusal(in: snapshot) == nil {
+            // A child's name is a parameter: judged with it (the refusal's `vc`).
+            let operation = LifecycleOperation(rawValue: op)
+            let refusal: LifecycleRefusal? =
+                if let operation, let child = event.viewController {
+                    LifecycleOperation.containmentRefusal(operation, child: child, in: snapshot)
+                } else {
+                    operation?.refusal(in: snapshot)
+                }
+            if operation != nil, refusal == nil {
                 log.record(
                     "\(place): \(op) was refused (\(message)) but the model allows it"
                         + " (scene \(snapshot.activation), worker \(snapshot.process), stack \(before.stack))"
@@ -305,8 +317,8 @@ struct StressAudit {
                 log.record("\(place): request #\(id) (\(kind)) ran \(mark.count) times")
             }
         }
-        guard kind == .push || kind == .present else { return }
-        // A push's (or present's) reply comes after its callbacks: an accepted one must have run.
+        guard kind == .push || kind == .present || kind == .addChild else { return }
+        // A push's (present's, added child's) reply comes after its callbacks: an accepted one must have run.
         for (id, request) in requests.enumerated() {
             guard let request, request.op.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
             log.record("scene \(request.scene): request #\(id) (\(kind)) was accepted but its \(callback) never ran")

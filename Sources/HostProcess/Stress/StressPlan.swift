@@ -34,6 +34,7 @@ public struct StressPlan: Sendable, Hashable {
         (.present, 4), (.dismiss, 3), (.swipeDismiss, 2), (.swipeBack, 2),
         (.tap, 4), (.continueUserActivity, 2),
         (.connectAppBased, 2),
+        (.addChild, 3), (.removeChild, 2),
     ]
 
     enum Kind: Sendable {
@@ -43,6 +44,8 @@ public struct StressPlan: Sendable, Hashable {
         case tap, continueUserActivity
         /// An app without scene support (docs/LIFECYCLE.md §3d).
         case connectAppBased
+        /// A child of the frontmost controller (LIFECYCLE.md §3a), and the removal of a recent one.
+        case addChild, removeChild
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -101,8 +104,14 @@ public struct StressPlan: Sendable, Hashable {
         case .tap: .tap
         case .continueUserActivity: .continueUserActivity(activityType: "edit", userInfo: .int(id))
         case .connectAppBased: .connect(launch: LaunchParameters(lifecycle: .app))
+        case .addChild: .addChild(viewController: childName(request: id))
+        // One of the last few requests' children: often there (or refused when it is not).
+        case .removeChild: .removeChild(viewController: childName(request: max(0, id - 1 - parameter % 4)))
         }
     }
+
+    /// The child request `id` adds: unique, so its `loadView` names the request.
+    public static func childName(request id: Int) -> String { "C\(id)" }
 
     /// The controller request `id` presents: unique, so its `loadView` names the request.
     public static func presentedName(request id: Int) -> String { "M\(id)" }

@@ -14,4 +14,8 @@ public enum AtomMark: Sendable, Hashable {
     /// The launch took the app-based branch (docs/LIFECYCLE.md §3d): the worker's app has no
     /// scene support, so the app delegate's transitions replace the scene's.
     case appBased
+    /// A child was added to the frontmost controller (LIFECYCLE.md §3a).
+    case childAdded(String)
+    /// A child of the frontmost controller was removed: its `deinit` comes next.
+    case childRemoved(String)
 }

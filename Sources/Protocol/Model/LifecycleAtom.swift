@@ -55,6 +55,12 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
     /// The tab bar root shows another tab (LIFECYCLE.md §3a): its callbacks carry
     /// `op: "selectTab"` and the tab's index, which names the stack that appears.
     case selectTab
+    /// The frontmost controller adds a child (LIFECYCLE.md §3a): the child's `willMoveToParent`
+    /// starts it. Which of the two containment atoms a `willMoveToParent` starts is told by its
+    /// `vc`: a child of the frontmost controller is being removed, any other name added.
+    case addChild
+    /// The frontmost controller removes one of its children.
+    case removeChild
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -76,6 +82,11 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         /// A tab bar root's other loaded tabs (not the one `stack` shows), in tab order, each
         /// root first: size changes, memory warnings and the disconnect reach them too.
         public var otherTabs: [[String]]
+        /// Per controller of `stack`: its children, in the order they were added (§3a).
+        public var children: [[String]]
+        /// Per controller of `selectedStack`, and per controller of each of `otherTabs`: their children.
+        public var selectedChildren: [[String]]
+        public var otherTabChildren: [[[String]]]
 
         public init(
             activation: ActivationState,
@@ -85,7 +96,10 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             needsLayout: [Bool] = [],
             selectedStack: [String] = [],
             selectedNeedsLayout: [Bool] = [],
-            otherTabs: [[String]] = []
+            otherTabs: [[String]] = [],
+            children: [[String]] = [],
+            selectedChildren: [[String]] = [],
+            otherTabChildren: [[[String]]] = []
         ) {
             self.activation = activation
             self.stack = stack
@@ -95,10 +109,22 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
             self.selectedStack = selectedStack
             self.selectedNeedsLayout = selectedNeedsLayout
             self.otherTabs = otherTabs
+            self.children = children
+            self.selectedChildren = selectedChildren
+            self.otherTabChildren = otherTabChildren
         }
 
-        /// Every loaded controller: the shown stack's (root first), then the other tabs'.
-        var allControllers: [String] { stack + otherTabs.flatMap { $0 } }
+        /// Every loaded controller: the shown stack's (root first), then the other tabs', each
+        /// controller followed by its children (a child hears after its parent, §3a).
+        var allControllers: [String] {
+            Self.withChildren(stack, children)
+                + otherTabs.indices.flatMap { index in
+                    Self.withChildren(
+                        otherTabs[index],
+                        otherTabChildren.indices.contains(index) ? otherTabChildren[index] : []
+                    )
+                }
+        }
 
         /// Whether the controller `fromTop` places below the top must lay out when it appears.
         func needsLayout(fromTop: Int) -> Bool {
@@ -144,6 +170,8 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         // A tab loaded before shows its top again; a new one loads its root first. Which
         // one is known from the `tab` the event carries: this step matches either.
         case .selectTab: return .callback(.viewWillAppear, .newController)
+        // A name not yet a child is added; a child's name is removed (the checker tells).
+        case .addChild, .removeChild: return .callback(.willMoveToParent, .newController)
         }
     }
 
@@ -172,44 +200,46 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .disconnect:
             // Deinits top first, or applicationWillTerminate with no deinits (choice). A tab bar:
             // the shown tab's, then each other loaded tab's in tab order, top first (choice).
-            let deinits = ([stack] + context.otherTabs).flatMap { $0.reversed() }.map {
-                ExpectedStep.callback(.deinit, vc: $0)
-            }
+            // A parent's children deinit right after it (its release releases them).
+            let deinits = context.deinitOrder.map { ExpectedStep.callback(.deinit, vc: $0) }
             return [
                 .state(from: .background, to: .unattached),
                 .oneOf([deinits, [.callback(.applicationWillTerminate)]]),
             ]
         case .push:
             let pushed = controller ?? ""
-            return [
-                .callback(.viewDidLoad, vc: pushed),
-                .callback(.viewWillDisappear, vc: top),
-                .callback(.viewWillAppear, vc: pushed),
-                .callback(.viewIsAppearing, vc: pushed),
-                .callback(.viewWillLayoutSubviews, vc: pushed),
-                .callback(.viewDidLayoutSubviews, vc: pushed),
-                .mark(.laidOut(fromTop: 0)),
-                .callback(.viewDidDisappear, vc: top),
-                .callback(.viewDidAppear, vc: pushed),
-            ]
+            let topChildren = context.children(fromTop: 0)
+            return [.callback(.viewDidLoad, vc: pushed)]
+                + Self.forwarded(.viewWillDisappear, top, to: topChildren) + [
+                    .callback(.viewWillAppear, vc: pushed),
+                    .callback(.viewIsAppearing, vc: pushed),
+                    .callback(.viewWillLayoutSubviews, vc: pushed),
+                    .callback(.viewDidLayoutSubviews, vc: pushed),
+                    .mark(.laidOut(fromTop: 0)),
+                ] + Self.forwarded(.viewDidDisappear, top, to: topChildren) + [.callback(.viewDidAppear, vc: pushed)]
         case .present:
-            return Self.presentSteps(controller ?? "", over: top)
+            return Self.presentSteps(controller ?? "", over: top, children: context.children(fromTop: 0))
+        case .addChild:
+            return Self.addChildSteps(controller ?? "")
+        case .removeChild:
+            return Self.removeChildSteps(controller ?? "")
         case .pop:
             // A pop, or an interactive pop that completes (the same order) or is cancelled.
             let below = stack.dropLast().last ?? ""
-            let completed: [ExpectedStep] = [
-                .callback(.viewDidDisappear, vc: top),
-                .callback(.viewDidAppear, vc: below),
-                .callback(.deinit, vc: top),
-            ]
-            let cancelled: [ExpectedStep] = [
-                .callback(.viewWillDisappear, vc: below),
-                .callback(.viewDidDisappear, vc: below),
-                .callback(.viewWillAppear, vc: top),
-                .callback(.viewIsAppearing, vc: top),
-                .callback(.viewDidAppear, vc: top),
-            ]
-            return Self.appearingSteps(below, fromTop: 1, in: context) + [.oneOf([completed, cancelled])]
+            let topChildren = context.children(fromTop: 0)
+            let belowChildren = context.children(fromTop: 1)
+            let completed: [ExpectedStep] =
+                Self.forwarded(.viewDidDisappear, top, to: topChildren)
+                + Self.forwarded(.viewDidAppear, below, to: belowChildren)
+                + Self.forwarded(.deinit, top, to: topChildren)
+            let cancelled: [ExpectedStep] =
+                Self.forwarded(.viewWillDisappear, below, to: belowChildren)
+                + Self.forwarded(.viewDidDisappear, below, to: belowChildren)
+                + [.callback(.viewWillAppear, vc: top)] + Self.forwarded(.viewIsAppearing, top, to: topChildren)
+                + Self.forwarded(.viewDidAppear, top, to: topChildren)
+            // The top's children follow its viewWillDisappear (the atom's first step).
+            return Self.forwardedOnly(.viewWillDisappear, to: topChildren)
+                + Self.appearingSteps(below, fromTop: 1, in: context) + [.oneOf([completed, cancelled])]
         case .dismiss:
             return Self.dismissSteps(in: context)
         case .sizeChange:
@@ -227,6 +257,7 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
                     .moreLayoutPasses(top),
                 ]
         case .memoryWarning:
+            // Each controller, then its children (§3a).
             return context.allControllers.map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
         case .tap:
             return [.callback(.touchesEnded, vc: top)]
@@ -401,6 +432,8 @@ extension LifecycleAtom {
         case .appResignActive: [.activation([.foregroundActive]), .lifecycle(.app)]
         case .appStateRestoration, .appTerminate: [.activation([.background]), .lifecycle(.app)]
         case .selectTab: [.foreground, .nothingPresented, .tabBar, .lifecycle(.scene)]
+        // The child's name is judged by the worker and the checker (containmentRefusal).
+        case .addChild, .removeChild: [.foreground]
         }
     }
 
@@ -438,26 +471,25 @@ extension LifecycleAtom {
         let loads = context.selectedStack.isEmpty
         let new = loads ? root : context.selectedStack.last ?? ""
         let dirty = loads || (context.selectedNeedsLayout.last ?? true)
+        let newChildren = loads ? [] : (context.selectedChildren.last ?? [])
+        let oldChildren = context.children(fromTop: 0)
         var steps: [ExpectedStep] = []
         if loads {
             steps += [.callback(.viewDidLoad, vc: new), .callback(.viewWillAppear, vc: new)]
         }
-        steps.append(.callback(.viewIsAppearing, vc: new))
+        steps += forwarded(.viewIsAppearing, new, to: newChildren)
         if dirty {
             steps += [
                 .callback(.viewWillLayoutSubviews, vc: new), .callback(.viewDidLayoutSubviews, vc: new),
                 .mark(.laidOut(fromTop: 0)),
             ]
         }
-        return steps + [
-            .callback(.viewWillDisappear, vc: old),
-            .callback(.viewDidDisappear, vc: old),
-            .callback(.viewDidAppear, vc: new),
-        ]
+        return steps + forwarded(.viewWillDisappear, old, to: oldChildren)
+            + forwarded(.viewDidDisappear, old, to: oldChildren) + forwarded(.viewDidAppear, new, to: newChildren)
     }
 
     /// B (just loaded) is presented over A (LIFECYCLE.md §3a).
-    private static func presentSteps(_ presented: String, over top: String) -> [ExpectedStep] {
+    private static func presentSteps(_ presented: String, over top: String, children: [String]) -> [ExpectedStep] {
         let appears: [ExpectedStep] = [
             .callback(.viewWillAppear, vc: presented),
             .callback(.viewIsAppearing, vc: presented),
@@ -468,9 +500,9 @@ extension LifecycleAtom {
         ]
         // Full screen: A disappears, after B appeared (unlike a push).
         let fullScreen: [ExpectedStep] =
-            [.callback(.viewWillDisappear, vc: top), .mark(.presented(.fullScreen))] + appears + [
-                .callback(.viewDidDisappear, vc: top)
-            ]
+            [.callback(.viewWillDisappear, vc: top), .mark(.presented(.fullScreen))]
+            + forwardedOnly(.viewWillDisappear, to: children) + appears
+            + forwarded(.viewDidDisappear, top, to: children)
         // Page sheet: A stays visible and hears nothing.
         let sheet: [ExpectedStep] = [appears[0], .mark(.presented(.pageSheet))] + appears.dropFirst()
         return [.callback(.viewDidLoad, vc: presented), .oneOf([fullScreen, sheet])]
@@ -479,9 +511,9 @@ extension LifecycleAtom {
     /// A controller that appears again (uncovered): `viewWillAppear`, `viewIsAppearing`, and its
     /// layout only when dirty.
     private static func appearingSteps(_ controller: String, fromTop: Int, in context: Context) -> [ExpectedStep] {
-        var steps: [ExpectedStep] = [
-            .callback(.viewWillAppear, vc: controller), .callback(.viewIsAppearing, vc: controller),
-        ]
+        var steps: [ExpectedStep] =
+            [.callback(.viewWillAppear, vc: controller)]
+            + forwarded(.viewIsAppearing, controller, to: context.children(fromTop: fromTop))
         if context.needsLayout(fromTop: fromTop) {
             steps += [
                 .callback(.viewWillLayoutSubviews, vc: controller),
@@ -497,32 +529,29 @@ extension LifecycleAtom {
         let stack = context.stack
         let presented = stack.last ?? ""
         let presenter = stack.dropLast().last ?? ""
+        let kids = context.children(fromTop: 0)
+        // The presented controller's children follow its viewWillDisappear (the first step).
+        let willDisappear = forwardedOnly(.viewWillDisappear, to: kids)
         guard context.presentation == .pageSheet else {
             // Full screen, programmatic: A reappears; B's did-disappear comes before A's
             // did-appear, as in a pop (the model's choice).
-            return Self.appearingSteps(presenter, fromTop: 1, in: context) + [
-                .callback(.viewDidDisappear, vc: presented),
-                .callback(.viewDidAppear, vc: presenter),
-                .callback(.deinit, vc: presented),
-            ]
+            let presenterChildren = context.children(fromTop: 1)
+            return willDisappear + Self.appearingSteps(presenter, fromTop: 1, in: context)
+                + forwarded(.viewDidDisappear, presented, to: kids)
+                + forwarded(.viewDidAppear, presenter, to: presenterChildren) + forwarded(.deinit, presented, to: kids)
         }
-        return [
+        return willDisappear + [
             .oneOf([
                 // Programmatic: no delegate callbacks.
-                [.callback(.viewDidDisappear, vc: presented), .callback(.deinit, vc: presented)],
+                forwarded(.viewDidDisappear, presented, to: kids) + forwarded(.deinit, presented, to: kids),
                 // Swipe down, completed.
-                [
-                    .callback(.presentationControllerWillDismiss, vc: presented),
-                    .callback(.viewDidDisappear, vc: presented),
-                    .callback(.presentationControllerDidDismiss, vc: presented),
-                    .callback(.deinit, vc: presented),
-                ],
+                [.callback(.presentationControllerWillDismiss, vc: presented)]
+                    + forwarded(.viewDidDisappear, presented, to: kids)
+                    + [.callback(.presentationControllerDidDismiss, vc: presented)]
+                    + forwarded(.deinit, presented, to: kids),
                 // Swipe down, cancelled: the sheet springs back.
-                [
-                    .callback(.viewWillAppear, vc: presented),
-                    .callback(.viewIsAppearing, vc: presented),
-                    .callback(.viewDidAppear, vc: presented),
-                ],
+                [.callback(.viewWillAppear, vc: presented)] + forwarded(.viewIsAppearing, presented, to: kids)
+                    + forwarded(.viewDidAppear, presented, to: kids),
             ])
         ]
     }

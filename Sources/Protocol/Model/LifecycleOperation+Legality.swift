@@ -30,6 +30,9 @@ extension LifecycleOperation {
         case .continueUserActivity: [.attached, .process([.running, .suspended]), .lifecycle(.scene)]
         // The index is a parameter: out of range is refused with the tab count (SceneSnapshot).
         case .selectTab: [.foreground, .process([.running]), .nothingPresented, .tabBar, .lifecycle(.scene)]
+        // The child's name is a parameter: checked against the frontmost controller's children
+        // (`containmentRefusal`).
+        case .addChild, .removeChild: [.foreground, .process([.running])]
         }
     }
 
@@ -70,6 +73,8 @@ extension LifecycleOperation {
         case .continueUserActivity:
             "(resume, queued notifications), (first appearance or enter foreground), `continueUserActivity`"
         case .selectTab: "tab switch (nothing when the tab is already selected)"
+        case .addChild: "the frontmost controller adds a child controller, which loads and appears"
+        case .removeChild: "the frontmost controller removes a child controller, which disappears and is released"
         }
     }
 
@@ -98,5 +103,26 @@ extension LifecycleOperation {
             )
         }
         return nil
+    }
+}
+
+extension LifecycleOperation {
+    /// Why `addChild` or `removeChild` of the child `name` is illegal in `snapshot` (the
+    /// operation's legality, then the name against the frontmost controller's children), or
+    /// nil when it is legal. Any other operation: its plain refusal.
+    public static func containmentRefusal(
+        _ operation: LifecycleOperation,
+        child name: String,
+        in snapshot: SceneSnapshot
+    ) -> LifecycleRefusal? {
+        if let refusal = operation.refusal(in: snapshot) { return refusal }
+        let needed: [LifecycleRequirement] =
+            switch operation {
+            case .addChild: [.noChildNamed(name), .roomForChild]
+            case .removeChild: [.childNamed(name)]
+            default: []
+            }
+        guard let unmet = needed.firstUnmet(by: snapshot) else { return nil }
+        return LifecycleRefusal(operation: operation.rawValue, requirement: unmet, snapshot: snapshot)
     }
 }

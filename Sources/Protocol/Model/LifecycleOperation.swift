@@ -34,6 +34,9 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
     case continueUserActivity
     // Tab bar roots (LIFECYCLE.md §3a).
     case selectTab
+    // Containment (LIFECYCLE.md §3a): a child of the frontmost controller.
+    case addChild
+    case removeChild
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -107,6 +110,8 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, Custom
         case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
         case .dismiss: [.scene]
         case .selectTab: [.scene, OperationField("index", .nonNegativeInt, .required, placeholder: "N")]
+        case .addChild, .removeChild:
+            [.scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME")]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
             [.scene]

@@ -31,6 +31,12 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case tabBar
     /// The tab bar has a tab of this index.
     case tabIndex(Int)
+    /// The frontmost controller has no child of this name (LIFECYCLE.md §3a).
+    case noChildNamed(String)
+    /// The frontmost controller has a child of this name.
+    case childNamed(String)
+    /// The frontmost controller has fewer children than `SceneSnapshot.maximumChildren`.
+    case roomForChild
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -59,6 +65,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .noLiveAppBasedWorker: snapshot.lifecycle == .scene || !snapshot.process.isAlive
         case .tabBar: snapshot.tabCount > 0
         case .tabIndex(let index): index >= 0 && index < snapshot.tabCount
+        case .noChildNamed(let name): !snapshot.frontmostChildren.contains(name)
+        case .childNamed(let name): snapshot.frontmostChildren.contains(name)
+        case .roomForChild: snapshot.frontmostChildren.count < SceneSnapshot.maximumChildren
         }
     }
 
@@ -89,6 +98,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .noLiveAppBasedWorker: return "no live app-based worker"
         case .tabBar: return "a tab bar root"
         case .tabIndex: return "an index below the tab count"
+        case .noChildNamed: return "no child of that name"
+        case .childNamed: return "a child of that name"
+        case .roomForChild: return "fewer than \(SceneSnapshot.maximumChildren) children"
         }
     }
 
@@ -128,6 +140,15 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .tabIndex(let index):
             return
                 "tab index \(index) is out of range: the tab bar has \(snapshot.tabCount) tabs (0 to \(snapshot.tabCount - 1))"
+        case .noChildNamed(let name):
+            return "the frontmost view controller already has a child \(name): remove it first"
+        case .childNamed(let name):
+            let children = snapshot.frontmostChildren
+            return "the frontmost view controller has no child \(name) (its children: "
+                + (children.isEmpty ? "none" : children.joined(separator: ", ")) + ")"
+        case .roomForChild:
+            return "the frontmost view controller already has \(SceneSnapshot.maximumChildren) children, "
+                + "the limit: remove one first"
         }
     }
 }

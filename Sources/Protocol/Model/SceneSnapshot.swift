@@ -26,6 +26,12 @@ public struct SceneSnapshot: Sendable, Hashable {
     public var tabCount: Int
     /// The selected tab's index (0 without tabs).
     public var selectedTab: Int
+    /// The children of the frontmost controller (the presented one, else the top of the
+    /// selected stack), in the order they were added (LIFECYCLE.md §3a).
+    public var frontmostChildren: [String]
+
+    /// The most children one controller may have: `addChild` past it is refused.
+    public static let maximumChildren = 16
 
     public init(
         activation: ActivationState = .unattached,
@@ -38,7 +44,8 @@ public struct SceneSnapshot: Sendable, Hashable {
         presentation: PresentationStyle? = nil,
         lifecycle: LifecycleKind = .scene,
         tabCount: Int = 0,
-        selectedTab: Int = 0
+        selectedTab: Int = 0,
+        frontmostChildren: [String] = []
     ) {
         self.activation = activation
         self.process = process
@@ -51,6 +58,7 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.lifecycle = lifecycle
         self.tabCount = tabCount
         self.selectedTab = selectedTab
+        self.frontmostChildren = frontmostChildren
     }
 
     /// Whether the worker has a background task that has not ended (expired or not).

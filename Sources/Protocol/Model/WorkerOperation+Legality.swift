@@ -30,6 +30,8 @@ extension WorkerOperation {
         case .continueUserActivity: [.continueUserActivity]
         case .didDiscardSceneSessions: [.discardedSessions]
         case .selectTab: [.selectTab]
+        case .addChild: [.addChild]
+        case .removeChild: [.removeChild]
         }
     }
 

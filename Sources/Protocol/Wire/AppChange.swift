@@ -30,6 +30,12 @@ public enum AppChange: Sendable, Hashable {
     /// The app selected a tab of its tab bar root (`TabBarController.selectedIndex`,
     /// LIFECYCLE.md §3a). `{"type":"change","op":"selectTab","index":1}`
     case selectTab(index: Int)
+    /// The app added a child to its frontmost controller (`addChild(_:)` then
+    /// `didMove(toParent:)`, LIFECYCLE.md §3a). `{"type":"change","op":"addChild","vc":"Player"}`
+    case addChild(viewController: String)
+    /// The app removed a child of its frontmost controller (`willMove(toParent: nil)` then
+    /// `removeFromParent()`). `{"type":"change","op":"removeChild","vc":"Player"}`
+    case removeChild(viewController: String)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -44,6 +50,8 @@ public enum AppChange: Sendable, Hashable {
         case .requestSceneSessionActivation: "requestSceneSessionActivation"
         case .requestSceneSessionDestruction: "requestSceneSessionDestruction"
         case .selectTab: "selectTab"
+        case .addChild: "addChild"
+        case .removeChild: "removeChild"
         }
     }
 }

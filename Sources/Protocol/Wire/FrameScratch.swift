@@ -45,7 +45,7 @@ enum FrameScratch {
                     .expireBackgroundTask, .tap:
                     break
                 case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
-                    .didDiscardSceneSessions, .selectTab:
+                    .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
                     // The general encoder writes these (the fast path covers the hot operations).
                     writer.fail()
                 }
@@ -93,7 +93,8 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction, .selectTab:
+                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction, .selectTab,
+                    .addChild, .removeChild:
                     writer.fail()
                 }
             case .reply(let id, let result):

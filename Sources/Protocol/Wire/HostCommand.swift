@@ -66,6 +66,10 @@ public enum WorkerOperation: Sendable, Hashable {
     case didDiscardSceneSessions(sessions: [String])
     /// `{"op":"selectTab","index":1}`: the tab bar root selects tab `index` (LIFECYCLE.md §3a).
     case selectTab(index: Int)
+    /// `{"op":"addChild","vc":"Player"}`: the frontmost controller adds a child (LIFECYCLE.md §3a).
+    case addChild(viewController: String)
+    /// `{"op":"removeChild","vc":"Player"}`: the frontmost controller removes its child.
+    case removeChild(viewController: String)
 
     /// The `op` string on the wire.
     public var name: String {
@@ -95,6 +99,8 @@ public enum WorkerOperation: Sendable, Hashable {
         case .continueUserActivity: "continueUserActivity"
         case .didDiscardSceneSessions: "didDiscardSceneSessions"
         case .selectTab: "selectTab"
+        case .addChild: "addChild"
+        case .removeChild: "removeChild"
         }
     }
 }

@@ -126,6 +126,8 @@ extension HostCommand {
                 userInfo: message.value("userInfo")
             )
         case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
+        case .addChild: operation = .addChild(viewController: try message.nonEmptyString("vc"))
+        case .removeChild: operation = .removeChild(viewController: try message.nonEmptyString("vc"))
         }
         self = .request(id: id, operation)
     }
@@ -193,6 +195,9 @@ extension WorkerOperation {
         case .selectTab(let index):
             JSONWriter.appendLiteral(#","index":"#, to: &buffer)
             JSONWriter.writeInt(index, into: &buffer)
+        case .addChild(let viewController), .removeChild(let viewController):
+            JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+            JSONWriter.writeString(viewController, into: &buffer)
         case .didDiscardSceneSessions(let sessions):
             JSONWriter.appendLiteral(#","sessions":"#, to: &buffer)
             JSONWriter.write(.array(sessions.map { .string($0) }), into: &buffer)
@@ -264,6 +269,8 @@ private enum OperationKind: String, CaseIterable {
     case continueUserActivity
     case didDiscardSceneSessions
     case selectTab
+    case addChild
+    case removeChild
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
@@ -361,6 +368,9 @@ extension WorkerMessage {
             case .selectTab(let index):
                 JSONWriter.appendLiteral(#","index":"#, to: &buffer)
                 JSONWriter.writeInt(index, into: &buffer)
+            case .addChild(let viewController), .removeChild(let viewController):
+                JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
             case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
@@ -486,6 +496,8 @@ extension AppChange {
         case .requestSceneSessionDestruction:
             self = .requestSceneSessionDestruction(session: try message.nonEmptyString("session"))
         case .selectTab: self = .selectTab(index: try message.nonNegativeInteger("index"))
+        case .addChild: self = .addChild(viewController: try message.nonEmptyString("vc"))
+        case .removeChild: self = .removeChild(viewController: try message.nonEmptyString("vc"))
         }
     }
 }
@@ -502,6 +514,8 @@ private enum ChangeKind: String, CaseIterable {
     case requestSceneSessionActivation
     case requestSceneSessionDestruction
     case selectTab
+    case addChild
+    case removeChild
 
     static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
 }

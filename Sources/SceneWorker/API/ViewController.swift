@@ -36,8 +36,16 @@ open class UIViewController {
     /// Where this controller reports its callbacks: set when a session adopts it.
     var sink: CallbackSink?
     /// `.app` once the app popped this controller itself: its `deinit`, whenever it comes,
-    /// belongs to that change.
-    var deinitOrigin: CallbackOrigin?
+    /// belongs to that change (and so do its children's, released with it).
+    var deinitOrigin: CallbackOrigin? {
+        didSet { for child in children { child.deinitOrigin = deinitOrigin } }
+    }
+
+    /// The child controllers this one contains, in the order they were added (LIFECYCLE.md
+    /// §3a): they hear its appearance, size changes and memory warnings right after it.
+    public internal(set) var children: [UIViewController] = []
+    /// The controller that contains this one as a child, while it does.
+    public internal(set) weak var parent: UIViewController?
 
     /// How this controller covers its presenter when presented. The host's `present`
     /// sets it to the style it names.
@@ -138,6 +146,16 @@ open class UIViewController {
 
     /// A tap ended on this controller. The base implementation does nothing.
     open func touchesEnded(_ touches: Set<Touch>) {}
+
+    /// The controller is about to be added to `parent` as a child, or (nil) removed from its
+    /// parent. The runtime calls it (`addChild(_:)` and `removeFromParent()` do); an explicit
+    /// call from app code runs only your override. The base implementation does nothing.
+    open func willMove(toParent parent: UIViewController?) {}
+
+    /// The controller was added to `parent` (or, nil, removed). The runtime calls it once the
+    /// child appeared (or disappeared); an explicit call from app code runs only your
+    /// override. The base implementation does nothing.
+    open func didMove(toParent parent: UIViewController?) {}
 }
 
 // MARK: - Driving the callbacks (each reported, then run)
@@ -173,6 +191,8 @@ extension UIViewController {
         viewWillAppear(animated)
         report(.viewIsAppearing)
         viewIsAppearing(animated)
+        // Forwarded to the children, parent first (§3a): after the parent's viewIsAppearing.
+        for child in children { child.runViewWillAppear(animated) }
     }
 
     func runTraitCollectionDidChange(to traits: TraitCollection, first: Bool) {
@@ -180,6 +200,7 @@ extension UIViewController {
         traitCollection = traits
         report(.traitCollectionDidChange)
         traitCollectionDidChange(previous)
+        for child in children { child.runTraitCollectionDidChange(to: traits, first: first) }
     }
 
     /// One layout pass, only when the layout is dirty (a controller that appears again).
@@ -201,16 +222,19 @@ extension UIViewController {
     func runViewDidAppear(_ animated: Bool) {
         report(.viewDidAppear)
         viewDidAppear(animated)
+        for child in children { child.runViewDidAppear(animated) }
     }
 
     func runViewWillDisappear(_ animated: Bool) {
         report(.viewWillDisappear)
         viewWillDisappear(animated)
+        for child in children { child.runViewWillDisappear(animated) }
     }
 
     func runViewDidDisappear(_ animated: Bool) {
         report(.viewDidDisappear)
         viewDidDisappear(animated)
+        for child in children { child.runViewDidDisappear(animated) }
     }
 
     /// One layout pass at `size`: `viewWillLayoutSubviews`, `viewDidLayoutSubviews`.
@@ -227,10 +251,22 @@ extension UIViewController {
         needsLayout = true
         report(.viewWillTransition)
         viewWillTransition(to: size, with: coordinator)
+        for child in children { child.runViewWillTransition(to: size, with: coordinator) }
     }
 
     func runDidReceiveMemoryWarning() {
         report(.didReceiveMemoryWarning)
         didReceiveMemoryWarning()
+        for child in children { child.runDidReceiveMemoryWarning() }
+    }
+
+    func runWillMove(toParent parent: UIViewController?) {
+        report(.willMoveToParent)
+        willMove(toParent: parent)
+    }
+
+    func runDidMove(toParent parent: UIViewController?) {
+        report(.didMoveToParent)
+        didMove(toParent: parent)
     }
 }

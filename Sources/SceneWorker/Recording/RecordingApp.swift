@@ -106,6 +106,12 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that makes the app select a tab of its tab bar root (an integer
     /// value: the index) through `TabBarController.selectedIndex`.
     static let selectTab = "selectTab"
+    /// The notification that makes the frontmost controller add a child (a string value names
+    /// it) with `addChild(_:)` (LIFECYCLE.md §3a).
+    static let addChild = "addChild"
+    /// The notification that makes the frontmost controller's child (named by a string value)
+    /// leave with `willMove(toParent: nil)` and `removeFromParent()`.
+    static let removeChild = "removeChild"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
@@ -115,6 +121,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
     private var pendingPresentation: UIViewController?
     /// A restored tab selection, made once the scene is active (before the presentation).
     private var pendingTab: Int?
+    /// Restored children of the frontmost controller, added once the scene is active (after
+    /// the presentation).
+    private var pendingChildren: [String] = []
 
     init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
@@ -126,6 +135,11 @@ final class RecordingSceneDelegate: UISceneDelegate {
         restorePresentation(of: scene, from: options.restoration)
         if case .object(let state)? = options.restoration, case .int(let tab)? = state["selectedTab"], tab > 0 {
             pendingTab = tab
+        }
+        if case .object(let state)? = options.restoration, case .array(let children)? = state["children"] {
+            pendingChildren = children.compactMap {
+                if case .string(let name) = $0, !name.isEmpty { name } else { nil }
+            }
         }
     }
 
@@ -143,14 +157,23 @@ final class RecordingSceneDelegate: UISceneDelegate {
     }
 
     func sceneDidBecomeActive(_ scene: Scene) {
+        // A selected tab shows another stack: the saved children were the old frontmost's.
+        if pendingTab != nil { pendingChildren = [] }
         if let tab = pendingTab {
             // `{"selectedTab":1,…}`: selected again, as an app change (the tab shows its root).
             pendingTab = nil
             scene.window.tabBarController?.selectedIndex = tab
         }
-        guard let controller = pendingPresentation else { return }
+        let presentation = pendingPresentation
         pendingPresentation = nil
-        scene.window.rootViewController.topViewController?.present(controller, animated: false)
+        if let controller = presentation {
+            scene.window.rootViewController.topViewController?.present(controller, animated: false)
+        }
+        // `{"children":["Player"],…}`: added again to the frontmost controller, as app changes.
+        let children = pendingChildren
+        pendingChildren = []
+        guard let parent = presentation ?? scene.window.rootViewController.topViewController else { return }
+        for name in children { parent.addChild(UIViewController(restorationIdentifier: name)) }
     }
 
     /// `{"stack":["Root","List","Detail"],…}`: the saved stack, root first.
@@ -199,6 +222,16 @@ final class RecordingSceneDelegate: UISceneDelegate {
         case Self.selectTab:
             guard case .int(let index) = value else { break }
             scene.window.tabBarController?.selectedIndex = index
+        case Self.addChild, Self.removeChild:
+            guard case .string(let child) = value, let frontmost = navigationController.visibleViewController else {
+                break
+            }
+            if name == Self.addChild {
+                frontmost.addChild(UIViewController(restorationIdentifier: child))
+            } else if let existing = frontmost.children.first(where: { $0.restorationIdentifier == child }) {
+                existing.willMove(toParent: nil)
+                existing.removeFromParent()
+            }
         case Self.openWindow:
             // A string value names an existing session to bring forward; else a new window.
             var session: String?
@@ -237,6 +270,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
         ]
         if let tabBarController = scene.window.tabBarController {
             state["selectedTab"] = .int(tabBarController.selectedIndex)
+        }
+        let frontmost = scene.window.rootViewController.visibleViewController
+        if let children = frontmost?.children, !children.isEmpty {
+            state["children"] = .array(children.map { .string($0.restorationIdentifier) })
         }
         if let presented = scene.window.rootViewController.presentedViewController {
             state["presented"] = .object([

@@ -10,6 +10,10 @@ enum DeferredAppChange {
     case dismiss(completion: (@MainActor () -> Void)?)
     /// `TabBarController.selectedIndex = index`.
     case selectTab(Int, TabBarController)
+    /// `parent.addChild(child)` (LIFECYCLE.md §3a).
+    case addChild(UIViewController, parent: UIViewController)
+    /// `child.removeFromParent()`.
+    case removeChild(UIViewController, parent: UIViewController)
 }
 
 /// The changes app code makes on its own (docs/LIFECYCLE.md §3b): checked with the rules
@@ -141,7 +145,7 @@ extension WorkerSession {
 
     /// Runs `change` now if nothing else runs, else queues it. False when refused.
     @discardableResult
-    private func request(_ change: DeferredAppChange, describedAs action: String) -> Bool {
+    func request(_ change: DeferredAppChange, describedAs action: String) -> Bool {
         guard exitStatus == nil else {
             refuse(action, "the worker is exiting")
             return false
@@ -202,6 +206,10 @@ extension WorkerSession {
                     navigationController.performDismiss()
                 }
                 completion?()
+            case .addChild(let child, let parent):
+                runAddChild(child, to: parent)
+            case .removeChild(let child, let parent):
+                runRemoveChild(child, from: parent)
             case .selectTab(let index, let tabBarController):
                 if let refusal = refusal(of: .selectTab(index: index)) {
                     refuse("selectedIndex = \(index)", refusal.message)
@@ -217,7 +225,7 @@ extension WorkerSession {
     }
 
     /// Reports `change`, then runs `body` with every callback marked as the app's.
-    private func runAppChange(_ change: AppChange, _ body: () -> Void) {
+    func runAppChange(_ change: AppChange, _ body: () -> Void) {
         isRunningAppChange = true
         sink.send(.change(change))
         sink.origin = .app
@@ -239,7 +247,7 @@ extension WorkerSession {
     }
 
     /// Logs a refused change on stderr (UIKit logs, or raises, and changes nothing).
-    private func refuse(_ action: String, _ reason: String) {
+    func refuse(_ action: String, _ reason: String) {
         writeError("scenehost worker: \(action) ignored: \(reason)")
     }
 }

@@ -197,7 +197,8 @@ final class WorkerSession {
             presentation: scene?.window.rootViewController.presentedViewController?.modalPresentationStyle,
             lifecycle: lifecycle,
             tabCount: scene?.window.tabBarController?.viewControllers.count ?? 0,
-            selectedTab: scene?.window.tabBarController?.selectedIndex ?? 0
+            selectedTab: scene?.window.tabBarController?.selectedIndex ?? 0,
+            frontmostChildren: frontmostController?.children.map(\.restorationIdentifier) ?? []
         )
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
@@ -207,6 +208,11 @@ final class WorkerSession {
         }
         if case .selectTab(let index) = operation,
             let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot)
+        {
+            return ProtocolError(.illegalTransition, refusal.description)
+        }
+        if let (kind, child) = operation.containment,
+            let refusal = LifecycleOperation.containmentRefusal(kind, child: child, in: snapshot)
         {
             return ProtocolError(.illegalTransition, refusal.description)
         }
@@ -330,8 +336,23 @@ final class WorkerSession {
             }
         case .selectTab(let index):
             scene?.window.tabBarController?.performSelect(index)
+        case .addChild(let name):
+            let child = try makeViewController(name, payload: nil)
+            frontmostController?.performAddChild(child)
+        case .removeChild(let name):
+            removeChildAndRelease(name)
         }
         return nil
+    }
+
+    /// The frontmost controller: the presented one, else the top of the selected stack.
+    var frontmostController: UIViewController? { scene?.window.rootViewController.visibleViewController }
+
+    /// Removes the frontmost controller's child `name` and drops the runtime's last reference
+    /// to it, so its `deinit` runs (and reports) before the reply, unless app code keeps it.
+    private func removeChildAndRelease(_ name: String) {
+        guard let parent = frontmostController, let child = parent.child(named: name) else { return }
+        parent.performRemoveChild(child)
     }
 
     /// Makes the controller the host named, checking it carries that name.

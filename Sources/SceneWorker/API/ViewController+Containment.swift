@@ -1,0 +1,71 @@
+import Protocol
+
+/// View-controller containment, shaped like UIKit's (docs/LIFECYCLE.md §3a). The model lets
+/// only the frontmost controller (the presented one, else the top of the selected stack) of
+/// a foreground scene add or remove children, and runs each change as one transition.
+extension UIViewController {
+    /// Adds `childController` as a child of this controller, which must be the frontmost one.
+    ///
+    /// Unlike UIKit's, this runs the whole containment transition at once: the child's
+    /// `willMove(toParent:)`, its view loads, it appears in this visible parent (layout
+    /// included), then its `didMove(toParent:)`; your later `didMove(toParent:)` call runs
+    /// only your override. An illegal request (in the background, not the frontmost
+    /// controller, a child of that name already there, too many children, a child whose view
+    /// already loaded) changes nothing and is logged, as UIKit logs what it ignores.
+    public func addChild(_ childController: UIViewController) {
+        guard let session = Application.shared.changeHandler else {
+            // Outside a worker (unit tests of the app's own types): plain bookkeeping.
+            childController.parent = self
+            children.append(childController)
+            return
+        }
+        session.appRequestsAddChild(childController, to: self)
+    }
+
+    /// Removes this controller from its parent: `willMove(toParent: nil)`, it disappears,
+    /// then `didMove(toParent: nil)`; released by the parent, it deinits unless your code
+    /// keeps it. Your own `willMove(toParent: nil)` call before it runs only your override.
+    public func removeFromParent() {
+        guard let parent else { return }
+        guard let session = Application.shared.changeHandler else {
+            parent.children.removeAll { $0 === self }
+            self.parent = nil
+            return
+        }
+        session.appRequestsRemoveChild(self, from: parent)
+    }
+
+    // MARK: - The transitions (the runtime checked them)
+
+    /// Adds `child`: `willMoveToParent`, load, appearance with one layout pass, `didMoveToParent`.
+    func performAddChild(_ child: UIViewController) {
+        if child.sink == nil {
+            child.sink = sink
+        }
+        children.append(child)
+        child.parent = self
+        child.runWillMove(toParent: self)
+        child.runLoadViewIfNeeded()
+        child.runViewWillAppear(true)
+        child.runLayout(size: view?.size ?? .zero)
+        child.runViewDidAppear(true)
+        child.runDidMove(toParent: self)
+    }
+
+    /// Removes `child`: `willMoveToParent` (nil), disappearance, `didMoveToParent` (nil). The
+    /// parent's reference is dropped: the caller's last one decides when it deinits.
+    func performRemoveChild(_ child: UIViewController) {
+        guard children.contains(where: { $0 === child }) else { return }
+        child.runWillMove(toParent: nil)
+        child.runViewWillDisappear(true)
+        child.runViewDidDisappear(true)
+        children.removeAll { $0 === child }
+        child.parent = nil
+        child.runDidMove(toParent: nil)
+    }
+
+    /// The child named `name`, if this controller has one.
+    func child(named name: String) -> UIViewController? {
+        children.first { $0.restorationIdentifier == name }
+    }
+}
