@@ -235,6 +235,25 @@ import Testing
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
+
+    /// A discarded session's next one under the same name has had no app to declare a kind:
+    /// opened by a URL, it asks for none, so the default worker runs scene-based and gets the
+    /// URL in its connection (the relaunch used to ask for the discarded app's lifecycle).
+    @Test func aURLOpensANewSceneBasedSessionAfterAnAppBasedOneWasDiscarded() async throws {
+        let host = try SceneHost(configuration: AppBasedLifecycleTests.unsuspended)
+        let scene = try host.scene("A")
+        try await scene.connect(launch: AppBasedLifecycleTests.app)
+        try await scene.kill()
+        try await scene.discard()
+        let mark = host.lastSeq
+        try await scene.openURL("notes://7")
+        #expect(await scene.status().lifecycle == .scene)
+        let relaunch = host.compactEvents(of: "A", after: mark)
+        #expect(relaunch.contains("cb willConnectTo"), "\(relaunch)")
+        #expect(!relaunch.contains("cb applicationDidBecomeActive"), "\(relaunch)")
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
 }
 
 @Suite struct TabsNeedASceneTests {

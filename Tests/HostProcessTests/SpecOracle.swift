@@ -222,7 +222,9 @@ struct SpecOracle: Sendable, Hashable {
             let restoredPresenting = restoresScene ? savedPresenting : nil
             presenting = background ? nil : restoredPresenting
             pendingPresenting = background ? restoredPresenting : nil
-            let restoredChildren = restoresScene && restoredTab == nil ? savedChildren : []
+            // The app re-adds the saved frontmost's children unless another tab was selected
+            // when it saved (they were that tab's), whatever the new root.
+            let restoredChildren = restoresScene && savedTab == 0 ? savedChildren : []
             if background { pendingChildren = restoredChildren } else { adopt(restoredChildren) }
             hasBackgroundTask = false
             hasSession = true
@@ -294,7 +296,7 @@ struct SpecOracle: Sendable, Hashable {
             if let restoredTab { show(tab: restoredTab) }
             presenting = restoresScene ? savedPresenting : nil
             pendingPresenting = nil
-            adopt(restoresScene && restoredTab == nil ? savedChildren : [])
+            adopt(restoresScene && savedTab == 0 ? savedChildren : [])
             hasBackgroundTask = false
             hasSession = true
         case .openURL, .continueUserActivity:
@@ -328,7 +330,16 @@ struct SpecOracle: Sendable, Hashable {
     }
 
     /// §2: every entry to background stores the app's state (its stack and presentation).
+    /// §3d: an app-based app's state is app-level only: nothing of the stack, presentation,
+    /// tab or children is kept for a later scene-based launch to rebuild.
     private mutating func save() {
+        guard !appBased else {
+            savedStack = nil
+            savedPresenting = nil
+            savedTab = 0
+            savedChildren = []
+            return
+        }
         savedStack = stack
         savedPresenting = presenting
         savedTab = tabRoots == nil ? 0 : shownTab

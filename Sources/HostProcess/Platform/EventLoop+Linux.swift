@@ -19,6 +19,9 @@ extension EventLoop {
     private static let eventsPerWait = 64
     /// Batches of jobs run per turn before the loop polls for I/O again.
     private static let jobBatchesPerTurn = 8
+    /// Turns in a row whose wait may have left events behind (a full batch, EINTR) that put
+    /// off the due timers, before they fire anyway: a loop flooded with events still fires.
+    private static let timerDeferralsInARow = 8
 
     convenience init() {
         let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -97,6 +100,7 @@ extension EventLoop {
         events.initialize(repeating: epoll_event())
         var batch: [EventLoopState.Job] = []
         batch.reserveCapacity(Self.retainedJobCapacity)
+        var timerDeferrals = 0
         while true {
             let timeout = loopState.withLock { Self.prepareToSleep(&$0) }
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
@@ -118,12 +122,19 @@ extension EventLoop {
             while runJobs(swappingWith: &batch), batches < Self.jobBatchesPerTurn {
                 batches += 1
             }
-            // Only the timers that were due when the wait returned: whatever the descriptors
-            // said by then has been handled, so a watchdog never fires for an answer that came
-            // in before its deadline. A timer that fell due while this turn's jobs ran (a loop
-            // held back for long) waits for the next turn, whose wait does not sleep and
-            // collects what arrived meanwhile first.
-            fireDueTimers(dueBy: woke)
+            // Only the timers that were due when the wait returned, and only once the wait
+            // has said everything it had (not a full batch, not EINTR): whatever the
+            // descriptors said by then has been handled, so a watchdog never fires for an
+            // answer that came in before its deadline. A timer that fell due while this turn's
+            // jobs ran (a loop held back for long) waits for the next turn, whose wait does not
+            // sleep and collects what arrived meanwhile first.
+            let waitSaidAll = count >= 0 && Int(count) < events.count
+            if waitSaidAll || timerDeferrals >= Self.timerDeferralsInARow {
+                timerDeferrals = 0
+                fireDueTimers(dueBy: woke)
+            } else {
+                timerDeferrals += 1
+            }
         }
     }
 

@@ -654,6 +654,10 @@ struct SceneMachine: Sendable {
             output.append(.deleteSession)
             output.append(.announceDiscard)
             session = nil
+            // The next session under this name is a new one, whose app has declared no kind yet
+            // (§3d): the last launch's lifecycle is not asked for again (its root and tabs are
+            // the app's, and stay).
+            lastLaunch.lifecycle = nil
             lifecycle.discarded()
             setWait(.store(.deletion))
 
