@@ -73,11 +73,14 @@ extension Help {
 
         Concurrency stress with invariant checks. C concurrent clients send M random
         operations in total (legal and illegal: connect, scene- or app-based, activate,
-        deactivate, background, foreground, push, pop, resize, memoryWarning, notify,
-        begin/endBackgroundTask, disconnect, terminate) to N scenes, each scene a worker
-        process; with --kill-rate R that share of the operations is a SIGKILL of a random
-        live worker from outside the host. The operation sequence is a function of the
-        seed; the interleaving is not.
+        deactivate, background, foreground, push, pop, present, dismiss, swipeDismiss,
+        swipeBack, tap, resize, memoryWarning, notify, begin/endBackgroundTask, openURL,
+        continueUserActivity, disconnect, terminate; and the notifications openWindow and
+        closeWindow, on which the default worker's app opens a window, a new scene with its
+        own worker, or closes one itself) to N scenes, each scene a worker process; with
+        --kill-rate R that share of the operations is a SIGKILL of a random live worker
+        (the windows the apps opened included) from outside the host. The operation
+        sequence is a function of the seed; the interleaving is not.
         Limits are short (suspend after 20 ms, background tasks expire after 300 ms).
 
         Checked, each broken invariant one "violation:" line on stderr:
@@ -91,6 +94,9 @@ extension Help {
             timer; "timers=T" on the line before the summary counts those seen in time; a
             host that stood still meanwhile, recording nothing while requests waited, is
             reported as that stall);
+          - what the host did for an app (a window opened or closed) was asked for: the
+            app got as many openWindow/closeWindow notifications, and each spawn, clean exit
+            and refusal is a request's or such an app request's;
           - no worker crashed or hit a watchdog, and none is alive after the quit;
           - the host holds no more file descriptors after the quit than before it started.
 
@@ -101,7 +107,8 @@ extension Help {
           --kill-rate R     share of operations that SIGKILL a live worker, 0...1 (default 0)
           --mix full|steady full (default): every operation, workers come and go; steady:
                             every scene connects first, then only transitions of live
-                            workers (no connect, disconnect, terminate): the host's
+                            workers (no connect, disconnect, terminate, no windows
+                            opened or closed by the apps): the host's
                             transition throughput without process churn
           --scale N         scale check: N scenes connect at once and must all reach
                             foregroundActive, then the host quits; reports the time and the

@@ -41,6 +41,8 @@ struct StressAudit {
     private struct TraceTally {
         var atoms: [LifecycleOperation: Int] = [:]
         var refusals: [String: Int] = [:]
+        /// `openURLContexts` delivered (an `openURL` to a scene without a worker spawns instead).
+        var urlContexts = 0
         var lastCallback: String?
     }
 
@@ -69,8 +71,15 @@ struct StressAudit {
     /// Every pid the trace shows spawned, in order, and those whose exit it shows.
     private(set) var spawned: [Int32] = []
     private(set) var exited: Set<Int32> = []
+    /// The scene each pid was spawned for.
+    private var spawnedScenes: [Int32: String] = [:]
     /// Quiet stretches after a refusal that lasted until a timer was due and ended with its event.
     private(set) var timersKept = 0
+    /// The windows the apps opened and closed themselves.
+    private(set) var windows = AppWindowAudit()
+    /// Workers spawned for scenes no request went to: windows the apps opened.
+    private(set) var appScenePids: Set<Int32> = []
+    var appSceneSpawns: Int { appScenePids.count }
 
     init(
         history: [TraceEvent],
@@ -122,7 +131,8 @@ struct StressAudit {
                     scene: scene,
                     verifier: &verifier,
                     counted: !quitting,
-                    tally: &traceTallies[scene, default: TraceTally()]
+                    tally: &traceTallies[scene, default: TraceTally()],
+                    windows: &windows
                 )
                 continue
             }
@@ -133,6 +143,8 @@ struct StressAudit {
             }
             guard let scene = event.scene else { continue }
             switch event.kind {
+            case .host:
+                _ = windows.hostEvent(event, scene: scene)
             case .process:
                 processEvent(event, scene: scene, tally: &traceTallies[scene, default: TraceTally()])
             case .callback:
@@ -147,6 +159,7 @@ struct StressAudit {
                         presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     }
                 case CallbackName.didReceiveNotification.rawValue:
+                    windows.notification(event, scene: scene)
                     if case .int(let id)? = event.value {
                         notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
                     }
@@ -156,6 +169,8 @@ struct StressAudit {
                     tally.atoms[.beginBackgroundTask, default: 0] += 1
                 case CallbackName.endBackgroundTask.rawValue:
                     tally.atoms[.endBackgroundTask, default: 0] += 1
+                case CallbackName.openURLContexts.rawValue:
+                    tally.urlContexts += 1
                 case CallbackName.viewWillTransition.rawValue:
                     if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
                 default:
@@ -163,7 +178,7 @@ struct StressAudit {
                 }
                 tally.lastCallback = name
                 traceTallies[scene] = tally
-            case .state, .host, .error:
+            case .state, .error:
                 break
             }
         }
@@ -172,6 +187,9 @@ struct StressAudit {
         checkMarks(presents, kind: .present, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
+        windows.check(log)
+        let requested = Set(requests.compactMap { $0?.scene })
+        for (pid, scene) in spawnedScenes where !requested.contains(scene) { appScenePids.insert(pid) }
         checkStatusChanges(activity)
         timers?.reportStalls()
         timersKept = timers?.kept ?? 0
@@ -228,6 +246,7 @@ struct StressAudit {
         switch event.processEvent {
         case .spawned:
             spawned.append(pid)
+            spawnedScenes[pid] = scene
             tally.atoms[.connect, default: 0] += 1
         case .exited:
             exited.insert(pid)
@@ -253,7 +272,8 @@ struct StressAudit {
         scene: String,
         verifier: inout TraceVerifier,
         counted: Bool,
-        tally: inout TraceTally
+        tally: inout TraceTally,
+        windows: inout AppWindowAudit
     ) {
         let place = "seq \(event.seq), scene \(scene)"
         let message = event.message ?? ""
@@ -279,7 +299,8 @@ struct StressAudit {
             } else if verifier.checker(forScene: scene) ?? SceneTraceChecker() != before {
                 log.record("\(place): the refused \(op) changed the scene's model state")
             }
-            if counted { tally.refusals[op, default: 0] += 1 }
+            // The host refused an app's request for a window past its limit: the app's, not a client's.
+            if counted, !windows.refusal(op: op, scene: scene) { tally.refusals[op, default: 0] += 1 }
             return
         default:
             break
@@ -330,26 +351,52 @@ struct StressAudit {
         for scene in scenes {
             let trace = traceTallies[scene] ?? TraceTally()
             let requested = requestTallies[scene] ?? [:]
+            let target = windows.targets[scene] ?? AppWindowAudit.Target()
             for (op, mustAppear) in Self.countedAtoms {
-                let atoms = trace.atoms[op] ?? 0
+                var atoms = trace.atoms[op] ?? 0
                 let tally = requested[op.rawValue] ?? RequestTally()
-                if atoms > tally.accepted + tally.failed {
+                var accepted = tally.accepted
+                var allowed = tally.accepted + tally.failed
+                var also = ""
+                switch op {
+                case .connect:
+                    // An `openURL` spawns (no live worker) or delivers `openURLContexts`, and an
+                    // app's window request may spawn.
+                    let urls = requested[LifecycleOperation.openURL.rawValue] ?? RequestTally()
+                    atoms += trace.urlContexts
+                    accepted += urls.accepted
+                    allowed += urls.accepted + urls.failed + target.activations
+                    also =
+                        " (with \(trace.urlContexts) openURLContexts; \(urls.accepted) accepted and \(urls.failed)"
+                        + " failed openURL, \(target.activations) app window requests)"
+                case .disconnect:
+                    // An app's request to close the window ends its worker cleanly.
+                    allowed += target.destructions
+                    also = " (and \(target.destructions) app requests to close the window)"
+                default:
+                    break
+                }
+                if atoms > allowed {
                     log.record(
                         "scene \(scene): \(atoms) \(op) transitions in the trace for \(tally.accepted) accepted and"
-                            + " \(tally.failed) failed \(op) requests (a refused request ran?)"
+                            + " \(tally.failed) failed \(op) requests\(also) (a refused request ran?)"
                     )
-                } else if mustAppear && atoms < tally.accepted {
+                } else if mustAppear && atoms < accepted {
                     log.record(
-                        "scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions in the trace"
+                        "scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions"
+                            + " in the trace\(also)"
                     )
                 }
             }
             for op in Set(trace.refusals.keys).union(requested.keys).sorted() {
                 let recorded = trace.refusals[op] ?? 0
                 let refused = requested[op]?.refused ?? 0
-                if recorded != refused {
+                // The host refuses an app's window request as it would a client's.
+                let byApps = windows.refusalAllowance(op, scene: scene)
+                if recorded < refused || recorded > refused + byApps {
                     log.record(
                         "scene \(scene): \(refused) \(op) requests refused but \(recorded) refusals in the trace"
+                            + (byApps > 0 ? " (and \(byApps) app window requests)" : "")
                     )
                 }
             }

@@ -55,6 +55,7 @@ public struct StressRunner: Sendable {
             table = RequestTable(count: options.ops)
             phaseFinished = await runClients(
                 plan,
+                host: host,
                 handles: handles,
                 trace: host.trace,
                 table: table,
@@ -92,6 +93,10 @@ public struct StressRunner: Sendable {
         audit.run()
         report.workers = audit.spawned.count
         report.timersKept = audit.timersKept
+        report.windowsOpened = audit.windows.opened
+        report.windowsClosed = audit.windows.closed
+        report.appSceneWorkers = audit.appSceneSpawns
+        report.appSceneKills = entries.count { $0.killed.map(audit.appScenePids.contains) ?? false }
 
         if quitFinished {
             for pid in audit.spawned where !audit.exited.contains(pid) {
@@ -127,6 +132,7 @@ public struct StressRunner: Sendable {
     /// the audit sees each timer's event come, or not, after the last refusals of the round.
     private func runClients(
         _ plan: StressPlan,
+        host: SceneHost,
         handles: [SceneHandle],
         trace: TraceRecorder,
         table: RequestTable,
@@ -148,11 +154,11 @@ public struct StressRunner: Sendable {
                         for actions in plan.clients {
                             let share = actions.filter { range.contains($0.id) }
                             group.addTask {
-                                await Self.runClient(share, handles: handles, trace: trace, table: table)
+                                await Self.runClient(share, host: host, handles: handles, trace: trace, table: table)
                             }
                         }
                     }
-                    await Self.settle(handles, within: settleLimit)
+                    await Self.settle(host, within: settleLimit)
                 }
             }
         )
@@ -168,6 +174,7 @@ public struct StressRunner: Sendable {
 
     private static func runClient(
         _ actions: [StressAction],
+        host: SceneHost,
         handles: [SceneHandle],
         trace: TraceRecorder,
         table: RequestTable
@@ -196,10 +203,8 @@ public struct StressRunner: Sendable {
                     )
                 }
             case .kill(let id, let pick):
-                var pids: [Int32] = []
-                for handle in handles {
-                    if let pid = await handle.status().pid { pids.append(pid) }
-                }
+                // Every scene's, the windows the apps opened included.
+                let pids = await host.statuses().compactMap(\.pid)
                 guard !pids.isEmpty else {
                     table.killed(id, pid: nil)
                     continue
@@ -212,17 +217,15 @@ public struct StressRunner: Sendable {
 
     /// Waits until no scene owes a timer's event (a background worker still running, or a
     /// worker with a background task: the host suspends or kills it in time), at most `limit`.
-    /// A host that lost a timer is left to the audit, which finds the event missing.
-    private static func settle(_ handles: [SceneHandle], within limit: Duration) async {
+    /// A host that lost a timer is left to the audit, which finds the event missing. The
+    /// windows the apps opened are waited for too.
+    private static func settle(_ host: SceneHost, within limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        var waiting = handles[...]
-        while let handle = waiting.first, ContinuousClock.now < deadline {
-            let status = await handle.status()
-            if status.process == .running && (status.activation == .background || status.hasBackgroundTask) {
-                try? await Task.sleep(for: .milliseconds(5))
-            } else {
-                waiting = waiting.dropFirst()
-            }
+        func owesTimer(_ status: SceneStatus) -> Bool {
+            status.process == .running && (status.activation == .background || status.hasBackgroundTask)
+        }
+        while ContinuousClock.now < deadline, await host.statuses().contains(where: owesTimer) {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -295,6 +298,7 @@ public struct StressRunner: Sendable {
                 if finished { log.record("\(what) never completed") }
                 continue
             }
+            if case .openURL = op { report.openURLs += 1 }
             switch entry.outcome {
             case .accepted: report.accepted += 1
             case .refused: report.refused += 1
