@@ -90,14 +90,16 @@ extension Help {
             was illegal, and nothing it would have done shows up in the trace); its client
             saw the same status before and after it; and it left the timers alone: the
             suspension or background-task expiration and kill its scene owed still came
-            (the clients pause 10 times, the last before the quit, until no scene owes a
-            timer; "timers=T" on the line before the summary counts those seen in time; a
+            (the clients pause 10 times, or every 2,500 operations in a longer run, the
+            last before the quit, until no scene owes a timer; "timers=T" on the line before the summary counts those seen in time; a
             host that stood still meanwhile, recording nothing while requests waited, is
             reported as that stall);
           - what the host did for an app (a window opened or closed) was asked for: the
             app got as many openWindow/closeWindow notifications, and each spawn, clean exit
             and refusal is a request's or such an app request's;
           - no worker crashed or hit a watchdog, and none is alive after the quit;
+          - the audit read every event: it reads each round's at the pause, and the host
+            holds only its newest 16 MiB of events (so a long run's memory stays flat);
           - the host holds no more file descriptors after the quit than before it started.
 
           --scenes N        scenes S0..S(N-1) (default 8)

@@ -17,7 +17,7 @@ import Protocol
 /// - a refused request changed nothing its client saw: the scene's status right before and
 ///   right after it is the same, unless something else of the scene happened in between;
 /// - no worker crashed, broke the protocol or hit a watchdog.
-struct StressAudit {
+struct StressAudit: Sendable {
     struct Request: Sendable {
         var scene: String
         var op: SceneOperation
@@ -60,13 +60,14 @@ struct StressAudit {
         var count = 1
     }
 
-    let history: [TraceEvent]
-    /// Indexed by request id; nil for kills.
-    let requests: [Request?]
+    /// Indexed by request id; nil for kills. Added round by round (`add(requests:)`).
+    private(set) var requests: [Request?] = []
     let log: ViolationLog
     /// The host's delays; nil: timers are not checked.
     let timing: TimerAudit.Timing?
-    let statusChanges: [StatusChange]
+    /// For `run()`: a whole recorded run at once.
+    private let history: [TraceEvent]
+    private let statusChanges: [StatusChange]
 
     /// Every pid the trace shows spawned, in order, and those whose exit it shows.
     private(set) var spawned: [Int32] = []
@@ -80,7 +81,28 @@ struct StressAudit {
     /// Workers spawned for scenes no request went to: windows the apps opened.
     private(set) var appScenePids: Set<Int32> = []
     var appSceneSpawns: Int { appScenePids.count }
+    /// Events fed so far, and the `seq` the next one must have.
+    private(set) var eventCount = 0
+    private(set) var nextSeq = 1
 
+    // What the events fed so far showed.
+    private var verifier = TraceVerifier()
+    private var traceTallies: [String: TraceTally] = [:]
+    private var pushes: [Int: Mark] = [:]
+    private var presents: [Int: Mark] = [:]
+    private var notifications: [Int: Mark] = [:]
+    private var quitting = false
+    private var activity = SceneActivity()
+    private var timers: TimerAudit?
+
+    /// An audit fed as the run goes: `add(requests:)` once a round's requests were all
+    /// answered, then `feed` with the events recorded meanwhile, in trace order, and at the end
+    /// `finish`. Only tallies and times are kept: never the events.
+    init(log: ViolationLog, timing: TimerAudit.Timing? = nil) {
+        self.init(history: [], requests: [], log: log, timing: timing)
+    }
+
+    /// An audit of a whole recorded run, carried out by `run()`.
     init(
         history: [TraceEvent],
         requests: [Request?],
@@ -89,11 +111,14 @@ struct StressAudit {
         statusChanges: [StatusChange] = []
     ) {
         self.history = history
-        self.requests = requests
+        self.pendingRequests = requests
         self.log = log
         self.timing = timing
         self.statusChanges = statusChanges
+        self.timers = timing.map { TimerAudit(timing: $0, log: log) }
     }
+
+    private var pendingRequests: [Request?]
 
     /// The operations whose atoms are counted against their requests, by the callback that
     /// starts the atom, and whether an accepted request must have left its atom (a
@@ -103,86 +128,110 @@ struct StressAudit {
         (.beginBackgroundTask, true), (.endBackgroundTask, true),
     ]
 
+    /// Audits the whole run given to `init(history:requests:…)`.
     mutating func run() {
-        var verifier = TraceVerifier()
-        var traceTallies: [String: TraceTally] = [:]
-        var pushes: [Int: Mark] = [:]
-        var presents: [Int: Mark] = [:]
-        var notifications: [Int: Mark] = [:]
-        var quitting = false
-        let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
-        var timers = timing.map { TimerAudit(timing: $0, activity: activity, log: log) }
+        add(requests: pendingRequests)
+        pendingRequests = []
+        for event in history { feed(event) }
+        finish(statusChanges: statusChanges)
+    }
 
-        for event in history {
-            if event.kind == .host && event.name == "quit" {
-                quitting = true
-                timers?.quit(event)
-            }
-            if event.kind == .error, let scene = event.scene {
-                if !quitting, SceneActivity.isRefusal(event), let op = event.op,
-                    let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
-                {
-                    timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
-                } else {
-                    timers?.event(event, scene: scene)
-                }
-                checkError(
-                    event,
-                    scene: scene,
-                    verifier: &verifier,
-                    counted: !quitting,
-                    tally: &traceTallies[scene, default: TraceTally()],
-                    windows: &windows
-                )
-                continue
-            }
-            if let scene = event.scene { timers?.event(event, scene: scene) }
-            if let violation = verifier.check(event) {
-                log.record("trace: \(violation)")
-                continue
-            }
-            guard let scene = event.scene else { continue }
-            switch event.kind {
-            case .host:
-                _ = windows.hostEvent(event, scene: scene)
-            case .process:
-                processEvent(event, scene: scene, tally: &traceTallies[scene, default: TraceTally()])
-            case .callback:
-                // The app's own changes (origin app: a restored stack's loads, say) answer no request.
-                guard let name = event.name, event.origin == nil else { continue }
-                var tally = traceTallies[scene, default: TraceTally()]
-                switch name {
-                case CallbackName.loadView.rawValue:
-                    if let id = Self.requestID(event.viewController, prefix: "V") {
-                        pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    } else if let id = Self.requestID(event.viewController, prefix: "M") {
-                        presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    }
-                case CallbackName.didReceiveNotification.rawValue:
-                    windows.notification(event, scene: scene)
-                    if case .int(let id)? = event.value {
-                        notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    }
-                case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
-                    tally.atoms[.memoryWarning, default: 0] += 1
-                case CallbackName.beginBackgroundTask.rawValue:
-                    tally.atoms[.beginBackgroundTask, default: 0] += 1
-                case CallbackName.endBackgroundTask.rawValue:
-                    tally.atoms[.endBackgroundTask, default: 0] += 1
-                case CallbackName.openURLContexts.rawValue:
-                    tally.urlContexts += 1
-                case CallbackName.viewWillTransition.rawValue:
-                    if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
-                default:
-                    break
-                }
-                tally.lastCallback = name
-                traceTallies[scene] = tally
-            case .state, .error:
-                break
+    /// The next requests, by id (the first has id `requests.count`), all answered (or never
+    /// to be): before the events recorded while they were under way.
+    mutating func add(requests new: [Request?]) {
+        var spans: [String: [SceneActivity.Span]] = [:]
+        var refused: [SceneActivity.Span] = []
+        for request in new {
+            guard let request, let sent = request.sent else { continue }
+            let span = (sent: sent, completed: request.completed ?? .infinity)
+            if request.outcome == .refused {
+                refused.append(span)
+            } else {
+                spans[request.scene, default: []].append(span)
             }
         }
+        activity.add(spans: spans, refused: refused)
+        requests += new
+    }
 
+    /// The next event of the trace.
+    mutating func feed(_ event: TraceEvent) {
+        eventCount += 1
+        nextSeq = event.seq + 1
+        activity.feed(event)
+        if event.kind == .host && event.name == "quit" {
+            quitting = true
+            timers?.quit(event, activity: activity)
+        }
+        if event.kind == .error, let scene = event.scene {
+            if !quitting, SceneActivity.isRefusal(event), let op = event.op,
+                let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
+            {
+                timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
+            } else {
+                timers?.event(event, scene: scene, activity: activity)
+            }
+            checkError(
+                event,
+                scene: scene,
+                verifier: &verifier,
+                counted: !quitting,
+                tally: &traceTallies[scene, default: TraceTally()],
+                windows: &windows
+            )
+            return
+        }
+        if let scene = event.scene { timers?.event(event, scene: scene, activity: activity) }
+        if let violation = verifier.check(event) {
+            log.record("trace: \(violation)")
+            return
+        }
+        guard let scene = event.scene else { return }
+        switch event.kind {
+        case .host:
+            _ = windows.hostEvent(event, scene: scene)
+        case .process:
+            var tally = traceTallies[scene] ?? TraceTally()
+            processEvent(event, scene: scene, tally: &tally)
+            traceTallies[scene] = tally
+        case .callback:
+            // The app's own changes (origin app: a restored stack's loads, say) answer no request.
+            guard let name = event.name, event.origin == nil else { return }
+            var tally = traceTallies[scene, default: TraceTally()]
+            switch name {
+            case CallbackName.loadView.rawValue:
+                if let id = Self.requestID(event.viewController, prefix: "V") {
+                    pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                } else if let id = Self.requestID(event.viewController, prefix: "M") {
+                    presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                }
+            case CallbackName.didReceiveNotification.rawValue:
+                windows.notification(event, scene: scene)
+                if case .int(let id)? = event.value {
+                    notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                }
+            case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
+                tally.atoms[.memoryWarning, default: 0] += 1
+            case CallbackName.beginBackgroundTask.rawValue:
+                tally.atoms[.beginBackgroundTask, default: 0] += 1
+            case CallbackName.endBackgroundTask.rawValue:
+                tally.atoms[.endBackgroundTask, default: 0] += 1
+            case CallbackName.openURLContexts.rawValue:
+                tally.urlContexts += 1
+            case CallbackName.viewWillTransition.rawValue:
+                if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
+            default:
+                break
+            }
+            tally.lastCallback = name
+            traceTallies[scene] = tally
+        case .state, .error:
+            break
+        }
+    }
+
+    /// The checks over the whole run, once every request was added and every event fed.
+    mutating func finish(statusChanges: [StatusChange]) {
         checkMarks(pushes, kind: .push, callback: "loadView")
         checkMarks(presents, kind: .present, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
@@ -190,33 +239,15 @@ struct StressAudit {
         windows.check(log)
         let requested = Set(requests.compactMap { $0?.scene })
         for (pid, scene) in spawnedScenes where !requested.contains(scene) { appScenePids.insert(pid) }
-        checkStatusChanges(activity)
+        checkStatusChanges(activity, statusChanges)
         timers?.reportStalls()
         timersKept = timers?.kept ?? 0
-    }
-
-    /// Per scene, the trace times of the requests that were not refused.
-    private func requestSpans() -> [String: [(sent: Double, completed: Double)]] {
-        var spans: [String: [(sent: Double, completed: Double)]] = [:]
-        for request in requests {
-            guard let request, request.outcome != .refused, let sent = request.sent else { continue }
-            spans[request.scene, default: []].append((sent, request.completed ?? .infinity))
-        }
-        return spans
-    }
-
-    /// The trace times of the refused requests.
-    private func refusedSpans() -> [(sent: Double, completed: Double)] {
-        requests.compactMap { request in
-            guard let request, request.outcome == .refused, let sent = request.sent else { return nil }
-            return (sent, request.completed ?? .infinity)
-        }
     }
 
     /// A status that differs around a refused request, with nothing else of the scene in
     /// between (no other event, no request that may have been carried out meanwhile): the
     /// refusal changed it.
-    private func checkStatusChanges(_ activity: SceneActivity) {
+    private func checkStatusChanges(_ activity: SceneActivity, _ statusChanges: [StatusChange]) {
         for change in statusChanges {
             let scene = change.before.scene
             // A microsecond either side: the trace's times are rounded to it.

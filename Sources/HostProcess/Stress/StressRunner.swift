@@ -38,20 +38,32 @@ public struct StressRunner: Sendable {
         try? await Task.sleep(for: .milliseconds(1))
         report.descriptorsBefore = options.checksDescriptors ? ProcessResources.openDescriptorCount() : nil
 
-        let host = try SceneHost(configuration: configuration)
+        // The host holds only the newest events: the audit reads them round by round.
+        var configuration = self.configuration
+        if configuration.traceHistoryLimitBytes == nil {
+            configuration.traceHistoryLimitBytes = StressOptions.traceHistoryLimitBytes
+        }
+        // The trace file, if any, is written as events are recorded: the run never holds all of them.
+        let host = try SceneHost(configuration: configuration, tracePath: tracePath)
         var handles: [SceneHandle] = []
         for index in 0..<options.scenes { handles.append(try host.scene(StressPlan.sceneName(index))) }
 
-        let actions: [StressAction]
+        let action: @Sendable (Int) -> StressAction
         let table: RequestTable
         let phaseFinished: Bool
+        let feed = AuditFeed(
+            StressAudit(log: log, timing: TimerAudit.Timing(configuration)),
+            trace: host.trace,
+            limit: configuration.traceHistoryLimitBytes
+        )
         if options.isScaleRun {
-            actions = (0..<options.scenes).map { .request(id: $0, scene: $0, .connect()) }
-            table = RequestTable(count: actions.count)
+            action = { .request(id: $0, scene: $0, .connect()) }
+            table = RequestTable(count: options.scenes)
             phaseFinished = await connectAll(handles, table: table, report: &report, log: log)
         } else {
             let plan = StressPlan(options: options)
-            actions = plan.clients.flatMap { $0 }.sorted { $0.id < $1.id }
+            // Action `id` went to client `id % clients`, as its `id / clients`-th.
+            action = { plan.clients[$0 % plan.clients.count][$0 / plan.clients.count] }
             table = RequestTable(count: options.ops)
             phaseFinished = await runClients(
                 plan,
@@ -60,7 +72,8 @@ public struct StressRunner: Sendable {
                 trace: host.trace,
                 table: table,
                 report: &report,
-                log: log
+                log: log,
+                afterRound: { end in feed.catchUp(requestsBefore: end, table: table, action: action) }
             )
         }
 
@@ -70,27 +83,10 @@ public struct StressRunner: Sendable {
         if !quitFinished { log.record("quit did not complete within \(options.replyTimeout)") }
 
         let entries = table.snapshot
-        tally(actions, entries, into: &report, log: log, finished: phaseFinished)
-        let history = host.trace.history
-        report.events = history.count
-        let requests: [StressAudit.Request?] = actions.map { action in
-            guard case .request(let id, let scene, let op) = action else { return nil }
-            return StressAudit.Request(
-                scene: StressPlan.sceneName(scene),
-                op: op,
-                outcome: entries[id].outcome,
-                sent: entries[id].sent,
-                completed: entries[id].completed
-            )
-        }
-        var audit = StressAudit(
-            history: history,
-            requests: requests,
-            log: log,
-            timing: TimerAudit.Timing(configuration),
-            statusChanges: table.statusChanges
-        )
-        audit.run()
+        tally(entries.count, action, entries, into: &report, log: log, finished: phaseFinished)
+        feed.catchUp(requestsBefore: entries.count, table: table, action: action)
+        let audit = feed.finish(statusChanges: table.statusChanges)
+        report.events = audit.eventCount
         report.workers = audit.spawned.count
         report.timersKept = audit.timersKept
         report.windowsOpened = audit.windows.opened
@@ -106,7 +102,10 @@ public struct StressRunner: Sendable {
                 log.record("worker \(pid) is still alive after quit")
             }
             if let before = report.descriptorsBefore,
-                let after = ProcessResources.openDescriptorCount(workers: Set(audit.spawned))
+                let after = ProcessResources.openDescriptorCount(
+                    workers: Set(audit.spawned),
+                    files: tracePath.map { [$0] } ?? []
+                )
             {
                 report.descriptorsAfter = after
                 if after > before {
@@ -117,8 +116,8 @@ public struct StressRunner: Sendable {
             }
         }
         report.peakResidentKB = ProcessResources.memoryKB().peak
-        if let tracePath, !ProcessResources.writeTrace(history, to: tracePath) {
-            reporting("hostctl stress: cannot write the trace to \(tracePath): \(String(cString: strerror(errno)))")
+        if let tracePath, let error = host.trace.fileError {
+            reporting("hostctl stress: cannot write the trace to \(tracePath): \(error)")
         }
         report.violationCount = log.count
         report.violations = log.descriptions
@@ -137,11 +136,12 @@ public struct StressRunner: Sendable {
         trace: TraceRecorder,
         table: RequestTable,
         report: inout StressReport,
-        log: ViolationLog
+        log: ViolationLog,
+        afterRound: @escaping @Sendable (_ end: Int) -> Void
     ) async -> Bool {
         let start = ContinuousClock.now
         let limit = options.replyTimeout
-        let rounds = max(1, options.settles)
+        let rounds = options.rounds
         let total = max(1, options.ops)
         let settleLimit = Duration.milliseconds(Int(TimerAudit.Timing(configuration).settleLimit * 1000))
         let finished = await StressWatchdog.run(
@@ -159,6 +159,8 @@ public struct StressRunner: Sendable {
                         }
                     }
                     await Self.settle(host, within: settleLimit)
+                    // Every request of the round was answered: the audit reads its events.
+                    afterRound(range.upperBound)
                 }
             }
         )
@@ -276,7 +278,8 @@ public struct StressRunner: Sendable {
     /// Counts outcomes and latencies; every request must have completed exactly once, and
     /// only with an outcome a stress run may see.
     private func tally(
-        _ actions: [StressAction],
+        _ count: Int,
+        _ action: (Int) -> StressAction,
         _ entries: [RequestTable.Entry],
         into report: inout StressReport,
         log: ViolationLog,
@@ -284,7 +287,8 @@ public struct StressRunner: Sendable {
     ) {
         var latencies: [Int] = []
         latencies.reserveCapacity(entries.count)
-        for action in actions {
+        for id in 0..<count {
+            let action = action(id)
             let entry = entries[action.id]
             guard case .request(let id, let scene, let op) = action else {
                 if entry.killed != nil { report.kills += 1 }
