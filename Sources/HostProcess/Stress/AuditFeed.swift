@@ -23,7 +23,7 @@ final class AuditFeed: Sendable {
     /// then feeds every event recorded so far.
     func catchUp(requestsBefore end: Int, table: RequestTable, action: (Int) -> StressAction) {
         audit.withLock { audit in
-            let first = audit.requests.count
+            let first = audit.requestCount
             if end > first {
                 let entries = table.entries(first..<end)
                 audit.add(

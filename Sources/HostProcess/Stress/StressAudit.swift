@@ -38,7 +38,7 @@ struct StressAudit: Sendable {
     }
 
     /// Per scene: what the trace shows.
-    private struct TraceTally {
+    private struct TraceTally: Sendable {
         var atoms: [LifecycleOperation: Int] = [:]
         var refusals: [String: Int] = [:]
         /// `openURLContexts` delivered (an `openURL` to a scene without a worker spawns instead).
@@ -46,22 +46,41 @@ struct StressAudit: Sendable {
         var lastCallback: String?
     }
 
+    /// A request as the checks at the end see it.
+    private struct RequestRecord: Sendable {
+        enum Outcome: UInt8, Sendable {
+            case accepted, refused, failed
+        }
+
+        var kind: LifecycleOperation
+        var outcome: Outcome
+        var scene: Int32
+    }
+
     /// Per scene and operation: how the requests ended.
-    private struct RequestTally {
+    private struct RequestTally: Sendable {
         var accepted = 0
         var refused = 0
         var failed = 0
     }
 
     /// A request's mark in the trace (a controller it pushed, a value it notified).
-    private struct Mark {
+    private struct Mark: Sendable {
         var scene: String
         var seq: Int
         var count = 1
     }
 
-    /// Indexed by request id; nil for kills. Added round by round (`add(requests:)`).
-    private(set) var requests: [Request?] = []
+    /// What the checks at the end need of each request, indexed by id (nil for kills): a few
+    /// bytes each, not the request. Added round by round (`add(requests:)`).
+    private var records: [RequestRecord?] = []
+    /// The scenes requests went to, by the index records use.
+    private var sceneNames: [String] = []
+    private var sceneIndex: [String: Int32] = [:]
+    /// Per scene and operation name: how the requests ended.
+    private var requestTallies: [String: [String: RequestTally]] = [:]
+    /// The requests added so far (the next one's id).
+    var requestCount: Int { records.count }
     let log: ViolationLog
     /// The host's delays; nil: timers are not checked.
     let timing: TimerAudit.Timing?
@@ -141,8 +160,36 @@ struct StressAudit: Sendable {
     mutating func add(requests new: [Request?]) {
         var spans: [String: [SceneActivity.Span]] = [:]
         var refused: [SceneActivity.Span] = []
+        records.reserveCapacity(records.count + new.count)
         for request in new {
-            guard let request, let sent = request.sent else { continue }
+            guard let request else {
+                records.append(nil)
+                continue
+            }
+            let outcome: RequestRecord.Outcome
+            var tally = requestTallies[request.scene, default: [:]][request.op.name, default: RequestTally()]
+            switch request.outcome {
+            case .accepted:
+                outcome = .accepted
+                tally.accepted += 1
+            case .refused:
+                outcome = .refused
+                tally.refused += 1
+            case .failed, .pending, .unexpected:
+                outcome = .failed
+                tally.failed += 1
+            }
+            requestTallies[request.scene, default: [:]][request.op.name] = tally
+            let scene: Int32
+            if let index = sceneIndex[request.scene] {
+                scene = index
+            } else {
+                scene = Int32(sceneNames.count)
+                sceneIndex[request.scene] = scene
+                sceneNames.append(request.scene)
+            }
+            records.append(RequestRecord(kind: request.op.kind, outcome: outcome, scene: scene))
+            guard let sent = request.sent else { continue }
             let span = (sent: sent, completed: request.completed ?? .infinity)
             if request.outcome == .refused {
                 refused.append(span)
@@ -151,7 +198,6 @@ struct StressAudit: Sendable {
             }
         }
         activity.add(spans: spans, refused: refused)
-        requests += new
     }
 
     /// The next event of the trace.
@@ -237,8 +283,7 @@ struct StressAudit: Sendable {
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
         windows.check(log)
-        let requested = Set(requests.compactMap { $0?.scene })
-        for (pid, scene) in spawnedScenes where !requested.contains(scene) { appScenePids.insert(pid) }
+        for (pid, scene) in spawnedScenes where sceneIndex[scene] == nil { appScenePids.insert(pid) }
         checkStatusChanges(activity, statusChanges)
         timers?.reportStalls()
         timersKept = timers?.kept ?? 0
@@ -256,7 +301,7 @@ struct StressAudit: Sendable {
             guard !activity.eventOverlaps(scene: scene, since: since, until: until),
                 !activity.requestOverlaps(scene: scene, since: since, until: until)
             else { continue }
-            let op = change.id < requests.count ? requests[change.id]?.op.name ?? "?" : "?"
+            let op = change.id < records.count ? records[change.id]?.kind.rawValue ?? "?" : "?"
             log.record(
                 "scene \(scene): request #\(change.id) (\(op)) was refused, yet the scene's status changed with"
                     + " nothing else going on: \(Self.describe(change.before)) before, \(Self.describe(change.after)) after"
@@ -345,8 +390,8 @@ struct StressAudit: Sendable {
     private func checkMarks(_ marks: [Int: Mark], kind: LifecycleOperation, callback: String) {
         for (id, mark) in marks.sorted(by: { $0.key < $1.key }) {
             let place = "seq \(mark.seq), scene \(mark.scene)"
-            guard id >= 0, id < requests.count, let request = requests[id], request.op.kind == kind,
-                request.scene == mark.scene
+            guard id >= 0, id < records.count, let request = records[id], request.kind == kind,
+                sceneNames[Int(request.scene)] == mark.scene
             else {
                 log.record("\(place): \(callback) names request #\(id), which is no \(kind) of this scene")
                 continue
@@ -359,25 +404,16 @@ struct StressAudit: Sendable {
         }
         guard kind == .push || kind == .present else { return }
         // A push's (or present's) reply comes after its callbacks: an accepted one must have run.
-        for (id, request) in requests.enumerated() {
-            guard let request, request.op.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
-            log.record("scene \(request.scene): request #\(id) (\(kind)) was accepted but its \(callback) never ran")
+        for (id, request) in records.enumerated() {
+            guard let request, request.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
+            log.record(
+                "scene \(sceneNames[Int(request.scene)]): request #\(id) (\(kind)) was accepted but its \(callback) never ran"
+            )
         }
     }
 
     /// Atoms and refusals per scene against the requests' outcomes.
     private func checkCounts(_ traceTallies: [String: TraceTally]) {
-        var requestTallies: [String: [String: RequestTally]] = [:]
-        for request in requests {
-            guard let request else { continue }
-            var tally = requestTallies[request.scene, default: [:]][request.op.name, default: RequestTally()]
-            switch request.outcome {
-            case .accepted: tally.accepted += 1
-            case .refused: tally.refused += 1
-            case .failed, .pending, .unexpected: tally.failed += 1
-            }
-            requestTallies[request.scene, default: [:]][request.op.name] = tally
-        }
         let scenes = Set(requestTallies.keys).union(traceTallies.keys).sorted()
         for scene in scenes {
             let trace = traceTallies[scene] ?? TraceTally()

@@ -82,9 +82,8 @@ public struct StressRunner: Sendable {
         report.quitDuration = ContinuousClock.now - quitStart
         if !quitFinished { log.record("quit did not complete within \(options.replyTimeout)") }
 
-        let entries = table.snapshot
-        tally(entries.count, action, entries, into: &report, log: log, finished: phaseFinished)
-        feed.catchUp(requestsBefore: entries.count, table: table, action: action)
+        tally(table, action, into: &report, log: log, finished: phaseFinished)
+        feed.catchUp(requestsBefore: table.count, table: table, action: action)
         let audit = feed.finish(statusChanges: table.statusChanges)
         report.events = audit.eventCount
         report.workers = audit.spawned.count
@@ -92,7 +91,7 @@ public struct StressRunner: Sendable {
         report.windowsOpened = audit.windows.opened
         report.windowsClosed = audit.windows.closed
         report.appSceneWorkers = audit.appSceneSpawns
-        report.appSceneKills = entries.count { $0.killed.map(audit.appScenePids.contains) ?? false }
+        report.appSceneKills = table.killedPids.count { audit.appScenePids.contains($0) }
 
         if quitFinished {
             for pid in audit.spawned where !audit.exited.contains(pid) {
@@ -263,7 +262,7 @@ public struct StressRunner: Sendable {
             if status.activation == .foregroundActive && status.process == .running {
                 report.connected += 1
             } else {
-                let outcome = table.snapshot[index].outcome
+                let outcome = table.entries(index..<index + 1)[0].outcome
                 log.record(
                     "scene \(status.scene) is \(status.activation) (worker \(status.process)) after connect, expected foregroundActive"
                         + (outcome == .accepted ? "" : " (connect: \(outcome))")
@@ -278,18 +277,24 @@ public struct StressRunner: Sendable {
     /// Counts outcomes and latencies; every request must have completed exactly once, and
     /// only with an outcome a stress run may see.
     private func tally(
-        _ count: Int,
+        _ table: RequestTable,
         _ action: (Int) -> StressAction,
-        _ entries: [RequestTable.Entry],
         into report: inout StressReport,
         log: ViolationLog,
         finished: Bool
     ) {
         var latencies: [Int] = []
-        latencies.reserveCapacity(entries.count)
-        for id in 0..<count {
+        latencies.reserveCapacity(table.count)
+        // A share at a time: no copy of the whole table.
+        var entries: [RequestTable.Entry] = []
+        var first = 0
+        for id in 0..<table.count {
+            if id - first >= entries.count {
+                first = id
+                entries = table.entries(id..<min(table.count, id + 10_000))
+            }
             let action = action(id)
-            let entry = entries[action.id]
+            let entry = entries[id - first]
             guard case .request(let id, let scene, let op) = action else {
                 if entry.killed != nil { report.kills += 1 }
                 continue

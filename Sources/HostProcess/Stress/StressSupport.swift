@@ -92,7 +92,10 @@ final class RequestTable: Sendable {
         }
     }
 
-    var snapshot: [Entry] { entries.withLock { $0 } }
+    var count: Int { entries.withLock { $0.count } }
+
+    /// The pids the kills signalled.
+    var killedPids: [Int32] { entries.withLock { $0.compactMap(\.killed) } }
 
     /// The entries with ids in `range`.
     func entries(_ range: Range<Int>) -> [Entry] { entries.withLock { Array($0[range]) } }
