@@ -121,6 +121,34 @@ import Testing
         )
     }
 
+    /// A refusal on a window may be the host's on its opener's behalf (a client's request got
+    /// there first), as many as the app asked for there, and no more.
+    @Test func refusalsOnAWindowAreBoundedByTheAppsRequests() async throws {
+        let run = try await recordedRun()
+        // While S0-1 is active and idle: right before the app asks to close it.
+        let closing = try #require(
+            run.history.firstIndex { $0.kind == .host && $0.name == AppWindowAudit.destruction }
+        )
+        var refusal = TraceEvent(
+            kind: .error,
+            scene: "S0-1",
+            op: LifecycleOperation.connect.rawValue,
+            code: ProtocolError.Code.illegalTransition.rawValue,
+            message: "already connected"
+        )
+        refusal.time = run.history[closing - 1].time
+        var once = run.history
+        once.insert(refusal, at: closing)
+        #expect(audit(renumbered(once), run.requests).1 == [])
+        var twice = once
+        twice.insert(refusal, at: closing)
+        let found = audit(renumbered(twice), run.requests).1
+        #expect(
+            found == ["scene S0-1: 0 connect requests refused but 2 refusals in the trace (and 1 app window requests)"],
+            "\(found)"
+        )
+    }
+
     @Test func aRefusedOpenURLThatSpawnedIsCaught() async throws {
         var run = try await recordedRun()
         run.requests[3]?.outcome = .refused
