@@ -109,8 +109,8 @@ extension Help {
           --kill-rate R     share of operations that SIGKILL a live worker, 0...1 (default 0)
           --mix full|steady full (default): every operation, workers come and go; steady:
                             every scene connects first, then only transitions of live
-                            workers (no connect, disconnect, terminate, no windows
-                            opened or closed by the apps): the host's
+                            workers (no connect, disconnect, terminate, openURL, no
+                            windows opened or closed by the apps): the host's
                             transition throughput without process churn
           --scale N         scale check: N scenes connect at once and must all reach
                             foregroundActive, then the host quits; reports the time and the

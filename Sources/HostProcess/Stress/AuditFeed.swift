@@ -20,7 +20,7 @@ final class AuditFeed: Sendable {
     }
 
     /// Adds the requests with ids below `end` not added yet (all answered, or never to be),
-    /// then feeds every event recorded so far.
+    /// feeds every event recorded so far, then checks the status changes the clients saw.
     func catchUp(requestsBefore end: Int, table: RequestTable, action: (Int) -> StressAction) {
         audit.withLock { audit in
             let first = audit.requestCount
@@ -42,7 +42,7 @@ final class AuditFeed: Sendable {
             }
             while true {
                 let batch = trace.heldEvents(fromSeq: audit.nextSeq, maximumBytes: Self.batchBytes)
-                guard let head = batch.first, let last = batch.last, last.seq >= audit.nextSeq else { return }
+                guard let head = batch.first, let last = batch.last, last.seq >= audit.nextSeq else { break }
                 if head.seq > audit.nextSeq {
                     audit.log.record(
                         "the host's trace history (limit \(limit.map { "\($0) bytes" } ?? "none")) dropped events"
@@ -51,6 +51,8 @@ final class AuditFeed: Sendable {
                 }
                 for event in batch where event.seq >= audit.nextSeq { audit.feed(event) }
             }
+            // Every event up to the last status read is fed now.
+            audit.check(statusChanges: table.takeStatusChanges())
         }
     }
 

@@ -276,7 +276,14 @@ struct StressAudit: Sendable {
         }
     }
 
-    /// The checks over the whole run, once every request was added and every event fed.
+    /// Checks status changes its clients saw around refused requests, once the events
+    /// recorded until the last of them were fed.
+    func check(statusChanges: [StatusChange]) {
+        checkStatusChanges(activity, statusChanges)
+    }
+
+    /// The checks over the whole run, once every request was added and every event fed
+    /// (`statusChanges`: those not checked yet).
     mutating func finish(statusChanges: [StatusChange]) {
         checkMarks(pushes, kind: .push, callback: "loadView")
         checkMarks(presents, kind: .present, callback: "loadView")

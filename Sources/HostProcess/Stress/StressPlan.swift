@@ -64,6 +64,8 @@ public struct StressPlan: Sendable, Hashable {
         var clients = [[StressAction]](repeating: [], count: clientCount)
         let steady: Set<Kind> = [
             .connect, .connectBackground, .disconnect, .terminate, .connectAppBased, .openWindow, .closeWindow,
+            // A URL relaunches a scene whose worker ended (a background task past its limit, say).
+            .openURL,
         ]
         let weights = Self.weights.map { options.mix == .steady && steady.contains($0.kind) ? 0 : $0.weight }
         let connects = options.mix == .steady ? min(options.scenes, max(0, options.ops)) : 0

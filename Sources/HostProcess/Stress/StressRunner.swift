@@ -84,7 +84,7 @@ public struct StressRunner: Sendable {
 
         tally(table, action, into: &report, log: log, finished: phaseFinished)
         feed.catchUp(requestsBefore: table.count, table: table, action: action)
-        let audit = feed.finish(statusChanges: table.statusChanges)
+        let audit = feed.finish(statusChanges: table.takeStatusChanges())
         report.events = audit.eventCount
         report.workers = audit.spawned.count
         report.timersKept = audit.timersKept

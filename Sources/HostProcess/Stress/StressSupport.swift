@@ -72,7 +72,14 @@ final class RequestTable: Sendable {
         changes.withLock { $0.append(change) }
     }
 
-    var statusChanges: [StressAudit.StatusChange] { changes.withLock { $0 } }
+    /// The status changes recorded since the last call (the audit checks them a round at a
+    /// time: the table holds at most a round's).
+    func takeStatusChanges() -> [StressAudit.StatusChange] {
+        changes.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+    }
 
     func killed(_ id: Int, pid: Int32?) {
         entries.withLock { entries in
