@@ -26,6 +26,8 @@ public struct StressOptions: Sendable, Hashable {
     /// The host's trace history during a run (`HostConfiguration.traceHistoryLimitBytes`,
     /// unless the configuration sets one): far above a round's events.
     public static let traceHistoryLimitBytes = 16 << 20
+    /// A scale run's history per scene (a connect and a quit take about 25 events, 20 KB).
+    public static let scaleHistoryBytesPerScene = 64 << 10
 
     /// How many rounds the clients' phase has: `settles`, or more in a long run.
     public var rounds: Int {

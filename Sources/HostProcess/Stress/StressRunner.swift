@@ -41,7 +41,11 @@ public struct StressRunner: Sendable {
         // The host holds only the newest events: the audit reads them round by round.
         var configuration = self.configuration
         if configuration.traceHistoryLimitBytes == nil {
-            configuration.traceHistoryLimitBytes = StressOptions.traceHistoryLimitBytes
+            // A scale run has one round: every scene's connect and quit.
+            configuration.traceHistoryLimitBytes =
+                options.isScaleRun
+                ? max(StressOptions.traceHistoryLimitBytes, options.scenes * StressOptions.scaleHistoryBytesPerScene)
+                : StressOptions.traceHistoryLimitBytes
         }
         // The trace file, if any, is written as events are recorded: the run never holds all of them.
         let host = try SceneHost(configuration: configuration, tracePath: tracePath)
