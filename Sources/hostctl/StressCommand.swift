@@ -73,12 +73,14 @@ extension Help {
 
         Concurrency stress with invariant checks. C concurrent clients send M random
         operations in total (legal and illegal: connect, scene- or app-based, activate,
-        deactivate, background, foreground, push, pop, resize, memoryWarning, notify,
-        begin/endBackgroundTask, disconnect, terminate, present, dismiss, the swipes, tap,
-        continueUserActivity, addChild, removeChild) to N scenes, each scene a worker
-        process; with --kill-rate R that share of the operations is a SIGKILL of a random
-        live worker from outside the host. The operation sequence is a function of the
-        seed; the interleaving is not.
+        deactivate, background, foreground, push, pop, present, dismiss, swipeDismiss,
+        swipeBack, tap, resize, memoryWarning, notify, begin/endBackgroundTask, openURL,
+        continueUserActivity, addChild, removeChild, disconnect, terminate; and the
+        notifications openWindow and closeWindow, on which the default worker's app opens a
+        window, a new scene with its own worker, or closes one itself) to N scenes, each scene
+        a worker process; with --kill-rate R that share of the operations is a SIGKILL of a
+        random live worker (the windows the apps opened included) from outside the host. The
+        operation sequence is a function of the seed; the interleaving is not.
         Limits are short (suspend after 20 ms, background tasks expire after 300 ms).
 
         Checked, each broken invariant one "violation:" line on stderr:
@@ -88,11 +90,16 @@ extension Help {
             was illegal, and nothing it would have done shows up in the trace); its client
             saw the same status before and after it; and it left the timers alone: the
             suspension or background-task expiration and kill its scene owed still came
-            (the clients pause 10 times, the last before the quit, until no scene owes a
-            timer; "timers=T" on the line before the summary counts those seen in time; a
+            (the clients pause 10 times, or every 2,500 operations in a longer run, the
+            last before the quit, until no scene owes a timer; "timers=T" on the line before the summary counts those seen in time; a
             host that stood still meanwhile, recording nothing while requests waited, is
             reported as that stall);
+          - what the host did for an app (a window opened or closed) was asked for: the
+            app got as many openWindow/closeWindow notifications, and each spawn, clean exit
+            and refusal is a request's or such an app request's;
           - no worker crashed or hit a watchdog, and none is alive after the quit;
+          - the audit read every event: it reads each round's at the pause, and the host
+            holds only its newest 16 MiB of events (so a long run's memory stays flat);
           - the host holds no more file descriptors after the quit than before it started.
 
           --scenes N        scenes S0..S(N-1) (default 8)
@@ -102,7 +109,8 @@ extension Help {
           --kill-rate R     share of operations that SIGKILL a live worker, 0...1 (default 0)
           --mix full|steady full (default): every operation, workers come and go; steady:
                             every scene connects first, then only transitions of live
-                            workers (no connect, disconnect, terminate): the host's
+                            workers (no connect, disconnect, terminate, openURL, no
+                            windows opened or closed by the apps): the host's
                             transition throughput without process churn
           --scale N         scale check: N scenes connect at once and must all reach
                             foregroundActive, then the host quits; reports the time and the

@@ -146,6 +146,31 @@ import Testing
         #expect(await Self.checkSeed(78, steps: steps) { _ in nil } == nil)
     }
 
+    /// The seeds' steps exercise §3c with kills: windows opened, closed and refused a close,
+    /// windows killed and taking steps, an opener killed with its window open.
+    @Test func theSeedsOpenCloseAndKillWindows() {
+        var opened = 0
+        var closed = 0
+        var refused = 0
+        var windowCrashes = 0
+        var windowSteps = 0
+        for seed in Self.seeds {
+            let run = Self.generateWithEffects(seed: seed, count: Self.stepsPerSeed)
+            for effect in run.effects {
+                switch effect {
+                case .open: opened += 1
+                case .close: closed += 1
+                case .refusedClose: refused += 1
+                }
+            }
+            for step in run.steps where run.windows.isWindow(step.scene) {
+                if case .crash = step { windowCrashes += 1 } else { windowSteps += 1 }
+            }
+        }
+        #expect(opened >= 10 && closed >= 5 && refused >= 3, "opened \(opened), closed \(closed), refused \(refused)")
+        #expect(windowCrashes >= 2 && windowSteps >= 20, "crashes \(windowCrashes), steps \(windowSteps)")
+    }
+
     /// The same seed gives the same stress plan; kills come at about the requested rate.
     @Test func stressPlansAreAFunctionOfTheSeed() {
         var options = StressOptions()
@@ -198,9 +223,19 @@ import Testing
     /// Three steps in four are drawn among those the oracle says are legal (it runs along
     /// as the steps are drawn), the rest among all: deep states and refusals both.
     static func generate(seed: UInt64, count: Int) -> [Step] {
+        generateWithEffects(seed: seed, count: count).steps
+    }
+
+    /// The steps, and what the oracle expects the apps to ask for along them (§3c).
+    static func generateWithEffects(
+        seed: UInt64,
+        count: Int
+    ) -> (steps: [Step], effects: [SpecAppWindows.Effect], windows: SpecAppWindows) {
         var generator = SeededGenerator(seed: seed)
         var containment = SeededGenerator(seed: seed &* 7919 &+ 14)
         var oracles: [String: SpecOracle] = [:]
+        var windows = SpecAppWindows()
+        var effects: [SpecAppWindows.Effect] = []
         var steps: [Step] = []
         func apply(_ step: Step) {
             steps.append(step)
@@ -209,9 +244,12 @@ import Testing
                 oracles[scene, default: SpecOracle()].crashed()
             case .op(let scene, let op):
                 var oracle = oracles[scene] ?? SpecOracle()
-                if oracle.allows(op) { _ = oracle.perform(op) }
+                let appBased = oracle.appBased
+                var delivered: [String] = []
+                if oracle.allows(op) { delivered = oracle.perform(op) }
                 if oracle.shouldSuspend { oracle.suspended() }
                 oracles[scene] = oracle
+                effects += windows.apply(delivered: delivered, to: scene, appBased: appBased, oracles: &oracles)
             }
         }
         for index in 0..<count {
@@ -225,10 +263,43 @@ import Testing
             if let suspended = scenes.first(where: { oracles[$0]?.place == .suspended }), generator.chance(0.4) {
                 step = .op(scene: suspended, .notify(name: index % 3 == 0 ? "mail" : "sync", value: .int(index)))
             }
+            // §3c: the apps open and close windows, and the windows take steps (kills too).
+            if generator.chance(0.2) {
+                step = windowStep(&generator, index: index, oracles: oracles, windows: windows) ?? step
+            }
             apply(step)
             if let child = containmentStep(&containment, index: index, scene: step.scene) { apply(child) }
         }
-        return steps
+        return (steps, effects, windows)
+    }
+
+    /// A step of §3c: a scene's app asked to open a window (`openWindow`) or to close one of
+    /// the first two it opened (`closeWindow` naming it), a window asked to close itself, or
+    /// any step of an open window. The window notifications go to a window only while it is
+    /// not suspended, so that none is held and delivered in the middle of another's discard.
+    static func windowStep(
+        _ generator: inout SeededGenerator,
+        index: Int,
+        oracles: [String: SpecOracle],
+        windows: SpecAppWindows
+    ) -> Step? {
+        let base = generator.element(of: scenes)
+        let open = windows.openWindows(oracles)
+        switch generator.next(below: 10) {
+        case 0..<3:
+            return .op(scene: base, .notify(name: SpecAppWindows.openWindow, value: .int(index)))
+        case 3..<5:
+            let name = "\(base)-\(1 + generator.next(below: 2))"
+            return .op(scene: base, .notify(name: SpecAppWindows.closeWindow, value: .string(name)))
+        case 5:
+            let awake = open.filter { oracles[$0]?.place != .suspended }
+            guard !awake.isEmpty else { return nil }
+            return .op(scene: generator.element(of: awake), .notify(name: SpecAppWindows.closeWindow, value: .null))
+        default:
+            guard !open.isEmpty else { return nil }
+            // (Its notifications are `sync` and `mail`: no window notification.)
+            return randomStep(&generator, index: index, scenes: open)
+        }
     }
 
     static func isLegal(_ step: Step, oracles: [String: SpecOracle]) -> Bool {
@@ -407,14 +478,22 @@ import Testing
             return Failure(step: 0, message: "the host did not start: \(error)")
         }
         var oracles: [String: SpecOracle] = [:]
+        var windows = SpecAppWindows()
         var verified = TraceVerifier()
         var verifiedCount = 0
         var failure: Failure?
         for (index, step) in steps.enumerated() {
             do {
-                try await run(step, on: host, oracles: &oracles)
-                try compare(host: host, oracles: oracles, verifier: &verified, verifiedCount: &verifiedCount)
-                for scene in scenes {
+                try await run(step, on: host, oracles: &oracles, windows: &windows)
+                let all = scenes + windows.given
+                try compare(
+                    host: host,
+                    scenes: all,
+                    oracles: oracles,
+                    verifier: &verified,
+                    verifiedCount: &verifiedCount
+                )
+                for scene in all {
                     try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
                 }
             } catch let error as Failure {
@@ -432,7 +511,12 @@ import Testing
         return failure
     }
 
-    static func run(_ step: Step, on host: SceneHost, oracles: inout [String: SpecOracle]) async throws {
+    static func run(
+        _ step: Step,
+        on host: SceneHost,
+        oracles: inout [String: SpecOracle],
+        windows: inout SpecAppWindows
+    ) async throws {
         switch step {
         case .crash(let scene):
             let handle = try host.scene(scene)
@@ -472,6 +556,7 @@ import Testing
                 )
             }
             if legal {
+                let appBased = oracle.appBased
                 let expected = oracle.perform(op)
                 let delivered = host.trace.history
                     .filter {
@@ -484,6 +569,11 @@ import Testing
                         message: "notifications delivered \(delivered), the oracle expects \(expected)"
                     )
                 }
+                // §3c: what the app asked for on those notifications (it may close its own window).
+                oracles[scene] = oracle
+                let effects = windows.apply(delivered: expected, to: scene, appBased: appBased, oracles: &oracles)
+                try await waitFor(effects, on: host, since: mark)
+                oracle = oracles[scene] ?? oracle
             }
             // The app selects its saved tab again right after a reconnect (its own change).
             if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
@@ -539,6 +629,27 @@ import Testing
         }
     }
 
+    /// Waits until the host carried out what the app asked for (§3c): each window opened is
+    /// active, each closed one discarded, each refused close's refusal recorded.
+    static func waitFor(_ effects: [SpecAppWindows.Effect], on host: SceneHost, since mark: Int) async throws {
+        for effect in effects {
+            do {
+                switch effect {
+                case .open(let window):
+                    try await host.scene(window).waitFor(.foregroundActive, timeout: .seconds(10))
+                case .close(let window):
+                    try await host.controller(window).waitUntil("discarded", timeout: .seconds(10)) { $0.isDiscarded }
+                case .refusedClose(let window):
+                    _ = try await host.trace.firstEvent(fromSeq: mark + 1, within: .seconds(10), "the refusal") {
+                        $0.scene == window && $0.kind == .error && $0.op == LifecycleOperation.discard.rawValue
+                    }
+                }
+            } catch {
+                throw Failure(step: 0, message: "the oracle expects the app's request to end in \(effect): \(error)")
+            }
+        }
+    }
+
     /// The host's status against the oracle.
     static func compare(_ scene: String, host: SceneHost, oracle: SpecOracle) async throws {
         let status = await (try host.scene(scene)).status()
@@ -559,6 +670,7 @@ import Testing
     /// and each scene's checker state (process state included: one terminal state) matches.
     static func compare(
         host: SceneHost,
+        scenes: [String],
         oracles: [String: SpecOracle],
         verifier: inout TraceVerifier,
         verifiedCount: inout Int

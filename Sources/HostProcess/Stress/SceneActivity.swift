@@ -3,17 +3,35 @@ import Protocol
 /// When each scene may have been busy, for the audit's checks that rest on a scene having
 /// been quiet: the trace times of the requests that were not refused (each may have started
 /// a transition before its first event) and of the scene's events other than refusals.
-struct SceneActivity {
+///
+/// Built as the run goes: the requests of a round are added once they were all answered,
+/// then the round's events are fed in trace order, so only times are kept, never events.
+struct SceneActivity: Sendable {
     /// Per scene: the requests that may have started a transition, sorted by when they were
     /// sent, with the latest completion among each prefix.
-    private struct Requests {
+    private struct Requests: Sendable {
         var sent: [Double] = []
+        var completed: [Double] = []
         var latestCompletion: [Double] = []
+
+        mutating func append(_ span: Span) {
+            sent.append(span.sent)
+            completed.append(span.completed)
+            latestCompletion.append(max(latestCompletion.last ?? -.infinity, span.completed))
+        }
     }
 
+    /// A request's trace times (`completed`: infinity when it was never answered).
+    typealias Span = (sent: Double, completed: Double)
+
     private var requests: [String: Requests] = [:]
+    /// Every span of a request that was not refused, and of one that was.
+    private var spans: [Span] = []
+    private var refusedSpans: [Span] = []
     /// Per scene: the times of its events other than refusals, in trace order.
     private var events: [String: [Double]] = [:]
+    /// The last event fed: a silence ends at the next.
+    private var previous: (seq: Int, time: Double)?
     /// Stretches of at least `Silence.minimum` in which the host recorded nothing at all
     /// while a request (of any scene) waited for its answer across the whole stretch: the
     /// host stood still (a refusal takes no worker, so it cannot have been waiting for one).
@@ -32,54 +50,53 @@ struct SceneActivity {
         static let minimum = 1.0
     }
 
-    /// `spans`: per scene, the (sent, completed) trace times of its requests that were not
-    /// refused; a request never answered completes at infinity. `refusedSpans`: the same for
-    /// the refused requests of every scene.
-    init(
-        spans: [String: [(sent: Double, completed: Double)]],
-        refusedSpans: [(sent: Double, completed: Double)] = [],
-        history: [TraceEvent]
-    ) {
-        for (scene, list) in spans {
-            var entry = Requests()
-            var latest = -Double.infinity
-            for span in list.sorted(by: { $0.sent < $1.sent }) {
-                latest = max(latest, span.completed)
-                entry.sent.append(span.sent)
-                entry.latestCompletion.append(latest)
+    init() {}
+
+    /// Adds requests: per scene, the (sent, completed) trace times of those that were not
+    /// refused (`spans`), and of the refused ones of every scene (`refused`). Requests are
+    /// added before the events recorded while they were under way.
+    mutating func add(spans new: [String: [Span]], refused: [Span]) {
+        for (scene, list) in new {
+            var entry = requests[scene] ?? Requests()
+            let sorted = list.sorted { $0.sent < $1.sent }
+            if let last = entry.sent.last, let first = sorted.first, first.sent < last {
+                // Out of order (a caller adding rounds out of order): sorted again from scratch.
+                var all = zip(entry.sent, entry.completed).map { (sent: $0, completed: $1) } + sorted
+                all.sort { $0.sent < $1.sent }
+                entry = Requests()
+                for span in all { entry.append(span) }
+            } else {
+                for span in sorted { entry.append(span) }
             }
             requests[scene] = entry
+            spans += list
         }
-        var previous: TraceEvent?
-        for event in history {
-            if let previous, event.time - previous.time >= Silence.minimum {
+        refusedSpans += refused
+    }
+
+    /// The next event, in trace order.
+    mutating func feed(_ event: TraceEvent) {
+        if let previous, event.time - previous.time >= Silence.minimum {
+            let start = previous.time
+            let end = event.time
+            let refusedWaiting = refusedSpans.count { $0.sent < start && $0.completed > end }
+            let waiting = spans.count { $0.sent < start && $0.completed > end } + refusedWaiting
+            if waiting > 0 {
                 silences.append(
                     Silence(
                         startSeq: previous.seq,
-                        start: previous.time,
+                        start: start,
                         endSeq: event.seq,
-                        end: event.time,
-                        waiting: 0,
-                        refusedWaiting: 0
+                        end: end,
+                        waiting: waiting,
+                        refusedWaiting: refusedWaiting
                     )
                 )
             }
-            previous = event
-            guard let scene = event.scene, !Self.isRefusal(event) else { continue }
-            events[scene, default: []].append(event.time)
         }
-        guard !silences.isEmpty else { return }
-        for index in silences.indices {
-            let silence = silences[index]
-            for list in spans.values {
-                silences[index].waiting += list.count { $0.sent < silence.start && $0.completed > silence.end }
-            }
-            silences[index].refusedWaiting = refusedSpans.count {
-                $0.sent < silence.start && $0.completed > silence.end
-            }
-            silences[index].waiting += silences[index].refusedWaiting
-        }
-        silences.removeAll { $0.waiting == 0 }
+        previous = (event.seq, event.time)
+        guard let scene = event.scene, !Self.isRefusal(event) else { return }
+        events[scene, default: []].append(event.time)
     }
 
     /// The host-wide silence within `since...until` that covers most of it, if any.

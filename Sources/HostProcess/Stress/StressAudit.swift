@@ -17,7 +17,7 @@ import Protocol
 /// - a refused request changed nothing its client saw: the scene's status right before and
 ///   right after it is the same, unless something else of the scene happened in between;
 /// - no worker crashed, broke the protocol or hit a watchdog.
-struct StressAudit {
+struct StressAudit: Sendable {
     struct Request: Sendable {
         var scene: String
         var op: SceneOperation
@@ -38,40 +38,91 @@ struct StressAudit {
     }
 
     /// Per scene: what the trace shows.
-    private struct TraceTally {
+    private struct TraceTally: Sendable {
         var atoms: [LifecycleOperation: Int] = [:]
         var refusals: [String: Int] = [:]
+        /// `openURLContexts` delivered (an `openURL` to a scene without a worker spawns instead).
+        var urlContexts = 0
         var lastCallback: String?
     }
 
+    /// A request as the checks at the end see it.
+    private struct RequestRecord: Sendable {
+        enum Outcome: UInt8, Sendable {
+            case accepted, refused, failed
+        }
+
+        var kind: LifecycleOperation
+        var outcome: Outcome
+        var scene: Int32
+    }
+
     /// Per scene and operation: how the requests ended.
-    private struct RequestTally {
+    private struct RequestTally: Sendable {
         var accepted = 0
         var refused = 0
         var failed = 0
     }
 
     /// A request's mark in the trace (a controller it pushed, a value it notified).
-    private struct Mark {
+    private struct Mark: Sendable {
         var scene: String
         var seq: Int
         var count = 1
     }
 
-    let history: [TraceEvent]
-    /// Indexed by request id; nil for kills.
-    let requests: [Request?]
+    /// What the checks at the end need of each request, indexed by id (nil for kills): a few
+    /// bytes each, not the request. Added round by round (`add(requests:)`).
+    private var records: [RequestRecord?] = []
+    /// The scenes requests went to, by the index records use.
+    private var sceneNames: [String] = []
+    private var sceneIndex: [String: Int32] = [:]
+    /// Per scene and operation name: how the requests ended.
+    private var requestTallies: [String: [String: RequestTally]] = [:]
+    /// The requests added so far (the next one's id).
+    var requestCount: Int { records.count }
     let log: ViolationLog
     /// The host's delays; nil: timers are not checked.
     let timing: TimerAudit.Timing?
-    let statusChanges: [StatusChange]
+    /// For `run()`: a whole recorded run at once.
+    private let history: [TraceEvent]
+    private let statusChanges: [StatusChange]
 
     /// Every pid the trace shows spawned, in order, and those whose exit it shows.
     private(set) var spawned: [Int32] = []
     private(set) var exited: Set<Int32> = []
+    /// The scene each pid was spawned for.
+    private var spawnedScenes: [Int32: String] = [:]
     /// Quiet stretches after a refusal that lasted until a timer was due and ended with its event.
     private(set) var timersKept = 0
+    /// The windows the apps opened and closed themselves.
+    private(set) var windows = AppWindowAudit()
+    /// Workers spawned for scenes no request went to: windows the apps opened.
+    private(set) var appScenePids: Set<Int32> = []
+    var appSceneSpawns: Int { appScenePids.count }
+    /// Events fed so far, and the `seq` the next one must have.
+    private(set) var eventCount = 0
+    private(set) var nextSeq = 1
 
+    // What the events fed so far showed.
+    private var verifier = TraceVerifier()
+    private var traceTallies: [String: TraceTally] = [:]
+    private var pushes: [Int: Mark] = [:]
+    private var presents: [Int: Mark] = [:]
+    private var children: [Int: Mark] = [:]
+    private var notifications: [Int: Mark] = [:]
+    private var quitting = false
+    private var activity = SceneActivity()
+    private var timers: TimerAudit?
+
+    /// An audit fed as the run goes: `add(requests:)` once a round's requests were all
+    /// answered, then `feed` with the events recorded meanwhile, in trace order, and at the end
+    /// `finish`. Only tallies and times are kept: never the events.
+    init(log: ViolationLog, timing: TimerAudit.Timing? = nil) {
+        self.init(history: [], requests: [], log: log, timing: timing)
+    }
+
+    /// An audit of a whole recorded run, carried out by `run()`.
     init(
         history: [TraceEvent],
         requests: [Request?],
@@ -80,11 +131,14 @@ struct StressAudit {
         statusChanges: [StatusChange] = []
     ) {
         self.history = history
-        self.requests = requests
+        self.pendingRequests = requests
         self.log = log
         self.timing = timing
         self.statusChanges = statusChanges
+        self.timers = timing.map { TimerAudit(timing: $0, log: log) }
     }
+
+    private var pendingRequests: [Request?]
 
     /// The operations whose atoms are counted against their requests, by the callback that
     /// starts the atom, and whether an accepted request must have left its atom (a
@@ -94,115 +148,162 @@ struct StressAudit {
         (.beginBackgroundTask, true), (.endBackgroundTask, true),
     ]
 
+    /// Audits the whole run given to `init(history:requests:…)`.
     mutating func run() {
-        var verifier = TraceVerifier()
-        var traceTallies: [String: TraceTally] = [:]
-        var pushes: [Int: Mark] = [:]
-        var presents: [Int: Mark] = [:]
-        var children: [Int: Mark] = [:]
-        var notifications: [Int: Mark] = [:]
-        var quitting = false
-        let activity = SceneActivity(spans: requestSpans(), refusedSpans: refusedSpans(), history: history)
-        var timers = timing.map { TimerAudit(timing: $0, activity: activity, log: log) }
+        add(requests: pendingRequests)
+        pendingRequests = []
+        for event in history { feed(event) }
+        finish(statusChanges: statusChanges)
+    }
 
-        for event in history {
-            if event.kind == .host && event.name == "quit" {
-                quitting = true
-                timers?.quit(event)
-            }
-            if event.kind == .error, let scene = event.scene {
-                if !quitting, SceneActivity.isRefusal(event), let op = event.op,
-                    let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
-                {
-                    timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
-                } else {
-                    timers?.event(event, scene: scene)
-                }
-                checkError(
-                    event,
-                    scene: scene,
-                    verifier: &verifier,
-                    counted: !quitting,
-                    tally: &traceTallies[scene, default: TraceTally()]
-                )
+    /// The next requests, by id (the first has id `requests.count`), all answered (or never
+    /// to be): before the events recorded while they were under way.
+    mutating func add(requests new: [Request?]) {
+        var spans: [String: [SceneActivity.Span]] = [:]
+        var refused: [SceneActivity.Span] = []
+        records.reserveCapacity(records.count + new.count)
+        for request in new {
+            guard let request else {
+                records.append(nil)
                 continue
             }
-            if let scene = event.scene { timers?.event(event, scene: scene) }
-            if let violation = verifier.check(event) {
-                log.record("trace: \(violation)")
-                continue
+            let outcome: RequestRecord.Outcome
+            var tally = requestTallies[request.scene, default: [:]][request.op.name, default: RequestTally()]
+            switch request.outcome {
+            case .accepted:
+                outcome = .accepted
+                tally.accepted += 1
+            case .refused:
+                outcome = .refused
+                tally.refused += 1
+            case .failed, .pending, .unexpected:
+                outcome = .failed
+                tally.failed += 1
             }
-            guard let scene = event.scene else { continue }
-            switch event.kind {
-            case .process:
-                processEvent(event, scene: scene, tally: &traceTallies[scene, default: TraceTally()])
-            case .callback:
-                // The app's own changes (origin app: a restored stack's loads, say) answer no request.
-                guard let name = event.name, event.origin == nil else { continue }
-                var tally = traceTallies[scene, default: TraceTally()]
-                switch name {
-                case CallbackName.loadView.rawValue:
-                    if let id = Self.requestID(event.viewController, prefix: "V") {
-                        pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    } else if let id = Self.requestID(event.viewController, prefix: "M") {
-                        presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    } else if let id = Self.requestID(event.viewController, prefix: "C") {
-                        children[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    }
-                case CallbackName.didReceiveNotification.rawValue:
-                    if case .int(let id)? = event.value {
-                        notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
-                    }
-                case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
-                    tally.atoms[.memoryWarning, default: 0] += 1
-                case CallbackName.beginBackgroundTask.rawValue:
-                    tally.atoms[.beginBackgroundTask, default: 0] += 1
-                case CallbackName.endBackgroundTask.rawValue:
-                    tally.atoms[.endBackgroundTask, default: 0] += 1
-                case CallbackName.viewWillTransition.rawValue:
-                    if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
-                default:
-                    break
-                }
-                tally.lastCallback = name
-                traceTallies[scene] = tally
-            case .state, .host, .error:
-                break
+            requestTallies[request.scene, default: [:]][request.op.name] = tally
+            let scene: Int32
+            if let index = sceneIndex[request.scene] {
+                scene = index
+            } else {
+                scene = Int32(sceneNames.count)
+                sceneIndex[request.scene] = scene
+                sceneNames.append(request.scene)
+            }
+            records.append(RequestRecord(kind: request.op.kind, outcome: outcome, scene: scene))
+            guard let sent = request.sent else { continue }
+            let span = (sent: sent, completed: request.completed ?? .infinity)
+            if request.outcome == .refused {
+                refused.append(span)
+            } else {
+                spans[request.scene, default: []].append(span)
             }
         }
+        activity.add(spans: spans, refused: refused)
+    }
 
+    /// The next event of the trace.
+    mutating func feed(_ event: TraceEvent) {
+        eventCount += 1
+        nextSeq = event.seq + 1
+        activity.feed(event)
+        if event.kind == .host && event.name == "quit" {
+            quitting = true
+            timers?.quit(event, activity: activity)
+        }
+        if event.kind == .error, let scene = event.scene {
+            if !quitting, SceneActivity.isRefusal(event), let op = event.op,
+                let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
+            {
+                timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
+            } else {
+                timers?.event(event, scene: scene, activity: activity)
+            }
+            checkError(
+                event,
+                scene: scene,
+                verifier: &verifier,
+                counted: !quitting,
+                tally: &traceTallies[scene, default: TraceTally()],
+                windows: &windows
+            )
+            return
+        }
+        if let scene = event.scene { timers?.event(event, scene: scene, activity: activity) }
+        if let violation = verifier.check(event) {
+            log.record("trace: \(violation)")
+            return
+        }
+        guard let scene = event.scene else { return }
+        switch event.kind {
+        case .host:
+            _ = windows.hostEvent(event, scene: scene)
+        case .process:
+            var tally = traceTallies[scene] ?? TraceTally()
+            processEvent(event, scene: scene, tally: &tally)
+            traceTallies[scene] = tally
+        case .callback:
+            // The app's own changes (origin app: a restored stack's loads, say) answer no request.
+            guard let name = event.name, event.origin == nil else { return }
+            var tally = traceTallies[scene, default: TraceTally()]
+            switch name {
+            case CallbackName.loadView.rawValue:
+                if let id = Self.requestID(event.viewController, prefix: "V") {
+                    pushes[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                } else if let id = Self.requestID(event.viewController, prefix: "M") {
+                    presents[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                } else if let id = Self.requestID(event.viewController, prefix: "C") {
+                    children[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                }
+            case CallbackName.didReceiveNotification.rawValue:
+                windows.notification(event, scene: scene)
+                if case .int(let id)? = event.value {
+                    notifications[id, default: Mark(scene: scene, seq: event.seq, count: 0)].count += 1
+                }
+            case CallbackName.applicationDidReceiveMemoryWarning.rawValue:
+                tally.atoms[.memoryWarning, default: 0] += 1
+            case CallbackName.beginBackgroundTask.rawValue:
+                tally.atoms[.beginBackgroundTask, default: 0] += 1
+            case CallbackName.endBackgroundTask.rawValue:
+                tally.atoms[.endBackgroundTask, default: 0] += 1
+            case CallbackName.openURLContexts.rawValue:
+                tally.urlContexts += 1
+            case CallbackName.viewWillTransition.rawValue:
+                if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
+            default:
+                break
+            }
+            tally.lastCallback = name
+            traceTallies[scene] = tally
+        case .state, .error:
+            break
+        }
+    }
+
+    /// Checks status changes its clients saw around refused requests, once the events
+    /// recorded until the last of them were fed.
+    func check(statusChanges: [StatusChange]) {
+        checkStatusChanges(activity, statusChanges)
+    }
+
+    /// The checks over the whole run, once every request was added and every event fed
+    /// (`statusChanges`: those not checked yet).
+    mutating func finish(statusChanges: [StatusChange]) {
         checkMarks(pushes, kind: .push, callback: "loadView")
         checkMarks(presents, kind: .present, callback: "loadView")
         checkMarks(children, kind: .addChild, callback: "loadView")
         checkMarks(notifications, kind: .notify, callback: "didReceiveNotification")
         checkCounts(traceTallies)
-        checkStatusChanges(activity)
+        windows.check(log)
+        for (pid, scene) in spawnedScenes where sceneIndex[scene] == nil { appScenePids.insert(pid) }
+        checkStatusChanges(activity, statusChanges)
         timers?.reportStalls()
         timersKept = timers?.kept ?? 0
-    }
-
-    /// Per scene, the trace times of the requests that were not refused.
-    private func requestSpans() -> [String: [(sent: Double, completed: Double)]] {
-        var spans: [String: [(sent: Double, completed: Double)]] = [:]
-        for request in requests {
-            guard let request, request.outcome != .refused, let sent = request.sent else { continue }
-            spans[request.scene, default: []].append((sent, request.completed ?? .infinity))
-        }
-        return spans
-    }
-
-    /// The trace times of the refused requests.
-    private func refusedSpans() -> [(sent: Double, completed: Double)] {
-        requests.compactMap { request in
-            guard let request, request.outcome == .refused, let sent = request.sent else { return nil }
-            return (sent, request.completed ?? .infinity)
-        }
     }
 
     /// A status that differs around a refused request, with nothing else of the scene in
     /// between (no other event, no request that may have been carried out meanwhile): the
     /// refusal changed it.
-    private func checkStatusChanges(_ activity: SceneActivity) {
+    private func checkStatusChanges(_ activity: SceneActivity, _ statusChanges: [StatusChange]) {
         for change in statusChanges {
             let scene = change.before.scene
             // A microsecond either side: the trace's times are rounded to it.
@@ -211,7 +312,7 @@ struct StressAudit {
             guard !activity.eventOverlaps(scene: scene, since: since, until: until),
                 !activity.requestOverlaps(scene: scene, since: since, until: until)
             else { continue }
-            let op = change.id < requests.count ? requests[change.id]?.op.name ?? "?" : "?"
+            let op = change.id < records.count ? records[change.id]?.kind.rawValue ?? "?" : "?"
             log.record(
                 "scene \(scene): request #\(change.id) (\(op)) was refused, yet the scene's status changed with"
                     + " nothing else going on: \(Self.describe(change.before)) before, \(Self.describe(change.after)) after"
@@ -232,6 +333,7 @@ struct StressAudit {
         switch event.processEvent {
         case .spawned:
             spawned.append(pid)
+            spawnedScenes[pid] = scene
             tally.atoms[.connect, default: 0] += 1
         case .exited:
             exited.insert(pid)
@@ -257,7 +359,8 @@ struct StressAudit {
         scene: String,
         verifier: inout TraceVerifier,
         counted: Bool,
-        tally: inout TraceTally
+        tally: inout TraceTally,
+        windows: inout AppWindowAudit
     ) {
         let place = "seq \(event.seq), scene \(scene)"
         let message = event.message ?? ""
@@ -291,7 +394,8 @@ struct StressAudit {
             } else if verifier.checker(forScene: scene) ?? SceneTraceChecker() != before {
                 log.record("\(place): the refused \(op) changed the scene's model state")
             }
-            if counted { tally.refusals[op, default: 0] += 1 }
+            // The host refused an app's request for a window past its limit: the app's, not a client's.
+            if counted, !windows.refusal(op: op, scene: scene) { tally.refusals[op, default: 0] += 1 }
             return
         default:
             break
@@ -305,8 +409,8 @@ struct StressAudit {
     private func checkMarks(_ marks: [Int: Mark], kind: LifecycleOperation, callback: String) {
         for (id, mark) in marks.sorted(by: { $0.key < $1.key }) {
             let place = "seq \(mark.seq), scene \(mark.scene)"
-            guard id >= 0, id < requests.count, let request = requests[id], request.op.kind == kind,
-                request.scene == mark.scene
+            guard id >= 0, id < records.count, let request = records[id], request.kind == kind,
+                sceneNames[Int(request.scene)] == mark.scene
             else {
                 log.record("\(place): \(callback) names request #\(id), which is no \(kind) of this scene")
                 continue
@@ -319,49 +423,66 @@ struct StressAudit {
         }
         guard kind == .push || kind == .present || kind == .addChild else { return }
         // A push's (present's, added child's) reply comes after its callbacks: an accepted one must have run.
-        for (id, request) in requests.enumerated() {
-            guard let request, request.op.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
-            log.record("scene \(request.scene): request #\(id) (\(kind)) was accepted but its \(callback) never ran")
+        for (id, request) in records.enumerated() {
+            guard let request, request.kind == kind, request.outcome == .accepted, marks[id] == nil else { continue }
+            log.record(
+                "scene \(sceneNames[Int(request.scene)]): request #\(id) (\(kind)) was accepted but its \(callback) never ran"
+            )
         }
     }
 
     /// Atoms and refusals per scene against the requests' outcomes.
     private func checkCounts(_ traceTallies: [String: TraceTally]) {
-        var requestTallies: [String: [String: RequestTally]] = [:]
-        for request in requests {
-            guard let request else { continue }
-            var tally = requestTallies[request.scene, default: [:]][request.op.name, default: RequestTally()]
-            switch request.outcome {
-            case .accepted: tally.accepted += 1
-            case .refused: tally.refused += 1
-            case .failed, .pending, .unexpected: tally.failed += 1
-            }
-            requestTallies[request.scene, default: [:]][request.op.name] = tally
-        }
         let scenes = Set(requestTallies.keys).union(traceTallies.keys).sorted()
         for scene in scenes {
             let trace = traceTallies[scene] ?? TraceTally()
             let requested = requestTallies[scene] ?? [:]
+            let target = windows.targets[scene] ?? AppWindowAudit.Target()
             for (op, mustAppear) in Self.countedAtoms {
-                let atoms = trace.atoms[op] ?? 0
+                var atoms = trace.atoms[op] ?? 0
                 let tally = requested[op.rawValue] ?? RequestTally()
-                if atoms > tally.accepted + tally.failed {
+                var accepted = tally.accepted
+                var allowed = tally.accepted + tally.failed
+                var also = ""
+                switch op {
+                case .connect:
+                    // An `openURL` spawns (no live worker) or delivers `openURLContexts`, and an
+                    // app's window request may spawn.
+                    let urls = requested[LifecycleOperation.openURL.rawValue] ?? RequestTally()
+                    atoms += trace.urlContexts
+                    accepted += urls.accepted
+                    allowed += urls.accepted + urls.failed + target.activations
+                    also =
+                        " (with \(trace.urlContexts) openURLContexts; \(urls.accepted) accepted and \(urls.failed)"
+                        + " failed openURL, \(target.activations) app window requests)"
+                case .disconnect:
+                    // An app's request to close the window ends its worker cleanly.
+                    allowed += target.destructions
+                    also = " (and \(target.destructions) app requests to close the window)"
+                default:
+                    break
+                }
+                if atoms > allowed {
                     log.record(
                         "scene \(scene): \(atoms) \(op) transitions in the trace for \(tally.accepted) accepted and"
-                            + " \(tally.failed) failed \(op) requests (a refused request ran?)"
+                            + " \(tally.failed) failed \(op) requests\(also) (a refused request ran?)"
                     )
-                } else if mustAppear && atoms < tally.accepted {
+                } else if mustAppear && atoms < accepted {
                     log.record(
-                        "scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions in the trace"
+                        "scene \(scene): \(tally.accepted) accepted \(op) requests but \(atoms) \(op) transitions"
+                            + " in the trace\(also)"
                     )
                 }
             }
             for op in Set(trace.refusals.keys).union(requested.keys).sorted() {
                 let recorded = trace.refusals[op] ?? 0
                 let refused = requested[op]?.refused ?? 0
-                if recorded != refused {
+                // The host refuses an app's window request as it would a client's.
+                let byApps = windows.refusalAllowance(op, scene: scene)
+                if recorded < refused || recorded > refused + byApps {
                     log.record(
                         "scene \(scene): \(refused) \(op) requests refused but \(recorded) refusals in the trace"
+                            + (byApps > 0 ? " (and \(byApps) app window requests)" : "")
                     )
                 }
             }

@@ -20,6 +20,20 @@ public struct StressOptions: Sendable, Hashable {
     /// pause: a refusal that cancelled one leaves its event missing.
     public var settles = 10
 
+    /// At most this many operations between two pauses: the audit reads each round's events
+    /// at the pause, so the host holds about a round's events, however long the run.
+    public static let roundOperations = 2_500
+    /// The host's trace history during a run (`HostConfiguration.traceHistoryLimitBytes`,
+    /// unless the configuration sets one): far above a round's events.
+    public static let traceHistoryLimitBytes = 16 << 20
+    /// A scale run's history per scene (a connect and a quit take about 25 events, 20 KB).
+    public static let scaleHistoryBytesPerScene = 64 << 10
+
+    /// How many rounds the clients' phase has: `settles`, or more in a long run.
+    public var rounds: Int {
+        max(1, settles, (max(0, ops) + Self.roundOperations - 1) / Self.roundOperations)
+    }
+
     /// The operation mixes.
     public enum Mix: String, Sendable, Hashable, CaseIterable {
         /// Every operation, workers coming and going (connect, disconnect, terminate).

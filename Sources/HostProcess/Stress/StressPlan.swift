@@ -35,6 +35,7 @@ public struct StressPlan: Sendable, Hashable {
         (.tap, 4), (.continueUserActivity, 2),
         (.connectAppBased, 2),
         (.addChild, 3), (.removeChild, 2),
+        (.openURL, 4), (.openWindow, 4), (.closeWindow, 2),
     ]
 
     enum Kind: Sendable {
@@ -46,6 +47,15 @@ public struct StressPlan: Sendable, Hashable {
         case connectAppBased
         /// A child of the frontmost controller (LIFECYCLE.md §3a), and the removal of a recent one.
         case addChild, removeChild
+        /// `openURL`: a connected scene gets `openURLContexts`, one without a worker connects
+        /// with the URL, a suspended one is resumed first (docs/LIFECYCLE.md §3c).
+        case openURL
+        /// The default worker's `openWindow` notification: its app asks for a new window
+        /// (`requestSceneSessionActivation`), a new scene `S<n>-<k>` with its own worker.
+        case openWindow
+        /// The default worker's `closeWindow` notification naming one of the first windows the
+        /// scene's app opened (`requestSceneSessionDestruction`: discarded for good).
+        case closeWindow
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -55,7 +65,11 @@ public struct StressPlan: Sendable, Hashable {
         var generator = SeededGenerator(seed: options.seed)
         let clientCount = max(1, options.clients)
         var clients = [[StressAction]](repeating: [], count: clientCount)
-        let steady: Set<Kind> = [.connect, .connectBackground, .disconnect, .terminate, .connectAppBased]
+        let steady: Set<Kind> = [
+            .connect, .connectBackground, .disconnect, .terminate, .connectAppBased, .openWindow, .closeWindow,
+            // A URL relaunches a scene whose worker ended (a background task past its limit, say).
+            .openURL,
+        ]
         let weights = Self.weights.map { options.mix == .steady && steady.contains($0.kind) ? 0 : $0.weight }
         let connects = options.mix == .steady ? min(options.scenes, max(0, options.ops)) : 0
         for id in 0..<connects {
@@ -72,13 +86,13 @@ public struct StressPlan: Sendable, Hashable {
             let action: StressAction =
                 isKill
                 ? .kill(id: id, pick: pick)
-                : .request(id: id, scene: scene, Self.operation(kind, id: id, parameter: parameter))
+                : .request(id: id, scene: scene, Self.operation(kind, id: id, scene: scene, parameter: parameter))
             clients[id % clientCount].append(action)
         }
         self.clients = clients
     }
 
-    static func operation(_ kind: Kind, id: Int, parameter: Int) -> SceneOperation {
+    static func operation(_ kind: Kind, id: Int, scene: Int, parameter: Int) -> SceneOperation {
         switch kind {
         case .connect: .connect()
         case .connectBackground: .connect(background: true)
@@ -107,11 +121,29 @@ public struct StressPlan: Sendable, Hashable {
         case .addChild: .addChild(viewController: childName(request: id))
         // One of the last few requests' children: often there (or refused when it is not).
         case .removeChild: .removeChild(viewController: childName(request: max(0, id - 1 - parameter % 4)))
+        case .openURL: .openURL(url: url(request: id))
+        // An integer value: a new window (the value is its user info), and the request's mark.
+        case .openWindow: .notify(name: openWindow, value: .int(id))
+        case .closeWindow:
+            .notify(name: closeWindow, value: .string(openedWindowName(opener: scene, parameter % closedWindowChoices)))
         }
     }
 
     /// The child request `id` adds: unique, so its `loadView` names the request.
     public static func childName(request id: Int) -> String { "C\(id)" }
+
+    /// The default worker's notifications that make its app open and close windows.
+    static let openWindow = "openWindow"
+    static let closeWindow = "closeWindow"
+    /// A `closeWindow` names one of the first few windows its scene's app opened.
+    static let closedWindowChoices = 3
+
+    /// The URL request `id` opens.
+    public static func url(request id: Int) -> String { "stress://\(id)" }
+
+    /// The `index`-th (from 0) window the app of scene number `opener` opened: the host names
+    /// it after its opener (`S3-1`, `S3-2`, …).
+    public static func openedWindowName(opener: Int, _ index: Int) -> String { "\(sceneName(opener))-\(index + 1)" }
 
     /// The controller request `id` presents: unique, so its `loadView` names the request.
     public static func presentedName(request id: Int) -> String { "M\(id)" }

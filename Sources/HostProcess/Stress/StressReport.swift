@@ -34,6 +34,16 @@ public struct StressReport: Sendable {
     /// Quiet stretches after a refusal that lasted until a timer was due and ended with the
     /// timer's event (a suspension, an expiration, a kill): the timer audit at work.
     public var timersKept = 0
+    /// `openURL` requests answered (accepted, refused or failed).
+    public var openURLs = 0
+    /// Windows the apps asked for and the host opened or brought forward
+    /// (`requestSceneSessionActivation`), and closed (`requestSceneSessionDestruction`).
+    public var windowsOpened = 0
+    public var windowsClosed = 0
+    /// Workers spawned for the windows the apps opened (scenes no client request went to).
+    public var appSceneWorkers = 0
+    /// Kills (of `kills`) that hit one of those workers.
+    public var appSceneKills = 0
     /// Scale check: scenes that reached `foregroundActive`.
     public var connected = 0
 
@@ -74,7 +84,8 @@ public struct StressReport: Sendable {
         var parts = [
             "mix=\(options.mix.rawValue)", "accepted=\(accepted)", "refused=\(refused)", "failed=\(failed)",
             "transitions/s=\(Int(transitionsPerSecond.rounded()))", "events=\(events)", "workers=\(workers)",
-            "timers=\(timersKept)",
+            "timers=\(timersKept)", "openURL=\(openURLs)", "appWindows=\(windowsOpened)/\(windowsClosed)",
+            "appWorkers=\(appSceneWorkers)", "appKills=\(appSceneKills)",
             "elapsed=\(StressUnits.milliseconds(elapsed))ms", "quit=\(StressUnits.milliseconds(quitDuration))ms",
         ]
         if let before = descriptorsBefore, let after = descriptorsAfter { parts.append("fds=\(before)->\(after)") }
@@ -101,6 +112,11 @@ public struct StressReport: Sendable {
             "events": .int(events),
             "workers": .int(workers),
             "timers": .int(timersKept),
+            "openURLs": .int(openURLs),
+            "appWindowsOpened": .int(windowsOpened),
+            "appWindowsClosed": .int(windowsClosed),
+            "appWorkers": .int(appSceneWorkers),
+            "appKills": .int(appSceneKills),
             "elapsedMs": .int(StressUnits.milliseconds(elapsed)),
             "quitMs": .int(StressUnits.milliseconds(quitDuration)),
             "opsPerSecond": .int(Int(opsPerSecond.rounded())),

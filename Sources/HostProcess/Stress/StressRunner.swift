@@ -38,28 +38,46 @@ public struct StressRunner: Sendable {
         try? await Task.sleep(for: .milliseconds(1))
         report.descriptorsBefore = options.checksDescriptors ? ProcessResources.openDescriptorCount() : nil
 
-        let host = try SceneHost(configuration: configuration)
+        // The host holds only the newest events: the audit reads them round by round.
+        var configuration = self.configuration
+        if configuration.traceHistoryLimitBytes == nil {
+            // A scale run has one round: every scene's connect and quit.
+            configuration.traceHistoryLimitBytes =
+                options.isScaleRun
+                ? max(StressOptions.traceHistoryLimitBytes, options.scenes * StressOptions.scaleHistoryBytesPerScene)
+                : StressOptions.traceHistoryLimitBytes
+        }
+        // The trace file, if any, is written as events are recorded: the run never holds all of them.
+        let host = try SceneHost(configuration: configuration, tracePath: tracePath)
         var handles: [SceneHandle] = []
         for index in 0..<options.scenes { handles.append(try host.scene(StressPlan.sceneName(index))) }
 
-        let actions: [StressAction]
+        let action: @Sendable (Int) -> StressAction
         let table: RequestTable
         let phaseFinished: Bool
+        let feed = AuditFeed(
+            StressAudit(log: log, timing: TimerAudit.Timing(configuration)),
+            trace: host.trace,
+            limit: configuration.traceHistoryLimitBytes
+        )
         if options.isScaleRun {
-            actions = (0..<options.scenes).map { .request(id: $0, scene: $0, .connect()) }
-            table = RequestTable(count: actions.count)
+            action = { .request(id: $0, scene: $0, .connect()) }
+            table = RequestTable(count: options.scenes)
             phaseFinished = await connectAll(handles, table: table, report: &report, log: log)
         } else {
             let plan = StressPlan(options: options)
-            actions = plan.clients.flatMap { $0 }.sorted { $0.id < $1.id }
+            // Action `id` went to client `id % clients`, as its `id / clients`-th.
+            action = { plan.clients[$0 % plan.clients.count][$0 / plan.clients.count] }
             table = RequestTable(count: options.ops)
             phaseFinished = await runClients(
                 plan,
+                host: host,
                 handles: handles,
                 trace: host.trace,
                 table: table,
                 report: &report,
-                log: log
+                log: log,
+                afterRound: { end in feed.catchUp(requestsBefore: end, table: table, action: action) }
             )
         }
 
@@ -68,30 +86,16 @@ public struct StressRunner: Sendable {
         report.quitDuration = ContinuousClock.now - quitStart
         if !quitFinished { log.record("quit did not complete within \(options.replyTimeout)") }
 
-        let entries = table.snapshot
-        tally(actions, entries, into: &report, log: log, finished: phaseFinished)
-        let history = host.trace.history
-        report.events = history.count
-        let requests: [StressAudit.Request?] = actions.map { action in
-            guard case .request(let id, let scene, let op) = action else { return nil }
-            return StressAudit.Request(
-                scene: StressPlan.sceneName(scene),
-                op: op,
-                outcome: entries[id].outcome,
-                sent: entries[id].sent,
-                completed: entries[id].completed
-            )
-        }
-        var audit = StressAudit(
-            history: history,
-            requests: requests,
-            log: log,
-            timing: TimerAudit.Timing(configuration),
-            statusChanges: table.statusChanges
-        )
-        audit.run()
+        tally(table, action, into: &report, log: log, finished: phaseFinished)
+        feed.catchUp(requestsBefore: table.count, table: table, action: action)
+        let audit = feed.finish(statusChanges: table.takeStatusChanges())
+        report.events = audit.eventCount
         report.workers = audit.spawned.count
         report.timersKept = audit.timersKept
+        report.windowsOpened = audit.windows.opened
+        report.windowsClosed = audit.windows.closed
+        report.appSceneWorkers = audit.appSceneSpawns
+        report.appSceneKills = table.killedPids.count { audit.appScenePids.contains($0) }
 
         if quitFinished {
             for pid in audit.spawned where !audit.exited.contains(pid) {
@@ -101,7 +105,10 @@ public struct StressRunner: Sendable {
                 log.record("worker \(pid) is still alive after quit")
             }
             if let before = report.descriptorsBefore,
-                let after = ProcessResources.openDescriptorCount(workers: Set(audit.spawned))
+                let after = ProcessResources.openDescriptorCount(
+                    workers: Set(audit.spawned),
+                    files: tracePath.map { [$0] } ?? []
+                )
             {
                 report.descriptorsAfter = after
                 if after > before {
@@ -112,8 +119,8 @@ public struct StressRunner: Sendable {
             }
         }
         report.peakResidentKB = ProcessResources.memoryKB().peak
-        if let tracePath, !ProcessResources.writeTrace(history, to: tracePath) {
-            reporting("hostctl stress: cannot write the trace to \(tracePath): \(String(cString: strerror(errno)))")
+        if let tracePath, let error = host.trace.fileError {
+            reporting("hostctl stress: cannot write the trace to \(tracePath): \(error)")
         }
         report.violationCount = log.count
         report.violations = log.descriptions
@@ -127,15 +134,17 @@ public struct StressRunner: Sendable {
     /// the audit sees each timer's event come, or not, after the last refusals of the round.
     private func runClients(
         _ plan: StressPlan,
+        host: SceneHost,
         handles: [SceneHandle],
         trace: TraceRecorder,
         table: RequestTable,
         report: inout StressReport,
-        log: ViolationLog
+        log: ViolationLog,
+        afterRound: @escaping @Sendable (_ end: Int) -> Void
     ) async -> Bool {
         let start = ContinuousClock.now
         let limit = options.replyTimeout
-        let rounds = max(1, options.settles)
+        let rounds = options.rounds
         let total = max(1, options.ops)
         let settleLimit = Duration.milliseconds(Int(TimerAudit.Timing(configuration).settleLimit * 1000))
         let finished = await StressWatchdog.run(
@@ -148,11 +157,13 @@ public struct StressRunner: Sendable {
                         for actions in plan.clients {
                             let share = actions.filter { range.contains($0.id) }
                             group.addTask {
-                                await Self.runClient(share, handles: handles, trace: trace, table: table)
+                                await Self.runClient(share, host: host, handles: handles, trace: trace, table: table)
                             }
                         }
                     }
-                    await Self.settle(handles, within: settleLimit)
+                    await Self.settle(host, within: settleLimit)
+                    // Every request of the round was answered: the audit reads its events.
+                    afterRound(range.upperBound)
                 }
             }
         )
@@ -168,6 +179,7 @@ public struct StressRunner: Sendable {
 
     private static func runClient(
         _ actions: [StressAction],
+        host: SceneHost,
         handles: [SceneHandle],
         trace: TraceRecorder,
         table: RequestTable
@@ -196,10 +208,8 @@ public struct StressRunner: Sendable {
                     )
                 }
             case .kill(let id, let pick):
-                var pids: [Int32] = []
-                for handle in handles {
-                    if let pid = await handle.status().pid { pids.append(pid) }
-                }
+                // Every scene's, the windows the apps opened included.
+                let pids = await host.statuses().compactMap(\.pid)
                 guard !pids.isEmpty else {
                     table.killed(id, pid: nil)
                     continue
@@ -212,17 +222,15 @@ public struct StressRunner: Sendable {
 
     /// Waits until no scene owes a timer's event (a background worker still running, or a
     /// worker with a background task: the host suspends or kills it in time), at most `limit`.
-    /// A host that lost a timer is left to the audit, which finds the event missing.
-    private static func settle(_ handles: [SceneHandle], within limit: Duration) async {
+    /// A host that lost a timer is left to the audit, which finds the event missing. The
+    /// windows the apps opened are waited for too.
+    private static func settle(_ host: SceneHost, within limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        var waiting = handles[...]
-        while let handle = waiting.first, ContinuousClock.now < deadline {
-            let status = await handle.status()
-            if status.process == .running && (status.activation == .background || status.hasBackgroundTask) {
-                try? await Task.sleep(for: .milliseconds(5))
-            } else {
-                waiting = waiting.dropFirst()
-            }
+        func owesTimer(_ status: SceneStatus) -> Bool {
+            status.process == .running && (status.activation == .background || status.hasBackgroundTask)
+        }
+        while ContinuousClock.now < deadline, await host.statuses().contains(where: owesTimer) {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -258,7 +266,7 @@ public struct StressRunner: Sendable {
             if status.activation == .foregroundActive && status.process == .running {
                 report.connected += 1
             } else {
-                let outcome = table.snapshot[index].outcome
+                let outcome = table.entries(index..<index + 1)[0].outcome
                 log.record(
                     "scene \(status.scene) is \(status.activation) (worker \(status.process)) after connect, expected foregroundActive"
                         + (outcome == .accepted ? "" : " (connect: \(outcome))")
@@ -273,16 +281,24 @@ public struct StressRunner: Sendable {
     /// Counts outcomes and latencies; every request must have completed exactly once, and
     /// only with an outcome a stress run may see.
     private func tally(
-        _ actions: [StressAction],
-        _ entries: [RequestTable.Entry],
+        _ table: RequestTable,
+        _ action: (Int) -> StressAction,
         into report: inout StressReport,
         log: ViolationLog,
         finished: Bool
     ) {
         var latencies: [Int] = []
-        latencies.reserveCapacity(entries.count)
-        for action in actions {
-            let entry = entries[action.id]
+        latencies.reserveCapacity(table.count)
+        // A share at a time: no copy of the whole table.
+        var entries: [RequestTable.Entry] = []
+        var first = 0
+        for id in 0..<table.count {
+            if id - first >= entries.count {
+                first = id
+                entries = table.entries(id..<min(table.count, id + 10_000))
+            }
+            let action = action(id)
+            let entry = entries[id - first]
             guard case .request(let id, let scene, let op) = action else {
                 if entry.killed != nil { report.kills += 1 }
                 continue
@@ -295,6 +311,7 @@ public struct StressRunner: Sendable {
                 if finished { log.record("\(what) never completed") }
                 continue
             }
+            if case .openURL = op { report.openURLs += 1 }
             switch entry.outcome {
             case .accepted: report.accepted += 1
             case .refused: report.refused += 1

@@ -72,7 +72,14 @@ final class RequestTable: Sendable {
         changes.withLock { $0.append(change) }
     }
 
-    var statusChanges: [StressAudit.StatusChange] { changes.withLock { $0 } }
+    /// The status changes recorded since the last call (the audit checks them a round at a
+    /// time: the table holds at most a round's).
+    func takeStatusChanges() -> [StressAudit.StatusChange] {
+        changes.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+    }
 
     func killed(_ id: Int, pid: Int32?) {
         entries.withLock { entries in
@@ -92,7 +99,13 @@ final class RequestTable: Sendable {
         }
     }
 
-    var snapshot: [Entry] { entries.withLock { $0 } }
+    var count: Int { entries.withLock { $0.count } }
+
+    /// The pids the kills signalled.
+    var killedPids: [Int32] { entries.withLock { $0.compactMap(\.killed) } }
+
+    /// The entries with ids in `range`.
+    func entries(_ range: Range<Int>) -> [Entry] { entries.withLock { Array($0[range]) } }
 }
 
 /// Counts violations and reports each (the first `StressReport.keptViolations` in full).
@@ -207,11 +220,13 @@ enum ProcessResources {
     /// any point of a run; the host never opens one), nor pipes shared with a live child
     /// process other than `workers` (a helper such as ThreadSanitizer's symbolizer, which
     /// its runtime starts whenever it first symbolizes a stack).
-    static func openDescriptorCount(workers: Set<Int32> = []) -> Int? {
+    /// `files`: paths of files the run keeps open on purpose (the trace it writes), not counted.
+    static func openDescriptorCount(workers: Set<Int32> = [], files: Set<String> = []) -> Int? {
         let helperPipes = pipesOfLiveChildren(except: workers)
+        let ownFiles = Set(files.compactMap(resolvedPath))
         var count = 0
         let listed = forEachDescriptor(of: "self") { link in
-            if link != "anon_inode:[timerfd]" && !helperPipes.contains(link) { count += 1 }
+            if link != "anon_inode:[timerfd]" && !helperPipes.contains(link) && !ownFiles.contains(link) { count += 1 }
         }
         return listed ? count : nil
     }
@@ -230,6 +245,13 @@ enum ProcessResources {
             body(String(decoding: target[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return true
+    }
+
+    /// `path` made absolute, links resolved (as `/proc/self/fd` shows it); nil if it does not exist.
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The pipes (`pipe:[inode]`) open in live children of this process, `except` those.
@@ -270,33 +292,6 @@ enum ProcessResources {
     static func isLiveChild(_ pid: Int32) -> Bool {
         if kill(pid, 0) != 0 && errno == ESRCH { return false }
         return parent(of: pid) == getpid()
-    }
-
-    /// Writes `events` as JSON Lines to `path` (created or truncated); false on an error (in `errno`).
-    static func writeTrace(_ events: [TraceEvent], to path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        func flush() -> Bool {
-            var offset = 0
-            while offset < buffer.count {
-                let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            buffer.removeAll(keepingCapacity: true)
-            return true
-        }
-        for event in events {
-            event.appendJSONLine(to: &buffer)
-            if buffer.count >= 1 << 20, !flush() { return false }
-        }
-        return flush()
     }
 
     static func readFile(_ path: String) -> String? {

@@ -12,7 +12,7 @@ import Protocol
 /// transition, or the host's quit, nothing could hold the timer back. If that quiet stretch
 /// lasts longer than the delay plus a slack, the event the timer owed is missing: a
 /// violation naming the refusals in the stretch.
-struct TimerAudit {
+struct TimerAudit: Sendable {
     /// The host's delays, in seconds, as the run configured them.
     struct Timing: Sendable, Hashable {
         var suspendDelay: Double
@@ -86,7 +86,6 @@ struct TimerAudit {
     }
 
     let timing: Timing
-    private let activity: SceneActivity
     private let log: ViolationLog
     private var open: [String: Stretch] = [:]
     /// Host-wide stalls that held timers back, with the scenes concerned.
@@ -94,9 +93,9 @@ struct TimerAudit {
     /// Quiet stretches that lasted long enough for the owed event to be due, and ended with it.
     private(set) var kept = 0
 
-    init(timing: Timing, activity: SceneActivity, log: ViolationLog) {
+    /// `activity`, passed to `event` and `quit`, must hold every request sent up to the event.
+    init(timing: Timing, log: ViolationLog) {
         self.timing = timing
-        self.activity = activity
         self.log = log
     }
 
@@ -119,17 +118,19 @@ struct TimerAudit {
     }
 
     /// Any other event of the scene: the quiet stretch, if one is open, ends here.
-    mutating func event(_ event: TraceEvent, scene: String) {
+    mutating func event(_ event: TraceEvent, scene: String, activity: SceneActivity) {
         guard let stretch = open.removeValue(forKey: scene) else { return }
-        if judge(stretch, scene: scene, end: event.time, endSeq: event.seq), stretch.owed.isPaid(by: event) {
+        if judge(stretch, scene: scene, end: event.time, endSeq: event.seq, activity: activity),
+            stretch.owed.isPaid(by: event)
+        {
             kept += 1
         }
     }
 
     /// The host quits at `event`: every open stretch ends.
-    mutating func quit(_ event: TraceEvent) {
+    mutating func quit(_ event: TraceEvent, activity: SceneActivity) {
         for (scene, stretch) in open.sorted(by: { $0.key < $1.key }) {
-            _ = judge(stretch, scene: scene, end: event.time, endSeq: event.seq)
+            _ = judge(stretch, scene: scene, end: event.time, endSeq: event.seq, activity: activity)
         }
         open = [:]
     }
@@ -149,7 +150,13 @@ struct TimerAudit {
     }
 
     /// Whether the stretch was within the limit; reports it when it was not.
-    private mutating func judge(_ stretch: Stretch, scene: String, end: Double, endSeq: Int) -> Bool {
+    private mutating func judge(
+        _ stretch: Stretch,
+        scene: String,
+        end: Double,
+        endSeq: Int,
+        activity: SceneActivity
+    ) -> Bool {
         let delay = stretch.owed.delay(timing)
         let slack = Timing.slack(for: delay)
         let limit = stretch.anchorTime + delay + slack
