@@ -11,6 +11,8 @@ import Testing
         [
             "codec.callback", "codec.request",
             "pipe-echo.eventloop", "pipe-echo.blocking", "transition",
+            "kinds.push", "kinds.present-sheet", "kinds.present-full", "kinds.swipe-dismiss",
+            "kinds.swipe-back", "kinds.select-tab", "kinds.child",
             "spawn-ready", "connect",
             "kill.raw", "kill",
             "throughput.1", "throughput.8", "throughput.64",

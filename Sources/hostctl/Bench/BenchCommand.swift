@@ -5,7 +5,7 @@ import HostProcess
 enum BenchCommand {
     /// The benchmark groups, in run order. `--only` takes these names (or a row name).
     enum Group: String, CaseIterable, Sendable {
-        case codec, transition, connect, kill, throughput, memory, suspend, terminate, scale
+        case codec, transition, kinds, connect, kill, throughput, memory, suspend, terminate, scale
     }
 
     /// Row-name prefixes that are not a group's own name.
@@ -18,6 +18,7 @@ enum BenchCommand {
         var codecBatches: Int, codecIterations: Int
         var echoWarmup: Int, echo: Int
         var transitionWarmup: Int, transition: Int
+        var kindsWarmup: Int, kinds: Int
         var spawnWarmup: Int, spawn: Int
         var killWarmup: Int, kill: Int
         var throughputScenes: [Int], throughputRounds: Int, throughputTransitions: Int
@@ -33,6 +34,8 @@ enum BenchCommand {
             echo: 3000,
             transitionWarmup: 400,
             transition: 4000,
+            kindsWarmup: 50,
+            kinds: 1000,
             spawnWarmup: 10,
             spawn: 200,
             killWarmup: 10,
@@ -57,6 +60,8 @@ enum BenchCommand {
             echo: 200,
             transitionWarmup: 20,
             transition: 200,
+            kindsWarmup: 5,
+            kinds: 50,
             spawnWarmup: 2,
             spawn: 10,
             killWarmup: 2,
@@ -230,6 +235,24 @@ enum BenchCommand {
                 defer { BenchPlacement.unpinHost() }
                 progress("transition, \(placement.rawValue)…")
                 try await roundTrips(placement: placement, counts: counts, into: &report)
+            }
+
+        case .kinds:
+            let results = try await BenchHost.navigationKinds(warmup: counts.kindsWarmup, count: counts.kinds)
+            guard let push = results.first else { break }
+            report.add(BenchRow(push.kind.name, push.samples, note: push.kind.note + " (two requests)"))
+            for (kind, samples) in results.dropFirst() {
+                report.add(
+                    BenchRow(
+                        kind.name,
+                        samples,
+                        floor: push.samples.median,
+                        floorName: push.kind.name,
+                        // Not slower than a push, within the run's noise.
+                        target: .ratioAtMost(1.1),
+                        note: kind.note + " (two requests), against a push and its pop"
+                    )
+                )
             }
 
         case .connect:

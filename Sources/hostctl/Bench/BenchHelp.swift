@@ -21,6 +21,9 @@ extension Help {
           transition   deactivate/activate round trip on one scene vs a pipe echo (≤ 2×),
                        unpinned and in each placement, with Node's fork IPC round trip
                        (when node is on PATH) as an outside reference (ours ≥ 2× faster)
+          kinds        each view-controller transition of LIFECYCLE.md §3a (present and
+                       dismiss, swipes, tab switch, child add and remove) against a push and
+                       its pop, timed in pairs (≤ 1.1×: not slower than a push)
           connect      spawn to foregroundActive vs spawning to a bare ready line (p50 ≤ 5 ms)
           kill         SIGKILL from outside until the exited trace event arrives
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently

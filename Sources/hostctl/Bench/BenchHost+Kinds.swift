@@ -1,0 +1,69 @@
+import HostProcess
+
+/// `kinds`: the view-controller transitions of LIFECYCLE.md §3a against a push.
+extension BenchHost {
+    /// One kind of navigation: two requests, the second undoing the first, so that the scene
+    /// is back where it was and every kind is timed as a pair, like a push and its pop.
+    struct NavigationKind: Sendable {
+        var name: String
+        var note: String
+        var pair: @Sendable (SceneHandle) async throws -> Void
+    }
+
+    /// What is compared; the first (push, pop) is the floor of the others.
+    static let navigationKinds: [NavigationKind] = [
+        NavigationKind(name: "kinds.push", note: "push Detail, pop") { scene in
+            try await scene.push("Detail")
+            try await scene.pop()
+        },
+        NavigationKind(name: "kinds.present-sheet", note: "present Sheet (pageSheet), dismiss") { scene in
+            try await scene.present("Sheet", style: .pageSheet)
+            try await scene.dismiss()
+        },
+        NavigationKind(name: "kinds.present-full", note: "present Modal (fullScreen), dismiss") { scene in
+            try await scene.present("Modal", style: .fullScreen)
+            try await scene.dismiss()
+        },
+        NavigationKind(name: "kinds.swipe-dismiss", note: "present Sheet, a completed swipe down") { scene in
+            try await scene.present("Sheet", style: .pageSheet)
+            try await scene.swipeDismiss(completes: true)
+        },
+        NavigationKind(name: "kinds.swipe-back", note: "push Detail, a completed swipe back") { scene in
+            try await scene.push("Detail")
+            try await scene.swipeBack(completes: true)
+        },
+        NavigationKind(name: "kinds.select-tab", note: "select tab 1, then tab 0 again") { scene in
+            try await scene.selectTab(1)
+            try await scene.selectTab(0)
+        },
+        NavigationKind(name: "kinds.child", note: "addChild Panel, removeChild Panel") { scene in
+            try await scene.addChild("Panel")
+            try await scene.removeChild("Panel")
+        },
+    ]
+
+    /// Each kind's pair, `count` times after `warmup`, on one scene whose root is a tab bar
+    /// (two tabs) so that every kind applies. The kinds take turns within each repetition, so
+    /// that whatever the machine does meanwhile weighs on all of them alike.
+    static func navigationKinds(warmup: Int, count: Int) async throws -> [(kind: NavigationKind, samples: Samples)] {
+        let host = try SceneHost(configuration: configuration())
+        let scene = try host.scene("K")
+        try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
+        let kinds = navigationKinds
+        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
+            var samples = [Samples](repeating: Samples(), count: kinds.count)
+            for index in 0..<(warmup + count) {
+                for (position, kind) in kinds.enumerated() {
+                    let start = BenchClock.now()
+                    try await kind.pair(scene)
+                    if index >= warmup {
+                        samples[position].append(BenchClock.microseconds(from: start, to: BenchClock.now()))
+                    }
+                }
+            }
+            return samples
+        }
+        await host.quit()
+        return Array(zip(kinds, samples))
+    }
+}
