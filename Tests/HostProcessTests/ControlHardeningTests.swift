@@ -155,7 +155,15 @@ struct EventStreamLimitTests {
         var configuration = TestWorker.configuration()
         configuration.traceHistoryLimitBytes = 2 << 20
         let host = try SceneHost(configuration: configuration)
-        let server = try ControlServer(host: host, listener: try ControlSocket.listen(path: directory + "/host.sock"))
+        // A stalled client is disconnected after the stall limit, without a reply: under a
+        // sanitizer on a loaded machine, recording the 64 events below has taken longer than
+        // the default 10 s, so this test, which is about falling behind, allows more.
+        let server = try ControlServer(
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: ControlServer.bufferBudget,
+            stallLimit: .seconds(300)
+        )
         try server.start()
         let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
         // Enough history that the plain `events` has more to send than fits in the pipe.

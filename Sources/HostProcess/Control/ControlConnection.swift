@@ -31,7 +31,9 @@ final class ControlConnection: Sendable {
     /// ...until the buffer is down to this.
     static let lowWater = 256 << 10
     /// How long an `events` stream may wait for room without the client reading anything.
-    static let stallLimit: Duration = .seconds(10)
+    static let defaultStallLimit: Duration = .seconds(10)
+    /// A client that reads nothing of its pending output for this long is disconnected.
+    private let stallLimit: Duration
     /// Reading pauses at this many unanswered requests...
     static let maximumPending = 64
     /// ...and resumes below this.
@@ -101,6 +103,7 @@ final class ControlConnection: Sendable {
         descriptor: Int32,
         epollDescriptor: Int32,
         budget: ControlBudget,
+        stallLimit: Duration = ControlConnection.defaultStallLimit,
         isQuitLane: Bool = false,
         onClose: @escaping @Sendable () -> Void = {}
     ) {
@@ -109,6 +112,7 @@ final class ControlConnection: Sendable {
         self.onClose = onClose
         self.epollDescriptor = epollDescriptor
         self.budget = budget
+        self.stallLimit = stallLimit
         self.state = Locked(State(descriptor: descriptor, interest: Self.readInterest))
         (requests, requestContinuation) = AsyncStream<Queued>.makeStream(bufferingPolicy: .unbounded)
     }
@@ -273,7 +277,7 @@ final class ControlConnection: Sendable {
     private func watchStall(since written: Int) async {
         var last = written
         while true {
-            try? await Task.sleep(for: Self.stallLimit)
+            try? await Task.sleep(for: stallLimit)
             let (waiting, now) = state.withLock { ($0.spaceWaiter != nil, $0.bytesWritten) }
             guard waiting else { return }
             if now == last {

@@ -20,12 +20,13 @@ extension ControlServer {
     }
 
     /// `bufferBudget`: see `ControlServer.bufferBudget`; `idleLimit`: see `idleLimit` (tests
-    /// use smaller ones).
+    /// use smaller ones); `stallLimit`: see `stallLimit`.
     convenience init(
         host: SceneHost,
         listener: ControlListener,
         bufferBudget: Int,
-        idleLimit: Duration = ControlServer.defaultIdleLimit
+        idleLimit: Duration = ControlServer.defaultIdleLimit,
+        stallLimit: Duration = ControlConnection.defaultStallLimit
     ) throws(ControlSocketError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw ControlSocketError(.runtime, "epoll_create1: \(ControlSocket.errorText())") }
@@ -42,7 +43,8 @@ extension ControlServer {
             listener: listener,
             epollDescriptor: epoll,
             bufferBudget: bufferBudget,
-            idleLimit: idleLimit
+            idleLimit: idleLimit,
+            stallLimit: stallLimit
         )
     }
 
@@ -263,6 +265,7 @@ extension ControlServer {
                 descriptor: descriptor,
                 epollDescriptor: epollDescriptor,
                 budget: budget,
+                stallLimit: stallLimit,
                 isQuitLane: isQuitLane,
                 onClose: { [weak self, isQuitLane] in self?.releaseSlot(quitLane: isQuitLane) }
             )

@@ -49,6 +49,9 @@ public final class ControlServer: Sendable {
     /// error -32005 (`ControlServer.defaultIdleLimit`, 60 s; tests use less).
     let idleLimit: Duration
     public static let defaultIdleLimit: Duration = .seconds(60)
+    /// A client that reads nothing of its pending output for this long is disconnected
+    /// (`ControlConnection.defaultStallLimit`, 10 s).
+    let stallLimit: Duration
     /// At most this many clients at once; more are answered with error -32005 and closed.
     /// 256, not more: each takes a descriptor, and under the usual limit of 1024 per process
     /// the workers (four descriptors each) need the rest.
@@ -80,10 +83,12 @@ public final class ControlServer: Sendable {
         listener: ControlListener,
         epollDescriptor: Int32,
         bufferBudget: Int,
-        idleLimit: Duration
+        idleLimit: Duration,
+        stallLimit: Duration
     ) {
         self.host = host
         self.idleLimit = idleLimit
+        self.stallLimit = stallLimit
         self.budget = ControlBudget(limit: bufferBudget)
         self.listener = listener
         self.epollDescriptor = epollDescriptor
