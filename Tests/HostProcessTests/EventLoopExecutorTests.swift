@@ -304,12 +304,18 @@ struct BlockingWorkThreadTests {
     }
 
     @Test func aSynchronousSpawnFromTheBlockingThreadRunsInPlace() async throws {
-        // Waiting for its own queue would deadlock (the time limit ends the test).
-        let child: ChildProcess = try await withCheckedThrowingContinuation { done in
+        // Waiting for its own queue would deadlock (the time limit ends the test). The child is
+        // handed over under a lock, as the host hands spawns to the loop: ThreadSanitizer does
+        // not see a continuation's resume order the blocking thread's writes before the reads.
+        let spawned = Locked<Result<ChildProcess, SpawnError>?>(nil)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             BlockingWorkThread.shared.submit {
-                done.resume(with: Result { () throws(SpawnError) in try ChildProcess.spawn(argv: ["/bin/true"]) })
+                let result = Result { () throws(SpawnError) in try ChildProcess.spawn(argv: ["/bin/true"]) }
+                spawned.withLock { $0 = result }
+                done.resume()
             }
         }
+        let child = try #require(spawned.withLock { $0 }).get()
         let exit = await withCheckedContinuation { done in
             EventLoop.shared.watch(
                 child,
