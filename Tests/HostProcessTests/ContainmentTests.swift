@@ -176,21 +176,7 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
         try await scene.connect()
-        func refusal(_ op: SceneOperation) async -> String? {
-            let before = await scene.status()
-            let mark = host.lastSeq
-            do {
-                try await scene.perform(op)
-                return nil
-            } catch HostError.refused(_, _, let reason) {
-                #expect(await scene.status() == before, "\(op.name) changed the scene")
-                #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error") })
-                return reason
-            } catch {
-                Issue.record("\(op.name): \(error)")
-                return nil
-            }
-        }
+        func refusal(_ op: SceneOperation) async -> String? { await host.refusalReason(of: op, on: scene) }
         #expect(
             await refusal(.removeChild(viewController: "Nope"))
                 == "the frontmost view controller has no child Nope (its children: none)"

@@ -152,15 +152,16 @@ struct EventLoopExecutorTests {
                         log.append("readable")
                     }
                 }
-                _ = loop.scheduleTimer(at: .now + .milliseconds(20)) {
+                let deadline = ContinuousClock.now + .milliseconds(1)
+                _ = loop.scheduleTimer(at: deadline) {
                     log.append("timer")
                     done.resume()
                 }
                 var byte: UInt8 = 1
                 _ = write(writer, &byte, 1)
-                // The loop is held back past the deadline (as by a long job on a loaded machine):
-                // the byte came in before the deadline, so its handler runs before the timer.
-                usleep(60_000)
+                // This job holds the loop until the deadline has passed (as a long job on a
+                // loaded machine does): the byte came in before it, so its handler runs first.
+                while ContinuousClock.now <= deadline { sched_yield() }
             }
         }
         if let watch = watchBox.withLock({ $0 }) {

@@ -10,18 +10,10 @@ import Testing
     /// A stress run mixes `openURL` and the apps' own windows with kills, and the audit finds
     /// nothing wrong: the windows opened had their own workers, some of them killed.
     @Test func aStressRunWithURLsAndAppOpenedWindowsAndKillsBreaksNoInvariant() async throws {
-        var options = StressOptions()
-        options.scenes = 3
-        options.ops = 600
-        options.clients = 3
+        var options = StressOptions.inTests(scenes: 3, ops: 600, clients: 3)
         options.killRate = 0.05
         options.seed = 1
-        options.checksDescriptors = false
-        let report = try await StressRunner(
-            options: options,
-            configuration: StressOptions.configuration(worker: [TestWorker.hostctl, "worker"])
-        )
-        .run()
+        let report = try await options.run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.openURLs > 0, "\(report.detailLine)")
         // Seed 1 sends 20-odd openWindow notifications; runs open 7 to 13 windows.

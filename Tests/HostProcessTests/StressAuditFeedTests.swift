@@ -8,14 +8,9 @@ import Testing
 /// them are a violation, never a silent gap.
 @Suite struct StressAuditFeedTests {
     @Test func aHistoryTooSmallForARoundIsAViolation() async throws {
-        var options = StressOptions()
-        options.scenes = 2
-        options.ops = 200
-        options.clients = 2
-        options.checksDescriptors = false
-        var configuration = StressOptions.configuration(worker: [TestWorker.hostctl, "worker"])
-        configuration.traceHistoryLimitBytes = 4096
-        let report = try await StressRunner(options: options, configuration: configuration).run()
+        let report = try await StressOptions.inTests(scenes: 2, ops: 200, clients: 2).run {
+            $0.traceHistoryLimitBytes = 4096
+        }
         #expect(
             report.violations.contains { $0.contains("dropped events") && $0.contains("limit 4096 bytes") },
             "\(report.violations.prefix(5))"
@@ -23,17 +18,9 @@ import Testing
     }
 
     @Test func theDefaultHistoryHoldsARoundAndTheAuditSeesEveryEvent() async throws {
-        var options = StressOptions()
-        options.scenes = 3
-        options.ops = 400
-        options.clients = 3
+        var options = StressOptions.inTests(scenes: 3, ops: 400, clients: 3)
         options.settles = 4
-        options.checksDescriptors = false
-        let report = try await StressRunner(
-            options: options,
-            configuration: StressOptions.configuration(worker: [TestWorker.hostctl, "worker"])
-        )
-        .run()
+        let report = try await options.run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.events > 400)
     }

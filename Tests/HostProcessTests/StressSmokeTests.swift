@@ -7,22 +7,11 @@ import Testing
 /// `hostctl stress` in small: the runner in this process, the command as a child process,
 /// and the audit's own checks on doctored runs (a checker that never fires proves nothing).
 @Suite struct StressSmokeTests {
-    private static var worker: [String] { [TestWorker.hostctl, "worker"] }
-
     @Test func concurrentClientsWithKillsBreakNoInvariant() async throws {
-        var options = StressOptions()
-        options.scenes = 4
-        options.ops = 300
-        options.clients = 4
+        var options = StressOptions.inTests(scenes: 4, ops: 300, clients: 4)
         options.killRate = 0.05
         options.seed = 7
-        // Other suites run in this process at the same time: descriptor counts are theirs too.
-        options.checksDescriptors = false
-        let report = try await StressRunner(
-            options: options,
-            configuration: StressOptions.configuration(worker: Self.worker)
-        )
-        .run()
+        let report = try await options.run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.accepted + report.refused + report.failed + report.kills <= 300)
         #expect(report.accepted > 50 && report.refused > 20, "\(report.detailLine)")
@@ -33,15 +22,7 @@ import Testing
     }
 
     @Test func scaleRunConnectsEveryScene() async throws {
-        var options = StressOptions()
-        options.scenes = 16
-        options.ops = 0
-        options.checksDescriptors = false
-        let report = try await StressRunner(
-            options: options,
-            configuration: StressOptions.configuration(worker: Self.worker)
-        )
-        .run()
+        let report = try await StressOptions.inTests(scenes: 16, ops: 0).run()
         #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
         #expect(report.connected == 16)
         #expect(report.workers == 16)

@@ -98,19 +98,7 @@ import Testing
         let scene = try host.scene("A")
         try await scene.connect(launch: Self.tabs)
         func refusal(_ op: SceneOperation, on handle: SceneHandle) async -> String? {
-            let before = await handle.status()
-            let mark = host.lastSeq
-            do {
-                try await handle.perform(op)
-                return nil
-            } catch HostError.refused(_, _, let reason) {
-                #expect(await handle.status() == before, "\(op.name) changed the scene")
-                #expect(host.compactEvents(of: handle.identifier, after: mark).allSatisfy { $0.hasPrefix("error") })
-                return reason
-            } catch {
-                Issue.record("\(op.name): \(error)")
-                return nil
-            }
+            await host.refusalReason(of: op, on: handle)
         }
         #expect(
             await refusal(.selectTab(index: 1), on: plain) == "the scene's root is not a tab bar (connect it with tabs)"

@@ -1,6 +1,7 @@
 import Glibc
 import HostProcess
 import Protocol
+import Testing
 
 /// The `hostctl` built next to the test bundle: the real worker the tests spawn.
 enum TestWorker {
@@ -179,3 +180,45 @@ func killAfter(_ limit: Duration, _ child: ChildProcess) -> Task<Void, Never> {
 
 /// Whether this test process (and so the `hostctl` built with it) runs under ThreadSanitizer.
 let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+extension SceneHost {
+    /// Performs `op` on `handle`, which the test expects refused: the refusal's reason, after
+    /// checking that the refusal changed nothing (the same status, only `error` events), or
+    /// nil (recorded as an issue when it failed otherwise).
+    func refusalReason(of op: SceneOperation, on handle: SceneHandle) async -> String? {
+        let before = await handle.status()
+        let mark = lastSeq
+        do {
+            try await handle.perform(op)
+            return nil
+        } catch HostError.refused(_, _, let reason) {
+            #expect(await handle.status() == before, "\(op.name) changed the scene")
+            #expect(compactEvents(of: handle.identifier, after: mark).allSatisfy { $0.hasPrefix("error") })
+            return reason
+        } catch {
+            Issue.record("\(op.name): \(error)")
+            return nil
+        }
+    }
+}
+
+extension StressOptions {
+    /// A stress run in the test suite: `scenes` scenes, `ops` operations from `clients`
+    /// clients, and no descriptor check (other suites run in this process at the same time:
+    /// descriptor counts are theirs too).
+    static func inTests(scenes: Int, ops: Int, clients: Int = 1) -> StressOptions {
+        var options = StressOptions()
+        options.scenes = scenes
+        options.ops = ops
+        options.clients = clients
+        options.checksDescriptors = false
+        return options
+    }
+
+    /// Runs a stress run with the suite's `hostctl worker`; `configure` adjusts the host.
+    func run(configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> StressReport {
+        var configuration = StressOptions.configuration(worker: [TestWorker.hostctl, "worker"])
+        configure(&configuration)
+        return try await StressRunner(options: self, configuration: configuration).run()
+    }
+}

@@ -186,14 +186,10 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .firstAppearance:
             return Array(Self.firstAppearanceSteps(from: context.activation, controller: .named(top)).dropFirst())
         case .enterForeground:
-            return [
-                .state(from: .background, to: .foregroundInactive),
-                .callback(.sceneDidBecomeActive),
-                .state(from: .foregroundInactive, to: .foregroundActive),
-            ]
-        case .becomeActive:
+            return Self.remainingForegroundSteps(becomingActive: .sceneDidBecomeActive)
+        case .becomeActive, .appBecomeActive:
             return [.state(from: .foregroundInactive, to: .foregroundActive)]
-        case .resignActive:
+        case .resignActive, .appResignActive:
             return [.state(from: .foregroundActive, to: .foregroundInactive)]
         case .enterBackground:
             return Array(Self.enterBackgroundSteps(from: .foregroundInactive).dropFirst())
@@ -269,20 +265,22 @@ public enum LifecycleAtom: Sendable, Hashable, CaseIterable {
         case .appFirstAppearance:
             return Array(Self.appFirstAppearanceSteps(from: .background, controller: .named(top)).dropFirst())
         case .appEnterForeground:
-            return [
-                .state(from: .background, to: .foregroundInactive),
-                .callback(.applicationDidBecomeActive),
-                .state(from: .foregroundInactive, to: .foregroundActive),
-            ]
-        case .appBecomeActive:
-            return [.state(from: .foregroundInactive, to: .foregroundActive)]
-        case .appResignActive:
-            return [.state(from: .foregroundActive, to: .foregroundInactive)]
+            return Self.remainingForegroundSteps(becomingActive: .applicationDidBecomeActive)
         case .appEnterBackground:
             return Array(Self.appEnterBackgroundSteps(from: .foregroundInactive).dropFirst())
         case .appTerminate:
             return [.state(from: .background, to: .unattached)]
         }
+    }
+
+    /// After a trip to the foreground's first callback (the scene's or the app delegate's
+    /// `…WillEnterForeground`): inactive, `becomingActive`, active.
+    static func remainingForegroundSteps(becomingActive: CallbackName) -> [ExpectedStep] {
+        [
+            .state(from: .background, to: .foregroundInactive),
+            .callback(becomingActive),
+            .state(from: .foregroundInactive, to: .foregroundActive),
+        ]
     }
 
     /// After `willFinishLaunching`: a scene-based launch, or an app-based one (§3d), told apart

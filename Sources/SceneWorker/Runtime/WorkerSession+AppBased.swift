@@ -9,17 +9,7 @@ extension WorkerSession {
     /// `didFinishLaunching`, the root loads, then the first appearance or the background.
     func appConnect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
         let root = try makeViewController(options.root, payload: nil)
-        let applicationDelegate = app.makeApplicationDelegate()
-        self.applicationDelegate = applicationDelegate
-        application.delegate = applicationDelegate
-        application.unattachedState = options.background ? .background : .inactive
-        let launchOptions = LaunchOptions(
-            launchedInBackground: options.background,
-            reconnecting: options.reconnect,
-            url: options.url
-        )
-        sink.report(.willFinishLaunching)
-        _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
+        let (applicationDelegate, launchOptions) = willFinishLaunching(options)
         // UIKit restores app-level state between the two launch callbacks.
         if case .object(let values)? = options.restoration {
             sink.report(CallbackEvent(.shouldRestoreSecureApplicationState, restoration: options.restoration))

@@ -368,9 +368,9 @@ final class WorkerSession {
         return controller
     }
 
-    private func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
-        let root = try makeViewController(options.root, payload: nil)
-
+    /// Every launch's start, either kind: the app delegate is made and installed, the
+    /// application takes its unattached state, and `willFinishLaunching` runs.
+    func willFinishLaunching(_ options: ConnectOptions) -> (any ApplicationDelegate, LaunchOptions) {
         let applicationDelegate = app.makeApplicationDelegate()
         self.applicationDelegate = applicationDelegate
         application.delegate = applicationDelegate
@@ -382,6 +382,12 @@ final class WorkerSession {
         )
         sink.report(.willFinishLaunching)
         _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
+        return (applicationDelegate, launchOptions)
+    }
+
+    private func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
+        let root = try makeViewController(options.root, payload: nil)
+        let (applicationDelegate, launchOptions) = willFinishLaunching(options)
         sink.report(.didFinishLaunching)
         _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
         // UIKit's form of the same callback (a template's), right after: scene-based apps get nil.
