@@ -125,8 +125,11 @@ import Testing
         await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
         let after = try #require(HardeningProbe.selfStatusKilobytes(canResetPeak ? "VmHWM:" : "VmRSS:"))
         #expect(harness.violations.contains { $0.contains("exceeds the maximum frame size") })
-        // The host read at most the frame limit (1 MiB) into memory; the rest was dropped.
-        #expect(after - before < 32 * 1024, "host grew by \(after - before) kB")
+        // The host read at most the frame limit (1 MiB) into memory; the rest was dropped. The
+        // bound is the process's, which the suites running beside this one grow too (33 MB
+        // seen under ASan): 64 MiB is far above that and far below the 100 MiB line it would
+        // hold had it kept reading.
+        #expect(after - before < 64 * 1024, "host grew by \(after - before) kB")
         try await harness.checkAftermath(reason: .protocolViolation)
     }
 
