@@ -267,8 +267,19 @@ actor SceneController {
                 }
             }
         case .storeSession(let session):
-            // fsync and rename on the storage thread; the outcome comes back as an event.
             let sessions = context.sessions
+            if sessions.isMemoryOnly {
+                // Nothing to wait for: a hop to the storage thread and back would only delay
+                // the spawn that waits for this answer.
+                do throws(HostError) {
+                    try sessions.save(session)
+                    followUps.append(.stored)
+                } catch {
+                    followUps.append(.storeFailed(error))
+                }
+                return
+            }
+            // fsync and rename on the storage thread; the outcome comes back as an event.
             BlockingWorkThread.storage.submit { [self] in
                 let outcome: Result<Void, HostError>
                 do throws(HostError) {
@@ -283,6 +294,11 @@ actor SceneController {
             }
         case .deleteSession:
             let sessions = context.sessions
+            if sessions.isMemoryOnly {
+                sessions.delete(id)
+                followUps.append(.stored)
+                return
+            }
             let scene = id
             BlockingWorkThread.storage.submit { [self] in
                 sessions.delete(scene)

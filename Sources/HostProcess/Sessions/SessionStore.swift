@@ -84,6 +84,10 @@ public final class SessionStore: Sendable {
         self.damagedFiles = damaged
     }
 
+    /// True for a store without a state directory: saving and deleting touch only memory,
+    /// so they never block and need no thread of their own.
+    public var isMemoryOnly: Bool { directory == nil }
+
     /// The session with `identifier`, if it exists.
     public func session(_ identifier: String) -> SceneSession? {
         sessions.withLock { $0[identifier] }

@@ -101,13 +101,14 @@ enum BenchCommand {
         if BenchEnvironment.isDebugBuild {
             printError(
                 "hostctl bench: warning: this is a debug build; the figures mean little "
-                    + "(swift build -c release --static-swift-stdlib)"
+                    + "(\(BenchEnvironment.recommendedBuild))"
             )
         }
         var report = BenchReport(
             quick: quick,
             debugBuild: BenchEnvironment.isDebugBuild,
             staticStdlib: BenchEnvironment.isStaticStdlib,
+            linking: BenchEnvironment.linking,
             cores: BenchEnvironment.cores,
             descriptorLimit: BenchEnvironment.raiseDescriptorLimit()
         )
@@ -131,7 +132,7 @@ enum BenchCommand {
 
         if let svgPath {
             let subtitle =
-                "\(report.debugBuild ? "debug" : "release"), \(report.staticStdlib ? "static" : "dynamic") stdlib, "
+                "\(report.debugBuild ? "debug" : "release"), \(report.linking), "
                 + "\(report.cores) cores; round trip = deactivate or activate through SceneHandle"
             guard BenchChart.write(BenchChart.svg(scalePoints, subtitle: subtitle), to: svgPath) else {
                 printError("hostctl bench: cannot write \(svgPath): \(String(cString: strerror(errno)))")
@@ -143,7 +144,7 @@ enum BenchCommand {
         } else {
             print(
                 "hostctl bench: \(report.debugBuild ? "DEBUG" : "release") build, "
-                    + "\(report.staticStdlib ? "static" : "dynamic") stdlib, \(report.cores) cores"
+                    + "\(report.linking), \(report.cores) cores"
                     + (quick ? ", --quick" : "") + "\n"
             )
             print(report.table, terminator: "")
@@ -270,9 +271,10 @@ enum BenchCommand {
             )
             let connect = try await BenchHost.connect(warmup: counts.spawnWarmup, count: counts.spawn)
             var note = "spawn to foregroundActive acknowledged (new session); floor = spawn-ready"
-            if !report.staticStdlib {
+            if !BenchEnvironment.isStaticExecutable {
                 note +=
-                    "; the 5 ms target assumes --static-swift-stdlib (this binary loads the Swift runtime dynamically)"
+                    "; the figures assume a static executable (\(BenchEnvironment.recommendedBuild)): "
+                    + "this one is \(report.linking), and its workers start slower"
             }
             report.add(
                 BenchRow(

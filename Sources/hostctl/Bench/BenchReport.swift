@@ -131,6 +131,8 @@ struct BenchReport: Sendable {
     var quick: Bool
     var debugBuild: Bool
     var staticStdlib: Bool
+    /// `static executable`, `static stdlib` or `dynamic stdlib`.
+    var linking: String
     var cores: Int
     var descriptorLimit: Int
 
@@ -140,6 +142,7 @@ struct BenchReport: Sendable {
         .object([
             "build": .string(debugBuild ? "debug" : "release"),
             "stdlib": .string(staticStdlib ? "static" : "dynamic"),
+            "linking": .string(linking),
             "quick": .bool(quick),
             "cores": .int(cores),
             "descriptorLimit": .int(descriptorLimit),

@@ -68,10 +68,28 @@ enum BenchEnvironment {
         #endif
     }
 
+    /// The build the figures are meant for: every worker is this binary, and a static
+    /// executable starts in well under half the time of one that loads shared libraries
+    /// (no dynamic loader; see BENCHMARKS.md). lld, shipped with the toolchain, links it
+    /// without the warning the default linker prints for the runtime's `dlopen`.
+    static let recommendedBuild =
+        "swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld"
+
     /// Whether libswiftCore is statically linked (`--static-swift-stdlib`).
     static var isStaticStdlib: Bool {
         guard let maps = readTextFile("/proc/self/maps") else { return false }
         return !maps.contains("libswiftCore.so")
+    }
+
+    /// Whether the whole executable is static (`-static-executable`): no libc.so mapped.
+    static var isStaticExecutable: Bool {
+        guard let maps = readTextFile("/proc/self/maps") else { return false }
+        return !maps.contains("libc.so")
+    }
+
+    /// How the binary is linked, as the report names it.
+    static var linking: String {
+        isStaticExecutable ? "static executable" : isStaticStdlib ? "static stdlib" : "dynamic stdlib"
     }
 
     static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
