@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "HostProcess", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
         .executableTarget(
             name: "hostctl",
-            dependencies: ["Protocol", "SceneWorker", "HostProcess"],
+            dependencies: ["Protocol", "SceneWorker", "HostProcess", "CSceneHostSys"],
             swiftSettings: strict
         ),
         .target(name: "SceneHostTesting", dependencies: ["HostProcess", "Protocol"], swiftSettings: strict),

@@ -2,6 +2,8 @@
 #include "CSceneHostSys.h"
 
 #include <errno.h>
+#include <malloc.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
@@ -212,4 +214,16 @@ int csh_start_group_sentinel(void) {
     }
     kill(0, SIGKILL);
     _exit(0);
+}
+
+int csh_sched_setaffinity(int tid, size_t size, const void *mask) {
+    return sched_setaffinity((pid_t)tid, size, (const cpu_set_t *)mask);
+}
+
+int csh_sched_getaffinity(int tid, size_t size, void *mask) {
+    return sched_getaffinity((pid_t)tid, size, (cpu_set_t *)mask);
+}
+
+int csh_malloc_trim(size_t pad) {
+    return malloc_trim(pad);
 }

@@ -69,4 +69,13 @@ int csh_reap_pid(pid_t pid);
 /// nothing is started), or the fork's error.
 int csh_start_group_sentinel(void);
 
+/// sched_setaffinity(tid, size, mask) and sched_getaffinity, which glibc declares only under
+/// _GNU_SOURCE (Swift's Glibc module does not see them, and a static executable has no
+/// dlsym). 0, or -1 and errno.
+int csh_sched_setaffinity(int tid, size_t size, const void *mask);
+int csh_sched_getaffinity(int tid, size_t size, void *mask);
+
+/// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
+int csh_malloc_trim(size_t pad);
+
 #endif

@@ -1,3 +1,4 @@
+import CSceneHostSys
 import Glibc
 import HostProcess
 
@@ -48,22 +49,8 @@ enum BenchPlacement: String, CaseIterable, Sendable {
 
     // MARK: sched_setaffinity
 
-    /// glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's Glibc module
-    /// does not see; the symbol itself is always there.
-    private typealias AffinityCall = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
-
-    private static let setAffinity: AffinityCall? = symbol("sched_setaffinity")
-    private static let getAffinity: AffinityCall? = symbol("sched_getaffinity")
-
-    private static func symbol(_ name: String) -> AffinityCall? {
-        // RTLD_DEFAULT is the null handle in glibc.
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(address, to: AffinityCall.self)
-    }
-
     /// Sets the mask of every thread of `process` (its tasks in /proc); false if any failed.
     private static func pin(process: pid_t, to cpus: [Int]) -> Bool {
-        guard let setAffinity else { return false }
         var mask = cpu_set_t()
         withUnsafeMutableBytes(of: &mask) { raw in
             let words = raw.bindMemory(to: UInt.self)
@@ -76,7 +63,7 @@ enum BenchPlacement: String, CaseIterable, Sendable {
         guard !tasks.isEmpty else { return false }
         var pinnedAll = true
         for task in tasks {
-            let rc = withUnsafeMutableBytes(of: &mask) { setAffinity(task, $0.count, $0.baseAddress!) }
+            let rc = withUnsafeMutableBytes(of: &mask) { csh_sched_setaffinity(task, $0.count, $0.baseAddress!) }
             // A thread that ended meanwhile (ESRCH) is fine.
             if rc != 0 && errno != ESRCH { pinnedAll = false }
         }
@@ -84,9 +71,8 @@ enum BenchPlacement: String, CaseIterable, Sendable {
     }
 
     private static func allowedCPUs(of pid: pid_t) -> Set<Int> {
-        guard let getAffinity else { return [] }
         var mask = cpu_set_t()
-        let rc = withUnsafeMutableBytes(of: &mask) { getAffinity(pid, $0.count, $0.baseAddress!) }
+        let rc = withUnsafeMutableBytes(of: &mask) { csh_sched_getaffinity(pid, $0.count, $0.baseAddress!) }
         guard rc == 0 else { return [] }
         return withUnsafeBytes(of: &mask) { raw in
             var cpus = Set<Int>()

@@ -1,3 +1,4 @@
+import CSceneHostSys
 import Glibc
 import HostProcess
 
@@ -127,10 +128,7 @@ enum BenchEnvironment {
 
     /// Gives freed heap back to the kernel so that RSS deltas measure live memory.
     static func trimHeap() {
-        // malloc.h is not part of the Glibc module; RTLD_DEFAULT is the null handle.
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = csh_malloc_trim(0)
     }
 
     private static func procField(_ path: String, _ name: String) -> Double? {
