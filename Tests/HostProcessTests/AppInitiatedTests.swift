@@ -5,30 +5,16 @@ import Testing
 
 /// The host follows the app (docs/LIFECYCLE.md §3b), with real default workers: their
 /// notification triggers, their background task on entering the background, and their stack
-/// restoration. Disabled until the host follows `change` messages (the machine branch).
+/// restoration.
 @Suite
 struct AppInitiatedTests {
-    /// Waits, at most `limit`, for the first event of the trace from `seq` on that matches.
+    /// The first event of the trace after `seq` that matches, waiting at most 30 s.
     private func event(
         in host: SceneHost,
         after seq: Int,
-        limit: Duration = .seconds(30),
         _ matches: @escaping @Sendable (TraceEvent) -> Bool
     ) async -> TraceEvent? {
-        let events = host.trace.events(fromSeq: seq + 1)
-        return await withTaskGroup(of: TraceEvent?.self) { group in
-            group.addTask {
-                for await event in events where matches(event) { return event }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)  // a safety net, never the synchronization
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        try? await host.trace.firstEvent(fromSeq: seq + 1, within: .seconds(30), "the app's event", where: matches)
     }
 
     private func isApp(_ name: CallbackName, _ vc: String? = nil) -> @Sendable (TraceEvent) -> Bool {

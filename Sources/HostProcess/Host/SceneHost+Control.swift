@@ -54,8 +54,8 @@ enum ProcessClock {
     static func uptimeSeconds(of pid: Int32) -> Double? {
         // Field 22 of /proc/PID/stat is the start time in ticks since boot; the fields are
         // counted after the command name, which is in parentheses and may contain anything.
-        guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
-            let uptime = readSmallFile("/proc/uptime")
+        guard let stat = ProcFile.bytes("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+            let uptime = ProcFile.bytes("/proc/uptime")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: UInt8(ascii: " "))
         // fields[0] is field 3 (state), so field 22 is fields[19].
@@ -64,15 +64,5 @@ enum ProcessClock {
             let now = Double(String(decoding: first, as: UTF8.self)), ticksPerSecond > 0
         else { return nil }
         return max(0, now - ticks / ticksPerSecond)
-    }
-
-    private static func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return Array(buffer[..<count])
     }
 }

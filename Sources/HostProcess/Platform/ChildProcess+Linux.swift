@@ -360,7 +360,7 @@ extension ChildProcess {
 extension ChildProcess {
     /// The `field` line of /proc/<pid>/<file>, in kB as the kernel prints it.
     func procKilobytes(file: String, field: String) -> Int? {
-        guard let text = Self.readFile("/proc/\(pid)/\(file)") else { return nil }
+        guard let text = ProcFile.text("/proc/\(pid)/\(file)") else { return nil }
         // Read first, then check the child was still unreaped: a reaped pid may already name
         // another process, and reaping only happens under this lock, so a successful check
         // proves the file we read was our child's.
@@ -375,23 +375,5 @@ extension ChildProcess {
             return Int(number)
         }
         return nil
-    }
-
-    private static func readFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count == 0 {
-                return String(decoding: bytes, as: UTF8.self)
-            } else if errno != EINTR {
-                return nil
-            }
-        }
     }
 }

@@ -29,14 +29,14 @@ extension DescendantReaper {
     /// thread and never listed here.
     static func adoptedChildren() -> [Child] {
         let pid = getpid()
-        guard let text = readSmallFile("/proc/\(pid)/task/\(pid)/children") else { return [] }
+        guard let text = ProcFile.text("/proc/\(pid)/task/\(pid)/children") else { return [] }
         return text.split(separator: " ").compactMap { Int32($0) }.compactMap(child(_:))
     }
 
     /// Parses /proc/PID/stat: `pid (comm) state ppid pgrp session …`; comm may hold spaces
     /// and parentheses, so the fields are counted after the last `)`.
     static func child(_ pid: Int32) -> Child? {
-        guard let text = readSmallFile("/proc/\(pid)/stat"),
+        guard let text = ProcFile.text("/proc/\(pid)/stat"),
             let close = text.utf8.lastIndex(of: UInt8(ascii: ")"))
         else { return nil }
         let fields = text.utf8[text.utf8.index(after: close)...].split(separator: UInt8(ascii: " "))
@@ -50,7 +50,7 @@ extension DescendantReaper {
     /// Whether `pid`'s environment holds `SCENEHOST_HOST_PID=<this host>` (what every worker
     /// gets and its descendants usually inherit). A zombie has no environment left.
     static func carriesHostMarker(_ pid: Int32) -> Bool {
-        guard let environment = readSmallFile("/proc/\(pid)/environ", limit: 256 << 10) else { return false }
+        guard let environment = ProcFile.text("/proc/\(pid)/environ", limit: 256 << 10) else { return false }
         let marker = "SCENEHOST_HOST_PID=\(getpid())"
         return environment.split(separator: "\0").contains { $0 == marker }
     }
@@ -59,21 +59,5 @@ extension DescendantReaper {
     static func killAndReap(_ pid: Int32) {
         kill(pid, SIGKILL)
         _ = csh_reap_pid(pid)
-    }
-
-    /// A /proc file's text, at most `limit` bytes; nil if it cannot be opened.
-    private static func readSmallFile(_ path: String, limit: Int = 64 << 10) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

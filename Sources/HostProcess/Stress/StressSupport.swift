@@ -200,11 +200,11 @@ enum StressWatchdog {
 }
 
 /// What the host process holds: descriptors, memory, children.
-enum ProcessResources {
+package enum ProcessResources {
     /// Raises the soft limit on open descriptors to the hard limit (a thousand workers need
     /// four descriptors each).
     @discardableResult
-    static func raiseDescriptorLimit() -> Int {
+    package static func raiseDescriptorLimit() -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
         if limit.rlim_cur < limit.rlim_max {
@@ -271,14 +271,14 @@ enum ProcessResources {
 
     /// The parent pid of `pid`, from `/proc/PID/stat`.
     private static func parent(of pid: Int32) -> Int32? {
-        guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        guard let stat = ProcFile.text("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 1 ? Int32(fields[1]) : nil
     }
 
     /// `VmRSS` and `VmHWM` of this process, in kB.
     static func memoryKB() -> (resident: Int?, peak: Int?) {
-        guard let text = readFile("/proc/self/status") else { return (nil, nil) }
+        guard let text = ProcFile.text("/proc/self/status") else { return (nil, nil) }
         func field(_ name: String) -> Int? {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
             return line.split(separator: " ").compactMap { Int($0) }.first
@@ -292,20 +292,5 @@ enum ProcessResources {
     static func isLiveChild(_ pid: Int32) -> Bool {
         if kill(pid, 0) != 0 && errno == ESRCH { return false }
         return parent(of: pid) == getpid()
-    }
-
-    static func readFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

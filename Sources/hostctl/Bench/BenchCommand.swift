@@ -110,7 +110,7 @@ enum BenchCommand {
             staticStdlib: BenchEnvironment.isStaticStdlib,
             linking: BenchEnvironment.linking,
             cores: BenchEnvironment.cores,
-            descriptorLimit: BenchEnvironment.raiseDescriptorLimit()
+            descriptorLimit: ProcessResources.raiseDescriptorLimit()
         )
         let counts = quick ? Counts.quick : Counts.full
         var scalePoints: [BenchHost.ScalePoint] = []

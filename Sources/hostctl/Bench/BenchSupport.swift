@@ -78,13 +78,13 @@ enum BenchEnvironment {
 
     /// Whether libswiftCore is statically linked (`--static-swift-stdlib`).
     static var isStaticStdlib: Bool {
-        guard let maps = readTextFile("/proc/self/maps") else { return false }
+        guard let maps = ProcFile.text("/proc/self/maps") else { return false }
         return !maps.contains("libswiftCore.so")
     }
 
     /// Whether the whole executable is static (`-static-executable`): no libc.so mapped.
     static var isStaticExecutable: Bool {
-        guard let maps = readTextFile("/proc/self/maps") else { return false }
+        guard let maps = ProcFile.text("/proc/self/maps") else { return false }
         return !maps.contains("libc.so")
     }
 
@@ -94,19 +94,6 @@ enum BenchEnvironment {
     }
 
     static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
-
-    /// Raises the soft descriptor limit to the hard limit (1,000 scenes need ~4,000 descriptors).
-    @discardableResult
-    static func raiseDescriptorLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return Int(clamping: limit.rlim_cur)
-    }
 
     /// This process's resident set size in KiB (VmRSS).
     static func hostResidentKiB() -> Double? {
@@ -121,7 +108,7 @@ enum BenchEnvironment {
     /// Memory only `pid` maps (USS: Private_Clean + Private_Dirty from smaps_rollup), in KiB:
     /// what each further worker costs once the shared pages are paid for.
     static func privateKiB(of pid: Int32) -> Double? {
-        guard let text = readTextFile("/proc/\(pid)/smaps_rollup") else { return nil }
+        guard let text = ProcFile.text("/proc/\(pid)/smaps_rollup") else { return nil }
         guard let clean = field(text, "Private_Clean:"), let dirty = field(text, "Private_Dirty:") else { return nil }
         return clean + dirty
     }
@@ -132,7 +119,7 @@ enum BenchEnvironment {
     }
 
     private static func procField(_ path: String, _ name: String) -> Double? {
-        guard let text = readTextFile(path) else { return nil }
+        guard let text = ProcFile.text(path) else { return nil }
         return field(text, name)
     }
 
@@ -142,24 +129,6 @@ enum BenchEnvironment {
             return Double(digits)
         }
         return nil
-    }
-
-    static func readTextFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count == 0 {
-                return String(decoding: bytes, as: UTF8.self)
-            } else if errno != EINTR {
-                return nil
-            }
-        }
     }
 }
 
