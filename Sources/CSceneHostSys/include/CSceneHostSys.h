@@ -60,13 +60,16 @@ int csh_set_child_subreaper(int on);
 /// waitid(P_PID, pid, WEXITED): reaps one child, waiting for it. 0, or an errno value.
 int csh_reap_pid(pid_t pid);
 
-/// Forks a sentinel for the calling process (a worker that leads its own process group):
+/// Starts a sentinel for the calling process (a worker that leads its own process group):
 /// a child in the same group that holds no descriptor, blocks every signal and waits for
 /// its parent's death (PR_SET_PDEATHSIG) or the SIGHUP the kernel sends an orphaned group with
 /// stopped members; then it SIGKILLs the whole group, itself included. So a worker killed
 /// because its host was SIGKILLed does not leave its children running.
+/// The child shares the caller's memory (CLONE_VM, on its own stack, raw system calls only):
+/// starting it copies no page tables, and the worker's memory is freed by the sentinel's
+/// exit, after the host has seen the worker's death.
 /// Returns 0, or an errno value: EPERM when the caller does not lead its process group (then
-/// nothing is started), or the fork's error.
+/// nothing is started), or the clone's error.
 int csh_start_group_sentinel(void);
 
 /// sched_setaffinity(tid, size, mask) and sched_getaffinity, which glibc declares only under

@@ -19,8 +19,8 @@ package struct ProcessTable: Sendable {
         var parent: Int32
         var group: Int32
         var residentPages: Int
-        /// The worker runtime's group sentinel (`scenehost-guard`): a fork of the worker that
-        /// shares its pages and only waits; its RSS would count the worker twice.
+        /// The worker runtime's group sentinel (`scenehost-guard`): a child of the worker that
+        /// shares its memory (`CLONE_VM`) and only waits; its RSS would count the worker twice.
         var isGuard: Bool
     }
 
