@@ -206,7 +206,8 @@ int csh_reap_pid(pid_t pid) {
 #define CSH_THREAD_SANITIZER 0
 #endif
 
-static long sentinel_syscall(long number, long a1, long a2, long a3, long a4) {
+__attribute__((always_inline, no_sanitize("address", "thread", "undefined"), disable_sanitizer_instrumentation))
+static inline long sentinel_syscall(long number, long a1, long a2, long a3, long a4) {
 #if defined(__x86_64__)
     long result;
     register long r10 __asm__("r10") = a4;
