@@ -46,9 +46,9 @@ int csh_block_async_signals(void);
 /// Names the calling thread (prctl PR_SET_NAME; the kernel keeps the first 15 bytes).
 void csh_set_thread_name(const char *name);
 
-/// Waits until the child behind `pidfd` (pid `pid`) is stopped or has exited, without
-/// reaping it, at most `limit_ms`. Returns 0, or ETIMEDOUT.
-int csh_wait_stopped(int pidfd, int pid, int limit_ms);
+/// Whether the child behind `pidfd` (pid `pid`) is stopped or has exited, now (no waiting,
+/// nothing reaped): 1 or 0.
+int csh_is_stopped(int pidfd, int pid);
 
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
 int csh_eventfd(void);

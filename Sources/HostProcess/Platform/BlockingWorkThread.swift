@@ -6,8 +6,8 @@ import Synchronization
 /// One per kind of work, so that one kind never queues behind another: a thousand scenes
 /// storing their state (each an fsync of the file and of its directory) or a sweep of many
 /// dead workers' leftovers must not delay a spawn or a suspension. `shared` spawns, `storage`
-/// writes session files, `waits` stops process groups (SIGSTOP and its waitid), `sweeps`
-/// kills and reaps what dead workers left (`DescendantReaper`).
+/// writes session files, `waits` polls stopping workers (`StopWaiter`, all of them in each
+/// round), `sweeps` kills and reaps what dead workers left (`DescendantReaper`).
 ///
 /// Neither the event loop nor the cooperative pool may block, so such work is submitted here
 /// and reports back (`EventLoop.shared.execute`, or resuming a continuation), never with a

@@ -66,42 +66,37 @@ package final class ChildProcess: Sendable {
         }
     }
 
-    /// Stops the worker's whole process group (SIGSTOP) and returns once the worker is
-    /// really stopped (or dead), so a `suspended` trace event is never ahead of the kernel.
-    /// Returns false when the worker did not stop within the limit (it was continued then).
-    @discardableResult
-    package func stopProcessGroup() throws(SignalError) -> Bool {
-        // The wait runs on a copy of the pidfd and outside the lock: the event loop takes the
-        // lock to write, signal and reap, and must never wait behind a stop.
+    /// Stops the worker's whole process group (SIGSTOP; the worker also through its pidfd, in
+    /// case it left its group with `setsid`). Returns a copy of the pidfd for `isStopped` and
+    /// `undoStop` (the caller closes it), or nil when none could be made. Throws
+    /// `processExited` for a worker already gone. `StopWaiter` waits for the stop.
+    package func beginStop() throws(SignalError) -> Int32? {
+        // A copy of the pidfd, used outside the lock: the event loop takes the lock to write,
+        // signal and reap, and must never wait behind a stop.
         let pidfd = try state.withLock { (descriptors: inout Descriptors) throws(SignalError) -> Int32 in
             guard descriptors.exit == nil, descriptors.pidfd >= 0 else { throw .processExited }
-            // The group takes what the worker started; the worker itself is stopped through its
-            // pidfd too, in case it left its group (`setsid`): otherwise the wait below would
-            // last as long as the worker, and hold every later stop of the host behind it.
             _ = kill(-pid, SIGSTOP)
             try Self.sendSignal(SIGSTOP, toPidfd: descriptors.pidfd)
             return fcntl(descriptors.pidfd, F_DUPFD_CLOEXEC, 0)
         }
-        guard pidfd >= 0 else { return true }
-        defer { Glibc.close(pidfd) }
-        // SIGSTOP cannot be caught or ignored: the worker stops at once, or dies. Bounded
-        // all the same (5 s of the clock), since every suspension of the host waits on this
-        // thread: a worker in uninterruptible sleep may not stop in time.
-        guard csh_wait_stopped(pidfd, pid, Self.stopLimitMilliseconds) == 0 else {
-            // Undone, so that it does not stop later while the host thinks it runs. Under the
-            // lock and only while not reaped: the zombie pins the group id.
-            state.withLock { descriptors in
-                guard descriptors.exit == nil else { return }
-                _ = kill(-pid, SIGCONT)
-                _ = csh_pidfd_send_signal(pidfd, SIGCONT)
-            }
-            return false
-        }
-        return true
+        return pidfd >= 0 ? pidfd : nil
     }
 
-    /// How long a stop waits for the kernel to say stopped.
-    static let stopLimitMilliseconds: Int32 = 5000
+    /// Whether the worker is stopped (or dead) now, by `pidfd` from `beginStop`. Never waits.
+    package func isStopped(polling pidfd: Int32) -> Bool {
+        csh_is_stopped(pidfd, pid) != 0
+    }
+
+    /// Continues a stop that did not happen in time, so that the worker does not stop later
+    /// while the host thinks it runs. Under the lock and only while not reaped: the zombie
+    /// pins the group id.
+    package func undoStop(pidfd: Int32) {
+        state.withLock { descriptors in
+            guard descriptors.exit == nil else { return }
+            _ = kill(-pid, SIGCONT)
+            _ = csh_pidfd_send_signal(pidfd, SIGCONT)
+        }
+    }
 
     /// Idempotent. The worker then reads EOF (after nothing of a backlog: it is dropped).
     package func closeStdin() {

@@ -257,11 +257,11 @@ actor SceneController {
             try? connection?.child.sendToProcessGroup(signal: number)
             connection?.signal(number)
         case .stopProcessGroup:
-            // Waiting for the stop is a waitid: on a blocking thread, back as an event.
+            // The wait for the stop is polled on the waits thread, with every other scene's;
+            // the outcome comes back as an event. A worker already gone counts as stopped:
+            // its exit event follows.
             guard let child = connection?.child else { return }
-            BlockingWorkThread.waits.submit { [self] in
-                // A worker already gone counts as stopped: its exit event follows.
-                let stopped = (try? child.stopProcessGroup()) ?? true
+            StopWaiter.stop(child) { [self] stopped in
                 EventLoop.shared.execute { [self] in
                     self.assumeIsolated { $0.stopFinished(pid: child.pid, stopped: stopped) }
                 }
