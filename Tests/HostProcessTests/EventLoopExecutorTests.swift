@@ -133,7 +133,10 @@ struct EventLoopExecutorTests {
     }
 
     @Test func aTimerThatFellDueWhileTheLoopWasHeldBackFiresAfterWhatCameInMeanwhile() async throws {
-        let loop = EventLoop.shared
+        // A loop of its own: on the shared one, the parallel suite's other hosts can keep more
+        // than a wait's worth of descriptors ready for eight turns in a row, and then the
+        // timers fire before the rest is read, by design (seen once under ASan).
+        let loop = EventLoop()
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         defer {
