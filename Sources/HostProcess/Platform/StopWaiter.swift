@@ -32,11 +32,7 @@ package enum StopWaiter {
     /// Stops `child`'s process group and calls `done` on the `waits` thread: true once the
     /// worker is stopped, or already gone (its exit event follows), false if it did not stop
     /// within `limit` (it was continued then). `done` may run before this returns.
-    package static func stop(
-        _ child: ChildProcess,
-        limit: Duration = StopWaiter.limit,
-        done: @escaping @Sendable (Bool) -> Void
-    ) {
+    package static func stop(_ child: ChildProcess, done: @escaping @Sendable (Bool) -> Void) {
         let pidfd: Int32?
         do throws(SignalError) {
             pidfd = try child.beginStop()

@@ -170,9 +170,33 @@ actor SceneController {
     }
 
     private func storeFinished(_ outcome: Result<Void, HostError>) {
+        apply(feed(Self.storeEvent(outcome)))
+    }
+
+    private static func storeEvent(_ outcome: Result<Void, HostError>) -> SceneMachine.Event {
         switch outcome {
-        case .success: apply(feed(.stored))
-        case .failure(let error): apply(feed(.storeFailed(error)))
+        case .success: .stored
+        case .failure(let error): .storeFailed(error)
+        }
+    }
+
+    /// Runs a session write (a save or a delete) and reports it as `stored` or `storeFailed`:
+    /// on the storage thread, whose fsync and rename block, back as an event; in place for a
+    /// memory-only store, where a hop to that thread and back would only delay the spawn that
+    /// waits for the answer.
+    private func store(
+        _ write: @escaping @Sendable () throws(HostError) -> Void,
+        followUps: inout [SceneMachine.Event]
+    ) {
+        guard !context.sessions.isMemoryOnly else {
+            followUps.append(Self.storeEvent(Result { () throws(HostError) in try write() }))
+            return
+        }
+        BlockingWorkThread.storage.submit { [self] in
+            let outcome = Result { () throws(HostError) in try write() }
+            EventLoop.shared.execute { [self] in
+                self.assumeIsolated { $0.storeFinished(outcome) }
+            }
         }
     }
 
@@ -268,44 +292,11 @@ actor SceneController {
             }
         case .storeSession(let session):
             let sessions = context.sessions
-            if sessions.isMemoryOnly {
-                // Nothing to wait for: a hop to the storage thread and back would only delay
-                // the spawn that waits for this answer.
-                do throws(HostError) {
-                    try sessions.save(session)
-                    followUps.append(.stored)
-                } catch {
-                    followUps.append(.storeFailed(error))
-                }
-                return
-            }
-            // fsync and rename on the storage thread; the outcome comes back as an event.
-            BlockingWorkThread.storage.submit { [self] in
-                let outcome: Result<Void, HostError>
-                do throws(HostError) {
-                    try sessions.save(session)
-                    outcome = .success(())
-                } catch {
-                    outcome = .failure(error)
-                }
-                EventLoop.shared.execute { [self] in
-                    self.assumeIsolated { $0.storeFinished(outcome) }
-                }
-            }
+            store({ () throws(HostError) in try sessions.save(session) }, followUps: &followUps)
         case .deleteSession:
             let sessions = context.sessions
-            if sessions.isMemoryOnly {
-                sessions.delete(id)
-                followUps.append(.stored)
-                return
-            }
             let scene = id
-            BlockingWorkThread.storage.submit { [self] in
-                sessions.delete(scene)
-                EventLoop.shared.execute { [self] in
-                    self.assumeIsolated { $0.storeFinished(.success(())) }
-                }
-            }
+            store({ () throws(HostError) in sessions.delete(scene) }, followUps: &followUps)
         case .record(let event):
             context.trace.record(event)
         case .recordCallback(let event, let name):
