@@ -90,17 +90,18 @@ enum HardeningProbe {
             && Self.processGroupMembers(group).isEmpty
     }
 
-    /// A `kB` field of /proc/self/status (`VmRSS:`, `VmHWM:`).
-    static func selfStatusKilobytes(_ field: String) -> Int? {
-        for line in Self.readLines("/proc/self/status") where line.hasPrefix(field) {
+    /// A `kB` field of /proc/PROCESS/status (`VmRSS:`, `VmHWM:`); `process` is a pid or `self`.
+    static func statusKilobytes(_ field: String, of process: String = "self") -> Int? {
+        for line in Self.readLines("/proc/\(process)/status") where line.hasPrefix(field) {
             return Int(line.dropFirst(field.count).filter { $0.isNumber })
         }
         return nil
     }
 
-    /// Resets VmHWM to the current resident size (Linux clear_refs 5); false if not allowed.
-    static func resetPeakResidentSize() -> Bool {
-        let descriptor = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
+    /// Resets a process's VmHWM to its current resident size (Linux clear_refs 5); false if
+    /// not allowed.
+    static func resetPeakResidentSize(of process: String = "self") -> Bool {
+        let descriptor = open("/proc/\(process)/clear_refs", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return write(descriptor, "5", 1) == 1
