@@ -1,12 +1,12 @@
 #define _GNU_SOURCE
 #include "CSceneHostSys.h"
+#include "RawSyscall.h"
 
 #include <errno.h>
 #include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -38,46 +38,6 @@ int csh_pidfd_send_signal(int pidfd, int sig) {
 
 int csh_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0);
-}
-
-int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-              int stdin_fd, int stdout_fd, int stderr_fd) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    int rc = posix_spawn_file_actions_init(&actions);
-    if (rc != 0) return rc;
-    rc = posix_spawnattr_init(&attributes);
-    if (rc != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return rc;
-    }
-
-    // dup2 clears close-on-exec on the targets; the pipes themselves are O_CLOEXEC.
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
-    // Belt and braces for descriptors opened without O_CLOEXEC by other code in the host.
-    if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-
-    sigset_t empty;
-    sigemptyset(&empty);
-    // Every signal, including glibc's internal SIGCANCEL/SIGSETXID (32, 33) which sigfillset
-    // leaves out: posix_spawn would otherwise set those to SIG_IGN in the child (they have
-    // handlers in the host), and an ignored disposition survives exec.
-    sigset_t all;
-    memset(&all, 0xff, sizeof all);
-    if (rc == 0) rc = posix_spawnattr_setsigmask(&attributes, &empty);
-    if (rc == 0) rc = posix_spawnattr_setsigdefault(&attributes, &all);
-    if (rc == 0) rc = posix_spawnattr_setpgroup(&attributes, 0);
-    if (rc == 0) {
-        rc = posix_spawnattr_setflags(&attributes,
-            POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_USEVFORK);
-    }
-    if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
-
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    return rc;
 }
 
 int csh_pipe_cloexec(int fds[2]) {
@@ -140,7 +100,9 @@ int csh_is_stopped(int pidfd, int pid) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 1; /* gone */
+    /* Gone: counts as stopped (its exit event follows). Out of descriptors or memory says
+       nothing of the worker: not stopped yet, the next poll asks again. */
+    if (fd < 0) return errno == ENOENT || errno == ESRCH;
     char buffer[512];
     ssize_t count = read(fd, buffer, sizeof buffer - 1);
     close(fd);
@@ -179,63 +141,28 @@ int csh_reap_pid(pid_t pid) {
    touch anything of libc's (errno, locks, TLS) nor be instrumented by a sanitizer. It
    makes raw system calls on its own stack, and nothing else. */
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CSH_THREAD_SANITIZER 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define CSH_THREAD_SANITIZER 1
-#endif
-#ifndef CSH_THREAD_SANITIZER
-#define CSH_THREAD_SANITIZER 0
-#endif
-
-__attribute__((always_inline, no_sanitize("address", "thread", "undefined"), disable_sanitizer_instrumentation))
-static inline long sentinel_syscall(long number, long a1, long a2, long a3, long a4) {
-#if defined(__x86_64__)
-    long result;
-    register long r10 __asm__("r10") = a4;
-    __asm__ volatile("syscall"
-                     : "=a"(result)
-                     : "a"(number), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
-                     : "rcx", "r11", "memory");
-    return result;
-#elif defined(__aarch64__)
-    register long x8 __asm__("x8") = number;
-    register long x0 __asm__("x0") = a1;
-    register long x1 __asm__("x1") = a2;
-    register long x2 __asm__("x2") = a3;
-    register long x3 __asm__("x3") = a4;
-    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-    return x0;
-#else
-#error "the group sentinel needs a raw system call for this architecture"
-#endif
-}
-
-__attribute__((no_sanitize("address", "thread", "undefined"), disable_sanitizer_instrumentation, noinline))
+__attribute__((CSH_UNINSTRUMENTED, noinline))
 static int sentinel_main(void *argument) {
     long parent = (long)argument;
     /* The kernel's signal set is 64 bits on the architectures above. */
     unsigned long all = ~0UL;
-    sentinel_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, sizeof all);
-    sentinel_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0);
+    csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, sizeof all);
+    csh_raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0);
     /* None of the worker's pipes: the host must see its stdout close when the worker dies.
        The descriptor table is the sentinel's own copy (no CLONE_FILES). */
-    if (sentinel_syscall(SYS_close_range, 0, (long)~0U, 0, 0) != 0) {
-        for (long fd = 0; fd < 1024; fd++) sentinel_syscall(SYS_close, fd, 0, 0, 0);
+    if (csh_raw_syscall(SYS_close_range, 0, (long)~0U, 0, 0) != 0) {
+        for (long fd = 0; fd < 1024; fd++) csh_raw_syscall(SYS_close, fd, 0, 0, 0);
     }
     static const char name[16] = "scenehost-guard";
-    sentinel_syscall(SYS_prctl, PR_SET_NAME, (long)name, 0, 0);
+    csh_raw_syscall(SYS_prctl, PR_SET_NAME, (long)name, 0, 0);
     /* Armed after the parent died: the signal will never come. */
-    if (sentinel_syscall(SYS_getppid, 0, 0, 0, 0) == parent) {
+    if (csh_raw_syscall(SYS_getppid, 0, 0, 0, 0) == parent) {
         unsigned long wake = (1UL << (SIGUSR1 - 1)) | (1UL << (SIGHUP - 1));
         siginfo_t info;
-        while (sentinel_syscall(SYS_rt_sigtimedwait, (long)&wake, (long)&info, 0, sizeof wake) == -EINTR) {}
+        while (csh_raw_syscall(SYS_rt_sigtimedwait, (long)&wake, (long)&info, 0, sizeof wake) == -EINTR) {}
     }
-    sentinel_syscall(SYS_kill, 0, SIGKILL, 0, 0);
-    for (;;) sentinel_syscall(SYS_exit, 0, 0, 0, 0);
+    csh_raw_syscall(SYS_kill, 0, SIGKILL, 0, 0);
+    for (;;) csh_raw_syscall(SYS_exit, 0, 0, 0, 0);
 }
 
 int csh_start_group_sentinel(void) {

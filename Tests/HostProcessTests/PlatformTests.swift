@@ -345,6 +345,37 @@ struct PlatformTests {
         #expect(record.stdoutText == "0\n1\n2\n3\n")
     }
 
+    /// The spawn's child shares the host's descriptor table and unshares only its low end
+    /// (Spawn.c): with thousands of descriptors open, none of them reaches the child, opened
+    /// with close-on-exec or without, by either way of spawning.
+    @Test(.serialized, arguments: [false, true]) func aChildOfAHostWithThousandsOfDescriptorsGetsOnlyItsStdio(
+        posixSpawnOnly: Bool
+    ) async throws {
+        let sharesTable = csh_spawn_shares_descriptor_table() == 1
+        // ThreadSanitizer takes the sharing child's clone for a fork: posix_spawn there.
+        #expect(sharesTable != Self.underThreadSanitizer)
+        var raised = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised)
+        let extra = max(0, min(3_000, Int(raised.rlim_cur) - 1_000))
+        var opened: [Int32] = []
+        defer { for descriptor in opened { close(descriptor) } }
+        for index in 0..<extra {
+            // Half of them without close-on-exec, as code outside the host might open them.
+            let descriptor = open("/dev/null", O_RDONLY | (index.isMultiple(of: 2) ? O_CLOEXEC : 0))
+            guard descriptor >= 0 else { break }
+            opened.append(descriptor)
+        }
+        csh_spawn_use_posix_spawn_only(posixSpawnOnly ? 1 : 0)
+        defer { csh_spawn_use_posix_spawn_only(0) }
+        let record = try await run(["/bin/ls", "-1", "/proc/self/fd"])
+        #expect(record.stdoutText == "0\n1\n2\n3\n")
+        #expect(csh_spawn_shares_descriptor_table() == (posixSpawnOnly || !sharesTable ? 0 : 1))
+    }
+
+    /// Whether ThreadSanitizer's runtime is in this process (asked of the dynamic linker, not
+    /// of the C target's own build flags).
+    static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil
+
     @Test func environmentCarriesTheHostPid() async throws {
         let inherited = try await run(["/bin/sh", "-c", "echo $SCENEHOST_HOST_PID $PATH"])
         let path = String(cString: getenv("PATH"))

@@ -1,0 +1,268 @@
+#define _GNU_SOURCE
+#include "CSceneHostSys.h"
+#include "RawSyscall.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#endif
+
+/* Why not posix_spawn alone: its child gets a copy of the host's whole descriptor table, then
+   closes every descriptor in it before exec. With 4,000 live scenes that is 16,000 references
+   taken and dropped per spawn (dup_fd, filp_flush and close_range were 11 % of all CPU while
+   4,000 scenes connected). This child shares the table instead (CLONE_FILES) and copies only
+   its low end: close_range(limit, ~0, CLOSE_RANGE_UNSHARE) gives it a table of its own that
+   holds descriptors 0 to limit - 1 alone. The three descriptors it keeps must be down there,
+   so each spawn borrows a triple of low descriptors reserved once (placeholders on
+   /dev/null), points them at the child's pipe ends for the duration of the spawn, then back
+   at /dev/null. When no triple is free, or the kernel has no CLOSE_RANGE_UNSHARE (before
+   5.9), or under ThreadSanitizer (which takes a clone for a fork), posix_spawn does it. */
+
+enum { slot_count = 4, child_stack_size = 32 * 1024 };
+
+struct spawn_slot {
+    int fds[3];
+    int busy;
+    /* The child runs on it while the spawning thread is suspended (CLONE_VFORK). */
+    _Alignas(16) char stack[child_stack_size];
+};
+
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+/* 0: not reserved yet; 1: ready; -1: the fast path is unavailable. */
+static int slots_state = 0;
+static int placeholder_fd = -1;
+static int unshare_limit = 0;
+static struct spawn_slot slots[slot_count];
+static _Atomic int posix_spawn_only = 0;
+
+/* Called with slots_lock held. */
+static void reserve_slots(void) {
+    placeholder_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (placeholder_fd < 0) {
+        slots_state = -1;
+        return;
+    }
+    int highest = placeholder_fd;
+    for (int slot = 0; slot < slot_count; slot++) {
+        for (int index = 0; index < 3; index++) {
+            /* Above 2: the child's dup3 onto 0, 1, 2 must never find its source there. */
+            int fd = fcntl(placeholder_fd, F_DUPFD_CLOEXEC, 3);
+            if (fd < 0) {
+                slots_state = -1;
+                return; /* the reserved ones stay: a few idle descriptors, never reused */
+            }
+            slots[slot].fds[index] = fd;
+            if (fd > highest) highest = fd;
+        }
+    }
+    unshare_limit = highest + 1;
+    slots_state = 1;
+}
+
+static struct spawn_slot *acquire_slot(void) {
+    struct spawn_slot *found = NULL;
+    pthread_mutex_lock(&slots_lock);
+    if (slots_state == 0) reserve_slots();
+    if (slots_state == 1) {
+        for (int slot = 0; slot < slot_count && !found; slot++) {
+            if (!slots[slot].busy) {
+                slots[slot].busy = 1;
+                found = &slots[slot];
+            }
+        }
+    }
+    pthread_mutex_unlock(&slots_lock);
+    return found;
+}
+
+static void release_slot(struct spawn_slot *slot, int fast_path_works) {
+    pthread_mutex_lock(&slots_lock);
+    slot->busy = 0;
+    if (!fast_path_works) slots_state = -1;
+    pthread_mutex_unlock(&slots_lock);
+}
+
+struct spawn_request {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const int *slot_fds;
+    int unshare_limit;
+    /* Written by the child before it exits without exec; read by the parent after. */
+    volatile int failed_stage; /* 0: none; 1: close_range unshare; 2: the rest */
+    volatile int error;
+};
+
+/* The child: shares the parent's memory (the parent is suspended until it execs or exits),
+   so raw system calls only, on its own stack. */
+__attribute__((CSH_UNINSTRUMENTED, noinline))
+static int spawn_child(void *argument) {
+    struct spawn_request *request = argument;
+    long rc = csh_raw_syscall(SYS_close_range, request->unshare_limit, (long)~0U, CLOSE_RANGE_UNSHARE, 0);
+    if (rc != 0) {
+        request->error = (int)-rc;
+        request->failed_stage = 1;
+        for (;;) csh_raw_syscall(SYS_exit_group, 127, 0, 0, 0);
+    }
+    /* The table is the child's own from here on. */
+    for (long index = 0; index < 3; index++) {
+        /* dup3 clears close-on-exec on the target (the slots have it set). */
+        rc = csh_raw_syscall(SYS_dup3, request->slot_fds[index], index, 0, 0);
+        if (rc < 0) goto fail;
+    }
+    rc = csh_raw_syscall(SYS_close_range, 3, (long)~0U, 0, 0);
+    if (rc != 0) goto fail;
+    /* Default dispositions for every signal, the ignored ones too (an ignored disposition
+       survives exec; a handler would run the parent's code in this child). glibc's own
+       SIGCANCEL and SIGSETXID (32, 33) included. The kernel's action layout: handler, flags,
+       restorer, a 64-bit mask. */
+    for (long sig = 1; sig <= 64; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        unsigned long action[4] = {(unsigned long)SIG_DFL, 0, 0, 0};
+        csh_raw_syscall(SYS_rt_sigaction, sig, (long)action, 0, 8);
+    }
+    rc = csh_raw_syscall(SYS_setpgid, 0, 0, 0, 0);
+    if (rc != 0) goto fail;
+    unsigned long empty = 0;
+    rc = csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&empty, 0, 8);
+    if (rc != 0) goto fail;
+    rc = csh_raw_syscall(SYS_execve, (long)request->path, (long)request->argv, (long)request->envp, 0);
+fail:
+    request->error = (int)-rc;
+    request->failed_stage = 2;
+    for (;;) csh_raw_syscall(SYS_exit_group, 127, 0, 0, 0);
+}
+
+static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *path, char *const argv[],
+                               char *const envp[], const int child_fds[3], int *fast_path_works) {
+    *fast_path_works = 1;
+    for (int index = 0; index < 3; index++) {
+        if (dup3(child_fds[index], slot->fds[index], O_CLOEXEC) < 0) {
+            int error = errno;
+            for (int undo = 0; undo < index; undo++) dup3(placeholder_fd, slot->fds[undo], O_CLOEXEC);
+            return error;
+        }
+    }
+    struct spawn_request request = {
+        .path = path,
+        .argv = argv,
+        .envp = envp,
+        .slot_fds = slot->fds,
+        .unshare_limit = unshare_limit,
+        .failed_stage = 0,
+        .error = 0,
+    };
+    /* Every signal blocked (glibc's internal ones too, which pthread_sigmask leaves out) while
+       the child runs on this thread's memory: a handler must not run in it before it has reset
+       the dispositions. */
+    unsigned long all = ~0UL, previous = 0;
+    csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&previous, 8);
+    pid_t child = clone(spawn_child, slot->stack + child_stack_size, CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD,
+                        &request);
+    int clone_error = child < 0 ? errno : 0;
+    csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&previous, 0, 8);
+    for (int index = 0; index < 3; index++) dup3(placeholder_fd, slot->fds[index], O_CLOEXEC);
+
+    if (child < 0) return clone_error;
+    atomic_thread_fence(memory_order_acquire);
+    if (request.failed_stage == 0) {
+        *pid = child;
+        return 0;
+    }
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)child, &info, WEXITED) != 0 && errno == EINTR) {}
+    if (request.failed_stage == 1) {
+        /* No CLOSE_RANGE_UNSHARE in this kernel: posix_spawn from now on. */
+        *fast_path_works = 0;
+        return -1;
+    }
+    return request.error;
+}
+
+static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+                                  int stdin_fd, int stdout_fd, int stderr_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int rc = posix_spawn_file_actions_init(&actions);
+    if (rc != 0) return rc;
+    rc = posix_spawnattr_init(&attributes);
+    if (rc != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return rc;
+    }
+
+    // dup2 clears close-on-exec on the targets; the pipes themselves are O_CLOEXEC.
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
+    // Belt and braces for descriptors opened without O_CLOEXEC by other code in the host.
+    if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+
+    sigset_t empty;
+    sigemptyset(&empty);
+    // Every signal, including glibc's internal SIGCANCEL/SIGSETXID (32, 33) which sigfillset
+    // leaves out: posix_spawn would otherwise set those to SIG_IGN in the child (they have
+    // handlers in the host), and an ignored disposition survives exec.
+    sigset_t all;
+    memset(&all, 0xff, sizeof all);
+    if (rc == 0) rc = posix_spawnattr_setsigmask(&attributes, &empty);
+    if (rc == 0) rc = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (rc == 0) rc = posix_spawnattr_setpgroup(&attributes, 0);
+    if (rc == 0) {
+        rc = posix_spawnattr_setflags(&attributes,
+            POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_USEVFORK);
+    }
+    if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return rc;
+}
+
+int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+              int stdin_fd, int stdout_fd, int stderr_fd) {
+#if !CSH_THREAD_SANITIZER
+    if (!atomic_load(&posix_spawn_only)) {
+        struct spawn_slot *slot = acquire_slot();
+        if (slot) {
+            const int child_fds[3] = {stdin_fd, stdout_fd, stderr_fd};
+            int fast_path_works = 1;
+            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, &fast_path_works);
+            release_slot(slot, fast_path_works);
+            if (fast_path_works) return rc;
+        }
+    }
+#endif
+    return spawn_with_posix_spawn(pid, path, argv, envp, stdin_fd, stdout_fd, stderr_fd);
+}
+
+void csh_spawn_use_posix_spawn_only(int only) {
+    atomic_store(&posix_spawn_only, only);
+}
+
+int csh_spawn_shares_descriptor_table(void) {
+#if CSH_THREAD_SANITIZER
+    return 0;
+#else
+    if (atomic_load(&posix_spawn_only)) return 0;
+    pthread_mutex_lock(&slots_lock);
+    if (slots_state == 0) reserve_slots();
+    int ready = slots_state == 1;
+    pthread_mutex_unlock(&slots_lock);
+    return ready;
+#endif
+}
