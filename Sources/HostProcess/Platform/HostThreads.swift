@@ -1,3 +1,5 @@
+import CSceneHostSys
+
 /// The host's own threads, started together when the host starts.
 ///
 /// After this no operation starts a thread, so a host that reaches the process or thread
@@ -16,7 +18,13 @@ package enum HostThreads {
         try BlockingWorkThread.waits.start()
         try BlockingWorkThread.sweeps.start()
         _ = subreaper
+        _ = spawnDescriptors
     }
 
     private static let subreaper: Void = { DescendantReaper.becomeSubreaper() }()
+
+    /// The low descriptors every spawn borrows (CSceneHostSys/Spawn.c), reserved with the
+    /// threads: while few descriptors are open, so they are low, and once, so that they are
+    /// part of the host from its start and never count as growth.
+    private static let spawnDescriptors: Void = { _ = csh_spawn_shares_descriptor_table() }()
 }

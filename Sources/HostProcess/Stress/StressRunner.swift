@@ -33,8 +33,9 @@ public struct StressRunner: Sendable {
         let log = ViolationLog(reporting)
         var report = StressReport(options: options)
         // Process-wide resources created on first use must not count as growth: the event
-        // loop's epoll descriptor, and what the runtime opens for its first timer.
-        _ = EventLoop.shared
+        // loop's epoll descriptor, the descriptors spawns borrow, and what the runtime opens
+        // for its first timer. (A failure to start shows when the host starts, below.)
+        try? HostThreads.start()
         try? await Task.sleep(for: .milliseconds(1))
         report.descriptorsBefore = options.checksDescriptors ? ProcessResources.openDescriptorCount() : nil
 
