@@ -51,7 +51,15 @@ static _Atomic int posix_spawn_only = 0;
 
 /* Called with slots_lock held. */
 static void reserve_slots(void) {
-    placeholder_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd < 0) {
+        slots_state = -1;
+        return;
+    }
+    /* Above 2 as well: a host started with its stdio closed must not find the placeholder
+       there once it opens something of its own as 0, 1 or 2. */
+    placeholder_fd = null_fd < 3 ? fcntl(null_fd, F_DUPFD_CLOEXEC, 3) : null_fd;
+    if (null_fd < 3) close(null_fd);
     if (placeholder_fd < 0) {
         slots_state = -1;
         return;
@@ -89,12 +97,16 @@ static struct spawn_slot *acquire_slot(void) {
     return found;
 }
 
-static void release_slot(struct spawn_slot *slot, int fast_path_works) {
+static void release_slot(struct spawn_slot *slot, int fast_path_unsupported) {
     pthread_mutex_lock(&slots_lock);
     slot->busy = 0;
-    if (!fast_path_works) slots_state = -1;
+    if (fast_path_unsupported) slots_state = -1;
     pthread_mutex_unlock(&slots_lock);
 }
+
+/* SIG_DFL, no flags, no restorer, an empty mask: the kernel's action layout. Static, so the
+   child never builds it on its stack (at -O0 a zeroed local is a call to libc's memset). */
+static const unsigned long default_action[4] = {(unsigned long)SIG_DFL, 0, 0, 0};
 
 struct spawn_request {
     const char *path;
@@ -109,7 +121,7 @@ struct spawn_request {
 
 /* The child: shares the parent's memory (the parent is suspended until it execs or exits),
    so raw system calls only, on its own stack. */
-__attribute__((CSH_UNINSTRUMENTED, noinline))
+__attribute__((CSH_UNINSTRUMENTED, noinline, no_stack_protector))
 static int spawn_child(void *argument) {
     struct spawn_request *request = argument;
     long rc = csh_raw_syscall(SYS_close_range, request->unshare_limit, (long)~0U, CLOSE_RANGE_UNSHARE, 0);
@@ -132,8 +144,7 @@ static int spawn_child(void *argument) {
        restorer, a 64-bit mask. */
     for (long sig = 1; sig <= 64; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
-        unsigned long action[4] = {(unsigned long)SIG_DFL, 0, 0, 0};
-        csh_raw_syscall(SYS_rt_sigaction, sig, (long)action, 0, 8);
+        csh_raw_syscall(SYS_rt_sigaction, sig, (long)default_action, 0, 8);
     }
     rc = csh_raw_syscall(SYS_setpgid, 0, 0, 0, 0);
     if (rc != 0) goto fail;
@@ -147,9 +158,11 @@ fail:
     for (;;) csh_raw_syscall(SYS_exit_group, 127, 0, 0, 0);
 }
 
+/* Returns 0 or an errno value, or -1 when the child could not unshare its table: posix_spawn
+   then does this spawn, and every later one too when `*unsupported` says the kernel cannot. */
 static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *path, char *const argv[],
-                               char *const envp[], const int child_fds[3], int *fast_path_works) {
-    *fast_path_works = 1;
+                               char *const envp[], const int child_fds[3], int *unsupported) {
+    *unsupported = 0;
     for (int index = 0; index < 3; index++) {
         if (dup3(child_fds[index], slot->fds[index], O_CLOEXEC) < 0) {
             int error = errno;
@@ -175,10 +188,12 @@ static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *
                         &request);
     int clone_error = child < 0 ? errno : 0;
     csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&previous, 0, 8);
+    /* dup3 onto a descriptor that is open cannot fail but for EINTR, which it never returns:
+       the host never keeps a child's pipe end (its EOF would never come). */
     for (int index = 0; index < 3; index++) dup3(placeholder_fd, slot->fds[index], O_CLOEXEC);
 
     if (child < 0) return clone_error;
-    atomic_thread_fence(memory_order_acquire);
+    /* The child has exec'd or exited (CLONE_VFORK): its writes to `request` are visible. */
     if (request.failed_stage == 0) {
         *pid = child;
         return 0;
@@ -186,8 +201,10 @@ static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *
     siginfo_t info;
     while (waitid(P_PID, (id_t)child, &info, WEXITED) != 0 && errno == EINTR) {}
     if (request.failed_stage == 1) {
-        /* No CLOSE_RANGE_UNSHARE in this kernel: posix_spawn from now on. */
-        *fast_path_works = 0;
+        /* No CLOSE_RANGE_UNSHARE in this kernel (or a seccomp filter refusing it): posix_spawn
+           from now on. ENOMEM or EMFILE while copying the table: posix_spawn this once. */
+        int error = request.error;
+        *unsupported = error == ENOSYS || error == EINVAL || error == EPERM;
         return -1;
     }
     return request.error;
@@ -240,10 +257,10 @@ int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp
         struct spawn_slot *slot = acquire_slot();
         if (slot) {
             const int child_fds[3] = {stdin_fd, stdout_fd, stderr_fd};
-            int fast_path_works = 1;
-            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, &fast_path_works);
-            release_slot(slot, fast_path_works);
-            if (fast_path_works) return rc;
+            int unsupported = 0;
+            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, &unsupported);
+            release_slot(slot, unsupported);
+            if (rc != -1) return rc;
         }
     }
 #endif
