@@ -48,6 +48,11 @@ struct NameTable<Value: Sendable>: Sendable {
         return name.withUTF8 { lookup(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The value named exactly by these UTF-8 bytes, if any.
+    subscript(utf8 utf8: UnsafeRawBufferPointer) -> Value? {
+        lookup(utf8)
+    }
+
     private func lookup(_ utf8: UnsafeRawBufferPointer) -> Value? {
         let count = utf8.count
         let (head, tail) = Self.ends(of: utf8)

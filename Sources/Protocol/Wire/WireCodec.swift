@@ -53,6 +53,15 @@ extension HostCommand {
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: UnsafeRawBufferPointer) throws(ProtocolError) {
+        if let common = FrameShapes.request(frame) {
+            self = common
+            return
+        }
+        try self.init(generalFrame: frame)
+    }
+
+    /// The general decoder, for every frame (`init(frame:)` tries `FrameShapes` first).
+    init(generalFrame frame: UnsafeRawBufferPointer) throws(ProtocolError) {
         var message = try WireObject(frame: frame, kind: "command")
         let op = try message.string("op")
         if op == "hello" {
@@ -86,37 +95,28 @@ extension HostCommand {
                     tabs: try message.optionalNameList("tabs")
                 )
             )
-        case .activate: operation = .activate
-        case .deactivate: operation = .deactivate
-        case .background: operation = .enterBackground
-        case .foreground: operation = .enterForeground
-        case .stateRestoration: operation = .stateRestoration
-        case .disconnect: operation = .disconnect
-        case .terminate: operation = .terminate
+        case .activate, .deactivate, .background, .foreground, .stateRestoration, .disconnect, .terminate, .pop,
+            .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap:
+            // `withoutParameters` has every one of these.
+            guard let plain = kind.withoutParameters else { preconditionFailure("\(kind) takes parameters") }
+            operation = plain
         case .push:
             operation = .push(viewController: try message.nonEmptyString("vc"), payload: message.value("payload"))
-        case .pop: operation = .pop
         case .resize:
             operation = .resize(
                 width: try message.nonNegativeInteger("width"),
                 height: try message.nonNegativeInteger("height")
             )
-        case .memoryWarning: operation = .memoryWarning
         case .notify:
             operation = .notify(name: try message.nonEmptyString("name"), value: try message.requiredValue("value"))
-        case .beginBackgroundTask: operation = .beginBackgroundTask
-        case .endBackgroundTask: operation = .endBackgroundTask
-        case .expireBackgroundTask: operation = .expireBackgroundTask
         case .present:
             let style = try message.nonEmptyString("style")
             guard let presentation = PresentationStyle(rawValue: style) else {
                 throw ProtocolError(.invalidParameters, "present: unknown style \(quoted(style))")
             }
             operation = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
-        case .dismiss: operation = .dismiss
         case .swipeDismiss: operation = .swipeDismiss(completes: try message.bool("completes"))
         case .swipeBack: operation = .swipeBack(completes: try message.bool("completes"))
-        case .tap: operation = .tap
         case .didDiscardSceneSessions:
             operation = .didDiscardSceneSessions(sessions: try message.viewControllerList("sessions"))
         case .openURL: operation = .openURL(url: try message.nonEmptyString("url"))
@@ -243,7 +243,7 @@ extension WorkerOperation {
 }
 
 /// The `op` string of each request (`WorkerOperation.name`).
-private enum OperationKind: String, CaseIterable {
+enum OperationKind: String, CaseIterable {
     case connect
     case activate
     case deactivate
@@ -274,11 +274,34 @@ private enum OperationKind: String, CaseIterable {
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
+
+    /// The operation of a kind that takes no parameters; nil for the others.
+    var withoutParameters: WorkerOperation? {
+        switch self {
+        case .activate: .activate
+        case .deactivate: .deactivate
+        case .background: .enterBackground
+        case .foreground: .enterForeground
+        case .stateRestoration: .stateRestoration
+        case .disconnect: .disconnect
+        case .terminate: .terminate
+        case .pop: .pop
+        case .memoryWarning: .memoryWarning
+        case .beginBackgroundTask: .beginBackgroundTask
+        case .endBackgroundTask: .endBackgroundTask
+        case .expireBackgroundTask: .expireBackgroundTask
+        case .dismiss: .dismiss
+        case .tap: .tap
+        case .connect, .push, .resize, .notify, .present, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
+            .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
+            nil
+        }
+    }
 }
 
 extension CallbackName {
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
-    fileprivate static let byName = NameTable<CallbackName>(allCases.map { ($0.rawValue, $0) })
+    static let byName = NameTable<CallbackName>(allCases.map { ($0.rawValue, $0) })
 }
 
 extension WorkerMessage {
@@ -397,6 +420,15 @@ extension WorkerMessage {
 
     /// Decodes one frame (without its trailing newline).
     public init(frame: UnsafeRawBufferPointer) throws(ProtocolError) {
+        if let common = FrameShapes.message(frame) {
+            self = common
+            return
+        }
+        try self.init(generalFrame: frame)
+    }
+
+    /// The general decoder, for every frame (`init(frame:)` tries `FrameShapes` first).
+    init(generalFrame frame: UnsafeRawBufferPointer) throws(ProtocolError) {
         var message = try WireObject(frame: frame, kind: "message")
         let type = try message.string("type")
         message.kind = type
