@@ -27,9 +27,9 @@
    4,000 scenes connected). This child shares the table instead (CLONE_FILES) and copies only
    its low end: close_range(limit, ~0, CLOSE_RANGE_UNSHARE) gives it a table of its own that
    holds descriptors 0 to limit - 1 alone. The three descriptors it keeps must be down there,
-   so each spawn borrows a triple of low descriptors reserved once, when the host starts (placeholders on
-   /dev/null), points them at the child's pipe ends for the duration of the spawn, then back
-   at /dev/null. When no triple is free, or the kernel has no CLOSE_RANGE_UNSHARE (before
+   so each spawn borrows a triple of low descriptors reserved once, when the host starts
+   (placeholders on /dev/null), points them at the child's pipe ends for the duration of the
+   spawn, then back at /dev/null. When no triple is free, or the kernel has no CLOSE_RANGE_UNSHARE (before
    5.9), or under ThreadSanitizer (which takes a clone for a fork), posix_spawn does it. */
 
 enum { slot_count = 4, child_stack_size = 32 * 1024 };

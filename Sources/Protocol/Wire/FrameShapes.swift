@@ -3,7 +3,7 @@
 /// (`{"type":"reply","id":7}`) and a callback with at most a `vc`
 /// (`{"type":"callback","name":"viewDidAppear","vc":"Detail"}`), byte for byte as the
 /// encoders write them. Such a frame is matched in place; the general path builds the
-/// object's members first, which was about half of a worker's work per request (callgrind).
+/// object's members first, which was 30 % of a worker's work per request (callgrind).
 ///
 /// Anything else (whitespace, another field order, an escape, a byte outside printable
 /// ASCII, a number that is not a plain non-negative integer, an unknown name) answers nil,

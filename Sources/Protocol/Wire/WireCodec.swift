@@ -74,6 +74,10 @@ extension HostCommand {
         }
         message.kind = op
         let id = try message.nonNegativeInteger("id")
+        if let plain = kind.withoutParameters {
+            self = .request(id: id, plain)
+            return
+        }
         let operation: WorkerOperation
         switch kind {
         case .connect:
@@ -95,11 +99,6 @@ extension HostCommand {
                     tabs: try message.optionalNameList("tabs")
                 )
             )
-        case .activate, .deactivate, .background, .foreground, .stateRestoration, .disconnect, .terminate, .pop,
-            .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap:
-            // `withoutParameters` has every one of these.
-            guard let plain = kind.withoutParameters else { preconditionFailure("\(kind) takes parameters") }
-            operation = plain
         case .push:
             operation = .push(viewController: try message.nonEmptyString("vc"), payload: message.value("payload"))
         case .resize:
@@ -128,6 +127,9 @@ extension HostCommand {
         case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
         case .addChild: operation = .addChild(viewController: try message.nonEmptyString("vc"))
         case .removeChild: operation = .removeChild(viewController: try message.nonEmptyString("vc"))
+        default:
+            // `withoutParameters` names every other kind (its switch is exhaustive).
+            preconditionFailure("\(kind) was decoded above")
         }
         self = .request(id: id, operation)
     }
