@@ -122,7 +122,9 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Runs `body` for at most `limit`, then cancels it and throws `TimedOut`: a test waiting
 /// for something that never comes fails instead of hanging the suite. `body` must end
-/// when cancelled (a loop over an `AsyncStream` does).
+/// when cancelled (a loop over an `AsyncStream` does). The limits are safety nets, not
+/// expectations, so they are generous (300 s): the ThreadSanitizer suite on two cores has
+/// taken over 60 s for two launches, a push and a suspension (WorkerArgvTests).
 func within<Value: Sendable>(
     _ limit: Duration,
     _ what: String,
@@ -145,7 +147,7 @@ extension TraceRecorder {
     /// for it at most `limit`.
     func firstEvent(
         fromSeq: Int = 1,
-        within limit: Duration = .seconds(60),
+        within limit: Duration = .seconds(300),
         _ what: String,
         where predicate: @escaping @Sendable (TraceEvent) -> Bool
     ) async throws -> TraceEvent {

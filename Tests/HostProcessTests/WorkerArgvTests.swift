@@ -17,14 +17,14 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         let scene = try host.scene("A")
         let custom = [TestWorker.customWorker]
-        try await within(.seconds(60), "connect") { try await scene.connect(worker: custom) }
+        try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
         #expect(await scene.status().workerArgv == custom)
         try await scene.kill()
         #expect(await scene.status().workerArgv == custom, "the last worker, while none runs")
-        try await within(.seconds(60), "reconnect") { try await scene.connect() }
+        try await within(.seconds(300), "reconnect") { try await scene.connect() }
         // Another scene, never given a worker, runs the host's.
         let other = try host.scene("B")
-        try await within(.seconds(60), "connect B") { try await other.connect() }
+        try await within(.seconds(300), "connect B") { try await other.connect() }
         await host.quit()
         #expect(spawnedArgvs(host, "A") == [custom, custom])
         #expect(spawnedArgvs(host, "B") == [[TestWorker.hostctl, "worker"]])
@@ -35,7 +35,7 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         let a = try host.scene("A")
         let b = try host.scene("B")
-        try await within(.seconds(60), "setup") {
+        try await within(.seconds(300), "setup") {
             try await a.connect()
             try await a.push("Detail")
             try await a.background()
