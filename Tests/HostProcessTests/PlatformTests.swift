@@ -446,10 +446,31 @@ struct PlatformTests {
         var iterator = events(of: child).makeAsyncIterator()
         #expect(await iterator.next() == .stdout(Array("ready\n".utf8)))
         #expect(throws: ChildIOError.brokenPipe) { try child.writeToStdin(Array("hello\n".utf8)) }
+        // Living on without its stdin is not exiting (the host kills it as a violation).
+        #expect(!child.isExiting)
+        try child.send(signal: SIGSTOP)
+        #expect(!child.isExiting)
         try child.send(signal: SIGKILL)
         while let event = await iterator.next() {
             if case .exit(let exit) = event { #expect(exit == .signaled(signal: SIGKILL)) }
         }
+        #expect(child.isExiting)
+    }
+
+    /// /proc/PID/stat's state and flags (the ninth field): a zombie, a dead task, or
+    /// PF_EXITING (0x4) is exiting; a comm with spaces and parentheses does not shift the
+    /// fields.
+    @Test func theStatLineSaysWhetherAProcessIsExiting() {
+        func exiting(_ line: String) -> Bool { ChildProcess.statSaysExiting(ArraySlice(line.utf8)) }
+        #expect(!exiting("42 (sh) S 1 42 42 0 -1 4194560 120 0 0 0"))
+        #expect(!exiting("42 (sh) T 1 42 42 0 -1 4194560 120 0 0 0"))
+        #expect(exiting("42 (sh) R 1 42 42 0 -1 4194564 120 0 0 0"))
+        #expect(exiting("42 (sh) Z 1 42 42 0 -1 4227076 120 0 0 0"))
+        #expect(exiting("42 (sh) X 1 42 42 0 -1 0 120 0 0 0"))
+        #expect(!exiting("42 (a) (b c) S 1 42 42 0 -1 4194560 120 0 0 0"))
+        #expect(exiting("42 (a) (b c) D 1 42 42 0 -1 4194564 120 0 0 0"))
+        #expect(!exiting("42 (sh) S 1 42"))
+        #expect(!exiting("garbage"))
     }
 
     @Test func aWorkerThatDoesNotReadFillsABoundedBacklogAndNoWriteIsCutShort() async throws {

@@ -20,6 +20,8 @@ struct SceneMachineHarness {
     var autoStore = true
     /// Report process-group stops as done at once.
     var autoStop = true
+    /// What `probeExiting` answers: the worker has begun to exit.
+    var workerIsExiting = false
     /// Fail the next store with this error.
     var failNextStore: HostError?
     let start = ContinuousClock.now
@@ -58,6 +60,9 @@ struct SceneMachineHarness {
                 }
             case .stopProcessGroup:
                 if autoStop { followUps.append { $0.stopCompleted(pid: $0.worker?.pid ?? -1) } }
+            case .probeExiting:
+                let exiting = workerIsExiting
+                followUps.append { $0.exitProbed(exiting: exiting) }
             case .deleteSession:
                 followUps.append { $0.storeCompleted() }
             case .storeSession:

@@ -312,6 +312,27 @@ import Testing
         }
     }
 
+    /// CI, under load: a worker that exited at once closed its stdin, and the rest of its exit
+    /// took over a second. Exiting is not living on: it gets more grace, and its death is
+    /// what the request fails with.
+    @Test func aWorkerStillExitingAfterTheGraceIsWaitedForNotKilled() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        harness.feed { $0.pipeClosed(.stdin) }
+        harness.workerIsExiting = true
+        // Three graces, within the push's 5 s watchdog.
+        harness.advance(by: .milliseconds(3500))
+        #expect(harness.signals.isEmpty)
+        #expect(harness.outcomes[push] == nil)
+        harness.exit(.exited(status: 0))
+        guard case .workerExited(_, "push", .crashed, _) = harness.error(of: push) else {
+            Issue.record("push must fail with the death, got \(String(describing: harness.outcomes[push]))")
+            return
+        }
+        #expect(harness.machine.armedTimers.isEmpty)
+    }
+
     @Test func aSpawnThatFailsFailsTheConnect() {
         var harness = SceneMachineHarness()
         harness.autoSpawn = false

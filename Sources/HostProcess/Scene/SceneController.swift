@@ -240,6 +240,7 @@ actor SceneController {
         case .callbackRecorded(let name, let accepted): return machine.callbackRecorded(name, accepted: accepted)
         case .stdinClosed: return machine.pipeClosed(.stdin)
         case .writeFailed(let message): return machine.writeFailed(message)
+        case .exitProbed(let exiting): return machine.exitProbed(exiting: exiting)
         }
     }
 
@@ -280,6 +281,10 @@ actor SceneController {
             // The worker too, through its pidfd: it may have left its group (as stops do).
             try? connection?.child.sendToProcessGroup(signal: number)
             connection?.signal(number)
+        case .probeExiting:
+            // Off the hot path (once a second at most, and only for a worker whose pipe
+            // closed): one read of /proc on the loop.
+            followUps.append(.exitProbed(exiting: connection?.child.isExiting ?? true))
         case .stopProcessGroup:
             // The wait for the stop is polled on the waits thread, with every other scene's;
             // the outcome comes back as an event. A worker already gone counts as stopped:
@@ -341,5 +346,6 @@ extension SceneMachine {
         case callbackRecorded(CallbackName, accepted: Bool)
         case stdinClosed
         case writeFailed(String)
+        case exitProbed(exiting: Bool)
     }
 }

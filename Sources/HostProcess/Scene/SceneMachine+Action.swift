@@ -48,6 +48,9 @@ extension SceneMachine {
         case signal(Int32)
         /// Send a signal to the worker's process group.
         case signalProcessGroup(Int32)
+        /// Ask the kernel whether the worker is exiting (a pipe it closed outlived
+        /// `pipeClosedGrace`); answer with `exitProbed`.
+        case probeExiting
         /// SIGSTOP the worker's process group and wait until it is stopped (on the blocking
         /// thread); answer with `stopCompleted`.
         case stopProcessGroup

@@ -59,12 +59,25 @@ extension SceneMachine {
 
     /// The worker's stdout reached EOF, or a write found its stdin closed, while it was not
     /// seen dead: it can never answer again. A dying worker closes its pipes a moment before
-    /// its death is seen, so it is given `pipeClosedGrace` to be seen dead; alive after that,
-    /// it is killed as a protocol violation. A request in flight fails with the death.
+    /// its death is seen, so it is given `pipeClosedGrace` to be seen dead; alive and not
+    /// exiting after that (`probeExiting`), it is killed as a protocol violation. A request in flight fails with the death.
     mutating func pipeClosed(_ pipe: Pipe) -> [Action] {
         if worker != nil, worker!.closedPipe == nil {
             worker!.closedPipe = pipe
             arm(.pipeClosedGrace, after: configuration.pipeClosedGrace)
+        }
+        return finishEvent()
+    }
+
+    /// The kernel's answer once `pipeClosedGrace` passed: a worker that is exiting gets
+    /// another grace (its death event is on its way); one that lives on is killed as a
+    /// protocol violation.
+    mutating func exitProbed(exiting: Bool) -> [Action] {
+        guard let pipe = worker?.closedPipe else { return finishEvent() }
+        if exiting {
+            arm(.pipeClosedGrace, after: configuration.pipeClosedGrace)
+        } else {
+            violation("closed its \(pipe.rawValue) but kept running for \(configuration.pipeClosedGrace)")
         }
         return finishEvent()
     }

@@ -369,9 +369,7 @@ struct SceneMachine: Sendable {
                 sendKill(SIGKILLNumber, reason: .backgroundTaskTimeout)
             }
         case .pipeClosedGrace:
-            if let pipe = worker?.closedPipe {
-                violation("closed its \(pipe.rawValue) but kept running for \(configuration.pipeClosedGrace)")
-            }
+            if worker?.closedPipe != nil { output.append(.probeExiting) }
         case .quitDeadline:
             if worker != nil { sendKill(SIGKILLNumber, reason: .terminateTimeout) }
         case .waiter(let caller):
