@@ -30,12 +30,7 @@ import Testing
     }
 
     @Test func aPayloadOverTheFrameLimitIsRefusedAndTheWorkerLives() async throws {
-        // A 1 MiB payload through a sanitized worker on a loaded machine has taken over the
-        // tests' usual 30 s transition limit (ThreadSanitizer, full suite): this test is
-        // about the frame limit, not the watchdog.
-        var configuration = TestWorker.configuration()
-        configuration.transitionLimit = .seconds(600)
-        let host = try SceneHost(configuration: configuration)
+        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
         let scene = try host.scene("A")
         try await scene.connect()
         let pid = try #require(await scene.status().pid)

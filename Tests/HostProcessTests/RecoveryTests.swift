@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aNotificationFarLargerThanThePipeArrivesWhole() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
         let scene = try host.scene("A")
         try await scene.connect()
         // Ten times the pipe's capacity, under the 1 MiB frame limit: the write must not stop

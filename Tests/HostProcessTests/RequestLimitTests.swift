@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func aNotificationWhoseEchoWouldPassTheFrameLimitIsRefusedAndTheWorkerLives() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
         let scene = try host.scene("A")
         try await scene.connect()
         let pid = try #require(await scene.status().pid)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func aSuspendedWorkersQueueHoldsAtMostItsByteLimit() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
         let scene = try await Self.suspendedScene(host)
         let large = JSONValue.string(String(repeating: "x", count: 900 << 10))
         let fitting = SceneLifecycle.maximumQueuedNotificationBytes / large.estimatedSize

@@ -29,11 +29,12 @@ extension BenchCommand {
             return second.median < first.median ? second : first
         }
         let before = try await echoFloors()
-        let transitions = try await BenchHost.transition(
+        let cost = try await BenchHost.transition(
             placement: placement,
             warmup: counts.transitionWarmup,
             count: counts.transition
         )
+        let transitions = cost.latencies
         let after = try await echoFloors()
         let eventLoop = lower(before.eventLoop, after.eventLoop) ?? before.eventLoop
         let blocking = lower(before.blocking, after.blocking)
@@ -78,6 +79,13 @@ extension BenchCommand {
                 + where_
         )
         row.details["eventLoopRatio"] = transitions.median / eventLoop.median
+        // CPU per transition, user and system: the host's (all its threads) and the worker's.
+        if let hostCPU = cost.hostCPU, let workerCPU = cost.workerCPU {
+            row.details["hostCPUUs"] = hostCPU
+            row.details["workerCPUUs"] = workerCPU
+            row.note = (row.note ?? "") + "; CPU per transition: host " + BenchFormat.number(hostCPU) + " µs, worker "
+                + BenchFormat.number(workerCPU) + " µs"
+        }
 
         let node = await BenchNodeReference.roundTrips(
             placement: placement,

@@ -74,17 +74,39 @@ enum BenchHost {
 
     // MARK: Benchmarks
 
+    /// What a transition costs: its latencies, and the CPU time per transition of each side
+    /// (µs; nil where the clock could not be read), which says whose work to cut.
+    struct TransitionCost {
+        var latencies: Samples
+        var hostCPU: Double?
+        var workerCPU: Double?
+    }
+
     /// `transition`: one scene, `deactivate`/`activate` alternating.
-    static func transition(placement: BenchPlacement? = nil, warmup: Int, count: Int) async throws -> Samples {
+    static func transition(placement: BenchPlacement? = nil, warmup: Int, count: Int) async throws -> TransitionCost {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("T")
         try await scene.connect()
-        if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
+        let pid = await scene.status().pid
+        if let placement, let pid { _ = placement.pinChild(pid) }
+        let hostBefore = BenchCPUClock.host()
+        let workerBefore = pid.flatMap(BenchCPUClock.process)
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
             try await roundTrips(scene, warmup: warmup, count: count)
         }
+        // Over every round trip run, warm-up included (`roundTrips` runs an even number).
+        let runs = Double((warmup + count + 1) / 2 * 2)
+        func perTransition(_ before: UInt64?, _ after: UInt64?) -> Double? {
+            guard let before, let after, after >= before else { return nil }
+            return Double(after - before) / 1000 / runs
+        }
+        let cost = TransitionCost(
+            latencies: samples,
+            hostCPU: perTransition(hostBefore, BenchCPUClock.host()),
+            workerCPU: perTransition(workerBefore, pid.flatMap(BenchCPUClock.process))
+        )
         await host.quit()
-        return samples
+        return cost
     }
 
     /// `connect`: spawn to `foregroundActive` acknowledged, one new scene at a time; each is

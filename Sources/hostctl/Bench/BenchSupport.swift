@@ -18,6 +18,26 @@ enum BenchClock {
     }
 }
 
+/// CPU time a process has used, user and system together, in nanoseconds: the host's own
+/// (all its threads) or a child's, read through its CPU-time clock.
+enum BenchCPUClock {
+    static func host() -> UInt64? {
+        read(CLOCK_PROCESS_CPUTIME_ID)
+    }
+
+    static func process(_ pid: Int32) -> UInt64? {
+        var clock = clockid_t()
+        guard clock_getcpuclockid(pid, &clock) == 0 else { return nil }
+        return read(clock)
+    }
+
+    private static func read(_ clock: clockid_t) -> UInt64? {
+        var spec = timespec()
+        guard clock_gettime(clock, &spec) == 0 else { return nil }
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+}
+
 /// Repeated measurements of one quantity.
 struct Samples: Sendable {
     private(set) var values: [Double] = []
