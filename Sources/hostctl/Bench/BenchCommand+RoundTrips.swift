@@ -83,7 +83,8 @@ extension BenchCommand {
         if let hostCPU = cost.hostCPU, let workerCPU = cost.workerCPU {
             row.details["hostCPUUs"] = hostCPU
             row.details["workerCPUUs"] = workerCPU
-            row.note = (row.note ?? "") + "; CPU per transition: host " + BenchFormat.number(hostCPU) + " µs, worker "
+            row.note =
+                (row.note ?? "") + "; CPU per transition: host " + BenchFormat.number(hostCPU) + " µs, worker "
                 + BenchFormat.number(workerCPU) + " µs"
         }
 
