@@ -186,4 +186,50 @@ private func frame(_ text: String) -> FrameDecoder.Output { .frame(Array(text.ut
         #expect(decoded == allMessages)
         try decoder.finish()
     }
+
+    /// `append(_:each:)` hands out exactly what `append` and `next` give, for any chunking,
+    /// with oversized frames, empty lines and frames split across reads; frames queued by
+    /// `append(_:)` come first; and stopping drops the rest of that read.
+    @Test func appendEachGivesWhatAppendAndNextGive() {
+        let stream = Array("ab\n\ncdefghij\nk\nlmnopqrstuvwxyz0123\n\n45\nunterminated".utf8)
+        for limit in [4, 8, 64] {
+            for chunk in 1...12 {
+                var reference = FrameDecoder(maximumFrameSize: limit)
+                var inPlace = FrameDecoder(maximumFrameSize: limit)
+                var expected: [FrameDecoder.Output] = []
+                var got: [FrameDecoder.Output] = []
+                var offset = 0
+                while offset < stream.count {
+                    let piece = Array(stream[offset..<min(stream.count, offset + chunk)])
+                    offset += piece.count
+                    reference.append(piece)
+                    expected += frames(&reference)
+                    _ = piece.withUnsafeBytes { bytes in
+                        inPlace.append(bytes) { piece in
+                            switch piece {
+                            case .frame(let frame): got.append(.frame(Array(frame)))
+                            case .oversized(let length): got.append(.oversized(length: length))
+                            }
+                            return true
+                        }
+                    }
+                }
+                #expect(got == expected, "limit \(limit), chunk \(chunk)")
+                #expect(inPlace.bufferedByteCount == reference.bufferedByteCount)
+            }
+        }
+
+        var decoder = FrameDecoder()
+        decoder.append(Array("queued\n".utf8))
+        var seen: [String] = []
+        let finished = Array("one\ntwo\nthree\n".utf8).withUnsafeBytes { bytes in
+            decoder.append(bytes) { piece in
+                guard case .frame(let frame) = piece else { return false }
+                seen.append(String(decoding: frame, as: UTF8.self))
+                return seen.count < 2
+            }
+        }
+        #expect(!finished)
+        #expect(seen == ["queued", "one"])
+    }
 }

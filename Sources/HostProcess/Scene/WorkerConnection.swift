@@ -100,27 +100,27 @@ final class WorkerConnection: Sendable {
         _ bytes: UnsafeRawBufferPointer,
         _ deliver: @Sendable (WorkerConnection, Event) -> Void
     ) {
-        let frames: [FrameDecoder.Output] = decoder.withLock { decoder in
-            decoder.append(bytes)
-            var frames: [FrameDecoder.Output] = []
-            while let frame = decoder.next() { frames.append(frame) }
-            return frames
-        }
-        for frame in frames {
-            switch frame {
-            case .oversized(let length):
-                deliver(
-                    self,
-                    .violation("frame of more than \(length) bytes exceeds the maximum frame size", .invalidMessage)
-                )
-                return
-            case .frame(let bytes):
-                do {
-                    deliver(self, .message(try WorkerMessage(frame: bytes)))
-                } catch {
-                    let message = "unreadable frame: \(error.message); it began \(Self.excerpt(bytes))"
-                    deliver(self, .violation(message, .invalidMessage))
-                    return
+        // Each frame is decoded where it lies in the read buffer; only the scene's event
+        // leaves this call. (Delivering under the decoder's lock is fine: only the loop
+        // thread reads, and nothing the scene does on an event reads this worker's stdout.)
+        _ = decoder.withLock { decoder in
+            decoder.append(bytes) { piece in
+                switch piece {
+                case .oversized(let length):
+                    deliver(
+                        self,
+                        .violation("frame of more than \(length) bytes exceeds the maximum frame size", .invalidMessage)
+                    )
+                    return false
+                case .frame(let bytes):
+                    do throws(ProtocolError) {
+                        deliver(self, .message(try WorkerMessage(frame: bytes)))
+                        return true
+                    } catch {
+                        let message = "unreadable frame: \(error.message); it began \(Self.excerpt(bytes))"
+                        deliver(self, .violation(message, .invalidMessage))
+                        return false
+                    }
                 }
             }
         }
@@ -151,7 +151,7 @@ final class WorkerConnection: Sendable {
 
     /// The first bytes of an unreadable frame, quoted (`"hostctl: usage: …"`): what came
     /// instead of a message says what the program is.
-    static func excerpt(_ frame: [UInt8]) -> String {
+    static func excerpt(_ frame: UnsafeRawBufferPointer) -> String {
         let limit = 48
         let text = String(decoding: frame.prefix(limit), as: UTF8.self)
         return WorkerExitDetail.quoted(text) + (frame.count > limit ? "…" : "")

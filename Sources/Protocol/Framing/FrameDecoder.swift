@@ -86,6 +86,73 @@ public struct FrameDecoder: Sendable {
         }
     }
 
+    /// A frame as `append(_:each:)` hands it out: in place, valid only during the call.
+    public enum Piece {
+        case frame(UnsafeRawBufferPointer)
+        case oversized(length: Int)
+    }
+
+    /// `append(bytes)` followed by `next()` until nil, in one pass and without copying: a
+    /// frame that lies whole within `bytes` is handed to `body` where it lies, one begun in
+    /// an earlier read from the decoder's own buffer. Frames queued by `append(_:)` and not
+    /// taken yet come first. `body` returns false to stop, which abandons the stream: the
+    /// rest of `bytes` is dropped. Returns false when `body` stopped.
+    ///
+    /// What a read loop of a long-lived peer wants: `append` and `next` copy every frame into
+    /// an array of its own, an allocation per message.
+    @discardableResult
+    public mutating func append(_ bytes: UnsafeRawBufferPointer, each body: (Piece) -> Bool) -> Bool {
+        while let output = next() {
+            let proceed: Bool
+            switch output {
+            case .frame(let frame): proceed = frame.withUnsafeBytes { body(.frame($0)) }
+            case .oversized(let length): proceed = body(.oversized(length: length))
+            }
+            guard proceed else { return false }
+        }
+        let count = bytes.count
+        var position = 0
+        while position < count {
+            let newline = firstNewline(in: bytes, from: position)
+            if discarding {
+                guard let newline else { return true }
+                discarding = false
+                position = newline + 1
+                continue
+            }
+            let end = newline ?? count
+            let length = partial.count + (end - position)
+            if length > maximumContentLength {
+                partial = []
+                discarding = newline == nil
+                guard body(.oversized(length: length)) else { return false }
+                guard let newline else { return true }
+                position = newline + 1
+                continue
+            }
+            guard let newline else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<count]))
+                return true
+            }
+            var proceed = true
+            if partial.isEmpty {
+                if newline > position {
+                    proceed = body(.frame(UnsafeRawBufferPointer(rebasing: bytes[position..<newline])))
+                }
+            } else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<newline]))
+                proceed = partial.withUnsafeBytes { body(.frame($0)) }
+                // Not kept for the next split frame: idle scenes by the thousand would each
+                // hold one (a frame split across reads is rare: a worker writes small frames
+                // whole).
+                partial = []
+            }
+            guard proceed else { return false }
+            position = newline + 1
+        }
+        return true
+    }
+
     /// Feeds bytes read from the stream.
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }

@@ -29,9 +29,10 @@ enum WorkerProcess {
                 output.flush()
                 exit(0)
             }
-            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            while session.exitStatus == nil, let next = decoder.next() {
-                switch next {
+            // Each frame is handled where it lies in the read buffer; the loop stops at the
+            // frame after which the session exits.
+            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { piece in
+                switch piece {
                 case .frame(let frame):
                     session.handleFrame(frame)
                 case .oversized(let length):
@@ -42,6 +43,7 @@ enum WorkerProcess {
                     garbagePending = false
                     output.appendRaw(FaultPlan.garbageLine.utf8)
                 }
+                return session.exitStatus == nil
             }
             output.flush()
             if let status = session.exitStatus {

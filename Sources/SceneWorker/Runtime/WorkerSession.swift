@@ -73,12 +73,18 @@ final class WorkerSession {
 
     /// Decodes and handles one frame (without its newline).
     func handleFrame(_ frame: [UInt8]) {
+        frame.withUnsafeBytes { handleFrame($0) }
+    }
+
+    /// Decodes and handles one frame (without its newline) where it lies: the read loop's
+    /// buffer, no copy.
+    func handleFrame(_ frame: UnsafeRawBufferPointer) {
         guard exitStatus == nil else { return }
         let command: HostCommand
         do {
             command = try HostCommand(frame: frame)
         } catch {
-            handleUndecodableFrame(error, id: Self.requestID(in: frame))
+            handleUndecodableFrame(error, id: Self.requestID(in: Array(frame)))
             return
         }
         handle(command)
