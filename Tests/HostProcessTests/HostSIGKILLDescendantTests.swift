@@ -54,7 +54,9 @@ private func processEnds(_ pid: Int32, limit: Int32) async -> Bool {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+// A hang guard only: under ASan, in the full suite on two cores, the test has taken over
+// a minute (a serve, a launcher, a worker and a grandchild, all sanitized, started and killed).
+@Suite(.timeLimit(.minutes(5)))
 struct HostSIGKILLDescendantTests {
     /// A worker (the real one, behind a launcher that starts a grandchild in the worker's
     /// process group and then execs it) outlives nothing when its host is SIGKILLed: the
