@@ -461,7 +461,7 @@ struct PlatformTests {
     /// PF_EXITING (0x4) is exiting; a comm with spaces and parentheses does not shift the
     /// fields.
     @Test func theStatLineSaysWhetherAProcessIsExiting() {
-        func exiting(_ line: String) -> Bool { ChildProcess.statSaysExiting(ArraySlice(line.utf8)) }
+        func exiting(_ line: String) -> Bool { ProcessStat(line)?.isExiting ?? false }
         #expect(!exiting("42 (sh) S 1 42 42 0 -1 4194560 120 0 0 0"))
         #expect(!exiting("42 (sh) T 1 42 42 0 -1 4194560 120 0 0 0"))
         #expect(exiting("42 (sh) R 1 42 42 0 -1 4194564 120 0 0 0"))
@@ -471,6 +471,10 @@ struct PlatformTests {
         #expect(exiting("42 (a) (b c) D 1 42 42 0 -1 4194564 120 0 0 0"))
         #expect(!exiting("42 (sh) S 1 42"))
         #expect(!exiting("garbage"))
+        #expect(
+            ProcessStat("42 (a) (b c) S 1 7 9 0 -1 4194560")
+                == ProcessStat(pid: 42, state: UInt8(ascii: "S"), processGroup: 7, session: 9, flags: 4_194_560)
+        )
     }
 
     @Test func aWorkerThatDoesNotReadFillsABoundedBacklogAndNoWriteIsCutShort() async throws {

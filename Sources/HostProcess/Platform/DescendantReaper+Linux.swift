@@ -4,17 +4,14 @@ import CSceneHostSys
 import Glibc
 #endif
 
+extension ProcessStat {
+    /// A dead group leader: a worker's own child that led a group of its own.
+    var isZombieOfOwnGroup: Bool { state == UInt8(ascii: "Z") && processGroup == pid }
+}
+
 extension DescendantReaper {
     /// What /proc says about one child of the host's main thread.
-    struct Child {
-        var pid: Int32
-        var state: UInt8
-        var processGroup: Int32
-        var session: Int32
-
-        /// A dead group leader: a worker's own child that led a group of its own.
-        var isZombieOfOwnGroup: Bool { state == UInt8(ascii: "Z") && processGroup == pid }
-    }
+    typealias Child = ProcessStat
 
     /// Makes the host a child subreaper (idempotent); false where the kernel refuses.
     @discardableResult
@@ -33,18 +30,8 @@ extension DescendantReaper {
         return text.split(separator: " ").compactMap { Int32($0) }.compactMap(child(_:))
     }
 
-    /// Parses /proc/PID/stat: `pid (comm) state ppid pgrp session …`; comm may hold spaces
-    /// and parentheses, so the fields are counted after the last `)`.
     static func child(_ pid: Int32) -> Child? {
-        guard let text = ProcFile.text("/proc/\(pid)/stat"),
-            let close = text.utf8.lastIndex(of: UInt8(ascii: ")"))
-        else { return nil }
-        let fields = text.utf8[text.utf8.index(after: close)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 4, let state = fields[0].first,
-            let group = Int32(String(decoding: fields[2], as: UTF8.self)),
-            let session = Int32(String(decoding: fields[3], as: UTF8.self))
-        else { return nil }
-        return Child(pid: pid, state: state, processGroup: group, session: session)
+        ProcessStat.read(pid)
     }
 
     /// Whether `pid`'s environment holds `SCENEHOST_HOST_PID=<this host>` (what every worker

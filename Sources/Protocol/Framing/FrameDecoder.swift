@@ -47,43 +47,15 @@ public struct FrameDecoder: Sendable {
 
     /// Feeds bytes read from the stream.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        let count = bytes.count
-        var position = 0
-        while position < count {
-            let newline = firstNewline(in: bytes, from: position)
-            if discarding {
-                guard let newline else { return }
-                discarding = false
-                position = newline + 1
-                continue
+        var outputs: [Output] = []
+        split(bytes) { piece in
+            switch piece {
+            case .frame(let frame): outputs.append(.frame(Array(frame)))
+            case .oversized(let length): outputs.append(.oversized(length: length))
             }
-            let end = newline ?? count
-            let length = partial.count + (end - position)
-            if length > maximumContentLength {
-                enqueue(.oversized(length: length))
-                partial = []
-                guard let newline else {
-                    discarding = true
-                    return
-                }
-                position = newline + 1
-                continue
-            }
-            guard let newline else {
-                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<count]))
-                return
-            }
-            if partial.isEmpty {
-                if newline > position {
-                    enqueue(.frame(Array(UnsafeRawBufferPointer(rebasing: bytes[position..<newline]))))
-                }
-            } else {
-                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<newline]))
-                enqueue(.frame(partial))
-                partial = []
-            }
-            position = newline + 1
+            return true
         }
+        for output in outputs { enqueue(output) }
     }
 
     /// A frame as `append(_:each:)` hands it out: in place, valid only during the call.
@@ -110,6 +82,13 @@ public struct FrameDecoder: Sendable {
             }
             guard proceed else { return false }
         }
+        return split(bytes, body)
+    }
+
+    /// Splits `bytes` into frames, continuing the partial frame of earlier reads; `body`
+    /// gets each in place and returns false to stop (the rest of `bytes` is dropped).
+    @discardableResult
+    private mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Piece) -> Bool) -> Bool {
         let count = bytes.count
         var position = 0
         while position < count {
