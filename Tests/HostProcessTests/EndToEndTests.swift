@@ -188,6 +188,32 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// The shell keeps a timer's loop timer when the machine cancels it, and reuses it when the
+    /// machine arms the timer again later: that loop timer then fires before the new deadline,
+    /// and must wait again instead of firing the machine's timer early.
+    @Test func aTimerArmedAgainLaterFiresAtItsOwnDeadline() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .seconds(3)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()  // the suspension timer: 3 s from here
+        try await scene.foreground()  // cancelled
+        // 1.5 s pass on the host's own clock: a wait that times out.
+        await #expect(throws: HostError.self) { try await scene.waitFor(.unattached, timeout: .milliseconds(1500)) }
+        try await scene.background()  // armed again: 3 s from here, after the first loop timer
+        let backgrounded = try #require(
+            host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
+        )
+        let suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
+            $0.scene == "A" && $0.kind == .process
+        }
+        #expect(suspended.processEvent == .suspended)
+        #expect(suspended.time - backgrounded.time >= 3)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
         var configuration = TestWorker.configuration()
         // Launched into the background, the task begins there: its limit races no transition.

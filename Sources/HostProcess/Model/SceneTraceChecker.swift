@@ -178,7 +178,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             )
         case .atomFinished:
             let atom = LifecycleAtom.allCases.first { atom in
-                mayStart(atom) && event.op == atom.startingOp && startsAtom(atom, event)
+                event.op == atom.startingOp && mayStart(atom) && startsAtom(atom, event)
             }
             guard let atom else {
                 let legal = LifecycleAtom.allCases.filter(mayStart)

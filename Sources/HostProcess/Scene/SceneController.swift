@@ -14,9 +14,12 @@ actor SceneController {
     private let context: HostContext
     private var machine: SceneMachine
     private var connection: WorkerConnection?
-    private var callers: [SceneMachine.CallerID: CheckedContinuation<Void, any Error>] = [:]
+    /// The callers waiting, each resumed exactly once: by the `resume` action that takes it
+    /// out of here, or by a cancelled wait that does. (Unsafe continuations: the checked
+    /// ones allocate a guard per transition to catch what this single owner rules out.)
+    private var callers: [SceneMachine.CallerID: UnsafeContinuation<Void, any Error>] = [:]
     private var nextCaller = 0
-    private var timers: [SceneMachine.Timer: (token: SceneMachine.TimerToken, id: EventLoopTimerID)] = [:]
+    private var timers = TimerTable<ArmedTimer>()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
@@ -42,18 +45,18 @@ actor SceneController {
     /// Running synchronously on the loop thread is running on this actor's executor.
     nonisolated func perform(_ op: SceneOperation) async throws {
         guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             self.assumeIsolated { $0.begin(op, continuation) }
         }
     }
 
     private func performIsolated(_ op: SceneOperation) async throws {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuation { continuation in
             begin(op, continuation)
         }
     }
 
-    private func begin(_ op: SceneOperation, _ continuation: CheckedContinuation<Void, any Error>) {
+    private func begin(_ op: SceneOperation, _ continuation: UnsafeContinuation<Void, any Error>) {
         if context.flags.isQuitting.load(ordering: .relaxed), !machine.isQuitting {
             apply(machine.beginQuit(deadline: context.configuration.terminateLimit))
         }
@@ -63,7 +66,7 @@ actor SceneController {
 
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
     func kill(reason: TerminationReason) async throws {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuation { continuation in
             let caller = register(continuation)
             apply(machine.systemKill(reason: reason, caller: caller))
         }
@@ -113,7 +116,7 @@ actor SceneController {
         nextCaller += 1
         let caller = nextCaller
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                 callers[caller] = continuation
                 apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
@@ -134,7 +137,7 @@ actor SceneController {
         continuation.resume(throwing: CancellationError())
     }
 
-    private func register(_ continuation: CheckedContinuation<Void, any Error>) -> SceneMachine.CallerID {
+    private func register(_ continuation: UnsafeContinuation<Void, any Error>) -> SceneMachine.CallerID {
         nextCaller += 1
         callers[nextCaller] = continuation
         return nextCaller
@@ -200,20 +203,86 @@ actor SceneController {
         }
     }
 
-    private func timerFired(_ token: SceneMachine.TimerToken) {
-        if timers[token.timer]?.token == token { timers[token.timer] = nil }
-        apply(machine.timerFired(token, now: .now))
+    /// The loop timer `loopID` of `timer` fired: the machine hears of it if its timer is
+    /// still armed and due; an armed one not yet due (re-armed later since) waits again.
+    private func loopTimerFired(_ timer: SceneMachine.Timer, _ loopID: EventLoopTimerID) {
+        guard let armed = timers[timer], armed.loopID == loopID else { return }
+        guard let token = armed.token else {
+            timers[timer] = nil
+            return
+        }
+        let now = ContinuousClock.now
+        guard armed.deadline <= now else {
+            timers[timer] = ArmedTimer(
+                token: token,
+                deadline: armed.deadline,
+                loopDeadline: armed.deadline,
+                loopID: scheduleLoopTimer(timer, at: armed.deadline)
+            )
+            return
+        }
+        timers[timer] = nil
+        apply(machine.timerFired(token, now: now))
+    }
+
+    private func scheduleLoopTimer(
+        _ timer: SceneMachine.Timer,
+        at deadline: ContinuousClock.Instant
+    ) -> EventLoopTimerID {
+        // The id is only known once scheduled: the action reads it from a box set right after.
+        let box = LoopTimerIDBox()
+        let id = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
+            guard let self, let id = box.id else { return }
+            self.assumeIsolated { $0.loopTimerFired(timer, id) }
+        }
+        box.id = id
+        return id
+    }
+
+    private func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
+        let deadline = ContinuousClock.now + delay
+        if let armed = timers[token.timer], armed.loopDeadline <= deadline {
+            // The loop timer already set fires first, and then waits again for this deadline:
+            // a watchdog armed and cancelled on every transition costs no loop timer each.
+            timers[token.timer] = ArmedTimer(
+                token: token,
+                deadline: deadline,
+                loopDeadline: armed.loopDeadline,
+                loopID: armed.loopID
+            )
+            return
+        }
+        if let previous = timers[token.timer] { EventLoop.shared.cancelTimer(previous.loopID) }
+        timers[token.timer] = ArmedTimer(
+            token: token,
+            deadline: deadline,
+            loopDeadline: deadline,
+            loopID: scheduleLoopTimer(token.timer, at: deadline)
+        )
+    }
+
+    private func cancelTimer(_ token: SceneMachine.TimerToken) {
+        guard let armed = timers[token.timer], armed.token == token else { return }
+        if case .waiter = token.timer {
+            // One per wait, never armed again: kept, they would pile up until their timeouts.
+            timers[token.timer] = nil
+            EventLoop.shared.cancelTimer(armed.loopID)
+        } else {
+            // Kept for the next arming of the same timer (see `armTimer`).
+            timers[token.timer]?.token = nil
+        }
     }
 
     // MARK: Actions
 
     /// Performs `actions` in order; what they report back (a spawn, a store, a recorded
     /// callback, a write that found the pipe closed) is fed to the machine after them.
-    private func apply(_ actions: [SceneMachine.Action]) {
+    private func apply(_ actions: consuming [SceneMachine.Action]) {
         var followUps: [SceneMachine.Event] = []
-        for action in actions {
-            perform(action, followUps: &followUps)
+        for index in actions.indices {
+            perform(actions[index], followUps: &followUps)
         }
+        machine.recycle(actions)
         for followUp in followUps {
             apply(feed(followUp))
         }
@@ -315,17 +384,9 @@ actor SceneController {
             case .failure(let error): continuation.resume(throwing: error)
             }
         case .armTimer(let token, let delay):
-            if let previous = timers[token.timer] { EventLoop.shared.cancelTimer(previous.id) }
-            let timerID = EventLoop.shared.scheduleTimer(at: .now + delay) { [weak self] in
-                guard let self else { return }
-                self.assumeIsolated { $0.timerFired(token) }
-            }
-            timers[token.timer] = (token, timerID)
+            armTimer(token, after: delay)
         case .cancelTimer(let token):
-            if let armed = timers[token.timer], armed.token == token {
-                timers[token.timer] = nil
-                EventLoop.shared.cancelTimer(armed.id)
-            }
+            cancelTimer(token)
         case .announceDiscard:
             context.discards.discarded(id)
         case .returnDiscards(let sessions):
@@ -348,4 +409,20 @@ extension SceneMachine {
         case writeFailed(String)
         case exitProbed(exiting: Bool)
     }
+}
+
+/// A machine timer as the shell keeps it: the token armed (nil once cancelled) and its
+/// deadline, and the loop timer that stands for it, which may fire earlier than that
+/// deadline (never later) and is then set again.
+private struct ArmedTimer {
+    var token: SceneMachine.TimerToken?
+    var deadline: ContinuousClock.Instant
+    var loopDeadline: ContinuousClock.Instant
+    var loopID: EventLoopTimerID
+}
+
+/// Where a loop timer's action finds its own id, which `scheduleTimer` returns only after
+/// taking the action. Written once on the loop thread before the timer can fire there.
+private final class LoopTimerIDBox: @unchecked Sendable {
+    var id: EventLoopTimerID?
 }

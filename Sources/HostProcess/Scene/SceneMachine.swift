@@ -97,7 +97,7 @@ struct SceneMachine: Sendable {
     private var waiters: [Waiter] = []
     /// Callers of `kill` and of system kills, resumed at the death (or the kill grace).
     var killWaiters: [CallerID] = []
-    private var armed: [Timer: Int] = [:]
+    private var armed = TimerTable<Int>()
     private var nextTimerGeneration = 0
     var restartIntensity = RestartIntensity()
     private var lastArgv: [String]?
@@ -112,6 +112,8 @@ struct SceneMachine: Sendable {
     private(set) var isQuitting = false
     private(set) var isClosed = false
     var output: [Action] = []
+    /// Empty storage for the next `output` (see `recycle`).
+    private var spareOutput: [Action] = []
 
     init(id: String, configuration: Configuration, session: SceneSession?, discardedAtLaunch: Bool) {
         self.id = id
@@ -146,7 +148,7 @@ struct SceneMachine: Sendable {
     var isIdle: Bool { inFlight == nil && queueHead == queue.count }
 
     /// The timers armed now (for tests: a refusal must leave them alone).
-    var armedTimers: [Timer: Int] { armed }
+    var armedTimers: [Timer: Int] { armed.dictionary }
 
     // MARK: Requests
 
@@ -428,23 +430,33 @@ struct SceneMachine: Sendable {
             }
             waiters = kept
         }
-        defer { output.removeAll(keepingCapacity: true) }
-        return output
+        let actions = output
+        output = spareOutput
+        spareOutput = []
+        return actions
+    }
+
+    /// Takes back an array of actions that `finishEvent` returned, once performed, so that
+    /// the next event's actions reuse its storage instead of allocating.
+    mutating func recycle(_ actions: consuming [Action]) {
+        guard spareOutput.capacity == 0 else { return }
+        var actions = actions
+        actions.removeAll(keepingCapacity: true)
+        spareOutput = actions
     }
 
     /// Carries the work forward until something must be waited for or nothing is left.
     private mutating func drive() {
         while true {
-            if let flight = inFlight {
-                guard flight.wait == .none else { return }
-                if flight.steps.isEmpty {
+            // In place: a copy of the flight would make its steps array shared, and taking a
+            // step then copy it.
+            if inFlight != nil {
+                guard inFlight!.wait == .none else { return }
+                if inFlight!.steps.isEmpty {
                     complete()
                     continue
                 }
-                var next = flight
-                let step = next.steps.removeFirst()
-                inFlight = next
-                start(step)
+                start(inFlight!.steps.removeFirst())
                 continue
             }
             guard let work = dequeue() else { return }

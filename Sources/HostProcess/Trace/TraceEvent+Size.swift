@@ -7,12 +7,21 @@ extension TraceEvent {
     /// held about 170 MiB.)
     ///
     /// The event's slot counts twice: the history array's spare capacity and the evicted
-    /// prefix it keeps until it compacts can each be as large as the events held.
+    /// prefix it keeps until it compacts can each be as large as the events held. Its
+    /// fields' box (a 16-byte object header and the fields) counts once.
     var estimatedSize: Int {
-        var size = 2 * MemoryLayout<TraceEvent>.stride
-        for text in [scene, name, viewController, signal, notification, origin, op, message] {
+        var size = 2 * MemoryLayout<TraceEvent>.stride + 16 + MemoryLayout<Fields>.stride
+        func add(_ text: String?) {
             if let text { size += text.heapBytes }
         }
+        add(scene)
+        add(name)
+        add(viewController)
+        add(signal)
+        add(notification)
+        add(origin)
+        add(op)
+        add(message)
         if let restoration { size += restoration.estimatedSize }
         if let value { size += value.estimatedSize }
         if let argv { size += argv.reduce(48 + 16 * argv.count) { $0 + $1.heapBytes } }

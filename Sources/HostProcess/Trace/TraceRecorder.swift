@@ -155,8 +155,10 @@ public final class TraceRecorder: Sendable {
             if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
         }
         if let fileDescriptor, state.fileError == nil { write(event, to: fileDescriptor, &state) }
-        for continuation in state.subscribers.values {
-            continuation.yield(event)
+        if !state.subscribers.isEmpty {
+            for continuation in state.subscribers.values {
+                continuation.yield(event)
+            }
         }
         if !state.eventWaiters.isEmpty {
             for waiter in state.eventWaiters.values { waiter.resume(returning: true) }

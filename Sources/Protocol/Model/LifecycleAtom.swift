@@ -402,6 +402,15 @@ extension LifecycleAtom {
     /// state. The worker refuses a wire operation none of whose atoms may start; the trace
     /// checker refuses an atom that may not start.
     public var requirements: [LifecycleRequirement] {
+        Self.requirementTable[self] ?? []
+    }
+
+    // Built once: the trace checker asks for them on every atom's first event.
+    private static let requirementTable = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.definedRequirements) }
+    )
+
+    private var definedRequirements: [LifecycleRequirement] {
         switch self {
         case .launch: [.activation([.unattached])]
         case .firstAppearance: [.activation([.background]), .appeared(false), .lifecycle(.scene)]

@@ -3,6 +3,21 @@ extension LifecycleOperation {
     /// must hold, checked in order. Empty for host-wide and script operations, which are
     /// never refused. Every scene operation also needs `notDiscarded`, checked first.
     public var requirements: [LifecycleRequirement] {
+        Self.requirementTable[self] ?? []
+    }
+
+    // Built once: the requirements are asked for on every request, and the table's arrays
+    // would otherwise be allocated each time.
+    private static let requirementTable = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.definedRequirements) }
+    )
+    private static let checkedRequirementTable = Dictionary(
+        uniqueKeysWithValues: allCases.map { operation in
+            (operation, (operation.opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + operation.requirements)
+        }
+    )
+
+    private var definedRequirements: [LifecycleRequirement] {
         switch self {
         case .connect: [.noLiveWorker]
         case .activate: [.activation([.foregroundInactive]), .process([.running])]
@@ -85,8 +100,7 @@ extension LifecycleOperation {
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
         guard kind == .scene else { return nil }
-        let checked = (opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + requirements
-        guard let unmet = checked.firstUnmet(by: snapshot) else { return nil }
+        guard let unmet = (Self.checkedRequirementTable[self] ?? []).firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
     }
 
