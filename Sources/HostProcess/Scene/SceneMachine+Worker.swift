@@ -225,7 +225,7 @@ extension SceneMachine {
     private mutating func releaseRestorationCallback(answering requestID: Int? = nil, _ result: JSONValue? = nil) {
         guard var event = heldRestorationCallback else { return }
         heldRestorationCallback = nil
-        if let requestID, let flight = inFlight, case .reply(requestID, let operation) = flight.wait {
+        if let requestID, case .reply(requestID, let operation)? = inFlight?.wait {
             switch operation {
             case .enterBackground, .connect: event.restoration = result
             default: break
@@ -237,7 +237,7 @@ extension SceneMachine {
     /// `present` while a present request runs: its callbacks begin as a push's do, and the
     /// trace names the operation so that the verifier can tell them apart (LIFECYCLE.md §3a).
     private var presentingOp: String? {
-        guard let flight = inFlight, case .reply(_, let operation) = flight.wait else { return nil }
+        guard case .reply(_, let operation)? = inFlight?.wait else { return nil }
         switch operation {
         case .present: return LifecycleOperation.present.rawValue
         case .selectTab: return LifecycleOperation.selectTab.rawValue
@@ -253,13 +253,13 @@ extension SceneMachine {
 
     /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.
     private var connectingTabCount: Int? {
-        guard let flight = inFlight, case .reply(_, .connect(let options)) = flight.wait else { return nil }
+        guard case .reply(_, .connect(let options))? = inFlight?.wait else { return nil }
         return options.tabs?.count
     }
 
     /// The tab a `selectTab` request in flight selects: its callbacks carry it (`tab`).
     private var selectingTab: Int? {
-        guard let flight = inFlight, case .reply(_, .selectTab(let index)) = flight.wait else { return nil }
+        guard case .reply(_, .selectTab(let index))? = inFlight?.wait else { return nil }
         return index
     }
 
@@ -268,7 +268,7 @@ extension SceneMachine {
             violation("reply to unknown request \(requestID)")
             return
         }
-        guard let flight = inFlight, case .reply(requestID, let operation) = flight.wait else { return }
+        guard case .reply(requestID, let operation)? = inFlight?.wait else { return }
         cancel(.step)
         setWait(.none)
         lifecycle.completed(operation, result: result)

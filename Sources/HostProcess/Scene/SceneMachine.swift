@@ -451,7 +451,7 @@ struct SceneMachine: Sendable {
             // In place: a copy of the flight would make its steps array shared, and taking a
             // step then copy it.
             if inFlight != nil {
-                guard inFlight!.wait == .none else { return }
+                guard case .none = inFlight!.wait else { return }
                 if inFlight!.steps.isEmpty {
                     complete()
                     continue
@@ -507,8 +507,7 @@ struct SceneMachine: Sendable {
 
     /// The work in flight ran all its steps.
     mutating func complete() {
-        guard let flight = inFlight else { return }
-        inFlight = nil
+        guard let flight = inFlight.take() else { return }
         if case .expireBackgroundTask = flight.work { armBackgroundTaskDeadline() }
         if let caller = flight.caller {
             output.append(.resume(caller, flight.failure.map { .failure($0) } ?? .success(())))
