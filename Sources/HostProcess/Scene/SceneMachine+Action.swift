@@ -55,7 +55,7 @@ extension SceneMachine {
         /// thread); answer with `stopCompleted`.
         case stopProcessGroup
         /// Store the session durably; answer with `storeCompleted` or `storeFailed`.
-        case storeSession(SceneSession)
+        indirect case storeSession(SceneSession)
         /// Delete the session; answer with `storeCompleted`.
         case deleteSession
         /// Append to the trace.
