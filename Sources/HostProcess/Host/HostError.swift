@@ -1,11 +1,7 @@
 import Protocol
 
 /// Errors the host's public API throws. Each names what went wrong in one line.
-///
-/// Indirect: errors are rare and some carry a lot (a worker's exit details), while every
-/// result held on the way to a caller (a success, almost always) would be as large as the
-/// largest error.
-public indirect enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation is not legal in the scene's current state; nothing changed.
     case refused(scene: String, op: String, reason: String)
     /// The scene identifier is not acceptable (empty, too long, or unsafe as a file name).

@@ -55,7 +55,7 @@ extension SceneMachine {
         /// thread); answer with `stopCompleted`.
         case stopProcessGroup
         /// Store the session durably; answer with `storeCompleted` or `storeFailed`.
-        indirect case storeSession(SceneSession)
+        case storeSession(SceneSession)
         /// Delete the session; answer with `storeCompleted`.
         case deleteSession
         /// Append to the trace.

@@ -4,9 +4,8 @@ import Protocol
 public enum SceneOperation: Sendable, Hashable {
     /// Connect the scene (start its worker). `background`: system-requested launch.
     /// `worker`: this scene's worker argv, overriding the host's. `launch`: the URL and
-    /// size it launches with. Indirect: by far the largest case, it would make every
-    /// operation (queued, in flight, in every step) as large as itself.
-    indirect case connect(
+    /// size it launches with.
+    case connect(
         background: Bool = false,
         root: String = "Root",
         worker: [String]? = nil,

@@ -14,10 +14,7 @@ public enum HostCommand: Sendable, Hashable {
 public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"connect","session":"A","configuration":"Default","role":"windowApplication",
     ///   "background":false,"root":"Root","reconnect":false,"restoration":{...}}`
-    ///
-    /// Indirect: the options are by far the largest payload, and every operation held (in a
-    /// request, a step, a wait) would otherwise be as large as they are.
-    indirect case connect(ConnectOptions)
+    case connect(ConnectOptions)
     /// `{"op":"activate"}`: foregroundInactive → foregroundActive.
     case activate
     /// `{"op":"deactivate"}`: foregroundActive → foregroundInactive.
