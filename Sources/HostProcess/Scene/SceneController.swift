@@ -204,15 +204,20 @@ actor SceneController {
     }
 
     /// The loop timer `loopID` of `timer` fired: the machine hears of it if its timer is
-    /// still armed and due; an armed one not yet due (re-armed later since) waits again.
+    /// still armed and was armed for this loop timer's deadline (or an earlier one); one
+    /// armed later since waits again, for a loop timer of its own.
+    ///
+    /// Not "due by now": the loop fires a timer only once everything the descriptors said
+    /// before its deadline has been handled (EventLoop's `fireDueTimers(dueBy:)`), which a
+    /// deadline passed during this turn has not had. Set again, even in the past, it fires
+    /// on the next turn, after a wait that collects what arrived meanwhile.
     private func loopTimerFired(_ timer: SceneMachine.Timer, _ loopID: EventLoopTimerID) {
         guard let armed = timers[timer], armed.loopID == loopID else { return }
         guard let token = armed.token else {
             timers[timer] = nil
             return
         }
-        let now = ContinuousClock.now
-        guard armed.deadline <= now else {
+        guard armed.deadline <= armed.loopDeadline else {
             timers[timer] = ArmedTimer(
                 token: token,
                 deadline: armed.deadline,
@@ -222,7 +227,7 @@ actor SceneController {
             return
         }
         timers[timer] = nil
-        apply(machine.timerFired(token, now: now))
+        apply(machine.timerFired(token, now: .now))
     }
 
     private func scheduleLoopTimer(
