@@ -211,8 +211,10 @@ actor SceneController {
     /// before its deadline has been handled (EventLoop's `fireDueTimers(dueBy:)`), which a
     /// deadline passed during this turn has not had. Set again, even in the past, it fires
     /// on the next turn, after a wait that collects what arrived meanwhile.
-    private func loopTimerFired(_ timer: SceneMachine.Timer, _ loopID: EventLoopTimerID) {
-        guard let armed = timers[timer], armed.loopID == loopID else { return }
+    private func loopTimerFired(_ timer: SceneMachine.Timer, setFor loopDeadline: ContinuousClock.Instant) {
+        // A replaced loop timer was cancelled on this thread, so it cannot fire; the deadline
+        // check is only a guard.
+        guard let armed = timers[timer], armed.loopDeadline == loopDeadline else { return }
         guard let token = armed.token else {
             timers[timer] = nil
             return
@@ -234,14 +236,9 @@ actor SceneController {
         _ timer: SceneMachine.Timer,
         at deadline: ContinuousClock.Instant
     ) -> EventLoopTimerID {
-        // The id is only known once scheduled: the action reads it from a box set right after.
-        let box = LoopTimerIDBox()
-        let id = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
-            guard let self, let id = box.id else { return }
-            self.assumeIsolated { $0.loopTimerFired(timer, id) }
+        EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
+            self?.assumeIsolated { $0.loopTimerFired(timer, setFor: deadline) }
         }
-        box.id = id
-        return id
     }
 
     private func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
@@ -424,10 +421,4 @@ private struct ArmedTimer {
     var deadline: ContinuousClock.Instant
     var loopDeadline: ContinuousClock.Instant
     var loopID: EventLoopTimerID
-}
-
-/// Where a loop timer's action finds its own id, which `scheduleTimer` returns only after
-/// taking the action. Written once on the loop thread before the timer can fire there.
-private final class LoopTimerIDBox: @unchecked Sendable {
-    var id: EventLoopTimerID?
 }

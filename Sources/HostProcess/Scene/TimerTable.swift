@@ -2,7 +2,7 @@
 /// (one per `waitFor`, any number) in a dictionary. The step watchdog is armed and cancelled
 /// on every transition, by the machine and by its shell: a slot spares it a hash each time.
 struct TimerTable<Value> {
-    private var slots: [Value?] = Array(repeating: nil, count: SceneMachine.Timer.fixedCount)
+    private var slots: [Value?] = Array(repeating: nil, count: SceneMachine.Timer.fixed.count)
     private var waiters: [SceneMachine.CallerID: Value] = [:]
 
     subscript(timer: SceneMachine.Timer) -> Value? {
@@ -51,7 +51,6 @@ extension SceneMachine.Timer {
         .step, .killGrace, .suspend, .backgroundTaskExpiration, .backgroundTaskDeadline, .pipeClosedGrace,
         .quitDeadline,
     ]
-    static let fixedCount = 7
 
     var slot: Slot {
         switch self {
