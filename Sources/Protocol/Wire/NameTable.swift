@@ -20,21 +20,29 @@ struct NameTable<Value: Sendable>: Sendable {
     private let slots: [Int32]
     private let mask: Int
 
-    /// `names` must be distinct.
-    init(_ names: [(name: String, value: Value)]) {
+    /// Every value of `values` under its `name`; the names must be distinct.
+    ///
+    /// Built straight from the values, with no array of pairs in between: a worker builds
+    /// its tables on its first message, and every new generic array type (a tuple's above
+    /// all) costs a fresh process a metadata instantiation on that path.
+    init<Values: Collection<Value>>(_ values: Values, name: (Value) -> String) {
         var size = 8
-        while size < names.count * 4 { size *= 2 }
+        while size < values.count * 4 { size *= 2 }
         var bytes: [UInt8] = []
         var entries: [Entry] = []
+        entries.reserveCapacity(values.count)
         var slots = [Int32](repeating: 0, count: size)
-        for (index, entry) in names.enumerated() {
-            let utf8 = Array(entry.name.utf8)
-            let (head, tail) = utf8.withUnsafeBytes { Self.ends(of: $0) }
-            entries.append(Entry(head: head, tail: tail, count: utf8.count, start: bytes.count, value: entry.value))
-            bytes += utf8
-            var slot = Self.hash(head, tail, utf8.count) & (size - 1)
+        for value in values {
+            var name = name(value)
+            let (head, tail, count) = name.withUTF8 { utf8 in
+                bytes.append(contentsOf: utf8)
+                let (head, tail) = Self.ends(of: UnsafeRawBufferPointer(utf8))
+                return (head, tail, utf8.count)
+            }
+            entries.append(Entry(head: head, tail: tail, count: count, start: bytes.count - count, value: value))
+            var slot = Self.hash(head, tail, count) & (size - 1)
             while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(index + 1)
+            slots[slot] = Int32(entries.count)
         }
         self.bytes = bytes
         self.entries = entries

@@ -275,7 +275,7 @@ enum OperationKind: String, CaseIterable {
     case removeChild
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
-    static let byName = NameTable<OperationKind>(allCases.map { ($0.rawValue, $0) })
+    static let byName = NameTable(allCases) { $0.rawValue }
 
     /// The operation of a kind that takes no parameters; nil for the others.
     var withoutParameters: WorkerOperation? {
@@ -303,7 +303,7 @@ enum OperationKind: String, CaseIterable {
 
 extension CallbackName {
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
-    static let byName = NameTable<CallbackName>(allCases.map { ($0.rawValue, $0) })
+    static let byName = NameTable(allCases) { $0.rawValue }
 }
 
 extension WorkerMessage {
@@ -551,7 +551,7 @@ private enum ChangeKind: String, CaseIterable {
     case addChild
     case removeChild
 
-    static let byName = NameTable<ChangeKind>(allCases.map { ($0.rawValue, $0) })
+    static let byName = NameTable(allCases) { $0.rawValue }
 }
 
 // MARK: - Field access
