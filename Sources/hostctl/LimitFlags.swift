@@ -14,6 +14,8 @@ enum LimitFlags {
           --memory-check-interval-ms N   how often that limit is checked (default 250)
           --restart-limit N              restart crashed/killed scenes up to N times ...
           --restart-window-ms N          ... within this window (default 5000)
+          --prewarm N                    workers kept started ahead of launches (default 1;
+                                         0: every launch spawns its worker)
         """
 
     /// Removes the limit flags from `arguments` and applies them over `limits`.
@@ -31,6 +33,7 @@ enum LimitFlags {
         if let ms = try value(ranges.backgroundTaskLimit) { limits.backgroundTaskLimit = .milliseconds(ms) }
         if let mb = try value(ranges.memoryLimit) { limits.memoryLimitBytes = mb << 20 }
         if let ms = try value(ranges.memoryCheckInterval) { limits.memoryCheckInterval = .milliseconds(ms) }
+        if let count = try value(ranges.prewarm) { limits.prewarmedWorkers = count }
         let window = try value(ranges.restartWindow)
         if let maximum = try value(ranges.restartLimit) {
             limits.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))

@@ -110,6 +110,7 @@ import Testing
         (["run", "$OK", "--memory-limit-mb", "99999999999999999999"], "--memory-limit-mb"),
         (["run", "$OK", "--restart-limit", "-1"], "--restart-limit"),
         (["run", "$OK", "--restart-window-ms", "5"], "--restart-limit"),
+        (["run", "$OK", "--prewarm", "17"], "--prewarm must be an integer in 0...16"),
         (["run", "$OK", "--trace"], "--trace needs a value"),
         (["run", "$OK", "--trace="], "--trace needs a value"),
         (["run", "$OK", "$OK"], "unknown argument"),

@@ -22,6 +22,10 @@ public struct HostConfiguration: Sendable, Hashable {
     public var restartPolicy: RestartPolicy? = nil
     /// The argv that starts a worker.
     public var worker: [String]
+    /// How many workers of `worker`'s argv the host keeps started ahead of need once it has
+    /// launched one, as iOS prewarms apps: a launch then takes a waiting worker instead of
+    /// spawning one (docs/LIFECYCLE.md §4, Prewarming). 0 spawns every worker at its launch.
+    public var prewarmedWorkers: Int = 1
     /// Where sessions are stored durably; nil keeps them in memory.
     public var stateDirectory: String? = nil
     /// The largest frame either side accepts.

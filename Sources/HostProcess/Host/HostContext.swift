@@ -6,6 +6,8 @@ struct HostContext: Sendable {
     let trace: TraceRecorder
     let sessions: SessionStore
     let flags: HostFlags
+    /// Workers started ahead of the launches that will take them.
+    let prewarmed: PrewarmedWorkers
     /// Sessions discarded while no host ran, reported at this host's launch: their scenes
     /// start discarded, as if the discard had happened here.
     var discardedAtLaunch: Set<String> = []

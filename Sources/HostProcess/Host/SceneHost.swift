@@ -61,6 +61,7 @@ public final class SceneHost: Sendable {
             trace: trace,
             sessions: sessions,
             flags: HostFlags(),
+            prewarmed: PrewarmedWorkers(argv: configuration.worker, capacity: configuration.prewarmedWorkers),
             discardedAtLaunch: Set(discardedAtLaunch),
             discards: DiscardMailbox(discardedAtLaunch)
         )
@@ -106,6 +107,9 @@ public final class SceneHost: Sendable {
     }
 
     var isQuitting: Bool { quitting.load(ordering: .relaxed) }
+
+    /// The workers this host keeps started ahead of launches.
+    var prewarmed: PrewarmedWorkers { context.prewarmed }
 
     /// The executor the scenes run on: a caller that drives scenes one request after another
     /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
@@ -191,6 +195,7 @@ public final class SceneHost: Sendable {
                 }
             }
         }
+        await context.prewarmed.close()
         // Every worker is gone and no scene takes mail: nothing more is stored. Released now,
         // not when the last reference to the host goes, so another host may take the state
         // directory as soon as this one has quit, in this process or another.

@@ -58,9 +58,12 @@ extension Scenario {
             range: 1...day
         )
 
+        /// Workers started ahead (0 turns prewarming off).
+        public static let prewarm = LimitRange(key: "prewarm", flag: "--prewarm", range: 0...16)
+
         public static let all = [
             suspendDelay, launchLimit, transitionLimit, terminateLimit, backgroundTaskLimit, memoryLimit,
-            memoryCheckInterval, restartLimit, restartWindow,
+            memoryCheckInterval, restartLimit, restartWindow, prewarm,
         ]
     }
 }

@@ -42,6 +42,7 @@ public struct Scenario: Sendable, Hashable {
         public var worker: [String]?
         public var stateDirectory: String?
         public var restartPolicy: RestartPolicy?
+        public var prewarmedWorkers: Int?
         public init() {}
 
         /// `base` with these overrides applied.
@@ -57,6 +58,7 @@ public struct Scenario: Sendable, Hashable {
             if let worker { configuration.worker = worker }
             if let stateDirectory { configuration.stateDirectory = stateDirectory }
             if let restartPolicy { configuration.restartPolicy = restartPolicy }
+            if let prewarmedWorkers { configuration.prewarmedWorkers = prewarmedWorkers }
             return configuration
         }
     }

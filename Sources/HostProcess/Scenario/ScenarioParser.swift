@@ -17,7 +17,7 @@ extension Scenario {
 
     static let configFields: Set<String> = [
         "suspendDelayMs", "launchLimitMs", "transitionLimitMs", "terminateLimitMs", "backgroundTaskLimitMs",
-        "memoryLimitMB", "memoryCheckIntervalMs", "worker", "stateDir", "restartLimit", "restartWindowMs",
+        "memoryLimitMB", "memoryCheckIntervalMs", "worker", "stateDir", "restartLimit", "restartWindowMs", "prewarm",
     ]
 
     /// Parses and validates a whole scenario before anything runs: an unknown op or
@@ -81,6 +81,7 @@ extension Scenario {
         limits.memoryCheckInterval = try fields.limit(ranges.memoryCheckInterval).map { .milliseconds($0) }
         limits.worker = try fields.argv("worker")
         limits.stateDirectory = try fields.string("stateDir")
+        limits.prewarmedWorkers = try fields.limit(ranges.prewarm)
         if let maximum = try fields.limit(ranges.restartLimit) {
             limits.restartPolicy = RestartPolicy(
                 maximumRestarts: maximum,

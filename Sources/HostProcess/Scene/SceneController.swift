@@ -20,6 +20,8 @@ actor SceneController {
     private var callers: [SceneMachine.CallerID: UnsafeContinuation<Void, any Error>] = [:]
     private var nextCaller = 0
     private var timers = TimerTable<ArmedTimer>()
+    /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
+    private var launchingArgv: [String]?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
@@ -318,6 +320,11 @@ actor SceneController {
     private func perform(_ action: SceneMachine.Action, followUps: inout [SceneMachine.Event]) {
         switch action {
         case .spawn(let argv):
+            launchingArgv = argv
+            if let child = context.prewarmed.take(argv: argv) {
+                followUps.append(.spawned(child))
+                return
+            }
             // Forked on the blocking-work thread (never on the loop); the outcome comes back
             // as an event, in the loop's order with everything else.
             let scene = id
@@ -380,6 +387,10 @@ actor SceneController {
             if case .recorded = context.trace.record(event, by: .worker) { accepted = true } else { accepted = false }
             followUps.append(.callbackRecorded(name, accepted: accepted))
         case .resume(let caller, let result):
+            if let argv = launchingArgv {
+                launchingArgv = nil
+                context.prewarmed.launchEnded(argv: argv)
+            }
             guard let continuation = callers.removeValue(forKey: caller) else { return }
             switch result {
             case .success: continuation.resume()

@@ -16,6 +16,9 @@ enum WorkerProcess {
     static func run(app: WorkerApp, faults: FaultPlan) -> Never {
         prepareProcess(faults: faults)
         let output = OutputWriter(fileDescriptor: protocolOutput())
+        // Before the real session: the rehearsal's throwaway one is then no longer the shared
+        // application's.
+        WorkerWarmup.runIfIdle()
         let session = WorkerSession(app: app, pid: getpid())
         installFaults(faults, session: session, output: output)
 

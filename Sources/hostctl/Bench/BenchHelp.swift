@@ -28,7 +28,9 @@ extension Help {
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push)
-          connect      spawn to foregroundActive vs spawning to a bare ready line (p50 ≤ 5 ms)
+          connect      a new scene to foregroundActive vs spawning to a bare ready line: with
+                       the host's default prewarming (≤ 1.1×) and without it (connect.cold,
+                       p50 ≤ 5 ms)
           kill         SIGKILL from outside until the exited trace event arrives
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently
           memory       idle worker PSS (≤ 1 MiB) and host memory per scene

@@ -109,12 +109,19 @@ enum BenchHost {
         return cost
     }
 
-    /// `connect`: spawn to `foregroundActive` acknowledged, one new scene at a time; each is
+    /// `connect`: a new scene to `foregroundActive` acknowledged, one at a time; each is
     /// killed (untimed) before the next.
-    static func connect(warmup: Int, count: Int) async throws -> Samples {
-        let host = try SceneHost(configuration: configuration())
+    ///
+    /// `prewarmed`: with the host's default prewarming, each connect comes 10 ms (untimed)
+    /// after the kill before it, as launches a person makes come apart, so that the worker the
+    /// last launch's take started has finished starting. Without it, every connect spawns.
+    static func connect(warmup: Int, count: Int, prewarmed: Bool) async throws -> Samples {
+        var configuration = configuration()
+        if !prewarmed { configuration.prewarmedWorkers = 0 }
+        let host = try SceneHost(configuration: configuration)
         var samples = Samples()
         for index in 0..<(warmup + count) {
+            if prewarmed { try await Task.sleep(for: .milliseconds(10)) }
             let scene = try host.scene("C\(index)")
             let latency = try await measure { try await scene.connect() }
             if index >= warmup { samples.append(latency) }

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Workers started ahead of need, as iOS prewarms apps (since iOS 15 the system may run an
+/// app's process start, up to but not including `UIApplicationMain`, before anyone opens it).
+///
+/// A prewarmed worker has done what every process start costs (exec, the runtime, the
+/// binary's first pages, the worker's own setup) and waits for the host's first frame. It
+/// belongs to no scene and is in no trace until a launch takes it; the scene's `spawned`
+/// event is recorded then, and everything after is a launch like any other. Only the host's
+/// own worker argv (`HostConfiguration.worker`) is prewarmed, and only once the host has
+/// launched it: a host that never launches a worker starts none ahead.
+///
+/// A launch takes a live prewarmed worker when one is ready, and spawns as before when none
+/// is. Once the launch has ended (its caller resumed), the pool starts what it lacks on the
+/// spawn thread: not before, as a process start beside a launch competes with it for the CPU
+/// (on two cores, it delayed the host's reading of the worker's first reply by a quarter of a
+/// millisecond). A prewarmed worker that died while it waited is reaped at the take and never
+/// handed out. `close()` (the host's quit) kills and reaps the waiting ones and starts no more.
+final class PrewarmedWorkers: Sendable {
+    private struct State {
+        var idle: [ChildProcess] = []
+        /// Spawns submitted and not finished yet.
+        var starting = 0
+        var isClosed = false
+    }
+
+    /// What is prewarmed; launches of any other argv spawn as before.
+    let argv: [String]
+    /// How many workers wait at most; 0 turns prewarming off.
+    let capacity: Int
+    private let state = Locked(State())
+
+    init(argv: [String], capacity: Int) {
+        self.argv = argv
+        self.capacity = max(0, capacity)
+    }
+
+    /// A live prewarmed worker started by `argv`, or nil: the caller spawns one itself. Never
+    /// blocks (a dead one is already dead when it is reaped here). The pool catches up at
+    /// `launchEnded(argv:)`.
+    func take(argv: [String]) -> ChildProcess? {
+        guard capacity > 0, argv == self.argv else { return nil }
+        var dead: [ChildProcess] = []
+        let child = state.withLock { state -> ChildProcess? in
+            while !state.idle.isEmpty {
+                // The oldest first: it has certainly finished starting.
+                let candidate = state.idle.removeFirst()
+                guard candidate.hasExitedUnreaped else { return candidate }
+                dead.append(candidate)
+            }
+            return nil
+        }
+        for worker in dead { worker.reapIfNeverWatched() }
+        return child
+    }
+
+    /// A scene's launch of `argv` has ended: starts the workers the pool lacks.
+    func launchEnded(argv: [String]) {
+        guard capacity > 0, argv == self.argv else { return }
+        startMissing()
+    }
+
+    /// Kills and reaps the waiting workers, and any whose spawn was under way, before it
+    /// returns; starts none from then on.
+    func close() async {
+        let idle = state.withLock { state -> [ChildProcess] in
+            state.isClosed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        guard capacity > 0 else { return }
+        // On the thread that runs the spawns, after them: a spawn under way has finished (and
+        // killed what it started, the pool being closed) by the time this runs.
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            Self.spawnThread.submit {
+                for worker in idle { worker.reapIfNeverWatched() }
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The pids of the workers waiting now (for tests and `ps`-like inspection).
+    var waitingPIDs: [pid_t] {
+        state.withLock { $0.idle.map(\.pid) }
+    }
+
+    /// Returns once every start begun before the call has finished (for tests: a start is
+    /// queued on the spawn thread, which runs its work in order).
+    func startsFinished() async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            Self.spawnThread.submit { continuation.resume() }
+        }
+    }
+
+    // One thread for every prewarm spawn and for `close()`, which must run after them.
+    private static var spawnThread: BlockingWorkThread { BlockingWorkThread.shared }
+
+    private func startMissing() {
+        let missing = state.withLock { state -> Int in
+            guard !state.isClosed else { return 0 }
+            let missing = max(0, capacity - state.idle.count - state.starting)
+            state.starting += missing
+            return missing
+        }
+        for _ in 0..<missing {
+            do {
+                try Self.spawnThread.trySubmit { [self] in spawnOne() }
+            } catch {
+                // No thread to spawn on: no prewarming this time; the next take tries again.
+                state.withLock { $0.starting -= 1 }
+            }
+        }
+    }
+
+    /// On the spawn thread. A failed spawn is not retried until the next take.
+    private func spawnOne() {
+        let child = try? ChildProcess.spawn(argv: argv, environment: nil)
+        let unwanted = state.withLock { state -> ChildProcess? in
+            state.starting -= 1
+            guard let child else { return nil }
+            guard !state.isClosed else { return child }
+            state.idle.append(child)
+            return nil
+        }
+        unwanted?.reapIfNeverWatched()
+    }
+}

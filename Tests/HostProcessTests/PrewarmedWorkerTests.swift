@@ -1,0 +1,95 @@
+import Glibc
+import Protocol
+import Testing
+
+@testable import HostProcess
+
+/// LIFECYCLE.md §4, Prewarming: the host keeps a worker started ahead once it has launched
+/// one, a launch takes it, a dead one is never handed out, and nothing outlives the host.
+@Suite struct PrewarmedWorkerTests {
+    private let argv = [TestWorker.hostctl, "worker"]
+
+    /// Waits until `pid` has died, without reaping it (the pool reaps its own).
+    private func waitUntilDead(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+    }
+
+    /// Whether `pid` is gone for good: dead and reaped.
+    private func isReaped(_ pid: pid_t) -> Bool {
+        kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    @Test func aLaunchTakesTheWorkerStartedAfterTheLastLaunchOneAtATime() async throws {
+        let pool = PrewarmedWorkers(argv: argv, capacity: 1)
+        #expect(pool.take(argv: argv) == nil, "nothing is started before a launch ended")
+        pool.launchEnded(argv: argv)
+        await pool.startsFinished()
+        let waiting = pool.waitingPIDs
+        #expect(waiting.count == 1)
+        #expect(pool.take(argv: [TestWorker.customWorker]) == nil, "another argv spawns its own")
+        let child = try #require(pool.take(argv: argv))
+        #expect([child.pid] == waiting)
+        #expect(pool.take(argv: argv) == nil, "one at a time, until the next launch ends")
+        child.reapIfNeverWatched()
+        await pool.close()
+    }
+
+    @Test func aWorkerThatDiedWhileItWaitedIsNeverHandedOut() async throws {
+        let pool = PrewarmedWorkers(argv: argv, capacity: 1)
+        pool.launchEnded(argv: argv)
+        await pool.startsFinished()
+        let pid = try #require(pool.waitingPIDs.first)
+        kill(pid, SIGKILL)
+        waitUntilDead(pid)
+        #expect(pool.take(argv: argv) == nil)
+        #expect(isReaped(pid), "the dead one is reaped at the take")
+        await pool.close()
+    }
+
+    @Test func noneIsStartedWithCapacityZeroOrAfterClose() async throws {
+        let off = PrewarmedWorkers(argv: argv, capacity: 0)
+        off.launchEnded(argv: argv)
+        await off.startsFinished()
+        #expect(off.waitingPIDs.isEmpty)
+
+        let closed = PrewarmedWorkers(argv: argv, capacity: 1)
+        await closed.close()
+        closed.launchEnded(argv: argv)
+        await closed.startsFinished()
+        #expect(closed.waitingPIDs.isEmpty)
+    }
+
+    @Test func theNextLaunchRunsThePrewarmedWorkerAndQuitLeavesNoneBehind() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let first = try host.scene("A")
+        try await within(.seconds(300), "connect A") { try await first.connect() }
+        await host.prewarmed.startsFinished()
+        let prewarmed = try #require(host.prewarmed.waitingPIDs.first)
+
+        let second = try host.scene("B")
+        try await within(.seconds(300), "connect B") { try await second.connect() }
+        #expect(await second.status().pid == prewarmed)
+        await host.prewarmed.startsFinished()
+        let next = try #require(host.prewarmed.waitingPIDs.first, "B's launch started the next one")
+
+        await host.quit()
+        #expect(isReaped(next), "the host's quit killed and reaped the waiting worker")
+        #expect(host.verifyTrace() == nil)
+        let spawned = host.trace.history.filter { $0.processEvent == .spawned }.compactMap(\.pid)
+        #expect(!spawned.contains(next), "a worker no launch took is in no trace")
+    }
+}
+
+/// `--prewarm N` and a scenario's `"prewarm"` set how many workers wait (0: none).
+@Suite struct PrewarmSettingTests {
+    @Test func theScenarioAndTheFlagSetTheCount() throws {
+        let scenario = try Scenario(json: Array(#"{"config":{"prewarm":0},"steps":[]}"#.utf8))
+        let base = HostConfiguration(worker: ["w"])
+        #expect(base.prewarmedWorkers == 1, "on by default")
+        #expect(scenario.limits.applied(to: base).prewarmedWorkers == 0)
+        #expect(throws: ScenarioError.self) {
+            try Scenario(json: Array(#"{"config":{"prewarm":17},"steps":[]}"#.utf8))
+        }
+    }
+}
