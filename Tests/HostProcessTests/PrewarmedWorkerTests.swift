@@ -60,6 +60,19 @@ import Testing
         #expect(closed.waitingPIDs.isEmpty)
     }
 
+    @Test func aPoolDroppedWithoutCloseKillsAndReapsItsWorkers() async throws {
+        var pool: PrewarmedWorkers? = PrewarmedWorkers(argv: argv, capacity: 1)
+        pool?.launchEnded(argv: argv)
+        await pool?.startsFinished()
+        let pid = try #require(pool?.waitingPIDs.first)
+        pool = nil
+        // The reaping is queued on the sweep thread, which runs its work in order.
+        await withCheckedContinuation { continuation in
+            BlockingWorkThread.sweeps.submit { continuation.resume() }
+        }
+        #expect(isReaped(pid))
+    }
+
     @Test func theNextLaunchRunsThePrewarmedWorkerAndQuitLeavesNoneBehind() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let first = try host.scene("A")

@@ -37,6 +37,19 @@ final class PrewarmedWorkers: Sendable {
         self.capacity = max(0, capacity)
     }
 
+    // A host dropped without its quit: the waiting workers are killed and reaped on the sweep
+    // thread, not on whichever thread (the loop's, say) let go of the pool last.
+    deinit {
+        let idle = state.withLock { state -> [ChildProcess] in
+            defer { state.idle = [] }
+            return state.idle
+        }
+        guard !idle.isEmpty else { return }
+        BlockingWorkThread.sweeps.submit {
+            for worker in idle { worker.reapIfNeverWatched() }
+        }
+    }
+
     /// A live prewarmed worker started by `argv`, or nil: the caller spawns one itself. Never
     /// blocks (a dead one is already dead when it is reaped here). The pool catches up at
     /// `launchEnded(argv:)`.
