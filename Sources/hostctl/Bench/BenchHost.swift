@@ -133,7 +133,11 @@ enum BenchHost {
 
     /// `kill`: SIGKILL from outside the host until the `exited` trace event reaches a subscriber.
     static func kill(warmup: Int, count: Int) async throws -> Samples {
-        let host = try SceneHost(configuration: configuration())
+        // Without prewarming: the worker each connect's end starts ahead would be starting
+        // (a millisecond of CPU on a two-core machine) beside the kill that follows at once.
+        var configuration = configuration()
+        configuration.prewarmedWorkers = 0
+        let host = try SceneHost(configuration: configuration)
         var events = host.trace.events(fromSeq: Int.max).makeAsyncIterator()
         var samples = Samples()
         for index in 0..<(warmup + count) {
