@@ -20,6 +20,32 @@ import Testing
         kill(pid, 0) != 0 && errno == ESRCH
     }
 
+    /// Returns once the work queued on the sweep thread before the call has run.
+    private func sweepsDone() async {
+        await withCheckedContinuation { continuation in
+            BlockingWorkThread.sweeps.submit { continuation.resume() }
+        }
+    }
+
+    /// The group sentinel a worker starts as its first act (`csh_start_group_sentinel`), once
+    /// it has: the worker's children, polled (no event says when a process forked).
+    private func sentinel(of worker: pid_t) async throws -> pid_t {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let text = ProcFile.text("/proc/\(worker)/task/\(worker)/children"),
+                let first = text.split(separator: " ").first, let pid = pid_t(first)
+            {
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        throw SentinelNotFound(worker: worker)
+    }
+
+    private struct SentinelNotFound: Error {
+        let worker: pid_t
+    }
+
     @Test func aLaunchTakesTheWorkerStartedAfterTheLastLaunchOneAtATime() async throws {
         let pool = PrewarmedWorkers(argv: argv, capacity: 1)
         #expect(pool.take(argv: argv) == nil, "nothing is started before a launch ended")
@@ -40,10 +66,13 @@ import Testing
         pool.launchEnded(argv: argv)
         await pool.startsFinished()
         let pid = try #require(pool.waitingPIDs.first)
+        let sentinel = try await sentinel(of: pid)
         kill(pid, SIGKILL)
         waitUntilDead(pid)
         #expect(pool.take(argv: argv) == nil)
-        #expect(isReaped(pid), "the dead one is reaped at the take")
+        await sweepsDone()
+        #expect(isReaped(pid), "the dead one is reaped, after the take")
+        #expect(isReaped(sentinel), "and so is its group's sentinel, no zombie of the host")
         await pool.close()
     }
 
@@ -66,10 +95,13 @@ import Testing
         await pool?.startsFinished()
         let pid = try #require(pool?.waitingPIDs.first)
         pool = nil
-        // The reaping is queued on the sweep thread, which runs its work in order.
+        // The spawn thread lets go of the jobs it ran (the last references to the pool) after
+        // their batch: a job of the next batch comes after that. The pool's reaping is then
+        // queued on the sweep thread, which runs its work in order.
         await withCheckedContinuation { continuation in
-            BlockingWorkThread.sweeps.submit { continuation.resume() }
+            BlockingWorkThread.shared.submit { continuation.resume() }
         }
+        await sweepsDone()
         #expect(isReaped(pid))
     }
 
@@ -85,9 +117,11 @@ import Testing
         #expect(await second.status().pid == prewarmed)
         await host.prewarmed.startsFinished()
         let next = try #require(host.prewarmed.waitingPIDs.first, "B's launch started the next one")
+        let sentinel = try await sentinel(of: next)
 
         await host.quit()
         #expect(isReaped(next), "the host's quit killed and reaped the waiting worker")
+        #expect(isReaped(sentinel), "and its group's sentinel, no zombie of the host")
         #expect(host.verifyTrace() == nil)
         let spawned = host.trace.history.filter { $0.processEvent == .spawned }.compactMap(\.pid)
         #expect(!spawned.contains(next), "a worker no launch took is in no trace")

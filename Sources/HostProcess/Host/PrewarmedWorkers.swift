@@ -16,8 +16,9 @@ import Glibc
 /// is. Once the launch has ended (its caller resumed), the pool starts what it lacks on the
 /// spawn thread: not before, as a process start beside a launch competes with it for the CPU
 /// (on two cores, it delayed the host's reading of the worker's first reply by a quarter of a
-/// millisecond). A prewarmed worker that died while it waited is reaped at the take and never
-/// handed out. `close()` (the host's quit) kills and reaps the waiting ones and starts no more.
+/// millisecond). A prewarmed worker found dead at a take is not handed out. `close()` (the
+/// host's quit, first thing) kills and reaps the waiting ones and starts no more. A worker no
+/// scene took is disposed of with its process group, on a blocking-work thread.
 final class PrewarmedWorkers: Sendable {
     private struct State {
         var idle: [ChildProcess] = []
@@ -46,12 +47,12 @@ final class PrewarmedWorkers: Sendable {
         }
         guard !idle.isEmpty else { return }
         BlockingWorkThread.sweeps.submit {
-            for worker in idle { worker.reapIfNeverWatched() }
+            for worker in idle { Self.dispose(worker) }
         }
     }
 
     /// A live prewarmed worker started by `argv`, or nil: the caller spawns one itself. Never
-    /// blocks (a dead one is already dead when it is reaped here). The pool catches up at
+    /// blocks: one found dead is disposed of on the sweep thread. The pool catches up at
     /// `launchEnded(argv:)`.
     func take(argv: [String]) -> ChildProcess? {
         guard capacity > 0, argv == self.argv else { return nil }
@@ -65,7 +66,12 @@ final class PrewarmedWorkers: Sendable {
             }
             return nil
         }
-        for worker in dead { worker.reapIfNeverWatched() }
+        if !dead.isEmpty {
+            let workers = dead
+            BlockingWorkThread.sweeps.submit {
+                for worker in workers { Self.dispose(worker) }
+            }
+        }
         return child
     }
 
@@ -78,20 +84,25 @@ final class PrewarmedWorkers: Sendable {
     /// Kills and reaps the waiting workers, and any whose spawn was under way, before it
     /// returns; starts none from then on.
     func close() async {
-        let idle = state.withLock { state -> [ChildProcess] in
+        var idle = state.withLock { state -> [ChildProcess] in
             state.isClosed = true
             defer { state.idle = [] }
             return state.idle
         }
         guard capacity > 0 else { return }
-        // On the thread that runs the spawns, after them: a spawn under way has finished (and
-        // killed what it started, the pool being closed) by the time this runs.
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            Self.spawnThread.submit {
-                for worker in idle { worker.reapIfNeverWatched() }
-                continuation.resume()
+        // On the thread that runs the spawns, after them: a spawn under way has disposed of
+        // what it started (the pool being closed) before it counts itself done. A start whose
+        // submission was not queued yet when this was is waited for in the next round.
+        repeat {
+            let workers = idle
+            idle = []
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                Self.spawnThread.submit {
+                    for worker in workers { Self.dispose(worker) }
+                    continuation.resume()
+                }
             }
-        }
+        } while state.withLock({ $0.starting > 0 })
     }
 
     /// The pids of the workers waiting now (for tests and `ps`-like inspection).
@@ -130,13 +141,25 @@ final class PrewarmedWorkers: Sendable {
     /// On the spawn thread. A failed spawn is not retried until the next take.
     private func spawnOne() {
         let child = try? ChildProcess.spawn(argv: argv, environment: nil)
-        let unwanted = state.withLock { state -> ChildProcess? in
-            state.starting -= 1
-            guard let child else { return nil }
-            guard !state.isClosed else { return child }
+        let kept = state.withLock { state -> Bool in
+            guard let child, !state.isClosed else { return false }
             state.idle.append(child)
-            return nil
+            state.starting -= 1
+            return true
         }
-        unwanted?.reapIfNeverWatched()
+        guard !kept else { return }
+        // Disposed of before the start counts as done, which `close()` waits for.
+        if let child { Self.dispose(child) }
+        state.withLock { $0.starting -= 1 }
+    }
+
+    /// Kills a worker no scene took, with its process group (the sentinel a worker starts,
+    /// `csh_start_group_sentinel`, would otherwise be left to the host, a subreaper, as a
+    /// zombie), and reaps them. Blocks: on a blocking-work thread only.
+    private static func dispose(_ worker: ChildProcess) {
+        // While the worker is not reaped, its zombie pins the group id.
+        try? worker.sendToProcessGroup(signal: SIGKILL)
+        worker.reapIfNeverWatched()
+        DescendantReaper.sweep(afterDeathOfGroup: worker.pid)
     }
 }

@@ -182,6 +182,8 @@ public final class SceneHost: Sendable {
         guard !quitting.exchange(true, ordering: .relaxed) else { return }
         context.flags.isQuitting.store(true, ordering: .relaxed)
         trace.record(TraceEvent(kind: .host, name: "quit"))
+        // First: a launch that ends during the quit must not start a worker ahead.
+        await context.prewarmed.close()
         let controllers = scenes.withLock { Array($0.values) }
         let limit = configuration.terminateLimit
         await withTaskGroup(of: Void.self) { group in
@@ -195,7 +197,6 @@ public final class SceneHost: Sendable {
                 }
             }
         }
-        await context.prewarmed.close()
         // Every worker is gone and no scene takes mail: nothing more is stored. Released now,
         // not when the last reference to the host goes, so another host may take the state
         // directory as soon as this one has quit, in this process or another.
