@@ -39,9 +39,7 @@ enum HardeningProbe {
         guard let directory = opendir("/proc/self/fd") else { return targets }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             guard name.first?.isNumber == true else { continue }
             var buffer = [CChar](repeating: 0, count: 256)
             let length = readlink("/proc/self/fd/" + name, &buffer, buffer.count - 1)
@@ -57,9 +55,7 @@ enum HardeningProbe {
         guard let directory = opendir("/proc") else { return members }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             guard let pid = Int32(name), let stat = Self.readLines("/proc/\(pid)/stat").first,
                 let close = stat.lastIndex(of: ")")
             else { continue }

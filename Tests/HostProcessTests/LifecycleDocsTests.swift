@@ -234,9 +234,7 @@ import Testing
         defer { closedir(handle) }
         var files: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             guard !name.hasPrefix(".") else { continue }
             let path = directory + "/" + name
             if entry.pointee.d_type == DT_DIR { files += walk(path) } else { files.append(path) }

@@ -91,7 +91,7 @@ private func openFiles() -> Set<FileIdentity> {
     defer { closedir(directory) }
     var files: Set<FileIdentity> = []
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let name = directoryEntryName(entry)
         if let file = FileIdentity(path: "/proc/self/fd/\(name)") { files.insert(file) }
     }
     return files

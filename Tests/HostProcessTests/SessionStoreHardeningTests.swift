@@ -60,9 +60,8 @@ import Testing
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // In place: a copy of `d_name` reads past the buffer's last record (ASan).
+            let name = directoryEntryName(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

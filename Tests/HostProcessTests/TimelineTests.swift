@@ -830,9 +830,7 @@ private enum TimelineTestIO {
     static func removeTree(_ directory: String) {
         guard let handle = opendir(directory) else { return }
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
+            let name = directoryEntryName(entry)
             if name != "." && name != ".." { unlink(directory + "/" + name) }
         }
         closedir(handle)
