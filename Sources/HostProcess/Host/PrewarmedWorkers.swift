@@ -18,7 +18,7 @@ import Glibc
 /// (on two cores, it delayed the host's reading of the worker's first reply by a quarter of a
 /// millisecond). A prewarmed worker found dead at a take is not handed out. `close()` (the
 /// host's quit, first thing) kills and reaps the waiting ones and starts no more. A worker no
-/// scene took is disposed of with its process group, on a blocking-work thread.
+/// scene took is disposed of with its process group, on the sweep thread.
 final class PrewarmedWorkers: Sendable {
     private struct State {
         var idle: [ChildProcess] = []
@@ -84,25 +84,28 @@ final class PrewarmedWorkers: Sendable {
     /// Kills and reaps the waiting workers, and any whose spawn was under way, before it
     /// returns; starts none from then on.
     func close() async {
-        var idle = state.withLock { state -> [ChildProcess] in
+        let idle = state.withLock { state -> [ChildProcess] in
             state.isClosed = true
             defer { state.idle = [] }
             return state.idle
         }
         guard capacity > 0 else { return }
-        // On the thread that runs the spawns, after them: a spawn under way has disposed of
-        // what it started (the pool being closed) before it counts itself done. A start whose
-        // submission was not queued yet when this was is waited for in the next round.
+        // The starts under way first: each hands what it started to the sweep thread before it
+        // counts itself done (a start whose submission was not queued yet when this looked is
+        // waited for in the next round).
         repeat {
-            let workers = idle
-            idle = []
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                Self.spawnThread.submit {
-                    for worker in workers { Self.dispose(worker) }
-                    continuation.resume()
-                }
-            }
+            await startsFinished()
         } while state.withLock({ $0.starting > 0 })
+        // Then the waiting ones, after those disposals: the sweep thread runs its work in order.
+        // Not on the spawn thread: a SIGKILLed worker can take seconds to go (a sanitized
+        // one's shadow memory), which held up every spawn behind it.
+        let workers = idle
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            BlockingWorkThread.sweeps.submit {
+                for worker in workers { Self.dispose(worker) }
+                continuation.resume()
+            }
+        }
     }
 
     /// The pids of the workers waiting now (for tests and `ps`-like inspection).
@@ -118,7 +121,7 @@ final class PrewarmedWorkers: Sendable {
         }
     }
 
-    // One thread for every prewarm spawn and for `close()`, which must run after them.
+    // One thread for every prewarm spawn, so that `close()` can wait for them in order.
     private static var spawnThread: BlockingWorkThread { BlockingWorkThread.shared }
 
     private func startMissing() {
@@ -148,14 +151,17 @@ final class PrewarmedWorkers: Sendable {
             return true
         }
         guard !kept else { return }
-        // Disposed of before the start counts as done, which `close()` waits for.
-        if let child { Self.dispose(child) }
+        // Handed to the sweep thread before the start counts as done, which `close()` waits for.
+        if let child {
+            BlockingWorkThread.sweeps.submit { Self.dispose(child) }
+        }
         state.withLock { $0.starting -= 1 }
     }
 
     /// Kills a worker no scene took, with its process group (the sentinel a worker starts,
     /// `csh_start_group_sentinel`, would otherwise be left to the host, a subreaper, as a
-    /// zombie), and reaps them. Blocks: on a blocking-work thread only.
+    /// zombie), and reaps them. Blocks, for as long as a dying process takes: on the sweep
+    /// thread only.
     private static func dispose(_ worker: ChildProcess) {
         // While the worker is not reaped, its zombie pins the group id.
         try? worker.sendToProcessGroup(signal: SIGKILL)
