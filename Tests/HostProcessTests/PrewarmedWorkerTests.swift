@@ -106,7 +106,9 @@ import Testing
     }
 
     @Test func theNextLaunchRunsThePrewarmedWorkerAndQuitLeavesNoneBehind() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        var configuration = TestWorker.configuration()
+        configuration.prewarmedWorkers = 1
+        let host = try SceneHost(configuration: configuration)
         let first = try host.scene("A")
         try await within(.seconds(300), "connect A") { try await first.connect() }
         await host.prewarmed.startsFinished()
