@@ -28,7 +28,8 @@ import Testing
     }
 
     /// The group sentinel a worker starts as its first act (`csh_start_group_sentinel`), once
-    /// it has: the worker's children, polled (no event says when a process forked).
+    /// it has. Polled, with a limit: no event tells another process that a process forked (a
+    /// condition waited for, not a sleep standing in for an order of events).
     private func sentinel(of worker: pid_t) async throws -> pid_t {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

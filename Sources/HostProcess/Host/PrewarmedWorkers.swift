@@ -108,7 +108,7 @@ final class PrewarmedWorkers: Sendable {
         }
     }
 
-    /// The pids of the workers waiting now (for tests and `ps`-like inspection).
+    /// The pids of the workers waiting now (for tests).
     var waitingPIDs: [pid_t] {
         state.withLock { $0.idle.map(\.pid) }
     }
@@ -135,13 +135,13 @@ final class PrewarmedWorkers: Sendable {
             do {
                 try Self.spawnThread.trySubmit { [self] in spawnOne() }
             } catch {
-                // No thread to spawn on: no prewarming this time; the next take tries again.
+                // No thread to spawn on: no prewarming this time; the next launch's end tries again.
                 state.withLock { $0.starting -= 1 }
             }
         }
     }
 
-    /// On the spawn thread. A failed spawn is not retried until the next take.
+    /// On the spawn thread. A failed spawn is not retried until the next launch has ended.
     private func spawnOne() {
         let child = try? ChildProcess.spawn(argv: argv, environment: nil)
         let kept = state.withLock { state -> Bool in
