@@ -298,6 +298,35 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// The default worker's app closes `A-1` and then opens a window, both on one resume
+    /// (queued while suspended): the close is carried out first, so it is refused (no `A-1`
+    /// yet), and the window opened after it is `A-1` and stays.
+    @Test func anAppsRequestsAreCarriedOutInTheOrderItMadeThem() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        try await scene.notify("closeWindow", value: .string("A-1"))
+        try await scene.notify("openWindow", value: .bool(true))
+        let mark = host.lastSeq
+        try await scene.foreground()
+        let window = try host.scene("A-1")
+        try await window.waitFor(.foregroundActive, timeout: .seconds(60))
+        let requests = host.trace.history.filter { $0.seq > mark && $0.scene == "A-1" && $0.kind != .callback }
+            .map { "\($0.kind.rawValue) \($0.name ?? $0.op ?? "")" }
+        #expect(
+            Array(requests.prefix(3)) == [
+                "host requestSceneSessionDestruction", "error discard", "host requestSceneSessionActivation",
+            ]
+        )
+        #expect(await window.status().isDiscarded == false)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func aSceneClosesItselfForGood() async throws {
         let host = try Self.host()
         let scene = try host.scene("B")

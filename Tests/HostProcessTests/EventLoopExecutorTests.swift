@@ -26,7 +26,7 @@ private final class Log<Element: Sendable>: Sendable {
     var all: [Element] { items.withLock { $0 } }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct EventLoopExecutorTests {
     @Test func anActorWhoseExecutorIsTheLoopRunsOnTheLoopThread() async {
         let actor = LoopBound()
@@ -260,7 +260,7 @@ struct EventLoopExecutorTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct BlockingWorkThreadTests {
     @Test func workRunsOnTheBlockingThreadInFIFOOrder() async {
         let log = Log<Int>()
@@ -339,7 +339,7 @@ struct BlockingWorkThreadTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DescendantReaperTests {
     /// A child that starts one grandchild in its process group and one that calls setsid(),
     /// prints their pids and exits: the first is killed with the group, the second escapes it.
@@ -374,7 +374,7 @@ struct DescendantReaperTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct EventLoopDescriptorWatchTests {
     /// A watched pipe's handler runs on the loop thread while it is readable; after
     /// `unwatch` nothing more is called, even with bytes left in the pipe.

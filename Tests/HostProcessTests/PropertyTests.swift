@@ -18,11 +18,16 @@ import Testing
 ///
 /// A failing case prints its seed and the shortest failing prefix of its operations.
 @Suite struct PropertyTests {
-    static let seeds: [UInt64] = Array(1...24)
+    /// Seeds 1–24, or those listed in `SCENEHOST_PROPERTY_SEEDS` (`24` or `3,24`), to rerun
+    /// a failing case alone.
+    static let seeds: [UInt64] =
+        getenv("SCENEHOST_PROPERTY_SEEDS").map { String(cString: $0).split(separator: ",").compactMap { UInt64($0) } }
+        ?? Array(1...24)
     static let stepsPerSeed = 50
     static let scenes = ["A", "B"]
 
     @Test func realWorkersFollowTheModel() async throws {
+        #expect(!Self.seeds.isEmpty, "SCENEHOST_PROPERTY_SEEDS names no seed")
         let failures = await withTaskGroup(of: String?.self, returning: [String].self) { group in
             var pending = Self.seeds[...]
             var failures: [String] = []
@@ -531,7 +536,7 @@ import Testing
                 throw Failure(step: 0, message: "kill(\(pid), SIGKILL) failed: errno \(errno)")
             }
             // §1: after any death the worker is `terminated` until the next spawn.
-            try await handle.waitFor(process: .terminated, timeout: .seconds(10))
+            try await handle.waitFor(process: .terminated, timeout: .seconds(60))
             oracle.crashed()
             oracles[scene] = oracle
 
@@ -581,7 +586,7 @@ import Testing
             {
                 let tab = oracle.shownTab
                 do {
-                    try await host.controller(scene).waitUntil("the restored tab", timeout: .seconds(10)) {
+                    try await host.controller(scene).waitUntil("the restored tab", timeout: .seconds(60)) {
                         $0.selectedTab == tab
                     }
                 } catch {
@@ -591,7 +596,7 @@ import Testing
             // The app presents its saved controller again right after a reconnect (its own change).
             if op.kind == .connect || op.kind == .foreground, legal, let restored = oracle.presenting {
                 do {
-                    try await host.controller(scene).waitUntil("the restored presentation", timeout: .seconds(10)) {
+                    try await host.controller(scene).waitUntil("the restored presentation", timeout: .seconds(60)) {
                         $0.presented == restored.vc
                     }
                 } catch {
@@ -604,7 +609,7 @@ import Testing
             {
                 let expected = oracle.frontChildren
                 do {
-                    try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(10)) {
+                    try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(60)) {
                         $0.children == expected
                     }
                     // The host follows a change when it arrives, before its callbacks: a request
@@ -616,7 +621,7 @@ import Testing
             }
             if oracle.shouldSuspend {
                 do {
-                    try await handle.waitFor(process: .suspended, timeout: .seconds(10))
+                    try await handle.waitFor(process: .suspended, timeout: .seconds(60))
                 } catch {
                     throw Failure(
                         step: 0,
@@ -636,11 +641,11 @@ import Testing
             do {
                 switch effect {
                 case .open(let window):
-                    try await host.scene(window).waitFor(.foregroundActive, timeout: .seconds(10))
+                    try await host.scene(window).waitFor(.foregroundActive, timeout: .seconds(60))
                 case .close(let window):
-                    try await host.controller(window).waitUntil("discarded", timeout: .seconds(10)) { $0.isDiscarded }
+                    try await host.controller(window).waitUntil("discarded", timeout: .seconds(60)) { $0.isDiscarded }
                 case .refusedClose(let window):
-                    _ = try await host.trace.firstEvent(fromSeq: mark + 1, within: .seconds(10), "the refusal") {
+                    _ = try await host.trace.firstEvent(fromSeq: mark + 1, within: .seconds(60), "the refusal") {
                         $0.scene == window && $0.kind == .error && $0.op == LifecycleOperation.discard.rawValue
                     }
                 }

@@ -102,7 +102,7 @@ import Testing
         #expect(try SessionStore(directory: state).session("A")?.restoration == .string("new"))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aFIFONamedLikeASessionFileDoesNotBlockTheStore() throws {
         let state = makeTemporaryDirectory()
         #expect(mkdir(state + "/sessions", 0o700) == 0)
@@ -114,7 +114,7 @@ import Testing
         #expect(store.damagedFiles.map(\.keptAs) == [state + "/sessions/X.json.damaged"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func hostctlServeStartsDespiteAFIFONamedLikeASessionFile() async throws {
         let directory = makeTemporaryDirectory()
         let state = directory + "/state"

@@ -42,7 +42,7 @@ private func forward(_ text: String, _ forwarder: StderrForwarder, scene: String
     Array(text.utf8).withUnsafeBytes { forwarder.forward($0, scene: scene, pid: pid) }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StderrForwarderTests {
     @Test func everyLineGetsThePrefixAndPartialLinesWaitForTheirEnd() async {
         let output = OutputPipe()

@@ -39,7 +39,7 @@ import Testing
         try await scene.connect()
         let pid = try #require(await scene.status().pid)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .terminated, timeout: .seconds(10))
+        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
         var verifier = TraceVerifier()
         for event in host.trace.history { #expect(verifier.check(event) == nil) }
         #expect(verifier.checker(forScene: "A")?.processState == .terminated)

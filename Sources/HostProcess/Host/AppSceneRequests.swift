@@ -3,18 +3,53 @@ import Synchronization
 
 /// Where a scene sends the scene requests its app makes (`requestSceneSessionActivation`,
 /// `requestSceneSessionDestruction`, docs/LIFECYCLE.md §3c): the host carries them out on the
-/// scenes they name, outside the requesting scene's own queue.
+/// scenes they name, outside the requesting scene's own queue, one asking scene's requests
+/// one after another in order (`AppRequestQueue`).
 final class AppSceneRequests: Sendable {
-    private let handler = Mutex<(@Sendable (_ opener: String, _ change: AppChange) -> Void)?>(nil)
+    /// What the host does with a request: carry it out, or refuse it when its line is full.
+    struct Handlers: Sendable {
+        var perform: @Sendable (_ opener: String, _ change: AppChange) async -> Void
+        var refuse: @Sendable (_ opener: String, _ change: AppChange) -> Void
+    }
+
+    private struct State: Sendable {
+        var handlers: Handlers?
+        var queue = AppRequestQueue()
+    }
+
+    private let state = Mutex(State())
 
     /// Sets what carries out a request (set once by the host).
-    func setHandler(_ handler: @escaping @Sendable (_ opener: String, _ change: AppChange) -> Void) {
-        self.handler.withLock { $0 = handler }
+    func setHandlers(_ handlers: Handlers) {
+        state.withLock { $0.handlers = handlers }
     }
+
+    /// How many requests wait behind the ones in progress.
+    var waitingCount: Int { state.withLock { $0.queue.waitingCount } }
 
     /// The app of scene `opener` asked for `change`.
     func request(from opener: String, _ change: AppChange) {
-        let handler = handler.withLock { $0 }
-        handler?(opener, change)
+        let (handlers, enqueued) = state.withLock { state -> (Handlers?, AppRequestQueue.Enqueued) in
+            guard let handlers = state.handlers else { return (nil, .full) }
+            return (handlers, state.queue.enqueue(change, from: opener))
+        }
+        guard let handlers else { return }
+        switch enqueued {
+        case .startDrain:
+            Task { await self.drain(opener, with: handlers.perform) }
+        case .queued:
+            return
+        case .full:
+            handlers.refuse(opener, change)
+        }
+    }
+
+    private func drain(
+        _ opener: String,
+        with perform: @Sendable (_ opener: String, _ change: AppChange) async -> Void
+    ) async {
+        while let change = state.withLock({ $0.queue.next(from: opener) }) {
+            await perform(opener, change)
+        }
     }
 }

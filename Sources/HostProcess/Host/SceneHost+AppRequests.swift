@@ -47,6 +47,21 @@ extension SceneHost {
         }
     }
 
+    /// Refuses `change`: `opener`'s app has `AppRequestQueue.maximumWaitingPerScene` requests
+    /// waiting already (an app asking in a loop). An `error` event on the asking scene.
+    func refuseAppRequest(from opener: String, _ change: AppChange) {
+        trace.record(
+            TraceEvent(
+                kind: .error,
+                scene: opener,
+                op: change.name,
+                code: ProtocolError.Code.resourceExhausted.rawValue,
+                message: "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
+                    + "already, the most the host keeps; ask again once they are carried out"
+            )
+        )
+    }
+
     private func record(_ change: AppChange, on target: String, from opener: String) {
         guard SceneSession.isValidIdentifier(target) else { return }
         trace.record(

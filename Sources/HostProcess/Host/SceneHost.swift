@@ -65,10 +65,12 @@ public final class SceneHost: Sendable {
             discardedAtLaunch: Set(discardedAtLaunch),
             discards: DiscardMailbox(discardedAtLaunch)
         )
-        context.sceneRequests.setHandler { [weak self] opener, change in
-            guard let self else { return }
-            Task { await self.performAppRequest(from: opener, change) }
-        }
+        context.sceneRequests.setHandlers(
+            AppSceneRequests.Handlers(
+                perform: { [weak self] opener, change in await self?.performAppRequest(from: opener, change) },
+                refuse: { [weak self] opener, change in self?.refuseAppRequest(from: opener, change) }
+            )
+        )
         // Weakly: the mailbox lives in the context every scene holds, so capturing the scenes
         // here would make a cycle (scenes → scene → context → mailbox → scenes) that outlives
         // the host.

@@ -1,0 +1,58 @@
+import Protocol
+
+/// The scene requests apps made and the host has not carried out yet, one first-in-first-out
+/// line per asking scene (docs/LIFECYCLE.md §3c): an app's requests are carried out in the
+/// order it made them, one after another, and never wait behind another scene's.
+///
+/// A plain value: the owner keeps it under a lock, starts a drainer when `enqueue` says so,
+/// and the drainer takes requests with `next(from:)` until it gets nil.
+struct AppRequestQueue: Sendable {
+    /// How many requests of one scene may wait behind the one being carried out.
+    static let maximumWaitingPerScene = 32
+
+    /// What `enqueue` did with a request.
+    enum Enqueued: Sendable, Equatable {
+        /// The scene had none in progress: the caller starts draining its line.
+        case startDrain
+        /// It waits behind the scene's earlier requests; their drainer will take it.
+        case queued
+        /// The scene already has `maximumWaitingPerScene` waiting: refused, nothing changed.
+        case full
+    }
+
+    /// A scene has a line while a drainer works on it, empty while its last request runs.
+    private var lines: [String: [AppChange]] = [:]
+
+    /// How many requests wait, all scenes together (not counting those in progress).
+    var waitingCount: Int { lines.values.reduce(0) { $0 + $1.count } }
+
+    /// Whether a drainer is at work on `opener`'s requests.
+    func isDraining(_ opener: String) -> Bool { lines[opener] != nil }
+
+    mutating func enqueue(_ change: AppChange, from opener: String) -> Enqueued {
+        guard var line = lines[opener] else {
+            lines[opener] = [change]
+            return .startDrain
+        }
+        guard line.count < Self.maximumWaitingPerScene else { return .full }
+        // Taken out while appending so that the array is not copied.
+        lines[opener] = nil
+        line.append(change)
+        lines[opener] = line
+        return .queued
+    }
+
+    /// The next request of `opener` to carry out, or nil when there is none: the drainer
+    /// stops, and the next `enqueue` starts another.
+    mutating func next(from opener: String) -> AppChange? {
+        guard var line = lines[opener] else { return nil }
+        guard !line.isEmpty else {
+            lines[opener] = nil
+            return nil
+        }
+        lines[opener] = nil
+        let change = line.removeFirst()
+        lines[opener] = line
+        return change
+    }
+}
