@@ -45,10 +45,7 @@ final class PrewarmedWorkers: Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        guard !idle.isEmpty else { return }
-        BlockingWorkThread.sweeps.submit {
-            for worker in idle { Self.dispose(worker) }
-        }
+        Self.disposeLater(idle)
     }
 
     /// A live prewarmed worker started by `argv`, or nil: the caller spawns one itself. Never
@@ -66,12 +63,7 @@ final class PrewarmedWorkers: Sendable {
             }
             return nil
         }
-        if !dead.isEmpty {
-            let workers = dead
-            BlockingWorkThread.sweeps.submit {
-                for worker in workers { Self.dispose(worker) }
-            }
-        }
+        Self.disposeLater(dead)
         return child
     }
 
@@ -152,10 +144,16 @@ final class PrewarmedWorkers: Sendable {
         }
         guard !kept else { return }
         // Handed to the sweep thread before the start counts as done, which `close()` waits for.
-        if let child {
-            BlockingWorkThread.sweeps.submit { Self.dispose(child) }
-        }
+        if let child { Self.disposeLater([child]) }
         state.withLock { $0.starting -= 1 }
+    }
+
+    /// Disposes of `workers` on the sweep thread, in order after what it was given before.
+    private static func disposeLater(_ workers: [ChildProcess]) {
+        guard !workers.isEmpty else { return }
+        BlockingWorkThread.sweeps.submit {
+            for worker in workers { dispose(worker) }
+        }
     }
 
     /// Kills a worker no scene took, with its process group (the sentinel a worker starts,
