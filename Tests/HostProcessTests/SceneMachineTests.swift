@@ -42,6 +42,36 @@ import Testing
 
     // MARK: Timers
 
+    /// An event from outside the scene's queue (the host refusing its app's request) waits
+    /// for the transition in flight: it is recorded after the transition's last event, and
+    /// before the next queued request begins.
+    @Test func anEventRecordedInTurnWaitsForTheTransitionInFlight() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let refusal = TraceEvent(kind: .error, scene: "A", op: "requestSceneSessionActivation", code: 1)
+        let recorder = harness.nextCaller
+        harness.nextCaller += 1
+        let mark = harness.actions.count
+        harness.feed { $0.recordInTurn(refusal, caller: recorder) }
+        let pop = harness.request(.pop)
+        #expect(harness.outcomes[recorder] == nil)
+        #expect(!harness.recorded.contains { $0.op == "requestSceneSessionActivation" })
+        harness.reply(callbacks: [.viewDidLoad])
+        #expect(harness.succeeded(push) && harness.succeeded(recorder))
+        let after = harness.actions[mark...].compactMap { action -> String? in
+            switch action {
+            case .record(let event) where event.kind == .error: "refusal"
+            case .resume(let caller, _) where caller == push: "push done"
+            case .write: "pop written"
+            default: nil
+            }
+        }
+        #expect(after == ["push done", "refusal", "pop written"])
+        harness.reply()
+        #expect(harness.succeeded(pop))
+    }
+
     @Test func aBackgroundSceneIsSuspendedAfterTheDelay() {
         var harness = SceneMachineHarness()
         harness.connect()

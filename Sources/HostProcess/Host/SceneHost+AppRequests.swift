@@ -16,15 +16,21 @@ extension SceneHost {
             var target = session
             if target == nil { target = await newSceneIdentifier(openedBy: opener) }
             guard let target else {
-                trace.record(
-                    TraceEvent(
-                        kind: .error,
-                        scene: opener,
-                        op: change.name,
-                        code: ProtocolError.Code.illegalTransition.rawValue,
-                        message: "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
-                    )
+                // On the asking scene, in its turn: its app asked from a callback, and the
+                // transition it asked in (or a later one, the request having waited in line)
+                // may still run.
+                let refusal = TraceEvent(
+                    kind: .error,
+                    scene: opener,
+                    op: change.name,
+                    code: ProtocolError.Code.illegalTransition.rawValue,
+                    message: "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
                 )
+                if let scene = existingScene(opener) {
+                    await scene.recordInTurn(refusal)
+                } else {
+                    trace.record(refusal)
+                }
                 return
             }
             record(change, on: target, from: opener)

@@ -66,6 +66,15 @@ actor SceneController {
         apply(machine.request(op, caller: caller))
     }
 
+    /// Records `event` (about this scene, from outside its queue) after the work queued
+    /// before it: between two transitions, never inside one. Returns once it is recorded.
+    func recordInTurn(_ event: TraceEvent) async {
+        try? await withUnsafeThrowingContinuation { continuation in
+            let caller = register(continuation)
+            apply(machine.recordInTurn(event, caller: caller))
+        }
+    }
+
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
     func kill(reason: TerminationReason) async throws {
         try await withUnsafeThrowingContinuation { continuation in

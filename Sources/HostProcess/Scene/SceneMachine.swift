@@ -21,6 +21,9 @@ struct SceneMachine: Sendable {
         case expireBackgroundTask
         /// Tell the running worker's app delegate of sessions discarded elsewhere.
         case deliverDiscards([String])
+        /// Record an event about this scene that comes from outside its queue (the host
+        /// refusing a request of its app), between two transitions, never inside one.
+        case recordInTurn(TraceEvent, CallerID)
     }
 
     /// What the step in flight waits for.
@@ -395,6 +398,12 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
+    /// Records `event` once the work queued before it is done; `caller` is resumed then.
+    mutating func recordInTurn(_ event: TraceEvent, caller: CallerID) -> [Action] {
+        enqueue(.recordInTurn(event, caller))
+        return finishEvent()
+    }
+
     mutating func enqueue(_ work: Work) {
         queue.append(work)
     }
@@ -496,6 +505,9 @@ struct SceneMachine: Sendable {
                 return
             }
             inFlight = InFlight(work: work, steps: [.send(.didDiscardSceneSessions(sessions: sessions))])
+        case .recordInTurn(let event, let caller):
+            output.append(.record(event))
+            output.append(.resume(caller, .success(())))
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
