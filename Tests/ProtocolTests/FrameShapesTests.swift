@@ -8,11 +8,12 @@ import Testing
 @Suite struct FrameShapesTests {
     static let ids = [0, 7, 42, 123_456_789_012_345_678]
 
-    /// Every request without parameters, as the encoder writes it.
+    /// Every request without parameters, and a push with its `vc`, as the encoder writes them.
     static var requests: [[UInt8]] {
         let operations: [WorkerOperation] = [
             .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
             .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap,
+            .push(viewController: "Detail-2 (x)", payload: nil), .push(viewController: "D", payload: nil),
         ]
         return operations.flatMap { operation in ids.map { frame(HostCommand.request(id: $0, operation)) } }
     }
@@ -108,6 +109,10 @@ import Testing
         #"{"id":-1,"op":"pop"}"#,
         #"{"id":1.0,"op":"pop"}"#,
         #"{"id":1,"op":"push"}"#,  // push needs a vc
+        #"{"id":1,"op":"push","vc":""}"#,  // an empty vc is refused
+        #"{"id":1,"op":"push","vc":"A","payload":{"k":1}}"#,
+        #"{"id":1,"op":"push","vc":"A\u0042"}"#,
+        #"{"id":1,"op":"addChild","vc":"A"}"#,  // only push has a fast path with a vc
         #"{"id":1,"op":"fly"}"#,
         #"{"id":1,"op":"p\u006fp"}"#,
         #"{"id":1, "op":"pop"}"#,

@@ -1,5 +1,6 @@
 /// The decoding fast path for the frames of every round trip, the mirror of `FrameScratch`:
-/// a request without parameters (`{"id":7,"op":"deactivate"}`), a reply without a result
+/// a request without parameters (`{"id":7,"op":"deactivate"}`) or a push with only its `vc`
+/// (`{"id":8,"op":"push","vc":"Detail"}`), a reply without a result
 /// (`{"type":"reply","id":7}`) and a callback with at most a `vc`
 /// (`{"type":"callback","name":"viewDidAppear","vc":"Detail"}`), byte for byte as the
 /// encoders write them. Such a frame is matched in place; the general path builds the
@@ -13,9 +14,16 @@ enum FrameShapes {
     static func request(_ frame: UnsafeRawBufferPointer) -> HostCommand? {
         var cursor = Cursor(frame)
         guard cursor.literal(#"{"id":"#), let id = cursor.integer(), cursor.literal(#","op":""#),
-            let name = cursor.plainString(), cursor.literal(#""}"#), cursor.isAtEnd,
-            let operation = OperationKind.byName[utf8: name]?.withoutParameters
+            let name = cursor.plainString(), let kind = OperationKind.byName[utf8: name]
         else { return nil }
+        // A push with its `vc` and nothing else, as `FrameScratch` writes it.
+        if kind == .push {
+            guard cursor.literal(#"","vc":""#), let bytes = cursor.plainString(), bytes.count > 0,
+                cursor.literal(#""}"#), cursor.isAtEnd
+            else { return nil }
+            return .request(id: id, .push(viewController: String(decoding: bytes, as: UTF8.self), payload: nil))
+        }
+        guard cursor.literal(#""}"#), cursor.isAtEnd, let operation = kind.withoutParameters else { return nil }
         return .request(id: id, operation)
     }
 
