@@ -4,7 +4,9 @@ import Protocol
 extension SceneMachine {
     /// One decoded message from the worker, in the order the worker wrote it.
     mutating func received(_ message: WorkerMessage) -> [Action] {
-        guard let worker, !worker.violated else { return finishEvent() }
+        // Read in place: `guard let worker` would copy the worker's state (its arrays and
+        // dictionary retained and released) twice per transition, for one flag.
+        guard worker != nil, !worker!.violated else { return finishEvent() }
         if case .reply(let requestID, let result) = message {
             releaseRestorationCallback(answering: requestID, result)
         } else {
@@ -43,11 +45,11 @@ extension SceneMachine {
 
     /// The trace recorder took (`accepted`) or rejected a callback of `recordCallback`.
     mutating func callbackRecorded(_ name: CallbackName, accepted: Bool) -> [Action] {
-        guard let worker else { return finishEvent() }
+        guard worker != nil else { return finishEvent() }
         if !accepted {
             violation("callback \(name) breaks the lifecycle model")
         } else {
-            for next in StateDerivation.states(after: name, current: worker.tracedActivation) {
+            for next in StateDerivation.states(after: name, current: worker!.tracedActivation) {
                 output.append(
                     .record(TraceEvent(kind: .state, scene: id, from: self.worker!.tracedActivation, to: next))
                 )
