@@ -51,64 +51,72 @@ import Testing
         #expect(drained.last == Self.close("A-\(AppRequestQueue.maximumWaitingPerScene - 1)"))
     }
 
+    /// Requests carried out by handlers that log what they do and hold `held` mid-way until
+    /// `release()`.
+    private struct HeldRequests {
+        let requests = AppSceneRequests()
+        private var seen: AsyncStream<String>.Iterator
+        private let releaser: AsyncStream<Void>.Continuation
+
+        init(holding held: AppChange) {
+            let (events, log) = AsyncStream.makeStream(of: String.self)
+            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+            let waiter = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
+            requests.setHandlers(
+                AppSceneRequests.Handlers(
+                    perform: { opener, change in
+                        log.yield("start \(opener) \(change.name)")
+                        if change == held {
+                            var iterator = waiter.withLock { $0.take() }
+                            _ = await iterator?.next()
+                        }
+                        log.yield("end \(opener) \(change.name)")
+                    },
+                    refuse: { opener, change in log.yield("refused \(opener) \(change.name)") }
+                )
+            )
+            seen = events.makeAsyncIterator()
+            self.releaser = releaser
+        }
+
+        /// The next thing a handler did.
+        mutating func next() async -> String? { await seen.next() }
+
+        func release() { releaser.yield() }
+    }
+
     /// The first request of A is held mid-way: A's second waits for it, B's does not.
     @Test func aRequestInProgressHoldsUpItsScenesNextOnly() async {
-        let (events, log) = AsyncStream.makeStream(of: String.self)
-        let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-        let held = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
-        let requests = AppSceneRequests()
-        requests.setHandlers(
-            AppSceneRequests.Handlers(
-                perform: { opener, change in
-                    log.yield("start \(opener) \(change.name)")
-                    if case .requestSceneSessionDestruction("A-1") = change {
-                        var iterator = held.withLock { $0.take() }
-                        _ = await iterator?.next()
-                    }
-                    log.yield("end \(opener) \(change.name)")
-                },
-                refuse: { opener, change in log.yield("refused \(opener) \(change.name)") }
-            )
-        )
-        var seen = events.makeAsyncIterator()
-        requests.request(from: "A", Self.close("A-1"))
-        #expect(await seen.next() == "start A requestSceneSessionDestruction")
-        requests.request(from: "A", Self.open)
-        requests.request(from: "B", Self.open)
-        #expect(await seen.next() == "start B requestSceneSessionActivation")
-        #expect(await seen.next() == "end B requestSceneSessionActivation")
-        #expect(requests.waitingCount == 1)
-        releaser.yield()
-        #expect(await seen.next() == "end A requestSceneSessionDestruction")
-        #expect(await seen.next() == "start A requestSceneSessionActivation")
-        #expect(await seen.next() == "end A requestSceneSessionActivation")
-        #expect(requests.waitingCount == 0)
+        var held = HeldRequests(holding: Self.close("A-1"))
+        held.requests.request(from: "A", Self.close("A-1"))
+        #expect(await held.next() == "start A requestSceneSessionDestruction")
+        held.requests.request(from: "A", Self.open)
+        held.requests.request(from: "B", Self.open)
+        #expect(await held.next() == "start B requestSceneSessionActivation")
+        #expect(await held.next() == "end B requestSceneSessionActivation")
+        #expect(held.requests.waitingCount == 1)
+        held.release()
+        #expect(await held.next() == "end A requestSceneSessionDestruction")
+        #expect(await held.next() == "start A requestSceneSessionActivation")
+        #expect(await held.next() == "end A requestSceneSessionActivation")
+        #expect(held.requests.waitingCount == 0)
     }
 
     @Test func aRequestBeyondTheLineIsRefusedThroughTheHandler() async {
-        let (events, log) = AsyncStream.makeStream(of: String.self)
-        let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-        let held = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
-        let requests = AppSceneRequests()
-        requests.setHandlers(
-            AppSceneRequests.Handlers(
-                perform: { opener, change in
-                    if case .requestSceneSessionDestruction("hold") = change {
-                        log.yield("holding")
-                        var iterator = held.withLock { $0.take() }
-                        _ = await iterator?.next()
-                    }
-                },
-                refuse: { opener, change in log.yield("refused \(opener) \(change.name)") }
-            )
-        )
-        var seen = events.makeAsyncIterator()
-        requests.request(from: "A", Self.close("hold"))
-        #expect(await seen.next() == "holding")
-        for _ in 0..<AppRequestQueue.maximumWaitingPerScene { requests.request(from: "A", Self.open) }
-        requests.request(from: "A", Self.open)
-        #expect(await seen.next() == "refused A requestSceneSessionActivation")
-        #expect(requests.waitingCount == AppRequestQueue.maximumWaitingPerScene)
-        releaser.yield()
+        var held = HeldRequests(holding: Self.close("A-1"))
+        held.requests.request(from: "A", Self.close("A-1"))
+        #expect(await held.next() == "start A requestSceneSessionDestruction")
+        for _ in 0..<AppRequestQueue.maximumWaitingPerScene { held.requests.request(from: "A", Self.open) }
+        held.requests.request(from: "A", Self.open)
+        #expect(await held.next() == "refused A requestSceneSessionActivation")
+        #expect(held.requests.waitingCount == AppRequestQueue.maximumWaitingPerScene)
+        // Once released, all that waited is carried out, in order.
+        held.release()
+        #expect(await held.next() == "end A requestSceneSessionDestruction")
+        for _ in 0..<AppRequestQueue.maximumWaitingPerScene {
+            #expect(await held.next() == "start A requestSceneSessionActivation")
+            #expect(await held.next() == "end A requestSceneSessionActivation")
+        }
+        #expect(held.requests.waitingCount == 0)
     }
 }

@@ -30,29 +30,22 @@ struct AppRequestQueue: Sendable {
     func isDraining(_ opener: String) -> Bool { lines[opener] != nil }
 
     mutating func enqueue(_ change: AppChange, from opener: String) -> Enqueued {
-        guard var line = lines[opener] else {
+        guard let waiting = lines[opener]?.count else {
             lines[opener] = [change]
             return .startDrain
         }
-        guard line.count < Self.maximumWaitingPerScene else { return .full }
-        // Taken out while appending so that the array is not copied.
-        lines[opener] = nil
-        line.append(change)
-        lines[opener] = line
+        guard waiting < Self.maximumWaitingPerScene else { return .full }
+        lines[opener]!.append(change)
         return .queued
     }
 
     /// The next request of `opener` to carry out, or nil when there is none: the drainer
     /// stops, and the next `enqueue` starts another.
     mutating func next(from opener: String) -> AppChange? {
-        guard var line = lines[opener] else { return nil }
-        guard !line.isEmpty else {
+        guard let waiting = lines[opener]?.count, waiting > 0 else {
             lines[opener] = nil
             return nil
         }
-        lines[opener] = nil
-        let change = line.removeFirst()
-        lines[opener] = line
-        return change
+        return lines[opener]!.removeFirst()
     }
 }

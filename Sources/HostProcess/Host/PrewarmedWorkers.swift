@@ -91,12 +91,8 @@ final class PrewarmedWorkers: Sendable {
         // Then the waiting ones, after those disposals: the sweep thread runs its work in order.
         // Not on the spawn thread: a SIGKILLed worker can take seconds to go (a sanitized
         // one's shadow memory), which held up every spawn behind it.
-        let workers = idle
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            BlockingWorkThread.sweeps.submit {
-                for worker in workers { Self.dispose(worker) }
-                continuation.resume()
-            }
+            Self.disposeLater(idle) { continuation.resume() }
         }
     }
 
@@ -148,11 +144,13 @@ final class PrewarmedWorkers: Sendable {
         state.withLock { $0.starting -= 1 }
     }
 
-    /// Disposes of `workers` on the sweep thread, in order after what it was given before.
-    private static func disposeLater(_ workers: [ChildProcess]) {
-        guard !workers.isEmpty else { return }
+    /// Disposes of `workers` on the sweep thread, in order after what it was given before;
+    /// then calls `done` there, so that `done` also comes after every earlier disposal.
+    private static func disposeLater(_ workers: [ChildProcess], then done: (@Sendable () -> Void)? = nil) {
+        guard !workers.isEmpty || done != nil else { return }
         BlockingWorkThread.sweeps.submit {
             for worker in workers { dispose(worker) }
+            done?()
         }
     }
 
