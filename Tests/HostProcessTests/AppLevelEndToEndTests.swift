@@ -327,6 +327,32 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// Windows an app asks for just before the host quits are opened, or refused as the
+    /// quit's on the asking scene, before the quit returns: no request is dropped without a
+    /// word, nothing is recorded after `stopped` and no worker outlives the host.
+    @Test func aQuitWaitsForTheScenesAppsAskedForAndRefusesTheRest() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        for _ in 0..<4 { try await scene.notify("openWindow", value: .bool(true)) }
+        await host.quit()
+        let history = host.trace.history
+        #expect(history.last?.kind == .host && history.last?.name == "stopped")
+        // Each request has an outcome: the window it named launched, or the quit refused it.
+        let launched = history.filter { $0.kind == .callback && $0.name == "willConnectTo" && $0.scene != "A" }
+        let recorded = history.filter { $0.kind == .host && $0.name == "requestSceneSessionActivation" }
+        let refused = history.filter {
+            $0.kind == .error && $0.scene == "A" && $0.op == "requestSceneSessionActivation"
+                && $0.code == ProtocolError.Code.operationFailed.rawValue
+        }
+        #expect(recorded.count == launched.count)
+        #expect(launched.count + refused.count == 4)
+        let spawned = Set(history.filter { $0.processEvent == .spawned }.compactMap(\.pid))
+        let exited = Set(history.filter { $0.processEvent == .exited }.compactMap(\.pid))
+        #expect(spawned == exited)
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func aSceneClosesItselfForGood() async throws {
         let host = try Self.host()
         let scene = try host.scene("B")

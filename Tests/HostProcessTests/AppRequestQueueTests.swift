@@ -54,7 +54,8 @@ import Testing
     /// Requests carried out by handlers that log what they do and hold `held` mid-way until
     /// `release()`.
     private struct HeldRequests {
-        let requests = AppSceneRequests()
+        let tasks = HostTasks()
+        let requests: AppSceneRequests
         private var seen: AsyncStream<String>.Iterator
         private let releaser: AsyncStream<Void>.Continuation
 
@@ -62,6 +63,7 @@ import Testing
             let (events, log) = AsyncStream.makeStream(of: String.self)
             let (release, releaser) = AsyncStream.makeStream(of: Void.self)
             let waiter = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
+            requests = AppSceneRequests(tasks: tasks)
             requests.setHandlers(
                 AppSceneRequests.Handlers(
                     perform: { opener, change in
@@ -72,7 +74,7 @@ import Testing
                         }
                         log.yield("end \(opener) \(change.name)")
                     },
-                    refuse: { opener, change in log.yield("refused \(opener) \(change.name)") }
+                    refuse: { opener, change, reason in log.yield("refused \(opener) \(change.name) \(reason)") }
                 )
             )
             seen = events.makeAsyncIterator()
@@ -108,7 +110,7 @@ import Testing
         #expect(await held.next() == "start A requestSceneSessionDestruction")
         for _ in 0..<AppRequestQueue.maximumWaitingPerScene { held.requests.request(from: "A", Self.open) }
         held.requests.request(from: "A", Self.open)
-        #expect(await held.next() == "refused A requestSceneSessionActivation")
+        #expect(await held.next() == "refused A requestSceneSessionActivation lineFull")
         #expect(held.requests.waitingCount == AppRequestQueue.maximumWaitingPerScene)
         // Once released, all that waited is carried out, in order.
         held.release()
@@ -118,5 +120,16 @@ import Testing
             #expect(await held.next() == "end A requestSceneSessionActivation")
         }
         #expect(held.requests.waitingCount == 0)
+    }
+
+    /// Once the host's tasks are finished (the host quits), a request that would start a
+    /// drainer is refused, and the line it would have started is gone: nothing waits forever.
+    @Test func aRequestAfterTheHostsTasksFinishedIsRefused() async {
+        var held = HeldRequests(holding: Self.close("A-1"))
+        await held.tasks.finish()
+        held.requests.request(from: "A", Self.open)
+        #expect(await held.next() == "refused A requestSceneSessionActivation quitting")
+        #expect(held.requests.waitingCount == 0)
+        #expect(!held.tasks.run {})
     }
 }

@@ -48,4 +48,10 @@ struct AppRequestQueue: Sendable {
         }
         return lines[opener]!.removeFirst()
     }
+
+    /// Takes `opener`'s whole line out, the request that started it first: its drainer could
+    /// not start. The next `enqueue` starts another.
+    mutating func abandon(_ opener: String) -> [AppChange] {
+        lines.removeValue(forKey: opener) ?? []
+    }
 }

@@ -13,8 +13,10 @@ struct HostContext: Sendable {
     var discardedAtLaunch: Set<String> = []
     /// Discarded sessions the app has not heard of yet.
     var discards = DiscardMailbox()
+    /// The host's background work: what `sceneRequests` carries out, the memory monitor.
+    let tasks: HostTasks
     /// Scene requests apps make from their own code.
-    var sceneRequests = AppSceneRequests()
+    let sceneRequests: AppSceneRequests
 }
 
 /// Host-wide switches the scenes read.

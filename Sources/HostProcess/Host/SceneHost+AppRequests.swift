@@ -9,8 +9,11 @@ extension SceneHost {
     static let maximumAppOpenedWindows = 64
 
     /// Carries out `change`, asked for by the app of scene `opener`. A refusal or failure is
-    /// the target scene's (its `error` event); nothing is thrown back to the app.
+    /// the target scene's (its `error` event); nothing is thrown back to the app. A request the
+    /// host's quit overtook is refused on the asking scene, not dropped: every request the
+    /// trace shows has an outcome there.
     func performAppRequest(from opener: String, _ change: AppChange) async {
+        guard !isQuitting else { return refuseAppRequest(from: opener, change, .quitting) }
         switch change {
         case .requestSceneSessionActivation(let session, let activityType, let userInfo):
             var target = session
@@ -33,8 +36,7 @@ extension SceneHost {
                 }
                 return
             }
-            record(change, on: target, from: opener)
-            guard let handle = try? scene(target) else { return }
+            guard let handle = appRequestTarget(target, of: change, from: opener) else { return }
             let status = await handle.status()
             if !status.process.isAlive {
                 let launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
@@ -45,27 +47,46 @@ extension SceneHost {
                 try? await handle.perform(.foreground)
             }
         case .requestSceneSessionDestruction(let session):
-            record(change, on: session, from: opener)
-            try? await scene(session).perform(.discard)
+            try? await appRequestTarget(session, of: change, from: opener)?.perform(.discard)
         case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab,
             .addChild, .removeChild:
             return
         }
     }
 
-    /// Refuses `change`: `opener`'s app has `AppRequestQueue.maximumWaitingPerScene` requests
-    /// waiting already (an app asking in a loop). An `error` event on the asking scene.
-    func refuseAppRequest(from opener: String, _ change: AppChange) {
-        trace.record(
-            TraceEvent(
-                kind: .error,
-                scene: opener,
-                op: change.name,
-                code: ProtocolError.Code.resourceExhausted.rawValue,
-                message: "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
-                    + "already, the most the host keeps; ask again once they are carried out"
-            )
-        )
+    /// Refuses `change`, with an `error` event on the asking scene: `opener`'s app has
+    /// `AppRequestQueue.maximumWaitingPerScene` requests waiting already (an app asking in a
+    /// loop), or the host quits.
+    func refuseAppRequest(from opener: String, _ change: AppChange, _ reason: AppSceneRequests.Refusal) {
+        let (code, message): (ProtocolError.Code, String) =
+            switch reason {
+            case .lineFull:
+                (
+                    .resourceExhausted,
+                    "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
+                        + "already, the most the host keeps; ask again once they are carried out"
+                )
+            case .quitting:
+                (.operationFailed, "the host is quitting: it opens and closes no more windows")
+            }
+        trace.record(TraceEvent(kind: .error, scene: opener, op: change.name, code: code.rawValue, message: message))
+    }
+
+    /// Records the request on `target` and returns the target's handle; nil when there is
+    /// none to act on (a name no scene may have, or the host began to quit meanwhile: then the
+    /// request is refused as the quit's).
+    private func appRequestTarget(_ target: String, of change: AppChange, from opener: String) -> SceneHandle? {
+        do throws(HostError) {
+            let handle = try scene(target)
+            record(change, on: target, from: opener)
+            return handle
+        } catch .shuttingDown {
+            refuseAppRequest(from: opener, change, .quitting)
+            return nil
+        } catch {
+            record(change, on: target, from: opener)
+            return nil
+        }
     }
 
     private func record(_ change: AppChange, on target: String, from opener: String) {

@@ -2,11 +2,12 @@ extension SceneHost {
     /// With a memory limit, compares the workers' total resident memory (from /proc) with it
     /// every `memoryCheckInterval` and relieves the pressure (LIFECYCLE.md §4) when it is over.
     ///
-    /// One task per host; it holds the host weakly and ends when the host quits or goes away.
+    /// One of the host's tasks (`HostTasks`); it holds the host weakly and ends when the host
+    /// quits or goes away.
     func startMemoryMonitor() {
         guard let limit = configuration.memoryLimitBytes else { return }
         let interval = configuration.memoryCheckInterval
-        Task { [weak self] in
+        tasks.run { [weak self] in
             while true {
                 do { try await Task.sleep(for: interval) } catch { return }
                 guard let self, !self.isQuitting else { return }

@@ -56,6 +56,7 @@ public final class SceneHost: Sendable {
             )
             sessions.delete(identifier)
         }
+        let tasks = HostTasks()
         self.context = HostContext(
             configuration: configuration,
             trace: trace,
@@ -63,12 +64,14 @@ public final class SceneHost: Sendable {
             flags: HostFlags(),
             prewarmed: PrewarmedWorkers(argv: configuration.worker, capacity: configuration.prewarmedWorkers),
             discardedAtLaunch: Set(discardedAtLaunch),
-            discards: DiscardMailbox(discardedAtLaunch)
+            discards: DiscardMailbox(discardedAtLaunch),
+            tasks: tasks,
+            sceneRequests: AppSceneRequests(tasks: tasks)
         )
         context.sceneRequests.setHandlers(
             AppSceneRequests.Handlers(
                 perform: { [weak self] opener, change in await self?.performAppRequest(from: opener, change) },
-                refuse: { [weak self] opener, change in self?.refuseAppRequest(from: opener, change) }
+                refuse: { [weak self] opener, change, reason in self?.refuseAppRequest(from: opener, change, reason) }
             )
         )
         // Weakly: the mailbox lives in the context every scene holds, so capturing the scenes
@@ -77,7 +80,7 @@ public final class SceneHost: Sendable {
         context.discards.setListener { [weak self] discarded in
             guard let self else { return }
             for controller in allControllers where controller.id != discarded {
-                Task { await controller.offerDiscards() }
+                controller.offerDiscardsSoon()
             }
         }
         startMemoryMonitor()
@@ -112,6 +115,9 @@ public final class SceneHost: Sendable {
 
     /// The workers this host keeps started ahead of launches.
     var prewarmed: PrewarmedWorkers { context.prewarmed }
+
+    /// The host's background work, which `quit()` waits for.
+    var tasks: HostTasks { context.tasks }
 
     /// The executor the scenes run on: a caller that drives scenes one request after another
     /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
@@ -199,6 +205,9 @@ public final class SceneHost: Sendable {
                 }
             }
         }
+        // The app requests still being carried out end now (every scene refuses new work),
+        // and the memory monitor with them: nothing records after `stopped`.
+        await context.tasks.finish()
         // Every worker is gone and no scene takes mail: nothing more is stored. Released now,
         // not when the last reference to the host goes, so another host may take the state
         // directory as soon as this one has quit, in this process or another.

@@ -106,6 +106,14 @@ actor SceneController {
         apply(machine.deliverDiscards(sessions))
     }
 
+    /// `offerDiscards()` in a loop job of its own, soon: called in another scene's turn, which
+    /// must not run this one's (and a task per scene for it would be one nobody waits for).
+    nonisolated func offerDiscardsSoon() {
+        EventLoop.shared.execute { [self] in
+            self.assumeIsolated { $0.offerDiscards() }
+        }
+    }
+
     func setRestartPolicy(_ policy: RestartPolicy?) {
         machine.setRestartPolicy(policy)
     }

@@ -1,0 +1,39 @@
+import Synchronization
+import Testing
+
+@testable import HostProcess
+
+@Suite(.timeLimit(.minutes(5)))
+struct HostTasksTests {
+    /// A job that waits (as the memory monitor sleeps) is cancelled by `finish()`, which
+    /// returns only once the job has run to its end.
+    @Test func finishCancelsAWaitingJobAndWaitsForItsEnd() async {
+        let tasks = HostTasks()
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        let ended = Mutex(false)
+        #expect(
+            tasks.run {
+                starting.yield()
+                try? await Task.sleep(for: .seconds(3600))
+                // Work after the cancellation, on another thread than `finish`'s caller: a
+                // `finish` that did not wait for it would return first.
+                for _ in 0..<1000 { await Task.yield() }
+                ended.withLock { $0 = true }
+            }
+        )
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        await tasks.finish()
+        #expect(ended.withLock { $0 })
+        #expect(!tasks.run {})
+    }
+
+    /// Jobs submitted before `finish()` all run, even those not started yet.
+    @Test func everyJobSubmittedBeforeFinishRuns() async {
+        let tasks = HostTasks()
+        let count = Mutex(0)
+        for _ in 0..<100 { tasks.run { count.withLock { $0 += 1 } } }
+        await tasks.finish()
+        #expect(count.withLock { $0 } == 100)
+    }
+}
