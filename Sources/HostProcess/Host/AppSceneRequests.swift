@@ -18,6 +18,8 @@ final class AppSceneRequests: Sendable {
     enum Refusal: Sendable, Equatable {
         /// The asking scene has `AppRequestQueue.maximumWaitingPerScene` requests waiting.
         case lineFull
+        /// Apps opened `SceneHost.maximumAppOpenedWindows` windows in this host already.
+        case tooManyWindows
         /// The host quits: it starts nothing more.
         case quitting
     }

@@ -13,41 +13,27 @@ extension SceneHost {
     /// host's quit overtook is refused on the asking scene, not dropped: every request the
     /// trace shows has an outcome there.
     func performAppRequest(from opener: String, _ change: AppChange) async {
-        guard !isQuitting else { return refuseAppRequest(from: opener, change, .quitting) }
+        guard !isQuitting else { return await refuseInTurn(change, from: opener, .quitting) }
         switch change {
         case .requestSceneSessionActivation(let session, let activityType, let userInfo):
             var target = session
             if target == nil { target = await newSceneIdentifier(openedBy: opener) }
-            guard let target else {
-                // On the asking scene, in its turn: its app asked from a callback, and the
-                // transition it asked in (or a later one, the request having waited in line)
-                // may still run.
-                let refusal = TraceEvent(
-                    kind: .error,
-                    scene: opener,
-                    op: change.name,
-                    code: ProtocolError.Code.illegalTransition.rawValue,
-                    message: "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
-                )
-                if let scene = existingScene(opener) {
-                    await scene.recordInTurn(refusal)
-                } else {
-                    trace.record(refusal)
-                }
-                return
-            }
-            guard let handle = appRequestTarget(target, of: change, from: opener) else { return }
+            guard let target else { return await refuseInTurn(change, from: opener, .tooManyWindows) }
+            guard let handle = await appRequestTarget(target, of: change, from: opener) else { return }
             let status = await handle.status()
             if !status.process.isAlive {
                 let launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
-                try? await handle.perform(.connect(launch: launch))
+                await carryOut(change, from: opener) { try await handle.perform(.connect(launch: launch)) }
             } else if let activityType {
-                try? await handle.perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+                await carryOut(change, from: opener) {
+                    try await handle.perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+                }
             } else if status.activation == .background {
-                try? await handle.perform(.foreground)
+                await carryOut(change, from: opener) { try await handle.perform(.foreground) }
             }
         case .requestSceneSessionDestruction(let session):
-            try? await appRequestTarget(session, of: change, from: opener)?.perform(.discard)
+            guard let handle = await appRequestTarget(session, of: change, from: opener) else { return }
+            await carryOut(change, from: opener) { try await handle.perform(.discard) }
         case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab,
             .addChild, .removeChild:
             return
@@ -56,8 +42,24 @@ extension SceneHost {
 
     /// Refuses `change`, with an `error` event on the asking scene: `opener`'s app has
     /// `AppRequestQueue.maximumWaitingPerScene` requests waiting already (an app asking in a
-    /// loop), or the host quits.
+    /// loop), apps opened `maximumAppOpenedWindows` windows already, or the host quits.
     func refuseAppRequest(from opener: String, _ change: AppChange, _ reason: AppSceneRequests.Refusal) {
+        trace.record(refusal(of: change, from: opener, reason))
+    }
+
+    /// `refuseAppRequest`, recorded in the asking scene's turn: its app asked from a callback,
+    /// and the transition it asked in (or a later one, the request having waited in line) may
+    /// still run.
+    private func refuseInTurn(_ change: AppChange, from opener: String, _ reason: AppSceneRequests.Refusal) async {
+        let event = refusal(of: change, from: opener, reason)
+        if let scene = existingScene(opener) {
+            await scene.recordInTurn(event)
+        } else {
+            trace.record(event)
+        }
+    }
+
+    private func refusal(of change: AppChange, from opener: String, _ reason: AppSceneRequests.Refusal) -> TraceEvent {
         let (code, message): (ProtocolError.Code, String) =
             switch reason {
             case .lineFull:
@@ -66,27 +68,50 @@ extension SceneHost {
                     "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
                         + "already, the most the host keeps; ask again once they are carried out"
                 )
+            case .tooManyWindows:
+                (
+                    .illegalTransition,
+                    "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
+                )
             case .quitting:
                 (.operationFailed, "the host is quitting: it opens and closes no more windows")
             }
-        trace.record(TraceEvent(kind: .error, scene: opener, op: change.name, code: code.rawValue, message: message))
+        return TraceEvent(kind: .error, scene: opener, op: change.name, code: code.rawValue, message: message)
+    }
+
+    /// Runs `operation` on the target of `change`. A refusal or failure there is the target's
+    /// own `error` event, except the one of a quit that began meanwhile (the target refuses
+    /// it without one): that is refused on the asking scene.
+    private func carryOut(
+        _ change: AppChange,
+        from opener: String,
+        _ operation: () async throws -> Void
+    ) async {
+        do {
+            try await operation()
+        } catch HostError.shuttingDown {
+            await refuseInTurn(change, from: opener, .quitting)
+        } catch {
+            return
+        }
     }
 
     /// Records the request on `target` and returns the target's handle; nil when there is
     /// none to act on (a name no scene may have, or the host began to quit meanwhile: then the
     /// request is refused as the quit's).
-    private func appRequestTarget(_ target: String, of change: AppChange, from opener: String) -> SceneHandle? {
+    private func appRequestTarget(_ target: String, of change: AppChange, from opener: String) async -> SceneHandle? {
+        let handle: SceneHandle
         do throws(HostError) {
-            let handle = try scene(target)
-            record(change, on: target, from: opener)
-            return handle
+            handle = try scene(target)
         } catch .shuttingDown {
-            refuseAppRequest(from: opener, change, .quitting)
+            await refuseInTurn(change, from: opener, .quitting)
             return nil
         } catch {
             record(change, on: target, from: opener)
             return nil
         }
+        record(change, on: target, from: opener)
+        return handle
     }
 
     private func record(_ change: AppChange, on target: String, from opener: String) {
