@@ -327,6 +327,31 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// An app asks for more windows than its line holds while the first hangs in its launch:
+    /// the requests beyond the 32 waiting are refused with -32005 on the asking scene
+    /// (recorded in its turn, `SceneMachineTests.anEventRecordedInTurnWithNoCallerResumesNobody`).
+    @Test func requestsBeyondTheLineAreRefusedOnTheAskingScene() async throws {
+        // New windows run the host's default worker, which hangs in its launch here; A runs a
+        // healthy one. The quit kills the hung launch after the terminate limit.
+        var configuration = TestWorker.configuration(["--hang-in", "willConnectTo"])
+        configuration.terminateLimit = .seconds(2)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect(worker: [TestWorker.hostctl, "worker"])
+        for _ in 0..<40 { try await scene.notify("openWindow", value: .bool(true)) }
+        await host.quit()
+        let history = host.trace.history
+        let refused = history.filter {
+            $0.scene == "A" && $0.kind == .error && $0.code == ProtocolError.Code.resourceExhausted.rawValue
+        }
+        // The first is in progress (it may still count as waiting when the next arrives), 32
+        // wait behind it, the rest are refused.
+        #expect((7...8).contains(refused.count), "\(refused.count) refused")
+        #expect(refused.allSatisfy { $0.op == "requestSceneSessionActivation" })
+        #expect(history.last?.name == "stopped")
+        #expect(host.verifyTrace() == nil)
+    }
+
     /// Windows an app asks for just before the host quits are opened, or refused as the
     /// quit's on the asking scene, before the quit returns: no request is dropped without a
     /// word, nothing is recorded after `stopped` and no worker outlives the host.

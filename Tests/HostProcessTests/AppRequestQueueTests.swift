@@ -51,12 +51,13 @@ import Testing
         #expect(drained.last == Self.close("A-\(AppRequestQueue.maximumWaitingPerScene - 1)"))
     }
 
-    /// Requests carried out by handlers that log what they do and hold `held` mid-way until
-    /// `release()`.
+    /// Requests carried out by a performer that logs what it does and holds `held` mid-way
+    /// until `release()`; refusals are logged too.
     private struct HeldRequests {
         let tasks = HostTasks()
         let requests: AppSceneRequests
         private var seen: AsyncStream<String>.Iterator
+        private let log: AsyncStream<String>.Continuation
         private let releaser: AsyncStream<Void>.Continuation
 
         init(holding held: AppChange) {
@@ -64,21 +65,24 @@ import Testing
             let (release, releaser) = AsyncStream.makeStream(of: Void.self)
             let waiter = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
             requests = AppSceneRequests(tasks: tasks)
-            requests.setHandlers(
-                AppSceneRequests.Handlers(
-                    perform: { opener, change in
-                        log.yield("start \(opener) \(change.name)")
-                        if change == held {
-                            var iterator = waiter.withLock { $0.take() }
-                            _ = await iterator?.next()
-                        }
-                        log.yield("end \(opener) \(change.name)")
-                    },
-                    refuse: { opener, change, reason in log.yield("refused \(opener) \(change.name) \(reason)") }
-                )
-            )
+            requests.setPerformer { opener, change in
+                log.yield("start \(opener) \(change.name)")
+                if change == held {
+                    var iterator = waiter.withLock { $0.take() }
+                    _ = await iterator?.next()
+                }
+                log.yield("end \(opener) \(change.name)")
+            }
             seen = events.makeAsyncIterator()
+            self.log = log
             self.releaser = releaser
+        }
+
+        /// `opener`'s app asks for `change`; a refusal is logged.
+        func request(from opener: String, _ change: AppChange) {
+            if let refusal = requests.request(from: opener, change) {
+                log.yield("refused \(opener) \(change.name) \(refusal)")
+            }
         }
 
         /// The next thing a handler did.
@@ -90,10 +94,10 @@ import Testing
     /// The first request of A is held mid-way: A's second waits for it, B's does not.
     @Test func aRequestInProgressHoldsUpItsScenesNextOnly() async {
         var held = HeldRequests(holding: Self.close("A-1"))
-        held.requests.request(from: "A", Self.close("A-1"))
+        held.request(from: "A", Self.close("A-1"))
         #expect(await held.next() == "start A requestSceneSessionDestruction")
-        held.requests.request(from: "A", Self.open)
-        held.requests.request(from: "B", Self.open)
+        held.request(from: "A", Self.open)
+        held.request(from: "B", Self.open)
         #expect(await held.next() == "start B requestSceneSessionActivation")
         #expect(await held.next() == "end B requestSceneSessionActivation")
         #expect(held.requests.waitingCount == 1)
@@ -106,10 +110,10 @@ import Testing
 
     @Test func aRequestBeyondTheLineIsRefusedThroughTheHandler() async {
         var held = HeldRequests(holding: Self.close("A-1"))
-        held.requests.request(from: "A", Self.close("A-1"))
+        held.request(from: "A", Self.close("A-1"))
         #expect(await held.next() == "start A requestSceneSessionDestruction")
-        for _ in 0..<AppRequestQueue.maximumWaitingPerScene { held.requests.request(from: "A", Self.open) }
-        held.requests.request(from: "A", Self.open)
+        for _ in 0..<AppRequestQueue.maximumWaitingPerScene { held.request(from: "A", Self.open) }
+        held.request(from: "A", Self.open)
         #expect(await held.next() == "refused A requestSceneSessionActivation lineFull")
         #expect(held.requests.waitingCount == AppRequestQueue.maximumWaitingPerScene)
         // Once released, all that waited is carried out, in order.
@@ -127,7 +131,7 @@ import Testing
     @Test func aRequestAfterTheHostsTasksFinishedIsRefused() async {
         var held = HeldRequests(holding: Self.close("A-1"))
         await held.tasks.finish()
-        held.requests.request(from: "A", Self.open)
+        held.request(from: "A", Self.open)
         #expect(await held.next() == "refused A requestSceneSessionActivation quitting")
         #expect(held.requests.waitingCount == 0)
         #expect(!held.tasks.run {})

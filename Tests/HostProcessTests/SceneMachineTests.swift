@@ -72,6 +72,27 @@ import Testing
         #expect(harness.succeeded(pop))
     }
 
+    /// The host's own refusal of a request its app made in a callback (its line was full) has
+    /// no caller: it is recorded after the transition in flight and resumes nobody.
+    @Test func anEventRecordedInTurnWithNoCallerResumesNobody() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let push = harness.request(.push(viewController: "B"))
+        let refusal = TraceEvent(kind: .error, scene: "A", op: "requestSceneSessionActivation", code: -32005)
+        let mark = harness.actions.count
+        harness.feed { $0.recordInTurn(refusal, caller: nil) }
+        #expect(!harness.recorded.contains { $0.op == "requestSceneSessionActivation" })
+        harness.reply(callbacks: [.viewDidLoad])
+        let after = harness.actions[mark...].compactMap { action -> String? in
+            switch action {
+            case .record(let event) where event.kind == .error: "refusal"
+            case .resume(let caller, _): caller == push ? "push done" : "other resumed"
+            default: nil
+            }
+        }
+        #expect(after == ["push done", "refusal"])
+    }
+
     @Test func aBackgroundSceneIsSuspendedAfterTheDelay() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -49,9 +49,8 @@ struct AppRequestQueue: Sendable {
         return lines[opener]!.removeFirst()
     }
 
-    /// Takes `opener`'s whole line out, the request that started it first: its drainer could
-    /// not start. The next `enqueue` starts another.
-    mutating func abandon(_ opener: String) -> [AppChange] {
-        lines.removeValue(forKey: opener) ?? []
+    /// Forgets `opener`'s line, whose drainer could not start: the next `enqueue` starts one.
+    mutating func abandon(_ opener: String) {
+        lines[opener] = nil
     }
 }

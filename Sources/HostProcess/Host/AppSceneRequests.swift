@@ -7,12 +7,8 @@ import Synchronization
 /// one after another in order (`AppRequestQueue`), each line drained by a child task of the
 /// host's (`HostTasks`).
 final class AppSceneRequests: Sendable {
-    /// What the host does with a request: carry it out, or refuse it (its line is full, or
-    /// the host quits).
-    struct Handlers: Sendable {
-        var perform: @Sendable (_ opener: String, _ change: AppChange) async -> Void
-        var refuse: @Sendable (_ opener: String, _ change: AppChange, _ reason: Refusal) -> Void
-    }
+    /// What carries out a request.
+    typealias Perform = @Sendable (_ opener: String, _ change: AppChange) async -> Void
 
     /// Why a request was not carried out.
     enum Refusal: Sendable, Equatable {
@@ -25,7 +21,7 @@ final class AppSceneRequests: Sendable {
     }
 
     private struct State: Sendable {
-        var handlers: Handlers?
+        var perform: Perform?
         var queue = AppRequestQueue()
     }
 
@@ -38,32 +34,34 @@ final class AppSceneRequests: Sendable {
     }
 
     /// Sets what carries out a request (set once by the host).
-    func setHandlers(_ handlers: Handlers) {
-        state.withLock { $0.handlers = handlers }
+    func setPerformer(_ perform: @escaping Perform) {
+        state.withLock { $0.perform = perform }
     }
 
     /// How many requests wait behind the ones in progress.
     var waitingCount: Int { state.withLock { $0.queue.waitingCount } }
 
-    /// The app of scene `opener` asked for `change`.
-    func request(from opener: String, _ change: AppChange) {
-        let (handlers, enqueued) = state.withLock { state -> (Handlers?, AppRequestQueue.Enqueued) in
-            guard let handlers = state.handlers else { return (nil, .full) }
-            return (handlers, state.queue.enqueue(change, from: opener))
+    /// The app of scene `opener` asked for `change`: queued to be carried out, or refused
+    /// (nil, or why). A refused request changed nothing; the caller records the refusal.
+    func request(from opener: String, _ change: AppChange) -> Refusal? {
+        let (perform, enqueued) = state.withLock { state -> (Perform?, AppRequestQueue.Enqueued) in
+            guard let perform = state.perform else { return (nil, .full) }
+            return (perform, state.queue.enqueue(change, from: opener))
         }
-        guard let handlers else { return }
+        guard let perform else { return .quitting }
         switch enqueued {
         case .startDrain:
-            guard tasks.run({ await self.drain(opener, with: handlers.perform) }) else {
-                // Requests queued behind this one meanwhile are refused with it, in order.
-                let abandoned = state.withLock { $0.queue.abandon(opener) }
-                for change in abandoned { handlers.refuse(opener, change, .quitting) }
-                return
+            guard tasks.run({ await self.drain(opener, with: perform) }) else {
+                // The host quits. A scene's requests come one at a time from its own turn on
+                // the loop, so the line holds this one only.
+                state.withLock { $0.queue.abandon(opener) }
+                return .quitting
             }
+            return nil
         case .queued:
-            return
+            return nil
         case .full:
-            handlers.refuse(opener, change, .lineFull)
+            return .lineFull
         }
     }
 
@@ -74,5 +72,28 @@ final class AppSceneRequests: Sendable {
         while let change = state.withLock({ $0.queue.next(from: opener) }) {
             await perform(opener, change)
         }
+    }
+}
+
+extension AppSceneRequests.Refusal {
+    /// The `error` event that refuses `change` on the asking scene `opener`.
+    func event(refusing change: AppChange, from opener: String) -> TraceEvent {
+        let (code, message): (ProtocolError.Code, String) =
+            switch self {
+            case .lineFull:
+                (
+                    .resourceExhausted,
+                    "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
+                        + "already, the most the host keeps; ask again once they are carried out"
+                )
+            case .tooManyWindows:
+                (
+                    .illegalTransition,
+                    "apps opened \(SceneHost.maximumAppOpenedWindows) windows already, the most one host opens"
+                )
+            case .quitting:
+                (.operationFailed, "the host is quitting: it opens and closes no more windows")
+            }
+        return TraceEvent(kind: .error, scene: opener, op: change.name, code: code.rawValue, message: message)
     }
 }

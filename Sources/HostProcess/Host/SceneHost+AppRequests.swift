@@ -40,43 +40,16 @@ extension SceneHost {
         }
     }
 
-    /// Refuses `change`, with an `error` event on the asking scene: `opener`'s app has
-    /// `AppRequestQueue.maximumWaitingPerScene` requests waiting already (an app asking in a
-    /// loop), apps opened `maximumAppOpenedWindows` windows already, or the host quits.
-    func refuseAppRequest(from opener: String, _ change: AppChange, _ reason: AppSceneRequests.Refusal) {
-        trace.record(refusal(of: change, from: opener, reason))
-    }
-
-    /// `refuseAppRequest`, recorded in the asking scene's turn: its app asked from a callback,
-    /// and the transition it asked in (or a later one, the request having waited in line) may
-    /// still run.
+    /// Refuses `change` with an `error` event on the asking scene, in that scene's turn: its
+    /// app asked from a callback, and the transition it asked in (or a later one, the request
+    /// having waited in line) may still run.
     private func refuseInTurn(_ change: AppChange, from opener: String, _ reason: AppSceneRequests.Refusal) async {
-        let event = refusal(of: change, from: opener, reason)
+        let event = reason.event(refusing: change, from: opener)
         if let scene = existingScene(opener) {
             await scene.recordInTurn(event)
         } else {
             trace.record(event)
         }
-    }
-
-    private func refusal(of change: AppChange, from opener: String, _ reason: AppSceneRequests.Refusal) -> TraceEvent {
-        let (code, message): (ProtocolError.Code, String) =
-            switch reason {
-            case .lineFull:
-                (
-                    .resourceExhausted,
-                    "this scene's app has \(AppRequestQueue.maximumWaitingPerScene) scene requests waiting "
-                        + "already, the most the host keeps; ask again once they are carried out"
-                )
-            case .tooManyWindows:
-                (
-                    .illegalTransition,
-                    "apps opened \(Self.maximumAppOpenedWindows) windows already, the most one host opens"
-                )
-            case .quitting:
-                (.operationFailed, "the host is quitting: it opens and closes no more windows")
-            }
-        return TraceEvent(kind: .error, scene: opener, op: change.name, code: code.rawValue, message: message)
     }
 
     /// Runs `operation` on the target of `change`. A refusal or failure there is the target's

@@ -68,12 +68,9 @@ public final class SceneHost: Sendable {
             tasks: tasks,
             sceneRequests: AppSceneRequests(tasks: tasks)
         )
-        context.sceneRequests.setHandlers(
-            AppSceneRequests.Handlers(
-                perform: { [weak self] opener, change in await self?.performAppRequest(from: opener, change) },
-                refuse: { [weak self] opener, change, reason in self?.refuseAppRequest(from: opener, change, reason) }
-            )
-        )
+        context.sceneRequests.setPerformer { [weak self] opener, change in
+            await self?.performAppRequest(from: opener, change)
+        }
         // Weakly: the mailbox lives in the context every scene holds, so capturing the scenes
         // here would make a cycle (scenes → scene → context → mailbox → scenes) that outlives
         // the host.

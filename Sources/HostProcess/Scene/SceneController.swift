@@ -331,6 +331,7 @@ actor SceneController {
         case .stdinClosed: return machine.pipeClosed(.stdin)
         case .writeFailed(let message): return machine.writeFailed(message)
         case .exitProbed(let exiting): return machine.exitProbed(exiting: exiting)
+        case .recordInTurn(let event): return machine.recordInTurn(event, caller: nil)
         }
     }
 
@@ -422,7 +423,11 @@ actor SceneController {
         case .returnDiscards(let sessions):
             context.discards.add(sessions)
         case .appSceneRequest(let change):
-            context.sceneRequests.request(from: id, change)
+            // Refused at once (its line is full, or the host quits), it is recorded in this
+            // scene's turn: the app asked from a callback of the transition in flight.
+            if let refusal = context.sceneRequests.request(from: id, change) {
+                followUps.append(.recordInTurn(refusal.event(refusing: change, from: id)))
+            }
         }
     }
 }
@@ -438,6 +443,8 @@ extension SceneMachine {
         case stdinClosed
         case writeFailed(String)
         case exitProbed(exiting: Bool)
+        /// An event about this scene to record in its turn (`SceneMachine.recordInTurn`).
+        case recordInTurn(TraceEvent)
     }
 }
 

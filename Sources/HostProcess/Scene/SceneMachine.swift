@@ -22,8 +22,9 @@ struct SceneMachine: Sendable {
         /// Tell the running worker's app delegate of sessions discarded elsewhere.
         case deliverDiscards([String])
         /// Record an event about this scene that comes from outside its queue (the host
-        /// refusing a request of its app), between two transitions, never inside one.
-        case recordInTurn(TraceEvent, CallerID)
+        /// refusing a request of its app), between two transitions, never inside one; the
+        /// caller, if any, is resumed then.
+        case recordInTurn(TraceEvent, CallerID?)
     }
 
     /// What the step in flight waits for.
@@ -399,7 +400,7 @@ struct SceneMachine: Sendable {
     }
 
     /// Records `event` once the work queued before it is done; `caller` is resumed then.
-    mutating func recordInTurn(_ event: TraceEvent, caller: CallerID) -> [Action] {
+    mutating func recordInTurn(_ event: TraceEvent, caller: CallerID?) -> [Action] {
         enqueue(.recordInTurn(event, caller))
         return finishEvent()
     }
@@ -507,7 +508,7 @@ struct SceneMachine: Sendable {
             inFlight = InFlight(work: work, steps: [.send(.didDiscardSceneSessions(sessions: sessions))])
         case .recordInTurn(let event, let caller):
             output.append(.record(event))
-            output.append(.resume(caller, .success(())))
+            if let caller { output.append(.resume(caller, .success(()))) }
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
