@@ -212,6 +212,46 @@ struct EventStreamLimitTests {
     }
 }
 
+@Suite("Live control plane: a client that reads nothing is let go")
+struct StalledClientTests {
+    /// A client asks for more history than the host buffers (1 MiB) and reads nothing: after
+    /// the stall limit the host closes the connection (the client sees the hang-up while its
+    /// data is still unread) and gives back what the connection held.
+    @Test("a client that reads nothing for the stall limit is disconnected")
+    func stalledClientIsDisconnected() async throws {
+        let directory = try makePrivateDirectory()
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let server = try ControlServer(
+            host: host,
+            listener: try ControlSocket.listen(path: directory + "/host.sock"),
+            bufferBudget: ControlServer.bufferBudget,
+            stallLimit: .milliseconds(200)
+        )
+        try server.start()
+        let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
+        for _ in 0..<40 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
+        let client = try #require(RawClient(socket: server.path))
+        defer { client.close() }
+        var size: Int32 = 4096
+        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let request = #"{"id":1,"op":"events","fromSeq":1}"# + "\n"
+        let hungUp = await onThread { () -> Bool in
+            _ = client.write(Array(request.utf8))
+            // POLLRDHUP (Glibc leaves it out without _GNU_SOURCE): the peer closed, reported
+            // even while unread data waits.
+            let peerClosed = Int16(0x2000)
+            var poller = pollfd(fd: client.descriptor, events: peerClosed, revents: 0)
+            // The hang-up is the event waited for; 60 s only bounds a broken host.
+            return poll(&poller, 1, 60_000) == 1 && poller.revents & peerClosed != 0
+        }
+        #expect(hungUp)
+        server.shutdown()
+        await server.finished()
+        #expect(server.budget.used == 0)
+        await host.quit()
+    }
+}
+
 @Suite("Budgets count what is held, not wire bytes")
 struct HeldSizeTests {
     /// Measured RSS (a recorder holding 5,000 such events): an array of 300 two-member

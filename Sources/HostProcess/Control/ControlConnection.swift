@@ -73,6 +73,9 @@ final class ControlConnection: Sendable {
         var outputCharged = 0
         var bytesWritten = 0
         var spaceWaiter: CheckedContinuation<Bool, Never>?
+        /// A stall watcher runs (`watchStall`): one per connection, however many times its
+        /// output fills up while it sleeps.
+        var watchingStall = false
         /// The running `events` stream or wait (`sleep`, `waitFor`), cancelled when the
         /// connection closes (requests run in order: at most one).
         var stream: Task<ControlReply.Result, Never>?
@@ -258,18 +261,21 @@ final class ControlConnection: Sendable {
     /// Returns once fewer than `highWater` bytes are buffered: true, or false when the
     /// connection closed. A client that reads nothing for `stallLimit` is disconnected.
     func waitForSpace() async -> Bool {
-        let written: Int? = state.withLock { state in
-            state.isClosed || state.buffered < Self.highWater ? nil : state.bytesWritten
-        }
-        guard let written else { return !isClosed }
-        Task { [weak self] in await self?.watchStall(since: written) }
-        return await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if state.isClosed || state.buffered < Self.lowWater {
+        await withCheckedContinuation { continuation in
+            // The waiter and the watcher are settled under one lock, so a watcher that finds no
+            // waiter and ends cannot miss one registering meanwhile.
+            let startWatcherAt: Int? = state.withLock { state in
+                guard !state.isClosed, state.buffered >= Self.highWater else {
                     continuation.resume(returning: !state.isClosed)
-                } else {
-                    state.spaceWaiter = continuation
+                    return nil
                 }
+                state.spaceWaiter = continuation
+                guard !state.watchingStall else { return nil }
+                state.watchingStall = true
+                return state.bytesWritten
+            }
+            if let written = startWatcherAt {
+                Task { [weak self] in await self?.watchStall(since: written) }
             }
         }
     }
@@ -278,7 +284,11 @@ final class ControlConnection: Sendable {
         var last = written
         while true {
             try? await Task.sleep(for: stallLimit)
-            let (waiting, now) = state.withLock { ($0.spaceWaiter != nil, $0.bytesWritten) }
+            let (waiting, now) = state.withLock { state in
+                let waiting = state.spaceWaiter != nil
+                if !waiting { state.watchingStall = false }
+                return (waiting, state.bytesWritten)
+            }
             guard waiting else { return }
             if now == last {
                 close()
