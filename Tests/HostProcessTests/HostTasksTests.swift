@@ -36,4 +36,24 @@ struct HostTasksTests {
         await tasks.finish()
         #expect(count.withLock { $0 } == 100)
     }
+
+    /// Released without `finish()` (a host dropped without quitting), the tasks still end: the
+    /// waiting job is cancelled. (An iteration of a stream whose continuation is only dropped
+    /// would wait forever, a task LeakSanitizer reports at exit.)
+    @Test func releasedWithoutFinishingTheJobsEnd() async {
+        let (ended, ending) = AsyncStream.makeStream(of: Void.self)
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        do {
+            let tasks = HostTasks()
+            tasks.run {
+                starting.yield()
+                try? await Task.sleep(for: .seconds(3600))
+                ending.yield()
+            }
+            var iterator = started.makeAsyncIterator()
+            _ = await iterator.next()
+        }
+        var iterator = ended.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
 }

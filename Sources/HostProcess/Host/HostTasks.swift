@@ -17,13 +17,19 @@ final class HostTasks: Sendable {
         let (submitted, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
         // The one task: the jobs are its children. It ends when the stream does (`finish`, or
-        // the host released without quitting, which drops the stream's continuation).
+        // `deinit` for a host released without quitting).
         runner = Task {
             await withDiscardingTaskGroup { group in
                 for await job in submitted { group.addTask(operation: job) }
                 group.cancelAll()
             }
         }
+    }
+
+    /// A host released without quitting: the stream ends, and with it the task (an iteration
+    /// of a stream whose continuation is merely dropped would wait forever).
+    deinit {
+        jobs.finish()
     }
 
     /// Runs `job` as a child of the host's task; false, and nothing runs, once `finish()`
