@@ -151,20 +151,13 @@ struct EventStreamLimitTests {
     /// (A stream with its own copy or queue would deliver every event instead.)
     @Test("a client that stops reading is told it fell behind, not buffered for", arguments: [false, true])
     func slowReaderFallsBehind(follow: Bool) async throws {
-        let directory = try makePrivateDirectory()
         var configuration = TestWorker.configuration()
         configuration.traceHistoryLimitBytes = 2 << 20
         let host = try SceneHost(configuration: configuration)
         // A stalled client is disconnected after the stall limit, without a reply: under a
         // sanitizer on a loaded machine, recording the 64 events below has taken longer than
         // the default 10 s, so this test, which is about falling behind, allows more.
-        let server = try ControlServer(
-            host: host,
-            listener: try ControlSocket.listen(path: directory + "/host.sock"),
-            bufferBudget: ControlServer.bufferBudget,
-            stallLimit: .seconds(300)
-        )
-        try server.start()
+        let server = try startedControlServer(for: host, stallLimit: .seconds(300))
         let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
         // Enough history that the plain `events` has more to send than fits in the pipe.
         for _ in 0..<28 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
@@ -219,15 +212,8 @@ struct StalledClientTests {
     /// data is still unread) and gives back what the connection held.
     @Test("a client that reads nothing for the stall limit is disconnected")
     func stalledClientIsDisconnected() async throws {
-        let directory = try makePrivateDirectory()
         let host = try SceneHost(configuration: TestWorker.configuration())
-        let server = try ControlServer(
-            host: host,
-            listener: try ControlSocket.listen(path: directory + "/host.sock"),
-            bufferBudget: ControlServer.bufferBudget,
-            stallLimit: .milliseconds(200)
-        )
-        try server.start()
+        let server = try startedControlServer(for: host, stallLimit: .milliseconds(200))
         let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
         for _ in 0..<40 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
         let client = try #require(RawClient(socket: server.path))
@@ -273,15 +259,9 @@ struct HeldSizeTests {
     /// (about 19 MiB as JSON values) does not fit a 4 MiB budget, though its frame does.
     @Test("a queued request is charged its decoded size: one that does not fit is refused with -32005")
     func queuedRequestsByDecodedSize() async throws {
-        let directory = try makePrivateDirectory()
         let host = try SceneHost(configuration: TestWorker.configuration())
         let budget = 4 << 20
-        let server = try ControlServer(
-            host: host,
-            listener: try ControlSocket.listen(path: directory + "/host.sock"),
-            bufferBudget: budget
-        )
-        try server.start()
+        let server = try startedControlServer(for: host, bufferBudget: budget)
         let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
         let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
         let requests = [

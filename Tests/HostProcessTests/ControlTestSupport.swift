@@ -307,3 +307,22 @@ final class Barrier: Sendable {
         }
     }
 }
+
+/// A started in-process control server for `host`, on `host.sock` in a new private
+/// directory, with the limits a test needs smaller than the defaults.
+func startedControlServer(
+    for host: SceneHost,
+    bufferBudget: Int = ControlServer.bufferBudget,
+    idleLimit: Duration = ControlServer.defaultIdleLimit,
+    stallLimit: Duration = ControlConnection.defaultStallLimit
+) throws -> ControlServer {
+    let server = try ControlServer(
+        host: host,
+        listener: try ControlSocket.listen(path: try makePrivateDirectory() + "/host.sock"),
+        bufferBudget: bufferBudget,
+        idleLimit: idleLimit,
+        stallLimit: stallLimit
+    )
+    try server.start()
+    return server
+}

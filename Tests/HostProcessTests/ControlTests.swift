@@ -560,15 +560,8 @@ struct ControlLimitTests {
 
     @Test("a connection idle beyond the idle limit is closed with -32005")
     func idleLimit() async throws {
-        let directory = try makePrivateDirectory()
         let host = try SceneHost(configuration: TestWorker.configuration())
-        let server = try ControlServer(
-            host: host,
-            listener: try ControlSocket.listen(path: directory + "/host.sock"),
-            bufferBudget: ControlServer.bufferBudget,
-            idleLimit: .milliseconds(200)
-        )
-        try server.start()
+        let server = try startedControlServer(for: host, idleLimit: .milliseconds(200))
         // Served by the host's event loop (its epoll set is watched there), no thread of its own.
         #expect(server.serving.withLock { $0.watch } != nil)
         let socket = server.path
@@ -594,15 +587,9 @@ struct ControlLimitTests {
 
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")
     func bufferBudget() async throws {
-        let directory = try makePrivateDirectory()
         let host = try SceneHost(configuration: TestWorker.configuration())
         let budget = 4 << 20
-        let server = try ControlServer(
-            host: host,
-            listener: try ControlSocket.listen(path: directory + "/host.sock"),
-            bufferBudget: budget
-        )
-        try server.start()
+        let server = try startedControlServer(for: host, bufferBudget: budget)
         let socket = server.path
 
         // 12 clients each send 1 MiB less a few bytes of one unfinished frame: 12 MiB against
