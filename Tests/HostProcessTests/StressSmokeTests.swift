@@ -138,6 +138,36 @@ import Testing
         #expect(found.contains { $0.contains("refused in the middle of a transition") }, "\(found)")
     }
 
+    /// An app's scene request refused by the host for its full line (-32005) inside a
+    /// transition of the asking scene: the audit reports it, as it does a refused request.
+    @Test func theAuditCatchesAnAppRequestRefusedInTheMiddleOfATransition() async throws {
+        let run = try await recordedRun()
+        var history = run.history
+        let push = try #require(
+            history.firstIndex { $0.name == CallbackName.loadView.rawValue && $0.viewController == "V1" }
+        )
+        let scene = try #require(history[push].scene)
+        history.insert(
+            TraceEvent(
+                kind: .error,
+                scene: scene,
+                op: "requestSceneSessionActivation",
+                code: ProtocolError.Code.resourceExhausted.rawValue,
+                message: "line full"
+            ),
+            at: push + 1
+        )
+        for index in history.indices {
+            history[index].seq = index + 1
+            history[index].time = Double(index) * 1e-6
+        }
+        let found = audit(history, run.requests)
+        #expect(
+            found.contains { $0.contains("requestSceneSessionActivation was refused in the middle of a transition") },
+            "\(found)"
+        )
+    }
+
     @Test func theAuditCatchesMoreTransitionsThanRequests() async throws {
         var run = try await recordedRun()
         run.requests[0] = .init(scene: "S0", op: .connect(), outcome: .refused)

@@ -320,6 +320,12 @@ struct StressAudit: Sendable {
         }
     }
 
+    /// The scene requests an app makes (§3c), by their names in the trace.
+    private static let appSceneRequests: Set<String> = [
+        AppChange.requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil).name,
+        AppChange.requestSceneSessionDestruction(session: "").name,
+    ]
+
     private static func describe(_ status: SceneStatus) -> String {
         "\(status.activation)/\(status.process) pid \(status.pid.map(String.init) ?? "-") stack \(status.stack)"
             + " task \(status.hasBackgroundTask) discarded \(status.isDiscarded)"
@@ -397,6 +403,12 @@ struct StressAudit: Sendable {
             // The host refused an app's request for a window past its limit: the app's, not a client's.
             if counted, !windows.refusal(op: op, scene: scene) { tally.refusals[op, default: 0] += 1 }
             return
+        case let op? where Self.appSceneRequests.contains(op):
+            // The host's other refusals of an app's scene request (its line full, the host
+            // quitting) are recorded in the asking scene's turn too (LIFECYCLE.md §3c).
+            if verifier.checker(forScene: scene)?.isInsideAtom == true {
+                log.record("\(place): \(op) was refused in the middle of a transition of the scene")
+            }
         default:
             break
         }
