@@ -48,6 +48,7 @@ final class AppSceneRequests: Sendable {
             guard let perform = state.perform else { return (nil, .full) }
             return (perform, state.queue.enqueue(change, from: opener))
         }
+        // The host sets its performer before it has a scene; without one, no host is left.
         guard let perform else { return .quitting }
         switch enqueued {
         case .startDrain:

@@ -80,15 +80,9 @@ extension SceneHost {
             await refuseInTurn(change, from: opener, .quitting)
             return nil
         } catch {
-            record(change, on: target, from: opener)
+            // An identifier no scene may have: the worker checks them and lets none through.
             return nil
         }
-        record(change, on: target, from: opener)
-        return handle
-    }
-
-    private func record(_ change: AppChange, on target: String, from opener: String) {
-        guard SceneSession.isValidIdentifier(target) else { return }
         trace.record(
             TraceEvent(
                 kind: .host,
@@ -98,6 +92,7 @@ extension SceneHost {
                 origin: CallbackOrigin.app.rawValue
             )
         )
+        return handle
     }
 
     /// `A-1`, `A-2`, …: the first name after the opener's that no session, no scene in use
