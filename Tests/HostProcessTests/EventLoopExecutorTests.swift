@@ -19,6 +19,13 @@ private actor LoopBound {
     func note(_ text: String) { seen.append(text) }
 }
 
+/// Logs "step": a nonisolated async function, which runs on the generic executor (with the
+/// caller's task executor preference).
+@inline(never)
+private func nonisolatedStep(_ log: Log<String>) async {
+    log.append("step")
+}
+
 /// Appends from any thread; read once everything it waited for has happened.
 private final class Log<Element: Sendable>: Sendable {
     private let items = Locked<[Element]>([])
@@ -35,10 +42,27 @@ struct EventLoopExecutorTests {
     }
 
     @Test func aTaskPreferringTheLoopRunsOnTheLoopThread() async {
-        let onLoop = await Task(executorPreference: EventLoop.shared) {
+        let onLoop = await Task(executorPreference: EventLoop.shared.taskExecutor) {
             EventLoop.shared.inEventLoop
         }.value
         #expect(onLoop)
+    }
+
+    /// The loop's task executor is not its serial executor: a task preferring it runs as
+    /// nonisolated code, so calling a nonisolated async function (and returning from it) goes
+    /// on in place. Run isolated to the loop's serial executor, the call would queue the task
+    /// behind the work already queued on the loop.
+    @Test func aTaskPreferringTheLoopCallsNonisolatedCodeInPlace() async {
+        let log = Log<String>()
+        await Task(executorPreference: EventLoop.shared.taskExecutor) {
+            EventLoop.shared.execute { log.append("queued") }
+            await nonisolatedStep(log)
+            log.append("returned")
+        }.value
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            EventLoop.shared.execute { done.resume() }
+        }
+        #expect(log.all == ["step", "returned", "queued"])
     }
 
     @Test func executedWorkRunsOnTheLoopInFIFOOrder() async {

@@ -120,7 +120,7 @@ public final class SceneHost: Sendable {
     /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
     /// each request reaches its scene and its caller resumes without a thread hop. Blocking
     /// work must not run under that preference: it would stall every scene.
-    package var taskExecutor: any TaskExecutor { EventLoop.shared }
+    package var taskExecutor: any TaskExecutor { EventLoop.shared.taskExecutor }
 
     var allControllers: [SceneController] {
         scenes.withLock { Array($0.values) }

@@ -1,18 +1,16 @@
-/// The loop as an executor: jobs and `execute(_:)` work run on the loop thread in FIFO order,
-/// after the I/O events the loop has already collected. An actor whose `unownedExecutor` is
-/// `EventLoop.shared.asUnownedSerialExecutor()` runs on the loop thread, so the loop's own
-/// handlers (worker output, exits, timers) can enter it synchronously with `assumeIsolated`.
-extension EventLoop: SerialExecutor, TaskExecutor {
+/// The loop as a serial executor: jobs and `execute(_:)` work run on the loop thread in FIFO
+/// order, after the I/O events the loop has already collected. An actor whose
+/// `unownedExecutor` is `EventLoop.shared.asUnownedSerialExecutor()` runs on the loop thread,
+/// so the loop's own handlers (worker output, exits, timers) can enter it synchronously with
+/// `assumeIsolated`. Its task executor is a separate object, `taskExecutor`
+/// (`EventLoopTaskExecutor` says why).
+extension EventLoop: SerialExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
         enqueue(.job(UnownedJob(job)))
     }
 
     package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
-    }
-
-    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
-        UnownedTaskExecutor(ordinary: self)
     }
 
     /// Lets `assumeIsolated` succeed from the loop's handlers, which run outside any task.
@@ -39,11 +37,18 @@ extension EventLoop {
 
     /// Queues `job`; the eventfd is written only when the loop sleeps (or has decided to).
     private func enqueue(_ job: EventLoopState.Job) {
-        let mustWake = loopState.withLock { state in
+        Self.enqueue(job, on: loopState, waking: wakeDescriptor)
+    }
+
+    /// Queues `job` on a loop's `queue`, writing its eventfd `wakeDescriptor` only when the
+    /// loop sleeps (or has decided to). For the loop's task executor too, which holds these
+    /// two rather than the loop.
+    static func enqueue(_ job: EventLoopState.Job, on queue: Locked<EventLoopState>, waking wakeDescriptor: Int32) {
+        let mustWake = queue.withLock { state in
             state.jobs.append(job)
             return state.wakeIfSleeping()
         }
-        if mustWake { wakeUp() }
+        if mustWake { wake(wakeDescriptor) }
     }
 
     /// Runs one batch of queued jobs: the ones queued when it starts. Jobs they queue run in
@@ -57,10 +62,11 @@ extension EventLoop {
         loopState.withLock { swap(&$0.jobs, &batch) }
         guard !batch.isEmpty else { return false }
         let serial = asUnownedSerialExecutor()
-        let task = asUnownedTaskExecutor()
+        let task = taskExecutor.asUnownedTaskExecutor()
         for job in batch {
             switch job {
             case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+            case .taskJob(let job): job.runSynchronously(on: task)
             case .work(let work): work()
             }
         }

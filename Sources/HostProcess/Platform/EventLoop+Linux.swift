@@ -53,6 +53,11 @@ extension EventLoop {
 
     /// Wakes the loop thread out of `epoll_wait`. Several writes before it reads coalesce.
     func wakeUp() {
+        Self.wake(wakeDescriptor)
+    }
+
+    /// Writes the eventfd `wakeDescriptor`, which wakes the loop from `epoll_wait`.
+    static func wake(_ wakeDescriptor: Int32) {
         var one: UInt64 = 1
         // EAGAIN (counter saturated) still leaves it readable, which is all that matters.
         _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)

@@ -54,7 +54,7 @@ package final class EventLoop: Sendable {
     /// The epoll token of `wakeDescriptor`: watch ids start at 1, so id 0 is free.
     static let wakeToken: UInt64 = 0
     /// Queued jobs, timers and whether the loop sleeps.
-    let loopState = Locked(EventLoopState())
+    let loopState: Locked<EventLoopState>
     /// `pthread_self()` of the loop thread once it runs, for `inEventLoop`.
     let loopThread = Atomic<UInt>(0)
     /// Whether the loop thread was started (a failed start is retried by `start()`).
@@ -66,10 +66,16 @@ package final class EventLoop: Sendable {
     /// Handlers of `watchReadable` descriptors, by token.
     let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
 
+    /// The loop as a task executor (see `EventLoopTaskExecutor`).
+    package let taskExecutor: EventLoopTaskExecutor
+
     /// Takes ownership of both descriptors; the platform `init()` creates them and starts the thread.
     init(epollDescriptor: Int32, wakeDescriptor: Int32) {
+        let loopState = Locked(EventLoopState())
         self.epollDescriptor = epollDescriptor
         self.wakeDescriptor = wakeDescriptor
+        self.loopState = loopState
+        taskExecutor = EventLoopTaskExecutor(queue: loopState, wakeDescriptor: wakeDescriptor)
     }
 
     /// Starts watching `child`: output goes to `onStdout`/`onStderr`, then `onExit` once it

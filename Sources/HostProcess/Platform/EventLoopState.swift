@@ -3,8 +3,11 @@
 struct EventLoopState {
     /// One unit of work queued on the loop.
     enum Job {
-        /// A task job: the loop is the serial executor of actors and a task executor.
+        /// A job of an actor whose serial executor is the loop: run isolated to it.
         case job(UnownedJob)
+        /// A job of a task that prefers the loop's task executor, outside any actor: run as
+        /// nonisolated code on the loop thread.
+        case taskJob(UnownedJob)
         /// Work from `EventLoop.execute(_:)`.
         case work(@Sendable () -> Void)
     }

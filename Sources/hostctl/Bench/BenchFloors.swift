@@ -104,7 +104,7 @@ enum BenchFloors {
         if let placement { _ = placement.pinChild(probe.pid) }
         // The caller runs on the loop, as the transition's does (SceneHost.taskExecutor): the
         // loop resumes it without waking another thread.
-        let samples = try await withTaskExecutorPreference(EventLoop.shared) {
+        let samples = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
             var samples = Samples()
             for index in 0..<(warmup + count) {
                 let start = BenchClock.now()
