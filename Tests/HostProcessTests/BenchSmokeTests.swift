@@ -44,6 +44,24 @@ import Testing
             names.append(name)
             // Every row carries its figures (null only if a figure could not be measured).
             #expect(fields["median"] != nil && fields["p99"] != nil && fields["unit"] != nil, "\(name)")
+            // The round trips say whose CPU they took: the echo's two sides, the transition's,
+            // and what the transition's take above the echo's.
+            let cpuDetails: [String: [String]] = [
+                "pipe-echo.eventloop": ["hostCPUUs", "childCPUUs"],
+                "transition": ["hostCPUUs", "workerCPUUs", "hostCPUOverEchoUs", "workerCPUOverEchoUs"],
+            ]
+            if let keys = cpuDetails[name] {
+                guard case .object(let details)? = fields["details"] else {
+                    Issue.record("\(name) has no details: \(row)")
+                    continue
+                }
+                for key in keys {
+                    switch details[key] {
+                    case .double?, .int?: break
+                    default: Issue.record("\(name) has no number \(key): \(details)")
+                    }
+                }
+            }
         }
         for name in Self.expectedNames {
             #expect(names.contains(name), "missing benchmark \(name); got \(names)")

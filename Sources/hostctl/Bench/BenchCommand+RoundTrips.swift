@@ -8,7 +8,7 @@ extension BenchCommand {
         let suffix = placement.map { ".\($0.rawValue)" } ?? ""
         // Each floor is measured before and after the transitions; the run with the lower
         // median counts, so a burst of load from elsewhere cannot inflate a floor.
-        func echoFloors() async throws -> (eventLoop: Samples, blocking: Samples?) {
+        func echoFloors() async throws -> (eventLoop: RoundTripCost, blocking: Samples?) {
             let eventLoop = try await BenchFloors.eventLoopEcho(
                 executable: executable,
                 placement: placement,
@@ -36,7 +36,9 @@ extension BenchCommand {
         )
         let transitions = cost.latencies
         let after = try await echoFloors()
-        let eventLoop = lower(before.eventLoop, after.eventLoop) ?? before.eventLoop
+        let eventLoopCost =
+            after.eventLoop.latencies.median < before.eventLoop.latencies.median ? after.eventLoop : before.eventLoop
+        let eventLoop = eventLoopCost.latencies
         let blocking = lower(before.blocking, after.blocking)
         let where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
 
@@ -45,6 +47,13 @@ extension BenchCommand {
             eventLoop,
             note: "200-byte line to hostctl bench-echo and back via ChildProcess + EventLoop + continuation" + where_
         )
+        if let hostCPU = eventLoopCost.hostCPU, let childCPU = eventLoopCost.childCPU {
+            addCPU(
+                [("hostCPUUs", "host", hostCPU), ("childCPUUs", "child", childCPU)],
+                to: &eventLoopRow,
+                lead: "; CPU per round trip: "
+            )
+        }
         if placement != nil, let blocking {
             eventLoopRow.floor = blocking.median
             eventLoopRow.floorName = "pipe-echo.blocking" + suffix
@@ -79,13 +88,27 @@ extension BenchCommand {
                 + where_
         )
         row.details["eventLoopRatio"] = transitions.median / eventLoop.median
-        // CPU per transition, user and system: the host's (all its threads) and the worker's.
-        if let hostCPU = cost.hostCPU, let workerCPU = cost.workerCPU {
-            row.details["hostCPUUs"] = hostCPU
-            row.details["workerCPUUs"] = workerCPU
-            row.note =
-                (row.note ?? "") + "; CPU per transition: host " + BenchFormat.number(hostCPU) + " µs, worker "
-                + BenchFormat.number(workerCPU) + " µs"
+        // CPU per transition, user and system: the host's (all its threads) and the worker's,
+        // and what each spends above its side of the event-loop echo (the same pipes and loop
+        // with nothing on top): whose work there is to cut.
+        if let hostCPU = cost.hostCPU, let workerCPU = cost.childCPU {
+            addCPU(
+                [("hostCPUUs", "host", hostCPU), ("workerCPUUs", "worker", workerCPU)],
+                to: &row,
+                lead: "; CPU per transition: "
+            )
+            if let echoHost = eventLoopCost.hostCPU, let echoChild = eventLoopCost.childCPU {
+                addCPU(
+                    [
+                        ("hostCPUOverEchoUs", "host", hostCPU - echoHost),
+                        ("workerCPUOverEchoUs", "worker", workerCPU - echoChild),
+                    ],
+                    to: &row,
+                    lead: " (above the event-loop echo's: ",
+                    trail: ")",
+                    signed: true
+                )
+            }
         }
 
         let node = await BenchNodeReference.roundTrips(
@@ -113,5 +136,23 @@ extension BenchCommand {
             versus.details["nodeMedianUs"] = node.median
             report.add(versus)
         }
+    }
+
+    /// Records CPU figures (µs) in `row`: each under its JSON key in the details, and all in
+    /// the note as `lead` + "label 1.23 µs, label 4.56 µs" + `trail` (`signed`: as differences).
+    private static func addCPU(
+        _ figures: [(key: String, label: String, microseconds: Double)],
+        to row: inout BenchRow,
+        lead: String,
+        trail: String = "",
+        signed: Bool = false
+    ) {
+        var parts: [String] = []
+        for figure in figures {
+            row.details[figure.key] = figure.microseconds
+            let value = signed ? BenchFormat.signed(figure.microseconds) : BenchFormat.number(figure.microseconds)
+            parts.append(figure.label + " " + value + " µs")
+        }
+        row.note = (row.note ?? "") + lead + parts.joined(separator: ", ") + trail
     }
 }

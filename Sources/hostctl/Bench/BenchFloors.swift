@@ -93,15 +93,17 @@ enum BenchFloors {
         return line
     }()
 
-    /// Round trips of `echoLine` through `hostctl bench-echo` via ChildProcess + EventLoop.
+    /// Round trips of `echoLine` through `hostctl bench-echo` via ChildProcess + EventLoop,
+    /// with the CPU each took on both sides.
     static func eventLoopEcho(
         executable: String,
         placement: BenchPlacement? = nil,
         warmup: Int,
         count: Int
-    ) async throws -> Samples {
+    ) async throws -> RoundTripCost {
         let probe = try EchoProbe(argv: [executable, "bench-echo"])
         if let placement { _ = placement.pinChild(probe.pid) }
+        let meter = CPUMeter(child: probe.pid)
         // The caller runs on the loop, as the transition's does (SceneHost.taskExecutor): the
         // loop resumes it without waking another thread.
         let samples = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
@@ -114,8 +116,9 @@ enum BenchFloors {
             }
             return samples
         }
+        let cost = meter.cost(samples, runs: warmup + count)
         await probe.finish()
-        return samples
+        return cost
     }
 
     /// Round trips of `echoLine` through `hostctl bench-echo` with blocking write/read on a

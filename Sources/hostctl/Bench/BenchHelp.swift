@@ -24,7 +24,10 @@ extension Help {
                        unpinned and in each placement, with Node's fork IPC round trip
                        (when node is on PATH) as an outside reference (ours ≥ 2× faster);
                        each row's note and JSON details (hostCPUUs, workerCPUUs) give the
-                       CPU per transition of the host and of the worker: whose work to cut
+                       CPU per transition of the host and of the worker, and what each
+                       spends above its side of the event-loop echo (hostCPUOverEchoUs,
+                       workerCPUOverEchoUs; the echo's row: hostCPUUs, childCPUUs):
+                       whose work to cut
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push)

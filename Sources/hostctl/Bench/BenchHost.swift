@@ -74,37 +74,20 @@ enum BenchHost {
 
     // MARK: Benchmarks
 
-    /// What a transition costs: its latencies, and the CPU time per transition of each side
-    /// (µs; nil where the clock could not be read), which says whose work to cut.
-    struct TransitionCost {
-        var latencies: Samples
-        var hostCPU: Double?
-        var workerCPU: Double?
-    }
-
-    /// `transition`: one scene, `deactivate`/`activate` alternating.
-    static func transition(placement: BenchPlacement? = nil, warmup: Int, count: Int) async throws -> TransitionCost {
+    /// `transition`: one scene, `deactivate`/`activate` alternating; the latencies, and the
+    /// CPU per transition of the host and of the worker, which says whose work to cut.
+    static func transition(placement: BenchPlacement? = nil, warmup: Int, count: Int) async throws -> RoundTripCost {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("T")
         try await scene.connect()
         let pid = await scene.status().pid
         if let placement, let pid { _ = placement.pinChild(pid) }
-        let hostBefore = BenchCPUClock.host()
-        let workerBefore = pid.flatMap(BenchCPUClock.process)
+        let meter = CPUMeter(child: pid)
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
             try await roundTrips(scene, warmup: warmup, count: count)
         }
         // Over every round trip run, warm-up included (`roundTrips` runs an even number).
-        let runs = Double((warmup + count + 1) / 2 * 2)
-        func perTransition(_ before: UInt64?, _ after: UInt64?) -> Double? {
-            guard let before, let after, after >= before else { return nil }
-            return Double(after - before) / 1000 / runs
-        }
-        let cost = TransitionCost(
-            latencies: samples,
-            hostCPU: perTransition(hostBefore, BenchCPUClock.host()),
-            workerCPU: perTransition(workerBefore, pid.flatMap(BenchCPUClock.process))
-        )
+        let cost = meter.cost(samples, runs: (warmup + count + 1) / 2 * 2)
         await host.quit()
         return cost
     }

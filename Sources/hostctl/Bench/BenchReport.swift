@@ -215,6 +215,11 @@ enum BenchFormat {
         return fixed(value, decimals: decimals)
     }
 
+    /// `number` with its sign, plus included: a difference (+12.3, -0.41).
+    static func signed(_ value: Double) -> String {
+        value.isFinite && value >= 0 ? "+" + number(value) : number(value)
+    }
+
     /// Integers without decimals (2, 10, 1024), anything else as `number`.
     static func compact(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e9 { return String(Int(value)) }

@@ -38,6 +38,43 @@ enum BenchCPUClock {
     }
 }
 
+/// Round trips through one child: their latencies, and the CPU each took on both sides,
+/// in microseconds (nil when a CPU clock could not be read).
+struct RoundTripCost {
+    var latencies: Samples
+    /// The host process, all its threads.
+    var hostCPU: Double?
+    /// The child at the other end.
+    var childCPU: Double?
+}
+
+/// Reads the host's and one child's CPU clocks at its start; `cost(_:runs:)` divides what
+/// both used since then by the round trips run.
+struct CPUMeter {
+    private let pid: Int32?
+    private let hostBefore: UInt64?
+    private let childBefore: UInt64?
+
+    init(child pid: Int32?) {
+        self.pid = pid
+        hostBefore = BenchCPUClock.host()
+        childBefore = pid.flatMap(BenchCPUClock.process)
+    }
+
+    /// `latencies` with the CPU per round trip over `runs` round trips (warm-up included).
+    func cost(_ latencies: Samples, runs: Int) -> RoundTripCost {
+        func perRoundTrip(_ before: UInt64?, _ after: UInt64?) -> Double? {
+            guard let before, let after, after >= before, runs > 0 else { return nil }
+            return Double(after - before) / 1000 / Double(runs)
+        }
+        return RoundTripCost(
+            latencies: latencies,
+            hostCPU: perRoundTrip(hostBefore, BenchCPUClock.host()),
+            childCPU: perRoundTrip(childBefore, pid.flatMap(BenchCPUClock.process))
+        )
+    }
+}
+
 /// Repeated measurements of one quantity.
 struct Samples: Sendable {
     private(set) var values: [Double] = []
