@@ -334,6 +334,10 @@ import Testing
         // New windows run the host's default worker, which hangs in its launch here; A runs a
         // healthy one. The quit kills the hung launch after the terminate limit.
         var configuration = TestWorker.configuration(["--hang-in", "willConnectTo"])
+        // The first launch hangs until the quit, however long the 40 requests take to arrive:
+        // a launch limit that fired first (under ASan, in CI run 19, the requests took over the
+        // suite's 60 s) would start the next one, and one fewer would be refused.
+        configuration.launchLimit = .seconds(3600)
         configuration.terminateLimit = .seconds(2)
         let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("A")
