@@ -10,9 +10,12 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case spawnFailed(scene: String, message: String)
     /// The worker died or was killed before the operation completed. `detail`: how it
     /// ended (status or signal), what it broke, its last stderr lines.
-    case workerExited(scene: String, op: String, reason: TerminationReason, detail: WorkerExitDetail = .init())
+    ///
+    /// The two indirect cases are the largest: boxed, an error is small enough to carry
+    /// through the scene machine's hot path without copying a hundred bytes at every step.
+    indirect case workerExited(scene: String, op: String, reason: TerminationReason, detail: WorkerExitDetail = .init())
     /// The worker answered the operation with an error.
-    case workerError(scene: String, op: String, ProtocolError)
+    indirect case workerError(scene: String, op: String, ProtocolError)
     /// Waiting for a state did not succeed within the timeout.
     case timedOut(scene: String, waitingFor: String)
     /// A file or descriptor operation failed.

@@ -177,11 +177,14 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
             )
         case .atomFinished:
+            // One snapshot for every atom tried (a few per event, on the host's hot path).
+            let snapshot = snapshot
             let atom = LifecycleAtom.allCases.first { atom in
-                event.op == atom.startingOp && mayStart(atom) && startsAtom(atom, event)
+                event.op == atom.startingOp && Self.mayBeFirstEvent(event, of: atom) && mayStart(atom, in: snapshot)
+                    && startsAtom(atom, event)
             }
             guard let atom else {
-                let legal = LifecycleAtom.allCases.filter(mayStart)
+                let legal = LifecycleAtom.allCases.filter { mayStart($0, in: snapshot) }
                 let starts =
                     legal.isEmpty
                     ? idleExpectation
@@ -434,7 +437,34 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// Whether `atom` may start now (no atom in progress): a new process runs the launch
     /// first and only then, nothing but the exit follows a disconnect, and otherwise the
     /// model's table (`LifecycleAtom.requirements`) decides.
-    private func mayStart(_ atom: LifecycleAtom) -> Bool {
+    /// Whether `event` carries a callback name `atom`'s first step can have: a cheap test
+    /// that spares the checker the requirements of every atom the event cannot start (a few
+    /// per event, on the host's hot path). `startsAtom` decides; this only passes over atoms.
+    private static func mayBeFirstEvent(_ event: TraceEvent, of atom: LifecycleAtom) -> Bool {
+        guard let names = firstCallbackNames[atom.rawValue] else { return true }
+        guard let name = event.name else { return false }
+        return names.contains(name)
+    }
+
+    /// Per atom (by raw value), the callback names its first step can have, taken from the
+    /// model's first steps once; nil for an atom whose first step is not a callback (none
+    /// today), which then takes any event to `startsAtom`.
+    private static let firstCallbackNames: [[String]?] = LifecycleAtom.allCases.map { atom in
+        // A tab switch starts with the new tab's root's `loadView` or its top's `viewWillAppear`.
+        let firstSteps =
+            atom == .selectTab
+            ? [LifecycleAtom.selectTabFirstStep(selectedStack: []), LifecycleAtom.selectTabFirstStep(selectedStack: ["top"])]
+            : [atom.firstStep(stack: [])]
+        var names: [String] = []
+        for step in firstSteps {
+            guard case .callback(let name, _) = step else { return nil }
+            names.append(name.rawValue)
+        }
+        return names
+    }
+
+    /// `snapshot`: this checker's `snapshot`.
+    private func mayStart(_ atom: LifecycleAtom, in snapshot: SceneSnapshot) -> Bool {
         guard processState == .launching || processState == .running else { return false }
         guard hasLaunched else { return atom == .launch }
         guard shutdown == .none, atom != .launch else { return false }

@@ -9,7 +9,12 @@ public struct TraceVerifier: Sendable {
     private var lastSeq = 0
     /// The `t` of the last accepted event.
     private var lastTime = 0.0
-    private var scenes: [String: SceneTraceChecker] = [:]
+    /// Each scene's checker, in the order the scenes first appeared.
+    private var checkers: [SceneTraceChecker] = []
+    private var checkerIndex: [String: Int] = [:]
+    /// The scene of the last scene event and its checker's index: a scene's events come in
+    /// runs (a transition's callbacks), and comparing a name costs less than hashing it.
+    private var lastScene: (name: String, index: Int)?
     /// Events accepted so far.
     public private(set) var eventCount = 0
 
@@ -50,13 +55,15 @@ public struct TraceVerifier: Sendable {
                     got: event.violationSummary
                 )
             }
-            if let index = scenes.index(forKey: scene) {
+            if let index = index(ofScene: scene) {
                 // Mutate in place: no copy of the checker per event.
-                if let violation = scenes.values[index].check(event) { return violation }
+                if let violation = checkers[index].check(event) { return violation }
             } else {
                 var checker = SceneTraceChecker()
                 if let violation = checker.check(event) { return violation }
-                scenes[scene] = checker
+                checkerIndex[scene] = checkers.count
+                lastScene = (scene, checkers.count)
+                checkers.append(checker)
             }
         }
         lastSeq = event.seq
@@ -65,10 +72,18 @@ public struct TraceVerifier: Sendable {
         return nil
     }
 
+    private mutating func index(ofScene scene: String) -> Int? {
+        if let lastScene, lastScene.name == scene { return lastScene.index }
+        guard let index = checkerIndex[scene] else { return nil }
+        lastScene = (scene, index)
+        return index
+    }
+
     /// A worker spawned and not exited when the host says it `stopped` (the host waits for
     /// every worker's death before it stops, so a trace without the exit lost it).
     private func workerOutliving(_ stopped: TraceEvent) -> LifecycleViolation? {
-        for (scene, checker) in scenes.sorted(by: { $0.key < $1.key }) {
+        for (scene, index) in checkerIndex.sorted(by: { $0.key < $1.key }) {
+            let checker = checkers[index]
             switch checker.processState {
             case .launching, .running, .suspended:
                 return LifecycleViolation(
@@ -87,6 +102,6 @@ public struct TraceVerifier: Sendable {
     /// The model's view of `scene` as the accepted events left it; nil if no callback,
     /// state or process event of it was accepted.
     public func checker(forScene scene: String) -> SceneTraceChecker? {
-        scenes[scene]
+        checkerIndex[scene].map { checkers[$0] }
     }
 }

@@ -17,7 +17,7 @@ actor SceneController {
     /// The callers waiting, each resumed exactly once: by the `resume` action that takes it
     /// out of here, or by a cancelled wait that does. (Unsafe continuations: the checked
     /// ones allocate a guard per transition to catch what this single owner rules out.)
-    private var callers: [SceneMachine.CallerID: UnsafeContinuation<Void, any Error>] = [:]
+    private var callers = WaitingCallers()
     private var nextCaller = 0
     private var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
@@ -137,7 +137,7 @@ actor SceneController {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
-                callers[caller] = continuation
+                callers.add(caller, continuation)
                 apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
             }
         } onCancel: {
@@ -151,14 +151,14 @@ actor SceneController {
     }
 
     private func cancelWait(_ caller: SceneMachine.CallerID) {
-        guard let continuation = callers.removeValue(forKey: caller) else { return }
+        guard let continuation = callers.remove(caller) else { return }
         apply(machine.dropWaiter(caller: caller))
         continuation.resume(throwing: CancellationError())
     }
 
     private func register(_ continuation: UnsafeContinuation<Void, any Error>) -> SceneMachine.CallerID {
         nextCaller += 1
-        callers[nextCaller] = continuation
+        callers.add(nextCaller, continuation)
         return nextCaller
     }
 
@@ -298,10 +298,17 @@ actor SceneController {
 
     /// Performs `actions` in order; what they report back (a spawn, a store, a recorded
     /// callback, a write that found the pipe closed) is fed to the machine after them.
+    ///
+    /// Each action is moved out of the array, not copied: a trace event it carries then
+    /// reaches the recorder uniquely referenced, which stamps it in place instead of copying
+    /// its storage (and a copy and a release per action, on every transition, are saved).
     private func apply(_ actions: consuming [SceneMachine.Action]) {
+        var actions = actions
         var followUps: [SceneMachine.Event] = []
-        for index in actions.indices {
-            perform(actions[index], followUps: &followUps)
+        while !actions.isEmpty {
+            // A handful of actions: shifting the rest down costs less than copying each.
+            // (`remove(at:)` moves the element out; `removeFirst()` copies it, then drops it.)
+            perform(actions.remove(at: 0), followUps: &followUps)
         }
         machine.recycle(actions)
         for followUp in followUps {
@@ -335,8 +342,8 @@ actor SceneController {
         }
     }
 
-    private func perform(_ action: SceneMachine.Action, followUps: inout [SceneMachine.Event]) {
-        switch action {
+    private func perform(_ action: consuming SceneMachine.Action, followUps: inout [SceneMachine.Event]) {
+        switch consume action {
         case .spawn(let argv):
             launchingArgv = argv
             if let child = context.prewarmed.take(argv: argv) {
@@ -399,17 +406,21 @@ actor SceneController {
             let scene = id
             store({ () throws(HostError) in sessions.delete(scene) }, followUps: &followUps)
         case .record(let event):
-            context.trace.record(event)
+            context.trace.record(consume event)
         case .recordCallback(let event, let name):
             let accepted: Bool
-            if case .recorded = context.trace.record(event, by: .worker) { accepted = true } else { accepted = false }
+            if case .recorded = context.trace.record(consume event, by: .worker) {
+                accepted = true
+            } else {
+                accepted = false
+            }
             followUps.append(.callbackRecorded(name, accepted: accepted))
         case .resume(let caller, let result):
             if let argv = launchingArgv {
                 launchingArgv = nil
                 context.prewarmed.launchEnded(argv: argv)
             }
-            guard let continuation = callers.removeValue(forKey: caller) else { return }
+            guard let continuation = callers.remove(caller) else { return }
             switch result {
             case .success: continuation.resume()
             case .failure(let error): continuation.resume(throwing: error)
@@ -445,6 +456,23 @@ extension SceneMachine {
         case exitProbed(exiting: Bool)
         /// An event about this scene to record in its turn (`SceneMachine.recordInTurn`).
         case recordInTurn(TraceEvent)
+    }
+}
+
+/// The continuations of a scene's waiting callers by caller id. Usually one or two: a
+/// transition registers one and removes it, and a linear search of a few entries costs less
+/// than hashing the id twice (a dictionary did, on every transition).
+private struct WaitingCallers {
+    private var entries: [(caller: SceneMachine.CallerID, continuation: UnsafeContinuation<Void, any Error>)] = []
+
+    mutating func add(_ caller: SceneMachine.CallerID, _ continuation: UnsafeContinuation<Void, any Error>) {
+        entries.append((caller, continuation))
+    }
+
+    /// Removes and returns `caller`'s continuation; nil if it was resumed already.
+    mutating func remove(_ caller: SceneMachine.CallerID) -> UnsafeContinuation<Void, any Error>? {
+        guard let index = entries.firstIndex(where: { $0.caller == caller }) else { return nil }
+        return entries.remove(at: index).continuation
     }
 }
 

@@ -4,8 +4,9 @@ import Protocol
 public enum SceneOperation: Sendable, Hashable {
     /// Connect the scene (start its worker). `background`: system-requested launch.
     /// `worker`: this scene's worker argv, overriding the host's. `launch`: the URL and
-    /// size it launches with.
-    case connect(
+    /// size it launches with. (Indirect: it is by far the largest case, and every scene's
+    /// queued and in-flight work would otherwise be that large and copied as much.)
+    indirect case connect(
         background: Bool = false,
         root: String = "Root",
         worker: [String]? = nil,

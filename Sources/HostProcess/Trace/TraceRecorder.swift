@@ -113,12 +113,14 @@ public final class TraceRecorder: Sendable {
 
     /// Records `event`, assigning `seq` and `t`, and checks it against the model first;
     /// `author` decides what a refusal means (see the type's summary).
+    ///
+    /// Consuming: an event handed over as the caller's only reference is stamped in place,
+    /// not copied (its storage is a class, copied on write).
     @discardableResult
-    public func record(_ event: TraceEvent, by author: Author = .host) -> Outcome {
+    public func record(_ event: consuming TraceEvent, by author: Author = .host) -> Outcome {
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
             let time = elapsed
-            var event = event
             event.time = time
             event.seq = state.nextSeq
             if let violation = state.verifier.check(event) {

@@ -14,7 +14,9 @@ public enum HostCommand: Sendable, Hashable {
 public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"connect","session":"A","configuration":"Default","role":"windowApplication",
     ///   "background":false,"root":"Root","reconnect":false,"restoration":{...}}`
-    case connect(ConnectOptions)
+    /// (Indirect: its options are several times the size of every other case, and the host
+    /// keeps and copies operations on every transition.)
+    indirect case connect(ConnectOptions)
     /// `{"op":"activate"}`: foregroundInactive → foregroundActive.
     case activate
     /// `{"op":"deactivate"}`: foregroundActive → foregroundInactive.
