@@ -453,7 +453,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
         // A tab switch starts with the new tab's root's `loadView` or its top's `viewWillAppear`.
         let firstSteps =
             atom == .selectTab
-            ? [LifecycleAtom.selectTabFirstStep(selectedStack: []), LifecycleAtom.selectTabFirstStep(selectedStack: ["top"])]
+            ? [
+                LifecycleAtom.selectTabFirstStep(selectedStack: []),
+                LifecycleAtom.selectTabFirstStep(selectedStack: ["top"]),
+            ]
             : [atom.firstStep(stack: [])]
         var names: [String] = []
         for step in firstSteps {
