@@ -71,7 +71,7 @@ struct AppOriginRules: Sendable, Equatable {
             }
             return .standalone
         }
-        if event.origin != nil, let name = CallbackName(rawValue: event.name ?? "") {
+        if event.origin != nil, let name = CallbackName(named: event.name ?? "") {
             switch name {
             case .beginBackgroundTask, .endBackgroundTask:
                 try checkBackgroundTask(name, event, in: scene)

@@ -179,8 +179,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .atomFinished:
             // One snapshot for every atom tried (a few per event, on the host's hot path).
             let snapshot = snapshot
+            let callback = event.kind == .callback ? CallbackName(named: event.name ?? "") : nil
             let atom = LifecycleAtom.allCases.first { atom in
-                event.op == atom.startingOp && Self.mayBeFirstEvent(event, of: atom) && mayStart(atom, in: snapshot)
+                event.op == atom.startingOp && Self.mayStart(atom, with: callback) && mayStart(atom, in: snapshot)
                     && startsAtom(atom, event)
             }
             guard let atom else {
@@ -251,7 +252,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             activation = to
             return
         }
-        guard let name = CallbackName(rawValue: event.name ?? "") else { return }
+        guard let name = CallbackName(named: event.name ?? "") else { return }
         switch name {
         case .didFinishLaunching:
             hasLaunched = true
@@ -437,19 +438,20 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// Whether `atom` may start now (no atom in progress): a new process runs the launch
     /// first and only then, nothing but the exit follows a disconnect, and otherwise the
     /// model's table (`LifecycleAtom.requirements`) decides.
-    /// Whether `event` carries a callback name `atom`'s first step can have: a cheap test
-    /// that spares the checker the requirements of every atom the event cannot start (a few
-    /// per event, on the host's hot path). `startsAtom` decides; this only passes over atoms.
-    private static func mayBeFirstEvent(_ event: TraceEvent, of atom: LifecycleAtom) -> Bool {
-        guard let names = firstCallbackNames[atom.rawValue] else { return true }
-        guard let name = event.name else { return false }
-        return names.contains(name)
+    /// Whether an event that is `callback` (nil: not a callback, or an unknown one) may be the
+    /// first step of `atom`: a cheap test that spares the checker the requirements of every
+    /// atom the event cannot start (a few per event, on the host's hot path). `startsAtom`
+    /// decides; this only passes over atoms.
+    private static func mayStart(_ atom: LifecycleAtom, with callback: CallbackName?) -> Bool {
+        guard let names = firstCallbacks[atom.rawValue] else { return true }
+        guard let callback else { return false }
+        return names.contains(callback)
     }
 
-    /// Per atom (by raw value), the callback names its first step can have, taken from the
-    /// model's first steps once; nil for an atom whose first step is not a callback (none
-    /// today), which then takes any event to `startsAtom`.
-    private static let firstCallbackNames: [[String]?] = LifecycleAtom.allCases.map { atom in
+    /// Per atom (by raw value), the callbacks its first step can be, taken from the model's
+    /// first steps once; nil for an atom whose first step is not a callback (none today),
+    /// which then takes any event to `startsAtom`.
+    private static let firstCallbacks: [[CallbackName]?] = LifecycleAtom.allCases.map { atom in
         // A tab switch starts with the new tab's root's `loadView` or its top's `viewWillAppear`.
         let firstSteps =
             atom == .selectTab
@@ -458,10 +460,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 LifecycleAtom.selectTabFirstStep(selectedStack: ["top"]),
             ]
             : [atom.firstStep(stack: [])]
-        var names: [String] = []
+        var names: [CallbackName] = []
         for step in firstSteps {
             guard case .callback(let name, _) = step else { return nil }
-            names.append(name.rawValue)
+            names.append(name)
         }
         return names
     }

@@ -31,6 +31,9 @@ struct TimerQueue {
     private var heap: [Entry] = []
     private var actions: [UInt64: Action] = [:]
     private var nextID: UInt64 = 1
+    /// The id of the heap's top entry when it was last found live (ids are never reused): the
+    /// loop asks for the next deadline twice per turn, and a lookup each time cost a hash.
+    private var liveTopID: UInt64?
 
     /// Timers armed and neither fired nor cancelled.
     var liveCount: Int { actions.count }
@@ -51,12 +54,16 @@ struct TimerQueue {
     /// Forgets `id`'s action; harmless for a timer that already fired or was cancelled.
     mutating func cancel(_ id: EventLoopTimerID) {
         actions.removeValue(forKey: id.rawValue)
+        if liveTopID == id.rawValue { liveTopID = nil }
     }
 
     /// The earliest deadline of a live timer; drops the cancelled entries found on top.
     mutating func nextDeadline() -> ContinuousClock.Instant? {
         while let top = heap.first {
-            if actions[top.id] != nil { return top.deadline }
+            if top.id == liveTopID || actions.index(forKey: top.id) != nil {
+                liveTopID = top.id
+                return top.deadline
+            }
             popMin()
         }
         return nil

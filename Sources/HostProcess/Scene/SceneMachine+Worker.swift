@@ -233,7 +233,7 @@ extension SceneMachine {
             default: break
             }
         }
-        output.append(.recordCallback(event, CallbackName(rawValue: event.name ?? "") ?? .stateRestorationActivity))
+        output.append(.recordCallback(event, CallbackName(named: event.name ?? "") ?? .stateRestorationActivity))
     }
 
     /// `present` while a present request runs: its callbacks begin as a push's do, and the

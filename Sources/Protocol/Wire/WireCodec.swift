@@ -304,6 +304,14 @@ enum OperationKind: String, CaseIterable {
 extension CallbackName {
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable(allCases) { $0.rawValue }
+
+    /// The callback named `name` (its raw value), if any: `init(rawValue:)` through a hash
+    /// table. The synthesized initializer costs about 600 instructions, and the host's trace
+    /// checker asks once per callback it records.
+    public init?(named name: String) {
+        guard let callback = Self.byName[name] else { return nil }
+        self = callback
+    }
 }
 
 extension WorkerMessage {
