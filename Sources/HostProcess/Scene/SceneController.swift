@@ -262,18 +262,9 @@ actor SceneController {
 
     private func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
         let deadline = ContinuousClock.now + delay
-        if let armed = timers[token.timer], armed.loopDeadline <= deadline {
-            // The loop timer already set fires first, and then waits again for this deadline:
-            // a watchdog armed and cancelled on every transition costs no loop timer each.
-            timers[token.timer] = ArmedTimer(
-                token: token,
-                deadline: deadline,
-                loopDeadline: armed.loopDeadline,
-                loopID: armed.loopID
-            )
-            return
-        }
-        if let previous = timers[token.timer] { EventLoop.shared.cancelTimer(previous.loopID) }
+        // One access to `timers` on the common path (each is a runtime exclusivity check).
+        guard case .needsLoopTimer(let replacing) = Self.rearm(&timers[token.timer], token, deadline) else { return }
+        if let replacing { EventLoop.shared.cancelTimer(replacing) }
         timers[token.timer] = ArmedTimer(
             token: token,
             deadline: deadline,
@@ -282,16 +273,41 @@ actor SceneController {
         )
     }
 
+    private enum Rearming {
+        /// The loop timer already set fires first, and then waits again for the new deadline.
+        case rearmed
+        /// A loop timer must be set for the new deadline, replacing this one (if any).
+        case needsLoopTimer(replacing: EventLoopTimerID?)
+    }
+
+    /// Arms `armed` for `deadline` in place when its loop timer fires first: a watchdog armed
+    /// and cancelled on every transition then costs no loop timer each.
+    private static func rearm(
+        _ armed: inout ArmedTimer?,
+        _ token: SceneMachine.TimerToken,
+        _ deadline: ContinuousClock.Instant
+    ) -> Rearming {
+        guard let current = armed else { return .needsLoopTimer(replacing: nil) }
+        guard current.loopDeadline <= deadline else { return .needsLoopTimer(replacing: current.loopID) }
+        armed = ArmedTimer(token: token, deadline: deadline, loopDeadline: current.loopDeadline, loopID: current.loopID)
+        return .rearmed
+    }
+
     private func cancelTimer(_ token: SceneMachine.TimerToken) {
-        guard let armed = timers[token.timer], armed.token == token else { return }
+        if let loopID = Self.disarm(&timers[token.timer], token) { EventLoop.shared.cancelTimer(loopID) }
+    }
+
+    /// Disarms `armed` if `token` armed it, in one access. A waiter's timer is dropped, and its
+    /// loop timer returned for cancelling: one per wait, never armed again, they would pile up
+    /// until their timeouts. Any other is kept for its next arming (see `armTimer`).
+    private static func disarm(_ armed: inout ArmedTimer?, _ token: SceneMachine.TimerToken) -> EventLoopTimerID? {
+        guard let current = armed, current.token == token else { return nil }
         if case .waiter = token.timer {
-            // One per wait, never armed again: kept, they would pile up until their timeouts.
-            timers[token.timer] = nil
-            EventLoop.shared.cancelTimer(armed.loopID)
-        } else {
-            // Kept for the next arming of the same timer (see `armTimer`).
-            timers[token.timer]?.token = nil
+            armed = nil
+            return current.loopID
         }
+        armed!.token = nil
+        return nil
     }
 
     // MARK: Actions
