@@ -154,16 +154,33 @@ extension EventLoop {
             return
         }
         let id = token >> 2
-        guard let source = Source(rawValue: token & 3),
-            let watch = watches.withLock({ $0[id] })
-        else {
-            return  // the child was reaped earlier in this batch
-        }
+        guard let source = Source(rawValue: token & 3) else { return }
         switch source {
-        case .stdout: drain(.stdout, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
-        case .stderr: drain(.stderr, of: watch, id: id, into: buffer, maxReads: Self.readsPerEvent)
-        case .pidfd: finish(id, watch, buffer: buffer)
-        case .stdin: watch.child.flushStdinBacklog()
+        case .stdout, .stderr:
+            // Only what a read needs, not the whole watch: its copy cost a retain and a release
+            // per closure it holds, on every message.
+            let stream: ChildProcess.OutputStream = source == .stdout ? .stdout : .stderr
+            guard let reader = watches.withLock({ $0[id].map { OutputReader($0, stream) } }) else {
+                return  // the child was reaped earlier in this batch
+            }
+            drain(stream, reader, id: id, into: buffer, maxReads: Self.readsPerEvent)
+        case .pidfd:
+            guard let watch = watches.withLock({ $0[id] }) else { return }
+            finish(id, watch, buffer: buffer)
+        case .stdin:
+            guard let child = watches.withLock({ $0[id]?.child }) else { return }
+            child.flushStdinBacklog()
+        }
+    }
+
+    /// A watch's output stream as a read of it needs it.
+    private struct OutputReader {
+        var descriptor: Int32
+        var handler: OutputHandler
+
+        init(_ watch: Watch, _ stream: ChildProcess.OutputStream) {
+            descriptor = stream == .stdout ? watch.stdout : watch.stderr
+            handler = stream == .stdout ? watch.onStdout : watch.onStderr
         }
     }
 
@@ -174,16 +191,16 @@ extension EventLoop {
     /// `reportsEOF`: call the watch's `onStdoutEOF` at stdout's EOF (not while finishing a dead child).
     private func drain(
         _ stream: ChildProcess.OutputStream,
-        of watch: Watch,
+        _ reader: OutputReader,
         id: UInt64,
         into buffer: UnsafeMutableRawBufferPointer,
         maxReads: Int,
         reportsEOF: Bool = true,
         stopsAtShortRead: Bool = true
     ) {
-        let descriptor = stream == .stdout ? watch.stdout : watch.stderr
+        let descriptor = reader.descriptor
         guard descriptor >= 0 else { return }
-        let handler = stream == .stdout ? watch.onStdout : watch.onStderr
+        let handler = reader.handler
         var reads = 0
         while reads < maxReads {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
@@ -199,11 +216,13 @@ extension EventLoop {
             }
             // EOF, or an error no retry will fix.
             _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
-            watch.child.closeOutput(stream)
             // Later events of this batch for the closed number must find it closed.
-            watches.withLock { watches in
+            let watch = watches.withLock { watches in
                 if stream == .stdout { watches[id]?.stdout = -1 } else { watches[id]?.stderr = -1 }
+                return watches[id]
             }
+            guard let watch else { return }
+            watch.child.closeOutput(stream)
             if stream == .stdout, reportsEOF, let onStdoutEOF = watch.onStdoutEOF { onStdoutEOF() }
             return
         }
@@ -213,7 +232,7 @@ extension EventLoop {
     private func finish(_ id: UInt64, _ watch: Watch, buffer: UnsafeMutableRawBufferPointer) {
         drain(
             .stdout,
-            of: watch,
+            OutputReader(watch, .stdout),
             id: id,
             into: buffer,
             maxReads: Self.readsWhenDraining,
@@ -222,7 +241,7 @@ extension EventLoop {
         )
         drain(
             .stderr,
-            of: watch,
+            OutputReader(watch, .stderr),
             id: id,
             into: buffer,
             maxReads: Self.readsWhenDraining,

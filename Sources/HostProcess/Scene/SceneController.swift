@@ -5,8 +5,8 @@ import Protocol
 ///
 /// The actor runs on the event loop (its executor is `EventLoop.shared`), where the worker's
 /// output, its exit and the timers are delivered: those enter the actor synchronously
-/// (`assumeIsolated`), so replies, callbacks and deaths reach the machine in exactly the order
-/// the loop saw them. Each event is fed to the machine and its actions are performed at once;
+/// (`onLoop`, an `assumeIsolated` checked cheaply), so replies, callbacks and deaths reach the
+/// machine in exactly the order the loop saw them. Each event is fed to the machine and its actions are performed at once;
 /// nothing here awaits in the middle of a transition. Callers await only a continuation that a
 /// `resume` action resumes.
 actor SceneController {
@@ -25,6 +25,23 @@ actor SceneController {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
+    }
+
+    /// `assumeIsolated` for the loop's calls into this actor (its handlers, its jobs, a caller
+    /// on the loop thread), checked the cheap way.
+    ///
+    /// This actor's executor is the loop, which runs one thing at a time on its thread: code
+    /// on that thread is isolated to it. The runtime's `assumeIsolated` reaches the same answer
+    /// (through the loop's `checkIsolated`), but only after asking whether the loop is the
+    /// main executor and the current task's: about 270 instructions, three times per
+    /// transition. The cast is the one `assumeIsolated` itself makes once it has checked.
+    private nonisolated func onLoop<T>(_ operation: (isolated SceneController) throws -> T) rethrows -> T {
+        precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
+        typealias Isolated = (isolated SceneController) throws -> T
+        typealias Plain = (SceneController) throws -> T
+        return try withoutActuallyEscaping(operation) { (operation: @escaping Isolated) throws -> T in
+            try unsafeBitCast(operation, to: Plain.self)(self)
+        }
     }
 
     init(id: String, context: HostContext) {
@@ -48,7 +65,7 @@ actor SceneController {
     nonisolated func perform(_ op: SceneOperation) async throws {
         guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-            self.assumeIsolated { $0.begin(op, continuation) }
+            self.onLoop { $0.begin(op, continuation) }
         }
     }
 
@@ -110,7 +127,7 @@ actor SceneController {
     /// must not run this one's (and a task per scene for it would be one nobody waits for).
     nonisolated func offerDiscardsSoon() {
         EventLoop.shared.execute { [self] in
-            self.assumeIsolated { $0.offerDiscards() }
+            self.onLoop { $0.offerDiscards() }
         }
     }
 
@@ -145,7 +162,7 @@ actor SceneController {
             // happens before this actor method suspends): it finds it unless it was resolved
             // meanwhile. A loop job, not a task of its own.
             EventLoop.shared.execute { [self] in
-                self.assumeIsolated { $0.cancelWait(caller) }
+                self.onLoop { $0.cancelWait(caller) }
             }
         }
     }
@@ -217,7 +234,7 @@ actor SceneController {
         BlockingWorkThread.storage.submit { [self] in
             let outcome = Result { () throws(HostError) in try write() }
             EventLoop.shared.execute { [self] in
-                self.assumeIsolated { $0.storeFinished(outcome) }
+                self.onLoop { $0.storeFinished(outcome) }
             }
         }
     }
@@ -256,7 +273,7 @@ actor SceneController {
         at deadline: ContinuousClock.Instant
     ) -> EventLoopTimerID {
         EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
-            self?.assumeIsolated { $0.loopTimerFired(timer, setFor: deadline) }
+            self?.onLoop { $0.loopTimerFired(timer, setFor: deadline) }
         }
     }
 
@@ -344,7 +361,7 @@ actor SceneController {
             self.connection = connection
             let actions = machine.spawnCompleted(pid: child.pid, discarded: context.discards.takeAll())
             connection.start { [self] sender, event in
-                self.assumeIsolated { $0.workerEvent(event, from: sender) }
+                self.onLoop { $0.workerEvent(event, from: sender) }
             }
             return actions
         case .spawnFailed(let error): return machine.spawnFailed(error)
@@ -378,7 +395,7 @@ actor SceneController {
                         outcome = .failure(error)
                     }
                     EventLoop.shared.execute { [self] in
-                        self.assumeIsolated { $0.spawnFinished(outcome) }
+                        self.onLoop { $0.spawnFinished(outcome) }
                     }
                 }
             } catch {
@@ -411,7 +428,7 @@ actor SceneController {
             guard let child = connection?.child else { return }
             StopWaiter.stop(child) { [self] stopped in
                 EventLoop.shared.execute { [self] in
-                    self.assumeIsolated { $0.stopFinished(pid: child.pid, stopped: stopped) }
+                    self.onLoop { $0.stopFinished(pid: child.pid, stopped: stopped) }
                 }
             }
         case .storeSession(let session):
