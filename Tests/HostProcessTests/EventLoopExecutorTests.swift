@@ -280,6 +280,11 @@ struct EventLoopExecutorTests {
         #expect(EventLoop.milliseconds(roundingUp: .milliseconds(3)) == 3)
         #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
+        #expect(EventLoop.milliseconds(roundingUp: .zero) == 0)
+        // Either side of 2^64 attoseconds (18.4 s), where the arithmetic changes width.
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(18) + .milliseconds(446)) == 18_446)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(18) + .microseconds(446_745)) == 18_447)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(19) + .nanoseconds(1)) == 19_001)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
     }
 }

@@ -113,7 +113,9 @@ struct SceneMachineHarness {
         for action in actions {
             guard case .write(let commands) = action else { continue }
             for command in commands {
-                if case .request(let id, let op) = command, worker.pending[id] != nil { written.append((id, op)) }
+                if case .request(let id, let op) = command, worker.pending.contains(where: { $0.id == id }) {
+                    written.append((id, op))
+                }
             }
         }
         return written

@@ -58,9 +58,36 @@ struct SceneMachine: Sendable {
         case giveUp
     }
 
+    /// The steps a work item has still to take, in order.
+    ///
+    /// Taken by position, not removed: the lifecycle's step lists are mostly constant arrays
+    /// (static objects), and removing a step from one copied the array first, on every
+    /// transition.
+    struct Steps: Sendable, ExpressibleByArrayLiteral {
+        private var steps: [SceneLifecycle.Step]
+        private var next = 0
+
+        init(_ steps: [SceneLifecycle.Step]) { self.steps = steps }
+        init(arrayLiteral steps: SceneLifecycle.Step...) { self.steps = steps }
+
+        var isEmpty: Bool { next == steps.count }
+
+        /// Takes the next step; there must be one.
+        mutating func takeFirst() -> SceneLifecycle.Step {
+            defer { next += 1 }
+            return steps[next]
+        }
+
+        /// Puts `new` before the steps left.
+        mutating func prepend(_ new: [SceneLifecycle.Step]) {
+            steps = new + steps[next...]
+            next = 0
+        }
+    }
+
     struct InFlight: Sendable {
         var work: Work
-        var steps: [SceneLifecycle.Step]
+        var steps: Steps
         var wait: Wait = .none
         /// The session to store, until the store says it is stored.
         var storing: SceneSession?
@@ -465,7 +492,7 @@ struct SceneMachine: Sendable {
                     complete()
                     continue
                 }
-                start(inFlight!.steps.removeFirst())
+                start(inFlight!.steps.takeFirst())
                 continue
             }
             guard let work = dequeue() else { return }
@@ -484,7 +511,7 @@ struct SceneMachine: Sendable {
                 case .disconnect, .discard, .terminate: worker?.endsOnPurpose = true
                 default: break
                 }
-                inFlight = InFlight(work: work, steps: steps)
+                inFlight = InFlight(work: work, steps: Steps(steps))
             }
         case .restart(let background, let root):
             guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !isQuitting else { return }
@@ -618,7 +645,7 @@ struct SceneMachine: Sendable {
             let sends = lifecycle.takeQueuedNotifications().map {
                 SceneLifecycle.Step.send(.notify(name: $0.name, value: $0.value))
             }
-            inFlight?.steps.insert(contentsOf: sends, at: 0)
+            inFlight?.steps.prepend(sends)
 
         case .send(let operation):
             guard worker?.pid != nil, lifecycle.hasLiveWorker else {

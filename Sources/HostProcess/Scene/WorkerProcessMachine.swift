@@ -17,8 +17,10 @@ struct WorkerProcessMachine: Sendable {
     /// The argv it was started with (a restart uses it again).
     let argv: [String]
     private var nextRequestID = 1
-    /// Requests written and not answered yet, by id: the operation's name.
-    private(set) var pending: [Int: String] = [:]
+    /// Requests written and not answered yet: each one's id and operation name. One at a time
+    /// in practice (the scene carries out one request at a time): a search of an array costs
+    /// less than the two hashes a dictionary took per request.
+    private(set) var pending: [(id: Int, name: String)] = []
     private(set) var sawReady = false
     /// Set once the worker broke the protocol: later input from it is ignored.
     private(set) var violated = false
@@ -67,14 +69,15 @@ struct WorkerProcessMachine: Sendable {
     mutating func register(_ name: String) -> Int {
         let id = nextRequestID
         nextRequestID += 1
-        pending[id] = name
+        pending.append((id, name))
         return id
     }
 
     /// Takes the request `id` out of the pending set; nil if it is unknown.
     mutating func answered(_ id: Int) -> String? {
         defer { if pending.isEmpty { requestStarted = false } }
-        return pending.removeValue(forKey: id)
+        guard let index = pending.firstIndex(where: { $0.id == id }) else { return nil }
+        return pending.remove(at: index).name
     }
 
     /// A callback of a pending request arrived: the worker has started carrying it out.

@@ -3,19 +3,27 @@ extension LifecycleOperation {
     /// must hold, checked in order. Empty for host-wide and script operations, which are
     /// never refused. Every scene operation also needs `notDiscarded`, checked first.
     public var requirements: [LifecycleRequirement] {
-        Self.requirementTable[self] ?? []
+        Self.requirementTable[index]
     }
 
     // Built once: the requirements are asked for on every request, and the table's arrays
-    // would otherwise be allocated each time.
-    private static let requirementTable = Dictionary(
-        uniqueKeysWithValues: allCases.map { ($0, $0.definedRequirements) }
-    )
-    private static let checkedRequirementTable = Dictionary(
-        uniqueKeysWithValues: allCases.map { operation in
-            (operation, (operation.opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + operation.requirements)
-        }
-    )
+    // would otherwise be allocated each time. Arrays by case position, found through a name
+    // table: a dictionary keyed by the operation hashed its raw value (a string) with SipHash,
+    // about 330 instructions per request.
+    private static let requirementTable = allCases.map(\.definedRequirements)
+    private static let checkedRequirementTable = allCases.map { operation in
+        (operation.opensNewSession ? [] : [LifecycleRequirement.notDiscarded]) + operation.definedRequirements
+    }
+    private static let positions: NameTable<Int> = {
+        let operations = allCases
+        return NameTable(operations.indices) { operations[$0].rawValue }
+    }()
+
+    /// The operation's position in `allCases`.
+    private var index: Int {
+        // Every case is in the table.
+        Self.positions[rawValue] ?? 0
+    }
 
     private var definedRequirements: [LifecycleRequirement] {
         switch self {
@@ -100,7 +108,7 @@ extension LifecycleOperation {
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
         guard kind == .scene else { return nil }
-        guard let unmet = (Self.checkedRequirementTable[self] ?? []).firstUnmet(by: snapshot) else { return nil }
+        guard let unmet = Self.checkedRequirementTable[index].firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
     }
 
