@@ -162,10 +162,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
         } catch {
             throw violation(event, expected: error.expected)
         }
+        // Named once: a name costs a table lookup, and both the atom's start and the effects ask.
+        let callback = event.kind == .callback ? CallbackName(named: event.name ?? "") : nil
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
-            return applyEffects(of: event)
+            return applyEffects(of: event, callback: callback)
         }
         // (An unknown callback name matches no step, so it is refused below.)
         switch decision == .startAtom ? .atomFinished : progress.consume(event, stack: stack) {
@@ -179,7 +181,6 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .atomFinished:
             // One snapshot for every atom tried (a few per event, on the host's hot path).
             let snapshot = snapshot
-            let callback = event.kind == .callback ? CallbackName(named: event.name ?? "") : nil
             let atom = LifecycleAtom.allCases.first { atom in
                 event.op == atom.startingOp && Self.mayStart(atom, with: callback) && mayStart(atom, in: snapshot)
                     && startsAtom(atom, event)
@@ -220,7 +221,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
-        applyEffects(of: event)
+        applyEffects(of: event, callback: callback)
         for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {
             processState = .running
@@ -247,12 +248,13 @@ public struct SceneTraceChecker: Sendable, Equatable {
     }
 
     /// What each accepted callback or state event changes, whatever atom it belongs to.
-    private mutating func applyEffects(of event: TraceEvent) {
+    /// `callback`: the event's callback, nil for a state event or an unknown name.
+    private mutating func applyEffects(of event: TraceEvent, callback: CallbackName?) {
         if event.kind == .state, let to = event.to {
             activation = to
             return
         }
-        guard let name = CallbackName(named: event.name ?? "") else { return }
+        guard let name = callback else { return }
         switch name {
         case .didFinishLaunching:
             hasLaunched = true

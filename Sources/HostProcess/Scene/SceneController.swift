@@ -225,7 +225,7 @@ actor SceneController {
     /// waits for the answer.
     private func store(
         _ write: @escaping @Sendable () throws(HostError) -> Void,
-        followUps: inout [SceneMachine.Event]
+        followUps: inout FollowUps
     ) {
         guard !context.sessions.isMemoryOnly else {
             followUps.append(Self.storeEvent(Result { () throws(HostError) in try write() }))
@@ -337,7 +337,7 @@ actor SceneController {
     /// its storage (and a copy and a release per action, on every transition, are saved).
     private func apply(_ actions: consuming [SceneMachine.Action]) {
         var actions = actions
-        var followUps: [SceneMachine.Event] = []
+        var followUps = FollowUps()
         while !actions.isEmpty {
             // A handful of actions: shifting the rest down costs less than copying each.
             // (`remove(at:)` moves the element out; `removeFirst()` copies it, then drops it.)
@@ -375,7 +375,7 @@ actor SceneController {
         }
     }
 
-    private func perform(_ action: consuming SceneMachine.Action, followUps: inout [SceneMachine.Event]) {
+    private func perform(_ action: consuming SceneMachine.Action, followUps: inout FollowUps) {
         switch consume action {
         case .spawn(let argv):
             launchingArgv = argv
@@ -489,6 +489,34 @@ extension SceneMachine {
         case exitProbed(exiting: Bool)
         /// An event about this scene to record in its turn (`SceneMachine.recordInTurn`).
         case recordInTurn(TraceEvent)
+    }
+}
+
+/// What performing a batch of actions reported back, in order: usually one event at most
+/// (a recorded callback's acceptance), kept inline; an array is allocated only for a second.
+private struct FollowUps: Sequence {
+    private var first: SceneMachine.Event?
+    private var rest: [SceneMachine.Event] = []
+
+    mutating func append(_ event: SceneMachine.Event) {
+        if first == nil {
+            first = event
+        } else {
+            rest.append(event)
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(first: first, rest: rest.makeIterator())
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate var first: SceneMachine.Event?
+        fileprivate var rest: IndexingIterator<[SceneMachine.Event]>
+
+        mutating func next() -> SceneMachine.Event? {
+            first.take() ?? rest.next()
+        }
     }
 }
 
