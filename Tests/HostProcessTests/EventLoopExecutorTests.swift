@@ -281,10 +281,12 @@ struct EventLoopExecutorTests {
         #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
         #expect(EventLoop.milliseconds(roundingUp: .zero) == 0)
-        // Either side of 2^64 attoseconds (18.4 s), where the arithmetic changes width.
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(18) + .milliseconds(446)) == 18_446)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(18) + .microseconds(446_745)) == 18_447)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(19) + .nanoseconds(1)) == 19_001)
+        // Either side of 2^78 attoseconds (302,231.45 s), where the arithmetic changes width.
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231)) == 302_231_000)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231) + .milliseconds(454)) == 302_231_454)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231) + .microseconds(454_001)) == 302_231_455)
+        #expect(EventLoop.milliseconds(roundingUp: .seconds(400_000) + .nanoseconds(1)) == 400_000_001)
         #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
     }
 }

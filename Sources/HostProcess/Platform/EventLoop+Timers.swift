@@ -48,14 +48,14 @@ extension EventLoop {
 
     /// `epoll_wait` counts whole milliseconds; rounding up keeps "at or after the deadline".
     static func milliseconds(roundingUp duration: Duration) -> Int32 {
-        // Under 2^64 attoseconds (18 s), in 64-bit arithmetic, where a division by a constant
-        // is a multiplication: `components` divides 128-bit numbers, about 190 instructions on
-        // every turn of the loop.
+        // Under 2^78 attoseconds (three days), with a 64-bit division by a constant (a
+        // multiplication): `components` divides 128-bit numbers, about 190 instructions on
+        // every turn of the loop. x / 10^15 is (x / 2^15) / 5^15, and x + 10^15 - 1 < 2^79
+        // shifted right by 15 fits in 64 bits.
         let total = duration.attoseconds
-        if total >= 0, total <= Int128(UInt64.max) {
-            let perMillisecond: UInt64 = 1_000_000_000_000_000
-            let attoseconds = UInt64(total)
-            return Int32(attoseconds / perMillisecond + (attoseconds % perMillisecond == 0 ? 0 : 1))
+        if total >= 0, total < Int128(1) << 78 {
+            let roundedUp = total + 999_999_999_999_999
+            return Int32(UInt64(truncatingIfNeeded: roundedUp >> 15) / 30_517_578_125)
         }
         let (seconds, attoseconds) = duration.components
         let limit = Int64(Int32.max) / 1000 - 1
