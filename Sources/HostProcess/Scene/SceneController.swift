@@ -344,7 +344,9 @@ actor SceneController {
             perform(actions.remove(at: 0), followUps: &followUps)
         }
         machine.recycle(actions)
-        for followUp in followUps {
+        guard let first = followUps.first else { return }
+        apply(feed(first))
+        for followUp in followUps.rest {
             apply(feed(followUp))
         }
     }
@@ -494,28 +496,16 @@ extension SceneMachine {
 
 /// What performing a batch of actions reported back, in order: usually one event at most
 /// (a recorded callback's acceptance), kept inline; an array is allocated only for a second.
-private struct FollowUps: Sequence {
-    private var first: SceneMachine.Event?
-    private var rest: [SceneMachine.Event] = []
+private struct FollowUps {
+    private(set) var first: SceneMachine.Event?
+    /// The events after `first`.
+    private(set) var rest: [SceneMachine.Event] = []
 
     mutating func append(_ event: SceneMachine.Event) {
         if first == nil {
             first = event
         } else {
             rest.append(event)
-        }
-    }
-
-    func makeIterator() -> Iterator {
-        Iterator(first: first, rest: rest.makeIterator())
-    }
-
-    struct Iterator: IteratorProtocol {
-        fileprivate var first: SceneMachine.Event?
-        fileprivate var rest: IndexingIterator<[SceneMachine.Event]>
-
-        mutating func next() -> SceneMachine.Event? {
-            first.take() ?? rest.next()
         }
     }
 }
