@@ -6,9 +6,9 @@ import Protocol
 /// The actor runs on the event loop (its executor is `EventLoop.shared`), where the worker's
 /// output, its exit and the timers are delivered: those enter the actor synchronously
 /// (`onLoop`, an `assumeIsolated` checked cheaply), so replies, callbacks and deaths reach the
-/// machine in exactly the order the loop saw them. Each event is fed to the machine and its actions are performed at once;
-/// nothing here awaits in the middle of a transition. Callers await only a continuation that a
-/// `resume` action resumes.
+/// machine in exactly the order the loop saw them. Each event is fed to the machine and its
+/// actions are performed at once; nothing here awaits in the middle of a transition. Callers
+/// await only a continuation that a `resume` action resumes.
 actor SceneController {
     nonisolated let id: String
     private let context: HostContext
@@ -17,7 +17,7 @@ actor SceneController {
     /// The callers waiting, each resumed exactly once: by the `resume` action that takes it
     /// out of here, or by a cancelled wait that does. (Unsafe continuations: the checked
     /// ones allocate a guard per transition to catch what this single owner rules out.)
-    private var callers = WaitingCallers()
+    private var callers = WaitingCallers<UnsafeContinuation<Void, any Error>>()
     private var nextCaller = 0
     private var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
@@ -338,10 +338,12 @@ actor SceneController {
     private func apply(_ actions: consuming [SceneMachine.Action]) {
         var actions = actions
         var followUps = FollowUps()
-        while !actions.isEmpty {
-            // A handful of actions: shifting the rest down costs less than copying each.
-            // (`remove(at:)` moves the element out; `removeFirst()` copies it, then drops it.)
-            perform(actions.remove(at: 0), followUps: &followUps)
+        // Reversed once, then popped from the end: `popLast` moves an element out in constant
+        // time (`removeFirst` copies it, then drops it; `remove(at: 0)` shifts the rest, which
+        // is quadratic for an event that resumes thousands of waiters).
+        actions.reverse()
+        while let action = actions.popLast() {
+            perform(action, followUps: &followUps)
         }
         machine.recycle(actions)
         guard let first = followUps.first else { return }
@@ -507,23 +509,6 @@ private struct FollowUps {
         } else {
             rest.append(event)
         }
-    }
-}
-
-/// The continuations of a scene's waiting callers by caller id. Usually one or two: a
-/// transition registers one and removes it, and a linear search of a few entries costs less
-/// than hashing the id twice (a dictionary did, on every transition).
-private struct WaitingCallers {
-    private var entries: [(caller: SceneMachine.CallerID, continuation: UnsafeContinuation<Void, any Error>)] = []
-
-    mutating func add(_ caller: SceneMachine.CallerID, _ continuation: UnsafeContinuation<Void, any Error>) {
-        entries.append((caller, continuation))
-    }
-
-    /// Removes and returns `caller`'s continuation; nil if it was resumed already.
-    mutating func remove(_ caller: SceneMachine.CallerID) -> UnsafeContinuation<Void, any Error>? {
-        guard let index = entries.firstIndex(where: { $0.caller == caller }) else { return nil }
-        return entries.remove(at: index).continuation
     }
 }
 
