@@ -437,9 +437,6 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     // MARK: - What may start
 
-    /// Whether `atom` may start now (no atom in progress): a new process runs the launch
-    /// first and only then, nothing but the exit follows a disconnect, and otherwise the
-    /// model's table (`LifecycleAtom.requirements`) decides.
     /// Whether an event that is `callback` (nil: not a callback, or an unknown one) may be the
     /// first step of `atom`: a cheap test that spares the checker the requirements of every
     /// atom the event cannot start (a few per event, on the host's hot path). `startsAtom`
@@ -470,7 +467,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
         return names
     }
 
-    /// `snapshot`: this checker's `snapshot`.
+    /// Whether `atom` may start now (no atom in progress): a new process runs the launch
+    /// first and only then, nothing but the exit follows a disconnect, and otherwise the
+    /// model's table (`LifecycleAtom.requirements`) decides. `snapshot`: this checker's
+    /// `snapshot`, taken once for all the atoms an event is tried against.
     private func mayStart(_ atom: LifecycleAtom, in snapshot: SceneSnapshot) -> Bool {
         guard processState == .launching || processState == .running else { return false }
         guard hasLaunched else { return atom == .launch }
