@@ -341,7 +341,11 @@ actor SceneController {
         // Reversed once, then popped from the end: `popLast` moves an element out in constant
         // time (`removeFirst` copies it, then drops it; `remove(at: 0)` shifts the rest, which
         // is quadratic for an event that resumes thousands of waiters).
-        actions.reverse()
+        if actions.count > 1 {
+            // Through a buffer pointer: `Array.reverse()` cost over 300 instructions for two or
+            // three actions (a uniqueness check per swap).
+            actions.withUnsafeMutableBufferPointer { $0.reverse() }
+        }
         while let action = actions.popLast() {
             perform(action, followUps: &followUps)
         }
