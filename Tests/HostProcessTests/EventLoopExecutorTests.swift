@@ -392,10 +392,12 @@ struct DescendantReaperTests {
             Int32($0)
         }
         #expect(pids.count == 2)
-        // The sweep was submitted to the sweep thread at the reap, before onExit: anything
-        // submitted there now runs after it.
+        // The loop submits the sweep right after it calls onExit, in the same handler (the
+        // exit's report comes first): a job on the loop runs after that handler, and what it
+        // submits to the sweep thread runs after the sweep. (Submitted straight from here, it
+        // raced the loop and ran first about once in ten runs.)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            BlockingWorkThread.sweeps.submit { done.resume() }
+            EventLoop.shared.execute { BlockingWorkThread.sweeps.submit { done.resume() } }
         }
         for pid in pids {
             // Neither running nor a zombie: killed and reaped (ESRCH).

@@ -5,6 +5,8 @@
 #include <signal.h>
 // Re-exported: Swift's Glibc module does not cover epoll.
 #include <sys/epoll.h>
+#include <pthread.h>
+#include <stdint.h>
 
 /// pidfd_open(2): a file descriptor that becomes readable when `pid` exits. -1 and errno on failure.
 int csh_pidfd_open(pid_t pid, unsigned int flags);
@@ -91,5 +93,20 @@ int csh_sched_getaffinity(int tid, size_t size, void *mask);
 
 /// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
 int csh_malloc_trim(size_t pad);
+
+/// The host's lock, for Swift's `Locked`: a futex word (one atomic instruction to take and one
+/// to release when uncontended), or under ThreadSanitizer a pthread mutex, which TSan sees.
+/// It must not move once initialized.
+struct csh_lock {
+    union {
+        pthread_mutex_t mutex;
+        uint32_t word;
+    } storage;
+};
+void csh_lock_init(struct csh_lock *lock);
+void csh_lock_destroy(struct csh_lock *lock);
+/// Blocks until the lock is free, then takes it. Not reentrant.
+void csh_lock_acquire(struct csh_lock *lock);
+void csh_lock_release(struct csh_lock *lock);
 
 #endif

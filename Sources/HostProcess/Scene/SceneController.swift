@@ -9,17 +9,23 @@ import Protocol
 /// machine in exactly the order the loop saw them. Each event is fed to the machine and its
 /// actions are performed at once; nothing here awaits in the middle of a transition. Callers
 /// await only a continuation that a `resume` action resumes.
+///
+/// The state a transition touches is `@exclusivity(unchecked)`: the runtime's check of each
+/// access (about 100 instructions, a dozen accesses per transition) guards against an access
+/// that overlaps another, and none can here. The actor runs one job at a time on the loop
+/// thread, and the machine is a struct whose methods never call out: every mutation of it
+/// ends before the actions it returned are performed. The compiler still checks statically.
 actor SceneController {
     nonisolated let id: String
     private let context: HostContext
-    private var machine: SceneMachine
-    private var connection: WorkerConnection?
+    @exclusivity(unchecked) private var machine: SceneMachine
+    @exclusivity(unchecked) private var connection: WorkerConnection?
     /// The callers waiting, each resumed exactly once: by the `resume` action that takes it
     /// out of here, or by a cancelled wait that does. (Unsafe continuations: the checked
     /// ones allocate a guard per transition to catch what this single owner rules out.)
-    private var callers = WaitingCallers<UnsafeContinuation<Void, any Error>>()
-    private var nextCaller = 0
-    private var timers = TimerTable<ArmedTimer>()
+    @exclusivity(unchecked) private var callers = WaitingCallers<UnsafeContinuation<Void, any Error>>()
+    @exclusivity(unchecked) private var nextCaller = 0
+    @exclusivity(unchecked) private var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
 
@@ -35,13 +41,24 @@ actor SceneController {
     /// (through the loop's `checkIsolated`), but only after asking whether the loop is the
     /// main executor and the current task's: about 270 instructions, three times per
     /// transition. The cast is the one `assumeIsolated` itself makes once it has checked.
-    private nonisolated func onLoop<T>(_ operation: (isolated SceneController) throws -> T) rethrows -> T {
+    ///
+    /// The closure is cast inside a struct: a function value handed to the generic
+    /// `unsafeBitCast` directly goes through two reabstraction thunks, each a heap allocation
+    /// (about 700 instructions per call, three calls per transition). A struct's layout is
+    /// fixed, so casting one copies its two words and nothing else.
+    private nonisolated func onLoop(_ operation: (isolated SceneController) -> Void) {
         precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
-        typealias Isolated = (isolated SceneController) throws -> T
-        typealias Plain = (SceneController) throws -> T
-        return try withoutActuallyEscaping(operation) { (operation: @escaping Isolated) throws -> T in
-            try unsafeBitCast(operation, to: Plain.self)(self)
+        withoutActuallyEscaping(operation) { operation in
+            unsafeBitCast(IsolatedBody(run: operation), to: PlainBody.self).run(self)
         }
+    }
+
+    private struct IsolatedBody {
+        let run: (isolated SceneController) -> Void
+    }
+
+    private struct PlainBody {
+        let run: (SceneController) -> Void
     }
 
     init(id: String, context: HostContext) {
