@@ -249,7 +249,7 @@ struct EventLoopExecutorTests {
 @Suite struct TimerQueueTests {
     @Test func cancelledTimersAreCompactedSoTheHeapStaysBounded() {
         var queue = TimerQueue()
-        let start = ContinuousClock.now
+        let start = LoopInstant.now()
         var live: [EventLoopTimerID] = []
         for index in 0..<10_000 {
             let id = queue.schedule(at: start + .seconds(60 + index)) {}
@@ -266,7 +266,7 @@ struct EventLoopExecutorTests {
 
     @Test func timersWithTheSameDeadlineComeOutInTheOrderArmed() {
         var queue = TimerQueue()
-        let deadline = ContinuousClock.now
+        let deadline = LoopInstant.now()
         let log = Log<Int>()
         for index in 0..<100 {
             _ = queue.schedule(at: deadline) { log.append(index) }
@@ -276,18 +276,49 @@ struct EventLoopExecutorTests {
     }
 
     @Test func timeoutsRoundUpToWholeMilliseconds() {
-        #expect(EventLoop.milliseconds(roundingUp: .nanoseconds(1)) == 1)
-        #expect(EventLoop.milliseconds(roundingUp: .milliseconds(3)) == 3)
-        #expect(EventLoop.milliseconds(roundingUp: .microseconds(3001)) == 4)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(5)) == 5000)
-        #expect(EventLoop.milliseconds(roundingUp: .zero) == 0)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(18) + .microseconds(446_745)) == 18_447)
-        // Either side of 2^78 attoseconds (302,231.45 s), where the arithmetic changes width.
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231)) == 302_231_000)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231) + .milliseconds(454)) == 302_231_454)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(302_231) + .microseconds(454_001)) == 302_231_455)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(400_000) + .nanoseconds(1)) == 400_000_001)
-        #expect(EventLoop.milliseconds(roundingUp: .seconds(Int64.max)) == Int32.max)
+        #expect(EventLoop.milliseconds(roundingUp: 0) == 0)
+        #expect(EventLoop.milliseconds(roundingUp: 1) == 1)
+        #expect(EventLoop.milliseconds(roundingUp: 3_000_000) == 3)
+        #expect(EventLoop.milliseconds(roundingUp: 3_000_001) == 4)
+        #expect(EventLoop.milliseconds(roundingUp: 5_000_000_000) == 5000)
+        // Int32.max milliseconds is 24.8 days: a later deadline waits that long, then again.
+        #expect(EventLoop.milliseconds(roundingUp: Int64(Int32.max) * 1_000_000) == Int32.max)
+        #expect(EventLoop.milliseconds(roundingUp: Int64(Int32.max) * 1_000_000 + 1) == Int32.max)
+        #expect(EventLoop.milliseconds(roundingUp: Int64.max) == Int32.max)
+    }
+
+    @Test func durationsBecomeWholeNanosecondsRoundedUp() {
+        let nanoseconds = LoopInstant.nanoseconds(roundingUp:)
+        let oneAttosecond = Duration(secondsComponent: 0, attosecondsComponent: 1)
+        #expect(nanoseconds(.zero) == 0)
+        #expect(nanoseconds(oneAttosecond) == 1)
+        #expect(nanoseconds(.nanoseconds(7)) == 7)
+        #expect(nanoseconds(.seconds(18) + .microseconds(446_745)) == 18_446_745_000)
+        // Either side of 2^73 attoseconds (9,444.732965739 s), where the arithmetic changes width.
+        #expect(nanoseconds(.seconds(9444) + .nanoseconds(732_965_739)) == 9_444_732_965_739)
+        #expect(nanoseconds(.seconds(9444) + .nanoseconds(732_965_740)) == 9_444_732_965_740)
+        #expect(nanoseconds(.seconds(9444) + .nanoseconds(732_965_740) + oneAttosecond) == 9_444_732_965_741)
+        #expect(nanoseconds(.seconds(400_000) + .nanoseconds(1)) == 400_000_000_000_001)
+        // Negative: rounded up, toward zero.
+        #expect(nanoseconds(.nanoseconds(-5)) == -5)
+        #expect(nanoseconds(.nanoseconds(-5) + oneAttosecond) == -4)
+        // Clamped rather than trapping.
+        #expect(nanoseconds(.seconds(Int64.max)) == 1 << 62)
+        #expect(nanoseconds(.seconds(Int64.min)) == -(1 << 62))
+        #expect((LoopInstant(nanoseconds: (1 << 62) - 1) + .seconds(10)).nanoseconds == 1 << 62)
+    }
+
+    /// A `ContinuousClock` deadline becomes a loop deadline at or after it (the two clocks
+    /// are the same clock on Linux), equal deadlines equal ones, and later ones later ones:
+    /// timers armed for one deadline still fire in the order armed.
+    @Test func continuousClockDeadlinesKeepTheirOrderAndAreNeverMovedEarlier() {
+        let before = LoopInstant.now()
+        let deadline = ContinuousClock.now + .seconds(1)
+        let converted = LoopInstant(deadline)
+        #expect(converted >= before + .seconds(1))
+        #expect(LoopInstant(deadline) == converted)
+        #expect(LoopInstant(deadline + .nanoseconds(1)) == converted + .nanoseconds(1))
+        #expect(LoopInstant(deadline - .seconds(2)) < converted)
     }
 }
 

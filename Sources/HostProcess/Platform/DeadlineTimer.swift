@@ -21,9 +21,9 @@ final class DeadlineTimer: Sendable {
         EventLoop.shared.cancelTimer(EventLoopTimerID(rawValue: id))
     }
 
-    /// `now + delay`, clamped so that an absurd delay means "never" rather than a trap.
-    static func deadline(after delay: Duration) -> ContinuousClock.Instant {
-        let never = Duration.seconds(Int64(1) << 40)
-        return .now + min(max(delay, .zero), never)
+    /// `now + delay` (clamped: an absurd delay means "never" rather than a trap; a negative
+    /// one, now).
+    static func deadline(after delay: Duration) -> LoopInstant {
+        .now() + max(delay, .zero)
     }
 }

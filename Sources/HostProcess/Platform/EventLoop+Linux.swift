@@ -110,7 +110,7 @@ extension EventLoop {
             let timeout = loopState.withLock { Self.prepareToSleep(&$0) }
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
             let waitError = errno
-            let woke = ContinuousClock.now
+            let woke = LoopInstant.now()
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }

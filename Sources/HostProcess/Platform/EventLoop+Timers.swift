@@ -5,7 +5,7 @@ extension EventLoop {
     /// deadline in the past fires on the loop's next turn). Callable from any thread.
     /// Timers with the same deadline fire in the order they were armed.
     package func scheduleTimer(
-        at deadline: ContinuousClock.Instant,
+        at deadline: LoopInstant,
         _ action: @escaping @Sendable () -> Void
     ) -> EventLoopTimerID {
         let (id, mustWake) = loopState.withLock { state in
@@ -16,6 +16,15 @@ extension EventLoop {
         return id
     }
 
+    /// `scheduleTimer(at:_:)` for a deadline on `ContinuousClock` (converted once, never to an
+    /// earlier moment).
+    package func scheduleTimer(
+        at deadline: ContinuousClock.Instant,
+        _ action: @escaping @Sendable () -> Void
+    ) -> EventLoopTimerID {
+        scheduleTimer(at: LoopInstant(deadline), action)
+    }
+
     /// Disarms `id`. Cancelling a timer that already fired or was cancelled is harmless; a
     /// timer whose action is running or about to run on the loop thread is not stopped.
     package func cancelTimer(_ id: EventLoopTimerID) {
@@ -23,7 +32,7 @@ extension EventLoop {
     }
 
     /// Runs the actions of every timer due by `instant`, each outside the lock.
-    func fireDueTimers(dueBy instant: ContinuousClock.Instant) {
+    func fireDueTimers(dueBy instant: LoopInstant) {
         while let action = loopState.withLock({ state -> TimerQueue.Action? in
             guard let next = state.timers.nextDeadline(), next <= instant else { return nil }
             return state.timers.popDue(now: instant)
@@ -40,27 +49,16 @@ extension EventLoop {
             state.sleep = .sleeping(until: nil)
             return -1
         }
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { return 0 }
+        let remaining = LoopInstant.now().nanoseconds(to: deadline)
+        guard remaining > 0 else { return 0 }
         state.sleep = .sleeping(until: deadline)
         return milliseconds(roundingUp: remaining)
     }
 
     /// `epoll_wait` counts whole milliseconds; rounding up keeps "at or after the deadline".
-    static func milliseconds(roundingUp duration: Duration) -> Int32 {
-        // Under 2^78 attoseconds (three days), with a 64-bit division by a constant (a
-        // multiplication): `components` divides 128-bit numbers, about 190 instructions on
-        // every turn of the loop. x / 10^15 is (x / 2^15) / 5^15, and x + 10^15 - 1 < 2^79
-        // shifted right by 15 fits in 64 bits.
-        let total = duration.attoseconds
-        if total >= 0, total < Int128(1) << 78 {
-            let roundedUp = total + 999_999_999_999_999
-            return Int32(UInt64(truncatingIfNeeded: roundedUp >> 15) / 30_517_578_125)
-        }
-        let (seconds, attoseconds) = duration.components
-        let limit = Int64(Int32.max) / 1000 - 1
-        guard seconds < limit else { return Int32.max }
-        let subMilliseconds = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(seconds * 1000 + subMilliseconds)
+    /// `nanoseconds`: not negative.
+    static func milliseconds(roundingUp nanoseconds: Int64) -> Int32 {
+        let milliseconds = nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0)
+        return Int32(clamping: milliseconds)
     }
 }

@@ -18,7 +18,7 @@ struct EventLoopState {
         case awake
         /// Sleeping until this deadline (nil: until an event): new work, or a timer that is
         /// due earlier, must wake it through the eventfd.
-        case sleeping(until: ContinuousClock.Instant?)
+        case sleeping(until: LoopInstant?)
     }
 
     /// FIFO; swapped out whole by the loop thread, so enqueueing never waits for jobs to run.
@@ -27,7 +27,7 @@ struct EventLoopState {
     var sleep = Sleep.awake
 
     /// Marks the loop awake if it sleeps; true when the caller must write the eventfd.
-    mutating func wakeIfSleeping(forDeadline deadline: ContinuousClock.Instant? = nil) -> Bool {
+    mutating func wakeIfSleeping(forDeadline deadline: LoopInstant? = nil) -> Bool {
         guard case .sleeping(let until) = sleep else { return false }
         if let deadline, let until, until <= deadline { return false }
         sleep = .awake

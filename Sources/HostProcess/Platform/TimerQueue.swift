@@ -15,7 +15,7 @@ struct TimerQueue {
     typealias Action = @Sendable () -> Void
 
     private struct Entry {
-        var deadline: ContinuousClock.Instant
+        var deadline: LoopInstant
         /// Also the tie-breaker: timers with the same deadline fire in the order they were armed.
         var id: UInt64
 
@@ -40,7 +40,7 @@ struct TimerQueue {
     /// Heap entries, cancelled ones included (bounded by compaction).
     var storedCount: Int { heap.count }
 
-    mutating func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping Action) -> EventLoopTimerID {
+    mutating func schedule(at deadline: LoopInstant, _ action: @escaping Action) -> EventLoopTimerID {
         let id = nextID
         nextID += 1
         actions[id] = action
@@ -58,7 +58,7 @@ struct TimerQueue {
     }
 
     /// The earliest deadline of a live timer; drops the cancelled entries found on top.
-    mutating func nextDeadline() -> ContinuousClock.Instant? {
+    mutating func nextDeadline() -> LoopInstant? {
         while let top = heap.first {
             if top.id == liveTopID || actions.index(forKey: top.id) != nil {
                 liveTopID = top.id
@@ -70,7 +70,7 @@ struct TimerQueue {
     }
 
     /// Removes the earliest live timer if its deadline is at or before `now`, and returns its action.
-    mutating func popDue(now: ContinuousClock.Instant) -> Action? {
+    mutating func popDue(now: LoopInstant) -> Action? {
         guard let deadline = nextDeadline(), deadline <= now else { return nil }
         let id = heap[0].id
         popMin()

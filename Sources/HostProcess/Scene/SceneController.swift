@@ -264,7 +264,7 @@ actor SceneController {
     /// before its deadline has been handled (EventLoop's `fireDueTimers(dueBy:)`), which a
     /// deadline passed during this turn has not had. Set again, even in the past, it fires
     /// on the next turn, after a wait that collects what arrived meanwhile.
-    private func loopTimerFired(_ timer: SceneMachine.Timer, setFor loopDeadline: ContinuousClock.Instant) {
+    private func loopTimerFired(_ timer: SceneMachine.Timer, setFor loopDeadline: LoopInstant) {
         // A replaced loop timer was cancelled on this thread, so it cannot fire; the deadline
         // check is only a guard.
         guard let armed = timers[timer], armed.loopDeadline == loopDeadline else { return }
@@ -287,7 +287,7 @@ actor SceneController {
 
     private func scheduleLoopTimer(
         _ timer: SceneMachine.Timer,
-        at deadline: ContinuousClock.Instant
+        at deadline: LoopInstant
     ) -> EventLoopTimerID {
         EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
             self?.onLoop { $0.loopTimerFired(timer, setFor: deadline) }
@@ -295,7 +295,7 @@ actor SceneController {
     }
 
     private func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
-        let deadline = ContinuousClock.now + delay
+        let deadline = LoopInstant.now() + delay
         // One access to `timers` on the common path (each is a runtime exclusivity check).
         guard case .needsLoopTimer(let replacing) = Self.rearm(&timers[token.timer], token, deadline) else { return }
         if let replacing { EventLoop.shared.cancelTimer(replacing) }
@@ -319,7 +319,7 @@ actor SceneController {
     private static func rearm(
         _ armed: inout ArmedTimer?,
         _ token: SceneMachine.TimerToken,
-        _ deadline: ContinuousClock.Instant
+        _ deadline: LoopInstant
     ) -> Rearming {
         guard let current = armed else { return .needsLoopTimer(replacing: nil) }
         guard current.loopDeadline <= deadline else { return .needsLoopTimer(replacing: current.loopID) }
@@ -538,7 +538,7 @@ private struct FollowUps {
 /// deadline (never later) and is then set again.
 private struct ArmedTimer {
     var token: SceneMachine.TimerToken?
-    var deadline: ContinuousClock.Instant
-    var loopDeadline: ContinuousClock.Instant
+    var deadline: LoopInstant
+    var loopDeadline: LoopInstant
     var loopID: EventLoopTimerID
 }
