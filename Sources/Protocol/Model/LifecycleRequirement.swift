@@ -156,7 +156,14 @@ public enum LifecycleRequirement: Sendable, Hashable {
 extension [LifecycleRequirement] {
     /// The first requirement `snapshot` does not meet, or nil.
     public func firstUnmet(by snapshot: SceneSnapshot) -> LifecycleRequirement? {
-        first { !$0.isMet(by: snapshot) }
+        // Each requirement asked where it lies: `first(where:)` copied each one out (a retain
+        // and a release of its payload), twice the cost of the check itself.
+        withUnsafeBufferPointer { requirements in
+            for index in requirements.indices where !requirements[index].isMet(by: snapshot) {
+                return requirements[index]
+            }
+            return nil
+        }
     }
 
     /// The requirements as docs/LIFECYCLE.md's tables write them ("any time" for none).
