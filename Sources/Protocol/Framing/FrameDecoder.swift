@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits a byte stream into newline-terminated frames, enforcing a maximum frame size
 /// with bounded memory: an oversized frame is reported once and its bytes are discarded
 /// up to the next newline, never buffered.
@@ -178,12 +182,19 @@ public struct FrameDecoder: Sendable {
     }
 
     private func firstNewline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        #if canImport(Glibc)
+        // libc's vectorized search: a byte-at-a-time loop took about 5 instructions a byte,
+        // on every byte both ends read.
+        guard let found = memchr(base + start, Int32(ASCII.newline), bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+        #else
         var index = start
-        let count = bytes.count
-        while index < count {
+        while index < bytes.count {
             if bytes[index] == ASCII.newline { return index }
             index += 1
         }
         return nil
+        #endif
     }
 }
