@@ -13,10 +13,13 @@ import Glibc
 /// recorded (a test tearing down a terminated session must not see stray `deinit`s).
 @MainActor
 final class CallbackSink {
+    // Unchecked exclusivity (the runtime's check cost about 100 instructions per access, on
+    // every message): `messages` is changed in place only by `append` and `removeAll`, which
+    // call out to nothing, and the rest are loads and stores, so no two accesses overlap.
     /// Messages not yet taken by the run loop (or a test).
-    private(set) var messages: [WorkerMessage] = []
+    @exclusivity(unchecked) private(set) var messages: [WorkerMessage] = []
     /// Set once the session has decided to exit; drops everything afterwards.
-    private(set) var isClosed = false
+    @exclusivity(unchecked) private(set) var isClosed = false
     /// Runs right after a callback is recorded, before the app's code for it runs.
     /// The run loop uses it for injected faults (`--hang-in`, `--crash-in`).
     var onCallback: ((CallbackEvent) -> Void)?
@@ -36,7 +39,7 @@ final class CallbackSink {
 
     /// The origin stamped on every callback reported while it is set: `.app` while the
     /// session runs a change the app made itself.
-    var origin: CallbackOrigin?
+    @exclusivity(unchecked) var origin: CallbackOrigin?
 
     /// Records that the callback described by `event` is about to run.
     func report(_ event: CallbackEvent) {

@@ -23,29 +23,33 @@ final class WorkerSession {
     let sink = CallbackSink()
     let application: Application
 
-    private(set) var phase: Phase = .awaitingHello
+    // The properties below that hold a reference or a few bytes are `@exclusivity(unchecked)`:
+    // every access to one is a load or a store that ends before any other code runs, so two
+    // can never overlap, and the runtime's check of each cost about 100 instructions, a
+    // dozen times per request. The array below keeps its check: it is changed in place.
+    @exclusivity(unchecked) private(set) var phase: Phase = .awaitingHello
     // Set by the app-based lifecycle too (WorkerSession+AppBased.swift).
-    var scene: Scene?
-    var applicationDelegate: (any ApplicationDelegate)?
-    private(set) var sceneDelegate: (any UISceneDelegate)?
+    @exclusivity(unchecked) var scene: Scene?
+    @exclusivity(unchecked) var applicationDelegate: (any ApplicationDelegate)?
+    @exclusivity(unchecked) private(set) var sceneDelegate: (any UISceneDelegate)?
     /// Whether the stack appeared in this process (the first appearance ran).
-    var hasAppeared = false
+    @exclusivity(unchecked) var hasAppeared = false
     /// The lifecycle this worker declared in its `ready` (docs/LIFECYCLE.md §3d).
-    private(set) var lifecycle = LifecycleKind.scene
+    @exclusivity(unchecked) private(set) var lifecycle = LifecycleKind.scene
 
     // The app's own changes (WorkerSession+AppChanges.swift).
     /// Set while a host request's callbacks run: the app's navigation waits for the reply.
-    var isCarryingOutRequest = false
+    @exclusivity(unchecked) var isCarryingOutRequest = false
     /// Set while an app change runs: changes it causes wait for it.
-    var isRunningAppChange = false
+    @exclusivity(unchecked) var isRunningAppChange = false
     /// Set while `scene(_:willConnectTo:options:)` runs: the only time the app may replace
     /// its stack.
-    var isInWillConnectTo = false
+    @exclusivity(unchecked) var isInWillConnectTo = false
     /// Navigation the app asked for while something else ran, oldest first.
     var deferredChanges: [DeferredAppChange] = []
     /// App changes run or queued since the last host frame, against an app that navigates
     /// from every callback of its own navigation.
-    var appChangesThisTurn = 0
+    @exclusivity(unchecked) var appChangesThisTurn = 0
 
     init(app: WorkerApp, pid: Int32) {
         self.app = app
