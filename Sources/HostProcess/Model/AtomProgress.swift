@@ -43,7 +43,7 @@ struct AtomProgress: Sendable, Equatable {
             case .callback, .state:
                 guard step.matches(event, stack: stack) else { return .mismatch }
                 position = index + 1
-                passedMarks += skippedMarks
+                if !skippedMarks.isEmpty { passedMarks += skippedMarks }
                 return .matched
             case .oneOf(let alternatives):
                 let taken = alternatives.first { alternative in
@@ -51,7 +51,7 @@ struct AtomProgress: Sendable, Equatable {
                 }
                 if let taken {
                     replaceStep(at: index, with: taken.dropFirst())
-                    passedMarks += skippedMarks
+                    if !skippedMarks.isEmpty { passedMarks += skippedMarks }
                     return .matched
                 }
                 guard step.isOptional else { return .mismatch }
@@ -59,7 +59,7 @@ struct AtomProgress: Sendable, Equatable {
                 if ExpectedStep.callback(.viewWillLayoutSubviews, vc: vc).matches(event, stack: stack) {
                     // One more pass: its second half, then possibly more.
                     replaceStep(at: index, with: [.callback(.viewDidLayoutSubviews, vc: vc), step])
-                    passedMarks += skippedMarks
+                    if !skippedMarks.isEmpty { passedMarks += skippedMarks }
                     return .matched
                 }
             }
@@ -71,6 +71,11 @@ struct AtomProgress: Sendable, Equatable {
     /// The marks the atom has reached: those passed over by the last match and those right
     /// after it (a mark counts as soon as the step before it matched).
     mutating func takeMarks() -> [AtomMark] {
+        // Most events pass no mark: then nothing is copied or emptied (appending nothing to
+        // an array cost about 150 instructions, on every event the host records).
+        if passedMarks.isEmpty {
+            guard position < steps.count, case .mark = steps[position] else { return [] }
+        }
         var marks = passedMarks
         passedMarks = []
         while position < steps.count, case .mark(let mark) = steps[position] {

@@ -91,14 +91,17 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     /// The other tabs' loaded stacks' children, in tab order.
     private var otherTabChildren: [[[String]]] {
-        tabStacks.indices.filter { $0 != selectedTab && !tabStacks[$0].isEmpty }.map {
+        // One stack (no tab bar), the common case: nothing to filter.
+        guard !tabStacks.isEmpty else { return [] }
+        return tabStacks.indices.filter { $0 != selectedTab && !tabStacks[$0].isEmpty }.map {
             tabChildren.indices.contains($0) ? tabChildren[$0] : []
         }
     }
 
     /// The other tabs' loaded stacks, in tab order.
     private var otherTabs: [[String]] {
-        tabStacks.indices.filter { $0 != selectedTab }.map { tabStacks[$0] }.filter { !$0.isEmpty }
+        guard !tabStacks.isEmpty else { return [] }
+        return tabStacks.indices.filter { $0 != selectedTab }.map { tabStacks[$0] }.filter { !$0.isEmpty }
     }
 
     /// A checker for a scene that has no worker and has not been seen yet.
