@@ -56,6 +56,10 @@ enum FrameShapes {
         var isAtEnd: Bool { offset == bytes.count }
 
         /// Consumes `text` if the frame continues with it.
+        ///
+        /// Inlined: each call site's literal is a constant, so its length and its words fold
+        /// into the comparisons (called, it took about 150 instructions a literal).
+        @inline(__always)
         mutating func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard bytes.count - offset >= count else { return false }
