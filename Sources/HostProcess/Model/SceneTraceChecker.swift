@@ -111,9 +111,19 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// it, else the violation; on a violation the checker's state does not change.
     /// `host` and `error` events are always accepted and change nothing.
     public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        check(event, callback: nil)
+    }
+
+    /// `check(_:)` with the callback `event.name` names, when its maker has it already (nil:
+    /// looked up here).
+    mutating func check(_ event: TraceEvent, callback: CallbackName?) -> LifecycleViolation? {
         if event.kind == .host || event.kind == .error { return nil }
+        assert(
+            callback == nil || callback == CallbackName(named: event.name ?? ""),
+            "a callback hint that is not the event's name"
+        )
         do {
-            try apply(event)
+            try apply(event, callback: callback)
         } catch {
             return error
         }
@@ -125,7 +135,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     // Every `apply…` method decides first and changes state only after its last `throw`:
     // that is what leaves the checker unchanged on a violation (without copying it per event).
 
-    private mutating func apply(_ event: TraceEvent) throws(LifecycleViolation) {
+    private mutating func apply(_ event: TraceEvent, callback: CallbackName?) throws(LifecycleViolation) {
         if isDiscarded {
             // Only a new worker may follow: it opens a new session under the same name.
             guard event.kind == .process, event.processEvent == .spawned else {
@@ -138,14 +148,17 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .process:
             try applyProcessEvent(event)
         case .callback, .state:
-            try applySceneEvent(event)
+            try applySceneEvent(event, callback: callback)
         case .host, .error:
             return
         }
     }
 
     /// A callback or a state event.
-    private mutating func applySceneEvent(_ event: TraceEvent) throws(LifecycleViolation) {
+    private mutating func applySceneEvent(
+        _ event: TraceEvent,
+        callback hint: CallbackName?
+    ) throws(LifecycleViolation) {
         guard processState.isAlive else { return try applyEventWithoutWorker(event) }
         guard processState != .suspended else {
             throw violation(event, expected: "process resumed (the worker is suspended)")
@@ -166,7 +179,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             throw violation(event, expected: error.expected)
         }
         // Named once: a name costs a table lookup, and both the atom's start and the effects ask.
-        let callback = event.kind == .callback ? CallbackName(named: event.name ?? "") : nil
+        let callback = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)

@@ -23,6 +23,13 @@ public struct TraceVerifier: Sendable {
     /// Checks `event`. Returns nil when accepted, else the violation; on a violation
     /// nothing changes, so a caller may report it and go on.
     public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        check(event, callback: nil)
+    }
+
+    /// `check(_:)` for a callback event whose name its maker already holds as a
+    /// `CallbackName` (`callback`, which must be the one `event.name` names): the checker
+    /// then does not look the name up again.
+    mutating func check(_ event: TraceEvent, callback: CallbackName?) -> LifecycleViolation? {
         // Gaps are allowed (the contract says only "strictly increasing from 1").
         if lastSeq == 0 ? event.seq != 1 : event.seq <= lastSeq {
             let expected = lastSeq == 0 ? "seq 1 (the first event)" : "seq greater than \(lastSeq)"
@@ -57,10 +64,10 @@ public struct TraceVerifier: Sendable {
             }
             if let index = index(ofScene: scene) {
                 // Mutate in place: no copy of the checker per event.
-                if let violation = checkers[index].check(event) { return violation }
+                if let violation = checkers[index].check(event, callback: callback) { return violation }
             } else {
                 var checker = SceneTraceChecker()
-                if let violation = checker.check(event) { return violation }
+                if let violation = checker.check(event, callback: callback) { return violation }
                 checkerIndex[scene] = checkers.count
                 lastScene = (scene, checkers.count)
                 checkers.append(checker)

@@ -467,7 +467,7 @@ actor SceneController {
             context.trace.record(consume event)
         case .recordCallback(let event, let name):
             let accepted: Bool
-            if case .recorded = context.trace.record(consume event, by: .worker) {
+            if case .recorded = context.trace.record(consume event, by: .worker, callback: name) {
                 accepted = true
             } else {
                 accepted = false

@@ -118,12 +118,18 @@ public final class TraceRecorder: Sendable {
     /// not copied (its storage is a class, copied on write).
     @discardableResult
     public func record(_ event: consuming TraceEvent, by author: Author = .host) -> Outcome {
+        record(consume event, by: author, callback: nil)
+    }
+
+    /// `record(_:by:)` for a callback whose maker holds its name as a `CallbackName`
+    /// already (`callback`, the one `event.name` names): the model check skips its lookup.
+    func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
             let time = elapsed
             event.time = time
             event.seq = state.nextSeq
-            if let violation = state.verifier.check(event) {
+            if let violation = state.verifier.check(event, callback: callback) {
                 guard author == .worker else {
                     state.hostDefects.count += 1
                     if state.hostDefects.first.count < HostDefects.kept {
