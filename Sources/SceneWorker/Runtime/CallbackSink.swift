@@ -42,14 +42,19 @@ final class CallbackSink {
     @exclusivity(unchecked) var origin: CallbackOrigin?
 
     /// Records that the callback described by `event` is about to run.
-    func report(_ event: CallbackEvent) {
+    func report(_ event: consuming CallbackEvent) {
         guard !isClosed else { return }
-        var event = event
-        if event.origin == nil {
+        if event.origin == nil, let origin {
             event.origin = origin
         }
-        messages.append(.callback(event))
-        onCallback?(event)
+        // Moved into the queue when no hook wants it too (the hook is only for injected
+        // faults): each copy of a callback retains and releases its strings.
+        guard let onCallback else {
+            messages.append(.callback(consume event))
+            return
+        }
+        messages.append(.callback(copy event))
+        onCallback(event)
     }
 
     /// Records a callback that carries nothing but its name (and its controller).
@@ -70,8 +75,10 @@ final class CallbackSink {
 
     /// Hands every pending message to `body`, then forgets them (keeping the storage).
     func drain(_ body: (WorkerMessage) -> Void) {
-        for message in messages {
-            body(message)
+        // By index: each message is lent from the array, where a `for` loop over the array
+        // copied it out first.
+        for index in messages.indices {
+            body(messages[index])
         }
         messages.removeAll(keepingCapacity: true)
     }
