@@ -2,7 +2,6 @@
 #include "CSceneHostSys.h"
 #include "RawSyscall.h"
 
-#include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -17,38 +16,19 @@
    the happens-before it gives, while a futex of one's own would look like no synchronization
    at all, and every access made under it like a race. */
 
-void csh_lock_init(struct csh_lock *lock) {
 #if CSH_THREAD_SANITIZER
-    pthread_mutex_init(&lock->storage.mutex, NULL);
+
+void csh_lock_init(struct csh_lock *lock) { pthread_mutex_init(&lock->storage.mutex, NULL); }
+void csh_lock_destroy(struct csh_lock *lock) { pthread_mutex_destroy(&lock->storage.mutex); }
+void csh_lock_acquire(struct csh_lock *lock) { pthread_mutex_lock(&lock->storage.mutex); }
+void csh_lock_release(struct csh_lock *lock) { pthread_mutex_unlock(&lock->storage.mutex); }
+
 #else
-    __atomic_store_n(&lock->storage.word, 0, __ATOMIC_RELAXED);
-#endif
-}
 
-void csh_lock_destroy(struct csh_lock *lock) {
-#if CSH_THREAD_SANITIZER
-    pthread_mutex_destroy(&lock->storage.mutex);
-#else
-    (void)lock;
-#endif
-}
-
-#if !CSH_THREAD_SANITIZER
-static void futex_wait(uint32_t *word, uint32_t expected) {
-    /* Returns at once (EAGAIN) if the word is no longer `expected`; EINTR and spurious wake-ups
-       are fine: the caller looks at the word again. */
-    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-static void futex_wake_one(uint32_t *word) {
-    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-#endif
+void csh_lock_init(struct csh_lock *lock) { __atomic_store_n(&lock->storage.word, 0, __ATOMIC_RELAXED); }
+void csh_lock_destroy(struct csh_lock *lock) { (void)lock; }
 
 void csh_lock_acquire(struct csh_lock *lock) {
-#if CSH_THREAD_SANITIZER
-    pthread_mutex_lock(&lock->storage.mutex);
-#else
     uint32_t *word = &lock->storage.word;
     uint32_t state = 0;
     if (__atomic_compare_exchange_n(word, &state, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
@@ -56,21 +36,20 @@ void csh_lock_acquire(struct csh_lock *lock) {
        and taken by us, as contended: another waiter may still be asleep. */
     if (state != 2) state = __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE);
     while (state != 0) {
-        futex_wait(word, 2);
+        /* Returns at once (EAGAIN) if the word is no longer 2; EINTR and spurious wake-ups are
+           fine: the word is looked at again. */
+        syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
         state = __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE);
     }
-#endif
 }
 
 void csh_lock_release(struct csh_lock *lock) {
-#if CSH_THREAD_SANITIZER
-    pthread_mutex_unlock(&lock->storage.mutex);
-#else
     uint32_t *word = &lock->storage.word;
     if (__atomic_fetch_sub(word, 1, __ATOMIC_RELEASE) != 1) {
         /* It was 2: someone may be waiting. */
         __atomic_store_n(word, 0, __ATOMIC_RELEASE);
-        futex_wake_one(word);
+        syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
-#endif
 }
+
+#endif

@@ -66,8 +66,10 @@ public final class TraceRecorder: Sendable {
     }
 
     private let state = Locked(State())
-    /// `TraceRecorder.now()` when the recorder started.
-    private let start: Int64
+    /// When the recorder started. (Events are stamped from the loop's integer clock: taking a
+    /// `Duration`'s 128-bit components cost about 500 instructions per event, an eighth of
+    /// recording it.)
+    private let start: LoopInstant
     private let fileDescriptor: Int32?
     private let path: String?
     private let keepsHistory: Bool
@@ -78,7 +80,7 @@ public final class TraceRecorder: Sendable {
     /// `historyLimitBytes`: keep only the newest events within about this many bytes (a
     /// long-running host: the file, if any, still has every event), nil for all of them.
     public init(path: String? = nil, keepHistory: Bool = true, historyLimitBytes: Int? = nil) throws(HostError) {
-        self.start = Self.now()
+        self.start = LoopInstant.now()
         self.keepsHistory = keepHistory
         self.historyLimitBytes = historyLimitBytes
         self.path = path
@@ -99,16 +101,7 @@ public final class TraceRecorder: Sendable {
 
     /// Seconds since the recorder started.
     public var elapsed: Double {
-        Double(Self.now() - start) * 1e-9
-    }
-
-    /// Nanoseconds on the clock `ContinuousClock` reads on Linux (`CLOCK_BOOTTIME`), as an
-    /// integer: every event is stamped, and taking a `Duration`'s 128-bit components cost
-    /// about 500 instructions per event (callgrind), an eighth of recording it.
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        Double(start.nanoseconds(to: LoopInstant.now())) * 1e-9
     }
 
     /// Records `event`, assigning `seq` and `t`, and checks it against the model first;

@@ -75,10 +75,8 @@ final class CallbackSink {
 
     /// Hands every pending message to `body`, then forgets them (keeping the storage).
     func drain(_ body: (WorkerMessage) -> Void) {
-        // By index: each message is lent from the array, where a `for` loop over the array
-        // copied it out first.
-        for index in messages.indices {
-            body(messages[index])
+        for message in messages {
+            body(message)
         }
         messages.removeAll(keepingCapacity: true)
     }
