@@ -106,11 +106,29 @@ extension EventLoop {
         var batch: [EventLoopState.Job] = []
         batch.reserveCapacity(Self.retainedJobCapacity)
         var timerDeferrals = 0
+        var spin = LoopSpin(window: LoopSpin.windowFromEnvironment())
         while true {
-            let timeout = loopState.withLock { Self.prepareToSleep(&$0) }
-            let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
-            let waitError = errno
+            let ranOut = LoopInstant.now()
+            var count: Int32 = 0
+            var waitError: Int32 = 0
+            var timeout: Int32 = 0
+            var pollFoundWork = false
+            // While work keeps following work within the window, poll before sleeping: the
+            // next answer then finds the loop awake, and its writer wakes no one (LoopSpin).
+            if spin.isPolling {
+                (count, pollFoundWork) = poll(
+                    into: events,
+                    until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window)
+                )
+                waitError = errno
+            }
+            if count == 0 && !pollFoundWork {
+                timeout = loopState.withLock { Self.prepareToSleep(&$0) }
+                count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
+                waitError = errno
+            }
             let woke = LoopInstant.now()
+            spin.foundWork(afterIdling: ranOut.nanoseconds(to: woke))
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }
@@ -140,6 +158,24 @@ extension EventLoop {
             } else {
                 timerDeferrals += 1
             }
+        }
+    }
+
+    /// Polls the epoll set without sleeping until it reports something, a job is queued, a
+    /// timer falls due or `deadline` passes (see `LoopSpin`). The loop stays marked awake
+    /// meanwhile, so whoever queues a job does not write the eventfd: the poll sees the queue.
+    /// Returns `epoll_wait`'s count (negative: errno says why) and whether a job or a timer
+    /// is waiting.
+    private func poll(
+        into events: UnsafeMutableBufferPointer<epoll_event>,
+        until deadline: LoopInstant
+    ) -> (count: Int32, workDue: Bool) {
+        while true {
+            let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)
+            if count != 0 { return (count, false) }
+            let now = LoopInstant.now()
+            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, true) }
+            if now >= deadline { return (0, false) }
         }
     }
 

@@ -26,6 +26,13 @@ struct EventLoopState {
     var timers = TimerQueue()
     var sleep = Sleep.awake
 
+    /// Whether a job is queued or a timer is due at `now`.
+    mutating func hasWorkDue(at now: LoopInstant) -> Bool {
+        guard jobs.isEmpty else { return true }
+        guard let deadline = timers.nextDeadline() else { return false }
+        return deadline <= now
+    }
+
     /// Marks the loop awake if it sleeps; true when the caller must write the eventfd.
     mutating func wakeIfSleeping(forDeadline deadline: LoopInstant? = nil) -> Bool {
         guard case .sleeping(let until) = sleep else { return false }

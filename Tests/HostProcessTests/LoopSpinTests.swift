@@ -1,0 +1,62 @@
+import Testing
+
+@testable import HostProcess
+
+/// The event loop's choice between polling and sleeping (`LoopSpin`), and what its poll
+/// looks at besides the descriptors (`EventLoopState.hasWorkDue`). Pure: no loop, no clock.
+struct LoopSpinTests {
+    @Test func theLoopPollsOnlyAfterWorkFollowedWorkWithinTheWindow() {
+        var spin = LoopSpin(window: 30_000)
+        #expect(!spin.isPolling, "a new loop sleeps until it has seen work follow work")
+        spin.foundWork(afterIdling: 0)
+        #expect(spin.isPolling)
+        spin.foundWork(afterIdling: 30_000)
+        #expect(spin.isPolling, "an answer that came at the end of the window still counts")
+        spin.foundWork(afterIdling: 30_001)
+        #expect(!spin.isPolling, "one gap longer than the window turns polling off")
+        spin.foundWork(afterIdling: 5_000_000_000)
+        #expect(!spin.isPolling)
+        spin.foundWork(afterIdling: 12_000)
+        #expect(spin.isPolling, "and work close behind work turns it on again")
+    }
+
+    @Test func aWindowOfZeroNeverPolls() {
+        var spin = LoopSpin(window: 0)
+        spin.foundWork(afterIdling: 0)
+        #expect(!spin.isPolling)
+    }
+
+    @Test func theWindowIsClampedToAMillisecond() {
+        #expect(LoopSpin(window: 5_000_000).window == LoopSpin.maximumWindow)
+        #expect(LoopSpin(window: -1).window == 0)
+    }
+
+    @Test func theEnvironmentGivesTheWindowInMicroseconds() {
+        #expect(LoopSpin.window(fromMicroseconds: "0") == 0)
+        #expect(LoopSpin.window(fromMicroseconds: "25") == 25_000)
+        #expect(LoopSpin.window(fromMicroseconds: "999999") == LoopSpin.maximumWindow)
+        for unreadable in ["", "abc", "-5", "2.5", " 25"] {
+            #expect(LoopSpin.window(fromMicroseconds: unreadable) == LoopSpin.defaultWindow, "\(unreadable)")
+        }
+    }
+
+    @Test func aPollStopsForAQueuedJobOrADueTimerOnly() {
+        let now = LoopInstant(nanoseconds: 1_000_000_000)
+        var state = EventLoopState()
+        var due = state.hasWorkDue(at: now)
+        #expect(!due)
+
+        let later = state.timers.schedule(at: LoopInstant(nanoseconds: now.nanoseconds + 1)) {}
+        due = state.hasWorkDue(at: now)
+        #expect(!due, "a timer that is not due yet keeps the poll going")
+        due = state.hasWorkDue(at: LoopInstant(nanoseconds: now.nanoseconds + 1))
+        #expect(due)
+        state.timers.cancel(later)
+        due = state.hasWorkDue(at: LoopInstant(nanoseconds: now.nanoseconds + 1))
+        #expect(!due, "a cancelled one does not")
+
+        state.jobs.append(.work {})
+        due = state.hasWorkDue(at: now)
+        #expect(due)
+    }
+}
