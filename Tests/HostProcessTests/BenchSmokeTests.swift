@@ -15,6 +15,7 @@ import Testing
             "kinds.swipe-back", "kinds.select-tab", "kinds.child",
             "spawn-ready", "connect",
             "kill.raw", "kill",
+            "throughput-floor.1", "throughput-floor.8", "throughput-floor.64",
             "throughput.1", "throughput.8", "throughput.64",
             "memory.worker-pss", "memory.host-per-scene",
             "suspend-resume", "terminate",
@@ -50,6 +51,13 @@ import Testing
                 "pipe-echo.eventloop": ["hostCPUUs", "childCPUUs"],
                 "transition": ["hostCPUUs", "workerCPUUs", "hostCPUOverEchoUs", "workerCPUOverEchoUs"],
             ]
+            // Throughput stands next to its floor from the same run, against the absolute target.
+            if name == "throughput.8" || name == "throughput.64" {
+                let scenes = name.dropFirst("throughput.".count)
+                #expect(fields["floorName"] == .string("throughput-floor.\(scenes)"), "\(row)")
+                #expect(fields["targetKind"] == .string("medianAtLeast"), "\(row)")
+                #expect(fields["targetLimit"] == .int(150_000) || fields["targetLimit"] == .double(150_000), "\(row)")
+            }
             if let keys = cpuDetails[name] {
                 guard case .object(let details)? = fields["details"] else {
                     Issue.record("\(name) has no details: \(row)")

@@ -17,7 +17,7 @@ import Glibc
 /// window, and a host that never sees two events within a window never polls.
 ///
 /// Like glibc's adaptive mutexes and Go's spinning schedulers, this trades a bounded amount
-/// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (see README, Tuning).
+/// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (README, "Two commands"; docs/HARDENING.md).
 struct LoopSpin: Sendable {
     /// The longest poll, in nanoseconds; 0: never poll.
     let window: Int64

@@ -10,7 +10,7 @@ enum BenchCommand {
 
     /// Row-name prefixes that are not a group's own name.
     private static let aliases: [String: Group] = [
-        "pipe-echo": .transition, "spawn-ready": .connect, "suspend-resume": .suspend,
+        "pipe-echo": .transition, "spawn-ready": .connect, "suspend-resume": .suspend, "throughput-floor": .throughput,
     ]
 
     /// How many repetitions of what: the full run, or `--quick` (a smoke test in seconds).
@@ -333,6 +333,29 @@ enum BenchCommand {
             )
 
         case .throughput:
+            var floors: [Int: Samples] = [:]
+            for scenes in counts.throughputScenes {
+                let perChild = BenchHost.transitionsPerScene(count: scenes, perRound: counts.throughputTransitions)
+                guard
+                    let floor = await BenchThroughputFloor.rate(
+                        executable: executable,
+                        children: scenes,
+                        rounds: counts.throughputRounds,
+                        perChild: perChild
+                    )
+                else { continue }
+                floors[scenes] = floor
+                report.add(
+                    BenchRow(
+                        "throughput-floor.\(scenes)",
+                        unit: .perSecond,
+                        floor,
+                        note: "round trips/s of a 200-byte line through \(scenes) bench-echo "
+                            + (scenes == 1 ? "child" : "children")
+                            + ", driven by one thread with its own epoll set: no host"
+                    )
+                )
+            }
             let results = try await BenchHost.throughput(
                 counts: counts.throughputScenes,
                 rounds: counts.throughputRounds,
@@ -343,6 +366,9 @@ enum BenchCommand {
                     "throughput.\(result.scenes)",
                     unit: .perSecond,
                     result.rate,
+                    floor: floors[result.scenes]?.median,
+                    floorName: floors[result.scenes] == nil ? nil : "throughput-floor.\(result.scenes)",
+                    target: result.scenes > 1 ? .medianAtLeast(150_000) : nil,
                     note: "transitions/s, \(result.scenes) concurrent scene(s); per-transition latency p50 "
                         + BenchFormat.value(result.latency.median, .microseconds) + ", p99 "
                         + BenchFormat.value(result.latency.p99, .microseconds)

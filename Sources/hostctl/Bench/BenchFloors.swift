@@ -140,61 +140,20 @@ enum BenchFloors {
         warmup: Int,
         count: Int
     ) -> Samples? {
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0 else { return nil }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0])
-            close(toChild[1])
-            return nil
-        }
-        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        defer {
-            close(toChild[1])
-            close(fromChild[0])
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("bench-echo"), nil]
-        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environment)
-        for pointer in argv { free(pointer) }
-        close(toChild[0])
-        close(fromChild[1])
-        guard rc == 0 else { return nil }
-        if let placement { _ = placement.pinChild(pid) }
-        defer {
-            var status: Int32 = 0
-            close(toChild[1])
-            toChild[1] = -1
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        }
+        guard var child = BenchEchoChild.spawn(executable: executable) else { return nil }
+        if let placement { _ = placement.pinChild(child.pid) }
+        defer { child.finish() }
 
         let line = echoLine
         var buffer = [UInt8](repeating: 0, count: 4096)
         var samples = Samples()
         for index in 0..<(warmup + count) {
             let start = BenchClock.now()
-            let wrote = line.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = write(toChild[1], bytes.baseAddress! + offset, bytes.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return false
-                    }
-                    offset += n
-                }
-                return true
-            }
+            let wrote = line.withUnsafeBytes { child.write($0) }
             guard wrote else { return nil }
             var received = 0
             while received < line.count {
-                let n = buffer.withUnsafeMutableBytes { read(fromChild[0], $0.baseAddress, $0.count) }
+                let n = buffer.withUnsafeMutableBytes { read(child.output, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return nil }
                 received += n

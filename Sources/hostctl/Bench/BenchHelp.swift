@@ -35,7 +35,9 @@ extension Help {
                        the host's default prewarming (≤ 1.1×) and without it (connect.cold,
                        p50 ≤ 5 ms)
           kill         SIGKILL from outside until the exited trace event arrives
-          throughput   transitions/s with 1, 8 and 64 scenes driven concurrently
+          throughput   transitions/s with 1, 8 and 64 scenes driven concurrently (≥ 150k
+                       with 8 and 64), next to throughput-floor.N: as many bench-echo
+                       children driven by one thread with epoll, no host
           memory       idle worker PSS (≤ 1 MiB) and host memory per scene
           suspend      background until suspended, then foreground again
           terminate    terminating 100 running scenes at once

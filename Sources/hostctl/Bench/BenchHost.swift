@@ -158,8 +158,7 @@ enum BenchHost {
             _ = try await connectAll(added, parallelism: 16)
             scenes += added
             let active = Array(scenes.prefix(count))
-            var perScene = max(2, transitionsPerRound / count)
-            if perScene % 2 == 1 { perScene += 1 }
+            let perScene = transitionsPerScene(count: count, perRound: transitionsPerRound)
             // One untimed round to warm every scene up.
             _ = try await drive(active, transitions: 2)
             var rate = Samples()
@@ -175,6 +174,13 @@ enum BenchHost {
         }
         await host.quit()
         return results
+    }
+
+    /// Each scene's share of a round of `throughput.N`: even, so a scene ends a round in the
+    /// state it began it in.
+    static func transitionsPerScene(count: Int, perRound: Int) -> Int {
+        let share = max(2, perRound / count)
+        return share % 2 == 1 ? share + 1 : share
     }
 
     private static func drive(

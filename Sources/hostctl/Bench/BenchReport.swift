@@ -20,12 +20,15 @@ struct BenchRow: Sendable {
         case speedupAtLeast(Double)
         /// The median itself must be at most this (in the row's unit).
         case medianAtMost(Double)
+        /// The median itself must be at least this (a rate).
+        case medianAtLeast(Double)
 
         var text: String {
             switch self {
             case .ratioAtMost(let ratio): "≤ \(BenchFormat.compact(ratio))× floor"
             case .speedupAtLeast(let ratio): "≥ \(BenchFormat.compact(ratio))× faster"
             case .medianAtMost(let value): "p50 ≤ \(BenchFormat.compact(value))"
+            case .medianAtLeast(let value): "p50 ≥ \(BenchFormat.compact(value))"
             }
         }
 
@@ -35,12 +38,15 @@ struct BenchRow: Sendable {
             case .ratioAtMost: "ratioAtMost"
             case .speedupAtLeast: "ratioAtLeast"
             case .medianAtMost: "medianAtMost"
+            case .medianAtLeast: "medianAtLeast"
             }
         }
 
         var limit: Double {
             switch self {
-            case .ratioAtMost(let value), .speedupAtLeast(let value), .medianAtMost(let value): value
+            case .ratioAtMost(let value), .speedupAtLeast(let value), .medianAtMost(let value),
+                .medianAtLeast(let value):
+                value
             }
         }
     }
@@ -79,6 +85,9 @@ struct BenchRow: Sendable {
         case .medianAtMost(let limit):
             guard median.isFinite else { return nil }
             return median <= limit
+        case .medianAtLeast(let limit):
+            guard median.isFinite else { return nil }
+            return median >= limit
         }
     }
 

@@ -1,0 +1,67 @@
+import CSceneHostSys
+import Glibc
+
+/// A `hostctl bench-echo` child on two plain pipes, spawned without the host: what the floors
+/// that bypass the event loop drive with their own system calls.
+struct BenchEchoChild {
+    let pid: pid_t
+    /// The write end of the child's stdin.
+    private(set) var input: Int32
+    /// The read end of the child's stdout.
+    let output: Int32
+
+    /// Spawns `executable bench-echo`, or nil when a pipe or the spawn fails.
+    static func spawn(executable: String) -> BenchEchoChild? {
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard csh_pipe_cloexec(&toChild) == 0 else { return nil }
+        guard csh_pipe_cloexec(&fromChild) == 0 else {
+            close(toChild[0])
+            close(toChild[1])
+            return nil
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("bench-echo"), nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        for pointer in argv { free(pointer) }
+        close(toChild[0])
+        close(fromChild[1])
+        guard rc == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            return nil
+        }
+        return BenchEchoChild(pid: pid, input: toChild[1], output: fromChild[0])
+    }
+
+    /// Writes all of `bytes` to the child's stdin; false on an error.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Closes stdin (the echo exits at EOF), reaps the child and closes its stdout.
+    mutating func finish() {
+        if input >= 0 {
+            close(input)
+            input = -1
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        close(output)
+    }
+}
