@@ -183,19 +183,7 @@ public final class TraceRecorder: Sendable {
     private func write(_ event: TraceEvent, to fileDescriptor: Int32, _ state: inout State) {
         state.fileBuffer.removeAll(keepingCapacity: true)
         event.appendJSONLine(to: &state.fileBuffer)
-        let failure: Int32? = state.fileBuffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                offset += n
-            }
-            return nil
-        }
+        let failure = state.fileBuffer.withUnsafeBytes { BlockingWrite.all($0, to: fileDescriptor) }
         guard let failure else {
             state.fileLength += Int64(state.fileBuffer.count)
             return

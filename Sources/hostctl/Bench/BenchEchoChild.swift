@@ -1,5 +1,6 @@
 import CSceneHostSys
 import Glibc
+import HostProcess
 
 /// A `hostctl bench-echo` child on two plain pipes, spawned without the host: what the floors
 /// that bypass the event loop drive with their own system calls.
@@ -42,16 +43,7 @@ struct BenchEchoChild {
 
     /// Writes all of `bytes` to the child's stdin; false on an error.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
+        BlockingWrite.all(bytes, to: input) == nil
     }
 
     /// Closes stdin (the echo exits at EOF), reaps the child and closes its stdout.
