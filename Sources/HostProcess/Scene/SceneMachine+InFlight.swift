@@ -1,0 +1,100 @@
+import Protocol
+
+/// The work a scene carries out one item at a time: what is queued (`Work`), the item in
+/// flight (`InFlight`) with the steps it has left (`Steps`), and what it waits for before its
+/// next step (`Wait`).
+extension SceneMachine {
+    /// Something queued for the scene, carried out one at a time in arrival order.
+    enum Work: Sendable {
+        case request(SceneOperation, CallerID)
+        /// Reconnect after an unexpected death (restart policy).
+        case restart(background: Bool, root: String)
+        /// The suspend timer fired while something was in flight.
+        case suspend
+        /// The background task's expiration time came.
+        case expireBackgroundTask
+        /// Tell the running worker's app delegate of sessions discarded elsewhere.
+        case deliverDiscards([String])
+        /// Record an event about this scene that comes from outside its queue (the host
+        /// refusing a request of its app), between two transitions, never inside one; the
+        /// caller, if any, is resumed then.
+        case recordInTurn(TraceEvent, CallerID?)
+    }
+
+    /// What the step in flight waits for.
+    enum Wait: Sendable, Hashable {
+        /// Nothing: the next step can start.
+        case none
+        case store(AfterStore)
+        case spawn
+        /// The process group is being stopped (on the blocking thread).
+        case stop
+        /// The reply to request `id` (its failure, or the worker's death).
+        case reply(id: Int, WorkerOperation)
+        /// The worker's death. `request`: the request written to it, whose failure fails the
+        /// step when `failsOnRefusal`.
+        case exit(request: Int?, failsOnRefusal: Bool, onTimeout: ExitTimeout)
+    }
+
+    enum AfterStore: Sendable, Hashable {
+        /// The first session was stored: start the worker.
+        case launch(background: Bool, root: String, argv: [String])
+        /// The restoration state answering a transition was stored.
+        case restoration
+        /// The discarded session was deleted.
+        case deletion
+    }
+
+    /// What the step watchdog does when a death does not come in time.
+    enum ExitTimeout: Sendable, Hashable {
+        case kill(TerminationReason)
+        /// The worker survived a signal: forget the signal's reason, the step is done.
+        case giveUp
+    }
+
+    /// The steps a work item has still to take, in order.
+    ///
+    /// Taken by position, not removed: the lifecycle's step lists are mostly constant arrays
+    /// (static objects), and removing a step from one copied the array first, on every
+    /// transition.
+    struct Steps: Sendable, ExpressibleByArrayLiteral {
+        private var steps: [SceneLifecycle.Step]
+        private var next = 0
+
+        init(_ steps: [SceneLifecycle.Step]) { self.steps = steps }
+        init(arrayLiteral steps: SceneLifecycle.Step...) { self.steps = steps }
+
+        var isEmpty: Bool { next == steps.count }
+
+        /// Takes the next step; there must be one.
+        mutating func takeFirst() -> SceneLifecycle.Step {
+            defer { next += 1 }
+            return steps[next]
+        }
+
+        /// Puts `new` before the steps left.
+        mutating func prepend(_ new: [SceneLifecycle.Step]) {
+            steps = new + steps[next...]
+            next = 0
+        }
+    }
+
+    struct InFlight: Sendable {
+        var work: Work
+        var steps: Steps
+        var wait: Wait = .none
+        /// The session to store, until the store says it is stored.
+        var storing: SceneSession?
+        /// Set when the request failed but must still end its worker (`terminate`).
+        var failure: HostError?
+        /// The launch's parameters, for the `connect` request written once spawned.
+        var launch: (background: Bool, root: String, reconnect: Bool)?
+        /// An app change was followed while this work was on its way to the worker.
+        var sawAppChange = false
+
+        var caller: CallerID? {
+            if case .request(_, let caller) = work { return caller }
+            return nil
+        }
+    }
+}
