@@ -15,7 +15,10 @@ extension Help {
           --placement P  round-trip rows pinned by CPU as well as unpinned: both (default),
                          same-cpu (host and child on CPU 0), split-cpu (host on CPU 0,
                          child on CPU 1) or none; this VM's scheduler switches between the two
-                         moods on its own, so each pinned run shows one of them reliably
+                         moods on its own, so each pinned run shows one of them reliably.
+                         With split CPUs the host's loop polls for the answer instead of
+                         sleeping at once (SCENEHOST_LOOP_SPIN_US), so it can beat
+                         pipe-echo.blocking, whose thread sleeps in read(2)
           --svg FILE     also draw the scale curve (round trip, memory vs live scenes) as SVG
 
         Benchmarks:
