@@ -5,24 +5,35 @@ import Testing
 /// The event loop's choice between polling and sleeping (`LoopSpin`), and what its poll
 /// looks at besides the descriptors (`EventLoopState.hasWorkDue`). Pure: no loop, no clock.
 struct LoopSpinTests {
-    @Test func theLoopPollsOnlyAfterWorkFollowedWorkWithinTheWindow() {
+    @Test func aPollThatFindsWorkKeepsPollingAndOneInVainStopsIt() {
         var spin = LoopSpin(window: 30_000)
         #expect(!spin.isPolling, "a new loop sleeps until it has seen work follow work")
-        spin.foundWork(afterIdling: 0)
+        spin.turnEnded(.slept(nanoseconds: 0))
         #expect(spin.isPolling)
-        spin.foundWork(afterIdling: 30_000)
-        #expect(spin.isPolling, "an answer that came at the end of the window still counts")
-        spin.foundWork(afterIdling: 30_001)
-        #expect(!spin.isPolling, "one gap longer than the window turns polling off")
-        spin.foundWork(afterIdling: 5_000_000_000)
+        spin.turnEnded(.polledAndFound)
+        #expect(spin.isPolling)
+        spin.turnEnded(.polledInVain)
+        #expect(!spin.isPolling, "a whole window polled in vain turns polling off")
+    }
+
+    @Test func aSleepCountsAsShortUpToTwoWindowsForTheWakeUpItCost() {
+        var spin = LoopSpin(window: 30_000)
+        // An answer that takes 15 µs measures 30–35 µs when the loop slept and was woken:
+        // judged by the window alone, polling would never start for it.
+        spin.turnEnded(.slept(nanoseconds: 35_000))
+        #expect(spin.isPolling)
+        spin.turnEnded(.slept(nanoseconds: 60_000))
+        #expect(spin.isPolling, "two windows are still short")
+        spin.turnEnded(.slept(nanoseconds: 60_001))
         #expect(!spin.isPolling)
-        spin.foundWork(afterIdling: 12_000)
-        #expect(spin.isPolling, "and work close behind work turns it on again")
+        spin.turnEnded(.slept(nanoseconds: 5_000_000_000))
+        #expect(!spin.isPolling, "an idle host does not poll")
     }
 
     @Test func aWindowOfZeroNeverPolls() {
         var spin = LoopSpin(window: 0)
-        spin.foundWork(afterIdling: 0)
+        spin.turnEnded(.slept(nanoseconds: 0))
+        spin.turnEnded(.polledAndFound)
         #expect(!spin.isPolling)
     }
 
@@ -35,6 +46,7 @@ struct LoopSpinTests {
         #expect(LoopSpin.window(fromMicroseconds: "0") == 0)
         #expect(LoopSpin.window(fromMicroseconds: "25") == 25_000)
         #expect(LoopSpin.window(fromMicroseconds: "999999") == LoopSpin.maximumWindow)
+        #expect(LoopSpin.window(fromMicroseconds: "99999999999999999999999") == LoopSpin.maximumWindow)
         for unreadable in ["", "abc", "-5", "2.5", " 25"] {
             #expect(LoopSpin.window(fromMicroseconds: unreadable) == LoopSpin.defaultWindow, "\(unreadable)")
         }

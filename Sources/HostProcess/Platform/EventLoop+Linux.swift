@@ -112,23 +112,21 @@ extension EventLoop {
             var count: Int32 = 0
             var waitError: Int32 = 0
             var timeout: Int32 = 0
-            var pollFoundWork = false
-            // While work keeps following work within the window, poll before sleeping: the
-            // next answer then finds the loop awake, and its writer wakes no one (LoopSpin).
+            var polled: LoopSpin.Wait? = nil
+            // While work keeps following work closely, poll before sleeping: the next answer
+            // then finds the loop awake, and its writer wakes no one (LoopSpin).
             if spin.isPolling {
-                (count, pollFoundWork) = poll(
-                    into: events,
-                    until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window)
-                )
-                waitError = errno
+                let poll = poll(into: events, until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window))
+                (count, waitError) = (poll.count, poll.error)
+                polled = count != 0 || poll.workDue ? .polledAndFound : .polledInVain
             }
-            if count == 0 && !pollFoundWork {
+            if polled == nil || polled == .polledInVain {
                 timeout = loopState.withLock { Self.prepareToSleep(&$0) }
                 count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
                 waitError = errno
             }
             let woke = LoopInstant.now()
-            spin.foundWork(afterIdling: ranOut.nanoseconds(to: woke))
+            spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke)))
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }
@@ -164,18 +162,18 @@ extension EventLoop {
     /// Polls the epoll set without sleeping until it reports something, a job is queued, a
     /// timer falls due or `deadline` passes (see `LoopSpin`). The loop stays marked awake
     /// meanwhile, so whoever queues a job does not write the eventfd: the poll sees the queue.
-    /// Returns `epoll_wait`'s count (negative: errno says why) and whether a job or a timer
-    /// is waiting.
+    /// Returns `epoll_wait`'s count and, when it is negative, its errno; and whether a job or
+    /// a timer is waiting.
     private func poll(
         into events: UnsafeMutableBufferPointer<epoll_event>,
         until deadline: LoopInstant
-    ) -> (count: Int32, workDue: Bool) {
+    ) -> (count: Int32, error: Int32, workDue: Bool) {
         while true {
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)
-            if count != 0 { return (count, false) }
+            if count != 0 { return (count, count < 0 ? errno : 0, false) }
             let now = LoopInstant.now()
-            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, true) }
-            if now >= deadline { return (0, false) }
+            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, 0, true) }
+            if now >= deadline { return (0, 0, false) }
         }
     }
 

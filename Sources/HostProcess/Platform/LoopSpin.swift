@@ -10,11 +10,14 @@ import Glibc
 /// trip on one CPU. A loop that has just sent a request and polls (`epoll_wait` with a zero
 /// timeout) for the answer is not asleep, so the answer costs no wake-up at all.
 ///
-/// Polling burns CPU, so the loop polls only while it pays: when the last time it ran out
-/// of work, new work came within `window`. A request and its answer keep it polling; the
-/// first gap longer than the window (a burst ends, an idle host) turns it off until work
-/// again follows work closely. An idle host therefore polls once per burst, for at most one
-/// window, and a host that never sees two events within a window never polls.
+/// Polling burns CPU, so the loop polls only while it pays: after a poll that found work,
+/// and after a sleep that ended soon enough that a poll would have caught the work. A sleep's
+/// gap includes the wake-up it cost (15–20 µs here), so a sleep counts as short up to twice
+/// the window: judged by the window alone, an answer that takes 15 µs would have measured
+/// 30–35 µs asleep, and polling would never have started for it. A poll that found nothing
+/// for the whole window turns polling off. An idle host therefore polls once per burst, for
+/// at most one window, and a host whose events never come within two windows of each other
+/// never polls.
 ///
 /// Like glibc's adaptive mutexes and Go's spinning schedulers, this trades a bounded amount
 /// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (README, "Two commands"; docs/HARDENING.md).
@@ -36,10 +39,24 @@ struct LoopSpin: Sendable {
         self.window = min(max(window, 0), Self.maximumWindow)
     }
 
-    /// The loop ran out of work at one moment and found work again `idle` nanoseconds later
-    /// (0 when it never ran out): poll next time only if that gap was within the window.
-    mutating func foundWork(afterIdling idle: Int64) {
-        isPolling = window > 0 && idle <= window
+    /// How a turn that ran out of work went on.
+    enum Wait: Equatable, Sendable {
+        /// It polled, and work came within the window.
+        case polledAndFound
+        /// It polled for the whole window in vain (and then slept).
+        case polledInVain
+        /// It did not poll and slept (or found work waiting) for `nanoseconds`.
+        case slept(nanoseconds: Int64)
+    }
+
+    /// Decides whether the next turn that runs out of work polls, from how this one went on.
+    mutating func turnEnded(_ wait: Wait) {
+        guard window > 0 else { return }
+        switch wait {
+        case .polledAndFound: isPolling = true
+        case .polledInVain: isPolling = false
+        case .slept(let nanoseconds): isPolling = nanoseconds <= 2 * window
+        }
     }
 
     /// The window from `SCENEHOST_LOOP_SPIN_US` (microseconds; 0 turns polling off), else
@@ -49,10 +66,13 @@ struct LoopSpin: Sendable {
         return window(fromMicroseconds: String(cString: raw))
     }
 
-    /// `text` as a window: whole microseconds, clamped to `maximumWindow`; anything else is
-    /// the default.
+    /// `text` as a window: whole microseconds, clamped to `maximumWindow` (however many
+    /// digits); anything else is the default.
     static func window(fromMicroseconds text: String) -> Int64 {
-        guard let microseconds = Int64(text), microseconds >= 0 else { return defaultWindow }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return defaultWindow
+        }
+        guard let microseconds = Int64(text) else { return maximumWindow }
         return min(microseconds, maximumWindow / 1_000) * 1_000
     }
 }

@@ -334,7 +334,11 @@ enum BenchCommand {
 
         case .throughput:
             var floors: [Int: Samples] = [:]
-            for scenes in counts.throughputScenes {
+            let results = try await BenchHost.throughput(
+                counts: counts.throughputScenes,
+                rounds: counts.throughputRounds,
+                transitionsPerRound: counts.throughputTransitions
+            ) { scenes in
                 let perChild = BenchHost.transitionsPerScene(count: scenes, perRound: counts.throughputTransitions)
                 guard
                     let floor = await BenchThroughputFloor.rate(
@@ -343,7 +347,10 @@ enum BenchCommand {
                         rounds: counts.throughputRounds,
                         perChild: perChild
                     )
-                else { continue }
+                else {
+                    progress("throughput-floor.\(scenes): could not spawn or drive the echo children; no floor")
+                    return
+                }
                 floors[scenes] = floor
                 report.add(
                     BenchRow(
@@ -356,11 +363,6 @@ enum BenchCommand {
                     )
                 )
             }
-            let results = try await BenchHost.throughput(
-                counts: counts.throughputScenes,
-                rounds: counts.throughputRounds,
-                transitionsPerRound: counts.throughputTransitions
-            )
             for result in results {
                 var row = BenchRow(
                     "throughput.\(result.scenes)",
@@ -369,7 +371,9 @@ enum BenchCommand {
                     floor: floors[result.scenes]?.median,
                     floorName: floors[result.scenes] == nil ? nil : "throughput-floor.\(result.scenes)",
                     target: result.scenes > 1 ? .medianAtLeast(150_000) : nil,
-                    note: "transitions/s, \(result.scenes) concurrent scene(s); per-transition latency p50 "
+                    note: "transitions/s, \(result.scenes) concurrent scene(s)"
+                        + (floors[result.scenes] == nil ? "" : " (ratio: ours ÷ floor, higher is better)")
+                        + "; per-transition latency p50 "
                         + BenchFormat.value(result.latency.median, .microseconds) + ", p99 "
                         + BenchFormat.value(result.latency.p99, .microseconds)
                 )

@@ -13,6 +13,8 @@ struct BenchEchoChild {
 
     /// Spawns `executable bench-echo`, or nil when a pipe or the spawn fails.
     static func spawn(executable: String) -> BenchEchoChild? {
+        // A child that died must fail a write (EPIPE), not kill the bench.
+        HostSignals.ignoreSIGPIPE()
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard csh_pipe_cloexec(&toChild) == 0 else { return nil }
@@ -26,10 +28,22 @@ struct BenchEchoChild {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        // Default dispositions and an empty mask, as the host spawns its workers: an ignored
+        // SIGPIPE (ours) would otherwise be inherited across exec.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("bench-echo"), nil]
         let environment: [UnsafeMutablePointer<CChar>?] = [nil]
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
         for pointer in argv { free(pointer) }
         close(toChild[0])
         close(fromChild[1])

@@ -142,10 +142,13 @@ enum BenchHost {
 
     /// `throughput.N`: N tasks each alternating transitions on its own scene; transitions/s
     /// per round, plus every transition's latency.
+    /// `beforeRounds`: runs before each count's timed rounds (its floor, measured next to it:
+    /// this machine's speed changes from one minute to the next).
     static func throughput(
         counts: [Int],
         rounds: Int,
-        transitionsPerRound: Int
+        transitionsPerRound: Int,
+        beforeRounds: (Int) async -> Void = { _ in }
     ) async throws -> [(scenes: Int, rate: Samples, latency: Samples)] {
         let host = try SceneHost(configuration: configuration())
         var scenes: [SceneHandle] = []
@@ -159,6 +162,7 @@ enum BenchHost {
             scenes += added
             let active = Array(scenes.prefix(count))
             let perScene = transitionsPerScene(count: count, perRound: transitionsPerRound)
+            await beforeRounds(count)
             // One untimed round to warm every scene up.
             _ = try await drive(active, transitions: 2)
             var rate = Samples()

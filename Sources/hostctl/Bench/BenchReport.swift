@@ -182,10 +182,11 @@ struct BenchReport: Sendable {
                 row.floor.map { BenchFormat.value($0, row.unit) } ?? "",
                 row.ratio.map { BenchFormat.number($0) + "×" } ?? "",
                 row.target.map { target in
-                    if case .medianAtMost(let value) = target {
-                        return "p50 ≤ " + BenchFormat.value(value, row.unit, compact: true)
+                    switch target {
+                    case .medianAtMost(let value): "p50 ≤ " + BenchFormat.value(value, row.unit, compact: true)
+                    case .medianAtLeast(let value): "p50 ≥ " + BenchFormat.value(value, row.unit, compact: true)
+                    default: target.text
                     }
-                    return target.text
                 } ?? "",
                 result,
             ])
