@@ -167,6 +167,33 @@ enum BenchCommand {
         }
     }
 
+    /// The `kinds` rows in one placement (nil: unpinned), named with the placement as a suffix
+    /// (`kinds.swipe-back.same-cpu`); each is compared with the push pair of the same placement.
+    private static func kinds(placement: BenchPlacement?, counts: Counts, into report: inout BenchReport) async throws {
+        let results = try await BenchHost.navigationKinds(
+            placement: placement,
+            warmup: counts.kindsWarmup,
+            count: counts.kinds
+        )
+        guard let push = results.first else { return }
+        let suffix = placement.map { ".\($0.rawValue)" } ?? ""
+        let where_ = placement.map { "; host pinned to CPU 0, worker to CPU \($0.childCPU)" } ?? ""
+        report.add(BenchRow(push.kind.name + suffix, push.samples, note: push.kind.note + " (two requests)" + where_))
+        for (kind, samples) in results.dropFirst() {
+            report.add(
+                BenchRow(
+                    kind.name + suffix,
+                    samples,
+                    floor: push.samples.median,
+                    floorName: push.kind.name + suffix,
+                    // Not slower than a push, within the run's noise.
+                    target: .ratioAtMost(1.1),
+                    note: kind.note + " (two requests), against a push and its pop" + where_
+                )
+            )
+        }
+    }
+
     static func parseOnly(_ text: String) throws(UsageError) -> Set<Group> {
         var groups = Set<Group>()
         for item in text.split(separator: ",").map(String.init) {
@@ -239,21 +266,17 @@ enum BenchCommand {
             }
 
         case .kinds:
-            let results = try await BenchHost.navigationKinds(warmup: counts.kindsWarmup, count: counts.kinds)
-            guard let push = results.first else { break }
-            report.add(BenchRow(push.kind.name, push.samples, note: push.kind.note + " (two requests)"))
-            for (kind, samples) in results.dropFirst() {
-                report.add(
-                    BenchRow(
-                        kind.name,
-                        samples,
-                        floor: push.samples.median,
-                        floorName: push.kind.name,
-                        // Not slower than a push, within the run's noise.
-                        target: .ratioAtMost(1.1),
-                        note: kind.note + " (two requests), against a push and its pop"
-                    )
-                )
+            // Unpinned first, then each placement pinned, as `transition`: a pair's round trips
+            // meet the VM's moods like a transition's do.
+            try await kinds(placement: nil, counts: counts, into: &report)
+            for placement in placements {
+                guard placement.isAvailable, BenchPlacement.pinHost() else {
+                    progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
+                    continue
+                }
+                defer { BenchPlacement.unpinHost() }
+                progress("kinds, \(placement.rawValue)…")
+                try await kinds(placement: placement, counts: counts, into: &report)
             }
 
         case .connect:

@@ -33,7 +33,8 @@ extension Help {
                        whose work to cut
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
-                       its pop, timed in pairs (≤ 1.1×: not slower than a push)
+                       its pop, timed in pairs (≤ 1.1×: not slower than a push),
+                       unpinned and in each placement
           connect      a new scene to foregroundActive vs spawning to a bare ready line: with
                        the host's default prewarming (≤ 1.1×) and without it (connect.cold,
                        p50 ≤ 5 ms)

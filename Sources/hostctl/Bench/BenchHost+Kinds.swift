@@ -45,10 +45,16 @@ extension BenchHost {
     /// Each kind's pair, `count` times after `warmup`, on one scene whose root is a tab bar
     /// (two tabs) so that every kind applies. The kinds take turns within each repetition, so
     /// that whatever the machine does meanwhile weighs on all of them alike.
-    static func navigationKinds(warmup: Int, count: Int) async throws -> [(kind: NavigationKind, samples: Samples)] {
+    /// `placement`: the worker is pinned to its CPU (the caller pins the host).
+    static func navigationKinds(
+        placement: BenchPlacement? = nil,
+        warmup: Int,
+        count: Int
+    ) async throws -> [(kind: NavigationKind, samples: Samples)] {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("K")
         try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
+        if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
         let kinds = navigationKinds
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
