@@ -59,9 +59,13 @@ extension BenchHost {
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
             for index in 0..<(warmup + count) {
-                for (position, kind) in kinds.enumerated() {
+                // Each repetition starts one kind further on, so that every kind, push included,
+                // runs after every other equally often: what a pair leaves behind (a release,
+                // a deinit, a colder cache) weighs on all of them alike, not on its neighbour.
+                for step in 0..<kinds.count {
+                    let position = (index + step) % kinds.count
                     let start = BenchClock.now()
-                    try await kind.pair(scene)
+                    try await kinds[position].pair(scene)
                     if index >= warmup {
                         samples[position].append(BenchClock.microseconds(from: start, to: BenchClock.now()))
                     }
