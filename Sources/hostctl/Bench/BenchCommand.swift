@@ -458,15 +458,20 @@ enum BenchCommand {
 
         case .scale:
             var base: Double?
+            var pinnedBase: [BenchPlacement: Double] = [:]
             for size in counts.scaleSizes {
                 progress("scale \(size)…")
                 let point = try await BenchHost.scale(
                     scenes: size,
                     warmup: counts.scaleWarmup,
-                    roundTrips: counts.scaleRoundTrips
+                    roundTrips: counts.scaleRoundTrips,
+                    placements: placements
                 )
                 scalePoints.append(point)
                 if base == nil { base = point.roundTrip.median }
+                for (placement, samples) in point.pinnedRoundTrips where pinnedBase[placement] == nil {
+                    pinnedBase[placement] = samples.median
+                }
                 var connect = BenchRow(
                     "scale.\(size).connect",
                     point.connect,
@@ -488,6 +493,20 @@ enum BenchCommand {
                     roundTrip.target = .ratioAtMost(1.5)
                 }
                 report.add(roundTrip)
+                // Pinned, as the transition rows: the unpinned ratio compares whatever moods the
+                // two round trips happened to meet.
+                for placement in placements {
+                    guard let samples = point.pinnedRoundTrips[placement] else { continue }
+                    var pinned = BenchRow(
+                        "scale.\(size).roundtrip.\(placement.rawValue)",
+                        samples,
+                        floor: pinnedBase[placement],
+                        floorName: "scale.\(counts.scaleSizes[0]).roundtrip.\(placement.rawValue)",
+                        note: "host pinned to CPU 0, the scene's worker to CPU \(placement.childCPU)"
+                    )
+                    pinned.target = roundTrip.target
+                    report.add(pinned)
+                }
                 if size >= 4000 {
                     report.add(
                         BenchRow(

@@ -46,7 +46,8 @@ extension Help {
           suspend      background until suspended, then foreground again
           terminate    terminating 100 running scenes at once
           scale        10, 100, 1000, 4000 live scenes: connect (4000 in ≤ 4 s), round trip
-                       (≤ 1.2× of 1 at 4000), memory (≤ 16 KiB host per scene)
+                       (≤ 1.2× of 1 at 4000; unpinned and in each placement), memory
+                       (≤ 16 KiB host per scene)
 
         Exit status 0 even when a target is missed (the table says MISS); 3 on a failure.
         The descriptor limit is raised to the hard limit (4,000 scenes need ~16,000).

@@ -273,14 +273,22 @@ enum BenchHost {
         var connect: Samples
         var connectBatch: Double
         var roundTrip: Samples
+        /// The same round trips with the host and that scene's worker pinned, per placement.
+        var pinnedRoundTrips: [BenchPlacement: Samples] = [:]
         var workerPSS: Samples
         var workerUSS: Samples
         var hostPerScene: Double
         var quit: Double
     }
 
-    /// `scale.N`: N live scenes: the batch connect, round trips on one of them, memory.
-    static func scale(scenes count: Int, warmup: Int, roundTrips trips: Int) async throws -> ScalePoint {
+    /// `scale.N`: N live scenes: the batch connect, round trips on one of them (unpinned, then
+    /// in each of `placements`: the host and that scene's worker pinned), memory.
+    static func scale(
+        scenes count: Int,
+        warmup: Int,
+        roundTrips trips: Int,
+        placements: [BenchPlacement] = []
+    ) async throws -> ScalePoint {
         BenchEnvironment.trimHeap()
         let before = BenchEnvironment.hostResidentKiB() ?? .nan
         let host = try SceneHost(configuration: configuration())
@@ -289,6 +297,14 @@ enum BenchHost {
         let connect = try await connectAll(scenes, parallelism: 32)
         let batch = BenchClock.microseconds(from: batchStart, to: BenchClock.now())
         let roundTrip = try await roundTrips(scenes[0], warmup: warmup, count: trips)
+        var pinned: [BenchPlacement: Samples] = [:]
+        if let pid = await scenes[0].status().pid {
+            for placement in placements where placement.isAvailable && BenchPlacement.pinHost() {
+                defer { BenchPlacement.unpinHost() }
+                guard placement.pinChild(pid) else { continue }
+                pinned[placement] = try await roundTrips(scenes[0], warmup: warmup, count: trips)
+            }
+        }
         let after = BenchEnvironment.hostResidentKiB() ?? .nan
         let memory = await workerMemory(scenes)
         let quit = await measure { await host.quit() }
@@ -297,6 +313,7 @@ enum BenchHost {
             connect: connect,
             connectBatch: batch,
             roundTrip: roundTrip,
+            pinnedRoundTrips: pinned,
             workerPSS: memory.pss,
             workerUSS: memory.uss,
             hostPerScene: (after - before) / Double(count),
