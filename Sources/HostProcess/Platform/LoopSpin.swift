@@ -5,9 +5,9 @@ import Glibc
 /// Whether the event loop polls for a while before it sleeps, and for how long.
 ///
 /// A sleeping loop costs each worker's answer a wake-up: the worker's `write` must wake the
-/// loop thread, and on a virtual machine waking a thread on another CPU is an
-/// inter-processor interrupt through the hypervisor, 15–20 µs here, four times a whole round
-/// trip on one CPU. A loop that has just sent a request and polls (`epoll_wait` with a zero
+/// loop thread, and on this kind of virtual machine waking a thread on another CPU takes
+/// 15–20 µs (`perf`: most of it in the pipe's wake-up path, with hardly any IPIs counted),
+/// three times a whole round trip on one CPU. A loop that has just sent a request and polls (`epoll_wait` with a zero
 /// timeout) for the answer is not asleep, so the answer costs no wake-up at all.
 ///
 /// Polling burns CPU, so the loop polls only while it pays: after a poll that found work,
