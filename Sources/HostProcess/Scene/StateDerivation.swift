@@ -22,10 +22,26 @@ enum StateDerivation {
     /// The state events after `callback`, in order: an app-based launch becomes active with
     /// no `applicationWillEnterForeground` (UIKit's order), so its `applicationDidBecomeActive`
     /// passes through `foregroundInactive` (docs/LIFECYCLE.md §3d).
-    static func states(after callback: CallbackName, current: ActivationState) -> [ActivationState] {
+    static func states(after callback: CallbackName, current: ActivationState) -> States {
         if callback == .applicationDidBecomeActive && current == .unattached {
-            return [.foregroundInactive, .foregroundActive]
+            return States(.foregroundInactive, .foregroundActive)
         }
-        return state(after: callback, current: current).map { [$0] } ?? []
+        return States(state(after: callback, current: current))
+    }
+
+    /// At most two states, in order, kept inline: an array allocated for them on every
+    /// callback the host records.
+    struct States: Sequence, IteratorProtocol {
+        private var first: ActivationState?
+        private var second: ActivationState?
+
+        init(_ first: ActivationState?, _ second: ActivationState? = nil) {
+            (self.first, self.second) = first == nil ? (second, nil) : (first, second)
+        }
+
+        mutating func next() -> ActivationState? {
+            defer { (first, second) = (second, nil) }
+            return first
+        }
     }
 }
