@@ -7,8 +7,9 @@ import Glibc
 /// A sleeping loop costs each worker's answer a wake-up: the worker's `write` must wake the
 /// loop thread, and on this kind of virtual machine waking a thread on another CPU takes
 /// 15–20 µs (`perf`: most of it in the pipe's wake-up path, with hardly any IPIs counted),
-/// three times a whole round trip on one CPU. A loop that has just sent a request and polls (`epoll_wait` with a zero
-/// timeout) for the answer is not asleep, so the answer costs no wake-up at all.
+/// three times a whole round trip on one CPU. A loop that has just sent a request and polls
+/// (`epoll_wait` with a zero timeout) for the answer is not asleep, so the answer costs no
+/// wake-up at all.
 ///
 /// Polling burns CPU, so the loop polls only while it pays: after a poll that found work,
 /// and after a sleep that ended soon enough that a poll would have caught the work. A sleep's
@@ -20,8 +21,9 @@ import Glibc
 /// never polls.
 ///
 /// Like glibc's adaptive mutexes and Go's spinning schedulers, this trades a bounded amount
-/// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (README, "Two commands"; docs/HARDENING.md).
-struct LoopSpin: Sendable {
+/// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (README, "Two commands";
+/// docs/HARDENING.md). The bench's `throughput-floor` polls with the same window.
+package struct LoopSpin: Sendable {
     /// The longest poll, in nanoseconds; 0: never poll.
     let window: Int64
     /// Whether the loop polls the next time it runs out of work.
@@ -61,7 +63,7 @@ struct LoopSpin: Sendable {
 
     /// The window from `SCENEHOST_LOOP_SPIN_US` (microseconds; 0 turns polling off), else
     /// `defaultWindow`. An unreadable value keeps the default rather than stopping the host.
-    static func windowFromEnvironment() -> Int64 {
+    package static func windowFromEnvironment() -> Int64 {
         guard let raw = getenv("SCENEHOST_LOOP_SPIN_US") else { return defaultWindow }
         return window(fromMicroseconds: String(cString: raw))
     }

@@ -167,6 +167,26 @@ enum BenchCommand {
         }
     }
 
+    /// Runs `body` unpinned first (whatever the scheduler does), then once per placement with
+    /// the host pinned to CPU 0; a placement whose CPUs are not both usable is skipped, with a
+    /// line saying so.
+    private static func inEachPlacement(
+        _ placements: [BenchPlacement],
+        _ name: String,
+        _ body: (BenchPlacement?) async throws -> Void
+    ) async throws {
+        try await body(nil)
+        for placement in placements {
+            guard placement.isAvailable, BenchPlacement.pinHost() else {
+                progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
+                continue
+            }
+            defer { BenchPlacement.unpinHost() }
+            progress("\(name), \(placement.rawValue)…")
+            try await body(placement)
+        }
+    }
+
     /// The `kinds` rows in one placement (nil: unpinned), named with the placement as a suffix
     /// (`kinds.swipe-back.same-cpu`); each is compared with the push pair of the same placement.
     private static func kinds(placement: BenchPlacement?, counts: Counts, into report: inout BenchReport) async throws {
@@ -253,29 +273,13 @@ enum BenchCommand {
             }
 
         case .transition:
-            // Unpinned first (whatever the scheduler does), then each placement pinned.
-            try await roundTrips(placement: nil, counts: counts, into: &report)
-            for placement in placements {
-                guard placement.isAvailable, BenchPlacement.pinHost() else {
-                    progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
-                    continue
-                }
-                defer { BenchPlacement.unpinHost() }
-                progress("transition, \(placement.rawValue)…")
+            try await inEachPlacement(placements, "transition") { placement in
                 try await roundTrips(placement: placement, counts: counts, into: &report)
             }
 
         case .kinds:
-            // Unpinned first, then each placement pinned, as `transition`: a pair's round trips
-            // meet the VM's moods like a transition's do.
-            try await kinds(placement: nil, counts: counts, into: &report)
-            for placement in placements {
-                guard placement.isAvailable, BenchPlacement.pinHost() else {
-                    progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
-                    continue
-                }
-                defer { BenchPlacement.unpinHost() }
-                progress("kinds, \(placement.rawValue)…")
+            // A pair's round trips meet the VM's moods as a transition's do.
+            try await inEachPlacement(placements, "kinds") { placement in
                 try await kinds(placement: placement, counts: counts, into: &report)
             }
 

@@ -1,5 +1,6 @@
 import CSceneHostSys
 import Glibc
+import HostProcess
 
 /// `throughput-floor.N`: the floor under `throughput.N`. The same number of `bench-echo`
 /// children, each sent `echoLine` again as soon as its echo is back, by one thread with its
@@ -49,17 +50,19 @@ enum BenchThroughputFloor {
         return rates
     }
 
-    /// Polls as the host's loop does by default (`LoopSpin`: up to 30 µs with a zero
-    /// timeout), then sleeps: a floor that slept at once would pay a wake-up per echo that
-    /// the host does not.
+    /// Polls as the host's loop does (`LoopSpin`'s window, `SCENEHOST_LOOP_SPIN_US`), then
+    /// sleeps: a floor that slept at once would pay a wake-up per echo that the host does not.
     private static func wait(_ epoll: Int32, into events: UnsafeMutableBufferPointer<epoll_event>) -> Int32 {
-        let deadline = BenchClock.now() + 30_000
+        let deadline = BenchClock.now() + UInt64(window)
         repeat {
             let ready = epoll_wait(epoll, events.baseAddress, Int32(events.count), 0)
             if ready != 0 { return ready }
         } while BenchClock.now() < deadline
         return epoll_wait(epoll, events.baseAddress, Int32(events.count), -1)
     }
+
+    /// The host loop's poll window, in nanoseconds.
+    private static let window = LoopSpin.windowFromEnvironment()
 
     /// Every child echoes `perChild` lines, each sent when the previous one is back.
     private static func drive(_ children: [BenchEchoChild], epoll: Int32, perChild: Int) -> Bool {
