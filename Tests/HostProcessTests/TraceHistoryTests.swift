@@ -36,6 +36,17 @@ import Testing
         #expect(zip(history, history.dropFirst()).allSatisfy { $0.seq + 1 == $1.seq })
     }
 
+    @Test func aHostKeepsABoundedHistoryUnlessToldOtherwise() async throws {
+        let host = try SceneHost(configuration: HostConfiguration(worker: ["/bin/true"]))
+        #expect(host.configuration.traceHistoryLimitBytes == HostConfiguration.defaultTraceHistoryLimitBytes)
+        let large = JSONValue.string(String(repeating: "v", count: 60 << 10))
+        // About 72 MiB by the events' own estimate, over the 64 MiB default.
+        for _ in 0..<1200 { host.trace.record(TraceEvent(kind: .host, name: "noted", value: large)) }
+        #expect(host.trace.history.count < 1200)
+        #expect((host.trace.oldestHeldSeq ?? 0) > 1)
+        await host.quit()
+    }
+
     @Test func withoutALimitEveryEventIsHeld() throws {
         let recorder = try TraceRecorder()
         let large = JSONValue.string(String(repeating: "v", count: 60 << 10))

@@ -31,10 +31,14 @@ public struct HostConfiguration: Sendable, Hashable {
     /// The largest frame either side accepts.
     public var maximumFrameSize: Int = 1 << 20
     /// Keep only the newest trace events within about this many bytes in memory (`trace.history`,
-    /// `events(fromSeq:)`); nil keeps every event. A long-running host (`hostctl serve`) sets it.
-    public var traceHistoryLimitBytes: Int? = nil
+    /// `events(fromSeq:)`): 64 MiB unless set. nil keeps every event, for a host whose run is
+    /// known to be short; a history with no limit grows with every transition.
+    public var traceHistoryLimitBytes: Int? = Self.defaultTraceHistoryLimitBytes
     /// Copy each worker's stderr to the host's stderr, prefixed with scene and pid.
     public var forwardsWorkerStderr: Bool = true
+
+    /// The default of `traceHistoryLimitBytes` (and of `hostctl serve --history-limit-mb`).
+    public static let defaultTraceHistoryLimitBytes = 64 << 20
 
     /// A configuration with LIFECYCLE.md's defaults and the given worker argv.
     public init(worker: [String]) {
