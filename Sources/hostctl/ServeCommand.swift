@@ -40,7 +40,8 @@ extension Commands {
         }
         let socket = try arguments.option("--socket")
         let tracePath = try arguments.option("--trace")
-        let historyMegabytes = try arguments.intOption("--history-limit-mb", in: 1...(1 << 20))
+        let historyMegabytes =
+            try arguments.intOption("--history-limit-mb", in: 1...(1 << 20))
             ?? HostConfiguration.defaultTraceHistoryLimitBytes >> 20
         let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
         var limits = Scenario.Limits()

@@ -66,6 +66,8 @@ public struct StressOptions: Sendable, Hashable {
         configuration.terminateLimit = .seconds(5)
         configuration.backgroundTaskLimit = .milliseconds(300)
         configuration.forwardsWorkerStderr = false
+        // The runner sizes the history for the run (a scale run holds every scene's events).
+        configuration.traceHistoryLimitBytes = nil
         return configuration
     }
 }

@@ -41,7 +41,7 @@ public struct StressRunner: Sendable {
 
         // The host holds only the newest events: the audit reads them round by round.
         var configuration = self.configuration
-        if configuration.traceHistoryLimitBytes == nil {
+        if configuration.traceHistoryLimitBytes == nil {  // as `StressOptions.configuration` leaves it
             // A scale run has one round: every scene's connect and quit.
             configuration.traceHistoryLimitBytes =
                 options.isScaleRun
