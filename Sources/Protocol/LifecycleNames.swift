@@ -112,6 +112,18 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
 
     public var description: String { rawValue }
 
+    /// The callback's position in `allCases`: its case's tag (an enum without payloads is
+    /// stored as the index of its case in declaration order). For tables indexed by callback,
+    /// which check `positionsAreTags` before they are used.
+    package var position: Int {
+        Int(unsafeBitCast(self, to: UInt8.self))
+    }
+
+    /// Whether every callback's `position` is its index in `allCases`.
+    package static var positionsAreTags: Bool {
+        MemoryLayout<Self>.size == 1 && allCases.indices.allSatisfy { allCases[$0].position == $0 }
+    }
+
     /// Whether the callback belongs to a view controller (and so carries a `vc`).
     public var isViewControllerCallback: Bool {
         switch self {
