@@ -69,8 +69,7 @@ extension EventLoop {
 
     func register(_ watch: Watch) {
         var watch = watch
-        let id = nextWatchID.wrappingAdd(1, ordering: .relaxed).oldValue
-        watches.withLock { $0[id] = watch }
+        let id = watches.withLock { $0.insert(watch) }
         let descriptors = watch.child.beginWatching(epoll: epollDescriptor, stdinToken: id << 2 | Source.stdin.rawValue)
         watch.pidfd = descriptors.pidfd
         watch.stdout = descriptors.stdout

@@ -51,7 +51,7 @@ package final class EventLoop: Sendable {
     let epollDescriptor: Int32
     /// An eventfd in the epoll set, written only to wake a sleeping loop (token `wakeToken`).
     let wakeDescriptor: Int32
-    /// The epoll token of `wakeDescriptor`: watch ids start at 1, so id 0 is free.
+    /// The epoll token of `wakeDescriptor`: no watch id is 0 (`WatchTable`), so token 0 is free.
     static let wakeToken: UInt64 = 0
     /// Queued jobs, timers and whether the loop sleeps.
     let loopState: Locked<EventLoopState>
@@ -59,9 +59,10 @@ package final class EventLoop: Sendable {
     let loopThread = Atomic<UInt>(0)
     /// Whether the loop thread was started (a failed start is retried by `start()`).
     let threadStarted = Locked(false)
-    /// Keyed by a never-reused id rather than by descriptor: a stale event for a descriptor
-    /// closed earlier in the same batch (and maybe already reused) must find nothing.
-    let watches = Locked<[UInt64: Watch]>([:])
+    /// Keyed by an id rather than by descriptor: a stale event for a descriptor closed
+    /// earlier in the same batch (and maybe already reused) must find nothing.
+    let watches = Locked(WatchTable<Watch>())
+    /// The ids of `watchReadable` descriptors (tokens with `descriptorTokenFlag`).
     let nextWatchID = Atomic<UInt64>(1)
     /// Handlers of `watchReadable` descriptors, by token.
     let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
@@ -114,7 +115,7 @@ package final class EventLoop: Sendable {
     /// workers): what `DescendantReaper` must leave alone.
     func liveProcessGroups() -> Set<Int32> {
         watches.withLock { watches in
-            Set(watches.values.lazy.filter(\.killsProcessGroupAtExit).map(\.child.pid))
+            Set(watches.values.filter(\.killsProcessGroupAtExit).map(\.child.pid))
         }
     }
 }
