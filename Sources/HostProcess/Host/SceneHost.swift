@@ -211,5 +211,7 @@ public final class SceneHost: Sendable {
         sessions.close()
         trace.record(TraceEvent(kind: .host, name: "stopped"))
         trace.finish()
+        // Whoever reads the trace file next (`run` says it was written) finds it whole.
+        await trace.fileWritten()
     }
 }
