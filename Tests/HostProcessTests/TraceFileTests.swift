@@ -1,29 +1,28 @@
 import Glibc
-import HostProcess
 import Protocol
 import Synchronization
 import Testing
 
+@testable import HostProcess
+
 /// The trace file is written off the recording thread: recording never waits for the file's
 /// reader, a reader that never reads ends the file with an error instead of holding the host,
-/// and `fileWritten()` waits until the file has every event.
+/// and a quit waits until the file has every event, within a limit.
 @Suite struct TraceFileTests {
     @Test func recordingNeverWaitsForAPipeReaderThatIsSlow() async throws {
         let pipe = try #require(Pipe())
         defer { pipe.close() }
-        let recorder = try TraceRecorder(path: "/proc/self/fd/\(pipe.writeEnd)", keepHistory: false)
+        let recorder = try TraceRecorder(path: pipe.path, keepHistory: false)
         let value = JSONValue.string(String(repeating: "v", count: 1000))
         // 512 KiB of lines: eight times what the pipe holds, nobody reading yet.
-        let recorded = try await finishes(within: .seconds(20)) {
+        let recorded = await finishes(within: .seconds(20)) {
             for index in 0..<500 { recorder.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
         }
         #expect(recorded, "record(_:) waited for the pipe's reader")
 
         // Now the reader reads: every line arrives, whole and in order.
-        let reading = Task.detached { pipe.read(lines: 500) }
-        await recorder.fileWritten()
-        recorder.finish()
-        let lines = await reading.value.split(separator: UInt8(ascii: "\n"))
+        let lines = await pipe.readLines(until: { $0 == 500 }, within: .seconds(20))
+        #expect(await recorder.fileWritten(within: .seconds(20)))
         #expect(recorder.fileError == nil)
         #expect(lines.count == 500)
         #expect(lines.allSatisfy { $0.first == UInt8(ascii: "{") && $0.last == UInt8(ascii: "}") })
@@ -33,30 +32,49 @@ import Testing
     @Test func aReaderThatNeverReadsEndsTheFileWithAnError() async throws {
         let pipe = try #require(Pipe())
         defer { pipe.close() }
-        let recorder = try TraceRecorder(path: "/proc/self/fd/\(pipe.writeEnd)", keepHistory: false)
+        let recorder = try TraceRecorder(path: pipe.path, keepHistory: false)
         let value = JSONValue.string(String(repeating: "v", count: 60 << 10))
         // About 18 MiB, over the 16 MiB the file's reader may fall behind.
-        let recorded = try await finishes(within: .seconds(60)) {
+        let recorded = await finishes(within: .seconds(60)) {
             for _ in 0..<300 { recorder.record(TraceEvent(kind: .host, name: "large", value: value)) }
         }
         #expect(recorded)
         let error = try #require(recorder.fileError)
         #expect("\(error)".contains("more than 16 MiB behind"), "\(error)")
-        // The wait ends too: the file has ended.
-        let waited = try await finishes(within: .seconds(20)) { await recorder.fileWritten() }
-        #expect(waited)
-        recorder.finish()
+        // The file has ended: waiting for it answers at once.
+        #expect(await recorder.fileWritten(within: .seconds(20)) == false)
     }
 
-    @Test func aHostsQuitWaitsUntilTheFileHasEveryEvent() async throws {
-        let directory = makeTemporaryDirectory()
-        let path = directory + "/trace.jsonl"
-        let host = try SceneHost(configuration: HostConfiguration(worker: ["/bin/true"]), tracePath: path)
-        for index in 0..<2000 { host.trace.record(TraceEvent(kind: .host, name: "noted \(index)")) }
-        await host.quit()
-        let lines = try readFileBytes(path).split(separator: UInt8(ascii: "\n"))
+    @Test func aQuitWaitsUntilTheFileHasEveryEvent() async throws {
+        let pipe = try #require(Pipe())
+        defer { pipe.close() }
+        let host = try SceneHost(configuration: HostConfiguration(worker: ["/bin/true"]), tracePath: pipe.path)
+        let value = JSONValue.string(String(repeating: "v", count: 1000))
+        // More than the pipe holds: the file's thread is stuck until the reader reads.
+        for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
+        let quit = Task { await host.quit() }
+        let quitEarly = await finishes(within: .milliseconds(200)) { await quit.value }
+        #expect(!quitEarly, "quit returned before the trace file had its events")
+        let lines = await pipe.readLines(
+            until: { _, last in last.map { String(decoding: $0, as: UTF8.self).contains("\"stopped\"") } == true },
+            within: .seconds(20)
+        )
+        #expect(await finishes(within: .seconds(20)) { await quit.value })
+        #expect(host.trace.fileError == nil)
         #expect(lines.count == host.trace.lastSeq)
-        #expect(lines.last.map { String(decoding: $0, as: UTF8.self).contains("\"stopped\"") } == true)
+    }
+
+    @Test func aQuitGivesUpOnAReaderThatStoppedReading() async throws {
+        let pipe = try #require(Pipe())
+        defer { pipe.close() }
+        var configuration = HostConfiguration(worker: ["/bin/true"])
+        configuration.terminateLimit = .milliseconds(300)
+        let host = try SceneHost(configuration: configuration, tracePath: pipe.path)
+        let value = JSONValue.string(String(repeating: "v", count: 1000))
+        for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
+        #expect(await finishes(within: .seconds(20)) { await host.quit() })
+        let error = try #require(host.trace.fileError)
+        #expect("\(error)".contains("its reader took nothing more"), "\(error)")
     }
 }
 
@@ -65,8 +83,8 @@ import Testing
 private func finishes(
     within limit: Duration,
     _ body: @escaping @Sendable () async -> Void
-) async throws -> Bool {
-    let outcome = FirstOutcome()
+) async -> Bool {
+    let outcome = FirstOutcome<Bool>()
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         outcome.await(continuation)
         Task.detached {
@@ -81,19 +99,19 @@ private func finishes(
 }
 
 /// Resumes one continuation with whichever outcome comes first.
-private final class FirstOutcome: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+private final class FirstOutcome<Value: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Value, Never>?>(nil)
 
-    func await(_ continuation: CheckedContinuation<Bool, Never>) {
+    func await(_ continuation: CheckedContinuation<Value, Never>) {
         self.continuation.withLock { $0 = continuation }
     }
 
-    func settle(_ finished: Bool) {
-        continuation.withLock { $0.take() }?.resume(returning: finished)
+    func settle(_ value: Value) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }
 
-/// A pipe whose ends the test closes itself.
+/// A pipe the trace file is pointed at (`/proc/self/fd/N` opens its write end again).
 private final class Pipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
@@ -105,23 +123,54 @@ private final class Pipe: Sendable {
         writeEnd = ends[1]
     }
 
+    var path: String { "/proc/self/fd/\(writeEnd)" }
+
     func close() {
         Glibc.close(writeEnd)
         Glibc.close(readEnd)
     }
 
-    /// Reads until `lines` newlines have come (blocking).
-    func read(lines: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var newlines = 0
-        while newlines < lines {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return bytes }
-            bytes += buffer[..<count]
-            newlines += buffer[..<count].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+    /// Reads lines on a thread of its own (a blocking read must not hold a pool thread) until
+    /// `done(count, last)` holds, for at most `limit`; returns the lines read by then.
+    func readLines(
+        until done: @escaping @Sendable (_ count: Int, _ last: ArraySlice<UInt8>?) -> Bool,
+        within limit: Duration
+    ) async -> [ArraySlice<UInt8>] {
+        let lines = Mutex<[ArraySlice<UInt8>]>([])
+        let outcome = FirstOutcome<Void>()
+        let readEnd = readEnd
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            outcome.await(continuation)
+            PlatformThread.startDetached(name: "test-reader") {
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 64 << 10)
+                while true {
+                    let read = lines.withLock { lines in
+                        done(lines.count, lines.last)
+                    }
+                    if read { break }
+                    let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    bytes += buffer[..<count]
+                    // Whole lines only: a partial one waits for its end.
+                    guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                    let whole = bytes[...end].split(separator: UInt8(ascii: "\n"))
+                    bytes.removeSubrange(...end)
+                    lines.withLock { $0 += whole.map { ArraySlice(Array($0)) } }
+                }
+                outcome.settle(())
+            }
+            Task.detached {
+                try? await Task.sleep(for: limit)
+                outcome.settle(())
+            }
         }
-        return bytes
+        return lines.withLock { $0 }
+    }
+
+    func readLines(until count: @escaping @Sendable (Int) -> Bool, within limit: Duration) async -> [ArraySlice<UInt8>]
+    {
+        await readLines(until: { lines, _ in count(lines) }, within: limit)
     }
 }

@@ -49,6 +49,17 @@ struct WatchTableTests {
         #expect(Set(ids).count == ids.count)
     }
 
+    @Test func generationsWrapWithinTheirBitsAndSkipZero() {
+        let last = WatchTable<Int>.generationMask
+        #expect(WatchTable<Int>.generation(after: 1) == 2)
+        #expect(WatchTable<Int>.generation(after: last - 1) == last)
+        #expect(WatchTable<Int>.generation(after: last) == 1, "0 would make slot 0's id the wake-up's token")
+        // The largest id, generation and index at their widest, still leaves bit 63 and the
+        // two source bits free.
+        let widest = last << 32 | 0xFFFF_FFFF
+        #expect((widest << 2) >> 2 == widest && (widest << 2) & (1 << 63) == 0)
+    }
+
     @Test func unknownIdsFindNothing() {
         var table = WatchTable<String>()
         _ = table.insert("only")

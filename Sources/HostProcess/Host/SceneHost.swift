@@ -211,7 +211,8 @@ public final class SceneHost: Sendable {
         sessions.close()
         trace.record(TraceEvent(kind: .host, name: "stopped"))
         trace.finish()
-        // Whoever reads the trace file next (`run` says it was written) finds it whole.
-        await trace.fileWritten()
+        // Whoever reads the trace file next (`run` says it was written) finds it whole; a
+        // reader that takes nothing more for the terminate limit ends it (`fileError`).
+        await trace.fileWritten(within: limit)
     }
 }

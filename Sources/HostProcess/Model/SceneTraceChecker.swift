@@ -455,7 +455,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// The atoms whose first step an event that is `callback` (nil: not a callback, or an
     /// unknown one) may be, in `LifecycleAtom.allCases`' order: a cheap pass over the atoms
     /// that spares the checker the requirements of every atom the event cannot start.
-    /// `startsAtom` decides. (Trying each of the 40 atoms in turn cost about 600 instructions
+    /// `startsAtom` decides. (Trying each of the 33 atoms in turn cost about 600 instructions
     /// per request, on the host's hot path.)
     private static func atomsStarted(by callback: CallbackName?) -> [LifecycleAtom] {
         startCandidates[callback?.position ?? CallbackName.allCases.count]

@@ -1,15 +1,13 @@
 import Dispatch
 import Synchronization
 
-/// A thread for work that blocks: spawning, fsync and rename of session files, waitid,
-/// writing trace files.
+/// A thread for work that blocks: spawning, fsync and rename of session files, waitid.
 ///
 /// One per kind of work, so that one kind never queues behind another: a thousand scenes
 /// storing their state (each an fsync of the file and of its directory) or a sweep of many
 /// dead workers' leftovers must not delay a spawn or a suspension. `shared` spawns, `storage`
 /// writes session files, `waits` polls stopping workers (`StopWaiter`, all of them in each
-/// round), `sweeps` kills and reaps what dead workers left (`DescendantReaper`),
-/// `traceFiles` writes trace files.
+/// round), `sweeps` kills and reaps what dead workers left (`DescendantReaper`).
 ///
 /// Neither the event loop nor the cooperative pool may block, so such work is submitted here
 /// and reports back (`EventLoop.shared.execute`, or resuming a continuation), never with a
@@ -38,9 +36,6 @@ package final class BlockingWorkThread: Sendable {
     package static let storage = BlockingWorkThread(name: "scenehost-store")
     package static let waits = BlockingWorkThread(name: "scenehost-wait")
     package static let sweeps = BlockingWorkThread(name: "scenehost-sweep")
-    /// Writes trace files (`TraceRecorder`): a reader that is slow to drain its pipe holds
-    /// this thread, and nothing else.
-    package static let traceFiles = BlockingWorkThread(name: "scenehost-trace")
 
     private struct State {
         /// FIFO; swapped out whole by the thread.

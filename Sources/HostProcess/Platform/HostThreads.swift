@@ -17,7 +17,6 @@ package enum HostThreads {
         try BlockingWorkThread.storage.start()
         try BlockingWorkThread.waits.start()
         try BlockingWorkThread.sweeps.start()
-        try BlockingWorkThread.traceFiles.start()
         _ = subreaper
         _ = spawnDescriptors
     }

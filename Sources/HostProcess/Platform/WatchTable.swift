@@ -19,7 +19,7 @@ struct WatchTable<Value> {
     /// Ids fit in 60 bits: the loop shifts them left by two for the token's source bits, and
     /// bit 63 marks descriptor tokens. An id is never 0, the wake-up's token.
     private static var indexBits: UInt64 { 32 }
-    private static var generationMask: UInt64 { (1 << 28) - 1 }
+    static var generationMask: UInt64 { (1 << 28) - 1 }
 
     /// Stores `value` in a free slot and returns its id.
     mutating func insert(_ value: Value) -> UInt64 {
@@ -53,11 +53,16 @@ struct WatchTable<Value> {
 
     private mutating func remove(at index: Int) {
         slots[index].value = nil
-        // Generation 0 would make slot 0's id 0; it is skipped.
-        let next = (slots[index].generation + 1) & Self.generationMask
-        slots[index].generation = next == 0 ? 1 : next
+        slots[index].generation = Self.generation(after: slots[index].generation)
         freeSlots.append(index)
         count -= 1
+    }
+
+    /// The generation a freed slot takes: the next one within 28 bits, skipping 0, which
+    /// would make slot 0's id 0.
+    static func generation(after generation: UInt64) -> UInt64 {
+        let next = (generation + 1) & generationMask
+        return next == 0 ? 1 : next
     }
 
     private func index(of id: UInt64) -> Int? {

@@ -41,14 +41,20 @@ public struct StressRunner: Sendable {
 
         // The host holds only the newest events: the audit reads them round by round.
         var configuration = self.configuration
+        // A scale run has one round, every scene's connect and quit, read at its end: it needs
+        // room for all of them whatever the configuration says.
+        let scaleHistory = max(
+            StressOptions.traceHistoryLimitBytes,
+            options.scenes * StressOptions.scaleHistoryBytesPerScene
+        )
         if configuration.traceHistoryLimitBytes == nil {  // as `StressOptions.configuration` leaves it
-            // A scale run has one round: every scene's connect and quit.
             configuration.traceHistoryLimitBytes =
-                options.isScaleRun
-                ? max(StressOptions.traceHistoryLimitBytes, options.scenes * StressOptions.scaleHistoryBytesPerScene)
-                : StressOptions.traceHistoryLimitBytes
+                options.isScaleRun ? scaleHistory : StressOptions.traceHistoryLimitBytes
+        } else if options.isScaleRun, let limit = configuration.traceHistoryLimitBytes, limit < scaleHistory {
+            configuration.traceHistoryLimitBytes = scaleHistory
         }
-        // The trace file, if any, is written as events are recorded: the run never holds all of them.
+        // The trace file, if any, is written as events are recorded (in batches, by a thread
+        // of its own): the run never holds all of them.
         let host = try SceneHost(configuration: configuration, tracePath: tracePath)
         var handles: [SceneHandle] = []
         for index in 0..<options.scenes { handles.append(try host.scene(StressPlan.sceneName(index))) }

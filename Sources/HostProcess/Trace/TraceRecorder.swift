@@ -5,9 +5,9 @@ import Protocol
 /// every event against the lifecycle model, queues it for the trace file and hands it to
 /// subscribers, all under one lock so that `seq` order is file order.
 ///
-/// The file is written by a thread of its own (`BlockingWorkThread.traceFiles`), in batches:
-/// events are recorded on the event loop, which must not block on a disk or on a pipe whose
-/// reader is slow (`--trace /dev/stdout | less`), nor pay a write(2) per event. `fileWritten()`
+/// The file is written by a thread of its own (`TraceFileWriter`), in batches: events are
+/// recorded on the event loop, which must not block on a disk or on a pipe whose reader is
+/// slow (`--trace /dev/stdout | less`), nor pay a write(2) per event. `fileWritten(within:)`
 /// waits until everything recorded so far is in the file.
 ///
 /// Who made an event decides what a rejection means. A worker's callback the model refuses
@@ -55,21 +55,6 @@ public final class TraceRecorder: Sendable {
         var history = TraceHistory()
         /// Roughly what the held events occupy, against `historyLimitBytes`.
         var historyBytes = 0
-        /// Encoded lines recorded but not yet handed to the file's thread.
-        var filePending: [UInt8] = []
-        /// The bytes the file's thread is writing (taken from `filePending`).
-        var fileInFlight = 0
-        /// A drain of `filePending` runs on the file's thread, or is about to.
-        var fileDraining = false
-        /// The event just recorded needs a drain started, once the lock is released.
-        var startsFileDrain = false
-        /// Callers of `fileWritten()`, resumed once the drain finds nothing left.
-        var fileWaiters: [UnsafeContinuation<Void, Never>] = []
-        /// The file's length up to its last whole line.
-        var fileLength: Int64 = 0
-        /// The first failed write to the file (or its reader fallen too far behind); nothing
-        /// is written after it.
-        var fileError: HostError?
         /// Readers of the history waiting for an event after the one they have
         /// (`waitForEvent(after:)`), by waiter id.
         var eventWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
@@ -85,8 +70,7 @@ public final class TraceRecorder: Sendable {
     /// `Duration`'s 128-bit components cost about 500 instructions per event, an eighth of
     /// recording it.)
     private let start: LoopInstant
-    private let fileDescriptor: Int32?
-    private let path: String?
+    private let file: TraceFileWriter?
     private let keepsHistory: Bool
     private let historyLimitBytes: Int?
 
@@ -98,20 +82,20 @@ public final class TraceRecorder: Sendable {
         self.start = LoopInstant.now()
         self.keepsHistory = keepHistory
         self.historyLimitBytes = historyLimitBytes
-        self.path = path
         if let path {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 throw HostError.io("cannot open trace file \(path): \(String(cString: strerror(errno)))")
             }
-            self.fileDescriptor = fd
+            self.file = try TraceFileWriter(descriptor: fd, path: path)
         } else {
-            self.fileDescriptor = nil
+            self.file = nil
         }
     }
 
     deinit {
-        if let fileDescriptor { close(fileDescriptor) }
+        // Its thread writes what is queued, then closes the file.
+        file?.close()
     }
 
     /// Seconds since the recorder started.
@@ -132,13 +116,7 @@ public final class TraceRecorder: Sendable {
     /// `record(_:by:)` for a callback whose maker holds its name as a `CallbackName`
     /// already (`callback`, the one `event.name` names): the model check skips its lookup.
     func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
-        let (outcome, startsFileDrain) = state.withLock { state in
-            let outcome = record(&event, by: author, callback: callback, &state)
-            defer { state.startsFileDrain = false }
-            return (outcome, state.startsFileDrain)
-        }
-        if startsFileDrain { startFileDrain() }
-        return outcome
+        state.withLock { state in record(&event, by: author, callback: callback, &state) }
     }
 
     private func record(
@@ -192,7 +170,8 @@ public final class TraceRecorder: Sendable {
             state.history.append(event)
             if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
         }
-        if fileDescriptor != nil, state.fileError == nil { queueForFile(event, &state) }
+        // Under the lock: the file's order is `seq` order.
+        file?.append(event)
         if !state.subscribers.isEmpty {
             for continuation in state.subscribers.values {
                 continuation.yield(event)
@@ -204,102 +183,19 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Queues `event`'s line for the file, and has a drain started unless one runs.
-    ///
-    /// A reader more than `maximumFileBacklog` behind (a pipe nobody reads) ends the file as a
-    /// failed write does: the host goes on, its history keeps the events, and `fileError`
-    /// says what happened. Waiting for it instead would hold the whole host still.
-    private func queueForFile(_ event: TraceEvent, _ state: inout State) {
-        event.appendJSONLine(to: &state.filePending)
-        if state.filePending.count + state.fileInFlight > Self.maximumFileBacklog {
-            state.filePending = []
-            // The file has ended: nobody waits for it (its thread may stay stuck in write(2)).
-            for waiter in state.fileWaiters { waiter.resume() }
-            state.fileWaiters.removeAll()
-            state.fileError = .io(
-                "cannot write trace file \(path ?? "?"): its reader is more than \(Self.maximumFileBacklog >> 20) MiB "
-                    + "behind (a pipe nobody reads?); the file ends at the last event it took"
-            )
-            return
-        }
-        if !state.fileDraining {
-            state.fileDraining = true
-            state.startsFileDrain = true
-        }
-    }
-
-    /// How many encoded bytes may wait for the trace file's reader.
-    static let maximumFileBacklog = 16 << 20
-
-    private func startFileDrain() {
-        // The job holds the recorder, and so its descriptor, until the drain ends.
-        BlockingWorkThread.traceFiles.submit { [self] in drainFile() }
-    }
-
-    /// Writes what was queued for the file, batch by batch, until nothing is left; then
-    /// resumes the callers of `fileWritten()`. A failed write (a full disk, the file size
-    /// limit) is kept as `fileError` and ends the file: it is cut back to its last whole line
-    /// (if it can be) and nothing more is written, so the trace is a valid prefix, never a half
-    /// line followed by more events.
-    private func drainFile() {
-        guard let fileDescriptor else { return }
-        // Two buffers take turns: the one being written here, and `filePending`.
-        var batch: [UInt8] = []
-        while true {
-            let finished: [UnsafeContinuation<Void, Never>]? = state.withLock { state in
-                batch.removeAll(keepingCapacity: true)
-                guard state.fileError == nil, !state.filePending.isEmpty else {
-                    state.fileDraining = false
-                    defer { state.fileWaiters.removeAll() }
-                    return state.fileWaiters
-                }
-                swap(&batch, &state.filePending)
-                state.fileInFlight = batch.count
-                return nil
-            }
-            if let finished {
-                for waiter in finished { waiter.resume() }
-                return
-            }
-            let (written, failure) = batch.withUnsafeBytes { BlockingWrite.prefix($0, to: fileDescriptor) }
-            state.withLock { state in
-                state.fileInFlight = 0
-                guard let failure else {
-                    state.fileLength += Int64(written)
-                    return
-                }
-                // The lines of the batch written whole stay.
-                let whole = batch[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-                state.fileLength += Int64(whole)
-                _ = ftruncate(fileDescriptor, off_t(state.fileLength))
-                state.filePending = []
-                if state.fileError == nil {
-                    state.fileError = .io(
-                        "cannot write trace file \(path ?? "?"): \(String(cString: strerror(failure)))"
-                    )
-                }
-            }
-        }
-    }
-
-    /// Returns once every event recorded before the call is in the trace file, or the file
-    /// has ended with `fileError`. At once without a file.
-    public func fileWritten() async {
-        guard fileDescriptor != nil else { return }
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                guard state.fileDraining, state.fileError == nil else { return true }
-                state.fileWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+    /// Returns true once every event recorded before the call is in the trace file (at once
+    /// without a file); false when the file ended first (`fileError`), or when `limit`
+    /// passed, which ends the file too: a reader that stopped reading cannot hold a quit.
+    @discardableResult
+    public func fileWritten(within limit: Duration = .seconds(30)) async -> Bool {
+        guard let file else { return true }
+        return await file.written(within: limit)
     }
 
     /// The first write to the trace file that failed, if one did: the file holds every event
     /// before it, and no later one.
     public var fileError: HostError? {
-        state.withLock { $0.fileError }
+        file?.error
     }
 
     /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
