@@ -97,7 +97,14 @@ import Testing
                 .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask,
                 .resize(width: 0, height: 1_000_000), .resize(width: Int.max, height: 7),
                 .notify(name: "sync", value: .int(3)), .connect(ConnectOptions(session: "A")),
+                .dismiss, .tap, .swipeBack(completes: true), .swipeBack(completes: false),
+                .swipeDismiss(completes: true), .swipeDismiss(completes: false), .selectTab(index: 0),
+                .selectTab(index: Int.max),
             ] + names.map { .push(viewController: $0) } + [.push(viewController: "Detail", payload: ["id": 1])]
+            + names.flatMap { name in
+                [.addChild(viewController: name), .removeChild(viewController: name)]
+                    + PresentationStyle.allCases.map { .present(viewController: name, style: $0) }
+            }
         for id in [0, 9, 10, 42, Int.max] {
             commands += operations.map { .request(id: id, $0) }
         }

@@ -8,13 +8,19 @@ import Testing
 @Suite struct FrameShapesTests {
     static let ids = [0, 7, 42, 123_456_789_012_345_678]
 
-    /// Every request without parameters, and a push with its `vc`, as the encoder writes them.
+    /// Every request without parameters, and every navigation request with its parameters,
+    /// as the encoder writes them.
     static var requests: [[UInt8]] {
-        let operations: [WorkerOperation] = [
-            .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
-            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap,
-            .push(viewController: "Detail-2 (x)", payload: nil), .push(viewController: "D", payload: nil),
-        ]
+        let operations: [WorkerOperation] =
+            [
+                .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
+                .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask,
+                .dismiss, .tap, .push(viewController: "Detail-2 (x)", payload: nil),
+                .push(viewController: "D", payload: nil), .addChild(viewController: "Panel"),
+                .removeChild(viewController: "P"), .swipeBack(completes: true), .swipeBack(completes: false),
+                .swipeDismiss(completes: true), .swipeDismiss(completes: false), .selectTab(index: 0),
+                .selectTab(index: 12),
+            ] + PresentationStyle.allCases.map { .present(viewController: "Sheet", style: $0) }
         return operations.flatMap { operation in ids.map { frame(HostCommand.request(id: $0, operation)) } }
     }
 
@@ -112,7 +118,13 @@ import Testing
         #"{"id":1,"op":"push","vc":""}"#,  // an empty vc is refused
         #"{"id":1,"op":"push","vc":"A","payload":{"k":1}}"#,
         #"{"id":1,"op":"push","vc":"A\u0042"}"#,
-        #"{"id":1,"op":"addChild","vc":"A"}"#,  // only push has a fast path with a vc
+        #"{"id":1,"op":"addChild"}"#,  // addChild needs a vc
+        #"{"id":1,"op":"present","vc":"A","style":"sideways"}"#,  // an unknown style: the general path says so
+        #"{"id":1,"op":"present","style":"pageSheet","vc":"A"}"#,  // another field order
+        #"{"id":1,"op":"swipeBack","completes":1}"#,
+        #"{"id":1,"op":"swipeBack"}"#,
+        #"{"id":1,"op":"selectTab","index":-1}"#,
+        #"{"id":1,"op":"selectTab","index":"1"}"#,
         #"{"id":1,"op":"fly"}"#,
         #"{"id":1,"op":"p\u006fp"}"#,
         #"{"id":1, "op":"pop"}"#,

@@ -1,5 +1,5 @@
 /// The fast path of `encode(into:)` for the messages of every round trip: requests without
-/// parameters or with a `vc`/size, `hello`, `ready`, callbacks with at most a `vc` and an
+/// parameters or with a `vc`, a size, a presentation style, a swipe's `completes` or a tab, `hello`, `ready`, callbacks with at most a `vc` and an
 /// `origin`, app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
 /// appending it piece by piece costs an `Array.append(contentsOf:)` per piece, which was
 /// most of the encoding time.
@@ -35,6 +35,19 @@ enum FrameScratch {
                     }
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
+                case .addChild(let viewController), .removeChild(let viewController):
+                    writer.literal(#","vc":"#)
+                    writer.plainString(viewController)
+                case .present(let viewController, let style):
+                    writer.literal(#","vc":"#)
+                    writer.plainString(viewController)
+                    writer.literal(#","style":"#)
+                    writer.plainString(style.rawValue)
+                case .swipeDismiss(let completes), .swipeBack(let completes):
+                    writer.literal(completes ? #","completes":true"# : #","completes":false"#)
+                case .selectTab(let index):
+                    writer.literal(#","index":"#)
+                    writer.int(index)
                 case .resize(let width, let height):
                     writer.literal(#","width":"#)
                     writer.int(width)
@@ -42,11 +55,11 @@ enum FrameScratch {
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
-                    .expireBackgroundTask, .tap:
+                    .expireBackgroundTask, .tap, .dismiss:
                     break
-                case .connect, .notify, .present, .dismiss, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
-                    .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
-                    // The general encoder writes these (the fast path covers the hot operations).
+                case .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions:
+                    // The general encoder writes these (the fast path covers the round trips'
+                    // operations).
                     writer.fail()
                 }
             }

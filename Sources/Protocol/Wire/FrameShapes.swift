@@ -1,6 +1,7 @@
 /// The decoding fast path for the frames of every round trip, the mirror of `FrameScratch`:
-/// a request without parameters (`{"id":7,"op":"deactivate"}`) or a push with only its `vc`
-/// (`{"id":8,"op":"push","vc":"Detail"}`), a reply without a result
+/// a request without parameters (`{"id":7,"op":"deactivate"}`), a push, `addChild` or
+/// `removeChild` with only its `vc` (`{"id":8,"op":"push","vc":"Detail"}`), a `present`
+/// (`"vc"`, `"style"`), a swipe (`"completes"`) or a tab switch (`"index"`), a reply without a result
 /// (`{"type":"reply","id":7}`) and a callback with at most a `vc`
 /// (`{"type":"callback","name":"viewDidAppear","vc":"Detail"}`), byte for byte as the
 /// encoders write them. Such a frame is matched in place; the general path builds the
@@ -16,14 +17,47 @@ enum FrameShapes {
         guard cursor.literal(#"{"id":"#), let id = cursor.integer(), cursor.literal(#","op":""#),
             let name = cursor.plainString(), let kind = OperationKind.byName[utf8: name]
         else { return nil }
-        // A push with its `vc` and nothing else, as `FrameScratch` writes it.
-        if kind == .push {
-            guard cursor.literal(#"","vc":""#), let bytes = cursor.plainString(), bytes.count > 0,
-                cursor.literal(#""}"#), cursor.isAtEnd
-            else { return nil }
-            return .request(id: id, .push(viewController: String(decoding: bytes, as: UTF8.self), payload: nil))
+        if let operation = kind.withoutParameters {
+            guard cursor.literal(#""}"#), cursor.isAtEnd else { return nil }
+            return .request(id: id, operation)
         }
-        guard cursor.literal(#""}"#), cursor.isAtEnd, let operation = kind.withoutParameters else { return nil }
+        // The parameters of the navigation requests, in the order `FrameScratch` writes them.
+        let operation: WorkerOperation
+        switch kind {
+        case .push, .addChild, .removeChild:
+            guard cursor.literal(#"","vc":""#), let name = cursor.nonEmptyPlainString(), cursor.literal(#""}"#)
+            else { return nil }
+            let viewController = String(decoding: name, as: UTF8.self)
+            switch kind {
+            case .push: operation = .push(viewController: viewController, payload: nil)
+            case .addChild: operation = .addChild(viewController: viewController)
+            default: operation = .removeChild(viewController: viewController)
+            }
+        case .present:
+            guard cursor.literal(#"","vc":""#), let name = cursor.nonEmptyPlainString(),
+                cursor.literal(#"","style":""#), let styleName = cursor.plainString(),
+                let style = PresentationStyle(rawValue: String(decoding: styleName, as: UTF8.self)),
+                cursor.literal(#""}"#)
+            else { return nil }
+            operation = .present(viewController: String(decoding: name, as: UTF8.self), style: style)
+        case .swipeDismiss, .swipeBack:
+            guard cursor.literal(#"","completes":"#) else { return nil }
+            let completes: Bool
+            if cursor.literal("true}") {
+                completes = true
+            } else if cursor.literal("false}") {
+                completes = false
+            } else {
+                return nil
+            }
+            operation = kind == .swipeBack ? .swipeBack(completes: completes) : .swipeDismiss(completes: completes)
+        case .selectTab:
+            guard cursor.literal(#"","index":"#), let index = cursor.integer(), cursor.literal("}") else { return nil }
+            operation = .selectTab(index: index)
+        default:
+            return nil
+        }
+        guard cursor.isAtEnd else { return nil }
         return .request(id: id, operation)
     }
 
@@ -103,6 +137,12 @@ enum FrameShapes {
 
         /// The bytes up to the next quote, which is left in place, when they are all printable
         /// ASCII without a backslash: a JSON string's content that needs no decoding.
+        /// `plainString`, not empty.
+        mutating func nonEmptyPlainString() -> UnsafeRawBufferPointer? {
+            guard let string = plainString(), string.count > 0 else { return nil }
+            return string
+        }
+
         mutating func plainString() -> UnsafeRawBufferPointer? {
             let start = offset
             while offset < bytes.count {
