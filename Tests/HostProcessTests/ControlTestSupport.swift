@@ -103,6 +103,10 @@ struct TestServer {
 
     /// Starts `hostctl serve` and returns once it printed its ready line. `fileLimit`: run it
     /// under `ulimit -n` (a shell that execs it, so the pid is the server's).
+    ///
+    /// The server is SIGKILLed if the test process dies (`setpriv --pdeathsig`, which execs it
+    /// too): a test runner that crashes must not leave a server behind. A server outlives its
+    /// parent otherwise, as it should outside tests.
     static func start(
         socket: String? = nil,
         directory: String? = nil,
@@ -117,6 +121,10 @@ struct TestServer {
                 "2000",
             ]
             + extra
+        let setprivs: [String] = ["/usr/bin/setpriv", "/bin/setpriv"]
+        if let setpriv = setprivs.first(where: { access($0, X_OK) == 0 }) {
+            argv = [setpriv, "--pdeathsig", "KILL", "--"] + argv
+        }
         if let fileLimit { argv = ["/bin/sh", "-c", #"ulimit -n \#(fileLimit) && exec "$0" "$@""#] + argv }
         let process = try Spawned(argv)
         let ready = await process.line { $0.hasPrefix("serving on ") }
