@@ -74,7 +74,7 @@ import Testing
         for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
         #expect(await finishes(within: .seconds(20)) { await host.quit() })
         let error = try #require(host.trace.fileError)
-        #expect("\(error)".contains("its reader took nothing more"), "\(error)")
+        #expect("\(error)".contains("its reader did not take the rest within"), "\(error)")
     }
 }
 

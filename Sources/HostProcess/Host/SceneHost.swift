@@ -212,7 +212,7 @@ public final class SceneHost: Sendable {
         trace.record(TraceEvent(kind: .host, name: "stopped"))
         trace.finish()
         // Whoever reads the trace file next (`run` says it was written) finds it whole; a
-        // reader that takes nothing more for the terminate limit ends it (`fileError`).
+        // reader that has not taken it all within the terminate limit ends it (`fileError`).
         await trace.fileWritten(within: limit)
     }
 }

@@ -107,7 +107,7 @@ final class TraceFileWriter: Sendable {
                     end(
                         &state,
                         .io(
-                            "cannot write trace file \(path): its reader took nothing more for \(limit); "
+                            "cannot write trace file \(path): its reader did not take the rest within \(limit); "
                                 + "the file may lack the last events"
                         )
                     )
