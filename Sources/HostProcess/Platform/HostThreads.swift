@@ -4,7 +4,8 @@ import CSceneHostSys
 ///
 /// After this no operation starts a thread, so a host that reaches the process or thread
 /// limit later fails single operations (a spawn reports `SpawnError`), never crashes, and its
-/// signal handling keeps working.
+/// signal handling keeps working. (A host with a trace file also starts that file's writer
+/// thread when it starts, `TraceFileWriter`; failing that, the host fails to start.)
 package enum HostThreads {
     /// Starts the event loop and the blocking-work threads if they do not run yet. Idempotent;
     /// throws when one cannot be started (retrying later may succeed).
