@@ -50,7 +50,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable, CustomS
 
 /// Every callback name the trace writes (LIFECYCLE.md §7), plus `didReceiveNotification`,
 /// the project's callback for `notify`.
-public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum CallbackName: String, Sendable, Hashable, CaseIterable, CasePositioned, CustomStringConvertible {
     // App delegate.
     case didFinishLaunching
     case configurationForConnecting
@@ -111,18 +111,6 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CustomString
     case didMoveToParent
 
     public var description: String { rawValue }
-
-    /// The callback's position in `allCases`: its case's tag (an enum without payloads is
-    /// stored as the index of its case in declaration order). For tables indexed by callback,
-    /// which check `positionsAreTags` before they are used.
-    package var position: Int {
-        Int(unsafeBitCast(self, to: UInt8.self))
-    }
-
-    /// Whether every callback's `position` is its index in `allCases`.
-    package static var positionsAreTags: Bool {
-        MemoryLayout<Self>.size == 1 && allCases.indices.allSatisfy { allCases[$0].position == $0 }
-    }
 
     /// Whether the callback belongs to a view controller (and so carries a `vc`).
     public var isViewControllerCallback: Bool {

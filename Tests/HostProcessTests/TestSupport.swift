@@ -1,6 +1,7 @@
 import Glibc
 import HostProcess
 import Protocol
+import Synchronization
 import Testing
 
 /// The `hostctl` built next to the test bundle: the real worker the tests spawn.
@@ -153,6 +154,37 @@ func within<Value: Sendable>(
         defer { group.cancelAll() }
         guard case let value?? = try await group.next() else { throw TimedOut(what: what, limit: limit) }
         return value
+    }
+}
+
+/// Runs `body` on a task of its own and says whether it finished within `limit`, without
+/// waiting for it when it does not: for a body that may be stuck in a blocking call, which
+/// no cancellation ends (`within` would wait for it). A stuck body is left behind.
+func finishes(within limit: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    let first = FirstOutcome()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        first.await(continuation)
+        Task.detached {
+            await body()
+            first.settle(true)
+        }
+        Task.detached {
+            try? await Task.sleep(for: limit)
+            first.settle(false)
+        }
+    }
+}
+
+/// Resumes one continuation with whichever outcome comes first (`finishes`).
+private final class FirstOutcome: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func await(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func settle(_ finished: Bool) {
+        continuation.withLock { $0.take() }?.resume(returning: finished)
     }
 }
 

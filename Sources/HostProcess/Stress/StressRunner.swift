@@ -47,11 +47,10 @@ public struct StressRunner: Sendable {
             StressOptions.traceHistoryLimitBytes,
             options.scenes * StressOptions.scaleHistoryBytesPerScene
         )
-        if configuration.traceHistoryLimitBytes == nil {  // as `StressOptions.configuration` leaves it
-            configuration.traceHistoryLimitBytes =
-                options.isScaleRun ? scaleHistory : StressOptions.traceHistoryLimitBytes
-        } else if options.isScaleRun, let limit = configuration.traceHistoryLimitBytes, limit < scaleHistory {
-            configuration.traceHistoryLimitBytes = scaleHistory
+        if options.isScaleRun {
+            configuration.traceHistoryLimitBytes = max(configuration.traceHistoryLimitBytes ?? 0, scaleHistory)
+        } else if configuration.traceHistoryLimitBytes == nil {  // as `StressOptions.configuration` leaves it
+            configuration.traceHistoryLimitBytes = StressOptions.traceHistoryLimitBytes
         }
         // The trace file, if any, is written as events are recorded (in batches, by a thread
         // of its own): the run never holds all of them.

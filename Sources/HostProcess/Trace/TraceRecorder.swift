@@ -116,46 +116,39 @@ public final class TraceRecorder: Sendable {
     /// `record(_:by:)` for a callback whose maker holds its name as a `CallbackName`
     /// already (`callback`, the one `event.name` names): the model check skips its lookup.
     func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
-        state.withLock { state in record(&event, by: author, callback: callback, &state) }
-    }
-
-    private func record(
-        _ event: inout TraceEvent,
-        by author: Author,
-        callback: CallbackName?,
-        _ state: inout State
-    ) -> Outcome {
-        // Read under the lock, so that `t` never decreases along `seq`.
-        let time = elapsed
-        event.time = time
-        event.seq = state.nextSeq
-        if let violation = state.verifier.check(event, callback: callback) {
-            guard author == .worker else {
-                state.hostDefects.count += 1
-                if state.hostDefects.first.count < HostDefects.kept {
-                    state.hostDefects.first.append(violation)
+        state.withLock { state in
+            // Read under the lock, so that `t` never decreases along `seq`.
+            let time = elapsed
+            event.time = time
+            event.seq = state.nextSeq
+            if let violation = state.verifier.check(event, callback: callback) {
+                guard author == .worker else {
+                    state.hostDefects.count += 1
+                    if state.hostDefects.first.count < HostDefects.kept {
+                        state.hostDefects.first.append(violation)
+                    }
+                    append(event, to: &state)
+                    return .recorded(event)
                 }
-                append(event, to: &state)
-                return .recorded(event)
+                let error = TraceEvent(
+                    seq: state.nextSeq,
+                    time: time,
+                    kind: .error,
+                    scene: event.scene,
+                    name: event.name,
+                    viewController: event.viewController,
+                    op: "protocol",
+                    code: ProtocolError.Code.invalidMessage.rawValue,
+                    message: "model violation: expected \(violation.expected), got \(violation.got)"
+                )
+                // An error event only takes part in the seq order: it cannot be refused.
+                _ = state.verifier.check(error)
+                append(error, to: &state)
+                return .rejected(violation)
             }
-            let error = TraceEvent(
-                seq: state.nextSeq,
-                time: time,
-                kind: .error,
-                scene: event.scene,
-                name: event.name,
-                viewController: event.viewController,
-                op: "protocol",
-                code: ProtocolError.Code.invalidMessage.rawValue,
-                message: "model violation: expected \(violation.expected), got \(violation.got)"
-            )
-            // An error event only takes part in the seq order: it cannot be refused.
-            _ = state.verifier.check(error)
-            append(error, to: &state)
-            return .rejected(violation)
+            append(event, to: &state)
+            return .recorded(event)
         }
-        append(event, to: &state)
-        return .recorded(event)
     }
 
     /// The host's own events that the model refused (each recorded as it was, so the trace

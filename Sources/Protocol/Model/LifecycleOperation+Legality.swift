@@ -3,7 +3,7 @@ extension LifecycleOperation {
     /// must hold, checked in order. Empty for host-wide and script operations, which are
     /// never refused. Every scene operation also needs `notDiscarded`, checked first.
     public var requirements: [LifecycleRequirement] {
-        Self.requirementTable[index]
+        Self.requirementTable[position]
     }
 
     // Built once: the requirements are asked for on every request, and the table's arrays
@@ -17,19 +17,9 @@ extension LifecycleOperation {
         }
     )
 
-    /// The operation's position in `allCases`: its case's tag. An enum without payloads is
-    /// stored as the index of its case in declaration order, which is `allCases`' order too;
-    /// `positioned` checks both, for every case, before either table is used.
-    private var index: Int {
-        Int(unsafeBitCast(self, to: UInt8.self))
-    }
-
+    /// `table`, once every operation's tag is checked to be its position (`CasePositioned`).
     private static func positioned<Row>(_ table: [Row]) -> [Row] {
-        precondition(MemoryLayout<Self>.size == 1, "more operations than one byte counts")
-        precondition(
-            allCases.indices.allSatisfy { allCases[$0].index == $0 },
-            "an operation's tag is not its position in allCases"
-        )
+        precondition(positionsAreTags, "an operation's tag is not its position in allCases")
         return table
     }
 
@@ -116,7 +106,7 @@ extension LifecycleOperation {
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {
         guard kind == .scene else { return nil }
-        guard let unmet = Self.checkedRequirementTable[index].firstUnmet(by: snapshot) else { return nil }
+        guard let unmet = Self.checkedRequirementTable[position].firstUnmet(by: snapshot) else { return nil }
         return LifecycleRefusal(operation: rawValue, requirement: unmet, snapshot: snapshot)
     }
 

@@ -3,7 +3,7 @@
 ///
 /// The host's refusals, the scenario parser, the CLI and its `--help`, and the stress audit
 /// read this table; a test compares docs/LIFECYCLE.md §2's operations table with it.
-public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePositioned, CustomStringConvertible {
     case connect
     case activate
     case deactivate

@@ -28,14 +28,8 @@ enum FrameScratch {
                 writer.verbatim(operation.name)
                 writer.byte(ASCII.quote)
                 switch operation {
-                case .push(let viewController, let payload):
-                    guard payload == nil else {
-                        writer.fail()
-                        return
-                    }
-                    writer.literal(#","vc":"#)
-                    writer.plainString(viewController)
-                case .addChild(let viewController), .removeChild(let viewController):
+                case .push(let viewController, .none), .addChild(let viewController),
+                    .removeChild(let viewController):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
                 case .present(let viewController, let style):
@@ -57,9 +51,9 @@ enum FrameScratch {
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
                     .expireBackgroundTask, .tap, .dismiss:
                     break
-                case .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions:
-                    // The general encoder writes these (the fast path covers the round trips'
-                    // operations).
+                case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions:
+                    // The general encoder writes these, and a push with a payload (the fast
+                    // path covers the round trips' operations).
                     writer.fail()
                 }
             }
