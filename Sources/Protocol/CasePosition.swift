@@ -8,7 +8,7 @@ package protocol CasePositioned: CaseIterable where AllCases == [Self] {}
 
 extension CasePositioned {
     /// The case's position in `allCases`: its tag.
-    package var position: Int {
+    @inlinable package var position: Int {
         Int(unsafeBitCast(self, to: UInt8.self))
     }
 
