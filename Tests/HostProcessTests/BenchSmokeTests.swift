@@ -116,7 +116,7 @@ private final class CapturedRun: Sendable {
     }
 
     private func exit() async -> ChildExit {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             let exit: ChildExit? = ended.withLock { state in
                 if let exit = state.exit { return exit }
                 state.waiter = continuation

@@ -17,7 +17,7 @@ import Testing
         let child = try await ChildProcess.spawn(argv: direct ? arguments : [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
-        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 child,
                 onStdout: { collected.append(stdout: $0) },

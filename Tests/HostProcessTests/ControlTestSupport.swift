@@ -64,7 +64,7 @@ final class Spawned: Sendable {
     var stderr: String { box.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     func exit() async -> ChildExit {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             let exit = box.state.withLock { state in
                 if state.exit == nil { state.exitWaiters.append(continuation) }
                 return state.exit
@@ -193,7 +193,7 @@ func makePrivateDirectory() throws -> String {
 
 /// Runs blocking socket code on its own OS thread, never on the cooperative pool.
 func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
+    await withCheckedContinuationFromAnyThread { continuation in
         PlatformThread.startDetached(name: "test-client") { continuation.resume(returning: body()) }
     }
 }

@@ -59,7 +59,7 @@ struct EventLoopExecutorTests {
             await nonisolatedStep(log)
             log.append("returned")
         }.value
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             EventLoop.shared.execute { done.resume() }
         }
         #expect(log.all == ["step", "returned", "queued"])
@@ -68,7 +68,7 @@ struct EventLoopExecutorTests {
     @Test func executedWorkRunsOnTheLoopInFIFOOrder() async {
         let log = Log<Int>()
         let count = 2_000
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             for index in 0..<count {
                 EventLoop.shared.execute {
                     precondition(EventLoop.shared.inEventLoop)
@@ -82,7 +82,7 @@ struct EventLoopExecutorTests {
 
     @Test func workQueuedFromTheLoopRunsAfterWhatWasQueuedBefore() async {
         let log = Log<String>()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             // "a" and "b" are both queued from the loop before "a" runs (queued from here,
             // "b" could come after "a" had already queued "c").
             EventLoop.shared.execute {
@@ -103,7 +103,7 @@ struct EventLoopExecutorTests {
         let actor = LoopBound()
         let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", "echo out; echo err >&2"])
         let handlersOnLoop = Log<Bool>()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(
                 child,
                 onStdout: { bytes in
@@ -132,7 +132,7 @@ struct EventLoopExecutorTests {
     @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async {
         let log = Log<String>()
         let start = ContinuousClock.now
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             let loop = EventLoop.shared
             // Armed and cancelled in one job on the loop, which fires no timer meanwhile: a
             // slow test thread cannot let the 5 ms one fire before its cancellation.
@@ -170,7 +170,7 @@ struct EventLoopExecutorTests {
         let log = Log<String>()
         let (reader, writer) = (ends[0], ends[1])
         let watchBox = Locked<EventLoop.DescriptorWatchID?>(nil)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             loop.execute {
                 watchBox.withLock {
                     $0 = try? loop.watchReadable(reader) {
@@ -192,7 +192,7 @@ struct EventLoopExecutorTests {
             }
         }
         if let watch = watchBox.withLock({ $0 }) {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
                 loop.execute {
                     loop.unwatch(reader, watch)
                     done.resume()
@@ -204,7 +204,7 @@ struct EventLoopExecutorTests {
 
     @Test func aTimerFiresOnTheLoopThreadAndNotBeforeItsDeadline() async {
         let deadline = ContinuousClock.now + .milliseconds(15)
-        let (onLoop, firedAt) = await withCheckedContinuation {
+        let (onLoop, firedAt) = await withCheckedContinuationFromAnyThread {
             (done: CheckedContinuation<(Bool, ContinuousClock.Instant), Never>) in
             _ = EventLoop.shared.scheduleTimer(at: deadline) {
                 done.resume(returning: (EventLoop.shared.inEventLoop, .now))
@@ -215,7 +215,7 @@ struct EventLoopExecutorTests {
     }
 
     @Test func aDeadlineInThePastFiresOnTheNextTurn() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             _ = EventLoop.shared.scheduleTimer(at: .now - .seconds(1)) { done.resume() }
         }
     }
@@ -225,10 +225,10 @@ struct EventLoopExecutorTests {
         let far = loop.scheduleTimer(at: .now + .seconds(3600)) {}
         defer { loop.cancelTimer(far) }
         // Let the loop go to sleep towards the far deadline, then arm a near one from here.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             loop.execute { done.resume() }
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             _ = loop.scheduleTimer(at: .now + .milliseconds(1)) { done.resume() }
         }
     }
@@ -327,7 +327,7 @@ struct BlockingWorkThreadTests {
     @Test func workRunsOnTheBlockingThreadInFIFOOrder() async {
         let log = Log<Int>()
         let onThread = Log<Bool>()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             for index in 0..<500 {
                 BlockingWorkThread.shared.submit {
                     onThread.append(BlockingWorkThread.shared.isCurrent && !EventLoop.shared.inEventLoop)
@@ -355,7 +355,7 @@ struct BlockingWorkThreadTests {
         thread.submit { ran.append("inline") }
         #expect(ran.all == ["inline"])
         failing.withLock { $0 = false }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             do {
                 try thread.trySubmit {
                     ran.append("on thread \(thread.isCurrent)")
@@ -374,7 +374,7 @@ struct BlockingWorkThreadTests {
         // handed over under a lock, as the host hands spawns to the loop: ThreadSanitizer does
         // not see a continuation's resume order the blocking thread's writes before the reads.
         let spawned = Locked<Result<ChildProcess, SpawnError>?>(nil)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             BlockingWorkThread.shared.submit {
                 let result = Result { () throws(SpawnError) in try ChildProcess.spawn(argv: ["/bin/true"]) }
                 spawned.withLock { $0 = result }
@@ -382,7 +382,7 @@ struct BlockingWorkThreadTests {
             }
         }
         let child = try #require(spawned.withLock { $0 }).get()
-        let exit = await withCheckedContinuation { done in
+        let exit = await withCheckedContinuationFromAnyThread { done in
             EventLoop.shared.watch(
                 child,
                 onStdout: { _ in },
@@ -409,7 +409,7 @@ struct DescendantReaperTests {
         let script = "sleep 1000 & echo $!; setsid sleep 1000 & echo $!; exit 0"
         let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script])
         let output = Locked<[UInt8]>([])
-        let exit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 child,
                 onStdout: { bytes in output.withLock { $0 += bytes } },
@@ -427,7 +427,7 @@ struct DescendantReaperTests {
         // exit's report comes first): a job on the loop runs after that handler, and what it
         // submits to the sweep thread runs after the sweep. (Submitted straight from here, it
         // raced the loop and ran first about once in ten runs.)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             EventLoop.shared.execute { BlockingWorkThread.sweeps.submit { done.resume() } }
         }
         for pid in pids {
@@ -467,7 +467,7 @@ struct EventLoopDescriptorWatchTests {
         // Unwatched on the loop thread, then a byte arrives: the handler must not run. A chain
         // of jobs longer than a turn's batches spans a poll that would have seen the byte.
         let writer = ends[1]
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
             EventLoop.shared.execute {
                 EventLoop.shared.unwatch(reader, watch)
                 var byte: UInt8 = 2

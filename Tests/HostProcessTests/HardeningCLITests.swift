@@ -47,7 +47,7 @@ import Testing
         let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + argv, environment: environment)
         child.closeStdin()
         let output = CLIOutput()
-        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 child,
                 onStdout: { output.append(stdout: $0) },

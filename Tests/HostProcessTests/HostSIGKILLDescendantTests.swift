@@ -27,7 +27,7 @@ private final class Lines: Sendable {
 
     /// Returns once the output contains `needle` (the test's time limit bounds it).
     func wait(for needle: String) async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             let found = text.withLock { text in
                 if text.contains(needle) { return true }
                 waiter.withLock { $0 = (needle, continuation) }
@@ -43,7 +43,7 @@ private final class Lines: Sendable {
 private func processEnds(_ pid: Int32, limit: Int32) async -> Bool {
     let pidfd = csh_pidfd_open(pid, 0)
     guard pidfd >= 0 else { return errno == ESRCH }
-    return await withCheckedContinuation { continuation in
+    return await withCheckedContinuationFromAnyThread { continuation in
         PlatformThread.startDetached(name: "test-pidfd") {
             var poller = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
             var ready: Int32
@@ -91,7 +91,7 @@ struct HostSIGKILLDescendantTests {
             "--worker", "/bin/sh", "--worker-arg", "-c", "--worker-arg", launcher,
         ])
         connect.closeStdin()
-        let connectExit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+        let connectExit = await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 connect,
                 onStdout: { _ in },
@@ -111,7 +111,7 @@ struct HostSIGKILLDescendantTests {
         #expect(kill(grandchild, 0) == 0)
 
         try serve.send(signal: SIGKILL)
-        let exit = await withCheckedContinuation { (done: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
             let already: ChildExit? = serveExit.withLock { continuation in
                 if let exit = serveExited.withLock({ $0 }) { return exit }
                 continuation = done

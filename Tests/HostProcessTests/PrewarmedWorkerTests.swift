@@ -22,7 +22,7 @@ import Testing
 
     /// Returns once the work queued on the sweep thread before the call has run.
     private func sweepsDone() async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             BlockingWorkThread.sweeps.submit { continuation.resume() }
         }
     }
@@ -99,7 +99,7 @@ import Testing
         // The spawn thread lets go of the jobs it ran (the last references to the pool) after
         // their batch: a job of the next batch comes after that. The pool's reaping is then
         // queued on the sweep thread, which runs its work in order.
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             BlockingWorkThread.shared.submit { continuation.resume() }
         }
         await sweepsDone()

@@ -83,7 +83,7 @@ import Testing
         #expect(symlink("/bin/sleep", odd) == 0)
         let child = try await ChildProcess.spawn(argv: [odd, "100"])
         child.closeStdin()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(
                 child,
                 onStdout: { _ in },

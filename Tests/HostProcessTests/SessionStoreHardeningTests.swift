@@ -18,7 +18,7 @@ import Testing
         ])
         host.closeStdin()
         let counter = KillCounter(limit: killAfter)
-        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 host,
                 onStdout: { bytes in
@@ -161,7 +161,7 @@ import Testing
             TestWorker.hostctl, "run", scenario, "--quiet", "--trace", trace,
         ])
         host.closeStdin()
-        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+        let exit = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
             EventLoop.shared.watch(
                 host,
                 onStdout: { _ in },
@@ -317,14 +317,14 @@ extension SessionStoreHardeningTests {
         try SessionStore(directory: state).close()
         // The pid of a host that is gone: a child that has exited and been reaped.
         let gone = try await ChildProcess.spawn(argv: ["/bin/true"])
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.watch(gone, onStdout: { _ in }, onStderr: { _ in }, onExit: { _ in continuation.resume() })
         }
         // Someone else (as a dying host's half-spawned child would) holds the lock, here until
         // its stdin ends.
         let holder = try await ChildProcess.spawn(argv: ["/usr/bin/flock", state + "/lock", "/bin/cat"])
         let holderExit = Task {
-            await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+            await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
                 EventLoop.shared.watch(
                     holder,
                     onStdout: { _ in },

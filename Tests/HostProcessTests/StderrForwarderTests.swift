@@ -23,7 +23,7 @@ private struct OutputPipe {
     /// Reads on a thread of its own until `done` says the text so far is complete.
     func text(until done: @escaping @Sendable (String) -> Bool) async -> String {
         let descriptor = read
-        return await withCheckedContinuation { continuation in
+        return await withCheckedContinuationFromAnyThread { continuation in
             PlatformThread.startDetached(name: "test-reader") {
                 var bytes: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 4096)

@@ -194,7 +194,7 @@ import Testing
         // A hung run is killed (status 137) rather than left to hang the suite.
         let deadline = killAfter(.seconds(300), child)
         defer { deadline.cancel() }
-        return await withCheckedContinuation { continuation in
+        return await withCheckedContinuationFromAnyThread { continuation in
             EventLoop.shared.watch(
                 child,
                 onStdout: { bytes in collected.append(bytes, error: false) },

@@ -117,7 +117,7 @@ func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async th
     let collected = Collected()
     let deadline = killAfter(limit, child)
     defer { deadline.cancel() }
-    let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit, Never>) in
+    let exit = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<ChildExit, Never>) in
         EventLoop.shared.watch(
             child,
             onStdout: { collected.append(stdout: $0) },
@@ -162,7 +162,7 @@ func within<Value: Sendable>(
 /// no cancellation ends (`within` would wait for it). A stuck body is left behind.
 func finishes(within limit: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
     let first = FirstOutcome()
-    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    return await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
         first.await(continuation)
         Task.detached {
             await body()

@@ -106,7 +106,7 @@ private final class Pipe: Sendable {
         let lines = Mutex<[ArraySlice<UInt8>]>([])
         let readEnd = readEnd
         _ = await finishes(within: limit) {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
                 PlatformThread.startDetached(name: "test-reader") {
                     var bytes: [UInt8] = []
                     var buffer = [UInt8](repeating: 0, count: 64 << 10)

@@ -64,7 +64,7 @@ import Testing
                 try await host.scene("A").connect()
                 signal.yield(host)
                 // Not cancellation-aware: only the host's quit ends this wait.
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
                     Task.detached {
                         for await event in host.trace.events() where event.name == "stopped" { break }
                         done.resume()

@@ -109,4 +109,8 @@ void csh_lock_destroy(struct csh_lock *lock);
 void csh_lock_acquire(struct csh_lock *lock);
 void csh_lock_release(struct csh_lock *lock);
 
+/// Under ThreadSanitizer, `__tsan_acquire(address)`: what follows happens after every
+/// `__tsan_release(address)` before it. Nothing in a build without it.
+void csh_tsan_acquire(const void *address);
+
 #endif

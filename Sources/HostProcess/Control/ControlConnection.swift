@@ -261,7 +261,7 @@ final class ControlConnection: Sendable {
     /// Returns once fewer than `highWater` bytes are buffered: true, or false when the
     /// connection closed. A client that reads nothing for `stallLimit` is disconnected.
     func waitForSpace() async -> Bool {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             // The waiter and the watcher are settled under one lock, so a watcher that finds no
             // waiter and ends cannot miss one registering meanwhile.
             let startWatcherAt: Int? = state.withLock { state in

@@ -69,7 +69,7 @@ extension ControlServer {
     /// Closes every connection and the listener and removes the socket file, on the loop
     /// thread; returns once that is done.
     func stopServing() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
             EventLoop.shared.execute { [self] in
                 tearDown()
                 continuation.resume()

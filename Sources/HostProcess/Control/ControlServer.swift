@@ -141,7 +141,7 @@ public final class ControlServer: Sendable {
 
     /// Returns once the server has shut down and the socket is gone.
     public func finished() async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             let done = lifecycle.withLock { state in
                 if case .finished = state.phase { return true }
                 state.finishedWaiters.append(continuation)
@@ -152,7 +152,7 @@ public final class ControlServer: Sendable {
     }
 
     private func hostStopped() async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuationFromAnyThread { continuation in
             let done = lifecycle.withLock { state in
                 switch state.phase {
                 case .hostStopped, .stopping, .finished: return true

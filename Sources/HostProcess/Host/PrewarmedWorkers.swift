@@ -91,7 +91,7 @@ final class PrewarmedWorkers: Sendable {
         // Then the waiting ones, after those disposals: the sweep thread runs its work in order.
         // Not on the spawn thread: a SIGKILLed worker can take seconds to go (a sanitized
         // one's shadow memory), which held up every spawn behind it.
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
             Self.disposeLater(idle) { continuation.resume() }
         }
     }
@@ -104,7 +104,7 @@ final class PrewarmedWorkers: Sendable {
     /// Returns once every start begun before the call has finished (for tests: a start is
     /// queued on the spawn thread, which runs its work in order).
     func startsFinished() async {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
             Self.spawnThread.submit { continuation.resume() }
         }
     }

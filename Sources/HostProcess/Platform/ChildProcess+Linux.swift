@@ -23,7 +23,7 @@ extension ChildProcess {
         environment: [String: String]? = nil
     ) async throws(SpawnError) -> ChildProcess {
         let executable = argv.first ?? ""
-        let outcome = await withCheckedContinuation {
+        let outcome = await withCheckedContinuationFromAnyThread {
             (continuation: CheckedContinuation<Result<Spawned, SpawnError>, Never>) in
             do throws(ThreadStartError) {
                 try HostThreads.start()

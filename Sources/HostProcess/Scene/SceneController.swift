@@ -81,13 +81,13 @@ actor SceneController {
     /// Running synchronously on the loop thread is running on this actor's executor.
     nonisolated func perform(_ op: SceneOperation) async throws {
         guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
-        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
             self.onLoop { $0.begin(op, continuation) }
         }
     }
 
     private func performIsolated(_ op: SceneOperation) async throws {
-        try await withUnsafeThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuationFromAnyThread { continuation in
             begin(op, continuation)
         }
     }
@@ -103,7 +103,7 @@ actor SceneController {
     /// Records `event` (about this scene, from outside its queue) after the work queued
     /// before it: between two transitions, never inside one. Returns once it is recorded.
     func recordInTurn(_ event: TraceEvent) async {
-        try? await withUnsafeThrowingContinuation { continuation in
+        try? await withUnsafeThrowingContinuationFromAnyThread { continuation in
             let caller = register(continuation)
             apply(machine.recordInTurn(event, caller: caller))
         }
@@ -111,7 +111,7 @@ actor SceneController {
 
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
     func kill(reason: TerminationReason) async throws {
-        try await withUnsafeThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuationFromAnyThread { continuation in
             let caller = register(continuation)
             apply(machine.systemKill(reason: reason, caller: caller))
         }
@@ -169,7 +169,8 @@ actor SceneController {
         nextCaller += 1
         let caller = nextCaller
         try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuationFromAnyThread {
+                (continuation: UnsafeContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                 callers.add(caller, continuation)
                 apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))

@@ -187,7 +187,7 @@ enum StressWatchdog {
         }
 
         func wait() async -> Bool {
-            await withCheckedContinuation { continuation in
+            await withCheckedContinuationFromAnyThread { continuation in
                 let ready = state.withLock { state -> Bool? in
                     if let result = state.result { return result }
                     state.waiter = continuation

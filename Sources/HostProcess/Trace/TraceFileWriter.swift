@@ -90,7 +90,7 @@ final class TraceFileWriter: Sendable {
     /// Returns true once every line queued before the call is in the file, false when the
     /// file ended first (`error`) or `limit` passed (a reader that stopped reading).
     func written(within limit: Duration) async -> Bool {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+        await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Bool, Never>) in
             let id: Int? = state.withLock { state in
                 guard state.error == nil else { return nil }
                 guard state.done < state.queued else { return nil }

@@ -244,7 +244,7 @@ public final class TraceRecorder: Sendable {
             return state.nextWaiterID
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
                 let answer: Bool? = state.withLock { state in
                     if state.nextSeq - 1 > seq { return true }
                     if state.isFinished || state.cancelledWaiters.remove(id) != nil { return false }

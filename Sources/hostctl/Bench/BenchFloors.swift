@@ -40,7 +40,7 @@ final class EchoProbe: Sendable {
 
     /// Writes `line` and returns once as many bytes came back.
     func roundTrip(_ line: [UInt8]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withCheckedThrowingContinuationFromAnyThread { (continuation: CheckedContinuation<Void, any Error>) in
             state.withLock { state in
                 state.received = 0
                 state.expected = line.count

@@ -197,7 +197,7 @@ enum BenchThread {
     }
 
     static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Result, Never>) in
             let job = Job { continuation.resume(returning: body()) }
             let context = Unmanaged.passRetained(job).toOpaque()
             var thread = pthread_t()
@@ -243,7 +243,7 @@ final class BenchSignal<Value: Sendable>: Sendable {
 
     var value: Value {
         get async {
-            await withCheckedContinuation { continuation in
+            await withCheckedContinuationFromAnyThread { continuation in
                 let ready: Value? = state.withLock { state in
                     if let value = state.value { return value }
                     state.continuation = continuation

@@ -1,0 +1,77 @@
+import CSceneHostSys
+
+// The `with…Continuation` functions, for a continuation that a thread of the host's (the
+// event loop, a blocking-work thread) resumes, possibly before the task has reached its
+// `await`. They differ from the standard library's only under ThreadSanitizer.
+//
+// Why: the Swift runtime tells ThreadSanitizer that a `resume` happens before the task runs
+// again (a release on the task in `resume`, an acquire when the task's job runs), except when
+// the `resume` came first. Then `swift_continuation_await` goes on at once, with no acquire
+// (Swift 6.3), and TSan took the resuming thread's last reads of the continuation and the
+// task's next use of the same task-allocator memory for a race (PrewarmedWorkerTests, once in
+// about twenty runs of the suite). After the await, these make the acquire the runtime left
+// out, on the address it released.
+
+/// `withCheckedContinuation`, for a continuation any thread may resume, even before the await.
+package func withCheckedContinuationFromAnyThread<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    function: String = #function,
+    _ body: (CheckedContinuation<T, Never>) -> Void
+) async -> sending T {
+    let value = await withCheckedContinuation(isolation: isolation, function: function, body)
+    acquireResumption()
+    return value
+}
+
+/// `withCheckedThrowingContinuation`, for a continuation any thread may resume, even before
+/// the await.
+package func withCheckedThrowingContinuationFromAnyThread<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    function: String = #function,
+    _ body: (CheckedContinuation<T, any Error>) -> Void
+) async throws -> sending T {
+    do {
+        let value = try await withCheckedThrowingContinuation(isolation: isolation, function: function, body)
+        acquireResumption()
+        return value
+    } catch {
+        acquireResumption()
+        throw error
+    }
+}
+
+/// `withUnsafeContinuation`, for a continuation any thread may resume, even before the await.
+package func withUnsafeContinuationFromAnyThread<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (UnsafeContinuation<T, Never>) -> Void
+) async -> sending T {
+    let value = await withUnsafeContinuation(isolation: isolation, body)
+    acquireResumption()
+    return value
+}
+
+/// `withUnsafeThrowingContinuation`, for a continuation any thread may resume, even before
+/// the await.
+package func withUnsafeThrowingContinuationFromAnyThread<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (UnsafeContinuation<T, any Error>) -> Void
+) async throws -> sending T {
+    do {
+        let value = try await withUnsafeThrowingContinuation(isolation: isolation, body)
+        acquireResumption()
+        return value
+    } catch {
+        acquireResumption()
+        throw error
+    }
+}
+
+/// The acquire `swift_continuation_await` leaves out when the continuation was resumed
+/// already: on the current task, the address `resume` released.
+@inline(__always)
+private func acquireResumption() {
+    withUnsafeCurrentTask { task in
+        guard let task else { return }
+        csh_tsan_acquire(unsafeBitCast(task, to: UnsafeRawPointer.self))
+    }
+}
