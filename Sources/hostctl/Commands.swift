@@ -13,6 +13,7 @@ enum Commands {
         let tracePath = try arguments.option("--trace")
         let stateDirectory = try arguments.option("--state-dir")
         let timelinePath = try arguments.option("--timeline")
+        let quiet = arguments.flag("--quiet")
         var scenario = DemoScenario.scenario
         scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
         try arguments.finish()
@@ -21,7 +22,7 @@ enum Commands {
             scenario,
             command: "demo",
             tracePath: tracePath,
-            quiet: false,
+            quiet: quiet,
             timelinePath: timelinePath,
             banner:
                 "scenehost demo: three windows (Mail, Notes, Music) and one Mail opens itself, one worker process each\n"
@@ -68,7 +69,7 @@ enum Commands {
             printError("hostctl \(command): \(error)")
             return .runtimeFailure
         }
-        if let banner { print(banner) }
+        if let banner, !quiet { print(banner) }
         var exitCode = ExitCode.success
         do {
             try await ScenarioRunner(host: host).run(scenario)

@@ -38,8 +38,10 @@ enum DemoScenario {
             .scene("Notes", .dismiss),
             // The user starts swiping back from Notes' editor, then changes their mind.
             .scene("Notes", .swipeBack(completes: false)),
-            // Mail's app opens a second window itself (a new scene with its own worker).
-            .scene("Mail", .notify(name: "openWindow", value: .null)),
+            // Mail's app opens a second window itself (a scene with its own worker). It names the
+            // session, so that a rerun with the same --state-dir brings that window back
+            // (restored) instead of opening yet another beside it.
+            .scene("Mail", .notify(name: "openWindow", value: .string("Mail-1"))),
             .waitFor(scene: "Mail-1", condition: .state(.foregroundActive), timeout: .seconds(5)),
             // Notes goes to background (state saved), gets suspended, receives queued notifications.
             .scene("Notes", .background),

@@ -33,7 +33,7 @@ enum Help {
         """
 
     static let demo = """
-        hostctl demo [--trace FILE] [--state-dir DIR]
+        hostctl demo [--trace FILE] [--state-dir DIR] [--timeline FILE] [--quiet]
 
         Runs three scenes (Mail, Notes, Music) and an app-based app without scenes (Clock),
         each in its own worker process, through foreground/background, an interruption (a tap
@@ -44,8 +44,10 @@ enum Help {
         Prints a per-scene timeline of every callback with the pid.
 
           --trace FILE      also write the trace as JSON Lines (check it with hostctl verify)
-          --state-dir DIR   keep scene sessions in DIR (survives the run; one host at a time)
+          --state-dir DIR   keep scene sessions in DIR (they survive the run, and a rerun
+                            restores them; one host at a time)
           --timeline FILE   also draw the run as an SVG timeline (see hostctl timeline --help)
+          --quiet           print nothing but errors (hostctl demo --trace /dev/stdout --quiet | jq)
 
         LIMITS
         \(LimitFlags.help)

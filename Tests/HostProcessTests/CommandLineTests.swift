@@ -28,6 +28,36 @@ import Testing
         return Outcome(exit: exit, stdout: collected.stdout, stderr: collected.stderr)
     }
 
+    /// The sessions a demo leaves in its state directory are the next run's: Mail's app
+    /// brings its second window back (restored, with its own worker) rather than opening
+    /// another beside it, and the rerun passes as the first run did.
+    @Test func theDemoRunsAgainOnTheSessionsItLeft() async throws {
+        let state = makeTemporaryDirectory() + "/state"
+        let first = try await Self.run(["demo", "--state-dir", state, "--quiet"])
+        #expect(first.exit == .exited(status: 0), "\(first.stderr)")
+        #expect(first.stdout.isEmpty, "--quiet printed \(first.stdout)")
+        let trace = makeTemporaryDirectory() + "/rerun.jsonl"
+        let second = try await Self.run(["demo", "--state-dir", state, "--trace", trace])
+        #expect(second.exit == .exited(status: 0), "\(second.stderr)")
+        let events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        let mailWindows = Set(events.compactMap(\.scene).filter { $0.hasPrefix("Mail-") })
+        #expect(mailWindows == ["Mail-1"])
+        #expect(
+            events.contains { $0.scene == "Mail-1" && $0.restoration != nil },
+            "Mail-1 connected without the state its first run saved"
+        )
+        #expect(try await Self.run(["verify", trace]).exit == .exited(status: 0))
+    }
+
+    /// `--quiet` leaves stdout to the trace: every line is an event.
+    @Test func aQuietDemoWritesOnlyTheTraceToStdout() async throws {
+        let demo = try await Self.run(["demo", "--trace", "/dev/stdout", "--quiet"])
+        #expect(demo.exit == .exited(status: 0), "\(demo.stderr)")
+        let lines = demo.stdout.split(separator: "\n")
+        #expect(lines.count > 100)
+        for line in lines { _ = try TraceEvent(jsonLine: Array(line.utf8)) }
+    }
+
     @Test func verifyAcceptsTheDemoTraceAndRejectsASwappedPair() async throws {
         let directory = makeTemporaryDirectory()
         let trace = directory + "/demo.jsonl"
