@@ -73,6 +73,28 @@ struct TransientSceneTests {
         await host.quit()
     }
 
+    @Test("a connect whose worker cannot start leaves no scene, no session, and says why in the trace")
+    func aConnectThatCannotSpawnLeavesNothing() async throws {
+        let state = makeTemporaryDirectory()
+        var configuration = TestWorker.configuration()
+        configuration.stateDirectory = state
+        let host = try SceneHost(configuration: configuration)
+        await #expect(throws: HostError.self) {
+            try await host.perform(.connect(background: false, root: "Root", worker: ["/no/such/worker"]), on: "A")
+        }
+        #expect(await host.statuses().isEmpty)
+        #expect(await host.controlRows().isEmpty)
+        #expect(!SessionStoreHardeningTests.list(state + "/sessions").contains("A.json"))
+        let errors = host.trace.history.filter { $0.kind == .error && $0.scene == "A" }
+        #expect(errors.map(\.op) == ["connect"])
+        #expect(errors.first?.message?.contains("/no/such/worker") == true, "\(errors)")
+        // The name is free: a connect with a worker that starts succeeds as on a new scene.
+        try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
+        #expect(await host.statuses().map(\.process) == [.running])
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test("a refusal racing a connect on the same new name never loses the connected scene")
     func refusalRacingAConnect() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())

@@ -397,6 +397,73 @@ import Testing
         #expect(harness.machine.isIdle)
     }
 
+    /// No worker ran, so the failed connect changes nothing: the session it stored is deleted
+    /// before the caller hears of the failure, the process state is still `none`, and the
+    /// trace has the failure as an `error` event.
+    @Test func aSpawnThatFailsUndoesTheLaunch() {
+        var harness = SceneMachineHarness()
+        harness.autoSpawn = false
+        let connect = harness.request(.connect())
+        #expect(harness.machine.session != nil, "the first connect stores the session before it spawns")
+        harness.feed { $0.spawnFailed(.spawnFailed(scene: "A", message: "no such file")) }
+        let deletions = harness.actions.filter {
+            if case .deleteSession = $0 { return true }
+            return false
+        }
+        #expect(deletions.count == 1)
+        #expect(harness.machine.session == nil)
+        #expect(harness.machine.lifecycle.sessionExists == false)
+        #expect(harness.machine.status.process == .none)
+        #expect(harness.machine.status.activation == .unattached)
+        let errors = harness.actions.compactMap { action -> TraceEvent? in
+            guard case .record(let event) = action, event.kind == .error else { return nil }
+            return event
+        }
+        #expect(errors.map(\.op) == ["connect"])
+        #expect(errors.first?.message?.contains("no such file") == true)
+        guard case .spawnFailed = harness.error(of: connect) else {
+            Issue.record("connect must fail with the spawn's error")
+            return
+        }
+        // The deletion came before the caller's failure.
+        let deleted = harness.actions.firstIndex {
+            if case .deleteSession = $0 { return true }
+            return false
+        }
+        let resumed = harness.actions.firstIndex {
+            if case .resume(connect, _) = $0 { return true }
+            return false
+        }
+        #expect(deleted! < resumed!)
+    }
+
+    /// A reconnect whose worker cannot start leaves the scene as the last worker left it:
+    /// the session kept, the process still `terminated`.
+    @Test func aReconnectWhoseSpawnFailsKeepsTheSessionAndTheEndedProcess() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.kill(signal: SIGKILLNumber))
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.machine.status.process == .terminated)
+        harness.autoSpawn = false
+        let before = harness.actions.count
+        let reconnect = harness.request(.connect(worker: ["/no/such/worker"]))
+        harness.feed { $0.spawnFailed(.spawnFailed(scene: "A", message: "no such file")) }
+        #expect(harness.error(of: reconnect) != nil)
+        #expect(harness.machine.session != nil)
+        #expect(harness.machine.status.process == .terminated)
+        let deleted = harness.actions[before...].contains {
+            if case .deleteSession = $0 { return true }
+            return false
+        }
+        #expect(!deleted)
+        // The next plain connect runs the worker that last connected, not the one that failed.
+        harness.autoSpawn = true
+        let again = harness.request(.connect())
+        #expect(harness.error(of: again) == nil)
+        #expect(harness.machine.worker?.argv == ["worker"])
+    }
+
     @Test func aFailedFirstStoreChangesNothing() {
         var harness = SceneMachineHarness()
         harness.failNextStore = .io("disk full")

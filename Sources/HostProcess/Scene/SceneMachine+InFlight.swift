@@ -43,6 +43,9 @@ extension SceneMachine {
         case restoration
         /// The discarded session was deleted.
         case deletion
+        /// The session a launch stored was deleted again: its worker could not be started
+        /// (the failure is the flight's `failure`).
+        case rollback
     }
 
     /// What the step watchdog does when a death does not come in time.

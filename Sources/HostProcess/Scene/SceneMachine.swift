@@ -37,6 +37,9 @@ struct SceneMachine: Sendable {
     var lastConnectedArgv: [String]?
     /// The last connect's launch parameters, for a restart.
     private var lastLaunch = LaunchParameters()
+    /// The scene as it was before the launch in flight, for a spawn that fails: then no
+    /// worker ran, and the launch is undone (the session it stored included).
+    private var beforeLaunch: (lifecycle: SceneLifecycle, session: SceneSession?, lastArgv: [String]?)?
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -165,6 +168,7 @@ struct SceneMachine: Sendable {
     /// `discarded`: sessions the launching worker is to hear of right after launching.
     mutating func spawnCompleted(pid: Int32, discarded: [String] = []) -> [Action] {
         guard var worker, worker.pid == nil else { return finishEvent() }
+        beforeLaunch = nil
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
         output.append(
@@ -213,13 +217,31 @@ struct SceneMachine: Sendable {
         return finishEvent()
     }
 
+    /// No worker started (a path that is not there or not executable, the process limit):
+    /// the launch is undone, so the failed request changes nothing. The scene is as it was
+    /// (a new one has no session and no process state again, and is forgotten like any name
+    /// a request only mentioned), a session the launch stored is deleted before the caller
+    /// hears of the failure, and the trace says why in an `error` event.
     mutating func spawnFailed(_ error: HostError) -> [Action] {
         guard worker?.pid == nil, worker != nil else { return finishEvent() }
         worker = nil
-        lifecycle.processExited()
-        if let flight = inFlight, flight.wait == .spawn {
-            fail(error)
+        guard var flight = inFlight, flight.wait == .spawn, let before = beforeLaunch.take() else {
+            lifecycle.processExited()
+            return finishEvent()
         }
+        lifecycle = before.lifecycle
+        lastArgv = before.lastArgv
+        if case .request(let op, _) = flight.work {
+            recordError(op: op.name, .operationFailed, "\(error)")
+        }
+        guard session != nil, before.session == nil else {
+            fail(error)
+            return finishEvent()
+        }
+        flight.failure = error
+        flight.wait = .store(.rollback)
+        inFlight = flight
+        output.append(.deleteSession)
         return finishEvent()
     }
 
@@ -241,6 +263,9 @@ struct SceneMachine: Sendable {
             scheduleSuspension()
         case .deletion:
             break
+        case .rollback:
+            session = nil
+            fail(flight.failure ?? .shuttingDown)
         }
         return finishEvent()
     }
@@ -276,6 +301,8 @@ struct SceneMachine: Sendable {
         // The worker is in the background whether or not its state could be stored: it is
         // suspended like any other (it would otherwise run for ever).
         if after == .restoration { scheduleSuspension() }
+        // A session a failed launch could not delete again is still there.
+        if after == .rollback { lifecycle.sessionSaved() }
         fail(error)
         return finishEvent()
     }
@@ -523,6 +550,7 @@ struct SceneMachine: Sendable {
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
+            beforeLaunch = (lifecycle, session, lastArgv)
             if !lifecycle.sessionExists {
                 var fresh = session ?? SceneSession(identifier: id)
                 if case .request(.connect(_, _, _, let launch), _)? = inFlight?.work, let kind = launch.lifecycle {
