@@ -43,7 +43,7 @@ extension Commands {
         let historyMegabytes =
             try arguments.intOption("--history-limit-mb", in: 1...(1 << 20))
             ?? HostConfiguration.defaultTraceHistoryLimitBytes >> 20
-        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
+        let worker = try WorkerFlags.parse(&arguments, mustBeRunnable: true) ?? [currentExecutablePath(), "worker"]
         var limits = Scenario.Limits()
         limits.stateDirectory = try arguments.option("--state-dir")
         limits = try LimitFlags.parse(&arguments, over: limits)

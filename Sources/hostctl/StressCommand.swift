@@ -43,7 +43,7 @@ enum StressCommand {
         }
         let json = arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
-        let worker = try WorkerFlags.parse(&arguments) ?? [currentExecutablePath(), "worker"]
+        let worker = try WorkerFlags.parse(&arguments, mustBeRunnable: true) ?? [currentExecutablePath(), "worker"]
         try arguments.finish()
 
         let configuration = StressOptions.configuration(worker: worker)

@@ -4,7 +4,15 @@ import Glibc
 /// `serve`, `stress`), its program resolved where the command was typed.
 enum WorkerFlags {
     /// The argv, or nil when `--worker` is absent; `--worker-arg` without it is an error.
-    static func parse(_ arguments: inout Arguments, flag: String = "--worker") throws(UsageError) -> [String]? {
+    ///
+    /// `mustBeRunnable`: the program must be an executable file here and now (`serve`,
+    /// `stress`: their host runs it, and a typo is better refused before it starts than by
+    /// every scene later). A client's `connect` leaves that to the host it asks.
+    static func parse(
+        _ arguments: inout Arguments,
+        flag: String = "--worker",
+        mustBeRunnable: Bool = false
+    ) throws(UsageError) -> [String]? {
         let path = try arguments.option(flag)
         let extra = try arguments.options(flag + "-arg", acceptsDashedValues: true)
         guard let path else {
@@ -13,7 +21,24 @@ enum WorkerFlags {
             }
             return nil
         }
-        return [resolve(path)] + extra
+        let program = resolve(path)
+        if mustBeRunnable, let problem = runProblem(program) {
+            throw UsageError(
+                "hostctl \(arguments.command): \(flag) \(path): \(problem); give the path of a scenehost worker "
+                    + "program, or leave \(flag) out to run this hostctl's own worker"
+            )
+        }
+        return [program] + extra
+    }
+
+    /// Why `program` (as `resolve` left it) cannot be run, or nil when it can.
+    static func runProblem(_ program: String) -> String? {
+        guard program.contains("/") else { return "not found in PATH" }
+        var status = stat()
+        guard stat(program, &status) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        guard access(program, X_OK) == 0 else { return "not executable" }
+        return nil
     }
 
     /// `path` as this process would run it: a relative path against its working directory,

@@ -159,6 +159,13 @@ import Testing
         (["quit"], "--socket"),
         // stress and bench
         (["stress", "--bogus"], "unknown option --bogus"),
+        // A worker that cannot run is refused before any host starts.
+        (
+            ["stress", "--worker", "/nonexistent/w", "--scenes", "2", "--ops", "20"],
+            "--worker /nonexistent/w: no such file"
+        ),
+        (["serve", "--socket", "$SOCKET", "--worker", "no-such-worker-xyz"], "no-such-worker-xyz: not found in PATH"),
+        (["serve", "--socket", "$SOCKET", "--worker", "/etc"], "--worker /etc: not a regular file"),
         (["bench", "--bogus"], "unknown option --bogus"),
     ]
 

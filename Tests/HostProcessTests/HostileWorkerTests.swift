@@ -159,7 +159,12 @@ import Testing
         // A's limit only: the healthy B launches under the generous one (a loaded machine has
         // taken over 10 s to start a worker when its test ran first).
         let harness = try await Harness { $0.sceneLaunchLimits["A"] = .seconds(1) }
-        await #expect(throws: HostError.self) { try await harness.a.connect(worker: harness.worker("silent.sh")) }
+        let silent = harness.worker("silent.sh")
+        let error = await #expect(throws: HostError.self) { try await harness.a.connect(worker: silent) }
+        // The error names the limit, where to raise it, and what is most likely wrong.
+        let message = "\(error.map { String(describing: $0) } ?? "")"
+        #expect(message.contains("did not answer within the launch limit of 1000 ms (--launch-limit-ms"), "\(message)")
+        #expect(message.contains("it never said ready: is \(silent[0]) a scenehost worker?"), "\(message)")
         // A's own limit applied, not the host's 60 s.
         let spawned = try #require(harness.host.trace.history.last { $0.scene == "A" && $0.processEvent == .spawned })
         let exit = try #require(harness.exit)

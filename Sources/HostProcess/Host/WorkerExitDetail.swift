@@ -17,6 +17,9 @@ public struct WorkerExitDetail: Sendable, Hashable {
     public var beforeReady: Bool
     /// The argv it was started with.
     public var argv: [String]
+    /// The limit whose watchdog killed it, as a person looks for it:
+    /// `the launch limit (500 ms, --launch-limit-ms)`.
+    public var watchdogLimit: String?
 
     /// Lines of a dead worker's stderr kept for its error.
     public static let stderrLineLimit = 5
@@ -29,7 +32,8 @@ public struct WorkerExitDetail: Sendable, Hashable {
         violation: String? = nil,
         stderrTail: [String] = [],
         beforeReady: Bool = false,
-        argv: [String] = []
+        argv: [String] = [],
+        watchdogLimit: String? = nil
     ) {
         self.status = status
         self.signal = signal
@@ -37,6 +41,7 @@ public struct WorkerExitDetail: Sendable, Hashable {
         self.stderrTail = stderrTail
         self.beforeReady = beforeReady
         self.argv = argv
+        self.watchdogLimit = watchdogLimit
     }
 
     /// `scene A: worker exited with status 0 during connect (crashed), before it was ready: is
@@ -57,6 +62,9 @@ public struct WorkerExitDetail: Sendable, Hashable {
         case .protocolViolation:
             text += "broke the protocol during \(op) (\(reason))"
             if let violation { text += ": \(violation)" }
+        case .watchdog:
+            text += "exited (watchdog) during \(op)"
+            if let watchdogLimit { text += ": it did not answer within \(watchdogLimit)" }
         default:
             text += "exited (\(reason)) during \(op)"
         }
@@ -91,7 +99,7 @@ public struct WorkerExitDetail: Sendable, Hashable {
     private var hint: String? {
         guard beforeReady, let program = argv.first else { return nil }
         let ownExit = status != nil && signal == nil
-        guard ownExit || violation != nil else { return nil }
+        guard ownExit || violation != nil || watchdogLimit != nil else { return nil }
         var hint = "it never said ready: is \(program) a scenehost worker?"
         let name = program.split(separator: "/").last.map(String.init) ?? program
         if name == "hostctl" && !argv.dropFirst().contains("worker") {

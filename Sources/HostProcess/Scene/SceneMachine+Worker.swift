@@ -147,8 +147,10 @@ extension SceneMachine {
             violation: worker.violation,
             stderrTail: stderrTail,
             beforeReady: !worker.sawReady,
-            argv: worker.argv
+            argv: worker.argv,
+            watchdogLimit: exit.reason == .watchdog ? watchdogLimit : nil
         )
+        watchdogLimit = nil
         lifecycle.processExited()
         cancelSuspension()
         cancelBackgroundTaskTimers()

@@ -40,6 +40,8 @@ struct SceneMachine: Sendable {
     /// The scene as it was before the launch in flight, for a spawn that fails: then no
     /// worker ran, and the launch is undone (the session it stored included).
     private var beforeLaunch: (lifecycle: SceneLifecycle, session: SceneSession?, lastArgv: [String]?)?
+    /// The limit of the step whose watchdog killed the worker, for the error its death gives.
+    var watchdogLimit: String?
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
@@ -654,8 +656,22 @@ struct SceneMachine: Sendable {
     private mutating func stepTimedOut() {
         guard let flight = inFlight else { return }
         switch flight.wait {
-        case .reply:
-            if worker != nil { sendKill(SIGKILLNumber, reason: .watchdog) }
+        case .reply(_, let operation):
+            guard worker != nil else { return }
+            if case .connect = operation {
+                watchdogLimit = Self.describe(
+                    "launch limit",
+                    configuration.launchLimit,
+                    Scenario.LimitRanges.launchLimit
+                )
+            } else {
+                watchdogLimit = Self.describe(
+                    "transition limit",
+                    configuration.transitionLimit,
+                    Scenario.LimitRanges.transitionLimit
+                )
+            }
+            sendKill(SIGKILLNumber, reason: .watchdog)
         case .exit(_, _, .kill(let reason)):
             if worker != nil { sendKill(SIGKILLNumber, reason: reason) }
         case .exit(_, _, .giveUp):
@@ -664,6 +680,13 @@ struct SceneMachine: Sendable {
         case .none, .store, .spawn, .stop:
             break
         }
+    }
+
+    /// `the launch limit of 500 ms (--launch-limit-ms, or launchLimitMs in a scenario's config)`.
+    private static func describe(_ name: String, _ limit: Duration, _ range: Scenario.LimitRange) -> String {
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return "the \(name) of \(milliseconds) ms (\(range.flag), or \(range.key) in a scenario's config)"
     }
 
     /// Signals the worker, recording `reason` for its death (the first reason set wins).
