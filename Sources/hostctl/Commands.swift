@@ -113,6 +113,8 @@ enum Commands {
         do {
             result = try TraceVerifier.verify(contentsOf: path)
         } catch {
+            // A file named that cannot be opened is the command line's mistake, as for `run`.
+            if case .cannotOpen = error { throw UsageError("hostctl verify: \(error)") }
             printError("hostctl verify: \(error)")
             return .runtimeFailure
         }

@@ -28,6 +28,8 @@ extension Commands {
         } catch let error as TraceLineError {
             printError("hostctl timeline: \(path == "-" ? "stdin" : path): \(error)")
             return .runtimeFailure
+        } catch let error as TimelineFileError where error.cannotOpen {
+            throw UsageError("hostctl timeline: \(error)")
         } catch {
             printError("hostctl timeline: \(error)")
             return .runtimeFailure
@@ -60,6 +62,8 @@ enum TimelineFormat: String {
 /// A file the timeline command could not read or write.
 struct TimelineFileError: Error, CustomStringConvertible {
     let description: String
+    /// The file could not be opened at all (a usage error, as for `run` and `verify`).
+    var cannotOpen = false
 }
 
 /// Whole-file reads and writes for the timeline command (`-` is stdin/stdout).
@@ -73,7 +77,10 @@ enum TimelineFiles {
     static func read(_ path: String) throws(TimelineFileError) -> [UInt8] {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TimelineFileError(description: "cannot open trace file \(path): \(String(cString: strerror(errno)))")
+            throw TimelineFileError(
+                description: "cannot open trace file \(path): \(String(cString: strerror(errno)))",
+                cannotOpen: true
+            )
         }
         defer { if descriptor != 0 { close(descriptor) } }
         var bytes: [UInt8] = []

@@ -221,6 +221,7 @@ import Testing
 
     @Test(arguments: [
         ["run"], ["verify"], ["demo", "--bogus"], ["frobnicate"], ["run", "/nonexistent/scenario.json"],
+        ["verify", "/nonexistent/trace.jsonl"], ["timeline", "/nonexistent/trace.jsonl"],
         ["demo", "--suspend-delay-ms", "abc"], ["demo", "--trace"],
     ])
     func badArgumentsGiveOneLineAndExit2(_ arguments: [String]) async throws {

@@ -588,8 +588,9 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
             #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): \(result.stderr)")
         }
 
+        // A file named that cannot be opened is a usage error, as for run and verify.
         let missing = TimelineTestIO.hostctl(["timeline", directory + "/nope.jsonl"])
-        #expect(missing.status == 3)
+        #expect(missing.status == 2)
 
         let broken = directory + "/broken.jsonl"
         TimelineTestIO.writeFile(broken, Array(bytes.prefix { $0 != 10 }) + [10] + Array("{\"seq\":2}\n".utf8))
