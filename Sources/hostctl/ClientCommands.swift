@@ -164,8 +164,16 @@ enum ClientCommands {
         case .milliseconds:
             return try integer(0...86_400_000)
         case .json:
-            // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself.
-            return try text().map { text in (try? JSONParser.parse(Array(text.utf8))) ?? .string(text) }
+            // JSON when it parses (42, true, {"a":1}, "quoted"), else the text itself. JSON
+            // beyond the protocol's limits is refused, not sent as text: the user meant JSON.
+            guard let text = try text() else { return nil }
+            do throws(ProtocolError) {
+                return try JSONParser.parse(Array(text.utf8))
+            } catch  where error.code == .nestingTooDeep {
+                throw UsageError("hostctl \(arguments.command): \(flag): \(error.message)")
+            } catch {
+                return .string(text)
+            }
         case .argv:
             // `--worker PATH [--worker-arg ARG]...`: the argv, in order, its program resolved
             // against this client's directory and PATH (not the serving host's).

@@ -71,7 +71,7 @@ extension Help {
         case .swipeDismiss, .swipeBack: "--completes false: the user lets go (cancelled)"
         case .tap: "touches to the frontmost controller (foregroundActive only)"
         case .openURL: "no worker: launch with the URL; else bring forward, openURLContexts"
-        case .continueUserActivity: "a --userInfo that is not JSON is sent as a string"
+        case .continueUserActivity: "a --user-info that is not JSON is sent as a string"
         case .selectTab: "tab switch of a tab bar root (connect --tabs A,B), index from 0"
         case .addChild: "a child of the frontmost controller (foreground only)"
         case .removeChild: "remove a child of the frontmost controller"

@@ -147,5 +147,15 @@ enum Help {
         task in sceneDidEnterBackground that the notification finishUpload ends. With
         --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib
         before willConnectTo).
+
+        Test faults:
+          --hang-in CALLBACK   block forever inside the first callback of that name (the
+                               host's watchdog then kills it)
+          --crash-in CALLBACK  exit with status 70 inside the first callback of that name
+          --ignore-sigterm     ignore SIGTERM (a terminate then ends in SIGKILL after the
+                               terminate limit)
+          --garbage            write a non-JSON line right after the handshake (a protocol
+                               violation: the host kills it)
+        CALLBACK is a trace name, e.g. sceneDidEnterBackground, viewDidLoad, deinit.
         """
 }

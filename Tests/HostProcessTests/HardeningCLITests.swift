@@ -159,6 +159,14 @@ import Testing
         (["quit"], "--socket"),
         // stress and bench
         (["stress", "--bogus"], "unknown option --bogus"),
+        // JSON beyond the protocol's nesting limit is refused, not sent as a string.
+        (
+            [
+                "notify", "A", "--name", "x", "--value",
+                String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+            ],
+            "--value: JSON nesting deeper than"
+        ),
         // A worker that cannot run is refused before any host starts.
         (
             ["stress", "--worker", "/nonexistent/w", "--scenes", "2", "--ops", "20"],

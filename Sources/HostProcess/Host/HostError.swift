@@ -58,7 +58,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .stateDirectoryInUse(let directory, let pid):
             "state directory \(directory) is in use by another host (pid \(pid.map(String.init) ?? "unknown"))"
         case .unsafeStateDirectory(let path, let reason):
-            "refusing to use \(path) in the state directory: \(reason); use a directory of your own made with mkdir -m 700"
+            "refusing to use \(path): \(reason); the state directory and its files must be your own: "
+                + "use a directory made with mkdir -m 700"
         case .sessionNotStored(let scene, let reason):
             "scene \(scene): session not stored: \(reason)"
         case .requestTooLarge(let scene, let op, let reason):
