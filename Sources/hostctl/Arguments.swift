@@ -11,6 +11,9 @@ struct Arguments {
     private var remaining: [String]
     /// Every flag and option consumed so far, to tell a repeated one from an unknown one.
     private var consumed: Set<String> = []
+    /// The word after a bare boolean flag that was neither true nor false, with the flag:
+    /// left over, it is most likely a mistyped value (`--completes maybe`).
+    private var wordAfterBooleanFlag: (word: String, flag: String)?
     /// Every flag and option asked for so far, present or not, in the order asked: what this
     /// command knows, for the error that names an unknown one.
     private(set) var known: [String] = []
@@ -47,6 +50,9 @@ struct Arguments {
             text = remaining[index + 1]
             remaining.removeSubrange(index...index + 1)
         } else {
+            if index + 1 < remaining.count, !remaining[index + 1].hasPrefix("-") {
+                wordAfterBooleanFlag = (remaining[index + 1], name)
+            }
             remaining.remove(at: index)
         }
         switch text {
@@ -112,6 +118,9 @@ struct Arguments {
             let name = String(first.prefix { $0 != "=" })
             if consumed.contains(name) {
                 throw UsageError("hostctl \(command): \(name) given more than once")
+            }
+            if let after = wordAfterBooleanFlag, after.word == first {
+                throw UsageError("hostctl \(command): \(after.flag) takes true or false, not \(first)")
             }
             throw UsageError("hostctl \(command): unknown argument \"\(first)\" (see hostctl \(command) --help)")
         }

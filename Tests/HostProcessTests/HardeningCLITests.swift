@@ -159,6 +159,11 @@ import Testing
         (["quit"], "--socket"),
         // stress and bench
         (["stress", "--bogus"], "unknown option --bogus"),
+        // A boolean flag's value, mistyped, is named as that flag's (not "unknown argument").
+        (
+            ["swipeBack", "A", "--completes", "maybe", "--socket", "$SOCKET"],
+            "--completes takes true or false, not maybe"
+        ),
         // JSON beyond the protocol's nesting limit is refused, not sent as a string.
         (
             [
