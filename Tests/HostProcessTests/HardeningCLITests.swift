@@ -168,9 +168,9 @@ import Testing
         (
             [
                 "notify", "A", "--name", "x", "--value",
-                String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+                String(repeating: "[", count: 63) + String(repeating: "]", count: 63),
             ],
-            "--value: JSON nesting deeper than"
+            "nests deeper than 62 levels"
         ),
         // A worker that cannot run is refused before any host starts.
         (

@@ -464,6 +464,48 @@ import Testing
         #expect(harness.machine.worker?.argv == ["worker"])
     }
 
+    /// A kill asked for while the spawn was on its way ends when the spawn fails: there is
+    /// nothing to kill (its caller waited for ever before).
+    @Test func aKillWaitingForASpawnThatFailsIsAnswered() {
+        var harness = SceneMachineHarness()
+        harness.autoSpawn = false
+        let connect = harness.request(.connect())
+        let kill = harness.request(.kill(signal: SIGKILLNumber))
+        #expect(harness.outcomes[kill] == nil)
+        harness.feed { $0.spawnFailed(.spawnFailed(scene: "A", message: "no such file")) }
+        #expect(harness.succeeded(kill))
+        #expect(harness.error(of: connect) != nil)
+        #expect(harness.machine.isIdle)
+    }
+
+    /// A quit that overtakes a first launch after its session was stored deletes that session
+    /// again before the connect fails; a `settle` queued behind (what the quit waits on before
+    /// it closes the store) is answered only after that.
+    @Test func aQuitOvertakingALaunchDeletesTheSessionItStored() {
+        var harness = SceneMachineHarness()
+        harness.autoStore = false
+        let connect = harness.request(.connect())
+        harness.feed { $0.beginQuit(deadline: .seconds(5)) }
+        let settle = harness.nextCaller
+        harness.nextCaller += 1
+        harness.feed { $0.settle(caller: settle) }
+        harness.feed { $0.storeCompleted() }
+        #expect(harness.spawns == 0)
+        #expect(harness.error(of: connect) == .shuttingDown)
+        #expect(harness.machine.session == nil)
+        #expect(harness.machine.lifecycle.sessionExists == false)
+        #expect(harness.succeeded(settle))
+        let order = harness.actions.compactMap { action -> String? in
+            switch action {
+            case .deleteSession: "delete"
+            case .resume(connect, _): "connect"
+            case .resume(settle, _): "settle"
+            default: nil
+            }
+        }
+        #expect(order == ["delete", "connect", "settle"])
+    }
+
     @Test func aFailedFirstStoreChangesNothing() {
         var harness = SceneMachineHarness()
         harness.failNextStore = .io("disk full")

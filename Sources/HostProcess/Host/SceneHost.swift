@@ -198,6 +198,9 @@ public final class SceneHost: Sendable {
                     if await controller.status.process.isAlive {
                         try? await controller.perform(.terminate)
                     }
+                    // What a scene without a worker still has in flight (an undone launch
+                    // deleting its session) ends before the store closes.
+                    await controller.settled()
                     await controller.close()
                 }
             }

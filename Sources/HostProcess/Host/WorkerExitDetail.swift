@@ -17,8 +17,8 @@ public struct WorkerExitDetail: Sendable, Hashable {
     public var beforeReady: Bool
     /// The argv it was started with.
     public var argv: [String]
-    /// The limit whose watchdog killed it, as a person looks for it:
-    /// `the launch limit (500 ms, --launch-limit-ms)`.
+    /// The limit whose watchdog killed it, as a person looks for it: `the launch limit of
+    /// 500 ms (--launch-limit-ms, or launchLimitMs in a scenario's config)`.
     public var watchdogLimit: String?
 
     /// Lines of a dead worker's stderr kept for its error.

@@ -11,6 +11,12 @@ import CSceneHostSys
 // task's next use of the same task-allocator memory for a race (PrewarmedWorkerTests, once in
 // about twenty runs of the suite). After the await, these make the acquire the runtime left
 // out, on the address it released.
+//
+// Limits: the acquire comes after the await has taken the value out of the continuation. In
+// the debug builds CI sanitizes, a generic value moves through the runtime's value witnesses,
+// which TSan does not see; an optimized TSan build could still report a non-Void value's
+// handover. And it relies on `resume` releasing on the task whatever the task was doing (as
+// Swift 6.3's runtime does).
 
 /// `withCheckedContinuation`, for a continuation any thread may resume, even before the await.
 package func withCheckedContinuationFromAnyThread<T>(

@@ -109,6 +109,14 @@ actor SceneController {
         }
     }
 
+    /// Returns once the work queued before the call is done.
+    func settled() async {
+        try? await withUnsafeThrowingContinuationFromAnyThread { continuation in
+            let caller = register(continuation)
+            apply(machine.settle(caller: caller))
+        }
+    }
+
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
     func kill(reason: TerminationReason) async throws {
         try await withUnsafeThrowingContinuationFromAnyThread { continuation in

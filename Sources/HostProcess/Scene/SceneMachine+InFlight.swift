@@ -19,6 +19,8 @@ extension SceneMachine {
         /// refusing a request of its app), between two transitions, never inside one; the
         /// caller, if any, is resumed then.
         case recordInTurn(TraceEvent, CallerID?)
+        /// Resume the caller: everything queued before it is done.
+        case settle(CallerID)
     }
 
     /// What the step in flight waits for.

@@ -227,24 +227,32 @@ struct SceneMachine: Sendable {
     mutating func spawnFailed(_ error: HostError) -> [Action] {
         guard worker?.pid == nil, worker != nil else { return finishEvent() }
         worker = nil
-        guard var flight = inFlight, flight.wait == .spawn, let before = beforeLaunch.take() else {
+        // A kill asked for while the spawn was on its way has nothing left to kill.
+        resumeKillWaiters()
+        cancel(.quitDeadline)
+        guard let flight = inFlight, flight.wait == .spawn else {
             lifecycle.processExited()
             return finishEvent()
         }
-        lifecycle = before.lifecycle
-        lastArgv = before.lastArgv
         if case .request(let op, _) = flight.work {
             recordError(op: op.name, .operationFailed, "\(error)")
         }
-        guard session != nil, before.session == nil else {
-            fail(error)
-            return finishEvent()
-        }
+        undoLaunch(failing: error)
+        return finishEvent()
+    }
+
+    /// Fails the launch in flight and puts the scene back as it was before it (no worker
+    /// ran): the session the launch stored is deleted first, and the caller hears of the
+    /// failure once that is done (`AfterStore.rollback`).
+    private mutating func undoLaunch(failing error: HostError) {
+        guard var flight = inFlight, let before = beforeLaunch.take() else { return fail(error) }
+        lifecycle = before.lifecycle
+        lastArgv = before.lastArgv
+        guard session != nil, before.session == nil else { return fail(error) }
         flight.failure = error
         flight.wait = .store(.rollback)
         inFlight = flight
         output.append(.deleteSession)
-        return finishEvent()
     }
 
     mutating func storeCompleted() -> [Action] {
@@ -257,7 +265,8 @@ struct SceneMachine: Sendable {
         case .launch(let background, let root, let argv):
             lifecycle.sessionSaved()
             if isQuitting {
-                fail(.shuttingDown)
+                // The quit overtook the launch: the session stored for it goes again.
+                undoLaunch(failing: .shuttingDown)
             } else {
                 beginLaunch(background: background, root: root, argv: argv)
             }
@@ -358,6 +367,14 @@ struct SceneMachine: Sendable {
     /// Records `event` once the work queued before it is done; `caller` is resumed then.
     mutating func recordInTurn(_ event: TraceEvent, caller: CallerID?) -> [Action] {
         enqueue(.recordInTurn(event, caller))
+        return finishEvent()
+    }
+
+    /// Resumes `caller` once the work queued before now is done (the host's quit waits so
+    /// for what a scene without a worker still has in flight, such as an undone launch's
+    /// deletion of its session, before it closes the store).
+    mutating func settle(caller: CallerID) -> [Action] {
+        enqueue(.settle(caller))
         return finishEvent()
     }
 
@@ -464,6 +481,8 @@ struct SceneMachine: Sendable {
         case .recordInTurn(let event, let caller):
             output.append(.record(event))
             if let caller { output.append(.resume(caller, .success(()))) }
+        case .settle(let caller):
+            output.append(.resume(caller, .success(())))
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false
@@ -673,7 +692,16 @@ struct SceneMachine: Sendable {
             }
             sendKill(SIGKILLNumber, reason: .watchdog)
         case .exit(_, _, .kill(let reason)):
-            if worker != nil { sendKill(SIGKILLNumber, reason: reason) }
+            guard worker != nil else { return }
+            if reason == .watchdog {
+                // A disconnect: the worker did not exit within the transition limit.
+                watchdogLimit = Self.describe(
+                    "transition limit",
+                    configuration.transitionLimit,
+                    Scenario.LimitRanges.transitionLimit
+                )
+            }
+            sendKill(SIGKILLNumber, reason: reason)
         case .exit(_, _, .giveUp):
             worker?.withdrawKillReason()
             setWait(.none)
