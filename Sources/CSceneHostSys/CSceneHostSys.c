@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -42,6 +43,16 @@ int csh_set_parent_death_signal(int sig) {
 
 int csh_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int csh_pipe_capacity(int fd) {
+    return fcntl(fd, F_GETPIPE_SZ);
+}
+
+int csh_pipe_unread(int fd) {
+    int unread = 0;
+    if (ioctl(fd, FIONREAD, &unread) != 0) return -1;
+    return unread;
 }
 
 int csh_waitid_pidfd(int pidfd, int extra_options, int *kind, int *value) {

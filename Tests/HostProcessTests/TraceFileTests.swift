@@ -76,6 +76,23 @@ import Testing
         let error = try #require(host.trace.fileError)
         #expect("\(error)".contains("its reader did not take the rest within"), "\(error)")
     }
+
+    /// The writer's thread stuck behind a reader that stopped reading lets go of the file
+    /// (closes its descriptor and ends) once the file has ended, not when the reader goes.
+    @Test func aWriterStuckBehindAReaderLetsGoOnceTheFileEnds() async throws {
+        let pipe = try #require(Pipe())
+        defer { Glibc.close(pipe.readEnd) }
+        var configuration = HostConfiguration(worker: ["/bin/true"])
+        configuration.terminateLimit = .milliseconds(300)
+        let host = try SceneHost(configuration: configuration, tracePath: pipe.path)
+        // From now on only the writer's own descriptor holds the pipe's write side open.
+        Glibc.close(pipe.writeEnd)
+        let value = JSONValue.string(String(repeating: "v", count: 1000))
+        for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
+        #expect(await finishes(within: .seconds(20)) { await host.quit() })
+        #expect(host.trace.fileError != nil)
+        #expect(await pipe.hangsUp(within: .seconds(20)), "the writer still holds the pipe")
+    }
 }
 
 /// A pipe the trace file is pointed at (`/proc/self/fd/N` opens its write end again).
@@ -126,6 +143,22 @@ private final class Pipe: Sendable {
             }
         }
         return lines.withLock { $0 }
+    }
+
+    /// Whether every write end is closed within `limit` (the read end hangs up), waited for
+    /// in poll(2) on a thread of its own.
+    func hangsUp(within limit: Duration) async -> Bool {
+        let readEnd = readEnd
+        let milliseconds = Int32(limit.components.seconds * 1000)
+        return await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
+            PlatformThread.startDetached(name: "test-hangup") {
+                // No events asked for: poll returns on POLLHUP (or POLLERR) only.
+                var descriptor = pollfd(fd: readEnd, events: 0, revents: 0)
+                var ready: Int32
+                repeat { ready = poll(&descriptor, 1, milliseconds) } while ready < 0 && errno == EINTR
+                continuation.resume(returning: ready == 1 && descriptor.revents & Int16(POLLHUP) != 0)
+            }
+        }
     }
 
     func readLines(until count: @escaping @Sendable (Int) -> Bool, within limit: Duration) async -> [ArraySlice<UInt8>]

@@ -37,6 +37,12 @@ int csh_spawn_shares_descriptor_table(void);
 /// pipe2(fds, O_CLOEXEC) (Swift's Glibc module lacks pipe2). 0, or -1 and errno.
 int csh_pipe_cloexec(int fds[2]);
 
+/// fcntl(fd, F_GETPIPE_SZ): how many bytes the pipe behind `fd` holds. -1 and errno.
+int csh_pipe_capacity(int fd);
+
+/// ioctl(fd, FIONREAD): the bytes in the pipe behind `fd` (either end) not read yet. -1 and errno.
+int csh_pipe_unread(int fd);
+
 /// What `csh_waitid_pidfd` found.
 enum {
     CSH_WAIT_RUNNING = 0,  ///< WNOHANG and the child has not exited yet.

@@ -1,3 +1,4 @@
+import CSceneHostSys
 import Dispatch
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import Glibc
 ///
 /// Its own thread, not a shared one: a file whose reader never reads holds only its writer.
 /// The thread ends, and closes the descriptor, once the writer is closed and has written
-/// everything queued (or the file has ended with an error).
+/// everything queued, or as soon as the file has ended with an error: a pipe is written
+/// without blocking in write(2) (`PipeWrite`), so a thread stuck behind a reader that stopped
+/// reading lets go of it when the file ends.
 ///
 /// A reader more than `maximumBacklog` behind ends the file as a failed write does (a full
 /// disk, the file size limit): the file is cut back to its last whole line and nothing more
@@ -37,17 +40,31 @@ final class TraceFileWriter: Sendable {
         /// Callers of `written(within:)`, by id: each waits until `done` reaches its target.
         var waiters: [Int: (target: Int, continuation: UnsafeContinuation<Bool, Never>)] = [:]
         var nextWaiterID = 0
+        /// The thread has closed its descriptors (`stop` is no longer ours to write).
+        var threadEnded = false
     }
 
     private let state = Locked(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let descriptor: Int32
     private let path: String
+    /// The pipe's size when the file is a pipe (written without blocking), else nil.
+    private let pipeCapacity: Int?
+    /// An eventfd made readable when the file ends with an error: a pipe write waiting for
+    /// room gives up then.
+    private let stop: Int32
 
     /// Takes ownership of `descriptor` and starts the writer's thread.
     init(descriptor: Int32, path: String) throws(HostError) {
         self.descriptor = descriptor
         self.path = path
+        pipeCapacity = PipeWrite.capacity(of: descriptor)
+        stop = csh_eventfd()
+        guard stop >= 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw HostError.io("cannot write trace file \(path): cannot create an eventfd: \(reason)")
+        }
         // A reader that closes its end must fail one write, not kill the host.
         HostSignals.ignoreSIGPIPE()
         do {
@@ -55,6 +72,7 @@ final class TraceFileWriter: Sendable {
             try PlatformThread.start(name: "scenehost-trace") { [self] in run() }
         } catch {
             Glibc.close(descriptor)
+            Glibc.close(stop)
             throw HostError.io("cannot write trace file \(path): \(error)")
         }
     }
@@ -93,7 +111,9 @@ final class TraceFileWriter: Sendable {
         await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Bool, Never>) in
             let id: Int? = state.withLock { state in
                 guard state.error == nil else { return nil }
-                guard state.done < state.queued else { return nil }
+                // Once closed, the wait is for the thread's end (its descriptors closed too),
+                // so that whoever quits the host finds nothing of the file's left open.
+                guard state.done < state.queued || (state.closed && !state.threadEnded) else { return nil }
                 let id = state.nextWaiterID
                 state.nextWaiterID += 1
                 state.waiters[id] = (state.queued, continuation)
@@ -153,20 +173,32 @@ final class TraceFileWriter: Sendable {
                 continue
             case .exit:
                 Glibc.close(descriptor)
-                let waiters = state.withLock { state in
+                let (waiters, whole) = state.withLock { state in
                     defer { state.waiters.removeAll() }
-                    return Array(state.waiters.values)
+                    // Under the lock, which `end` writes `stop` under: no write after the close.
+                    state.threadEnded = true
+                    Glibc.close(stop)
+                    return (Array(state.waiters.values), state.error == nil)
                 }
-                for waiter in waiters { waiter.continuation.resume(returning: false) }
+                for waiter in waiters { waiter.continuation.resume(returning: whole) }
                 return
             case .write:
                 break
             }
-            let (written, failure) = batch.withUnsafeBytes { BlockingWrite.prefix($0, to: descriptor) }
+            let (written, failure) = batch.withUnsafeBytes { bytes in
+                if let pipeCapacity {
+                    PipeWrite.prefix(bytes, to: descriptor, capacity: pipeCapacity, unless: stop)
+                } else {
+                    BlockingWrite.prefix(bytes, to: descriptor)
+                }
+            }
             let (ready, whole) = state.withLock { state in
                 state.inFlight = 0
                 state.done += batch.count
-                if let failure {
+                if failure == ECANCELED {
+                    // The file ended meanwhile (`end` says why); a pipe cannot be cut back.
+                    state.fileLength += Int64(written)
+                } else if let failure {
                     // The lines of the batch written whole stay.
                     let whole = batch[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
                     state.fileLength += Int64(whole)
@@ -184,7 +216,11 @@ final class TraceFileWriter: Sendable {
     /// Ends the file with `error` (the first one stays): what is queued is dropped, and the
     /// waiters are answered.
     private func end(_ state: inout State, _ error: HostError) {
-        if state.error == nil { state.error = error }
+        if state.error == nil {
+            state.error = error
+            // A pipe write waiting for room gives up (a no-op once the thread has ended).
+            if !state.threadEnded { EventLoop.wake(stop) }
+        }
         state.pending = []
         state.done = state.queued
         for waiter in state.waiters.values { waiter.continuation.resume(returning: false) }
@@ -193,7 +229,8 @@ final class TraceFileWriter: Sendable {
 
     /// The waiters whose lines are all done, taken out.
     private func takeReady(_ state: inout State) -> [UnsafeContinuation<Bool, Never>] {
-        guard !state.waiters.isEmpty else { return [] }
+        // A closed file's waiters are answered when the thread ends.
+        guard !state.waiters.isEmpty, !state.closed else { return [] }
         let done = state.done
         let ids = state.waiters.filter { $0.value.target <= done }.keys
         return ids.compactMap { state.waiters.removeValue(forKey: $0)?.continuation }

@@ -285,7 +285,7 @@ public final class TraceRecorder: Sendable {
         return stream
     }
 
-    /// Ends every subscriber's stream.
+    /// Ends every subscriber's stream, and the trace file (events recorded later are not written).
     public func finish() {
         let (subscribers, waiters) = state.withLock { state in
             let subscribers = state.subscribers.values
@@ -296,6 +296,9 @@ public final class TraceRecorder: Sendable {
         }
         for continuation in subscribers { continuation.finish() }
         for waiter in waiters { waiter.resume(returning: false) }
+        // Nothing more is written: the file's thread writes what is queued, closes the file
+        // and ends (`fileWritten` waits for that).
+        file?.close()
     }
 
     /// The model's view of one scene, as the recorded events left it.
