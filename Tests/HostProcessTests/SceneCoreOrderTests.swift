@@ -93,3 +93,52 @@ enum ProcessStateProbe {
         return String(UnicodeScalar(buffer[close + 2]))
     }
 }
+
+/// LIFECYCLE.md §4 with real processes: a worker still launching is killed silently by a
+/// terminate or the host's quit, at once, not after its launch or at the quit's deadline.
+@Suite struct LaunchingTerminationTests {
+    private static func launchingHost() async throws -> (SceneHost, SceneHandle, Task<Void, any Error>) {
+        var configuration = TestWorker.configuration()
+        // Longer than the tests wait: a terminate or quit that waited for either would fail.
+        configuration.terminateLimit = .seconds(60)
+        configuration.launchLimit = .seconds(60)
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("L")
+        // A program that never says ready: it stays launching.
+        let connect = Task { try await scene.connect(worker: ["/bin/sleep", "100"]) }
+        try await scene.waitFor(process: .launching, timeout: .seconds(30))
+        return (host, scene, connect)
+    }
+
+    private static func checkSilentKill(_ host: SceneHost) {
+        let exited = host.trace.history.filter { $0.scene == "L" && $0.processEvent == .exited }
+        #expect(exited.map(\.reason) == [.killed])
+        #expect(exited.first?.silent == true)
+        #expect(!host.trace.history.contains { $0.scene == "L" && $0.kind == .callback })
+    }
+
+    @Test func aTerminateKillsALaunchingWorkerAtOnce() async throws {
+        let (host, scene, connect) = try await Self.launchingHost()
+        #expect(await finishes(within: .seconds(20)) { try? await scene.terminate() })
+        #expect(await connect.result.isFailure)
+        Self.checkSilentKill(host)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func aQuitKillsALaunchingWorkerAtOnce() async throws {
+        let (host, _, connect) = try await Self.launchingHost()
+        #expect(await finishes(within: .seconds(20)) { await host.quit() })
+        #expect(await connect.result.isFailure)
+        Self.checkSilentKill(host)
+        #expect(!host.trace.history.contains { $0.kind == .error && $0.scene == "L" }, "a stray refusal")
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
+extension Result {
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}

@@ -697,6 +697,28 @@ import Testing
         #expect(harness.machine.status.lastExit?.reason == .killed)
     }
 
+    /// §4: a terminate finds the worker still launching: SIGKILL at once, silently, not after
+    /// the launch (which would give it the running worker's callbacks, or hold the terminate
+    /// until the launch watchdog).
+    @Test func terminateOfALaunchingWorkerKillsItSilentlyAtOnce() {
+        var harness = SceneMachineHarness()
+        let connect = harness.request(.connect())
+        #expect(harness.machine.status.process == .launching)
+        let terminate = harness.request(.terminate)
+        #expect(harness.signals == [SIGKILLNumber], "the kill waited behind the launch")
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.succeeded(terminate))
+        #expect(harness.error(of: connect) != nil)
+        #expect(harness.machine.status.lastExit?.reason == .killed)
+        let exited = harness.actions.compactMap { action -> TraceEvent? in
+            guard case .record(let event) = action, event.processEvent == .exited else { return nil }
+            return event
+        }
+        #expect(exited.map(\.silent) == [true])
+        #expect(harness.machine.status.process == .terminated)
+        #expect(harness.machine.isIdle)
+    }
+
     @Test func aQuitStartsNoWorkerAndBoundsTheLiveOne() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -95,6 +95,8 @@ struct SceneMachine: Sendable {
             output.append(.resume(caller, .failure(.shuttingDown)))
         } else if case .kill(let signal) = op {
             kill(signal: signal, caller: caller)
+        } else if case .terminate = op, lifecycle.process == .launching, worker != nil {
+            terminateLaunching(caller: caller)
         } else {
             enqueue(.request(op, caller))
         }
@@ -746,6 +748,18 @@ struct SceneMachine: Sendable {
                 arm(.killGrace, after: configuration.terminateLimit)
             }
         }
+    }
+
+    /// LIFECYCLE.md §4: a worker still launching is killed silently (SIGKILL, no callback)
+    /// by a terminate, and at once, as a kill is: waiting behind its launch would let it
+    /// finish launching (and get the running worker's callbacks), or hold the terminate, and
+    /// the host's quit, until the launch watchdog. The launch in flight fails with the death;
+    /// `caller` is resumed at the death.
+    private mutating func terminateLaunching(caller: CallerID) {
+        worker!.endsOnPurpose = true
+        worker!.killedSilently = true
+        sendKill(SIGKILLNumber, reason: .killed)
+        killWaiters.append(caller)
     }
 
     mutating func resumeKillWaiters() {
