@@ -73,7 +73,7 @@ enum Help {
         Any step may carry "expectError": true (the step must be refused or fail).
         config: suspendDelayMs, launchLimitMs, transitionLimitMs, terminateLimitMs,
                 backgroundTaskLimitMs, memoryLimitMB, memoryCheckIntervalMs, worker (argv array), stateDir,
-                restartLimit, restartWindowMs (each limit takes the values its flag takes)
+                restartLimit, restartWindowMs, prewarm (each limit takes the values its flag takes)
         An unknown op or field is an error naming it (exit 2), before anything runs.
         """
 

@@ -49,6 +49,17 @@ import Testing
         #expect(try await Self.run(["verify", trace]).exit == .exited(status: 0))
     }
 
+    /// An empty `stateDir` is refused with the scenario's other errors (exit 2, naming the
+    /// field), not when the host fails to create "".
+    @Test func anEmptyStateDirIsRefusedAsTheScenariosError() throws {
+        do {
+            _ = try Scenario(json: Array(#"{"config":{"stateDir":""},"steps":[]}"#.utf8))
+            Issue.record("an empty stateDir was accepted")
+        } catch {
+            #expect(error.message.contains(#""stateDir" must be a directory path"#), "\(error.message)")
+        }
+    }
+
     /// `--quiet` leaves stdout to the trace: every line is an event.
     @Test func aQuietDemoWritesOnlyTheTraceToStdout() async throws {
         let demo = try await Self.run(["demo", "--trace", "/dev/stdout", "--quiet"])

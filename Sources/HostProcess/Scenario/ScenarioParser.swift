@@ -81,6 +81,9 @@ extension Scenario {
         limits.memoryCheckInterval = try fields.limit(ranges.memoryCheckInterval).map { .milliseconds($0) }
         limits.worker = try fields.argv("worker")
         limits.stateDirectory = try fields.string("stateDir")
+        if limits.stateDirectory?.isEmpty == true {
+            throw ScenarioError("config: \"stateDir\" must be a directory path, not empty")
+        }
         limits.prewarmedWorkers = try fields.limit(ranges.prewarm)
         if let maximum = try fields.limit(ranges.restartLimit) {
             limits.restartPolicy = RestartPolicy(
@@ -112,8 +115,9 @@ extension Scenario {
             expectsError = flag
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            let known = (allowed.sorted() + (inScenario ? ["expectError"] : [])).joined(separator: ", ")
-            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key)) (known: \(known))")
+            let known = allowed.sorted() + (inScenario ? ["expectError"] : [])
+            let list = known.isEmpty ? "it takes no fields" : "known: \(known.joined(separator: ", "))"
+            throw ScenarioError("step \(number) (\(op)): unknown field \(quoted(key)) (\(list))")
         }
         var fields = Fields(object, place: "step \(number) (\(op))")
         try fields.checkPresence(of: operation.fields)
