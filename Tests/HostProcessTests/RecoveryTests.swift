@@ -92,8 +92,10 @@ import Testing
         for await event in host.trace.events() where event.scene == "A" && event.name == "loadView" { break }
         await host.quit()
         await #expect(throws: HostError.self) { try await connecting.value }
+        // §4: the quit finds the worker still launching and kills it silently, at once.
         let exit = host.trace.history.first { $0.processEvent == .exited }
-        #expect(exit?.reason == .terminateTimeout)
+        #expect(exit?.reason == .killed)
+        #expect(exit?.silent == true)
         #expect(host.livingWorkerPids().isEmpty)
         #expect(host.verifyTrace() == nil)
     }

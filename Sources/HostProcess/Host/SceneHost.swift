@@ -195,8 +195,17 @@ public final class SceneHost: Sendable {
             for controller in controllers {
                 group.addTask {
                     await controller.beginQuit(deadline: limit)
-                    if await controller.status.process.isAlive {
+                    switch await controller.status.process {
+                    case .launching:
+                        // `beginQuit` killed it silently (§4): its death is what is left. The
+                        // quit's deadline SIGKILLs again; the wait is bounded beyond that.
+                        try? await controller.waitUntil("the launching worker's death", timeout: limit * 2) {
+                            !$0.process.isAlive
+                        }
+                    case .running, .suspended:
                         try? await controller.perform(.terminate)
+                    case .none, .terminated:
+                        break
                     }
                     // What a scene without a worker still has in flight (an undone launch
                     // deleting its session) ends before the store closes.

@@ -150,6 +150,13 @@ struct SceneMachine: Sendable {
     /// later is SIGKILLed with reason `terminate-timeout`.
     mutating func beginQuit(deadline: Duration) -> [Action] {
         isQuitting = true
+        // LIFECYCLE.md §4: a worker still launching is killed silently, at once (here, not
+        // when the quit's terminate reaches the scene: its deadline may come first).
+        if lifecycle.process == .launching, worker != nil {
+            worker!.endsOnPurpose = true
+            worker!.killedSilently = true
+            sendKill(SIGKILLNumber, reason: .killed)
+        }
         if lifecycle.hasLiveWorker { arm(.quitDeadline, after: deadline) }
         return finishEvent()
     }
