@@ -719,6 +719,24 @@ import Testing
         #expect(harness.machine.isIdle)
     }
 
+    /// The quit itself kills a worker still launching (silently, at once): its deadline must
+    /// not come first and make it a terminate-timeout.
+    @Test func aQuitKillsALaunchingWorkerSilentlyAtOnce() {
+        var harness = SceneMachineHarness()
+        let connect = harness.request(.connect())
+        harness.feed { $0.beginQuit(deadline: .milliseconds(200)) }
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.advance(by: .milliseconds(200))
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.error(of: connect) != nil)
+        #expect(harness.machine.status.lastExit?.reason == .killed)
+        let exited = harness.actions.compactMap { action -> TraceEvent? in
+            guard case .record(let event) = action, event.processEvent == .exited else { return nil }
+            return event
+        }
+        #expect(exited.map(\.silent) == [true])
+    }
+
     @Test func aQuitStartsNoWorkerAndBoundsTheLiveOne() {
         var harness = SceneMachineHarness()
         harness.connect()
