@@ -64,6 +64,10 @@ extension SceneHost {
             try await operation()
         } catch HostError.shuttingDown {
             await refuseInTurn(change, from: opener, .quitting)
+        } catch  where isQuitting {
+            // The quit killed the window while it launched (LIFECYCLE.md §4: silently): the
+            // quit overtook the request, which is refused as the quit's on the asking scene.
+            await refuseInTurn(change, from: opener, .quitting)
         } catch {
             return
         }
