@@ -101,6 +101,9 @@ import Testing
                 "cb openURLContexts",
             ]
         )
+        // The trace says which URL arrived each time.
+        let urls = host.trace.history.filter { $0.scene == "A" && $0.name == "openURLContexts" }.map(\.value)
+        #expect(urls == [.string("notes://1"), .string("notes://2")])
         #expect(await scene.status().activation == .foregroundActive)
         await host.quit()
         #expect(host.verifyTrace() == nil)
@@ -156,6 +159,8 @@ import Testing
                 "cb continueUserActivity",
             ]
         )
+        let activity = host.trace.history.last { $0.scene == "A" && $0.name == "continueUserActivity" }
+        #expect(activity?.value == .object(["activityType": .string("edit"), "userInfo": .object(["id": .int(3)])]))
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }

@@ -337,10 +337,17 @@ final class WorkerSession {
         case .didDiscardSceneSessions(let sessions):
             didDiscard(sessions)
         case .openURL(let url):
-            sink.report(.openURLContexts)
+            // The trace says which URL arrived (`value`).
+            sink.report(CallbackEvent(.openURLContexts, value: .string(url)))
             if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
         case .continueUserActivity(let activityType, let userInfo):
-            sink.report(.continueUserActivity)
+            // The trace says which activity arrived (`value`).
+            sink.report(
+                CallbackEvent(
+                    .continueUserActivity,
+                    value: .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
+                )
+            )
             if let scene {
                 sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
             }
