@@ -176,12 +176,12 @@ public final class SceneHost: Sendable {
         return result.sorted { $0.scene < $1.scene }
     }
 
-    /// Terminates every scene (LIFECYCLE.md §4: suspended workers are killed silently,
-    /// running ones get `sceneDidDisconnect` and `applicationWillTerminate`) and waits
-    /// until no worker is left.
+    /// Terminates every scene (LIFECYCLE.md §4: suspended and launching workers are killed
+    /// silently, at once; running ones get `sceneDidDisconnect` and
+    /// `applicationWillTerminate`) and waits until no worker is left.
     ///
     /// Bounded by the terminate limit: a worker still alive that long after the quit began
-    /// (it hangs in a launch or a transition queued ahead of its terminate, or in
+    /// (it hangs in a transition queued ahead of its terminate, or in
     /// `applicationWillTerminate`) is SIGKILLed with reason `terminate-timeout`.
     public func quit() async {
         guard !quitting.exchange(true, ordering: .relaxed) else { return }
