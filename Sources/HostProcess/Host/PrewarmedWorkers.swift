@@ -76,18 +76,22 @@ final class PrewarmedWorkers: Sendable {
     /// Kills and reaps the waiting workers, and any whose spawn was under way, before it
     /// returns; starts none from then on.
     func close() async {
-        let idle = state.withLock { state -> [ChildProcess] in
+        let (idle, starting) = state.withLock { state -> ([ChildProcess], Int) in
             state.isClosed = true
             defer { state.idle = [] }
-            return state.idle
+            return (state.idle, state.starting)
         }
-        guard capacity > 0 else { return }
+        // Nothing waiting and nothing under way (none can start once closed): nothing to wait
+        // for. The spawn and sweep threads are shared by every host in the process, and a
+        // host that never prewarmed must not wait behind the others' work (under TSan, with
+        // the whole suite spawning, that took over 20 s).
+        guard capacity > 0, !idle.isEmpty || starting > 0 else { return }
         // The starts under way first: each hands what it started to the sweep thread before it
         // counts itself done (a start whose submission was not queued yet when this looked is
         // waited for in the next round).
-        repeat {
+        while state.withLock({ $0.starting > 0 }) {
             await startsFinished()
-        } while state.withLock({ $0.starting > 0 })
+        }
         // Then the waiting ones, after those disposals: the sweep thread runs its work in order.
         // Not on the spawn thread: a SIGKILLed worker can take seconds to go (a sanitized
         // one's shadow memory), which held up every spawn behind it.
