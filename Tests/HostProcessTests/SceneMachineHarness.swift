@@ -182,6 +182,14 @@ struct SceneMachineHarness {
 
     var stops: Int { count { if case .stopProcessGroup = $0 { true } else { false } } }
 
+    /// The events recorded (`record` actions) that `predicate` picks, in order.
+    func recorded(where predicate: (TraceEvent) -> Bool) -> [TraceEvent] {
+        actions.compactMap { action in
+            guard case .record(let event) = action, predicate(event) else { return nil }
+            return event
+        }
+    }
+
     var spawns: Int { count { if case .spawn = $0 { true } else { false } } }
 
     var recorded: [TraceEvent] {

@@ -415,10 +415,7 @@ import Testing
         #expect(harness.machine.lifecycle.sessionExists == false)
         #expect(harness.machine.status.process == .none)
         #expect(harness.machine.status.activation == .unattached)
-        let errors = harness.actions.compactMap { action -> TraceEvent? in
-            guard case .record(let event) = action, event.kind == .error else { return nil }
-            return event
-        }
+        let errors = harness.recorded { $0.kind == .error }
         #expect(errors.map(\.op) == ["connect"])
         #expect(errors.first?.message?.contains("no such file") == true)
         guard case .spawnFailed = harness.error(of: connect) else {
@@ -710,10 +707,7 @@ import Testing
         #expect(harness.succeeded(terminate))
         #expect(harness.error(of: connect) != nil)
         #expect(harness.machine.status.lastExit?.reason == .killed)
-        let exited = harness.actions.compactMap { action -> TraceEvent? in
-            guard case .record(let event) = action, event.processEvent == .exited else { return nil }
-            return event
-        }
+        let exited = harness.recorded { $0.processEvent == .exited }
         #expect(exited.map(\.silent) == [true])
         #expect(harness.machine.status.process == .terminated)
         #expect(harness.machine.isIdle)
@@ -730,10 +724,7 @@ import Testing
         harness.exit(.signaled(signal: SIGKILLNumber))
         #expect(harness.error(of: connect) != nil)
         #expect(harness.machine.status.lastExit?.reason == .killed)
-        let exited = harness.actions.compactMap { action -> TraceEvent? in
-            guard case .record(let event) = action, event.processEvent == .exited else { return nil }
-            return event
-        }
+        let exited = harness.recorded { $0.processEvent == .exited }
         #expect(exited.map(\.silent) == [true])
     }
 

@@ -152,11 +152,7 @@ struct SceneMachine: Sendable {
         isQuitting = true
         // LIFECYCLE.md §4: a worker still launching is killed silently, at once (here, not
         // when the quit's terminate reaches the scene: its deadline may come first).
-        if lifecycle.process == .launching, worker != nil {
-            worker!.endsOnPurpose = true
-            worker!.killedSilently = true
-            sendKill(SIGKILLNumber, reason: .killed)
-        }
+        if lifecycle.process == .launching, worker != nil { killLaunchingSilently() }
         if lifecycle.hasLiveWorker { arm(.quitDeadline, after: deadline) }
         return finishEvent()
     }
@@ -763,10 +759,15 @@ struct SceneMachine: Sendable {
     /// the host's quit, until the launch watchdog. The launch in flight fails with the death;
     /// `caller` is resumed at the death.
     private mutating func terminateLaunching(caller: CallerID) {
+        killLaunchingSilently()
+        killWaiters.append(caller)
+    }
+
+    /// SIGKILLs the launching worker on purpose (no restart), its exit marked silent.
+    private mutating func killLaunchingSilently() {
         worker!.endsOnPurpose = true
         worker!.killedSilently = true
         sendKill(SIGKILLNumber, reason: .killed)
-        killWaiters.append(caller)
     }
 
     mutating func resumeKillWaiters() {
