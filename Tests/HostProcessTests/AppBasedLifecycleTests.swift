@@ -27,6 +27,19 @@ import Testing
         "cb viewDidAppear Root",
     ]
 
+    /// An app-based app opened by a URL gets it in its launch options; the trace's
+    /// `didFinishLaunching` says which.
+    @Test func aURLLaunchShowsItsURLOnDidFinishLaunching() async throws {
+        let host = try SceneHost(configuration: Self.unsuspended)
+        let scene = try host.scene("A")
+        try await scene.connect(launch: LaunchParameters(url: "notes://3", lifecycle: .app))
+        #expect(host.compactEvents(of: "A") == Self.launch)
+        let launched = host.trace.history.first { $0.scene == "A" && $0.name == "didFinishLaunching" }
+        #expect(launched?.value == .object(["url": .string("notes://3")]))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func everyTransitionRunsTheAppDelegatesOrder() async throws {
         let host = try SceneHost(configuration: Self.unsuspended)
         let scene = try host.scene("A")
@@ -248,6 +261,8 @@ import Testing
         let mark = host.lastSeq
         try await scene.openURL("notes://7")
         #expect(await scene.status().lifecycle == .scene)
+        let opened = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+        #expect(opened?.value == .object(["url": .string("notes://7")]))
         let relaunch = host.compactEvents(of: "A", after: mark)
         #expect(relaunch.contains("cb willConnectTo"), "\(relaunch)")
         #expect(!relaunch.contains("cb applicationDidBecomeActive"), "\(relaunch)")

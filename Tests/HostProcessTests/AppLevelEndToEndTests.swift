@@ -126,6 +126,9 @@ import Testing
         )
         #expect(!events.contains("cb openURLContexts"))
         #expect(events.last == "cb viewDidAppear Editor")
+        // The trace says what the scene was opened with.
+        let connected = host.trace.history.first { $0.scene == "A" && $0.name == "willConnectTo" }
+        #expect(connected?.value == .object(["url": .string("notes://editor")]))
         // Connected now: the URL arrives in openURLContexts, and the app pushes from it.
         try await scene.pop()
         let mark = host.lastSeq
@@ -288,6 +291,15 @@ import Testing
         let request = host.trace.history.first { $0.scene == "A-1" && $0.kind == .host }
         #expect(request?.name == "requestSceneSessionActivation" && request?.origin == "app")
         #expect(request?.value == .object(["requestedBy": .string("A")]))
+        let connected = host.trace.history.first { $0.scene == "A-1" && $0.name == "willConnectTo" }
+        #expect(
+            connected?.value
+                == .object([
+                    "userActivity": .object([
+                        "activityType": .string("compose"), "userInfo": .object(["value": .string("draft")]),
+                    ])
+                ])
+        )
         let second = try host.scene("A-1")
         let opened = await second.status()
         let openerStatus = await opener.status()

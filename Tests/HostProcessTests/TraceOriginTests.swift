@@ -56,6 +56,18 @@ import Testing
         #expect(!TimelineFormatter.describe(host).contains("app"))
     }
 
+    @Test func theTimelineShowsWhatASceneWasOpenedWith() {
+        let event = TraceEvent(
+            kind: .callback,
+            scene: "A",
+            name: "willConnectTo",
+            value: .object(["url": .string("notes://1")])
+        )
+        #expect(TimelineFormatter.describe(event) == #"willConnectTo  {"url":"notes://1"}"#)
+        let plain = TraceEvent(kind: .callback, scene: "A", name: "willConnectTo")
+        #expect(TimelineFormatter.describe(plain) == "willConnectTo")
+    }
+
     @Test func originCountsInTheSizeEstimate() {
         let plain = TraceEvent(kind: .callback, name: "viewDidLoad")
         var withOrigin = plain

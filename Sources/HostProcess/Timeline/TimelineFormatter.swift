@@ -50,6 +50,9 @@ public enum TimelineFormatter {
             }
             if let notification = event.notification {
                 text += "  \(notification) = \((event.value ?? .null).jsonText)"
+            } else if let value = event.value {
+                // What the scene was opened with: a URL, a user activity.
+                text += "  \(value.jsonText)"
             }
             // The app's own changes stand out from the host's requests.
             if let origin = event.origin { text += "  (\(origin))" }

@@ -18,7 +18,7 @@ extension WorkerSession {
                 shouldRestoreSecureApplicationState: StateCoder(values: values)
             )
         }
-        sink.report(.didFinishLaunching)
+        sink.report(CallbackEvent(.didFinishLaunching, value: options.launchValue))
         _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
         _ = applicationDelegate.application(
             application,

@@ -447,7 +447,7 @@ final class WorkerSession {
         if let windowSceneDelegate = sceneDelegate as? any UIWindowSceneDelegate {
             windowSceneDelegate.window = scene.window
         }
-        sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration))
+        sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration, value: options.connectionValue))
         isInWillConnectTo = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
         isInWillConnectTo = false
