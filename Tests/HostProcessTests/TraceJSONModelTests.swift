@@ -276,6 +276,21 @@ import Testing
         #expect(cut == result)
     }
 
+    /// A blank line (an editor's trailing newline, a line of spaces) is no event and no error;
+    /// line numbers still count it.
+    @Test func blankLinesAreSkipped() throws {
+        let life = fullLife()
+        let blank = Array("\n  \t\r\n".utf8)
+        let padded = Array(jsonLines(Array(life.prefix(3)))) + blank + jsonLines(Array(life.dropFirst(3))) + blank
+        let result = TraceVerifier.verify(jsonLines: padded)
+        #expect(result.isValid && result.eventCount == life.count)
+        #expect(try TraceEvent.events(jsonLines: padded).map(\.seq) == life.map(\.seq))
+        // A bad line after them is reported with its line in the file.
+        let bad = padded + Array("{\"seq\":\n".utf8)
+        #expect(TraceVerifier.verify(jsonLines: bad).failure?.line == life.count + 5)
+        #expect(throws: TraceLineError.self) { try TraceEvent.events(jsonLines: bad) }
+    }
+
     @Test func reportsTheFirstViolationWithItsLine() {
         var life = fullLife()
         life.swapAt(14, 15)  // a state event before its callback (seq renumbered below)
@@ -310,8 +325,9 @@ import Testing
                 )
         )
 
+        // A blank line is skipped (`blankLinesAreSkipped`), not malformed.
         let blank = TraceVerifier.verify(jsonLines: jsonLines(Array(fullLife().prefix(2))) + [10])
-        #expect(blank.failure?.line == 3)
+        #expect(blank.isValid && blank.eventCount == 2)
     }
 
     @Test func verifiesAFile() throws {

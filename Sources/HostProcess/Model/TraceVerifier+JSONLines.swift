@@ -40,8 +40,10 @@ extension TraceVerifier {
 }
 
 /// Splits JSON Lines into events and feeds them to a verifier, remembering line numbers.
-/// Every line, the last one included if it has no newline, must be one event; an empty
-/// line is malformed (JSON Lines has none). At most one partial line is held, of at most
+/// Every line, the last one included if it has no newline, must be one event, except blank
+/// ones (`TraceEvent.isBlank`), which are skipped as the control socket skips them: a
+/// trailing blank line from an editor must not make a good trace invalid. They still count in
+/// the line numbers. At most one partial line is held, of at most
 /// `lineLimit` bytes: a longer one stops the check (`overlongLine`).
 struct JSONLinesVerification {
     /// The line limit for a file: 4 MiB. An event the host writes is far smaller (a worker's
@@ -94,6 +96,7 @@ struct JSONLinesVerification {
 
     private mutating func checkLine(_ line: [UInt8]) {
         lineNumber += 1
+        guard !TraceEvent.isBlank(line[...]) else { return }
         do {
             let event = try TraceEvent(jsonLine: line)
             if let violation = verifier.check(event) {

@@ -267,6 +267,8 @@ private struct Drawing {
     /// Tick spacing in seconds: 1, 2 or 5 times a power of ten, about 100 px apart.
     var tickStep: Double {
         let raw = 100 / pixelsPerSecond
+        // Times near Double's limits (a hand-made trace) leave no finite step: no ticks.
+        guard raw.isFinite, raw > 0 else { return .infinity }
         var decade = 1e-6
         while decade * 10 <= raw { decade *= 10 }
         for multiple in [1.0, 2, 5, 10] where decade * multiple >= raw {
@@ -278,10 +280,13 @@ private struct Drawing {
     /// Tick times from the start of the axis to its end.
     var tickTimes: [Double] {
         let step = tickStep
-        let first = Int((tracks.startTime / step).rounded(.up))
-        let last = Int((tracks.endTime / step + 1e-9).rounded(.down))
-        guard first <= last else { return [tracks.startTime] }
-        return (first...last).map { Double($0) * step }
+        let first = (tracks.startTime / step).rounded(.up)
+        let last = (tracks.endTime / step + 1e-9).rounded(.down)
+        // A tick every 100 pixels or so: a count beyond that, or an index no Int holds, comes
+        // from times too large to tell apart (a hand-made trace), which get the start alone.
+        guard step.isFinite, first <= last, last - first <= 10_000, first.magnitude < 1e15, last.magnitude < 1e15
+        else { return [tracks.startTime] }
+        return (Int(first)...Int(last)).map { Double($0) * step }
     }
 
     var usesSeconds: Bool { tracks.endTime >= 2 }

@@ -21,12 +21,25 @@ public struct SceneTracks: Sendable, Hashable {
     /// How many events the trace holds.
     public var eventCount: Int
 
+    /// The largest time magnitude drawn, in seconds.
+    static let drawableTimeLimit = 1e12
+
+    private static func withDrawableTime(_ event: TraceEvent) -> TraceEvent {
+        guard !(event.time.magnitude <= drawableTimeLimit) else { return event }
+        var event = event
+        event.time = event.time.isNaN ? 0 : min(max(event.time, -drawableTimeLimit), drawableTimeLimit)
+        return event
+    }
+
     /// The duration shown, `endTime - startTime`, never less than a microsecond.
     public var duration: Double { max(endTime - startTime, 1e-6) }
 
     /// Splits `events` (in trace order) into per-scene tracks.
     public init(events: [TraceEvent]) {
         eventCount = events.count
+        // A hand-made trace may hold any finite time; a host's are seconds since it started.
+        // Times beyond ±10¹² s (31,000 years) are drawn there, so the scale stays finite.
+        let events = events.map(Self.withDrawableTime)
         let times = events.map(\.time).filter(\.isFinite)
         let first = times.min() ?? 0
         let last = times.max() ?? 0
@@ -427,9 +440,9 @@ public struct TraceLineError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension TraceEvent {
-    /// Decodes a whole JSON Lines trace held in memory. Every line must be one event
-    /// (an empty line is malformed); a final newline is optional. Throws the first bad
-    /// line with its number.
+    /// Decodes a whole JSON Lines trace held in memory. Every line must be one event or
+    /// blank (`isBlank`: skipped); a final newline is optional. Throws the first bad line with
+    /// its number.
     public static func events(jsonLines bytes: [UInt8]) throws(TraceLineError) -> [TraceEvent] {
         var events: [TraceEvent] = []
         var lineNumber = 0
@@ -438,6 +451,10 @@ extension TraceEvent {
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: newline) ?? bytes.count
             lineNumber += 1
+            if TraceEvent.isBlank(bytes[start..<end]) {
+                start = end + 1
+                continue
+            }
             do {
                 events.append(try TraceEvent(jsonLine: Array(bytes[start..<end])))
             } catch {
@@ -446,5 +463,11 @@ extension TraceEvent {
             start = end + 1
         }
         return events
+    }
+
+    /// Whether a trace line holds nothing but spaces, tabs and a carriage return: no event,
+    /// and no error either (a blank line an editor left).
+    static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+        line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
     }
 }
