@@ -214,3 +214,8 @@ int csh_sched_getaffinity(int tid, size_t size, void *mask) {
 int csh_malloc_trim(size_t pad) {
     return malloc_trim(pad);
 }
+
+int csh_stdout_flush_error(void) {
+    if (fflush(stdout) != 0) return errno != 0 ? errno : EIO;
+    return ferror(stdout) ? EIO : 0;
+}

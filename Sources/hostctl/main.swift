@@ -48,7 +48,13 @@ func main() async -> ExitCode {
     }
 }
 
-let code = await main()
+var code = await main()
 // Worker stderr goes out on a thread of its own: what it still holds must not be lost.
 StderrForwarder.flushBeforeExit()
+// What went to stdout must have arrived: `ps --json > out.json` on a full disk is a failure,
+// not an empty file and exit 0.
+if let failure = StandardOutput.flushFailure(), code == .success || code == .checkFailed {
+    printError("hostctl \(argv.first ?? ""): cannot write stdout: \(failure)")
+    code = .runtimeFailure
+}
 exit(code.rawValue)

@@ -204,6 +204,26 @@ import Testing
         #expect(demo.stderr.contains("cannot write trace file /dev/full"), "\(demo.stderr)")
     }
 
+    /// What a command prints must arrive: `hostctl verify T > /dev/full` is a failure (exit 3,
+    /// saying why), not exit 0 with nothing written.
+    @Test func outputThatCannotBeWrittenFailsTheCommandWithExit3() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/one.json"
+        #expect(writeFile(scenario, #"{"steps":[{"op":"connect","scene":"A"}]}"#))
+        let run = try await Self.run(
+            ["/bin/sh", "-c", "exec \"$0\" run \"$1\" > /dev/full", TestWorker.hostctl, scenario],
+            direct: true
+        )
+        #expect(run.exit == .exited(status: 3), "\(run.stderr)")
+        #expect(run.stderr == "hostctl run: cannot write stdout: No space left on device\n", "\(run.stderr)")
+        // Written somewhere it fits, the same run succeeds.
+        let fits = try await Self.run(
+            ["/bin/sh", "-c", "exec \"$0\" run \"$1\" > /dev/null", TestWorker.hostctl, scenario],
+            direct: true
+        )
+        #expect(fits.exit == .exited(status: 0), "\(fits.stderr)")
+    }
+
     /// Not under ThreadSanitizer: its runtime in the `hostctl` of that build dies of SIGBUS
     /// under a 1 KiB file size limit, before hostctl runs.
     @Test(.enabled(if: !runsUnderThreadSanitizer, "TSan's runtime cannot start under ulimit -f 2"))

@@ -115,6 +115,11 @@ void csh_lock_destroy(struct csh_lock *lock);
 void csh_lock_acquire(struct csh_lock *lock);
 void csh_lock_release(struct csh_lock *lock);
 
+/// Flushes stdout: 0 when everything written to it arrived, else an errno (EIO when an
+/// earlier write failed and stdio kept only its error flag). Swift cannot name C's `stdout`
+/// under strict concurrency.
+int csh_stdout_flush_error(void);
+
 /// Under ThreadSanitizer, `__tsan_acquire(address)`: what follows happens after every
 /// `__tsan_release(address)` before it. Nothing in a build without it.
 void csh_tsan_acquire(const void *address);
