@@ -287,17 +287,24 @@ struct HeldSizeTests {
         let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
         let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
         let requests = [
-            #"{"id":1,"op":"sleep","ms":60000}"#,  // the next ones wait behind it, queued
+            #"{"id":1,"op":"sleep","ms":200}"#,  // the next one is read while it runs
             #"{"id":2,"op":"notify","scene":"A","name":"n","value":\#(objects)}"#,
         ]
         let client = try #require(RawClient(socket: server.path))
         defer { client.close() }
-        let reply = await onThread { () -> RawClient.Read in
+        // The refusal is decided as the frame is read, and answered in its turn: after the
+        // sleep's reply.
+        let replies = await onThread { () -> (RawClient.Read, RawClient.Read) in
             _ = client.write(Array((requests.joined(separator: "\n") + "\n").utf8))
-            return client.readFrame()
+            return (client.readFrame(), client.readFrame())
         }
-        guard case .frame(let frame) = reply, let decoded = decodeReply(frame) else {
-            Issue.record("expected a reply, got \(reply)")
+        guard case .frame(let first) = replies.0 else {
+            Issue.record("expected the sleep's reply, got \(replies.0)")
+            return
+        }
+        #expect(decodeReply(first).map { $0.id == .int(1) && $0.code == nil } == true, "\(first)")
+        guard case .frame(let frame) = replies.1, let decoded = decodeReply(frame) else {
+            Issue.record("expected a refusal, got \(replies.1)")
             return
         }
         #expect(decoded.id == .int(2) && decoded.code == ProtocolError.Code.resourceExhausted.rawValue, "\(frame)")

@@ -146,6 +146,7 @@ struct ControlTests {
             socket: server.socket,
             Array(
                 """
+                {"id":6,"op":"sleep","ms":50}
                 this is not json
                 {"id":7,"op":"ps"}
                 {"id":8,"op":"teleport","scene":"A"}
@@ -156,14 +157,22 @@ struct ControlTests {
                 """.utf8
             )
         )
+        // One reply per frame, in the frames' order (CONTROL.md): a frame refused as it was
+        // read waits for the replies of the requests before it, the sleep's included, so a
+        // client can tell which frame a reply with a null id answers.
         let replies = frames.compactMap(decodeReply)
-        #expect(replies.count == 6, "\(frames)")
-        #expect(replies.contains { $0.id == .null && $0.code == ProtocolError.Code.parseError.rawValue })
-        #expect(replies.contains { $0.id == .int(7) && $0.code == nil })
-        #expect(replies.contains { $0.id == .int(8) && $0.code == ProtocolError.Code.unknownOperation.rawValue })
-        #expect(replies.contains { $0.id == .int(9) && $0.code == ProtocolError.Code.invalidParameters.rawValue })
-        #expect(replies.contains { $0.id == .null && $0.code == ProtocolError.Code.invalidMessage.rawValue })
-        #expect(replies.contains { $0.id == .int(10) && $0.code == ProtocolError.Code.invalidParameters.rawValue })
+        #expect(
+            replies.map { "\($0.id) \($0.code.map(String.init) ?? "ok")" } == [
+                "\(JSONValue.int(6)) ok",
+                "\(JSONValue.null) \(ProtocolError.Code.parseError.rawValue)",
+                "\(JSONValue.int(7)) ok",
+                "\(JSONValue.int(8)) \(ProtocolError.Code.unknownOperation.rawValue)",
+                "\(JSONValue.int(9)) \(ProtocolError.Code.invalidParameters.rawValue)",
+                "\(JSONValue.null) \(ProtocolError.Code.invalidMessage.rawValue)",
+                "\(JSONValue.int(10)) \(ProtocolError.Code.invalidParameters.rawValue)",
+            ],
+            "\(frames)"
+        )
 
         // A frame over 1 MiB: an error, then the server hangs up.
         let huge = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) + 4096) + [UInt8(ascii: "\n")]

@@ -19,10 +19,20 @@ import Glibc
 /// `ControlBudget`: queued requests are charged to it (the loop thread reserved their bytes
 /// when it read them) and so is buffered output; output that does not fit disconnects.
 final class ControlConnection: Sendable {
-    /// A request read from the socket, numbered so that its reply is sent exactly once.
+    /// A frame read from the socket, numbered so that its reply is sent exactly once, in
+    /// the frames' order.
     struct Queued: Sendable {
         let serial: Int
-        let request: ControlRequest
+        let work: Work
+
+        enum Work: Sendable {
+            /// A request to run.
+            case run(ControlRequest)
+            /// A frame refused as it was read (not a request, too large, over the budget): its
+            /// error reply, sent in its turn, after the replies of the requests before it. A
+            /// client that pipelines tells replies apart by their order when the id is null.
+            case refused(ControlReply)
+        }
     }
 
     static let outputLimit = 4 << 20
@@ -183,11 +193,22 @@ final class ControlConnection: Sendable {
     /// reserved those bytes in the budget; on true the connection has taken them over (and
     /// releases them with the reply), on false (closed) the caller keeps them.
     func enqueue(_ request: ControlRequest, bytes: Int) -> Bool {
+        enqueue(.run(request), id: request.id, bytes: bytes)
+    }
+
+    /// Queues the error reply of a frame refused as it was read, to be sent after the replies
+    /// of the requests before it; `bytes` as for `enqueue(_:bytes:)` (0 when it holds nothing).
+    @discardableResult
+    func enqueue(refusal reply: ControlReply, bytes: Int) -> Bool {
+        enqueue(.refused(reply), id: reply.id, bytes: bytes)
+    }
+
+    private func enqueue(_ work: Queued.Work, id: JSONValue, bytes: Int) -> Bool {
         let serial: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.pending[serial] = Pending(id: request.id, bytes: bytes)
+            state.pending[serial] = Pending(id: id, bytes: bytes)
             state.pendingBytes += bytes
             if state.pending.count >= Self.maximumPending || state.pendingBytes >= Self.maximumPendingBytes {
                 state.readPaused = true
@@ -196,7 +217,7 @@ final class ControlConnection: Sendable {
             return serial
         }
         guard let serial else { return false }
-        requestContinuation.yield(Queued(serial: serial, request: request))
+        requestContinuation.yield(Queued(serial: serial, work: work))
         return true
     }
 
@@ -211,8 +232,8 @@ final class ControlConnection: Sendable {
 
     // MARK: Writing (any thread)
 
-    /// Sends frames that are not the reply of a queued request (event frames, errors for
-    /// frames that were not requests).
+    /// Sends frames that are not the reply of a queued request: event frames, and the
+    /// refusal of a client beyond the connection limit.
     func send(_ bytes: [UInt8]) {
         state.withLock { state in
             append(bytes, to: &state)

@@ -437,7 +437,11 @@ extension ControlServer {
                         do {
                             request = try ControlRequest(frame: frame)
                         } catch {
-                            connection.send(ControlReply(id: error.id, result: .failure(error.error)).frame)
+                            // In its turn: after the replies of the requests before it.
+                            let refusal = ControlReply(id: error.id, result: .failure(error.error))
+                            if connection.enqueue(refusal: refusal, bytes: frame.count) {
+                                reader.charged -= frame.count
+                            }
                             continue
                         }
                         // The frame is charged already; the decoded request holds more. It is
@@ -447,12 +451,12 @@ extension ControlServer {
                             let message =
                                 "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
                                 + "was not run; disconnecting; try again later"
-                            connection.send(
-                                ControlReply(
+                            connection.enqueue(
+                                refusal: ControlReply(
                                     id: request.id,
                                     result: .failure(ProtocolError(.resourceExhausted, message))
-                                )
-                                .frame
+                                ),
+                                bytes: 0
                             )
                             connection.endReading()
                             return
@@ -464,8 +468,8 @@ extension ControlServer {
                         }
                     case .oversized(let length):
                         let limit = FrameLimits.defaultMaximumFrameSize
-                        connection.send(
-                            ControlReply(
+                        connection.enqueue(
+                            refusal: ControlReply(
                                 id: .null,
                                 result: .failure(
                                     ProtocolError(
@@ -473,7 +477,8 @@ extension ControlServer {
                                         "request frame of \(length)+ bytes exceeds the \(limit)-byte limit; disconnecting"
                                     )
                                 )
-                            ).frame
+                            ),
+                            bytes: 0
                         )
                         connection.endReading()
                         return
@@ -483,13 +488,14 @@ extension ControlServer {
                 return
             case .endOfStream:
                 if (try? reader.decoder.finish()) == nil {
-                    connection.send(
-                        ControlReply(
+                    connection.enqueue(
+                        refusal: ControlReply(
                             id: .null,
                             result: .failure(
                                 ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)")
                             )
-                        ).frame
+                        ),
+                        bytes: 0
                     )
                 }
                 connection.endReading()

@@ -252,7 +252,15 @@ public final class ControlServer: Sendable {
     func serve(_ connection: ControlConnection) {
         Task {
             for await queued in connection.requests {
-                if connection.isQuitLane, queued.request.body != .step(.quit) {
+                let request: ControlRequest
+                switch queued.work {
+                case .refused(let reply):
+                    connection.reply(serial: queued.serial, reply)
+                    continue
+                case .run(let queuedRequest):
+                    request = queuedRequest
+                }
+                if connection.isQuitLane, request.body != .step(.quit) {
                     let message =
                         "too many clients (\(Self.maximumConnections)); while every slot is taken only quit is served; "
                         + "try again later"
@@ -260,13 +268,13 @@ public final class ControlServer: Sendable {
                     connection.reply(
                         serial: queued.serial,
                         ControlReply(
-                            id: queued.request.id,
+                            id: request.id,
                             result: .failure(ProtocolError(.resourceExhausted, message))
                         )
                     )
                     continue
                 }
-                var reply = ControlReply(id: queued.request.id, result: await execute(queued.request, for: connection))
+                var reply = ControlReply(id: request.id, result: await execute(request, for: connection))
                 if case .scenes(let rows) = reply.result {
                     let (shown, omitted) = Self.psRows(rows, within: Self.maximumPsReplyBytes)
                     reply = ControlReply(id: reply.id, result: .scenes(shown), omittedRows: omitted)
