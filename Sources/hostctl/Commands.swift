@@ -69,6 +69,7 @@ enum Commands {
             printError("hostctl \(command): \(error)")
             return .runtimeFailure
         }
+        ScenarioInterrupt.shared.attach(host)
         if let banner, !quiet { print(banner) }
         var exitCode = ExitCode.success
         do {
@@ -76,7 +77,19 @@ enum Commands {
         } catch {
             // After what the workers wrote before it failed, which often explains it.
             StderrForwarder.flushBeforeExit()
-            printError("hostctl \(command): \(error)")
+            if let signal = ScenarioInterrupt.shared.signal {
+                printError(
+                    "hostctl \(command): interrupted by \(ScenarioInterrupt.name(of: signal)) at step \(error.step) (\(error.op)): "
+                        + "the host quit in order, every scene terminated"
+                )
+            } else {
+                printError("hostctl \(command): \(error)")
+            }
+            exitCode = .runtimeFailure
+        }
+        if exitCode == .success, let signal = ScenarioInterrupt.shared.signal {
+            // The signal came after the last step: the run is whole, but it did not end on its own.
+            printError("hostctl \(command): interrupted by \(ScenarioInterrupt.name(of: signal)) as the host quit")
             exitCode = .runtimeFailure
         }
         if !quiet { print(TimelineFormatter.render(host.trace.history)) }

@@ -12,6 +12,12 @@ if argv.first == "bench-ready" { BenchHelpers.ready() }
 // `hostctl serve` keeps the main thread to take its signals (TerminationSignals): it must start before the first `await`.
 if argv.first == "serve" { Commands.serveOnMainThread(Array(argv.dropFirst())) }
 
+// `run` and `demo` quit their host in order on SIGTERM, SIGINT and SIGHUP: the main thread
+// takes the signals, and must do so before the first `await` (TerminationSignals).
+if argv.first == "run" || argv.first == "demo" {
+    ScenarioInterrupt.runOnMainThread { await main() }
+}
+
 func main() async -> ExitCode {
     guard let command = argv.first else {
         print(Help.main)

@@ -26,6 +26,8 @@ public final class SceneHost: Sendable {
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
+    /// Whether the quit has ended, and the callers of `quit()` waiting for the one under way.
+    private let quitCompletion = Locked<(ended: Bool, waiters: [UnsafeContinuation<Void, Never>])>((false, []))
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
@@ -183,8 +185,28 @@ public final class SceneHost: Sendable {
     /// Bounded by the terminate limit: a worker still alive that long after the quit began
     /// (it hangs in a transition queued ahead of its terminate, or in
     /// `applicationWillTerminate`) is SIGKILLed with reason `terminate-timeout`.
+    ///
+    /// A call while a quit is under way returns when that quit has ended: a scenario whose
+    /// step failed because an interrupt began the quit finds the host stopped when it returns.
     public func quit() async {
-        guard !quitting.exchange(true, ordering: .relaxed) else { return }
+        guard !quitting.exchange(true, ordering: .relaxed) else {
+            await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
+                let ended = quitCompletion.withLock { state in
+                    if !state.ended { state.waiters.append(continuation) }
+                    return state.ended
+                }
+                if ended { continuation.resume() }
+            }
+            return
+        }
+        defer {
+            let waiters = quitCompletion.withLock { state in
+                state.ended = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
         context.flags.isQuitting.store(true, ordering: .relaxed)
         trace.record(TraceEvent(kind: .host, name: "quit"))
         // First: a launch that ends during the quit must not start a worker ahead.

@@ -1,0 +1,75 @@
+import Glibc
+import HostProcess
+
+/// SIGTERM, SIGINT and SIGHUP during `run` and `demo`: the host quits in order, as at the
+/// scenario's end (every scene terminated, the trace ending with `quit` and `stopped`), and
+/// the command exits 3 once it has. Without it a Ctrl-C killed hostctl with the workers' ends
+/// unrecorded and no `applicationWillTerminate`. A second signal ends the process at once
+/// (its workers die with it: each has hostctl as its parent-death signal's parent).
+///
+/// The signals are taken on the main thread in `sigwait` (`TerminationSignals`): the
+/// command runs in a task, and the main thread waits there for them.
+final class ScenarioInterrupt: Sendable {
+    static let shared = ScenarioInterrupt()
+
+    private struct State {
+        var host: SceneHost?
+        var command: Task<Void, Never>?
+        var signal: Int32?
+    }
+
+    private let state = Locked(State())
+
+    /// Runs `command` (a `run` or a `demo`) in a task and takes the terminating signals on
+    /// the calling thread, the main thread before its first `await`, until the command exits.
+    static func runOnMainThread(_ command: @escaping @Sendable () async -> ExitCode) -> Never {
+        TerminationSignals.block()
+        let task = Task.detached {
+            let code = await command()
+            StderrForwarder.flushBeforeExit()
+            exit(code.rawValue)
+        }
+        shared.state.withLock { $0.command = task }
+        TerminationSignals.waitForever { signal in
+            guard signal != TerminationSignals.deadline else { return }
+            shared.interrupt(by: signal)
+        }
+    }
+
+    /// The scenario's host: an interrupt quits it. One that came before it existed quits it now.
+    func attach(_ host: SceneHost) {
+        let interrupted = state.withLock { state in
+            state.host = host
+            return state.signal != nil
+        }
+        if interrupted { Task.detached { await host.quit() } }
+    }
+
+    /// The signal that interrupted the command, if one did.
+    var signal: Int32? { state.withLock { $0.signal } }
+
+    private func interrupt(by signal: Int32) {
+        let (first, host, command) = state.withLock { state in
+            defer { state.signal = state.signal ?? signal }
+            return (state.signal == nil, state.host, state.command)
+        }
+        guard first else {
+            printError("hostctl: \(Self.name(of: signal)) again: stopping at once")
+            exit(ExitCode.runtimeFailure.rawValue)
+        }
+        // The quit runs in a task of its own: the command's is cancelled, so that a `sleep` or
+        // `waitFor` step ends now; its failure then waits for this quit to end
+        // (`SceneHost.quit` called again returns when the one under way has ended).
+        if let host { Task.detached { await host.quit() } }
+        command?.cancel()
+    }
+
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// `run` and `demo` take SIGTERM, SIGINT and SIGHUP as the end of the scenario: the host
+/// quits in order, and the command says so and exits 3.
+@Suite struct ScenarioSignalTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedRunQuitsItsHostInOrder(signal: Int32) async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/long.json"
+        #expect(
+            writeFile(
+                scenario,
+                #"{"steps":[{"op":"connect","scene":"A"},{"op":"sleep","ms":600000},{"op":"push","scene":"A","vc":"D"}]}"#
+            )
+        )
+        let run = try Spawned([TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout"])
+        defer { try? run.child.send(signal: SIGKILL) }
+        // A is up: the run is in its ten-minute sleep.
+        #expect(await run.line { $0.contains(#""name":"viewDidAppear""#) } != nil)
+        try run.child.send(signal: signal)
+
+        #expect(await run.exit() == .exited(status: 3), "\(run.stderr)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(
+            run.stderr.hasSuffix(
+                "hostctl run: interrupted by \(name) at step 2 (sleep): the host quit in order, every scene terminated\n"
+            ),
+            "\(run.stderr)"
+        )
+        // The trace is whole: the quit, A's termination, the host's stop; and it verifies.
+        let trace = Array(run.stdout.utf8)
+        let events = try TraceEvent.events(jsonLines: trace)
+        #expect(events.contains { $0.kind == .host && $0.name == "quit" })
+        #expect(events.contains { $0.scene == "A" && $0.name == "applicationWillTerminate" })
+        #expect(events.last?.kind == .host && events.last?.name == "stopped")
+        #expect(!events.contains { $0.viewController == "D" }, "no step after the interrupt ran")
+        #expect(TraceVerifier.verify(jsonLines: trace).isValid)
+    }
+}
+
+@Suite struct QuitTwiceTests {
+    /// A second `quit()` while one is under way returns when that one has ended: whoever
+    /// called it finds the host stopped (an interrupted scenario's failing step quits too).
+    @Test func aQuitWhileOneIsUnderWayReturnsWhenItHasEnded() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        try await host.scene("A").connect()
+        try await host.scene("B").connect()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    await host.quit()
+                    let last = host.trace.history.last
+                    #expect(last?.kind == .host && last?.name == "stopped", "\(String(describing: last))")
+                }
+            }
+        }
+        #expect(host.verifyTrace() == nil)
+    }
+}
