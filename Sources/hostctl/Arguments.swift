@@ -38,6 +38,7 @@ struct Arguments {
     /// Removes the first `name`, `name true|false` or `name=true|false`: its value (`name`
     /// alone is true); nil if absent. A flag whose default is true needs the `false` form.
     mutating func boolFlag(_ name: String) throws(UsageError) -> Bool? {
+        learn(name)
         guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
             return nil
         }

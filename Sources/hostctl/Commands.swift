@@ -37,6 +37,10 @@ enum Commands {
         }
         let tracePath = try arguments.option("--trace")
         let quiet = arguments.flag("--quiet")
+        let limits = try LimitFlags.parse(&arguments)
+        // Every option is known by now: a mistyped one (`run --tracee x S.json`) is the news,
+        // not its value taken for the scenario's file name.
+        try arguments.rejectUnknownOptions()
         let path = try arguments.positional("SCENARIO.json")
         var scenario: Scenario
         do {
@@ -44,7 +48,7 @@ enum Commands {
         } catch {
             throw UsageError("hostctl run: \(path): \(error)")
         }
-        scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
+        scenario.limits = limits.applied(over: scenario.limits)
         try arguments.finish()
         return await runScenario(scenario, command: "run", tracePath: tracePath, quiet: quiet)
     }

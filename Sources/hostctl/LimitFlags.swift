@@ -21,25 +21,60 @@ enum LimitFlags {
     /// Removes the limit flags from `arguments` and applies them over `limits`.
     static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits
     {
-        var limits = limits
+        try parse(&arguments).applied(over: limits)
+    }
+
+    /// Removes the limit flags from `arguments`, to apply later over limits not known yet
+    /// (`run` reads its scenario's `config` after its flags: a flag before the file name
+    /// must not be taken for it).
+    static func parse(_ arguments: inout Arguments) throws(UsageError) -> Overrides {
         let ranges = Scenario.LimitRanges.self
         func value(_ limit: Scenario.LimitRange) throws(UsageError) -> Int? {
             try arguments.intOption(limit.flag, in: limit.range)
         }
-        if let ms = try value(ranges.suspendDelay) { limits.suspendDelay = .milliseconds(ms) }
-        if let ms = try value(ranges.launchLimit) { limits.launchLimit = .milliseconds(ms) }
-        if let ms = try value(ranges.transitionLimit) { limits.transitionLimit = .milliseconds(ms) }
-        if let ms = try value(ranges.terminateLimit) { limits.terminateLimit = .milliseconds(ms) }
-        if let ms = try value(ranges.backgroundTaskLimit) { limits.backgroundTaskLimit = .milliseconds(ms) }
-        if let mb = try value(ranges.memoryLimit) { limits.memoryLimitBytes = mb << 20 }
-        if let ms = try value(ranges.memoryCheckInterval) { limits.memoryCheckInterval = .milliseconds(ms) }
-        if let count = try value(ranges.prewarm) { limits.prewarmedWorkers = count }
+        var overrides = Overrides()
+        overrides.suspendDelay = try value(ranges.suspendDelay)
+        overrides.launchLimit = try value(ranges.launchLimit)
+        overrides.transitionLimit = try value(ranges.transitionLimit)
+        overrides.terminateLimit = try value(ranges.terminateLimit)
+        overrides.backgroundTaskLimit = try value(ranges.backgroundTaskLimit)
+        overrides.memoryLimit = try value(ranges.memoryLimit)
+        overrides.memoryCheckInterval = try value(ranges.memoryCheckInterval)
+        overrides.prewarm = try value(ranges.prewarm)
         let window = try value(ranges.restartWindow)
         if let maximum = try value(ranges.restartLimit) {
-            limits.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))
+            overrides.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))
         } else if window != nil {
             throw UsageError("hostctl \(arguments.command): --restart-window-ms needs --restart-limit")
         }
-        return limits
+        return overrides
+    }
+
+    /// The limit flags given, in their units (milliseconds, MiB, a count); nil: not given.
+    struct Overrides {
+        var suspendDelay: Int?
+        var launchLimit: Int?
+        var transitionLimit: Int?
+        var terminateLimit: Int?
+        var backgroundTaskLimit: Int?
+        var memoryLimit: Int?
+        var memoryCheckInterval: Int?
+        var prewarm: Int?
+        var restartPolicy: RestartPolicy?
+
+        /// `limits` with every flag given in place of its value.
+        func applied(over limits: Scenario.Limits) -> Scenario.Limits {
+            var limits = limits
+            if let ms = suspendDelay { limits.suspendDelay = .milliseconds(ms) }
+            if let ms = launchLimit { limits.launchLimit = .milliseconds(ms) }
+            if let ms = transitionLimit { limits.transitionLimit = .milliseconds(ms) }
+            if let ms = terminateLimit { limits.terminateLimit = .milliseconds(ms) }
+            if let ms = backgroundTaskLimit { limits.backgroundTaskLimit = .milliseconds(ms) }
+            if let mb = memoryLimit { limits.memoryLimitBytes = mb << 20 }
+            if let ms = memoryCheckInterval { limits.memoryCheckInterval = .milliseconds(ms) }
+            if let count = prewarm { limits.prewarmedWorkers = count }
+            if let restartPolicy { limits.restartPolicy = restartPolicy }
+            return limits
+        }
     }
 }

@@ -14,7 +14,7 @@ final class ScenarioInterrupt: Sendable {
 
     private struct State {
         var host: SceneHost?
-        var command: Task<Void, Never>?
+        var command: Task<Never, Never>?
         var signal: Int32?
     }
 
@@ -22,12 +22,10 @@ final class ScenarioInterrupt: Sendable {
 
     /// Runs `command` (a `run` or a `demo`) in a task and takes the terminating signals on
     /// the calling thread, the main thread before its first `await`, until the command exits.
-    static func runOnMainThread(_ command: @escaping @Sendable () async -> ExitCode) -> Never {
+    static func runOnMainThread(_ name: String, _ command: @escaping @Sendable () async -> ExitCode) -> Never {
         TerminationSignals.block()
         let task = Task.detached {
-            let code = await command()
-            StderrForwarder.flushBeforeExit()
-            exit(code.rawValue)
+            StandardOutput.exit(await command(), command: name)
         }
         shared.state.withLock { $0.command = task }
         TerminationSignals.waitForever { signal in

@@ -20,8 +20,7 @@ extension Commands {
                 printError("hostctl serve: \(error)")
                 code = .runtimeFailure
             }
-            StderrForwarder.flushBeforeExit()
-            exit(code.rawValue)
+            StandardOutput.exit(code, command: "serve")
         }
         TerminationSignals.waitForever { signal in
             if signal == TerminationSignals.deadline {

@@ -15,7 +15,7 @@ if argv.first == "serve" { Commands.serveOnMainThread(Array(argv.dropFirst())) }
 // `run` and `demo` quit their host in order on SIGTERM, SIGINT and SIGHUP: the main thread
 // takes the signals, and must do so before the first `await` (TerminationSignals).
 if argv.first == "run" || argv.first == "demo" {
-    ScenarioInterrupt.runOnMainThread { await main() }
+    ScenarioInterrupt.runOnMainThread(argv[0]) { await main() }
 }
 
 func main() async -> ExitCode {
@@ -54,13 +54,4 @@ func main() async -> ExitCode {
     }
 }
 
-var code = await main()
-// Worker stderr goes out on a thread of its own: what it still holds must not be lost.
-StderrForwarder.flushBeforeExit()
-// What went to stdout must have arrived: `ps --json > out.json` on a full disk is a failure,
-// not an empty file and exit 0.
-if let failure = StandardOutput.flushFailure(), code == .success || code == .checkFailed {
-    printError("hostctl \(argv.first ?? ""): cannot write stdout: \(failure)")
-    code = .runtimeFailure
-}
-exit(code.rawValue)
+StandardOutput.exit(await main(), command: argv.first ?? "")

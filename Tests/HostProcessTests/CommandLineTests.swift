@@ -189,6 +189,22 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// A limit flag may come before the scenario's file, and overrides its `config`.
+    @Test func aLimitFlagBeforeTheFileOverridesTheScenariosConfig() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/slow.json"
+        #expect(
+            writeFile(
+                scenario,
+                #"{"config":{"suspendDelayMs":600000},"steps":[{"op":"connect","scene":"A"},"#
+                    + #"{"op":"background","scene":"A"},"#
+                    + #"{"op":"waitFor","scene":"A","process":"suspended","timeoutMs":60000}]}"#
+            )
+        )
+        let run = try await Self.run(["run", "--suspend-delay-ms", "1", scenario, "--quiet"])
+        #expect(run.exit == .exited(status: 0), "\(run.stderr)")
+    }
+
     @Test func aTraceThatCannotBeWrittenFailsTheRunWithExit3() async throws {
         let directory = makeTemporaryDirectory()
         let scenario = directory + "/one.json"

@@ -154,6 +154,11 @@ import Testing
         (["serve", "--bogus"], "unknown option --bogus"),
         (["demo", "--trase", "t.jsonl"], "unknown option --trase (did you mean --trace?)"),
         (["events", "--follwo"], "unknown option --follwo (did you mean --follow?)"),
+        // Before the file: its value is not taken for the scenario's name.
+        (["run", "--tracee", "x", "$OK"], "unknown option --tracee (did you mean --trace?)"),
+        // A boolean flag is known too, and named.
+        (["connect", "A", "--backgroud"], "unknown option --backgroud (did you mean --background?)"),
+        (["swipeBack", "A", "--complets"], "unknown option --complets (did you mean --completes?)"),
         (["resize", "A", "--width", "abc", "--height", "1", "--socket", "$SOCKET"], "--width"),
         (["events", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["quit"], "--socket"),
