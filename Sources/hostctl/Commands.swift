@@ -71,7 +71,7 @@ enum Commands {
             host = try SceneHost(configuration: configuration, tracePath: tracePath)
         } catch {
             printError("hostctl \(command): \(error)")
-            return .runtimeFailure
+            return error.exitCode
         }
         ScenarioInterrupt.shared.attach(host)
         if let banner, !quiet { print(banner) }

@@ -70,7 +70,7 @@ extension Commands {
         } catch {
             ControlSocket.close(listener)
             printError("hostctl serve: \(error)")
-            return .runtimeFailure
+            return (error as? HostError)?.exitCode ?? .runtimeFailure
         }
         do {
             try server.start()

@@ -208,11 +208,19 @@ import Testing
         #expect(outcome.stderr.hasPrefix(prefix), "\(arguments): \(outcome.stderr)")
     }
 
-    @Test func aDemoThatCannotWriteItsTraceFailsBeforePrintingAnything() async throws {
-        let outcome = try await Self.hostctl(["demo", "--trace", "/nonexistent/dir/trace.jsonl"])
-        #expect(outcome.exit == .exited(status: 3))
-        #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderr.contains("cannot open trace file"))
+    /// A trace file or state directory named that cannot be used is a usage error (exit 2,
+    /// README), before anything is printed or started.
+    @Test(arguments: [
+        (["demo", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
+        (["run", "$OK", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
+        (["serve", "--socket", "$SOCKET", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
+        (["serve", "--socket", "$SOCKET", "--state-dir", "/tmp"], "writable by others"),
+    ])
+    func anUnusableFileNamedFailsWithExit2BeforePrintingAnything(_ arguments: [String], _ words: String) async throws {
+        let outcome = try await Self.hostctl(arguments)
+        #expect(outcome.exit == .exited(status: 2), "\(arguments): \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty, "\(arguments): \(outcome.stdout)")
+        #expect(outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
     }
 
     /// `verify` streams a trace of any length but holds at most one line, of at most 4 MiB;

@@ -20,6 +20,9 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut(scene: String, waitingFor: String)
     /// A file or descriptor operation failed.
     case io(String)
+    /// The trace file named could not be opened for writing (a directory that does not
+    /// exist, no permission): nothing was started.
+    case traceFileNotOpened(path: String, reason: String)
     /// The host is shutting down.
     case shuttingDown
     /// Another host (or session store) holds the state directory; `pid` is its process if
@@ -53,6 +56,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
             "scene \(scene): timed out waiting for \(what)"
         case .io(let message):
             message
+        case .traceFileNotOpened(let path, let reason):
+            "cannot open trace file \(path): \(reason)"
         case .shuttingDown:
             "the host is shutting down"
         case .stateDirectoryInUse(let directory, let pid):

@@ -85,7 +85,7 @@ public final class TraceRecorder: Sendable {
         if let path {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw HostError.io("cannot open trace file \(path): \(String(cString: strerror(errno)))")
+                throw HostError.traceFileNotOpened(path: path, reason: String(cString: strerror(errno)))
             }
             self.file = try TraceFileWriter(descriptor: fd, path: path)
         } else {
