@@ -162,6 +162,8 @@ import Testing
         (["resize", "A", "--width", "abc", "--height", "1", "--socket", "$SOCKET"], "--width"),
         (["events", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["quit"], "--socket"),
+        // A file that is not a socket: no host can serve there, so no advice to start one.
+        (["ps", "--socket", "$OK"], "is not a socket, so no host serves there"),
         // stress and bench
         (["stress", "--bogus"], "unknown option --bogus"),
         // A boolean flag's value, mistyped, is named as that flag's (not "unknown argument").

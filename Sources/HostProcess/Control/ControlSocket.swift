@@ -115,7 +115,15 @@ public enum ControlSocket {
         guard rc == 0 else {
             let code = errno
             Glibc.close(descriptor)
+            var info = stat()
             switch code {
+            case ECONNREFUSED where lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFSOCK:
+                // `serve` would refuse this path too: the advice below cannot work.
+                throw ControlSocketError(
+                    .badPath,
+                    "\(path) is not a socket, so no host serves there; name the socket a hostctl serve made "
+                        + "(--socket or SCENEHOST_SOCKET)"
+                )
             case ENOENT, ECONNREFUSED:
                 throw ControlSocketError(
                     .runtime,
