@@ -277,6 +277,27 @@ struct HeldSizeTests {
         #expect(TraceEvent(kind: .host, name: "tick").estimatedSize >= 226)
     }
 
+    /// A quit ends a running `sleep` (or `waitFor`) at once, answered as the quit's: it held
+    /// the connection busy, and the exit with it, for the quit's 2 s idle wait.
+    @Test func aQuitEndsTheWaitsUnderWay() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let server = try startedControlServer(for: host)
+        let client = try #require(RawClient(socket: server.path))
+        defer { client.close() }
+        let first = await onThread { () -> RawClient.Read in
+            _ = client.write(
+                Array(#"{"id":0,"op":"ps"}"#.utf8 + [10] + #"{"id":1,"op":"sleep","ms":600000}"#.utf8 + [10])
+            )
+            return client.readFrame()
+        }
+        #expect(first.frame.flatMap(decodeReply)?.id == .int(0), "\(first)")
+        server.shutdown()
+        let second = await onThread { client.readFrame() }
+        #expect(second.frame.flatMap(decodeReply).map { $0.id == .int(1) && $0.code != nil } == true, "\(second)")
+        #expect(second.frame?.contains("the wait ended unfinished") == true, "\(second)")
+        await server.finished()
+    }
+
     /// A queued request is charged what it holds decoded: a 700 KiB frame of small objects
     /// (about 19 MiB as JSON values) does not fit a 4 MiB budget, though its frame does.
     @Test("a queued request is charged its decoded size: one that does not fit is refused with -32005")

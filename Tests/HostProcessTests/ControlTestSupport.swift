@@ -261,6 +261,12 @@ struct RawClient {
         case closed
         /// Nothing for 60 s.
         case timedOut
+
+        /// The frame read, if one was.
+        var frame: String? {
+            if case .frame(let text) = self { return text }
+            return nil
+        }
     }
 
     /// The next newline-terminated frame, read a byte at a time so nothing after it is consumed.

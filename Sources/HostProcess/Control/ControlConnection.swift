@@ -89,6 +89,8 @@ final class ControlConnection: Sendable {
         /// The running `events` stream or wait (`sleep`, `waitFor`), cancelled when the
         /// connection closes (requests run in order: at most one).
         var stream: Task<ControlReply.Result, Never>?
+        /// `stream` is a wait (`sleep`, `waitFor`), which the host's quit ends at once.
+        var streamIsWait = false
         /// The last read, reply or write: with nothing pending and nothing buffered since,
         /// the connection is idle.
         var lastActivity = ContinuousClock.now
@@ -319,13 +321,24 @@ final class ControlConnection: Sendable {
         }
     }
 
-    /// Cancels `stream` when the connection closes (at once if it already has).
-    func cancelOnClose(_ stream: Task<ControlReply.Result, Never>) {
+    /// Cancels `stream` when the connection closes (at once if it already has); a wait
+    /// (`isWait`) also when the host quits (`cancelWait`).
+    func cancelOnClose(_ stream: Task<ControlReply.Result, Never>, isWait: Bool = false) {
         let closed = state.withLock { state in
-            if !state.isClosed { state.stream = stream }
+            if !state.isClosed {
+                state.stream = stream
+                state.streamIsWait = isWait
+            }
             return state.isClosed
         }
         if closed { stream.cancel() }
+    }
+
+    /// Ends the wait this connection runs, if any: the host quits, and a `sleep` or a
+    /// `waitFor` would only hold the quit until its client is answered anyway.
+    func cancelWait() {
+        let wait = state.withLock { state in state.streamIsWait ? state.stream : nil }
+        wait?.cancel()
     }
 
     /// Disconnects now; unsent output is dropped. Idempotent, any thread.

@@ -166,6 +166,9 @@ public final class ControlServer: Sendable {
     }
 
     private func runShutdown() async {
+        // Waits end now, answered "shutting down", instead of holding the connections busy
+        // (and the exit with them) until the idle wait below gives up.
+        for connection in connections.withLock({ Array($0.values) }) { connection.cancelWait() }
         await host.quit()
         let (waiters, follows) = lifecycle.withLock { state in
             state.phase = .hostStopped
@@ -298,7 +301,10 @@ public final class ControlServer: Sendable {
             // A wait does nothing but wait: it ends when its client goes away, so a client
             // that sends a 24 h `waitFor` and hangs up holds nothing.
             let wait = Task { await self.result(of: step) }
-            connection.cancelOnClose(wait)
+            connection.cancelOnClose(wait, isWait: true)
+            // Registered first, checked second: a quit that began meanwhile either found this
+            // wait (`runShutdown` cancels it) or is seen here.
+            if isStopping { wait.cancel() }
             return await wait.value
         case .step(let step):
             return await result(of: step)
@@ -312,7 +318,10 @@ public final class ControlServer: Sendable {
         } catch let error as HostError {
             return .failure(ProtocolError(error.code, error.description))
         } catch is CancellationError {
-            return .failure(ProtocolError(.operationFailed, "cancelled: the client went away"))
+            // Cancelled by the host's quit (`runShutdown`), or because its client went away.
+            let reason =
+                isStopping ? "the host is shutting down: the wait ended unfinished" : "cancelled: the client went away"
+            return .failure(ProtocolError(.operationFailed, reason))
         } catch {
             return .failure(ProtocolError(.operationFailed, "\(error)"))
         }
