@@ -679,6 +679,17 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         }
     }
 
+    /// A hand-made trace may name a scene no host would (a path, markup) or give a worker a
+    /// pid no process has: both are violations, not a valid trace.
+    @Test func aSceneNoHostWouldNameAndANonPositivePidAreViolations() {
+        let badScene = fullLife(scene: "../../etc/<script>")
+        #expect(firstViolation(badScene)?.expected.contains("scene identifier") == true)
+        var badPid = fullLife()
+        badPid[0].pid = -1
+        #expect(firstViolation(badPid)?.expected == "a positive `pid` on a process event")
+        #expect(firstViolation(fullLife()) == nil)
+    }
+
     @Test func verifierStateDoesNotChangeOnViolation() {
         var verifier = TraceVerifier()
         let life = fullLife()

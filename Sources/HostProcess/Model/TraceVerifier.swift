@@ -62,10 +62,27 @@ public struct TraceVerifier: Sendable {
                     got: event.violationSummary
                 )
             }
+            if event.kind == .process, let pid = event.pid, pid <= 0 {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: scene,
+                    expected: "a positive `pid` on a process event",
+                    got: event.violationSummary
+                )
+            }
             if let index = index(ofScene: scene) {
                 // Mutate in place: no copy of the checker per event.
                 if let violation = checkers[index].check(event, callback: callback) { return violation }
             } else {
+                // Checked once per scene: a host names scenes only as sessions may be named.
+                guard SceneSession.isValidIdentifier(scene) else {
+                    return LifecycleViolation(
+                        seq: event.seq,
+                        scene: scene,
+                        expected: "a scene identifier of 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'",
+                        got: "scene \(String(reflecting: scene))"
+                    )
+                }
                 var checker = SceneTraceChecker()
                 if let violation = checker.check(event, callback: callback) { return violation }
                 checkerIndex[scene] = checkers.count
