@@ -5,6 +5,31 @@ import Testing
 
 /// Exact callback orders with real worker processes.
 @Suite struct EndToEndTests {
+    /// A resize to the size the window has is no size change (LIFECYCLE.md §3): the worker
+    /// refuses it, nothing runs, the worker lives on, and a pop after it lays nothing out.
+    @Test func aResizeToTheWindowsSizeChangesNothing() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.push("Detail")
+        let pid = await scene.status().pid
+        var mark = host.lastSeq
+        do {
+            try await scene.resize(width: 390, height: 844)
+            Issue.record("a resize to the window's size was carried out")
+        } catch HostError.workerError(_, _, let error) {
+            #expect(error.code == .invalidParameters && error.message.contains("already has that size"), "\(error)")
+        }
+        #expect(host.compactEvents(of: "A", after: mark) == ["error resize"])
+        #expect(await scene.status().pid == pid)
+        // Root's layout is clean: the pop lays nothing out.
+        mark = host.lastSeq
+        try await scene.pop()
+        #expect(!host.compactEvents(of: "A", after: mark).contains("cb viewWillLayoutSubviews Root"))
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func connectRunsTheLaunchSequenceInOrder() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         try await host.scene("A").connect()
@@ -264,7 +289,7 @@ import Testing
                         let mark = caller * 100 + index
                         let operations: [SceneOperation] = [
                             .deactivate, .activate, .push(viewController: "V\(mark)"), .pop,
-                            .resize(width: 10, height: 20), .memoryWarning, .background, .foreground,
+                            .resize(width: 10 + mark, height: 20), .memoryWarning, .background, .foreground,
                             .notify(name: "n", value: .int(mark)),
                         ]
                         let op = operations[Int(generator.next() % UInt64(operations.count))]

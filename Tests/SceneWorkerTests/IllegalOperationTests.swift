@@ -48,6 +48,24 @@ struct IllegalOperationTests {
         #expect(h.lastError?.message == "cannot resize to 0x600: sizes must be positive")
     }
 
+    /// A size change is a change to a new size (LIFECYCLE.md §3): the size the window has is
+    /// refused, with no callback (the `expectRefused` check), and the window keeps its size.
+    @Test func aResizeToTheCurrentSizeIsRefused() {
+        let h = Harness()
+        h.connect()
+        let size = h.session.scene?.window.size
+        #expect(size == Size(width: 390, height: 844))
+        expectRefused(h, .resize(width: 390, height: 844), code: .invalidParameters)
+        #expect(
+            h.lastError?.message
+                == "cannot resize to 390x844: the window already has that size (a size change needs a new size)"
+        )
+        #expect(h.session.scene?.window.size == size)
+        // A new size, and back: each a change.
+        #expect(h.send(.resize(width: 800, height: 600)).last == "reply \(h.lastID)")
+        #expect(h.send(.resize(width: 390, height: 844)).last == "reply \(h.lastID)")
+    }
+
     @Test func popAtRootMessage() {
         let h = Harness()
         h.connect()

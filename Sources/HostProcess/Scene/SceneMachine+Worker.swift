@@ -316,6 +316,9 @@ extension SceneMachine {
                 fail(.refused(scene: id, op: op.name, reason: reason))
                 return
             }
+            // The trace says why the request did nothing (a resize to the window's size, an
+            // app's own refusal), as it does for the host's refusals.
+            recordError(op: operation.name, error.code, error.message)
             fail(.workerError(scene: id, op: operation.name, error))
         case .exit(requestID, true, _):
             fail(.workerError(scene: id, op: name, error))

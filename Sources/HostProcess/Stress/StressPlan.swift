@@ -102,7 +102,9 @@ public struct StressPlan: Sendable, Hashable {
         case .foreground: .foreground
         case .push: .push(viewController: viewControllerName(request: id))
         case .pop: .pop
-        case .resize: .resize(width: 320 + parameter % 1600, height: 240 + (parameter >> 11) % 1200)
+        // A new size every time (a worker refuses the size its window has, LIFECYCLE.md §3):
+        // unique for the first 1.9 million ids, and never the launch size's height (844).
+        case .resize: .resize(width: 320 + id % 1600, height: 900 + (id / 1600) % 1200)
         case .memoryWarning: .memoryWarning
         case .notify:
             .notify(name: notificationNames[parameter % notificationNames.count], value: .int(id))

@@ -213,8 +213,18 @@ final class WorkerSession {
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
         }
-        if case .resize(let width, let height) = operation, width <= 0 || height <= 0 {
-            return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+        if case .resize(let width, let height) = operation {
+            if width <= 0 || height <= 0 {
+                return ProtocolError(.invalidParameters, "cannot resize to \(width)x\(height): sizes must be positive")
+            }
+            // A size change is a change to a new size (LIFECYCLE.md §3): UIKit runs nothing for
+            // a window set to the size it has, and no controller's layout turns dirty.
+            if let current = scene?.window.size, current == Size(width: width, height: height) {
+                return ProtocolError(
+                    .invalidParameters,
+                    "cannot resize to \(width)x\(height): the window already has that size (a size change needs a new size)"
+                )
+            }
         }
         if case .selectTab(let index) = operation,
             let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot)
