@@ -5,6 +5,29 @@ import Testing
 
 /// Exact callback orders with real worker processes.
 @Suite struct EndToEndTests {
+    /// A worker that dies in a step of a request other than the request's own names both:
+    /// the TERM a suspended worker got is delivered when `foreground` resumes it to deliver
+    /// its queued notification.
+    @Test func aDeathInARequestsOtherStepNamesTheRequestAndTheStep() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .zero
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        try await scene.notify("sync", value: .int(1))
+        try await scene.kill(signal: SIGTERM)
+        do {
+            try await scene.foreground()
+            Issue.record("the foreground of a worker killed while suspended succeeded")
+        } catch HostError.workerExited(_, let op, let reason, _) {
+            #expect(op == "foreground (its notify step)" && reason == .killed, "\(op) \(reason)")
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     /// A resize to the size the window has is no size change (LIFECYCLE.md §3): the worker
     /// refuses it, nothing runs, the worker lives on, and a pop after it lays nothing out.
     @Test func aResizeToTheWindowsSizeChangesNothing() async throws {

@@ -163,10 +163,14 @@ extension SceneMachine {
             switch flight.wait {
             case .reply(_, let operation):
                 // The scene is unattached before the caller hears of it, so its next request
-                // is judged against the state the death left.
-                fail(
-                    .workerExited(scene: id, op: operation.name, reason: exit.reason, detail: lastExitDetail ?? .init())
-                )
+                // is judged against the state the death left. The error names the caller's
+                // request, and the step of it the worker died in when that is another (a
+                // `foreground` delivering a queued `notify`: "during foreground (its notify step)").
+                var op = operation.name
+                if case .request(let requested, _) = flight.work, requested.name != op {
+                    op = "\(requested.name) (its \(op) step)"
+                }
+                fail(.workerExited(scene: id, op: op, reason: exit.reason, detail: lastExitDetail ?? .init()))
             case .exit, .stop:
                 cancel(.step)
                 setWait(.none)
