@@ -133,6 +133,8 @@ struct Arguments {
     func rejectUnknownOptions() throws(UsageError) {
         for argument in remaining where argument.hasPrefix("-") && argument != "-" {
             let name = String(argument.prefix { $0 != "=" })
+            // Taken once already: its second value must not be read as a positional argument.
+            if consumed.contains(name) { throw UsageError("hostctl \(command): \(name) given more than once") }
             guard !known.contains(name) else { continue }
             let options = known.filter { $0 != "--help" && $0 != "-h" }
             var message = "hostctl \(command): unknown option \(name)"

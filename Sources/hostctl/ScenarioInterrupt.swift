@@ -15,7 +15,10 @@ final class ScenarioInterrupt: Sendable {
     private struct State {
         var host: SceneHost?
         var command: Task<Never, Never>?
+        /// The signal that interrupted the command.
         var signal: Int32?
+        /// Terminating signals received, the ones that came as the run ended included.
+        var received = 0
     }
 
     private let state = Locked(State())
@@ -47,14 +50,19 @@ final class ScenarioInterrupt: Sendable {
     var signal: Int32? { state.withLock { $0.signal } }
 
     private func interrupt(by signal: Int32) {
-        let (first, host, command) = state.withLock { state in
-            defer { state.signal = state.signal ?? signal }
-            return (state.signal == nil, state.host, state.command)
+        let (first, interrupts, host, command) = state.withLock { state in
+            state.received += 1
+            // A run already quitting (its last step done) is ending on its own: nothing to
+            // interrupt, and nothing to report.
+            let interrupts = state.received == 1 && state.host?.isQuitting != true
+            if interrupts { state.signal = signal }
+            return (state.received == 1, interrupts, state.host, state.command)
         }
         guard first else {
             printError("hostctl: \(Self.name(of: signal)) again: stopping at once")
             exit(ExitCode.runtimeFailure.rawValue)
         }
+        guard interrupts else { return }
         // The quit runs in a task of its own: the command's is cancelled, so that a `sleep` or
         // `waitFor` step ends now; its failure then waits for this quit to end
         // (`SceneHost.quit` called again returns when the one under way has ended).

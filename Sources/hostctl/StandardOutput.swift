@@ -6,9 +6,11 @@ import HostProcess
 enum StandardOutput {
     /// Flushes stdout; the reason a write to it failed (now or earlier, as stdio remembers),
     /// or nil when everything printed arrived.
+    /// A reader that went away (`hostctl demo | head`) is no failure: EPIPE is nil too, as
+    /// the SIGPIPE a shell pipeline expects would have ended the process quietly.
     static func flushFailure() -> String? {
         let error = csh_stdout_flush_error()
-        return error == 0 ? nil : String(cString: strerror(error))
+        return error == 0 || error == EPIPE ? nil : String(cString: strerror(error))
     }
 
     /// Ends the process with `code`, once worker stderr still held is written and stdout is

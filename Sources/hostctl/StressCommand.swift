@@ -53,7 +53,7 @@ enum StressCommand {
                 .run(reporting: { printError($0) })
         } catch {
             printError("hostctl stress: \(error)")
-            return .runtimeFailure
+            return error.exitCode
         }
         if json {
             print(report.jsonLine)

@@ -277,6 +277,37 @@ struct HeldSizeTests {
         #expect(TraceEvent(kind: .host, name: "tick").estimatedSize >= 226)
     }
 
+    /// A frame refused as it is read waits for its turn charged what its reply holds, not
+    /// the frame's few bytes: 8,192 one-byte garbage lines behind a sleep do not fit a 1 MiB
+    /// budget, so the connection is refused for it, in order, and closed.
+    @Test func queuedRefusalsAreChargedWhatTheyHold() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let budget = 1 << 20
+        let server = try startedControlServer(for: host, bufferBudget: budget)
+        let client = try #require(RawClient(socket: server.path))
+        defer { client.close() }
+        let garbage: [UInt8] = Array(repeating: [UInt8(ascii: "x"), 10], count: 8192).flatMap { $0 }
+        let frames = await onThread { () -> [RawClient.Read] in
+            let sleep: [UInt8] = Array(#"{"id":1,"op":"sleep","ms":100}"#.utf8) + [10]
+            _ = client.write(sleep + garbage)
+            var frames: [RawClient.Read] = []
+            while true {
+                let frame = client.readFrame()
+                frames.append(frame)
+                if frame.frame == nil { return frames }
+            }
+        }
+        let replies = frames.compactMap { $0.frame.flatMap(decodeReply) }
+        #expect(replies.first.map { $0.id == .int(1) && $0.code == nil } == true)
+        #expect(replies.last?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(replies.suffix(2))")
+        let parseErrors = replies.filter { $0.code == ProtocolError.Code.parseError.rawValue }.count
+        #expect(parseErrors > 0 && parseErrors < 8192, "\(parseErrors)")
+        #expect(frames.last == .closed)
+        #expect(server.budget.peak <= budget)
+        server.shutdown()
+        await server.finished()
+    }
+
     /// A quit ends a running `sleep` (or `waitFor`) at once, answered as the quit's: it held
     /// the connection busy, and the exit with it, for the quit's 2 s idle wait.
     @Test func aQuitEndsTheWaitsUnderWay() async throws {

@@ -156,6 +156,8 @@ import Testing
         (["events", "--follwo"], "unknown option --follwo (did you mean --follow?)"),
         // Before the file: its value is not taken for the scenario's name.
         (["run", "--tracee", "x", "$OK"], "unknown option --tracee (did you mean --trace?)"),
+        // A second value is not read as the scenario's file.
+        (["run", "--trace", "a.jsonl", "--trace", "b.jsonl", "$OK"], "--trace given more than once"),
         // A boolean flag is known too, and named.
         (["connect", "A", "--backgroud"], "unknown option --backgroud (did you mean --background?)"),
         (["swipeBack", "A", "--complets"], "unknown option --complets (did you mean --completes?)"),
@@ -217,6 +219,7 @@ import Testing
         (["run", "$OK", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
         (["serve", "--socket", "$SOCKET", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
         (["serve", "--socket", "$SOCKET", "--state-dir", "/tmp"], "writable by others"),
+        (["stress", "--ops", "10", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
     ])
     func anUnusableFileNamedFailsWithExit2BeforePrintingAnything(_ arguments: [String], _ words: String) async throws {
         let outcome = try await Self.hostctl(arguments)

@@ -29,9 +29,10 @@ final class ControlConnection: Sendable {
             /// A request to run.
             case run(ControlRequest)
             /// A frame refused as it was read (not a request, too large, over the budget): its
-            /// error reply, sent in its turn, after the replies of the requests before it. A
-            /// client that pipelines tells replies apart by their order when the id is null.
-            case refused(ControlReply)
+            /// error reply, encoded, sent in its turn, after the replies of the requests before
+            /// it. A client that pipelines tells replies apart by their order when the id is
+            /// null. Encoded at once, so that nothing decoded (a large `id`) is held meanwhile.
+            case refused([UInt8])
         }
     }
 
@@ -56,9 +57,11 @@ final class ControlConnection: Sendable {
 
     /// An unanswered request: its id (for an error reply at shutdown) and what it holds
     /// (its decoded size, at least its frame's), charged to the budget until it is answered.
+    /// A refused frame's is its own encoded reply, which a shutdown sends as it is.
     private struct Pending {
         var id: JSONValue
         var bytes: Int
+        var refusal: [UInt8]?
     }
 
     private struct State: ~Copyable {
@@ -195,22 +198,24 @@ final class ControlConnection: Sendable {
     /// reserved those bytes in the budget; on true the connection has taken them over (and
     /// releases them with the reply), on false (closed) the caller keeps them.
     func enqueue(_ request: ControlRequest, bytes: Int) -> Bool {
-        enqueue(.run(request), id: request.id, bytes: bytes)
+        enqueue(.run(request), pending: Pending(id: request.id, bytes: bytes))
     }
 
-    /// Queues the error reply of a frame refused as it was read, to be sent after the replies
-    /// of the requests before it; `bytes` as for `enqueue(_:bytes:)` (0 when it holds nothing).
-    @discardableResult
-    func enqueue(refusal reply: ControlReply, bytes: Int) -> Bool {
-        enqueue(.refused(reply), id: reply.id, bytes: bytes)
+    /// Queues the encoded error reply of a frame refused as it was read, to be sent after the
+    /// replies of the requests before it. `bytes` as for `enqueue(_:bytes:)`: what the caller
+    /// reserved for it (at least the reply's size), which the connection then holds until it
+    /// is sent.
+    func enqueue(refusal frame: [UInt8], bytes: Int) -> Bool {
+        enqueue(.refused(frame), pending: Pending(id: .null, bytes: bytes, refusal: frame))
     }
 
-    private func enqueue(_ work: Queued.Work, id: JSONValue, bytes: Int) -> Bool {
+    private func enqueue(_ work: Queued.Work, pending: Pending) -> Bool {
+        let bytes = pending.bytes
         let serial: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.pending[serial] = Pending(id: id, bytes: bytes)
+            state.pending[serial] = pending
             state.pendingBytes += bytes
             if state.pending.count >= Self.maximumPending || state.pendingBytes >= Self.maximumPendingBytes {
                 state.readPaused = true
@@ -244,12 +249,17 @@ final class ControlConnection: Sendable {
 
     /// Sends the reply to request `serial`, unless it was already answered (at shutdown).
     func reply(serial: Int, _ reply: ControlReply) {
+        self.reply(serial: serial, frame: reply.frame)
+    }
+
+    /// Sends `frame`, the encoded reply to request `serial`, unless it was already answered.
+    func reply(serial: Int, frame: [UInt8]) {
         state.withLock { state in
             guard let answered = state.pending.removeValue(forKey: serial) else { return }
             state.pendingBytes -= answered.bytes
             budget.release(answered.bytes)
             state.lastActivity = .now
-            append(reply.frame, to: &state)
+            append(frame, to: &state)
             if state.readPaused && state.pending.count < Self.resumePending
                 && state.pendingBytes < Self.resumePendingBytes
             {
@@ -267,7 +277,8 @@ final class ControlConnection: Sendable {
                 guard let answered = state.pending.removeValue(forKey: serial) else { continue }
                 state.pendingBytes -= answered.bytes
                 budget.release(answered.bytes)
-                append(ControlReply(id: answered.id, result: .failure(error)).frame, to: &state)
+                // A refused frame keeps its own answer: it was never going to run.
+                append(answered.refusal ?? ControlReply(id: answered.id, result: .failure(error)).frame, to: &state)
             }
         }
     }

@@ -398,6 +398,25 @@ extension ControlServer {
         close(descriptor)
     }
 
+    /// What a queued refusal holds besides its encoded reply: its queue entry and its
+    /// pending record.
+    static let queuedRefusalOverhead = 256
+
+    /// A frame that holds more than the budget has room for: its refusal is queued (small,
+    /// the last of this connection: not charged; an id too large to echo is answered null)
+    /// and the connection reads no more.
+    private func refuseOverBudget(_ connection: ControlConnection, id: JSONValue, held: Int) {
+        let message =
+            "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
+            + "was not run; disconnecting; try again later"
+        var refusal = ControlReply(id: id, result: .failure(ProtocolError(.resourceExhausted, message))).frame
+        if refusal.count > 4096 {
+            refusal = ControlReply(id: .null, result: .failure(ProtocolError(.resourceExhausted, message))).frame
+        }
+        _ = connection.enqueue(refusal: refusal, bytes: 0)
+        connection.endReading()
+    }
+
     private func readRequests(
         from connection: ControlConnection,
         _ loop: inout Serving,
@@ -437,10 +456,19 @@ extension ControlServer {
                         do {
                             request = try ControlRequest(frame: frame)
                         } catch {
-                            // In its turn: after the replies of the requests before it.
-                            let refusal = ControlReply(id: error.id, result: .failure(error.error))
-                            if connection.enqueue(refusal: refusal, bytes: frame.count) {
+                            // In its turn: after the replies of the requests before it. Held
+                            // encoded (its id echoed, perhaps as large as the frame) and charged
+                            // what it holds, as a request is.
+                            let refusal = ControlReply(id: error.id, result: .failure(error.error)).frame
+                            let held = max(frame.count, refusal.count + Self.queuedRefusalOverhead)
+                            guard budget.reserve(held - frame.count) else {
+                                refuseOverBudget(connection, id: .null, held: held)
+                                return
+                            }
+                            if connection.enqueue(refusal: refusal, bytes: held) {
                                 reader.charged -= frame.count
+                            } else {
+                                budget.release(held - frame.count)
                             }
                             continue
                         }
@@ -448,17 +476,7 @@ extension ControlServer {
                         // charged what it holds (its estimate) until it is answered.
                         let held = max(frame.count, request.estimatedSize)
                         guard budget.reserve(held - frame.count) else {
-                            let message =
-                                "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
-                                + "was not run; disconnecting; try again later"
-                            connection.enqueue(
-                                refusal: ControlReply(
-                                    id: request.id,
-                                    result: .failure(ProtocolError(.resourceExhausted, message))
-                                ),
-                                bytes: 0
-                            )
-                            connection.endReading()
+                            refuseOverBudget(connection, id: request.id, held: held)
                             return
                         }
                         if connection.enqueue(request, bytes: held) {
@@ -468,7 +486,8 @@ extension ControlServer {
                         }
                     case .oversized(let length):
                         let limit = FrameLimits.defaultMaximumFrameSize
-                        connection.enqueue(
+                        // Small (a null id) and the last of this connection: not charged.
+                        _ = connection.enqueue(
                             refusal: ControlReply(
                                 id: .null,
                                 result: .failure(
@@ -477,7 +496,7 @@ extension ControlServer {
                                         "request frame of \(length)+ bytes exceeds the \(limit)-byte limit; disconnecting"
                                     )
                                 )
-                            ),
+                            ).frame,
                             bytes: 0
                         )
                         connection.endReading()
@@ -488,13 +507,13 @@ extension ControlServer {
                 return
             case .endOfStream:
                 if (try? reader.decoder.finish()) == nil {
-                    connection.enqueue(
+                    _ = connection.enqueue(
                         refusal: ControlReply(
                             id: .null,
                             result: .failure(
                                 ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)")
                             )
-                        ),
+                        ).frame,
                         bytes: 0
                     )
                 }

@@ -257,8 +257,8 @@ public final class ControlServer: Sendable {
             for await queued in connection.requests {
                 let request: ControlRequest
                 switch queued.work {
-                case .refused(let reply):
-                    connection.reply(serial: queued.serial, reply)
+                case .refused(let frame):
+                    connection.reply(serial: queued.serial, frame: frame)
                     continue
                 case .run(let queuedRequest):
                     request = queuedRequest

@@ -26,8 +26,8 @@ public final class SceneHost: Sendable {
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
-    /// Whether the quit has ended, and the callers of `quit()` waiting for the one under way.
-    private let quitCompletion = Locked<(ended: Bool, waiters: [UnsafeContinuation<Void, Never>])>((false, []))
+    /// The quit, once one began: every caller of `quit()` awaits this one task.
+    private let quitTask = Locked<Task<Void, Never>?>(nil)
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
@@ -110,7 +110,8 @@ public final class SceneHost: Sendable {
         }
     }
 
-    var isQuitting: Bool { quitting.load(ordering: .relaxed) }
+    /// Whether `quit()` has begun (it may still be under way).
+    public var isQuitting: Bool { quitting.load(ordering: .relaxed) }
 
     /// The workers this host keeps started ahead of launches.
     var prewarmed: PrewarmedWorkers { context.prewarmed }
@@ -186,27 +187,24 @@ public final class SceneHost: Sendable {
     /// (it hangs in a transition queued ahead of its terminate, or in
     /// `applicationWillTerminate`) is SIGKILLed with reason `terminate-timeout`.
     ///
-    /// A call while a quit is under way returns when that quit has ended: a scenario whose
-    /// step failed because an interrupt began the quit finds the host stopped when it returns.
+    /// The quit runs once, in a task of its own that every caller awaits: a call while it is
+    /// under way returns when it has ended (a scenario whose step failed because an interrupt
+    /// began the quit finds the host stopped), and a caller's cancellation never reaches it
+    /// (a cancelled quit would stop waiting for a launching worker's death, and record
+    /// `stopped` before that worker's `exited`).
     public func quit() async {
-        guard !quitting.exchange(true, ordering: .relaxed) else {
-            await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
-                let ended = quitCompletion.withLock { state in
-                    if !state.ended { state.waiters.append(continuation) }
-                    return state.ended
-                }
-                if ended { continuation.resume() }
-            }
-            return
+        let task = quitTask.withLock { task in
+            if let task { return task }
+            // At once, not when the task starts: from here on no scene is created.
+            quitting.store(true, ordering: .relaxed)
+            let quit = Task.detached { await self.quitOnce() }
+            task = quit
+            return quit
         }
-        defer {
-            let waiters = quitCompletion.withLock { state in
-                state.ended = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
+        await task.value
+    }
+
+    private func quitOnce() async {
         context.flags.isQuitting.store(true, ordering: .relaxed)
         trace.record(TraceEvent(kind: .host, name: "quit"))
         // First: a launch that ends during the quit must not start a worker ahead.

@@ -320,9 +320,10 @@ extension SceneMachine {
                 fail(.refused(scene: id, op: op.name, reason: reason))
                 return
             }
-            // The trace says why the request did nothing (a resize to the window's size, an
-            // app's own refusal), as it does for the host's refusals.
-            recordError(op: operation.name, error.code, error.message)
+            // The trace says why a request did nothing (a resize to the window's size), as it
+            // does for the host's refusals, under the request's name. The host's own work (a
+            // restart, an expiration, discards) fails as before.
+            if case .request(let op, _) = flight.work { recordError(op: op.name, error.code, error.message) }
             fail(.workerError(scene: id, op: operation.name, error))
         case .exit(requestID, true, _):
             fail(.workerError(scene: id, op: name, error))
