@@ -5,6 +5,30 @@ import Testing
 
 /// Exact callback orders with real worker processes.
 @Suite struct EndToEndTests {
+    /// A worker that answers its launch with an error (its app's factory named the root
+    /// controller after its class) is killed as a violation: the scene is not left
+    /// launching, and the next connect works.
+    @Test func aLaunchTheWorkerRefusesLeavesNothingLaunching() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.customWorker]
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        do {
+            try await scene.connect(root: "Misnamed")
+            Issue.record("a launch the worker refused succeeded")
+        } catch HostError.workerError(_, let op, let error) {
+            #expect(op == "connect" && error.message.contains("MisnamedViewController"), "\(op) \(error)")
+        }
+        let status = await scene.status()
+        #expect(status.activation == .unattached && !status.process.isAlive, "\(status)")
+        let exited = host.trace.history.last { $0.scene == "A" && $0.processEvent == .exited }
+        #expect(exited?.reason == .protocolViolation)
+        try await scene.connect(root: "Editor")
+        #expect(await scene.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     /// A worker that dies in a step of a request other than the request's own names both:
     /// the TERM a suspended worker got is delivered when `foreground` resumes it to deliver
     /// its queued notification.

@@ -324,6 +324,15 @@ extension SceneMachine {
             // does for the host's refusals, under the request's name. The host's own work (a
             // restart, an expiration, discards) fails as before.
             if case .request(let op, _) = flight.work { recordError(op: op.name, error.code, error.message) }
+            if case .connect = operation {
+                // A worker that answers its launch with an error has no scene to run, and left
+                // launching it would hold the scene (no watchdog runs once the answer came): it
+                // is killed as a violation, and the caller hears of the failure at its death,
+                // when the scene is unattached again.
+                inFlight!.failure = .workerError(scene: id, op: operation.name, error)
+                violation("it answered its launch with an error: \(error.message)", code: error.code)
+                return
+            }
             fail(.workerError(scene: id, op: operation.name, error))
         case .exit(requestID, true, _):
             fail(.workerError(scene: id, op: name, error))

@@ -87,6 +87,9 @@ WorkerRuntime.run(
             case "List": ListViewController(restorationIdentifier: name)
             case "Opener": OpenerViewController(restorationIdentifier: name)
             case "Closer": CloserViewController(restorationIdentifier: name)
+            // A factory mistake (a controller named after its class): the worker refuses a
+            // launch with this root.
+            case "Misnamed": UIViewController(restorationIdentifier: "MisnamedViewController")
             default: UIViewController(restorationIdentifier: name)
             }
         }
