@@ -60,3 +60,28 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 }
+
+@Suite struct QuitEndsWaitsTests {
+    /// A `waitFor` with no timeout does not outlive the host: one waiting when the host
+    /// quits fails with `shuttingDown`, and so does one asked after.
+    @Test func aWaitWithNoTimeoutFailsWhenTheHostQuits() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        try await scene.background()
+        let waiting = Task { try await scene.waitFor(.foregroundActive) }
+        await host.quit()
+        let waitEnded = await finishes(within: .seconds(20)) { _ = await waiting.result }
+        #expect(waitEnded, "a wait outlived the host")
+        guard waitEnded else { return }
+        let waited = await waiting.result
+        #expect(throws: HostError.shuttingDown) { try waited.get() }
+        let after = Task { try await scene.waitFor(.foregroundActive) }
+        let afterEnded = await finishes(within: .seconds(20)) { _ = await after.result }
+        #expect(afterEnded, "a wait asked after the quit hangs")
+        guard afterEnded else { return }
+        let askedAfter = await after.result
+        #expect(throws: HostError.shuttingDown) { try askedAfter.get() }
+        #expect(host.verifyTrace() == nil)
+    }
+}

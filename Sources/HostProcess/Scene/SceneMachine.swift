@@ -125,6 +125,9 @@ struct SceneMachine: Sendable {
     ) -> [Action] {
         if predicate(status) {
             output.append(.resume(caller, .success(())))
+        } else if isClosed {
+            // Closed by the host's quit: nothing will change any more.
+            output.append(.resume(caller, .failure(.shuttingDown)))
         } else {
             waiters.append(Waiter(caller: caller, what: what, predicate: predicate))
             if let timeout { arm(.waiter(caller), after: timeout) }
@@ -164,10 +167,19 @@ struct SceneMachine: Sendable {
     }
 
     /// No more requests: later ones fail with `shuttingDown`; the ones queued still run.
+    /// The waits whose condition the end state does not meet fail with `shuttingDown` too
+    /// (nothing will change any more): a `waitFor` with no timeout must not outlive the host.
     mutating func close() -> [Action] {
         isClosed = true
         cancel(.quitDeadline)
-        return finishEvent()
+        var actions = finishEvent()
+        for waiter in waiters {
+            cancel(.waiter(waiter.caller))
+            output.append(.resume(waiter.caller, .failure(.shuttingDown)))
+        }
+        waiters = []
+        actions += finishEvent()
+        return actions
     }
 
     // MARK: Completions from the shell
