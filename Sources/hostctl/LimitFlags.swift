@@ -8,7 +8,8 @@ enum LimitFlags {
           --launch-limit-ms N            launch watchdog (default 20000)
           --transition-limit-ms N        per-transition watchdog (default 5000)
           --terminate-limit-ms N         time to exit after terminate (default 5000)
-          --background-task-limit-ms N   background task limit (default 30000)
+          --background-task-limit-ms N   a background task's limit, counted in the background
+                                         only (default 30000)
           --memory-limit-mb N            workers' total resident memory limit (default none):
                                          over it, the host relieves memory pressure itself
           --memory-check-interval-ms N   how often that limit is checked (default 250)

@@ -94,6 +94,8 @@ import Testing
     @Test func anAppBackgroundTaskExpiresAndIsKilledLikeAHostOne() {
         var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
         harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
         harness.feed { $0.received(.change(.beginBackgroundTask)) }
         harness.advance(by: .seconds(8))
         #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])

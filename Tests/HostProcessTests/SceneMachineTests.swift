@@ -249,6 +249,8 @@ import Testing
         harness.connect()
         harness.request(.beginBackgroundTask)
         harness.reply(callbacks: [.beginBackgroundTask])
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
         // The expiration's request is answered only 1.5 s after the limit (a loop held back):
         // nothing is killed before the handler has had the lead (2 s here) to end the task.
         harness.advance(by: .milliseconds(11_500))
@@ -259,6 +261,42 @@ import Testing
         #expect(harness.signals.isEmpty)
         harness.advance(by: .milliseconds(1))
         #expect(harness.signals == [SIGKILLNumber])
+    }
+
+    /// As UIKit's `backgroundTimeRemaining`: a task begun in the foreground is not expired
+    /// there; its clock runs in the background only, and starts afresh each time.
+    @Test func aBackgroundTasksClockRunsInTheBackgroundOnly() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
+        harness.connect()
+        harness.request(.beginBackgroundTask)
+        harness.reply(callbacks: [.beginBackgroundTask])
+        harness.advance(by: .seconds(60))
+        #expect(harness.pendingRequests.isEmpty && harness.signals.isEmpty)
+        // In the background: the expiration 8 s later (the limit less its 2 s lead).
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .seconds(7))
+        #expect(harness.pendingRequests.isEmpty)
+        // Back in the foreground before it: the clock stops.
+        harness.request(.foreground)
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        #expect(harness.machine.status.activation == .foregroundActive)
+        harness.advance(by: .seconds(60))
+        #expect(harness.pendingRequests.isEmpty && harness.signals.isEmpty)
+        // The next background period starts afresh: 8 s again, then the kill 2 s after.
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        #expect(harness.machine.status.activation == .background)
+        harness.advance(by: .seconds(7))
+        #expect(harness.pendingRequests.isEmpty)
+        harness.advance(by: .seconds(1))
+        #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])
+        harness.reply(callbacks: [.backgroundTaskExpiration])
+        #expect(harness.signals.isEmpty)
+        harness.advance(by: .seconds(2))
+        #expect(harness.signals == [SIGKILLNumber])
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        #expect(harness.machine.status.lastExit?.reason == .backgroundTaskTimeout)
     }
 
     @Test func anEndedBackgroundTaskLetsTheSceneSuspend() {

@@ -45,6 +45,8 @@ struct SceneMachine: Sendable {
     /// The suspend timer fired; the suspension runs when nothing is in flight.
     var suspendDue = false
     var expirationDue = false
+    /// The background task's clock runs: its expiration (or, after it, the kill) is armed.
+    var backgroundTaskClockRuns = false
     private(set) var isQuitting = false
     private(set) var isClosed = false
     var output: [Action] = []
@@ -417,6 +419,7 @@ struct SceneMachine: Sendable {
     /// actions the event produced.
     mutating func finishEvent() -> [Action] {
         drive()
+        if lifecycle.hasBackgroundTask || backgroundTaskClockRuns { reconcileBackgroundTaskClock() }
         if !waiters.isEmpty {
             let current = status
             var kept: [Waiter] = []
@@ -815,12 +818,31 @@ struct SceneMachine: Sendable {
         cancel(.suspend)
     }
 
+    /// A background task began: its clock starts now in the background; begun in the
+    /// foreground, when the scene enters the background (`reconcileBackgroundTaskClock`).
     mutating func startBackgroundTaskTimers() {
         cancelSuspension()
-        expirationDue = false
-        cancel(.backgroundTaskDeadline)
-        let limit = configuration.backgroundTaskLimit
-        arm(.backgroundTaskExpiration, after: limit - configuration.backgroundTaskExpirationLead)
+        cancelBackgroundTaskTimers()
+        reconcileBackgroundTaskClock()
+    }
+
+    /// As UIKit's `backgroundTimeRemaining`, a background task's limit counts only while the
+    /// scene is in the background: a task begun in the foreground (an upload started from a
+    /// button) is not expired there. Its clock starts when the scene enters the background,
+    /// and stops when it comes back to the foreground (the next background period starts
+    /// afresh). Called after every event: one check when no task runs.
+    mutating func reconcileBackgroundTaskClock() {
+        let counts = lifecycle.hasBackgroundTask && lifecycle.activation == .background && worker != nil
+        guard counts != backgroundTaskClockRuns else { return }
+        if counts {
+            expirationDue = false
+            cancel(.backgroundTaskDeadline)
+            let limit = configuration.backgroundTaskLimit
+            arm(.backgroundTaskExpiration, after: limit - configuration.backgroundTaskExpirationLead)
+            backgroundTaskClockRuns = true
+        } else {
+            cancelBackgroundTaskTimers()
+        }
     }
 
     /// The kill of a task the expiration handler left running comes the expiration's lead
@@ -834,6 +856,7 @@ struct SceneMachine: Sendable {
 
     mutating func cancelBackgroundTaskTimers() {
         expirationDue = false
+        backgroundTaskClockRuns = false
         cancel(.backgroundTaskExpiration)
         cancel(.backgroundTaskDeadline)
     }

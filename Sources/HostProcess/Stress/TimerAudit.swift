@@ -6,8 +6,8 @@ import Protocol
 /// A refusal proves the scene was idle (the host judges a request only when nothing of the
 /// scene is in flight), so whatever timer the model's state calls for was armed by then:
 /// in the background with a running worker and no background task, the suspension (due
-/// `suspendDelay` later); with a background task on a running worker, its expiration and
-/// then the kill at the limit. From such a refusal (the anchor) until the scene's next event
+/// `suspendDelay` later); with a background task on a running worker in the background,
+/// its expiration and then the kill at the limit. From such a refusal (the anchor) until the scene's next event
 /// other than a refusal, or the next request of the scene that may have started a
 /// transition, or the host's quit, nothing could hold the timer back. If that quiet stretch
 /// lasts longer than the delay plus a slack, the event the timer owed is missing: a
@@ -104,10 +104,11 @@ struct TimerAudit: Sendable {
         if open[scene] == nil {
             guard snapshot.process == .running else { return }
             let owed: Owed
+            // Every timer here runs in the background only: a background task's clock too
+            // (LIFECYCLE.md §4, as UIKit's backgroundTimeRemaining).
+            guard snapshot.activation == .background else { return }
             switch snapshot.backgroundTask {
-            case .none:
-                guard snapshot.activation == .background else { return }
-                owed = .suspension
+            case .none: owed = .suspension
             case .running: owed = .expiration
             case .expired: owed = .kill
             }
