@@ -82,6 +82,31 @@ private final class StateViewController: UIViewController {
     }
 }
 
+/// A controller ported from UIKit: it overrides UIKit's `touchesBegan(_:with:)` forms and
+/// names `UITouch` and `UIOpenURLContext`.
+private final class PortedViewController: UIViewController {
+    let log: StateLog
+    init(log: StateLog) {
+        self.log = log
+        super.init(restorationIdentifier: "Root")
+    }
+    override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {
+        log.note("began \(touches.map(\.phase.rawValue)) \(event == nil ? "no event" : "event")")
+    }
+    override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+        log.note("ended \(touches.map(\.phase.rawValue))")
+    }
+}
+
+private final class PortedSceneDelegate: UIWindowSceneDelegate {
+    var window: UIWindow?
+    let log: StateLog
+    init(log: StateLog) { self.log = log }
+    func scene(_ scene: UIScene, openURLContexts contexts: Set<UIOpenURLContext>) {
+        log.note("open \(contexts.map(\.url))")
+    }
+}
+
 /// The app level (docs/LIFECYCLE.md §3c): launch options, the app's state in every
 /// callback, the launch size, taps.
 @MainActor
@@ -143,6 +168,27 @@ struct AppLevelTests {
             log.entries == [
                 "Root.viewWillAppear:background", "Root.layout(390x844):background",
                 "willEnterForeground:background", "didBecomeActive:active", "Root.viewDidAppear:active",
+            ]
+        )
+    }
+
+    /// UIKit's forms of the touch callbacks and the URL contexts compile and run.
+    @Test func portedTouchAndURLCodeRuns() {
+        let log = StateLog()
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { StateAppDelegate(log: log) },
+                makeSceneDelegate: { PortedSceneDelegate(log: log) },
+                makeViewController: { _ in PortedViewController(log: log) }
+            )
+        )
+        h.connect()
+        log.entries.removeAll()
+        h.send(.tap)
+        h.send(.openURL(url: "notes://1"))
+        #expect(
+            log.entries == [
+                "began [\"began\"] no event:active", "ended [\"ended\"]:active", "open [\"notes://1\"]:active",
             ]
         )
     }

@@ -141,11 +141,19 @@ open class UIViewController {
     open func didReceiveMemoryWarning() {}
 
     /// A tap began on this controller (the frontmost one, its scene active). The base
-    /// implementation does nothing.
-    open func touchesBegan(_ touches: Set<Touch>) {}
+    /// implementation calls `touchesBegan(_:with:)`, UIKit's form, with no event.
+    open func touchesBegan(_ touches: Set<Touch>) { touchesBegan(touches, with: nil) }
 
-    /// A tap ended on this controller. The base implementation does nothing.
-    open func touchesEnded(_ touches: Set<Touch>) {}
+    /// A tap ended on this controller. The base implementation calls `touchesEnded(_:with:)`,
+    /// UIKit's form, with no event.
+    open func touchesEnded(_ touches: Set<Touch>) { touchesEnded(touches, with: nil) }
+
+    /// UIKit's form of `touchesBegan(_:)`, which ported code overrides: a worker has no
+    /// event object to pass, so `event` is nil. The base implementation does nothing.
+    open func touchesBegan(_ touches: Set<Touch>, with event: UIEvent?) {}
+
+    /// UIKit's form of `touchesEnded(_:)`; `event` is nil. The base implementation does nothing.
+    open func touchesEnded(_ touches: Set<Touch>, with event: UIEvent?) {}
 
     /// The controller is about to be added to `parent` as a child, or (nil) removed from its
     /// parent. The runtime calls it (`addChild(_:)` and `removeFromParent()` do); an explicit

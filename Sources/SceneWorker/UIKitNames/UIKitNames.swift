@@ -27,6 +27,15 @@ public typealias UINavigationController = NavigationController
 public typealias UIBackgroundTaskIdentifier = BackgroundTaskIdentifier
 /// `UIViewControllerTransitionCoordinator`: what `viewWillTransition(to:with:)` receives.
 public typealias UIViewControllerTransitionCoordinator = TransitionCoordinator
+/// `UITouch`: one touch of a tap.
+public typealias UITouch = Touch
+/// `UIOpenURLContext`: a URL a scene is asked to open (`scene(_:openURLContexts:)`).
+public typealias UIOpenURLContext = OpenURLContext
+
+/// `UIEvent`, so that UIKit's `touchesBegan(_:with:)` compiles: a worker delivers no event
+/// object (the argument is always nil), so there is nothing to make one of.
+public enum UIEvent: Sendable {}
+
 /// `NSUserActivity`: the state a scene saves for restoration. (Foundation on Linux has no
 /// `NSUserActivity`, so the name is free.)
 public typealias NSUserActivity = UserActivity
