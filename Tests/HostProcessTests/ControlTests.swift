@@ -199,6 +199,36 @@ struct ControlTests {
         #expect(await follower.status() == 0)
     }
 
+    /// Hosts started at once on a stale socket: exactly one serves, however they interleave
+    /// (each could remove the socket another had just bound, and two served, one of them at
+    /// a path nobody could reach). Three rounds of three.
+    @Test func hostsStartedAtOnceOnAStaleSocketServeOneAtATime() async throws {
+        let directory = try makePrivateDirectory()
+        let socket = directory + "/host.sock"
+        for _ in 0..<3 {
+            let stale = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socket.utf8)) }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            close(stale)
+            let hosts = try (0..<3).map { _ in try Spawned([TestWorker.hostctl, "serve", "--socket", socket]) }
+            defer { for host in hosts { try? host.child.send(signal: SIGKILL) } }
+            var serving: [Spawned] = []
+            for host in hosts where await host.line(where: { $0.hasPrefix("serving on") }) != nil {
+                serving.append(host)
+            }
+            #expect(serving.count == 1, "\(hosts.map(\.stderr))")
+            #expect(try await runHostctlClient(["quit", "--socket", socket]).status == 0)
+            for host in hosts { _ = await host.exit() }
+            #expect(access(socket, F_OK) != 0, "the socket went with its host")
+        }
+    }
+
     @Test("a stale socket is replaced, a live one is never stolen, unsafe paths are refused")
     func socketSafety() async throws {
         let directory = try makePrivateDirectory()

@@ -29,6 +29,8 @@ public struct ControlListener: Sendable {
     /// The socket file's identity, so shutdown removes this socket and never a newer one.
     let device: UInt64
     let inode: UInt64
+    /// The lock on `path.lock`, held while this listener owns the path (`ControlSocket.listen`).
+    let lockDescriptor: Int32
 }
 
 /// Unix socket set-up for the control plane: path checks, bind and connect.
@@ -48,7 +50,52 @@ public enum ControlSocket {
     public static func listen(path: String) throws(ControlSocketError) -> ControlListener {
         var address = try socketAddress(path)
         try checkDirectory(of: path)
+        // Probing, removing a stale socket and binding are three steps: two hosts starting
+        // at once could each remove the socket the other had just bound, and both serve,
+        // one of them at a path nobody can reach. A lock on `PATH.lock`, held for as long as
+        // the socket is served (and released only after the socket file is removed), makes
+        // the three one. The lock file stays: removing it would reopen the race.
+        let lockDescriptor = try lockPath(path)
+        do throws(ControlSocketError) {
+            return try listen(path: path, address: &address, lockDescriptor: lockDescriptor)
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
+    }
 
+    /// Takes the lock on `path.lock`: its descriptor, or "already serving" when another host
+    /// holds it.
+    private static func lockPath(_ path: String) throws(ControlSocketError) -> Int32 {
+        let lockPath = path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ControlSocketError(.runtime, "cannot open the socket's lock file \(lockPath): \(errorText())")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            Glibc.close(descriptor)
+            throw ControlSocketError(.badPath, "\(lockPath) is not a regular file of yours; refusing to use it")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            if code == EWOULDBLOCK {
+                throw ControlSocketError(
+                    .runtime,
+                    "a host is already serving on \(path), or starting there (stop it with hostctl quit --socket \(path))"
+                )
+            }
+            throw ControlSocketError(.runtime, "cannot lock \(lockPath): \(errorText(code))")
+        }
+        return descriptor
+    }
+
+    private static func listen(
+        path: String,
+        address: inout sockaddr_un,
+        lockDescriptor: Int32
+    ) throws(ControlSocketError) -> ControlListener {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
@@ -99,7 +146,8 @@ public enum ControlSocket {
             path: path,
             descriptor: descriptor,
             device: UInt64(info.st_dev),
-            inode: UInt64(info.st_ino)
+            inode: UInt64(info.st_ino),
+            lockDescriptor: lockDescriptor
         )
     }
 
@@ -144,6 +192,8 @@ public enum ControlSocket {
 
     /// Removes the socket file if it is still the one `listener` created.
     static func remove(_ listener: ControlListener) {
+        // The lock goes last: the next host may take the path once this one has let go of it.
+        defer { Glibc.close(listener.lockDescriptor) }
         var info = stat()
         guard lstat(listener.path, &info) == 0, UInt64(info.st_dev) == listener.device,
             UInt64(info.st_ino) == listener.inode
