@@ -189,6 +189,35 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// The app a session ran comes back with it after a host restart: a connect that names
+    /// no worker runs the session's, not the host's default (which would overwrite its state).
+    @Test func aStoredSessionRunsItsOwnWorkerAfterAHostRestart() async throws {
+        let state = try makePrivateDirectory()
+        var configuration = TestWorker.configuration()
+        configuration.stateDirectory = state
+        let first = try SceneHost(configuration: configuration)
+        let scene = try first.scene("Notes")
+        try await scene.connect(worker: [TestWorker.customWorker])
+        try await scene.push("Editor")
+        await first.quit()
+        let second = try SceneHost(configuration: configuration)
+        try await second.scene("Notes").connect()
+        let spawned = second.trace.history.last { $0.scene == "Notes" && $0.processEvent == .spawned }
+        #expect(spawned?.argv == [TestWorker.customWorker])
+        // The custom app restores its draft: its state was not overwritten by the default app.
+        let willConnect = second.trace.history.last { $0.name == "willConnectTo" }
+        #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
+        await second.quit()
+        #expect(second.verifyTrace() == nil)
+        // The default worker is not written into a session: a host whose path changed still
+        // starts its own.
+        let third = try SceneHost(configuration: configuration)
+        try await third.scene("Plain").connect()
+        await third.quit()
+        #expect(third.sessions.session("Plain")?.worker == nil)
+        #expect(third.sessions.session("Notes")?.worker == [TestWorker.customWorker])
+    }
+
     /// A limit flag may come before the scenario's file, and overrides its `config`.
     @Test func aLimitFlagBeforeTheFileOverridesTheScenariosConfig() async throws {
         let directory = makeTemporaryDirectory()

@@ -347,13 +347,17 @@ extension SceneMachine {
     /// state to restore (an app back on its first screen saves nothing).
     private mutating func storeRestoration(_ result: JSONValue?) {
         let kind: LifecycleKind? = lifecycle.kind == .app ? .app : nil
-        guard result != nil || session?.restoration != nil || session?.lifecycle != kind else {
+        guard
+            result != nil || session?.restoration != nil || session?.lifecycle != kind
+                || session?.worker != storedWorker(worker?.argv)
+        else {
             scheduleSuspension()
             return
         }
         var stored = session ?? SceneSession(identifier: id)
         stored.restoration = result
         stored.lifecycle = kind
+        stored.worker = storedWorker(worker?.argv)
         inFlight?.storing = stored
         setWait(.store(.restoration))
         output.append(.storeSession(stored))

@@ -57,6 +57,8 @@ struct SceneMachine: Sendable {
         self.id = id
         self.configuration = configuration
         self.session = session
+        // The app that last connected the stored session, if not the default (a host restart).
+        lastConnectedArgv = session?.worker
         lifecycle.sessionExists = session != nil
         if session?.lifecycle == .app { lifecycle.kind = .app }
         if discardedAtLaunch { lifecycle.discarded() }
@@ -594,6 +596,7 @@ struct SceneMachine: Sendable {
             beforeLaunch = (lifecycle, session, lastArgv)
             if !lifecycle.sessionExists {
                 var fresh = session ?? SceneSession(identifier: id)
+                fresh.worker = storedWorker(argv)
                 if case .request(.connect(_, _, _, let launch), _)? = inFlight?.work, let kind = launch.lifecycle {
                     fresh.lifecycle = kind == .app ? .app : nil
                 }
@@ -681,6 +684,11 @@ struct SceneMachine: Sendable {
         case .queueNotification(let name, let value):
             lifecycle.queue(notification: name, value: value)
         }
+    }
+
+    /// What a session stores of the worker `argv`: nothing for the host's default.
+    func storedWorker(_ argv: [String]?) -> [String]? {
+        argv == configuration.worker ? nil : argv
     }
 
     private mutating func beginLaunch(background: Bool, root: String, argv: [String]) {

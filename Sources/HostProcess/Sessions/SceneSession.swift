@@ -12,19 +12,27 @@ public struct SceneSession: Sendable, Hashable {
     /// connect that asks for no lifecycle, after a host restart too, asks for this one. Nil
     /// for a scene-based app (the file then has no `lifecycle` field, as before).
     public var lifecycle: LifecycleKind?
+    /// The argv of the worker that last connected the session, when it was not the host's
+    /// default (`connect … "worker"`): a connect that names none, after a host restart too,
+    /// runs it again, so that the default worker does not take over (and overwrite) the
+    /// state of another app. Nil for the default worker (the file has no `worker` field), so
+    /// a host whose own path changed still starts its default.
+    public var worker: [String]?
 
     public init(
         identifier: String,
         configuration: String = "Default Configuration",
         role: String = "windowApplication",
         restoration: JSONValue? = nil,
-        lifecycle: LifecycleKind? = nil
+        lifecycle: LifecycleKind? = nil,
+        worker: [String]? = nil
     ) {
         self.identifier = identifier
         self.configuration = configuration
         self.role = role
         self.restoration = restoration
         self.lifecycle = lifecycle
+        self.worker = worker
     }
 
     var json: JSONValue {
@@ -35,6 +43,7 @@ public struct SceneSession: Sendable, Hashable {
         ]
         if let restoration { object["restoration"] = restoration }
         if lifecycle == .app { object["lifecycle"] = .string(LifecycleKind.app.rawValue) }
+        if let worker { object["worker"] = .array(worker.map { .string($0) }) }
         return .object(object)
     }
 
@@ -47,12 +56,23 @@ public struct SceneSession: Sendable, Hashable {
         // An unknown lifecycle (a newer host's) reads as scene-based rather than losing the session.
         var lifecycle: LifecycleKind?
         if case .string(let kind)? = object["lifecycle"], LifecycleKind(rawValue: kind) == .app { lifecycle = .app }
+        // A worker argv that is not a non-empty list of strings reads as none: the default
+        // worker then runs, rather than the session being lost.
+        var worker: [String]?
+        if case .array(let elements)? = object["worker"], !elements.isEmpty {
+            let strings = elements.compactMap { element -> String? in
+                if case .string(let text) = element, !text.isEmpty { return text }
+                return nil
+            }
+            if strings.count == elements.count { worker = strings }
+        }
         self.init(
             identifier: identifier,
             configuration: configuration,
             role: role,
             restoration: object["restoration"],
-            lifecycle: lifecycle
+            lifecycle: lifecycle,
+            worker: worker
         )
     }
 
