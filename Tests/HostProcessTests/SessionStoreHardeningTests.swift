@@ -177,6 +177,40 @@ import Testing
         #expect(events.contains { $0.scene == "A" && $0.to == .foregroundActive })
     }
 
+    /// A session whose state no connect frame can carry could never launch (each try ended
+    /// at the launch watchdog): a file larger than a frame is kept aside at load, and a
+    /// state over a smaller frame limit refuses the launch at once, spawning nothing.
+    @Test func aSessionTooLargeForAConnectFrameIsKeptAsideOrRefused() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        func session(_ name: String, blobBytes: Int) -> [UInt8] {
+            Array(
+                (#"{"identifier":"\#(name)","configuration":"Default Configuration","role":"windowApplication","#
+                    + #""restoration":{"blob":""# + String(repeating: "x", count: blobBytes) + #""}}"#).utf8
+            )
+        }
+        #expect(writeBytes(state + "/sessions/Huge.json", session("Huge", blobBytes: 1_100_000)))
+        #expect(writeBytes(state + "/sessions/Big.json", session("Big", blobBytes: 100_000)))
+        var configuration = TestWorker.configuration(stateDirectory: state)
+        configuration.maximumFrameSize = 64 << 10
+        let host = try SceneHost(configuration: configuration)
+        #expect(host.sessions.damagedFiles.map(\.path) == [state + "/sessions/Huge.json"])
+        #expect(host.sessions.damagedFiles.first?.reason.contains("larger than a worker's connect frame") == true)
+        let big = try host.scene("Big")
+        await #expect(throws: HostError.self) { try await big.connect() }
+        let status = await big.status()
+        #expect(status.process == .none && status.pid == nil, "\(status)")
+        #expect(!host.trace.history.contains { $0.scene == "Big" && $0.processEvent == .spawned })
+        let refusal = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
+        #expect(refusal?.message?.contains("a connect frame cannot carry it") == true, "\(String(describing: refusal))")
+        // Discarded, the name starts afresh.
+        try await big.discard()
+        try await big.connect()
+        #expect(await big.status().activation == .foregroundActive)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func twoDamagedVersionsOfASessionAcrossTwoStartsAreBothKept() async throws {
         let state = makeTemporaryDirectory()
         #expect(mkdir(state + "/sessions", 0o700) == 0)

@@ -87,6 +87,8 @@ extension SceneMachine {
             HostConfiguration.backgroundTaskExpirationLead(limit: backgroundTaskLimit)
         }
         var restartPolicy: RestartPolicy?
+        /// The largest frame host and worker exchange (`RequestLimits.frameLimit`).
+        var frameLimit = FrameLimits.defaultMaximumFrameSize
         /// How long a worker may live on after closing its stdout or stdin. Generous: a worker
         /// SIGKILLed from outside closes its stdout before its pidfd says it is dead, and under
         /// load (two cores, sanitized workers tearing down their shadow memory) that gap has
@@ -102,6 +104,7 @@ extension SceneMachine {
             terminateLimit = host.terminateLimit
             backgroundTaskLimit = host.backgroundTaskLimit
             restartPolicy = host.restartPolicy
+            frameLimit = RequestLimits.frameLimit(host)
         }
     }
 }

@@ -583,6 +583,22 @@ struct SceneMachine: Sendable {
                 fail(.shuttingDown)
                 return
             }
+            // The session's state goes to the worker in the connect frame: one too large for
+            // a frame could never launch (the worker refuses the frame, and the launch watchdog
+            // ends it). Refused before anything is spawned; nothing changed.
+            if let restoration = session?.restoration, lifecycle.sessionExists {
+                var encoded: [UInt8] = []
+                JSONWriter.write(restoration, into: &encoded)
+                if encoded.count > configuration.frameLimit - Self.connectFrameRoom {
+                    let op = inFlight.map { Self.operationName(of: $0.work) } ?? "connect"
+                    let reason =
+                        "the session's restoration state is \(encoded.count) bytes: a connect frame cannot carry "
+                        + "it (the frame limit is \(configuration.frameLimit) bytes); discard the session to start afresh"
+                    recordError(op: op, .invalidParameters, reason)
+                    fail(.requestTooLarge(scene: id, op: op, reason: reason))
+                    return
+                }
+            }
             // A restart runs the worker that died again. A connect runs the one it names,
             // else the last one that connected: a reconnect starts the app the scene ran
             // (the host's default worker would overwrite that app's stored state).
@@ -684,6 +700,15 @@ struct SceneMachine: Sendable {
         case .queueNotification(let name, let value):
             lifecycle.queue(notification: name, value: value)
         }
+    }
+
+    /// What a connect frame holds besides the restoration state, at most (its names, its
+    /// launch parameters), with room to spare.
+    static let connectFrameRoom = 8192
+
+    static func operationName(of work: Work) -> String {
+        if case .request(let op, _) = work { return op.name }
+        return "restart"
     }
 
     /// What a session stores of the worker `argv`: nothing for the host's default.

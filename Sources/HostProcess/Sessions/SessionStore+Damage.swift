@@ -43,6 +43,11 @@ extension SessionStore {
         case damaged(reason: String)
     }
 
+    /// The largest session file a launch can use: the frame limit, less room for the
+    /// connect's other fields (a worker's own state is smaller still: its reply had to fit
+    /// a frame).
+    static let maximumSessionFileBytes = FrameLimits.defaultMaximumFrameSize - 8192
+
     /// Loads the session file `path` (named `name` in `sessions/`), or says why it is damaged.
     static func load(path: String, name: String) -> LoadOutcome {
         let bytes: [UInt8]
@@ -66,6 +71,14 @@ extension SessionStore {
         }
         guard name == session.identifier + ".json" else {
             return .damaged(reason: "identifier \(quotedForMessage(session.identifier)) does not match the file name")
+        }
+        // Its state goes to the worker in the connect frame, with a few fields more: a file
+        // that cannot fit one could never launch (each try ended at the launch watchdog).
+        guard bytes.count <= maximumSessionFileBytes else {
+            return .damaged(
+                reason: "\(bytes.count) bytes: larger than a worker's connect frame can carry "
+                    + "(\(maximumSessionFileBytes) bytes of session file at most)"
+            )
         }
         return .session(session)
     }
