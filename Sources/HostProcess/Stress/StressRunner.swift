@@ -226,14 +226,15 @@ public struct StressRunner: Sendable {
         }
     }
 
-    /// Waits until no scene owes a timer's event (a background worker still running, or a
-    /// worker with a background task: the host suspends or kills it in time), at most `limit`.
-    /// A host that lost a timer is left to the audit, which finds the event missing. The
-    /// windows the apps opened are waited for too.
+    /// Waits until no scene owes a timer's event (a background worker still running: the host
+    /// suspends it, or expires its background task and then kills it, in time), at most
+    /// `limit`. A background task in the foreground owes nothing: its clock runs in the
+    /// background only. A host that lost a timer is left to the audit, which finds the event
+    /// missing. The windows the apps opened are waited for too.
     private static func settle(_ host: SceneHost, within limit: Duration) async {
         let deadline = ContinuousClock.now + limit
         func owesTimer(_ status: SceneStatus) -> Bool {
-            status.process == .running && (status.activation == .background || status.hasBackgroundTask)
+            status.process == .running && status.activation == .background
         }
         while ContinuousClock.now < deadline, await host.statuses().contains(where: owesTimer) {
             try? await Task.sleep(for: .milliseconds(5))
