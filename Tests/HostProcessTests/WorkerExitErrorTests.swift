@@ -1,7 +1,8 @@
 import Glibc
-import HostProcess
 import Protocol
 import Testing
+
+@testable import HostProcess
 
 /// Issue 16, errors that say what to do: a worker that dies or breaks the protocol during a
 /// request fails it with how it ended (status or signal), what it sent, its last stderr lines
@@ -85,6 +86,36 @@ import Testing
             error.description
                 == #"scene A: worker was killed by signal SEGV during connect (crashed); its last stderr lines: "about to fail""#
         )
+    }
+
+    /// A Swift crash's error quotes the lines before the backtracer's banner (the `Fatal
+    /// error:` line), not the register dump and image list after it.
+    @Test func aSwiftCrashQuotesItsFatalErrorNotTheBacktrace() async throws {
+        let script =
+            #"printf 'App.swift:58: Fatal error: boom\n\n💣 Program crashed: Illegal instruction at 0x1\n' >&2; "#
+            + #"i=0; while [ $i -lt 200 ]; do echo "rax 0x0000 rbx 0x0000 cs 0x0033 fs 0x0000" >&2; i=$((i+1)); done; "#
+            + #"echo "Backtrace took 0.09s" >&2; kill -ILL $$"#
+        let error = try #require(try await connectError(["/bin/sh", "-c", script]))
+        guard case .workerExited("A", "connect", .crashed, let detail) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(
+            detail.stderrTail == ["App.swift:58: Fatal error: boom", "💣 Program crashed: Illegal instruction at 0x1"],
+            "\(detail.stderrTail)"
+        )
+    }
+
+    /// The banner split across two reads is found too; after it nothing is kept.
+    @Test func theCrashBannerIsFoundAcrossReads() {
+        var tail = StderrTail()
+        for chunk in ["Fatal error: boom\nProgram cra", "shed: Illegal instruction\nrax 0x0\n", "more\n"] {
+            Array(chunk.utf8).withUnsafeBytes { tail.append($0) }
+        }
+        #expect(
+            String(decoding: tail.bytes, as: UTF8.self) == "Fatal error: boom\nProgram crashed: Illegal instruction"
+        )
+        #expect(tail.endedAtCrash)
     }
 
     @Test func hostctlRunPrintsTheSameLine() async throws {

@@ -34,7 +34,7 @@ final class WorkerConnection: Sendable {
     private let decoder: Locked<FrameDecoder>
     /// The last bytes it wrote on stderr, for the error its death gives (only the loop
     /// thread touches it; the lock is uncontended).
-    private let stderrTail = Locked<[UInt8]>([])
+    private let stderrTail = Locked(StderrTail())
     /// Reused for encoding; only the scene (on the loop thread) writes, the lock is uncontended.
     private let scratch = Locked<[UInt8]>([])
 
@@ -128,13 +128,7 @@ final class WorkerConnection: Sendable {
 
     private func receivedStderr(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
-        stderrTail.withLock { tail in
-            tail.append(contentsOf: bytes.suffix(WorkerExitDetail.stderrByteLimit))
-            // Trimmed in batches: a chatty worker costs an amortized copy, not one per read.
-            if tail.count > 2 * WorkerExitDetail.stderrByteLimit {
-                tail.removeFirst(tail.count - WorkerExitDetail.stderrByteLimit)
-            }
-        }
+        stderrTail.withLock { $0.append(bytes) }
         // Through the forwarder's queue and thread, one prefix per line: a blocking write
         // here would freeze every scene behind a host stderr nobody reads.
         guard forwardsStderr else { return }
@@ -144,7 +138,7 @@ final class WorkerConnection: Sendable {
     /// The last lines of what it wrote on stderr, empty ones left out, within
     /// `WorkerExitDetail`'s limits (a line cut by the byte limit loses its start).
     private func lastStderrLines() -> [String] {
-        let bytes = stderrTail.withLock { $0.suffix(WorkerExitDetail.stderrByteLimit) }
+        let bytes = stderrTail.withLock { $0.bytes.suffix(WorkerExitDetail.stderrByteLimit) }
         let lines = bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
         return lines.filter { !$0.allSatisfy(\.isWhitespace) }.suffix(WorkerExitDetail.stderrLineLimit).map { $0 }
     }
