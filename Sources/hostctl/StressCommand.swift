@@ -61,7 +61,17 @@ enum StressCommand {
             print(report.detailLine)
             print(report.summaryLine)
         }
-        return report.violationCount > 0 ? .checkFailed : .success
+        if report.violationCount > 0 { return .checkFailed }
+        // A run in which no request reached a scene checked nothing (at --kill-rate 1 every
+        // operation is a kill, and no worker is ever live to kill): not a pass.
+        if options.ops > 0, report.accepted + report.refused + report.failed == 0 {
+            printError(
+                "hostctl stress: no operation reached a scene (accepted=0 refused=0), so nothing was checked; "
+                    + "lower --kill-rate (every operation was a kill, with no worker live to kill)"
+            )
+            return .checkFailed
+        }
+        return .success
     }
 }
 
@@ -123,7 +133,8 @@ extension Help {
 
         The last line is the summary:
           ops=M scenes=N clients=C seed=S kills=K violations=V ops/s=X p50=Yus p99=Zus
-        Exit status: 0 no violation, 1 violations, 2 usage error, 3 the host could not start.
+        Exit status: 0 no violation, 1 violations (or a run in which no request reached a
+        scene: nothing was checked), 2 usage error, 3 the host could not start.
 
         EXAMPLES
           hostctl stress --scenes 64 --ops 100000 --clients 8 --kill-rate 0.01

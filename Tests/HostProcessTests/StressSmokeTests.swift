@@ -58,6 +58,10 @@ import Testing
         #expect(after <= before)
 
         #expect(try await Self.hostctl(["stress", "--kill-rate", "2"]).status == 2)
+        // Every operation a kill, no worker ever live: nothing was checked, which is no pass.
+        let nothing = try await Self.hostctl(["stress", "--scenes", "2", "--ops", "30", "--kill-rate", "1"])
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr.contains("no operation reached a scene"), "\(nothing.stderr)")
         #expect(try await Self.hostctl(["stress", "--scale", "3", "--ops", "5"]).status == 2)
         #expect(try await Self.hostctl(["stress", "--frobnicate"]).status == 2)
     }
