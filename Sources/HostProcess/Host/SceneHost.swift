@@ -26,8 +26,8 @@ public final class SceneHost: Sendable {
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
-    /// The quit, once one began: every caller of `quit()` awaits this one task.
-    private let quitTask = Locked<Task<Void, Never>?>(nil)
+    /// Whether the quit has ended, and the callers of `quit()` waiting for the one under way.
+    private let quitCompletion = Locked<(ended: Bool, waiters: [UnsafeContinuation<Void, Never>])>((false, []))
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
@@ -187,21 +187,30 @@ public final class SceneHost: Sendable {
     /// (it hangs in a transition queued ahead of its terminate, or in
     /// `applicationWillTerminate`) is SIGKILLed with reason `terminate-timeout`.
     ///
-    /// The quit runs once, in a task of its own that every caller awaits: a call while it is
-    /// under way returns when it has ended (a scenario whose step failed because an interrupt
-    /// began the quit finds the host stopped), and a caller's cancellation never reaches it
-    /// (a cancelled quit would stop waiting for a launching worker's death, and record
-    /// `stopped` before that worker's `exited`).
+    /// The quit runs once, in the first caller's task: a call while it is under way returns
+    /// when it has ended (a scenario whose step failed because an interrupt began the quit
+    /// finds the host stopped). Its waits ignore the caller's cancellation (a cancelled quit
+    /// would stop waiting for a launching worker's death, and record `stopped` before that
+    /// worker's `exited`). Not a task of its own: that would need a free thread of the
+    /// cooperative pool to start, and a quit must end even when callers have blocked them.
     public func quit() async {
-        let task = quitTask.withLock { task in
-            if let task { return task }
-            // At once, not when the task starts: from here on no scene is created.
-            quitting.store(true, ordering: .relaxed)
-            let quit = Task.detached { await self.quitOnce() }
-            task = quit
-            return quit
+        guard !quitting.exchange(true, ordering: .relaxed) else {
+            await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
+                let ended = quitCompletion.withLock { state in
+                    if !state.ended { state.waiters.append(continuation) }
+                    return state.ended
+                }
+                if ended { continuation.resume() }
+            }
+            return
         }
-        await task.value
+        await quitOnce()
+        let waiters = quitCompletion.withLock { state in
+            state.ended = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func quitOnce() async {
@@ -219,9 +228,11 @@ public final class SceneHost: Sendable {
                     case .launching:
                         // `beginQuit` killed it silently (§4): its death is what is left. The
                         // quit's deadline SIGKILLs again; the wait is bounded beyond that.
-                        try? await controller.waitUntil("the launching worker's death", timeout: limit * 2) {
-                            !$0.process.isAlive
-                        }
+                        try? await controller.waitUntil(
+                            "the launching worker's death",
+                            timeout: limit * 2,
+                            ignoringCancellation: true
+                        ) { !$0.process.isAlive }
                     case .running, .suspended:
                         try? await controller.perform(.terminate)
                     case .none, .terminated:

@@ -166,12 +166,25 @@ actor SceneController {
     }
 
     /// Waits until `predicate` holds for the scene's status, at most `timeout`.
+    /// `ignoringCancellation`: the caller's cancellation does not end the wait (the host's
+    /// quit, which must see its workers' deaths whoever called it).
     func waitUntil(
         _ what: String,
         timeout: Duration?,
+        ignoringCancellation: Bool = false,
         _ predicate: @escaping @Sendable (SceneStatus) -> Bool
     ) async throws {
         if predicate(machine.status) { return }
+        if ignoringCancellation {
+            nextCaller += 1
+            let caller = nextCaller
+            try await withUnsafeThrowingContinuationFromAnyThread {
+                (continuation: UnsafeContinuation<Void, any Error>) in
+                callers.add(caller, continuation)
+                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+            }
+            return
+        }
         // Cancelling the waiting task ends the wait (a control client hung up), and with it
         // the waiter's timer: a 24 h timeout must not outlive a wait that ended sooner.
         nextCaller += 1
