@@ -104,6 +104,9 @@ static void release_slot(struct spawn_slot *slot, int fast_path_unsupported) {
     pthread_mutex_unlock(&slots_lock);
 }
 
+/* Priority 0, the only one SCHED_BATCH takes; static for the same reason as below. */
+static const struct sched_param batch_parameters = {0};
+
 /* SIG_DFL, no flags, no restorer, an empty mask: the kernel's action layout. Static, so the
    child never builds it on its stack (at -O0 a zeroed local is a call to libc's memset). */
 static const unsigned long default_action[4] = {(unsigned long)SIG_DFL, 0, 0, 0};
@@ -114,6 +117,7 @@ struct spawn_request {
     char *const *envp;
     const int *slot_fds;
     int unshare_limit;
+    int batch_scheduling;
     /* Written by the child before it exits without exec; read by the parent after. */
     volatile int failed_stage; /* 0: none; 1: close_range unshare; 2: the rest */
     volatile int error;
@@ -151,6 +155,10 @@ static int spawn_child(void *argument) {
     unsigned long empty = 0;
     rc = csh_raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, (long)&empty, 0, 8);
     if (rc != 0) goto fail;
+    /* A hint, not a requirement: a kernel or filter that refuses it leaves the policy as is. */
+    if (request->batch_scheduling) {
+        csh_raw_syscall(SYS_sched_setscheduler, 0, SCHED_BATCH, (long)&batch_parameters, 0);
+    }
     rc = csh_raw_syscall(SYS_execve, (long)request->path, (long)request->argv, (long)request->envp, 0);
 fail:
     request->error = (int)-rc;
@@ -161,7 +169,8 @@ fail:
 /* Returns 0 or an errno value, or -1 when the child could not unshare its table: posix_spawn
    then does this spawn, and every later one too when `*unsupported` says the kernel cannot. */
 static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *path, char *const argv[],
-                               char *const envp[], const int child_fds[3], int *unsupported) {
+                               char *const envp[], const int child_fds[3], int batch_scheduling,
+                               int *unsupported) {
     *unsupported = 0;
     for (int index = 0; index < 3; index++) {
         if (dup3(child_fds[index], slot->fds[index], O_CLOEXEC) < 0) {
@@ -176,6 +185,7 @@ static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *
         .envp = envp,
         .slot_fds = slot->fds,
         .unshare_limit = unshare_limit,
+        .batch_scheduling = batch_scheduling,
         .failed_stage = 0,
         .error = 0,
     };
@@ -211,7 +221,7 @@ static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *
 }
 
 static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-                                  int stdin_fd, int stdout_fd, int stderr_fd) {
+                                  int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     int rc = posix_spawn_file_actions_init(&actions);
@@ -244,6 +254,10 @@ static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv
             POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_USEVFORK);
     }
     if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+    /* Set from outside, after the exec: POSIX_SPAWN_SETSCHEDULER would fail the whole spawn
+       where the fast path's hint is only skipped. The child has run for a moment under the
+       host's policy, and starts no thread in it. */
+    if (rc == 0 && batch_scheduling) sched_setscheduler(*pid, SCHED_BATCH, &batch_parameters);
 
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
@@ -251,20 +265,20 @@ static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv
 }
 
 int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-              int stdin_fd, int stdout_fd, int stderr_fd) {
+              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling) {
 #if !CSH_THREAD_SANITIZER
     if (!atomic_load(&posix_spawn_only)) {
         struct spawn_slot *slot = acquire_slot();
         if (slot) {
             const int child_fds[3] = {stdin_fd, stdout_fd, stderr_fd};
             int unsupported = 0;
-            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, &unsupported);
+            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, batch_scheduling, &unsupported);
             release_slot(slot, unsupported);
             if (rc != -1) return rc;
         }
     }
 #endif
-    return spawn_with_posix_spawn(pid, path, argv, envp, stdin_fd, stdout_fd, stderr_fd);
+    return spawn_with_posix_spawn(pid, path, argv, envp, stdin_fd, stdout_fd, stderr_fd, batch_scheduling);
 }
 
 void csh_spawn_use_posix_spawn_only(int only) {

@@ -328,7 +328,8 @@ struct PlatformTests {
             pidfd: csh_pidfd_open(canaryPID, 0),
             stdin: -1,
             stdout: -1,
-            stderr: -1
+            stderr: -1,
+            scheduling: .inherited
         )
         #expect(await record(events(of: canary)).exit == .signaled(signal: SIGKILL))
 
@@ -371,6 +372,33 @@ struct PlatformTests {
         let record = try await run(["/bin/ls", "-1", "/proc/self/fd"])
         #expect(record.stdoutText == "0\n1\n2\n3\n")
         #expect(csh_spawn_shares_descriptor_table() == (posixSpawnOnly || !sharesTable ? 0 : 1))
+    }
+
+    /// A batch child runs under SCHED_BATCH from the moment its spawn returns, by either way of
+    /// spawning (the sharing child sets it before exec, posix_spawn's caller right after);
+    /// any other child keeps the host's policy, and what a batch child starts inherits it.
+    @Test(.serialized, arguments: [false, true]) func aBatchChildRunsUnderSCHED_BATCHByEitherWayOfSpawning(
+        posixSpawnOnly: Bool
+    ) async throws {
+        csh_spawn_use_posix_spawn_only(posixSpawnOnly ? 1 : 0)
+        defer { csh_spawn_use_posix_spawn_only(0) }
+        let batch = try await ChildProcess.spawn(
+            argv: ["/bin/sh", "-c", "read line; awk '{ print $41 }' /proc/self/stat"],
+            scheduling: .batch
+        )
+        let inherited = try await ChildProcess.spawn(argv: ["/bin/cat"])
+        let batchEvents = events(of: batch)
+        let inheritedEvents = events(of: inherited)
+        #expect(batch.scheduling == .batch && inherited.scheduling == .inherited)
+        #expect(sched_getscheduler(batch.pid) == schedBatch)
+        #expect(sched_getscheduler(inherited.pid) == sched_getscheduler(0))
+        #expect(sched_getscheduler(0) != schedBatch)
+        try batch.writeToStdin(Array("go\n".utf8))
+        inherited.closeStdin()
+        let batchRecord = await record(batchEvents)
+        #expect(batchRecord.exit == .exited(status: 0))
+        #expect(batchRecord.stdoutText == "\(schedBatch)\n")  // awk, a grandchild of the spawn
+        #expect(await record(inheritedEvents).exit == .exited(status: 0))
     }
 
     /// Whether ThreadSanitizer's runtime is in this process (asked of the dynamic linker, not

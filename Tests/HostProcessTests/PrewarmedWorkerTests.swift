@@ -131,6 +131,25 @@ import Testing
     }
 }
 
+/// Every worker runs under SCHED_BATCH (`ChildProcess.Scheduling.batch`): one a launch
+/// spawned and one prewarmed alike.
+@Suite struct WorkerSchedulingTests {
+    @Test func everyWorkerRunsUnderSCHED_BATCH() async throws {
+        var configuration = TestWorker.configuration()
+        configuration.prewarmedWorkers = 1
+        let host = try SceneHost(configuration: configuration)
+        let scene = try host.scene("A")
+        try await within(.seconds(300), "connect A") { try await scene.connect() }
+        await host.prewarmed.startsFinished()
+        let launched = try #require(await scene.status().pid)
+        let prewarmed = try #require(host.prewarmed.waitingPIDs.first)
+        #expect(sched_getscheduler(launched) == schedBatch)
+        #expect(sched_getscheduler(prewarmed) == schedBatch)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
+}
+
 /// `--prewarm N` and a scenario's `"prewarm"` set how many workers wait (0: none).
 @Suite struct PrewarmSettingTests {
     @Test func theScenarioAndTheFlagSetTheCount() throws {

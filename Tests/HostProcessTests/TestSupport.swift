@@ -270,3 +270,6 @@ extension StressOptions {
         return try await StressRunner(options: self, configuration: configuration).run()
     }
 }
+
+/// SCHED_BATCH (linux/sched.h): glibc's headers show the name to Swift only under `_GNU_SOURCE`.
+let schedBatch: Int32 = 3

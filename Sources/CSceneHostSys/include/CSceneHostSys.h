@@ -19,13 +19,15 @@ int csh_set_parent_death_signal(int sig);
 
 /// Spawns `path` with `argv`/`envp` in its own process group, with an empty signal mask and
 /// default signal dispositions, `stdin_fd`/`stdout_fd`/`stderr_fd` as fds 0/1/2 and every
-/// other descriptor closed. Returns 0 and sets `*pid`, or an errno value.
+/// other descriptor closed. Returns 0 and sets `*pid`, or an errno value. With
+/// `batch_scheduling` non-zero the child runs under SCHED_BATCH (a hint: a system that
+/// refuses it leaves the host's policy, and the spawn still succeeds).
 ///
 /// The child shares the host's descriptor table and unshares only its low end, so a spawn
 /// costs the same with 16,000 descriptors open as with 16 (Spawn.c says how); posix_spawn,
 /// which copies the whole table into the child, is the fallback.
 int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-              int stdin_fd, int stdout_fd, int stderr_fd);
+              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling);
 
 /// 1: every later `csh_spawn` uses posix_spawn (for comparisons); 0: the default.
 void csh_spawn_use_posix_spawn_only(int only);

@@ -135,7 +135,7 @@ final class PrewarmedWorkers: Sendable {
 
     /// On the spawn thread. A failed spawn is not retried until the next launch has ended.
     private func spawnOne() {
-        let child = try? ChildProcess.spawn(argv: argv, environment: nil)
+        let child = try? ChildProcess.spawn(argv: argv, environment: nil, scheduling: .batch)
         let kept = state.withLock { state -> Bool in
             guard let child, !state.isClosed else { return false }
             state.idle.append(child)

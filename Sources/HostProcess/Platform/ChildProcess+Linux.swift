@@ -15,12 +15,15 @@ extension ChildProcess {
     /// one, else the host's). `environment` nil inherits the host's environment. Either way the
     /// child also gets `SCENEHOST_HOST_PID=<host pid>` so it can tell whether it was orphaned.
     ///
+    /// `scheduling`: the child's scheduling policy (workers: `.batch`).
+    ///
     /// The spawn runs on the blocking-work thread (see `BlockingWorkThread`) and the caller
     /// resumes when it is done: no cooperative thread waits. The child must be handed to
     /// `EventLoop.watch`, which reaps it; a child dropped unwatched is killed and reaped.
     package static func spawn(
         argv: [String],
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        scheduling: Scheduling = .inherited
     ) async throws(SpawnError) -> ChildProcess {
         let executable = argv.first ?? ""
         let outcome = await withCheckedContinuationFromAnyThread {
@@ -28,7 +31,9 @@ extension ChildProcess {
             do throws(ThreadStartError) {
                 try HostThreads.start()
                 try BlockingWorkThread.spawnThread().trySubmit {
-                    continuation.resume(returning: prepareAndSpawn(argv: argv, environment: environment))
+                    continuation.resume(
+                        returning: prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling)
+                    )
                 }
             } catch {
                 continuation.resume(
@@ -36,7 +41,7 @@ extension ChildProcess {
                 )
             }
         }
-        return try child(from: outcome, executable: executable)
+        return try child(from: outcome, executable: executable, scheduling: scheduling)
     }
 
     /// `spawn`, blocking the caller until the blocking-work thread has spawned the child.
@@ -46,7 +51,8 @@ extension ChildProcess {
     /// scheduled there. Prefer the `async` variant.
     package static func spawn(
         argv: [String],
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        scheduling: Scheduling = .inherited
     ) throws(SpawnError) -> ChildProcess {
         let executable = argv.first ?? ""
         do {
@@ -55,13 +61,17 @@ extension ChildProcess {
             throw SpawnError(stage: .startThread, executable: executable, errno: error.errno)
         }
         if BlockingWorkThread.spawns.contains(where: \.isCurrent) {
-            return try child(from: prepareAndSpawn(argv: argv, environment: environment), executable: executable)
+            return try child(
+                from: prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling),
+                executable: executable,
+                scheduling: scheduling
+            )
         }
         let outcome = Locked<Result<Spawned, SpawnError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         do {
             try BlockingWorkThread.spawnThread().trySubmit {
-                let result = prepareAndSpawn(argv: argv, environment: environment)
+                let result = prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling)
                 outcome.withLock { $0 = result }
                 done.signal()
             }
@@ -69,12 +79,13 @@ extension ChildProcess {
             throw SpawnError(stage: .startThread, executable: executable, errno: error.errno)
         }
         done.wait()
-        return try child(from: outcome.withLock { $0! }, executable: executable)
+        return try child(from: outcome.withLock { $0! }, executable: executable, scheduling: scheduling)
     }
 
     private static func child(
         from outcome: Result<Spawned, SpawnError>,
-        executable: String
+        executable: String,
+        scheduling: Scheduling
     ) throws(SpawnError) -> ChildProcess {
         switch outcome {
         case .success(let spawned):
@@ -83,7 +94,8 @@ extension ChildProcess {
                 pidfd: spawned.pidfd,
                 stdin: spawned.stdin,
                 stdout: spawned.stdout,
-                stderr: spawned.stderr
+                stderr: spawned.stderr,
+                scheduling: scheduling
             )
         case .failure(var error):
             error.executable = executable
@@ -93,7 +105,11 @@ extension ChildProcess {
 
     /// Everything of a spawn that touches the system (the `PATH` search included), on the
     /// blocking-work thread.
-    private static func prepareAndSpawn(argv: [String], environment: [String: String]?) -> Result<Spawned, SpawnError> {
+    private static func prepareAndSpawn(
+        argv: [String],
+        environment: [String: String]?,
+        scheduling: Scheduling
+    ) -> Result<Spawned, SpawnError> {
         HostSignals.ignoreSIGPIPE()
         guard let executable = argv.first else {
             return .failure(SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL))
@@ -105,7 +121,12 @@ extension ChildProcess {
         } catch {
             return .failure(error)
         }
-        return spawnOnCurrentThread(path: path, argv: argv, environment: childEnvironment(environment))
+        return spawnOnCurrentThread(
+            path: path,
+            argv: argv,
+            environment: childEnvironment(environment),
+            scheduling: scheduling
+        )
     }
 
     /// Host-side descriptors of a fresh child; plain numbers so they can cross threads.
@@ -120,7 +141,8 @@ extension ChildProcess {
     private static func spawnOnCurrentThread(
         path: String,
         argv: [String],
-        environment: [String]
+        environment: [String],
+        scheduling: Scheduling
     ) -> Result<Spawned, SpawnError> {
         func failure(_ stage: SpawnError.Stage, _ code: Int32) -> Result<Spawned, SpawnError> {
             .failure(SpawnError(stage: stage, executable: path, errno: code))
@@ -173,7 +195,8 @@ extension ChildProcess {
                         environmentPointer,
                         ends[0].child,
                         ends[1].child,
-                        ends[2].child
+                        ends[2].child,
+                        scheduling == .batch ? 1 : 0
                     )
                 }
             }

@@ -16,6 +16,8 @@ import Glibc
 /// possibly reused by an unrelated `open`).
 package final class ChildProcess: Sendable {
     package let pid: pid_t
+    /// The policy it was spawned with; a write to a batch child asks the loop to yield.
+    package let scheduling: Scheduling
 
     struct Descriptors: Sendable {
         var stdin: Int32
@@ -36,8 +38,9 @@ package final class ChildProcess: Sendable {
 
     let state: Locked<Descriptors>
 
-    init(pid: pid_t, pidfd: Int32, stdin: Int32, stdout: Int32, stderr: Int32) {
+    init(pid: pid_t, pidfd: Int32, stdin: Int32, stdout: Int32, stderr: Int32, scheduling: Scheduling) {
         self.pid = pid
+        self.scheduling = scheduling
         self.state = Locked(Descriptors(stdin: stdin, stdout: stdout, stderr: stderr, pidfd: pidfd))
     }
 
@@ -64,6 +67,8 @@ package final class ChildProcess: Sendable {
             guard descriptors.exit == nil, descriptors.stdin >= 0 else { throw .brokenPipe }
             try Self.write(bytes, through: &descriptors)
         }
+        // A batch child woken onto the loop's CPU waits for the loop to run out of work.
+        if scheduling == .batch { EventLoop.shared.yieldBeforeNextPoll() }
     }
 
     /// Stops the worker's whole process group (SIGSTOP; the worker also through its pidfd, in

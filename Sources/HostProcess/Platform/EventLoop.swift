@@ -66,6 +66,9 @@ package final class EventLoop: Sendable {
     let nextWatchID = Atomic<UInt64>(1)
     /// Handlers of `watchReadable` descriptors, by token.
     let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
+    /// Whether a batch child was written to since the loop last polled
+    /// (`yieldBeforeNextPoll`).
+    let yieldRequested = Atomic<Bool>(false)
 
     /// The loop as a task executor (see `EventLoopTaskExecutor`).
     package let taskExecutor: EventLoopTaskExecutor

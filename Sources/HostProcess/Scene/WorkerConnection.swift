@@ -43,7 +43,7 @@ final class WorkerConnection: Sendable {
     /// Starts the worker. Blocking (a fork and exec on the spawn thread): call it where blocking is allowed.
     static func spawn(scene: String, argv: [String]) throws(HostError) -> ChildProcess {
         do {
-            return try ChildProcess.spawn(argv: argv, environment: nil)
+            return try ChildProcess.spawn(argv: argv, environment: nil, scheduling: .batch)
         } catch {
             throw HostError.spawnFailed(scene: scene, message: "\(error)")
         }
