@@ -222,6 +222,37 @@ struct PlatformTests {
         #expect(child.exitStatus == .exited(status: 0))
     }
 
+    /// A batch child's answer is read as soon as the loop has yielded to it, before epoll
+    /// reports it (`EventLoop.yieldBeforeNextPoll`): every answer still arrives once, whole
+    /// and in order, request after request.
+    @Test func aBatchChildsAnswersReadAheadOfEpollArriveOnceAndInOrder() async throws {
+        let child = try await ChildProcess.spawn(argv: ["/bin/cat"], scheduling: .batch)
+        var iterator = events(of: child).makeAsyncIterator()
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        for index in 0..<300 {
+            let line = Array("answer \(index)\n".utf8)
+            expected += line
+            try child.writeToStdin(line)
+            while received.count < expected.count, let event = await iterator.next() {
+                guard case .stdout(let bytes) = event else {
+                    Issue.record("unexpected \(event)")
+                    return
+                }
+                received += bytes
+            }
+            guard received == expected else { break }
+        }
+        #expect(String(decoding: received, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        child.closeStdin()
+        while let event = await iterator.next() {
+            if case .stdout(let bytes) = event {
+                Issue.record("more than was asked: \(String(decoding: bytes, as: UTF8.self))")
+            }
+            if case .exit(let exit) = event { #expect(exit == .exited(status: 0)) }
+        }
+    }
+
     @Test func outputArrivesBeforeExit() async throws {
         let record = try await run(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"])
         #expect(record.stdoutText == "out\n")

@@ -54,9 +54,28 @@ extension EventLoop {
     /// Asks the loop to let other threads on its CPU run before its next poll: a batch child
     /// was just woken, and may be waiting there (`ChildProcess.Scheduling.batch`). Never
     /// preempted by it, the loop would otherwise poll for its answer for a whole window while
-    /// it waits for the CPU. Any thread; a request the loop sleeps through is dropped.
-    func yieldBeforeNextPoll() {
-        yieldRequested.store(true, ordering: .relaxed)
+    /// it waits for the CPU. `stdinToken`: the child's (nil: not watched). Any thread; a
+    /// request the loop sleeps through is dropped.
+    func yieldBeforeNextPoll(answerExpectedAfter stdinToken: UInt64?) {
+        var earlier = expectedAnswer.load(ordering: .relaxed)
+        while true {
+            let next = Self.expectedAnswer(was: earlier, thenWroteTo: stdinToken)
+            let (exchanged, found) = expectedAnswer.compareExchange(
+                expected: earlier,
+                desired: next,
+                ordering: .relaxed
+            )
+            if exchanged { return }
+            earlier = found
+        }
+    }
+
+    /// What `expectedAnswer` becomes when a batch child is written to: the stdout token of
+    /// the one child written to since the last poll, else `severalAnswers`.
+    static func expectedAnswer(was earlier: UInt64, thenWroteTo stdinToken: UInt64?) -> UInt64 {
+        guard let stdinToken else { return severalAnswers }
+        let stdoutToken = stdinToken & ~3 | Source.stdout.rawValue
+        return earlier == 0 || earlier == stdoutToken ? stdoutToken : severalAnswers
     }
 
     /// Wakes the loop thread out of `epoll_wait`. Several writes before it reads coalesce.
@@ -123,12 +142,16 @@ extension EventLoop {
             // While work keeps following work closely, poll before sleeping: the next answer
             // then finds the loop awake, and its writer wakes no one (LoopSpin).
             if spin.isPolling {
-                let poll = poll(into: events, until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window))
+                let poll = poll(
+                    into: events,
+                    until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window),
+                    buffer: buffer
+                )
                 (count, waitError) = (poll.count, poll.error)
                 polled = count != 0 || poll.workDue ? .polledAndFound : .polledInVain
             }
             if polled == nil || polled == .polledInVain {
-                yieldRequested.store(false, ordering: .relaxed)  // a sleep lets every worker run
+                expectedAnswer.store(0, ordering: .relaxed)  // a sleep lets every worker run
                 timeout = loopState.withLock { Self.prepareToSleep(&$0) }
                 count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
                 waitError = errno
@@ -174,13 +197,22 @@ extension EventLoop {
     /// a timer is waiting.
     private func poll(
         into events: UnsafeMutableBufferPointer<epoll_event>,
-        until deadline: LoopInstant
+        until deadline: LoopInstant,
+        buffer: UnsafeMutableRawBufferPointer
     ) -> (count: Int32, error: Int32, workDue: Bool) {
-        if yieldRequested.exchange(false, ordering: .relaxed) {
+        let expected = expectedAnswer.exchange(0, ordering: .relaxed)
+        if expected != 0 {
             // A batch worker woken onto this CPU runs now, not when the window has passed:
             // its answer is what the poll waits for. Alone on the CPU, this returns at once.
             // (Once per poll: yielding on every turn of it measured slower with 64 scenes.)
             sched_yield()
+            if expected != Self.severalAnswers {
+                // The one worker written to has most likely answered while we yielded: read
+                // it, as an epoll event for it would, without asking epoll first (one system
+                // call less per transition). If it has not, the read finds nothing.
+                handle(token: expected, buffer: buffer)
+                if loopState.withLock({ $0.hasWorkDue(at: LoopInstant.now()) }) { return (0, 0, true) }
+            }
         }
         while true {
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)

@@ -66,9 +66,12 @@ package final class EventLoop: Sendable {
     let nextWatchID = Atomic<UInt64>(1)
     /// Handlers of `watchReadable` descriptors, by token.
     let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
-    /// Whether a batch child was written to since the loop last polled
-    /// (`yieldBeforeNextPoll`).
-    let yieldRequested = Atomic<Bool>(false)
+    /// Whether a batch child was written to since the loop last polled, and whose answer
+    /// to read first (`yieldBeforeNextPoll`): 0, none; `severalAnswers`; or the stdout token
+    /// of the one child written to.
+    let expectedAnswer = Atomic<UInt64>(0)
+    /// `expectedAnswer` when more than one child (or an unwatched one) was written to.
+    static let severalAnswers = UInt64.max
 
     /// The loop as a task executor (see `EventLoopTaskExecutor`).
     package let taskExecutor: EventLoopTaskExecutor
