@@ -253,11 +253,16 @@ static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv
         rc = posix_spawnattr_setflags(&attributes,
             POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_USEVFORK);
     }
+    /* The child inherits the spawning thread's policy: this thread takes SCHED_BATCH for the
+       spawn and its own back after. (POSIX_SPAWN_SETSCHEDULER would fail the whole spawn where
+       the fast path only skips the hint; setting it on the child afterwards would miss the
+       threads it started meanwhile.) */
+    int policy = sched_getscheduler(0);
+    struct sched_param own_parameters;
+    int switched = batch_scheduling && policy >= 0 && policy != SCHED_BATCH && sched_getparam(0, &own_parameters) == 0 &&
+                   sched_setscheduler(0, SCHED_BATCH, &batch_parameters) == 0;
     if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
-    /* Set from outside, after the exec: POSIX_SPAWN_SETSCHEDULER would fail the whole spawn
-       where the fast path's hint is only skipped. The child has run for a moment under the
-       host's policy, and starts no thread in it. */
-    if (rc == 0 && batch_scheduling) sched_setscheduler(*pid, SCHED_BATCH, &batch_parameters);
+    if (switched) sched_setscheduler(0, policy, &own_parameters);
 
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);

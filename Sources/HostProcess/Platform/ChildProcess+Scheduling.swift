@@ -13,7 +13,9 @@ extension ChildProcess {
         /// CPU answers as soon as it would have when preempting.
         ///
         /// A hint only: where the system refuses it the child keeps the host's policy and the
-        /// spawn still succeeds. What the child starts inherits it.
+        /// spawn still succeeds. What the child starts inherits it. (The fast spawn sets it in
+        /// the child before `exec`; posix_spawn's child inherits it from the spawning thread,
+        /// which takes it for the spawn.)
         case batch
     }
 }

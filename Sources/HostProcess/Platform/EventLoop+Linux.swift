@@ -19,9 +19,6 @@ extension EventLoop {
     private static let eventsPerWait = 64
     /// Batches of jobs run per turn before the loop polls for I/O again.
     private static let jobBatchesPerTurn = 8
-    /// Turns in a row whose wait may have left events behind (a full batch, EINTR) that put
-    /// off the due timers, before they fire anyway: a loop flooded with events still fires.
-    private static let timerDeferralsInARow = 8
 
     convenience init() {
         let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -131,7 +128,7 @@ extension EventLoop {
         events.initialize(repeating: epoll_event())
         var batch: [EventLoopState.Job] = []
         batch.reserveCapacity(Self.retainedJobCapacity)
-        var timerDeferrals = 0
+        var readAhead = ReadAheadRule()
         var spin = LoopSpin(window: LoopSpin.windowFromEnvironment())
         while true {
             let ranOut = LoopInstant.now()
@@ -139,15 +136,17 @@ extension EventLoop {
             var waitError: Int32 = 0
             var timeout: Int32 = 0
             var polled: LoopSpin.Wait? = nil
+            var skippedEpoll = false
             // While work keeps following work closely, poll before sleeping: the next answer
             // then finds the loop awake, and its writer wakes no one (LoopSpin).
             if spin.isPolling {
                 let poll = poll(
                     into: events,
                     until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window),
-                    buffer: buffer
+                    buffer: buffer,
+                    mayReadAhead: readAhead.allowsSkip
                 )
-                (count, waitError) = (poll.count, poll.error)
+                (count, waitError, skippedEpoll) = (poll.count, poll.error, poll.skippedEpoll)
                 polled = count != 0 || poll.workDue ? .polledAndFound : .polledInVain
             }
             if polled == nil || polled == .polledInVain {
@@ -175,17 +174,14 @@ extension EventLoop {
                 batches += 1
             }
             // Only the timers that were due when the wait returned, and only once the wait
-            // has said everything it had (not a full batch, not EINTR): whatever the
-            // descriptors said by then has been handled, so a watchdog never fires for an
+            // has said everything it had (not a full batch, not EINTR, not left out): whatever
+            // the descriptors said by then has been handled, so a watchdog never fires for an
             // answer that came in before its deadline. A timer that fell due while this turn's
             // jobs ran (a loop held back for long) waits for the next turn, whose wait does not
-            // sleep and collects what arrived meanwhile first.
+            // sleep and collects what arrived meanwhile first (ReadAheadRule).
             let waitSaidAll = count >= 0 && Int(count) < events.count
-            if waitSaidAll || timerDeferrals >= Self.timerDeferralsInARow {
-                timerDeferrals = 0
+            if readAhead.turnEnded(skippedEpoll: skippedEpoll, waitSaidAll: waitSaidAll) {
                 fireDueTimers(dueBy: woke)
-            } else {
-                timerDeferrals += 1
             }
         }
     }
@@ -193,34 +189,46 @@ extension EventLoop {
     /// Polls the epoll set without sleeping until it reports something, a job is queued, a
     /// timer falls due or `deadline` passes (see `LoopSpin`). The loop stays marked awake
     /// meanwhile, so whoever queues a job does not write the eventfd: the poll sees the queue.
-    /// Returns `epoll_wait`'s count and, when it is negative, its errno; and whether a job or
-    /// a timer is waiting.
+    /// Returns `epoll_wait`'s count and, when it is negative, its errno; whether a job or a
+    /// timer is waiting; and whether it left `epoll_wait` out, which only a read-ahead that
+    /// queued a job does, and only when `mayReadAhead` (ReadAheadRule).
     private func poll(
         into events: UnsafeMutableBufferPointer<epoll_event>,
         until deadline: LoopInstant,
-        buffer: UnsafeMutableRawBufferPointer
-    ) -> (count: Int32, error: Int32, workDue: Bool) {
+        buffer: UnsafeMutableRawBufferPointer,
+        mayReadAhead: Bool
+    ) -> (count: Int32, error: Int32, workDue: Bool, skippedEpoll: Bool) {
         let expected = expectedAnswer.exchange(0, ordering: .relaxed)
         if expected != 0 {
             // A batch worker woken onto this CPU runs now, not when the window has passed:
             // its answer is what the poll waits for. Alone on the CPU, this returns at once.
             // (Once per poll: yielding on every turn of it measured slower with 64 scenes.)
             sched_yield()
-            if expected != Self.severalAnswers {
+            if expected != Self.severalAnswers, mayReadAhead {
                 // The one worker written to has most likely answered while we yielded: read
-                // it, as an epoll event for it would, without asking epoll first (one system
-                // call less per transition). If it has not, the read finds nothing.
-                handle(token: expected, buffer: buffer)
-                if loopState.withLock({ $0.hasWorkDue(at: LoopInstant.now()) }) { return (0, 0, true) }
+                // it without asking epoll first (one system call less per transition). If it
+                // has not, the read finds nothing.
+                readAhead(stdoutToken: expected, buffer: buffer)
+                if loopState.withLock({ !$0.jobs.isEmpty }) { return (0, 0, true, true) }
             }
         }
         while true {
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)
-            if count != 0 { return (count, count < 0 ? errno : 0, false) }
+            if count != 0 { return (count, count < 0 ? errno : 0, false, false) }
             let now = LoopInstant.now()
-            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, 0, true) }
-            if now >= deadline { return (0, 0, false) }
+            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, 0, true, false) }
+            if now >= deadline { return (0, 0, false, false) }
         }
+    }
+
+    /// Reads a child's stdout as an epoll event for it would, but closes nothing at EOF or on
+    /// an error: the descriptor may not be in the epoll set yet (`register` adds it after the
+    /// watch is stored), and epoll reports the EOF again, level-triggered, for the ordinary
+    /// path to close it. A token whose watch is gone finds nothing.
+    private func readAhead(stdoutToken token: UInt64, buffer: UnsafeMutableRawBufferPointer) {
+        let id = token >> 2
+        guard let reader = watches.withLock({ $0[id].map { OutputReader($0, .stdout) } }) else { return }
+        drain(.stdout, reader, id: id, into: buffer, maxReads: Self.readsPerEvent, closesAtEOF: false)
     }
 
     private func handle(token: UInt64, buffer: UnsafeMutableRawBufferPointer) {
@@ -276,7 +284,8 @@ extension EventLoop {
         into buffer: UnsafeMutableRawBufferPointer,
         maxReads: Int,
         reportsEOF: Bool = true,
-        stopsAtShortRead: Bool = true
+        stopsAtShortRead: Bool = true,
+        closesAtEOF: Bool = true
     ) {
         let descriptor = reader.descriptor
         guard descriptor >= 0 else { return }
@@ -294,6 +303,7 @@ extension EventLoop {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return }
             }
+            guard closesAtEOF else { return }
             // EOF, or an error no retry will fix.
             _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
             // Later events of this batch for the closed number must find it closed.
