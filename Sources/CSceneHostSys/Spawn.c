@@ -257,12 +257,17 @@ static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv
        spawn and its own back after. (POSIX_SPAWN_SETSCHEDULER would fail the whole spawn where
        the fast path only skips the hint; setting it on the child afterwards would miss the
        threads it started meanwhile.) */
-    int policy = sched_getscheduler(0);
-    struct sched_param own_parameters;
-    int switched = batch_scheduling && policy >= 0 && policy != SCHED_BATCH && sched_getparam(0, &own_parameters) == 0 &&
-                   sched_setscheduler(0, SCHED_BATCH, &batch_parameters) == 0;
+    /* Only from SCHED_OTHER, which any thread may return to, keeping SCHED_RESET_ON_FORK if the
+       thread has it (asking without it would be refused); a real-time host spawns under its
+       own policy rather than risk a spawn thread it cannot give it back to. */
+    int policy = batch_scheduling && rc == 0 ? sched_getscheduler(0) : -1;
+    int switched = policy >= 0 && (policy & ~SCHED_RESET_ON_FORK) == SCHED_OTHER &&
+                   sched_setscheduler(0, SCHED_BATCH | (policy & SCHED_RESET_ON_FORK), &batch_parameters) == 0;
     if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
-    if (switched) sched_setscheduler(0, policy, &own_parameters);
+    if (switched) {
+        static const struct sched_param other_parameters = {0};
+        sched_setscheduler(0, policy, &other_parameters); /* back to SCHED_OTHER: never refused */
+    }
 
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);

@@ -253,6 +253,24 @@ struct PlatformTests {
         }
     }
 
+    /// A batch child that exits on reading its request: the loop's read-ahead finds EOF,
+    /// closes nothing (the ordinary path does, on epoll's report), and the exit and the last
+    /// words are each reported once.
+    @Test func aBatchChildThatExitsOnItsRequestIsReportedOnce() async throws {
+        for round in 0..<20 {
+            let child = try await ChildProcess.spawn(
+                argv: ["/bin/sh", "-c", "read line; echo \"bye $line\""],
+                scheduling: .batch
+            )
+            let stream = events(of: child)
+            try child.writeToStdin(Array("\(round)\n".utf8))
+            let record = await record(stream)
+            #expect(record.stdoutText == "bye \(round)\n")
+            #expect(record.events.filter { if case .exit = $0 { true } else { false } }.count == 1)
+            #expect(record.events.last == .exit(.exited(status: 0)))
+        }
+    }
+
     @Test func outputArrivesBeforeExit() async throws {
         let record = try await run(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"])
         #expect(record.stdoutText == "out\n")
@@ -406,7 +424,8 @@ struct PlatformTests {
     }
 
     /// A batch child runs under SCHED_BATCH from the moment its spawn returns, by either way of
-    /// spawning (the sharing child sets it before exec, posix_spawn's caller right after);
+    /// spawning (the sharing child sets it before exec; posix_spawn's inherits it from the
+    /// spawning thread, which takes it for the spawn);
     /// any other child keeps the host's policy, and what a batch child starts inherits it.
     @Test(.serialized, arguments: [false, true]) func aBatchChildRunsUnderSCHED_BATCHByEitherWayOfSpawning(
         posixSpawnOnly: Bool

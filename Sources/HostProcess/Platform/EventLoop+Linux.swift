@@ -191,7 +191,7 @@ extension EventLoop {
     /// meanwhile, so whoever queues a job does not write the eventfd: the poll sees the queue.
     /// Returns `epoll_wait`'s count and, when it is negative, its errno; whether a job or a
     /// timer is waiting; and whether it left `epoll_wait` out, which only a read-ahead that
-    /// queued a job does, and only when `mayReadAhead` (ReadAheadRule).
+    /// delivered an answer does, when a job is then queued and `mayReadAhead` (ReadAheadRule).
     private func poll(
         into events: UnsafeMutableBufferPointer<epoll_event>,
         until deadline: LoopInstant,
@@ -208,8 +208,9 @@ extension EventLoop {
                 // The one worker written to has most likely answered while we yielded: read
                 // it without asking epoll first (one system call less per transition). If it
                 // has not, the read finds nothing.
-                readAhead(stdoutToken: expected, buffer: buffer)
-                if loopState.withLock({ !$0.jobs.isEmpty }) { return (0, 0, true, true) }
+                if readAhead(stdoutToken: expected, buffer: buffer), loopState.withLock({ !$0.jobs.isEmpty }) {
+                    return (0, 0, true, true)
+                }
             }
         }
         while true {
@@ -224,11 +225,12 @@ extension EventLoop {
     /// Reads a child's stdout as an epoll event for it would, but closes nothing at EOF or on
     /// an error: the descriptor may not be in the epoll set yet (`register` adds it after the
     /// watch is stored), and epoll reports the EOF again, level-triggered, for the ordinary
-    /// path to close it. A token whose watch is gone finds nothing.
-    private func readAhead(stdoutToken token: UInt64, buffer: UnsafeMutableRawBufferPointer) {
+    /// path to close it. A token whose watch is gone finds nothing. Returns whether it
+    /// delivered any output.
+    private func readAhead(stdoutToken token: UInt64, buffer: UnsafeMutableRawBufferPointer) -> Bool {
         let id = token >> 2
-        guard let reader = watches.withLock({ $0[id].map { OutputReader($0, .stdout) } }) else { return }
-        drain(.stdout, reader, id: id, into: buffer, maxReads: Self.readsPerEvent, closesAtEOF: false)
+        guard let reader = watches.withLock({ $0[id].map { OutputReader($0, .stdout) } }) else { return false }
+        return drain(.stdout, reader, id: id, into: buffer, maxReads: Self.readsPerEvent, closesAtEOF: false)
     }
 
     private func handle(token: UInt64, buffer: UnsafeMutableRawBufferPointer) {
@@ -277,6 +279,9 @@ extension EventLoop {
     /// when it is empty, so the read that would say EAGAIN is skipped (epoll is level-triggered:
     /// whatever comes next, EOF included, is reported again). A dead child is drained to the end.
     /// `reportsEOF`: call the watch's `onStdoutEOF` at stdout's EOF (not while finishing a dead child).
+    /// `closesAtEOF`: false leaves EOF and errors to the next readiness event. Returns whether
+    /// it delivered any output.
+    @discardableResult
     private func drain(
         _ stream: ChildProcess.OutputStream,
         _ reader: OutputReader,
@@ -286,9 +291,9 @@ extension EventLoop {
         reportsEOF: Bool = true,
         stopsAtShortRead: Bool = true,
         closesAtEOF: Bool = true
-    ) {
+    ) -> Bool {
         let descriptor = reader.descriptor
-        guard descriptor >= 0 else { return }
+        guard descriptor >= 0 else { return false }
         let handler = reader.handler
         var reads = 0
         while reads < maxReads {
@@ -296,14 +301,14 @@ extension EventLoop {
             if count > 0 {
                 reads += 1
                 handler(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                if stopsAtShortRead && count < buffer.count { return }
+                if stopsAtShortRead && count < buffer.count { return true }
                 continue
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return reads > 0 }
             }
-            guard closesAtEOF else { return }
+            guard closesAtEOF else { return reads > 0 }
             // EOF, or an error no retry will fix.
             _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, descriptor, nil)
             // Later events of this batch for the closed number must find it closed.
@@ -311,11 +316,12 @@ extension EventLoop {
                 if stream == .stdout { watches[id]?.stdout = -1 } else { watches[id]?.stderr = -1 }
                 return watches[id]
             }
-            guard let watch else { return }
+            guard let watch else { return reads > 0 }
             watch.child.closeOutput(stream)
             if stream == .stdout, reportsEOF, let onStdoutEOF = watch.onStdoutEOF { onStdoutEOF() }
-            return
+            return reads > 0
         }
+        return reads > 0
     }
 
     /// The pidfd is readable: the child is dead. Deliver what it wrote, reap it, report it.

@@ -175,26 +175,23 @@ actor SceneController {
         _ predicate: @escaping @Sendable (SceneStatus) -> Bool
     ) async throws {
         if predicate(machine.status) { return }
+        nextCaller += 1
+        let caller = nextCaller
+        func register(_ continuation: UnsafeContinuation<Void, any Error>) {
+            callers.add(caller, continuation)
+            apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+        }
         if ignoringCancellation {
-            nextCaller += 1
-            let caller = nextCaller
-            try await withUnsafeThrowingContinuationFromAnyThread {
-                (continuation: UnsafeContinuation<Void, any Error>) in
-                callers.add(caller, continuation)
-                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
-            }
+            try await withUnsafeThrowingContinuationFromAnyThread { register($0) }
             return
         }
         // Cancelling the waiting task ends the wait (a control client hung up), and with it
         // the waiter's timer: a 24 h timeout must not outlive a wait that ended sooner.
-        nextCaller += 1
-        let caller = nextCaller
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuationFromAnyThread {
                 (continuation: UnsafeContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
-                callers.add(caller, continuation)
-                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+                register(continuation)
             }
         } onCancel: {
             // Runs on the loop, so on the actor, after the waiter was added (the registration
