@@ -414,6 +414,22 @@ extension SessionStoreHardeningTests {
         #expect(Set(Self.list(state + "/sessions")) == ["A.json"])
     }
 
+    /// `rm DIR/lock` under a running host lets no second host in: the directory itself is
+    /// locked, not only the file that names the holder.
+    @Test func removingTheLockFileUnderAHostLetsNoSecondOneIn() throws {
+        let state = makeTemporaryDirectory()
+        let first = try SessionStore(directory: state)
+        #expect(unlink(state + "/lock") == 0)
+        #expect(throws: HostError.stateDirectoryInUse(directory: state, pid: nil)) {
+            try SessionStore(directory: state)
+        }
+        try first.save(SceneSession(identifier: "A"))
+        first.close()
+        let second = try SessionStore(directory: state)
+        #expect(second.session("A") != nil)
+        second.close()
+    }
+
     @Test func theLockGoesWithTheStoreOrHostThatHeldIt() throws {
         let state = makeTemporaryDirectory()
         weak var released: SessionStore?

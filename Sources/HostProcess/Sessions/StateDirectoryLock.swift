@@ -1,6 +1,11 @@
 import Glibc
 
-/// One host's exclusive hold on a state directory: `flock(LOCK_EX | LOCK_NB)` on `<dir>/lock`.
+/// One host's exclusive hold on a state directory: `flock(LOCK_EX | LOCK_NB)` on the directory
+/// itself and on `<dir>/lock`, which names the holder's pid.
+///
+/// The directory's lock is what keeps a second host out: removing or replacing `lock` under a
+/// running host (a file anyone may delete by hand) gives a newcomer a fresh file to lock, not
+/// the directory. The file's lock is what hosts before this one took, and still keeps them out.
 ///
 /// `flock` rather than `fcntl` locks: an `flock` belongs to the open file description, so a
 /// second store in the same process conflicts like one in another process (an `fcntl` lock
@@ -20,7 +25,10 @@ import Glibc
 final class StateDirectoryLock: Sendable {
     let directory: String
     private struct State {
+        /// The lock file's; -1 once released.
         var descriptor: Int32
+        /// The directory's.
+        var directoryDescriptor: Int32
         var writers = 0
         var released = false
     }
@@ -29,10 +37,15 @@ final class StateDirectoryLock: Sendable {
     /// Takes the lock, or throws `stateDirectoryInUse` naming the holder's pid.
     init(directory: String) throws(HostError) {
         let path = directory + "/lock"
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else {
+            throw HostError.io("cannot open \(directory): \(String(cString: strerror(errno)))")
+        }
         // Never through a planted symlink, and never blocking on a planted FIFO.
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
+            close(directoryDescriptor)
             if code == ELOOP { throw HostError.unsafeStateDirectory(path: path, reason: "it is a symbolic link") }
             throw HostError.io("cannot open \(path): \(String(cString: strerror(code)))")
         }
@@ -41,10 +54,12 @@ final class StateDirectoryLock: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
+            close(directoryDescriptor)
             throw HostError.unsafeStateDirectory(path: path, reason: "it is not a regular file")
         }
         guard info.st_nlink == 1, info.st_uid == geteuid() else {
             close(descriptor)
+            close(directoryDescriptor)
             let reason =
                 info.st_nlink != 1
                 ? "it has \(info.st_nlink) hard links"
@@ -52,22 +67,26 @@ final class StateDirectoryLock: Sendable {
             throw HostError.unsafeStateDirectory(path: path, reason: reason)
         }
         let staleHolderDeadline = ContinuousClock.now + Self.staleHolderGrace
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            let holder = code == EWOULDBLOCK ? Self.readHolder(descriptor) : nil
-            // The host that wrote its pid is gone, yet the lock is held: a worker it was
-            // spawning when it was SIGKILLed still shares the descriptor between its fork and
-            // its exec, for microseconds. Wait that out rather than refuse a restart.
-            if code == EWOULDBLOCK, let holder, kill(holder, 0) != 0, errno == ESRCH,
-                ContinuousClock.now < staleHolderDeadline
-            {
-                usleep(2_000)
-                continue
+        // The directory first: a host that holds it may have lost its file (`rm DIR/lock`).
+        for (locked, name) in [(directoryDescriptor, directory), (descriptor, path)] {
+            while flock(locked, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                let holder = code == EWOULDBLOCK ? Self.readHolder(descriptor) : nil
+                // The host that wrote its pid is gone, yet the lock is held: a worker it was
+                // spawning when it was SIGKILLed still shares the descriptor between its fork
+                // and its exec, for microseconds. Wait that out rather than refuse a restart.
+                if code == EWOULDBLOCK, let holder, kill(holder, 0) != 0, errno == ESRCH,
+                    ContinuousClock.now < staleHolderDeadline
+                {
+                    usleep(2_000)
+                    continue
+                }
+                Self.unlock(descriptor)
+                Self.unlock(directoryDescriptor)
+                if code == EWOULDBLOCK { throw HostError.stateDirectoryInUse(directory: directory, pid: holder) }
+                throw HostError.io("cannot lock \(name): \(String(cString: strerror(code)))")
             }
-            close(descriptor)
-            if code == EWOULDBLOCK { throw HostError.stateDirectoryInUse(directory: directory, pid: holder) }
-            throw HostError.io("cannot lock \(path): \(String(cString: strerror(code)))")
         }
         // The pid is only for the message of a host that finds the directory taken. Written
         // first and truncated after, so such a host never reads an empty file in between (it
@@ -76,13 +95,16 @@ final class StateDirectoryLock: Sendable {
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         _ = ftruncate(descriptor, off_t(text.count))
         self.directory = directory
-        self.state = Locked(State(descriptor: descriptor))
+        self.state = Locked(State(descriptor: descriptor, directoryDescriptor: directoryDescriptor))
     }
 
     deinit {
         // Every `whileHeld` holds a reference, so no write is in flight here.
-        let descriptor = state.withLock { $0.descriptor }
-        if descriptor >= 0 { Self.unlock(descriptor) }
+        let (descriptor, directoryDescriptor) = state.withLock { ($0.descriptor, $0.directoryDescriptor) }
+        if descriptor >= 0 {
+            Self.unlock(descriptor)
+            Self.unlock(directoryDescriptor)
+        }
     }
 
     /// Runs `body`, a write to the directory, while the lock is held; throws if it was released.
@@ -115,7 +137,9 @@ final class StateDirectoryLock: Sendable {
     private static func closeIfDone(_ state: inout State) {
         guard state.released, state.writers == 0, state.descriptor >= 0 else { return }
         unlock(state.descriptor)
+        unlock(state.directoryDescriptor)
         state.descriptor = -1
+        state.directoryDescriptor = -1
     }
 
     private static func unlock(_ descriptor: Int32) {
