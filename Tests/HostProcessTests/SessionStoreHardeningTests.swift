@@ -395,13 +395,15 @@ extension SessionStoreHardeningTests {
         #expect(throws: inUse) { try SessionStore(directory: state).markDiscarded("A") }
         #expect(Self.list(state + "/discarded").isEmpty)
 
-        // The host's lock descriptor is close-on-exec, and its worker holds no copy.
-        let lockFile = try #require(canonicalPath(state)) + "/lock"
-        let held = Self.openDescriptors("self").filter { $0.target == lockFile }
-        #expect(held.count == 1)
+        // The host's lock descriptors (the lock file's and the directory's) are close-on-exec,
+        // and its worker holds no copy.
+        let directory = try #require(canonicalPath(state))
+        let lockTargets: Set = [directory, directory + "/lock"]
+        let held = Self.openDescriptors("self").filter { lockTargets.contains($0.target) }
+        #expect(held.count == 2)
         #expect(held.allSatisfy { fcntl($0.descriptor, F_GETFD) & FD_CLOEXEC != 0 })
         let worker = try #require(await first.scene("A").status().pid)
-        #expect(!Self.openDescriptors("\(worker)").contains { $0.target == lockFile })
+        #expect(!Self.openDescriptors("\(worker)").contains { lockTargets.contains($0.target) })
 
         // Quit releases the directory, though `first` is still referenced.
         await first.quit()
@@ -455,11 +457,12 @@ extension SessionStoreHardeningTests {
         // as in a process another thread is spawning (between its fork and its exec); the
         // closed store writes nothing more.
         let closed = try SessionStore(directory: state)
-        let lockFile = try #require(canonicalPath(state)) + "/lock"
-        let original = try #require(Self.openDescriptors("self").first { $0.target == lockFile })
-        let copy = dup(original.descriptor)
-        #expect(copy >= 0)
-        defer { close(copy) }
+        let directory = try #require(canonicalPath(state))
+        let held = Self.openDescriptors("self").filter { $0.target == directory || $0.target == directory + "/lock" }
+        #expect(held.count == 2, "the directory's descriptor and the lock file's")
+        let copies = held.map { dup($0.descriptor) }
+        #expect(copies.allSatisfy { $0 >= 0 })
+        defer { for copy in copies { close(copy) } }
         closed.close()
         let reopened = try SessionStore(directory: state)
         #expect(throws: HostError.self) { try closed.save(SceneSession(identifier: "A")) }

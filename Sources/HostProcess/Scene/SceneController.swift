@@ -175,23 +175,29 @@ actor SceneController {
         _ predicate: @escaping @Sendable (SceneStatus) -> Bool
     ) async throws {
         if predicate(machine.status) { return }
-        nextCaller += 1
-        let caller = nextCaller
-        func register(_ continuation: UnsafeContinuation<Void, any Error>) {
-            callers.add(caller, continuation)
-            apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
-        }
+        // The registration is spelled out in each closure, not shared through a local
+        // function: a closure that does not itself use `self` is not isolated to this actor,
+        // and its body then ran on the cooperative pool (ThreadSanitizer caught it).
         if ignoringCancellation {
-            try await withUnsafeThrowingContinuationFromAnyThread { register($0) }
+            nextCaller += 1
+            let caller = nextCaller
+            try await withUnsafeThrowingContinuationFromAnyThread {
+                (continuation: UnsafeContinuation<Void, any Error>) in
+                callers.add(caller, continuation)
+                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
+            }
             return
         }
         // Cancelling the waiting task ends the wait (a control client hung up), and with it
         // the waiter's timer: a 24 h timeout must not outlive a wait that ended sooner.
+        nextCaller += 1
+        let caller = nextCaller
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuationFromAnyThread {
                 (continuation: UnsafeContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
-                register(continuation)
+                callers.add(caller, continuation)
+                apply(machine.wait(caller: caller, what: what, timeout: timeout, predicate))
             }
         } onCancel: {
             // Runs on the loop, so on the actor, after the waiter was added (the registration

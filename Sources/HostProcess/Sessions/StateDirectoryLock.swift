@@ -41,8 +41,10 @@ final class StateDirectoryLock: Sendable {
         guard directoryDescriptor >= 0 else {
             throw HostError.io("cannot open \(directory): \(String(cString: strerror(errno)))")
         }
-        // Never through a planted symlink, and never blocking on a planted FIFO.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        // Never through a planted symlink, and never blocking on a planted FIFO; in the
+        // directory just opened, whatever its path names by now.
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let descriptor = openat(directoryDescriptor, "lock", flags, 0o600)
         guard descriptor >= 0 else {
             let code = errno
             close(directoryDescriptor)
