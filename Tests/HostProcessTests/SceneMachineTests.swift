@@ -191,6 +191,24 @@ import Testing
         #expect(harness.stops == 1)
     }
 
+    /// A terminate whose state cannot be stored still ends the app in order: the worker is
+    /// asked to terminate (not left to the terminate limit and killed), and the caller hears
+    /// of the failure once it has exited.
+    @Test func aTerminateWhoseStateCannotBeStoredStillEndsTheAppInOrder() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.failNextStore = .io("disk full")
+        let terminate = harness.request(.terminate)
+        harness.reply(callbacks: [.sceneDidEnterBackground], result: .object([:]))
+        #expect(harness.machine.session?.restoration == nil)
+        #expect(harness.outcomes[terminate] == nil, "the terminate goes on")
+        #expect(harness.pendingRequests.map(\.op) == [.terminate])
+        harness.exit(.exited(status: 0))
+        #expect(harness.error(of: terminate) == .io("disk full"))
+        #expect(harness.machine.status.lastExit?.reason == .terminated)
+        #expect(harness.signals.isEmpty)
+    }
+
     @Test func aRefusalChangesNothingNotEvenATimer() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -211,6 +211,55 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// A state a worker can send but no connect frame can give back would leave a session
+    /// that never launches again: it is not stored. The request that saved it fails with
+    /// `sessionNotStored`, the trace says why, the session keeps its state (on disk too), and
+    /// the scene launches again with it.
+    @Test func aRestorationStateNoConnectFrameCanGiveBackIsNotStored() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        var configuration = TestWorker.configuration(stateDirectory: state)
+        configuration.maximumFrameSize = 64 << 10
+        // Just under what a connect frame carries: the recording app saves it back inside its
+        // own state (`restoredFrom`), which is a little larger.
+        let wrapper = #"{"blob":""}"#.utf8.count
+        let limit = configuration.maximumFrameSize - SceneMachine.connectFrameRoom
+        let blob = String(repeating: "x", count: limit - wrapper - 16)
+        let file = state + "/sessions/Big.json"
+        let original = Array(
+            (#"{"identifier":"Big","configuration":"Default Configuration","role":"windowApplication","#
+                + #""restoration":{"blob":""# + blob + #""}}"#).utf8
+        )
+        #expect(writeBytes(file, original))
+        let host = try SceneHost(configuration: configuration)
+        let big = try host.scene("Big")
+        try await big.connect()
+        await #expect {
+            try await big.background()
+        } throws: { error in
+            guard case .sessionNotStored(let scene, let reason)? = error as? HostError else { return false }
+            return scene == "Big" && reason.contains("more than a connect frame gives back")
+        }
+        let report = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
+        #expect(report?.op == "background", "\(String(describing: report))")
+        #expect(report?.message?.contains("not stored") == true)
+        #expect(try readFileBytes(file) == original, "the session on disk is the one it was")
+        // It is in the background all the same, and launches again with the state it kept.
+        #expect(await big.status().activation == .background)
+        try await big.kill()
+        try await big.connect()
+        #expect(await big.status().activation == .foregroundActive)
+        let restored = host.trace.history.last { $0.scene == "Big" && $0.name == "willConnectTo" }
+        #expect(restored?.restoration == .object(["blob": .string(blob)]))
+        // A quit still ends the app in order: its state is not stored either.
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        let exits = host.trace.history.filter { $0.scene == "Big" && $0.processEvent == .exited }
+        #expect(exits.last?.reason == .terminated, "\(exits)")
+        #expect(host.trace.history.last { $0.kind == .error }?.op == "terminate")
+        #expect(try readFileBytes(file) == original)
+    }
+
     @Test func twoDamagedVersionsOfASessionAcrossTwoStartsAreBothKept() async throws {
         let state = makeTemporaryDirectory()
         #expect(mkdir(state + "/sessions", 0o700) == 0)

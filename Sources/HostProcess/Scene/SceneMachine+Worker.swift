@@ -354,6 +354,25 @@ extension SceneMachine {
             scheduleSuspension()
             return
         }
+        // A state the worker could send but no connect frame could give back would make the
+        // session impossible to launch: it is not stored, and the session keeps what it had.
+        // The request fails, as when the disk refuses a state (`storeFailed`), and a terminate
+        // goes on first, as it does then.
+        if let result, case let size = Self.encodedSize(of: result), size > maximumRestorationBytes {
+            let op = inFlight.map { Self.operationName(of: $0.work) } ?? "background"
+            let reason =
+                "the restoration state is \(size) bytes, more than a connect frame gives back "
+                + "(\(maximumRestorationBytes) bytes with a frame limit of \(configuration.frameLimit)): "
+                + "not stored, the session keeps the state it had"
+            recordError(op: op, .operationFailed, reason)
+            scheduleSuspension()
+            if case .request(.terminate, _)? = inFlight?.work {
+                continueWithoutStoring(.sessionNotStored(scene: id, reason: reason))
+            } else {
+                fail(.sessionNotStored(scene: id, reason: reason))
+            }
+            return
+        }
         var stored = session ?? SceneSession(identifier: id)
         stored.restoration = result
         stored.lifecycle = kind

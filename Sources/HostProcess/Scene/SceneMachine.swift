@@ -333,10 +333,26 @@ struct SceneMachine: Sendable {
         // The worker is in the background whether or not its state could be stored: it is
         // suspended like any other (it would otherwise run for ever).
         if after == .restoration { scheduleSuspension() }
+        // A terminate (a quit's too) goes on without the state, so that the app still ends in
+        // order; its caller hears of the failure once it has.
+        if after == .restoration, case .request(.terminate, _) = flight.work {
+            continueWithoutStoring(error)
+            return finishEvent()
+        }
         // A session a failed launch could not delete again is still there.
         if after == .rollback { lifecycle.sessionSaved() }
         fail(error)
         return finishEvent()
+    }
+
+    /// The work in flight goes on without the session it was storing, and fails with `error`
+    /// once it has run its steps.
+    mutating func continueWithoutStoring(_ error: HostError) {
+        guard var flight = inFlight else { return }
+        flight.failure = flight.failure ?? error
+        flight.storing = nil
+        flight.wait = .none
+        inFlight = flight
     }
 
     // MARK: Timers
@@ -586,13 +602,13 @@ struct SceneMachine: Sendable {
             // The session's state goes to the worker in the connect frame: one too large for
             // a frame could never launch (the worker refuses the frame, and the launch watchdog
             // ends it). Refused before anything is spawned; nothing changed.
+            // (A worker's state that large is not stored; this one came from a session file.)
             if let restoration = session?.restoration, lifecycle.sessionExists {
-                var encoded: [UInt8] = []
-                JSONWriter.write(restoration, into: &encoded)
-                if encoded.count > configuration.frameLimit - Self.connectFrameRoom {
+                let size = Self.encodedSize(of: restoration)
+                if size > maximumRestorationBytes {
                     let op = inFlight.map { Self.operationName(of: $0.work) } ?? "connect"
                     let reason =
-                        "the session's restoration state is \(encoded.count) bytes: a connect frame cannot carry "
+                        "the session's restoration state is \(size) bytes: a connect frame cannot carry "
                         + "it (the frame limit is \(configuration.frameLimit) bytes); discard the session to start afresh"
                     recordError(op: op, .invalidParameters, reason)
                     fail(.requestTooLarge(scene: id, op: op, reason: reason))
@@ -705,6 +721,15 @@ struct SceneMachine: Sendable {
     /// What a connect frame holds besides the restoration state, at most (its names, its
     /// launch parameters), with room to spare.
     static let connectFrameRoom = 8192
+
+    /// The largest restoration state, in bytes of JSON, that a connect frame gives back.
+    var maximumRestorationBytes: Int { configuration.frameLimit - Self.connectFrameRoom }
+
+    static func encodedSize(of value: JSONValue) -> Int {
+        var encoded: [UInt8] = []
+        JSONWriter.write(value, into: &encoded)
+        return encoded.count
+    }
 
     static func operationName(of work: Work) -> String {
         if case .request(let op, _) = work { return op.name }
