@@ -31,6 +31,37 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// A worker that never says ready is not the scene's: neither `ps` nor a later host
+    /// (which reads the stored session) starts it for a connect without a worker of its own.
+    /// One that connects is stored at once, before any background entry saves the session.
+    @Test func onlyAWorkerThatConnectedIsStoredAndShown() async throws {
+        let state = makeTemporaryDirectory()
+        do {
+            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+            let scene = try host.scene("A")
+            await #expect(throws: HostError.self) { try await scene.connect(worker: ["/bin/true"]) }
+            #expect(await scene.status().workerArgv == nil, "a connect would start the host's worker")
+            #expect(host.sessions.session("A")?.worker == nil)
+            await host.quit()
+        }
+        do {
+            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+            let scene = try host.scene("A")
+            #expect(await scene.status().workerArgv == nil)
+            try await within(.seconds(300), "connect") { try await scene.connect() }
+            #expect(spawnedArgvs(host, "A") == [[TestWorker.hostctl, "worker"]])
+            try await within(.seconds(300), "kill") { try await scene.kill() }
+            let custom = [TestWorker.customWorker]
+            try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
+            #expect(host.sessions.session("A")?.worker == custom, "stored as soon as it connected")
+            await host.quit()
+            #expect(host.verifyTrace() == nil)
+        }
+        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        #expect(await (try host.scene("A")).status().workerArgv == [TestWorker.customWorker])
+        await host.quit()
+    }
+
     @Test func theTraceRecordsWhatASceneSavedAndASilentKill() async throws {
         let host = try SceneHost(configuration: TestWorker.configuration())
         let a = try host.scene("A")

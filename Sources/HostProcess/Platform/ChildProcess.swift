@@ -62,18 +62,19 @@ package final class ChildProcess: Sendable {
     /// unread (nothing of `bytes` is written then), `.brokenPipe` when the worker closed its
     /// stdin or has exited, `.closed` after `closeStdin()`.
     package func writeToStdin(_ bytes: [UInt8]) throws(ChildIOError) {
+        let loop = EventLoop.shared
         let stdinToken = try state.withLock { (descriptors: inout Descriptors) throws(ChildIOError) -> UInt64? in
             if descriptors.stdinClosedByHost { throw .closed }
             guard descriptors.exit == nil, descriptors.stdin >= 0 else { throw .brokenPipe }
             try Self.write(bytes, through: &descriptors)
             // Only the shared loop reads answers ahead; a child another loop watches is not its.
             guard let (epoll, token) = descriptors.writableRegistration,
-                epoll == EventLoop.shared.epollDescriptor
+                epoll == loop.epollDescriptor
             else { return nil }
             return token
         }
         // A batch child woken onto the loop's CPU waits for the loop to run out of work.
-        if scheduling == .batch { EventLoop.shared.yieldBeforeNextPoll(answerExpectedAfter: stdinToken) }
+        if scheduling == .batch { loop.yieldBeforeNextPoll(answerExpectedAfter: stdinToken) }
     }
 
     /// Stops the worker's whole process group (SIGSTOP; the worker also through its pidfd, in

@@ -45,6 +45,8 @@ extension SceneMachine {
         case restoration
         /// The discarded session was deleted.
         case deletion
+        /// The worker that connected was stored, as the one a later host starts again.
+        case connectedWorker
         /// The session a launch stored was deleted again: its worker could not be started
         /// (the failure is the flight's `failure`).
         case rollback

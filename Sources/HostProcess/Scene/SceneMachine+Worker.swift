@@ -286,7 +286,7 @@ extension SceneMachine {
             if options.background {
                 storeRestoration(result)
             } else {
-                scheduleSuspension()
+                storeConnectedWorker()
             }
         case .enterBackground:
             storeRestoration(result)
@@ -379,6 +379,20 @@ extension SceneMachine {
         stored.worker = storedWorker(worker?.argv)
         inFlight?.storing = stored
         setWait(.store(.restoration))
+        output.append(.storeSession(stored))
+    }
+
+    /// Stores the worker that just connected in the foreground, if it is not the one stored:
+    /// a later host starts it again (the launch stored none, in case it never connected).
+    private mutating func storeConnectedWorker() {
+        guard session?.worker != storedWorker(worker?.argv) else {
+            scheduleSuspension()
+            return
+        }
+        var stored = session ?? SceneSession(identifier: id)
+        stored.worker = storedWorker(worker?.argv)
+        inFlight?.storing = stored
+        setWait(.store(.connectedWorker))
         output.append(.storeSession(stored))
     }
 

@@ -74,7 +74,7 @@ struct SceneMachine: Sendable {
             hasBackgroundTask: lifecycle.hasBackgroundTask,
             isDiscarded: lifecycle.isDiscarded,
             lastExit: lastExit,
-            workerArgv: worker?.argv ?? lastArgv,
+            workerArgv: worker?.argv ?? lastConnectedArgv,
             presented: lifecycle.presented?.name,
             presentation: lifecycle.presented?.style,
             lifecycle: lifecycle.kind,
@@ -293,7 +293,7 @@ struct SceneMachine: Sendable {
             }
         case .restoration:
             scheduleSuspension()
-        case .deletion:
+        case .deletion, .connectedWorker:
             break
         case .rollback:
             session = nil
@@ -627,8 +627,9 @@ struct SceneMachine: Sendable {
             inFlight?.launch = (background, root, lifecycle.sessionExists)
             beforeLaunch = (lifecycle, session, lastArgv)
             if !lifecycle.sessionExists {
+                // Its worker is stored once it connects (`storeConnectedWorker`): one that
+                // never says ready must not be what the next host starts.
                 var fresh = session ?? SceneSession(identifier: id)
-                fresh.worker = storedWorker(argv)
                 if case .request(.connect(_, _, _, let launch), _)? = inFlight?.work, let kind = launch.lifecycle {
                     fresh.lifecycle = kind == .app ? .app : nil
                 }

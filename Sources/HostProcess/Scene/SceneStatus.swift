@@ -13,8 +13,8 @@ public struct SceneStatus: Sendable, Hashable {
     public var isDiscarded: Bool
     /// How the last worker ended, if one did.
     public var lastExit: WorkerExit?
-    /// The argv of the live worker, else of the last one (what a `connect` without a
-    /// worker of its own starts again); nil before the first.
+    /// The argv of the live worker, else of the last one whose connect succeeded (what a
+    /// `connect` without a worker of its own starts again); nil when that is the host's.
     public var workerArgv: [String]? = nil
     /// The controller presented over the stack, if any (LIFECYCLE.md §3a).
     public var presented: String? = nil
