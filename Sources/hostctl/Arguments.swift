@@ -66,7 +66,8 @@ struct Arguments {
     /// Removes the first `name VALUE` or `name=VALUE`; nil if absent.
     ///
     /// `VALUE` may start with `--` only in the `=` form or when `acceptsDashedValue` is set
-    /// (argv for a worker): otherwise `--socket --json` is a missing value, not a path.
+    /// (argv for a worker): otherwise `--socket --json` is a missing value, not a path. It may
+    /// be empty only then too: `--state-dir ""` is a usage error, not a directory named "".
     mutating func option(_ name: String, acceptsDashedValue: Bool = false) throws(UsageError) -> String? {
         learn(name)
         guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else {
@@ -78,7 +79,9 @@ struct Arguments {
             guard !value.isEmpty else { throw UsageError("hostctl \(command): \(name) needs a value") }
             return value
         }
-        guard index + 1 < remaining.count, acceptsDashedValue || !remaining[index + 1].hasPrefix("--") else {
+        guard index + 1 < remaining.count,
+            acceptsDashedValue || (!remaining[index + 1].hasPrefix("--") && !remaining[index + 1].isEmpty)
+        else {
             throw UsageError("hostctl \(command): \(name) needs a value")
         }
         let value = remaining[index + 1]

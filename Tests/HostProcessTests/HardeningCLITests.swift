@@ -135,6 +135,9 @@ import Testing
         // serve and the client operations (CLI.md), checked before any socket is touched.
         (["serve"], "--socket"),
         (["serve", "--socket"], "--socket needs a value"),
+        // An empty value is no path (it used to be tried as a directory named "", exit 3).
+        (["serve", "--socket", "$SOCKET", "--state-dir", ""], "--state-dir needs a value"),
+        (["run", "$OK", "--trace", ""], "--trace needs a value"),
         (["serve", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
         (["ps"], "--socket"),
         (["ps", "--socket", "$SOCKET", "--bogus"], "unknown option --bogus"),
