@@ -93,7 +93,7 @@ extension Help {
         damaged session file in --state-dir (kept aside as FILE.damaged), one a line.
 
           --socket PATH     the socket (default: $SCENEHOST_SOCKET). Its directory must be
-                            yours and closed to group and others ($XDG_RUNTIME_DIR, or
+                            yours and not writable by group or others ($XDG_RUNTIME_DIR, or
                             mkdir -m 700 DIR); /tmp itself is refused. A stale socket is
                             replaced; a live one (a host answers there) never is.
           --state-dir DIR   keep scene sessions in DIR (they survive the host). One host

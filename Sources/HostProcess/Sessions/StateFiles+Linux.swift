@@ -20,7 +20,7 @@ struct StateFileOperations: Sendable {
 /// someone else could write to and against files planted in it.
 ///
 /// - The directory and its `sessions/` and `discarded/` must be the current user's own and
-///   closed to group and others, like the control socket's directory: anyone else who can
+///   not writable by group or others, like the control socket's directory: anyone else who can
 ///   write there could plant a symlink that makes the host (perhaps root) overwrite a file
 ///   of their choosing.
 /// - Every file is opened with `O_NOFOLLOW`; a temporary file is created with
