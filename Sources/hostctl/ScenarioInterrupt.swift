@@ -37,13 +37,10 @@ final class ScenarioInterrupt: Sendable {
         }
     }
 
-    /// The scenario's host: an interrupt quits it. One that came before it existed quits it now.
+    /// The scenario's host: an interrupt quits it (one that came before it existed ended
+    /// the process).
     func attach(_ host: SceneHost) {
-        let interrupted = state.withLock { state in
-            state.host = host
-            return state.signal != nil
-        }
-        if interrupted { Task.detached { await host.quit() } }
+        state.withLock { $0.host = host }
     }
 
     /// The signal that interrupted the command, if one did.
@@ -60,6 +57,12 @@ final class ScenarioInterrupt: Sendable {
         }
         guard first else {
             printError("hostctl: \(Self.name(of: signal)) again: stopping at once")
+            exit(ExitCode.runtimeFailure.rawValue)
+        }
+        // No host yet: nothing ran, so there is nothing to quit in order, and the command may
+        // be waiting where no quit reaches it (opening a `--trace` FIFO that has no reader).
+        guard host != nil else {
+            printError("hostctl: \(Self.name(of: signal)) before the host started: stopping, nothing ran")
             exit(ExitCode.runtimeFailure.rawValue)
         }
         guard interrupts else { return }

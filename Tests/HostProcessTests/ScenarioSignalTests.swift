@@ -41,6 +41,43 @@ import Testing
     }
 }
 
+extension ScenarioSignalTests {
+    /// A `--trace` FIFO without a reader holds the run in `open(2)`, before any host exists: a
+    /// signal then ends it at once (exit 3). It used to be taken as a quit in order that
+    /// nothing could carry out, so one SIGTERM (`timeout`'s) never ended the run.
+    @Test func aSignalBeforeTheHostStartedEndsTheRunAtOnce() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/one.json"
+        #expect(writeFile(scenario, #"{"steps":[{"op":"connect","scene":"A"}]}"#))
+        let fifo = directory + "/trace.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try Spawned([TestWorker.hostctl, "run", scenario, "--quiet", "--trace", fifo])
+        defer { try? run.child.send(signal: SIGKILL) }
+        // No event says that a thread waits for the FIFO's reader: its wait channel does.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !Self.aThread(of: run.child.pid, waitsIn: "wait_for_partner"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try run.child.send(signal: SIGTERM)
+        // A run that does not end fails the test (killed), not the suite (hung).
+        let limit = killAfter(.seconds(60), run.child)
+        defer { limit.cancel() }
+        #expect(await run.exit() == .exited(status: 3), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("hostctl: SIGTERM before the host started: stopping, nothing ran\n"), "\(run.stderr)")
+    }
+
+    private static func aThread(of pid: pid_t, waitsIn function: String) -> Bool {
+        guard let directory = opendir("/proc/\(pid)/task") else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard Int(name) != nil else { continue }
+            if ProcFile.text("/proc/\(pid)/task/\(name)/wchan") == function { return true }
+        }
+        return false
+    }
+}
+
 @Suite struct QuitTwiceTests {
     /// A second `quit()` while one is under way returns when that one has ended: whoever
     /// called it finds the host stopped (an interrupted scenario's failing step quits too).
