@@ -63,14 +63,19 @@ extension ScenarioSignalTests {
         let limit = killAfter(.seconds(60), run.child)
         defer { limit.cancel() }
         #expect(await run.exit() == .exited(status: 3), "\(run.stderr)")
-        #expect(run.stderr.hasSuffix("hostctl: SIGTERM before the host started: stopping, nothing ran\n"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasSuffix("hostctl: SIGTERM before the host started: stopping, nothing ran\n"),
+            "\(run.stderr)"
+        )
     }
 
     private static func aThread(of pid: pid_t, waitsIn function: String) -> Bool {
         guard let directory = opendir("/proc/\(pid)/task") else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard Int(name) != nil else { continue }
             if ProcFile.text("/proc/\(pid)/task/\(name)/wchan") == function { return true }
         }
