@@ -111,3 +111,54 @@ import Testing
         return nil
     }
 }
+
+/// What `verify` used to accept of a real trace edited by hand (a reviewer's edits of a
+/// `connect`, `kill`, `quit` run): each breaks the model and is now a violation.
+@Suite struct EditedTraceTests {
+    /// A's connect, kill and the host's quit, as the host recorded them.
+    static func killedRun() async throws -> [TraceEvent] {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await within(.seconds(300), "connect and kill") {
+            try await scene.connect()
+            try await scene.kill()
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        return host.trace.history
+    }
+
+    @Test func anExitOfAnotherPidIsAViolation() async throws {
+        var events = try await Self.killedRun()
+        let exit = try #require(events.firstIndex { $0.processEvent == .exited })
+        let spawned = try #require(events.first { $0.processEvent == .spawned }?.pid)
+        events[exit].pid = spawned + 1
+        let violation = HostDefectTests.verify(events)
+        #expect(violation?.seq == events[exit].seq)
+        #expect(violation?.expected == "process exited of pid \(spawned), the worker spawned last")
+    }
+
+    @Test func anExitWithoutItsStateEventBeforeTheHostStoppedIsAViolation() async throws {
+        var events = try await Self.killedRun()
+        let exit = try #require(events.firstIndex { $0.processEvent == .exited })
+        #expect(events[exit + 1].kind == .state && events[exit + 1].to == .unattached)
+        events.remove(at: exit + 1)
+        let violation = HostDefectTests.verify(events)
+        #expect(violation?.scene == "A")
+        #expect(violation?.got.hasPrefix("host stopped") == true, "\(String(describing: violation))")
+        #expect(violation?.expected.contains("owed since the exit") == true, "\(String(describing: violation))")
+    }
+
+    @Test func anEventAfterTheHostStoppedIsAViolation() async throws {
+        var events = try await Self.killedRun()
+        let last = try #require(events.last)
+        #expect(last.kind == .host && last.name == "stopped")
+        var spawned = TraceEvent(kind: .process, scene: "B", processEvent: .spawned, pid: 4242)
+        spawned.seq = last.seq + 1
+        spawned.time = last.time
+        events.append(spawned)
+        let violation = HostDefectTests.verify(events)
+        #expect(violation?.seq == spawned.seq)
+        #expect(violation?.expected == "no event after host stopped")
+    }
+}

@@ -23,6 +23,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// The worker process's state: `none` before the first `spawned`, `launching` until the
     /// launch atom ends, `terminated` after `exited`.
     public private(set) var processState: ProcessState = .none
+    /// The pid the live worker's `spawned` named, if it named one: its other process events
+    /// name the same.
+    private var livePid: Int32?
     /// The navigation stack by controller name, root first.
     public private(set) var stack: [String] = []
     /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
@@ -355,6 +358,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard let processEvent = event.processEvent else {
             throw violation(event, expected: "a process event (spawned, suspended, resumed or exited)")
         }
+        if processEvent != .spawned, let pid = event.pid, let livePid, pid != livePid {
+            throw violation(event, expected: "process \(processEvent) of pid \(livePid), the worker spawned last")
+        }
         switch processEvent {
         case .spawned:
             guard !processState.isAlive else {
@@ -367,6 +373,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 )
             }
             processState = .launching
+            livePid = event.pid
             lifecycle = .scene
         case .suspended:
             // Mid-atom first: the steps still owed say most about what went wrong.
@@ -399,6 +406,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             // The process is gone with everything in it; the session (and `sessionExists`)
             // stays, and the activation waits for the host's state event to `unattached`.
             processState = .terminated
+            livePid = nil
             progress = AtomProgress()
             appOrigin.reset()
             stack = []

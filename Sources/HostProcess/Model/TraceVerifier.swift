@@ -3,7 +3,8 @@ import Protocol
 /// Checks a whole trace, one event at a time: `seq` strictly increasing from 1 over the
 /// trace, and each scene's events against its own `SceneTraceChecker` (scenes interleave
 /// freely). `error` events take part in the `seq` order and nothing else; so do `host`
-/// events, except that the host's `stopped` comes after the exit of every worker it spawned.
+/// events, except that the host's `stopped` comes after the exit of every worker it spawned
+/// (and the state event each exit owes), and nothing comes after it.
 public struct TraceVerifier: Sendable {
     /// The `seq` of the last accepted event; 0 before the first.
     private var lastSeq = 0
@@ -17,6 +18,8 @@ public struct TraceVerifier: Sendable {
     private var lastScene: (name: String, index: Int)?
     /// Events accepted so far.
     public private(set) var eventCount = 0
+    /// Whether the host's `stopped` was accepted: nothing may follow it.
+    private var hostStopped = false
 
     public init() {}
 
@@ -40,6 +43,14 @@ public struct TraceVerifier: Sendable {
                 got: "seq \(event.seq) (\(event.violationSummary))"
             )
         }
+        if hostStopped {
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: "no event after host stopped",
+                got: event.violationSummary
+            )
+        }
         if event.time < lastTime || !event.time.isFinite {
             return LifecycleViolation(
                 seq: event.seq,
@@ -50,7 +61,10 @@ public struct TraceVerifier: Sendable {
         }
         switch event.kind {
         case .host:
-            if event.name == "stopped", let violation = workerOutliving(event) { return violation }
+            if event.name == "stopped" {
+                if let violation = workerOutliving(event) { return violation }
+                hostStopped = true
+            }
         case .error:
             break
         case .callback, .state, .process:
@@ -104,7 +118,8 @@ public struct TraceVerifier: Sendable {
     }
 
     /// A worker spawned and not exited when the host says it `stopped` (the host waits for
-    /// every worker's death before it stops, so a trace without the exit lost it).
+    /// every worker's death before it stops, so a trace without the exit lost it), or an exit
+    /// whose state event to `unattached` is missing.
     private func workerOutliving(_ stopped: TraceEvent) -> LifecycleViolation? {
         for (scene, index) in checkerIndex.sorted(by: { $0.key < $1.key }) {
             let checker = checkers[index]
@@ -117,7 +132,16 @@ public struct TraceVerifier: Sendable {
                     got: stopped.violationSummary
                 )
             case .none, .terminated:
-                continue
+                // The host writes the state event an exit owes before anything else of the scene.
+                guard checker.activation == .unattached else {
+                    return LifecycleViolation(
+                        seq: stopped.seq,
+                        scene: scene,
+                        expected: ExpectedStep.state(from: checker.activation, to: .unattached)
+                            .summary(stack: checker.stack) + " (owed since the exit) before host stopped",
+                        got: stopped.violationSummary
+                    )
+                }
             }
         }
         return nil
