@@ -58,6 +58,22 @@ import Testing
         #expect(error == #"unknown top-level field "\#(cut)" (expected "config" and "steps")"#)
     }
 
+    @Test("a long scene name is cut short, in a scenario's error and in verify's")
+    func longSceneNamesAreCut() {
+        let scene = String(repeating: "S", count: 100_000)
+        let cut = #""\#(String(repeating: "S", count: 64))…""#
+        let error = scenarioError(#"{"steps":[{"op":"connect","scene":"\#(scene)"}]}"#) ?? ""
+        #expect(error.utf8.count < 400 && error.contains("invalid scene identifier \(cut)"), "\(error.prefix(300))")
+        var verifier = TraceVerifier()
+        _ = verifier.check(TraceEvent(seq: 1, time: 0, kind: .host, name: "started"))
+        let violation = verifier.check(
+            TraceEvent(seq: 2, time: 0, kind: .process, scene: scene, processEvent: .spawned, pid: 5)
+        )
+        let message = violation?.description ?? ""
+        #expect(message.utf8.count < 400, "\(message.prefix(300))")
+        #expect(message.hasPrefix("seq 2, scene \(cut): expected a scene identifier"), "\(message.prefix(300))")
+    }
+
     @Test("a control request's op, fields and signal are quoted and escaped")
     func controlMessages() {
         let cases: [(json: String, message: String)] = [

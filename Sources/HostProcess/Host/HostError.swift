@@ -45,7 +45,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .refused(let scene, let op, let reason):
             "scene \(scene): \(op) refused: \(reason)"
         case .invalidSceneIdentifier(let id):
-            "invalid scene identifier \(String(reflecting: id)): use 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
+            "invalid scene identifier \(quoted(id)): use 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
         case .spawnFailed(let scene, let message):
             "scene \(scene): cannot start worker: \(message)"
         case .workerExited(let scene, let op, let reason, let detail):

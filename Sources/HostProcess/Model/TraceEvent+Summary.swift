@@ -23,10 +23,11 @@ extension TraceEvent {
 }
 
 extension String {
-    /// A name from a trace as a one-line message shows it: as it is, or quoted and escaped
-    /// (`quoted`) when it holds a control character, which would break the line (and could
-    /// reach the terminal as an escape sequence: `hostctl verify` prints the message).
+    /// A name from a trace as a one-line message shows it: as it is, or quoted, escaped and
+    /// cut short (`quoted`) when it holds a control character, which would break the line
+    /// (and could reach the terminal as an escape sequence: `hostctl verify` prints the
+    /// message), or is longer than any name the host accepts (256 bytes).
     var inMessage: String {
-        utf8.contains { $0 < 0x20 } ? quoted(self) : self
+        utf8.count > 256 || utf8.contains { $0 < 0x20 } ? quoted(self) : self
     }
 }

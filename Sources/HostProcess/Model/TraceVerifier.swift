@@ -94,7 +94,7 @@ public struct TraceVerifier: Sendable {
                         seq: event.seq,
                         scene: scene,
                         expected: "a scene identifier of 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'",
-                        got: "scene \(String(reflecting: scene))"
+                        got: "scene \(quoted(scene))"
                     )
                 }
                 var checker = SceneTraceChecker()
