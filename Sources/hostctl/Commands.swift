@@ -17,6 +17,13 @@ enum Commands {
         var scenario = DemoScenario.scenario
         scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
         try arguments.finish()
+        try OutputPaths.check(
+            timelinePath,
+            flag: "--timeline",
+            isNot: tracePath,
+            what: "the --trace file",
+            command: "demo"
+        )
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
             scenario,
@@ -42,6 +49,7 @@ enum Commands {
         // not its value taken for the scenario's file name.
         try arguments.rejectUnknownOptions()
         let path = try arguments.positional("SCENARIO.json")
+        try OutputPaths.check(tracePath, flag: "--trace", isNot: path, what: "the scenario it runs", command: "run")
         var scenario: Scenario
         do {
             scenario = try Scenario(contentsOf: path)

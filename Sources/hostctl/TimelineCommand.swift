@@ -21,6 +21,7 @@ extension Commands {
             throw UsageError("hostctl timeline: unknown option \"\(path)\" (see hostctl timeline --help)")
         }
         try arguments.finish()
+        try OutputPaths.check(outputs.first, flag: "-o", isNot: path, what: "the trace it reads", command: "timeline")
 
         let events: [TraceEvent]
         do {

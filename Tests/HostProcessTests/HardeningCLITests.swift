@@ -231,6 +231,39 @@ import Testing
         #expect(outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
     }
 
+    /// An output that is the command's input, or its other output, is refused before
+    /// anything is read or written: it used to be overwritten, with exit 0.
+    @Test func anOutputThatIsAnInputIsRefusedAndLeftAlone() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/s.json"
+        let text = #"{"steps":[]}"#
+        #expect(writeFile(scenario, text))
+        let cases: [(arguments: [String], words: String)] = [
+            (["run", scenario, "--trace", scenario], "--trace \"\(scenario)\" is the scenario it runs"),
+            (
+                [
+                    "timeline", scenario, "-o",
+                    directory + "/../" + String(directory.split(separator: "/").last!) + "/s.json",
+                ], "is the trace it reads"
+            ),
+            (
+                ["demo", "--quiet", "--trace", directory + "/d", "--timeline", directory + "/./d"],
+                "is the --trace file"
+            ),
+        ]
+        for (arguments, words) in cases {
+            let outcome = try await Self.hostctl(arguments)
+            #expect(outcome.exit == .exited(status: 2), "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.hasSuffix("name another file\n"), "\(arguments): \(outcome.stderr)")
+        }
+        #expect(try readFileBytes(scenario) == Array(text.utf8))
+        #expect(access(directory + "/d", F_OK) != 0, "the demo did not run")
+        // A device takes both outputs.
+        let both = try await Self.hostctl(["demo", "--quiet", "--trace", "/dev/null", "--timeline", "/dev/null"])
+        #expect(both.exit == .exited(status: 0), "\(both.stderr)")
+    }
+
     /// `verify` streams a trace of any length but holds at most one line, of at most 4 MiB;
     /// `timeline` reads at most 16 MiB. Beyond either: one line on stderr, exit 3.
     @Test func verifyAndTimelineReadWithinTheirLimits() async throws {
