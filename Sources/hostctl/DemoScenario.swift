@@ -57,6 +57,9 @@ enum DemoScenario {
             // The Notes worker is killed; its session keeps the saved state, and reconnecting restores it.
             .scene("Notes", .kill(signal: 9)),
             .scene("Notes", .connect(root: "Root")),
+            // The restored editor is closed: a rerun with the same --state-dir starts from the
+            // same stack, not one Editor deeper each time (the stack's limit would end it).
+            .scene("Notes", .pop),
             // Mail is closed; Music goes to background and is suspended before the quit.
             .scene("Mail", .disconnect),
             // Clock comes back, then the quit terminates it: applicationWillTerminate.

@@ -47,6 +47,14 @@ import Testing
             "Mail-1 connected without the state its first run saved"
         )
         #expect(try await Self.run(["verify", trace]).exit == .exited(status: 0))
+        // Notes starts the rerun from the stack the first run began with: reruns do not
+        // stack up an Editor each (they used to, up to the stack's limit).
+        let notesConnect = events.first { $0.scene == "Notes" && $0.name == "willConnectTo" }
+        guard case .object(let state)? = notesConnect?.restoration else {
+            Issue.record("Notes connected without its saved state: \(String(describing: notesConnect))")
+            return
+        }
+        #expect(state["stack"] == ["Root"])
     }
 
     /// An empty `stateDir` is refused with the scenario's other errors (exit 2, naming the
