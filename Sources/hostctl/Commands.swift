@@ -24,6 +24,7 @@ enum Commands {
             what: "the --trace file",
             command: "demo"
         )
+        try OutputPaths.checkWritable(timelinePath, flag: "--timeline", command: "demo")
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
             scenario,

@@ -20,6 +20,18 @@ enum OutputPaths {
         )
     }
 
+    /// Throws a usage error when `output` cannot be written (a missing or closed directory),
+    /// for an output written only at the end (`demo --timeline`): it used to fail after the
+    /// whole run.
+    static func checkWritable(_ output: String?, flag: String, command: String) throws(UsageError) {
+        guard let output, output != "-" else { return }
+        let target = access(output, F_OK) == 0 ? output : directory(of: output)
+        guard access(target, W_OK) != 0 else { return }
+        throw UsageError(
+            "hostctl \(command): \(flag) \(quoted(output)): cannot write there (\(String(cString: strerror(errno))))"
+        )
+    }
+
     /// Whether `a` and `b` are the same regular file: the same inode when both exist, else
     /// the same path once their directories are resolved (a device such as `/dev/null` may
     /// take several outputs).
@@ -39,11 +51,15 @@ enum OutputPaths {
 
     /// `path` with its directory resolved (`realpath`), for a file that does not exist yet.
     private static func resolved(_ path: String) -> String? {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let real = realpath(directory, nil) else { return nil }
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(directory(of: path), nil) else { return nil }
         defer { free(real) }
         return String(cString: real) + "/" + name
+    }
+
+    /// The directory part of `path` (`.` for a bare name).
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return path[..<slash].isEmpty ? "/" : String(path[..<slash])
     }
 }

@@ -219,6 +219,11 @@ import Testing
     /// README), before anything is printed or started.
     @Test(arguments: [
         (["demo", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
+        // Written only at the end, and checked first all the same (it used to fail after the run).
+        (
+            ["demo", "--timeline", "/nonexistent/dir/demo.svg"],
+            "--timeline \"/nonexistent/dir/demo.svg\": cannot write there"
+        ),
         (["run", "$OK", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
         (["serve", "--socket", "$SOCKET", "--trace", "/nonexistent/dir/trace.jsonl"], "cannot open trace file"),
         (["serve", "--socket", "$SOCKET", "--state-dir", "/tmp"], "writable by others"),

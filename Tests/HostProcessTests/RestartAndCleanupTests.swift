@@ -132,6 +132,20 @@ import Testing
         #expect(error(#"{"steps":[{"op":"connect","scene":"../x"}]}"#)?.contains("invalid scene identifier") == true)
         #expect(error(#"{"steps":[{"op":"kill","scene":"A","signal":"NOPE"}]}"#)?.contains("unknown signal") == true)
         #expect(error(#"{"steps":[{"op":"connect","scene":"A"}"#)?.contains("not valid JSON") == true)
+        // The wrong type is not "missing"; a limit is named; a size the host refuses at the
+        // step is refused with the file's errors, naming the step.
+        #expect(error(#"{"steps":{}}"#) == #""steps" must be an array of steps"#)
+        let width = error(#"{"steps":[{"op":"resize","scene":"A","width":9007199254740992,"height":1}]}"#)
+        #expect(
+            width?.contains(#""width" must be an integer in 1...1099511627776"#) == true,
+            "\(String(describing: width))"
+        )
+        let name = String(repeating: "V", count: 300)
+        let push = error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"\#(name)"}]}"#)
+        #expect(
+            push?.hasPrefix("step 2 (push): a view controller name may take at most 256 bytes") == true,
+            "\(String(describing: push))"
+        )
         #expect(
             error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"waitFor","scene":"A","state":"foregroundActive"}]}"#)
                 == nil

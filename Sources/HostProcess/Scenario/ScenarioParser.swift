@@ -38,7 +38,8 @@ extension Scenario {
             limits = try Self.parseLimits(config)
         }
         guard case .array(let steps)? = object["steps"] else {
-            throw ScenarioError("missing \"steps\": an array of steps")
+            if object["steps"] == nil { throw ScenarioError("missing \"steps\": an array of steps") }
+            throw ScenarioError("\"steps\" must be an array of steps")
         }
         var entries: [Entry] = []
         for (index, step) in steps.enumerated() {
@@ -155,7 +156,17 @@ extension Scenario {
             }
         default:
             let scene = try fields.scene()
-            return .scene(scene, try sceneOperation(op, &fields))
+            let operation = try sceneOperation(op, &fields)
+            // The sizes the host would refuse at the step are refused with the file's other
+            // errors, before anything runs (a smaller configured frame limit is still checked
+            // at the step).
+            do {
+                try RequestLimits.check(operation, scene: scene, frameLimit: FrameLimits.defaultMaximumFrameSize)
+            } catch {
+                guard case .requestTooLarge(_, _, let reason) = error else { throw fields.error("\(error)") }
+                throw fields.error(reason)
+            }
+            return .scene(scene, operation)
         }
     }
 
@@ -302,10 +313,14 @@ private struct Fields {
         return flag
     }
 
+    /// The largest integer a step's field takes (2⁴⁰): far above any window size, count or
+    /// duration, and far below what overflows in arithmetic on it.
+    static let largestInteger = 1 << 40
+
     func int(_ key: String, minimum: Int) throws(ScenarioError) -> Int? {
         guard let value = object[key] else { return nil }
-        guard case .int(let number) = value, number >= minimum, number <= 1 << 40 else {
-            throw error("\"\(key)\" must be an integer of at least \(minimum)")
+        guard case .int(let number) = value, number >= minimum, number <= Self.largestInteger else {
+            throw error("\"\(key)\" must be an integer in \(minimum)...\(Self.largestInteger)")
         }
         return number
     }
