@@ -85,7 +85,9 @@ enum Help {
         their callbacks, nothing after sceneDidDisconnect but what the model allows.
         Exit 0 when valid; 1 with the first violation (seq, scene, expected, got); 2 when
         the file cannot be opened; 3 when a read fails or a line is longer than 4 MiB. A trace of any length is
-        checked as it is read, one line at a time.
+        checked as it is read, one line at a time. TRACE.jsonl - reads the trace from stdin:
+
+          hostctl demo --trace /dev/stdout --quiet | hostctl verify -
         """
 
     static let timeline = """

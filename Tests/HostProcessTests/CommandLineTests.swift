@@ -92,6 +92,13 @@ import Testing
         #expect(demo.stdout.contains("scene Clock") && demo.stdout.contains("applicationDidEnterBackground"))
         let valid = try await Self.run(["verify", trace])
         #expect(valid.exit == .exited(status: 0))
+        // `-` is stdin, as for `timeline`.
+        let piped = try await Self.run(
+            ["/bin/sh", "-c", #"exec "$0" verify - < "$1""#, TestWorker.hostctl, trace],
+            direct: true
+        )
+        #expect(piped.exit == .exited(status: 0), "\(piped.stderr)")
+        #expect(piped.stdout == valid.stdout && valid.stdout.hasPrefix("valid: "), "\(piped.stdout)")
 
         // Swap the payloads of two different callbacks of one scene, keeping seq order.
         var events = try readLines(trace).map { try TraceEvent(jsonLine: Array($0.utf8)) }
@@ -107,6 +114,11 @@ import Testing
         let swapped = try await Self.run(["verify", trace])
         #expect(swapped.exit == .exited(status: 1))
         #expect(swapped.stderr.contains("seq \(events[first].seq), scene Mail: expected"))
+        let swappedPiped = try await Self.run(
+            ["/bin/sh", "-c", #"exec "$0" verify - < "$1""#, TestWorker.hostctl, trace],
+            direct: true
+        )
+        #expect(swappedPiped.exit == .exited(status: 1) && swappedPiped.stderr == swapped.stderr)
     }
 
     /// The demo switches Music's tabs; `verify` rejects the switch with the new tab's

@@ -7,12 +7,13 @@ import Darwin
 #endif
 
 extension TraceVerifier {
-    /// Verifies the trace file at `path` (JSON Lines), reading it in chunks so that a long
-    /// trace is never held in memory. Stops at the first malformed line or violation.
+    /// Verifies the trace file at `path` (JSON Lines; `-` is stdin, as for `timeline`),
+    /// reading it in chunks so that a long trace is never held in memory. Stops at the first
+    /// malformed line or violation.
     public static func verify(contentsOf path: String) throws(TraceFileError) -> TraceVerificationResult {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
+        defer { if descriptor != 0 { close(descriptor) } }
 
         var verification = JSONLinesVerification(lineLimit: JSONLinesVerification.maximumLineBytes)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
