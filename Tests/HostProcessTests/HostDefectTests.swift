@@ -162,3 +162,17 @@ import Testing
         #expect(violation?.expected == "no event after host stopped")
     }
 }
+
+extension EditedTraceTests {
+    /// A quit host records nothing more of its own: a `memoryPressure` after `stopped` used to
+    /// be recorded, which `verify` now refuses.
+    @Test func aMemoryPressureAfterTheQuitRecordsNothing() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        try await within(.seconds(300), "connect") { try await host.scene("A").connect() }
+        await host.quit()
+        await host.memoryPressure()
+        let last = host.trace.history.last
+        #expect(last?.kind == .host && last?.name == "stopped", "\(String(describing: last))")
+        #expect(host.verifyTrace() == nil)
+    }
+}

@@ -209,6 +209,47 @@ import Testing
         #expect(harness.signals.isEmpty)
     }
 
+    /// The worker runs whether or not its argv could be stored: a failed store of it is an
+    /// `error` event, not a failed connect (the session's next save stores it).
+    @Test func aConnectedWorkerThatCannotBeStoredStillConnects() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.kill(signal: SIGKILLNumber))
+        harness.exit(.signaled(signal: SIGKILLNumber))
+        harness.failNextStore = .io("disk full")
+        let connect = harness.request(.connect(worker: ["custom"]))
+        harness.ready()
+        harness.reply(callbacks: [
+            .willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneWillEnterForeground,
+            .sceneDidBecomeActive,
+        ])
+        #expect(harness.succeeded(connect))
+        let report = harness.recorded { $0.kind == .error }.last
+        #expect(report?.message?.contains("was not stored as the scene's") == true, "\(String(describing: report))")
+        #expect(harness.machine.session?.worker == nil)
+        #expect(harness.machine.status.workerArgv == ["custom"])
+    }
+
+    /// A disconnect or a discard whose state cannot be stored still ends its worker in order;
+    /// the disconnect fails once it has, the discard (whose session goes anyway) does not.
+    @Test(arguments: [SceneOperation.disconnect, .discard])
+    func aDisconnectOrDiscardWhoseStateCannotBeStoredStillEndsTheWorker(op: SceneOperation) {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.failNextStore = .io("disk full")
+        let caller = harness.request(op)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground], result: .object([:]))
+        #expect(harness.outcomes[caller] == nil, "it goes on")
+        #expect(harness.pendingRequests.map(\.op) == [.disconnect], "\(harness.pendingRequests)")
+        harness.exit(.exited(status: 0))
+        if op == .discard {
+            #expect(harness.succeeded(caller), "\(String(describing: harness.outcomes[caller]))")
+        } else {
+            #expect(harness.error(of: caller) == .io("disk full"))
+        }
+        #expect(harness.signals.isEmpty)
+    }
+
     @Test func aRefusalChangesNothingNotEvenATimer() {
         var harness = SceneMachineHarness()
         harness.connect()

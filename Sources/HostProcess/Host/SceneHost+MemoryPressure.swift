@@ -10,6 +10,8 @@ extension SceneHost {
     /// Without a memory limit (an explicit pressure request) steps 1 and 2 always run and
     /// step 3 never does: running scenes are only killed to get under a real limit.
     public func memoryPressure() async {
+        // A quitting host records nothing more of its own: its trace ends with `stopped`.
+        guard !isQuitting else { return }
         trace.record(TraceEvent(kind: .host, name: "memoryPressure"))
         let limit = configuration.memoryLimitBytes
         func overLimit() async -> Bool {

@@ -94,6 +94,9 @@ extension SceneMachine {
         var storing: SceneSession?
         /// Set when the request failed but must still end its worker (`terminate`).
         var failure: HostError?
+        /// A state that could not be stored on the way (too large, a full disk): the work goes
+        /// on, and fails with it once done, unless something fails it first.
+        var storeFailure: HostError?
         /// The launch's parameters, for the `connect` request written once spawned.
         var launch: (background: Bool, root: String, reconnect: Bool)?
         /// An app change was followed while this work was on its way to the worker.

@@ -345,32 +345,31 @@ extension SceneMachine {
     /// The suspension delay starts once it is stored (or at once, with nothing to store).
     /// A nil answer clears what an earlier one stored: as in UIKit, the session then has no
     /// state to restore (an app back on its first screen saves nothing).
-    private mutating func storeRestoration(_ result: JSONValue?) {
+    private mutating func storeRestoration(_ answer: JSONValue?) {
         let kind: LifecycleKind? = lifecycle.kind == .app ? .app : nil
-        guard
-            result != nil || session?.restoration != nil || session?.lifecycle != kind
-                || session?.worker != storedWorker(worker?.argv)
-        else {
-            scheduleSuspension()
-            return
-        }
         // A state the worker could send but no connect frame could give back would make the
-        // session impossible to launch: it is not stored, and the session keeps what it had.
-        // The request fails, as when the disk refuses a state (`storeFailed`), and a terminate
-        // goes on first, as it does then.
-        if let result, case let size = Self.encodedSize(of: result), size > maximumRestorationBytes {
+        // session impossible to launch: it is not stored, the session keeps the state it had
+        // (its worker and lifecycle are stored as usual), and the work fails once done, as
+        // for a full disk (`storeFailed`); a discard does not fail for it.
+        var result = answer
+        if let answer, case let size = Self.encodedSize(of: answer), size > maximumRestorationBytes {
             let op = inFlight.map { Self.operationName(of: $0.work) } ?? "background"
             let reason =
                 "the restoration state is \(size) bytes, more than a connect frame gives back "
                 + "(\(maximumRestorationBytes) bytes with a frame limit of \(configuration.frameLimit)): "
                 + "not stored, the session keeps the state it had"
             recordError(op: op, .operationFailed, reason)
-            scheduleSuspension()
-            if case .request(.terminate, _)? = inFlight?.work {
-                continueWithoutStoring(.sessionNotStored(scene: id, reason: reason))
-            } else {
-                fail(.sessionNotStored(scene: id, reason: reason))
+            if var flight = inFlight, !isDiscard(flight.work) {
+                flight.storeFailure = flight.storeFailure ?? .sessionNotStored(scene: id, reason: reason)
+                inFlight = flight
             }
+            result = session?.restoration
+        }
+        guard
+            result != nil || session?.restoration != nil || session?.lifecycle != kind
+                || session?.worker != storedWorker(worker?.argv)
+        else {
+            scheduleSuspension()
             return
         }
         var stored = session ?? SceneSession(identifier: id)

@@ -333,10 +333,22 @@ struct SceneMachine: Sendable {
         // The worker is in the background whether or not its state could be stored: it is
         // suspended like any other (it would otherwise run for ever).
         if after == .restoration { scheduleSuspension() }
-        // A terminate (a quit's too) goes on without the state, so that the app still ends in
-        // order; its caller hears of the failure once it has.
-        if after == .restoration, case .request(.terminate, _) = flight.work {
-            continueWithoutStoring(error)
+        // Work that ends the worker goes on without the state, so that the app still ends in
+        // order; its caller hears of the failure once it has (a discard's never: the session
+        // goes anyway).
+        if after == .restoration, endsTheWorker(flight.work) {
+            continueWithoutStoring(isDiscard(flight.work) ? nil : error)
+            return finishEvent()
+        }
+        // The worker runs: not storing its argv is reported, not a failed connect (the next
+        // save of the session stores it).
+        if after == .connectedWorker {
+            recordError(
+                op: Self.operationName(of: flight.work),
+                .operationFailed,
+                "the worker that connected was not stored as the scene's: \(error)"
+            )
+            continueWithoutStoring(nil)
             return finishEvent()
         }
         // A session a failed launch could not delete again is still there.
@@ -346,13 +358,26 @@ struct SceneMachine: Sendable {
     }
 
     /// The work in flight goes on without the session it was storing, and fails with `error`
-    /// once it has run its steps.
-    mutating func continueWithoutStoring(_ error: HostError) {
+    /// once it has run its steps (nil: it does not fail for it).
+    mutating func continueWithoutStoring(_ error: HostError?) {
         guard var flight = inFlight else { return }
-        flight.failure = flight.failure ?? error
+        flight.storeFailure = flight.storeFailure ?? error
         flight.storing = nil
         flight.wait = .none
         inFlight = flight
+    }
+
+    /// Work whose steps end the worker: a state it cannot store does not stop it halfway.
+    func endsTheWorker(_ work: Work) -> Bool {
+        switch work {
+        case .request(.terminate, _), .request(.disconnect, _), .request(.discard, _): true
+        default: false
+        }
+    }
+
+    func isDiscard(_ work: Work) -> Bool {
+        if case .request(.discard, _) = work { return true }
+        return false
     }
 
     // MARK: Timers
@@ -534,9 +559,10 @@ struct SceneMachine: Sendable {
     mutating func complete() {
         guard let flight = inFlight.take() else { return }
         if case .expireBackgroundTask = flight.work { armBackgroundTaskDeadline() }
+        let failure = flight.failure ?? flight.storeFailure
         if let caller = flight.caller {
-            output.append(.resume(caller, flight.failure.map { .failure($0) } ?? .success(())))
-        } else if let failure = flight.failure {
+            output.append(.resume(caller, failure.map { .failure($0) } ?? .success(())))
+        } else if let failure {
             reportInternalFailure(of: flight.work, failure)
         }
     }

@@ -14,7 +14,8 @@ public struct SceneStatus: Sendable, Hashable {
     /// How the last worker ended, if one did.
     public var lastExit: WorkerExit?
     /// The argv of the live worker, else of the last one whose connect succeeded (what a
-    /// `connect` without a worker of its own starts again); nil when that is the host's.
+    /// `connect` without a worker of its own starts again); nil when none has connected,
+    /// and a `connect` starts the host's.
     public var workerArgv: [String]? = nil
     /// The controller presented over the stack, if any (LIFECYCLE.md §3a).
     public var presented: String? = nil
