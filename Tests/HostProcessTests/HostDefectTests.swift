@@ -138,6 +138,21 @@ import Testing
         #expect(violation?.expected == "process exited of pid \(spawned), the worker spawned last")
     }
 
+    @Test func anExitWithAnUnknownSignalIsAViolation() async throws {
+        var events = try await Self.killedRun()
+        let exit = try #require(events.firstIndex { $0.processEvent == .exited })
+        #expect(events[exit].signal == "KILL")
+        #expect(HostDefectTests.verify(events) == nil)
+        for signal in ["BOGUS", "SIGKILL", "9", "65"] {
+            events[exit].signal = signal
+            let violation = HostDefectTests.verify(events)
+            #expect(violation?.seq == events[exit].seq, "\(signal)")
+            #expect(violation?.expected.hasPrefix("process exited with a signal named as the host names it") == true)
+        }
+        events[exit].signal = "34"
+        #expect(HostDefectTests.verify(events) == nil, "a real-time signal has no name")
+    }
+
     @Test func anExitWithoutItsStateEventBeforeTheHostStoppedIsAViolation() async throws {
         var events = try await Self.killedRun()
         let exit = try #require(events.firstIndex { $0.processEvent == .exited })

@@ -436,6 +436,17 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard (event.status == nil) != (event.signal == nil) else {
             throw violation(event, expected: "process exited with either a status or a signal")
         }
+        // As the host names signals: `KILL`, not `SIGKILL` or `9`; a number only for a signal
+        // without a name (a real-time one).
+        if let signal = event.signal {
+            guard let number = SignalNames.number(named: signal), SignalNames.name(of: number) == signal else {
+                throw violation(
+                    event,
+                    expected:
+                        "process exited with a signal named as the host names it (KILL, TERM, …; 1–64 for one without a name)"
+                )
+            }
+        }
         switch event.reason {
         case nil:
             throw violation(event, expected: "process exited with a reason")
