@@ -61,7 +61,7 @@ extension Help {
         case .connect: "start A's worker (default: A's last one)"
         case .push, .pop: "navigation (foreground only)"
         case .notify: "a --value that is not JSON is sent as a string"
-        case .kill: "signal the worker (reason killed), wait for its death (≤ terminate limit)"
+        case .kill: "signal the worker (reason killed), wait for its death (≤ terminate limit; STOP, CONT: none)"
         case .memoryPressure: "LIFECYCLE.md §4's order, host-wide"
         case .sleep: "the host waits MS ms before its reply (scripts)"
         case .waitFor: "default timeout 10000 ms (--timeoutMs too)"

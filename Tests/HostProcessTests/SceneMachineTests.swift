@@ -612,6 +612,24 @@ import Testing
 
     // MARK: Kills
 
+    /// A signal that ends no process (SIGSTOP to make a worker hang, SIGCONT) is delivered and
+    /// answered at once: there is no death to wait for. It used to wait out the terminate
+    /// limit (5 s) and then answer all the same.
+    @Test func aKillWithASignalThatEndsNoProcessAnswersAtOnce() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let stop = SignalNames.number(named: "STOP")!
+        let kill = harness.request(.kill(signal: stop))
+        #expect(harness.succeeded(kill))
+        #expect(harness.signals == [stop])
+        #expect(harness.timers[.killGrace] == nil, "nothing to wait for")
+        #expect(harness.machine.status.process == .running)
+        // A terminating signal still waits for the death.
+        let term = harness.request(.kill(signal: SignalNames.number(named: "TERM")!))
+        #expect(harness.outcomes[term] == nil)
+        #expect(harness.timers[.killGrace] != nil)
+    }
+
     @Test func aKillDoesNotWaitBehindATransitionInFlight() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -845,6 +845,11 @@ struct SceneMachine: Sendable {
                 // the signal is delivered when it resumes.
                 output.append(.signal(signal))
                 output.append(.resume(caller, .success(())))
+            } else if Self.signalsThatEndNoProcess.contains(signal) {
+                // No death to wait for (SIGSTOP to make a worker hang, say): delivered, and
+                // answered at once. A stopped worker then ends at its next watchdog.
+                output.append(.signal(signal))
+                output.append(.resume(caller, .success(())))
             } else {
                 sendKill(signal, reason: .killed)
                 killWaiters.append(caller)
@@ -852,6 +857,12 @@ struct SceneMachine: Sendable {
             }
         }
     }
+
+    /// The signals whose default action stops, continues or ignores a process: a `kill`
+    /// with one of them does not wait for a death.
+    static let signalsThatEndNoProcess: Set<Int32> = Set(
+        ["STOP", "TSTP", "TTIN", "TTOU", "CONT", "CHLD", "URG", "WINCH"].compactMap(SignalNames.number(named:))
+    )
 
     /// LIFECYCLE.md §4: a worker still launching is killed silently (SIGKILL, no callback)
     /// by a terminate, and at once, as a kill is: waiting behind its launch would let it
