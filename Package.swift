@@ -20,7 +20,8 @@ let package = Package(
         .executable(name: "hostctl", targets: ["hostctl"]),
     ],
     targets: [
-        .target(name: "CSceneHostSys"),
+        // libdispatch: its run-loop hooks for the worker's main queue (MainQueueWake.c).
+        .target(name: "CSceneHostSys", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "Protocol", swiftSettings: strict),
         .target(name: "SceneWorker", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
         .target(name: "HostProcess", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),

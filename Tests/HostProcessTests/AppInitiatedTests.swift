@@ -57,6 +57,26 @@ struct AppInitiatedTests {
         #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
     }
 
+    /// Work the app queues on the main actor runs between requests, as on a run loop's turn:
+    /// right after the reply to the request that queued it, and while the worker waits in
+    /// read(2) for the next request (a task that slept first). The host follows what it does.
+    @Test func workTheAppQueuesOnTheMainActorRunsBetweenRequests() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        for milliseconds in [0, 20] {
+            let mark = host.lastSeq
+            try await scene.notify("openDetailLater", value: .int(milliseconds))
+            #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
+            #expect(await scene.status().stack == ["Root", "Detail"])
+            #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
+            try await scene.pop()
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
+    }
+
     @Test func navigationTheRulesRefuseFailsInTheAppWithNothingChanged() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(600)  // the scene stays running in the background

@@ -99,6 +99,22 @@ int csh_start_group_sentinel(void);
 int csh_sched_setaffinity(int tid, size_t size, const void *mask);
 int csh_sched_getaffinity(int tid, size_t size, void *mask);
 
+/// Lets a worker's main thread, which waits for requests in a blocking read(2), run the work
+/// queued on its main queue (`Task { @MainActor in … }`, `DispatchQueue.main.async`) between
+/// requests, as a run loop would. `csh_main_queue_wake_start` (main thread, once): turns the
+/// main queue into a run-loop queue and starts a watcher thread that interrupts the main
+/// thread's read with `csh_main_queue_wake_signal()` (SIGRTMIN+3; its handler does nothing)
+/// when work is queued while it reads. 0, or an errno value (then nothing is watched).
+/// `csh_main_queue_will_read`: 1 when the caller may block in its read, 0 when work is waiting
+/// (run it first); `csh_main_queue_did_read` after the read returns, whatever it returned.
+/// `csh_main_queue_run_pending`: runs the waiting work (1), or returns 0 at once, without a
+/// system call, when none waits.
+int csh_main_queue_wake_start(void);
+int csh_main_queue_wake_signal(void);
+int csh_main_queue_will_read(void);
+void csh_main_queue_did_read(void);
+int csh_main_queue_run_pending(void);
+
 /// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
 int csh_malloc_trim(size_t pad);
 

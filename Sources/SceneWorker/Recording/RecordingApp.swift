@@ -21,6 +21,8 @@ extension WorkerApp {
     /// It also acts on its own the way real apps do (docs/LIFECYCLE.md §3b):
     /// - the notification `openDetail` makes it push a controller named by the notification's
     ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop;
+    ///   `openDetailLater` pushes `Detail` from a main-actor task, after the reply or after
+    ///   the value's milliseconds;
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
     ///   whole stack in `willConnectTo` with `setViewControllers` (when the saved root is the
     ///   root it connects with);
@@ -90,6 +92,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let openDetail = "openDetail"
     /// The notification that makes the app pop.
     static let closeDetail = "closeDetail"
+    /// The notification that makes the app push `Detail` later, from a main-actor task (as
+    /// app code that awaits something does): at once after the notification's reply, or
+    /// after the value's milliseconds when it is a positive integer (at most a minute).
+    static let openDetailLater = "openDetailLater"
     /// The notification that makes the app open a window (`requestSceneSessionActivation`;
     /// a string value names the session to bring forward, else a new one).
     static let openWindow = "openWindow"
@@ -206,6 +212,16 @@ final class RecordingSceneDelegate: UISceneDelegate {
             )
         case Self.closeDetail:
             navigationController.popViewController(animated: true)
+        case Self.openDetailLater:
+            var milliseconds = 0
+            if case .int(let value) = value { milliseconds = max(0, min(value, 60_000)) }
+            Task { @MainActor in
+                if milliseconds > 0 { try? await Task.sleep(for: .milliseconds(milliseconds)) }
+                navigationController.pushViewController(
+                    UIViewController(restorationIdentifier: "Detail"),
+                    animated: true
+                )
+            }
         case Self.finishUpload:
             endUpload()
         case Self.openSheet:

@@ -7,7 +7,9 @@ import Glibc
 
 /// The worker's run loop, on the main thread (the scene's main thread): blocking reads of
 /// stdin into a `FrameDecoder`, each frame handed to a `WorkerSession`, and everything the
-/// frames of one read produced written back in one batch.
+/// frames of one read produced written back in one batch. Between requests it runs the work
+/// the app queued on its main queue (`Task { @MainActor in … }`, `DispatchQueue.main.async`),
+/// as a run loop's turn would, and writes what that work did (app changes) at once.
 @MainActor
 enum WorkerProcess {
     /// The size of one read(2).
@@ -15,6 +17,9 @@ enum WorkerProcess {
 
     static func run(app: WorkerApp, faults: FaultPlan) -> Never {
         prepareProcess(faults: faults)
+        // First, before anything queues work on the main queue. Without it (a refusal),
+        // main-queue work waits for the next request.
+        _ = csh_main_queue_wake_start()
         let output = OutputWriter(fileDescriptor: protocolOutput())
         // Before the real session: the rehearsal's throwaway one is then no longer the shared
         // application's.
@@ -26,7 +31,7 @@ enum WorkerProcess {
         var garbagePending = faults.garbageAfterHandshake
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
-            let count = readSome(into: buffer)
+            let count = readSome(into: buffer, session: session, output: output)
             if count == 0 {
                 // EOF: the host closed our stdin (or is gone). Any unterminated tail is dropped.
                 output.flush()
@@ -85,10 +90,28 @@ enum WorkerProcess {
         return descriptor
     }
 
-    /// Reads at least one byte, or returns 0 at EOF (a read error counts as EOF).
-    private static func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// Reads at least one byte, or returns 0 at EOF (a read error counts as EOF). Runs the
+    /// main queue's work first whenever some waits, and while it waits for a request.
+    private static func readSome(
+        into buffer: UnsafeMutableRawBufferPointer,
+        session: WorkerSession,
+        output: OutputWriter
+    ) -> Int {
         while true {
+            if csh_main_queue_run_pending() != 0 {
+                output.take(from: session.sink)
+                output.flush()
+                if let status = session.exitStatus {
+                    exit(status)
+                }
+            }
+            // Work queued by the work just run waits: a request already in the pipe goes
+            // first, so an app whose main-queue work queues more forever still serves the host.
+            if csh_main_queue_will_read() == 0, !requestWaiting() {
+                continue
+            }
             let count = read(0, buffer.baseAddress, buffer.count)
+            csh_main_queue_did_read()
             if count >= 0 {
                 return count
             }
@@ -102,6 +125,12 @@ enum WorkerProcess {
                 return 0
             }
         }
+    }
+
+    /// Whether stdin has something to read (a request, or EOF) right now.
+    private static func requestWaiting() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
     }
 
     /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it
