@@ -164,6 +164,30 @@ import Testing
         #expect(violation?.expected.contains("owed since the exit") == true, "\(String(describing: violation))")
     }
 
+    /// The host kills for memory only after it recorded the pressure, and for a background
+    /// task's deadline only a process that began one.
+    @Test func anExitForMemoryOrABackgroundTaskWithoutItsCauseIsAViolation() async throws {
+        var events = try await Self.killedRun()
+        let exit = try #require(events.firstIndex { $0.processEvent == .exited })
+        events[exit].reason = .jetsam
+        var violation = HostDefectTests.verify(events)
+        #expect(violation?.seq == events[exit].seq)
+        #expect(violation?.expected.hasPrefix("a host event memoryPressure or memoryLimitExceeded") == true)
+        var pressure = TraceEvent(kind: .host, name: "memoryPressure")
+        pressure.time = events[exit - 1].time
+        var relieved = events
+        relieved.insert(pressure, at: exit)
+        for index in relieved.indices { relieved[index].seq = index + 1 }
+        #expect(HostDefectTests.verify(relieved) == nil)
+
+        events[exit].reason = .backgroundTaskTimeout
+        violation = HostDefectTests.verify(events)
+        #expect(violation?.seq == events[exit].seq)
+        #expect(
+            violation?.expected == "callback beginBackgroundTask before process exited (reason background-task-timeout)"
+        )
+    }
+
     @Test func anEventAfterTheHostStoppedIsAViolation() async throws {
         var events = try await Self.killedRun()
         let last = try #require(events.last)

@@ -75,6 +75,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// The controllers have begun appearing in the current process (first appearance ran).
     private var hasAppeared = false
     private var backgroundTask = BackgroundTaskState.none
+    /// The current process began a background task (ended or not): the only kind of process
+    /// the host ends with reason `background-task-timeout`.
+    private var hasBegunBackgroundTask = false
     private var shutdown = Shutdown.none
     /// The session connected before in this trace, so a launch is a reconnect and has no
     /// `configurationForConnecting`.
@@ -323,6 +326,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             shutdown = .terminating
         case .beginBackgroundTask:
             backgroundTask = .running
+            hasBegunBackgroundTask = true
         case .backgroundTaskExpiration:
             backgroundTask = .expired
         case .endBackgroundTask:
@@ -423,6 +427,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             hasLaunched = false
             hasAppeared = false
             backgroundTask = .none
+            hasBegunBackgroundTask = false
             shutdown = .none
         }
     }
@@ -457,6 +462,14 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
                 : "callback sceneDidDisconnect and every deinit before process exited (reason disconnected)"
             throw violation(event, expected: owed)
+        case .backgroundTaskTimeout:
+            // Not "a task still running": the app may end it just as the host's deadline kills.
+            guard hasBegunBackgroundTask else {
+                throw violation(
+                    event,
+                    expected: "callback beginBackgroundTask before process exited (reason background-task-timeout)"
+                )
+            }
         case .terminated:
             if shutdown == .terminating { return }
             let owed =

@@ -20,6 +20,9 @@ public struct TraceVerifier: Sendable {
     public private(set) var eventCount = 0
     /// Whether the host's `stopped` was accepted: nothing may follow it.
     private var hostStopped = false
+    /// A host event `memoryPressure` or `memoryLimitExceeded` was accepted: from then on a
+    /// worker may exit with reason `jetsam`.
+    private var sawMemoryPressure = false
 
     public init() {}
 
@@ -61,6 +64,9 @@ public struct TraceVerifier: Sendable {
         }
         switch event.kind {
         case .host:
+            if event.name == "memoryPressure" || event.name == "memoryLimitExceeded" {
+                sawMemoryPressure = true
+            }
             if event.name == "stopped" {
                 if let violation = workerOutliving(event) { return violation }
                 hostStopped = true
@@ -81,6 +87,16 @@ public struct TraceVerifier: Sendable {
                     seq: event.seq,
                     scene: scene,
                     expected: "a positive `pid` on a process event",
+                    got: event.violationSummary
+                )
+            }
+            // The host kills for memory only while relieving pressure it recorded first.
+            if event.kind == .process, event.reason == .jetsam, !sawMemoryPressure {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: scene,
+                    expected:
+                        "a host event memoryPressure or memoryLimitExceeded before process exited (reason jetsam)",
                     got: event.violationSummary
                 )
             }
