@@ -356,6 +356,7 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
         t.connectToForeground()
         t.toBackground()
         t.suspended()
+        t.add(TraceEvent(kind: .host, name: "memoryPressure"))
         t.exited(.jetsam, signal: "KILL")
         t.state(.background, .unattached)
         #expect(firstViolation(t.events) == nil)
