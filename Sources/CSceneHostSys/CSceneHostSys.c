@@ -219,3 +219,11 @@ int csh_stdout_flush_error(void) {
     if (fflush(stdout) != 0) return errno != 0 ? errno : EIO;
     return ferror(stdout) ? EIO : 0;
 }
+
+int csh_sched_getcpu(void) {
+    return sched_getcpu();
+}
+
+int csh_gettid(void) {
+    return (int)syscall(SYS_gettid);
+}

@@ -98,6 +98,10 @@ int csh_start_group_sentinel(void);
 /// dlsym). 0, or -1 and errno.
 int csh_sched_setaffinity(int tid, size_t size, const void *mask);
 int csh_sched_getaffinity(int tid, size_t size, void *mask);
+/// sched_getcpu(): the CPU the caller runs on, or -1; gettid(): the caller's thread id. Both
+/// declared by glibc only under _GNU_SOURCE.
+int csh_sched_getcpu(void);
+int csh_gettid(void);
 
 /// Lets a worker's main thread, which waits for requests in a blocking read(2), run the work
 /// queued on its main queue (`Task { @MainActor in … }`, `DispatchQueue.main.async`) between

@@ -94,6 +94,7 @@ extension EventLoop {
     func register(_ watch: Watch) {
         var watch = watch
         let id = watches.withLock { $0.insert(watch) }
+        applyCPUReservation(toNewChild: watch.child)
         let descriptors = watch.child.beginWatching(epoll: epollDescriptor, stdinToken: id << 2 | Source.stdin.rawValue)
         watch.pidfd = descriptors.pidfd
         watch.stdout = descriptors.stdout
@@ -130,6 +131,9 @@ extension EventLoop {
         batch.reserveCapacity(Self.retainedJobCapacity)
         var readAhead = ReadAheadRule()
         var spin = LoopSpin(window: LoopSpin.windowFromEnvironment())
+        startCPUReservation()
+        var cpuWindowEnd = LoopInstant.now().nanoseconds + LoopCPUReservation.window
+        var polledInWindow: Int64 = 0
         while true {
             let ranOut = LoopInstant.now()
             var count: Int32 = 0
@@ -157,6 +161,16 @@ extension EventLoop {
             }
             let woke = LoopInstant.now()
             spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke)))
+            // A poll waits for answers: it is not the work that saturates the loop.
+            switch polled {
+            case .polledAndFound?: polledInWindow += ranOut.nanoseconds(to: woke)
+            case .polledInVain?: polledInWindow += spin.window
+            default: break
+            }
+            if woke.nanoseconds >= cpuWindowEnd {
+                cpuWindowEnd = cpuReservationWindowEnded(now: woke, polled: polledInWindow)
+                polledInWindow = 0
+            }
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }

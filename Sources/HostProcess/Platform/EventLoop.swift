@@ -70,6 +70,10 @@ package final class EventLoop: Sendable {
     /// to read first (`yieldBeforeNextPoll`): 0, none; `severalAnswers`; or the stdout token
     /// of the one child written to.
     let expectedAnswer = Atomic<UInt64>(0)
+    /// Whether the loop keeps a CPU to itself, and what it measured (`LoopCPUReservation`).
+    let cpuReservation = Locked(CPUReservationState())
+    /// The CPU the loop keeps to itself, -1 when none: workers keep off it.
+    let reservedCPU = Atomic<Int32>(-1)
     /// `expectedAnswer` when more than one child (or an unwatched one) was written to.
     static let severalAnswers = UInt64.max
 

@@ -41,7 +41,8 @@ extension Help {
           kill         SIGKILL from outside until the exited trace event arrives
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently (≥ 150k
                        with 8 and 64), next to throughput-floor.N: as many bench-echo
-                       children driven by one thread with epoll, no host
+                       children driven by one thread with epoll, no host; the note says
+                       when the saturated loop kept a CPU to itself (SCENEHOST_LOOP_CPU)
           memory       idle worker PSS (≤ 1 MiB) and host memory per scene
           suspend      background until suspended, then foreground again
           terminate    terminating 100 running scenes at once

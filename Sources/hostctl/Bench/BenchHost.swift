@@ -154,10 +154,10 @@ enum BenchHost {
         rounds: Int,
         transitionsPerRound: Int,
         beforeRounds: (Int) async -> Void = { _ in }
-    ) async throws -> [(scenes: Int, rate: Samples, latency: Samples)] {
+    ) async throws -> [(scenes: Int, rate: Samples, latency: Samples, reservedCPU: Int32?)] {
         let host = try SceneHost(configuration: configuration())
         var scenes: [SceneHandle] = []
-        var results: [(scenes: Int, rate: Samples, latency: Samples)] = []
+        var results: [(scenes: Int, rate: Samples, latency: Samples, reservedCPU: Int32?)] = []
         for count in counts {
             var added: [SceneHandle] = []
             while scenes.count + added.count < count {
@@ -179,7 +179,7 @@ enum BenchHost {
                 rate.append(Double(count * perScene) / seconds)
                 latency.append(contentsOf: latencies)
             }
-            results.append((count, rate, latency))
+            results.append((count, rate, latency, EventLoop.shared.reservedLoopCPU))
         }
         await host.quit()
         return results
@@ -304,11 +304,14 @@ enum BenchHost {
         let roundTrip = try await roundTrips(scenes[0], warmup: warmup, count: trips)
         var pinned: [BenchPlacement: Samples] = [:]
         if let pid = await scenes[0].status().pid {
+            // A placement is ours to make: the loop keeps no CPU of its own meanwhile.
+            await EventLoop.shared.setCPUReservation(allowed: false)
             for placement in placements where placement.isAvailable && BenchPlacement.pinHost() {
                 defer { BenchPlacement.unpinHost() }
                 guard placement.pinChild(pid) else { continue }
                 pinned[placement] = try await roundTrips(scenes[0], warmup: warmup, count: trips)
             }
+            await EventLoop.shared.setCPUReservation(allowed: true)
         }
         let after = BenchEnvironment.hostResidentKiB() ?? .nan
         let memory = await workerMemory(scenes)

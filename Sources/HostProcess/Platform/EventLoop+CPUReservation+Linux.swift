@@ -1,0 +1,201 @@
+import CSceneHostSys
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loop's side of `LoopCPUReservation`: it measures how busy it is, window by window, and
+/// pins itself and keeps the workers off its CPU while it is saturated.
+extension EventLoop {
+    /// What the loop keeps between windows. Touched by the loop thread at the end of each
+    /// window (every 50 ms at most) and by `setCPUReservation(allowed:)`.
+    struct CPUReservationState: Sendable {
+        var policy = LoopCPUReservation()
+        /// The loop thread's mask when it started: the CPUs the host may use, which workers
+        /// inherit and get back.
+        var hostMask: CPUMask?
+        /// The loop thread's id (for `setCPUReservation(allowed:)`, from another thread).
+        var loopThreadID: pid_t = 0
+        var allowed = true
+        var windowStart: Int64 = 0
+        var runnableAtWindowStart: Int64 = 0
+        /// The loop thread's `/proc/thread-self/schedstat`, -1 without one.
+        var schedstat: Int32 = -1
+    }
+
+    /// Whether the loop may reserve its CPU at all: `SCENEHOST_LOOP_CPU=shared` says never.
+    static func cpuReservationFromEnvironment() -> Bool {
+        guard let value = getenv("SCENEHOST_LOOP_CPU") else { return true }
+        return String(cString: value) != "shared"
+    }
+
+    /// The loop thread, as it starts.
+    func startCPUReservation() {
+        let mask = CPUMask.ofThread(0)
+        let allowed = Self.cpuReservationFromEnvironment()
+        let schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
+        cpuReservation.withLock { state in
+            state.hostMask = mask
+            state.loopThreadID = csh_gettid()
+            state.allowed = allowed
+            state.schedstat = schedstat
+            state.windowStart = LoopInstant.now().nanoseconds
+            state.runnableAtWindowStart = Self.runnableTime(schedstat: schedstat)
+        }
+    }
+
+    /// How long the loop thread has wanted to run, in nanoseconds: on a CPU, or waiting for
+    /// one (`schedstat`'s first two fields). A loop that waits for its CPU is as saturated as
+    /// one that runs: counting only its CPU time, a loop held back by the workers on its CPU
+    /// would look less busy the more they hold it back. Without schedstat, its CPU time.
+    private static func runnableTime(schedstat: Int32) -> Int64 {
+        if schedstat >= 0 {
+            var bytes = [UInt8](repeating: 0, count: 96)
+            let count = bytes.withUnsafeMutableBytes { pread(schedstat, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                let fields = bytes[..<count].split(separator: UInt8(ascii: " ")).prefix(2)
+                    .compactMap { Int64(String(decoding: $0, as: UTF8.self)) }
+                if fields.count == 2 { return fields[0] + fields[1] }
+            }
+        }
+        return threadCPUTime()
+    }
+
+    /// The loop thread, once a window has passed (`now`): `polled` nanoseconds of it were
+    /// polls for answers. Returns when the next window ends.
+    func cpuReservationWindowEnded(now: LoopInstant, polled: Int64) -> Int64 {
+        let schedstat = cpuReservation.withLock { $0.schedstat }
+        let runnable = Self.runnableTime(schedstat: schedstat)
+        let cpu = csh_sched_getcpu()
+        // Acted on under the lock, so that `setCPUReservation` never sees half a change.
+        let reserved = cpuReservation.withLock { state in
+            let wall = max(1, now.nanoseconds - state.windowStart)
+            let worked = runnable - state.runnableAtWindowStart - polled
+            let busy = Double(max(0, worked)) / Double(wall)
+            state.windowStart = now.nanoseconds
+            state.runnableAtWindowStart = runnable
+            let mayReserve: Bool
+            if state.allowed, busy >= LoopCPUReservation.saturated, cpu >= 0, let hostMask = state.hostMask,
+                hostMask.count >= 2, hostMask.contains(cpu)
+            {
+                // Nobody else pinned the loop (the bench's placements do).
+                mayReserve = CPUMask.ofThread(0) == hostMask
+            } else {
+                mayReserve = false
+            }
+            if let action = state.policy.windowEnded(busy: busy, cpu: cpu, mayReserve: mayReserve),
+                let hostMask = state.hostMask
+            {
+                perform(action, hostMask: hostMask, loopThread: 0)
+            }
+            if case .reserved = state.policy.state { return true }
+            return false
+        }
+        let windowEnd = now.nanoseconds + LoopCPUReservation.window
+        // While reserved, windows go on even when the loop sleeps, so that it lets go.
+        if reserved {
+            _ = scheduleTimer(at: LoopInstant(nanoseconds: windowEnd)) {}
+        }
+        return windowEnd
+    }
+
+    /// Pins or unpins the loop thread, and has the workers follow (on the sweep thread: a
+    /// process's threads are listed in /proc). Called with `cpuReservation`'s lock held.
+    private func perform(_ action: LoopCPUReservation.Action, hostMask: CPUMask, loopThread: pid_t) {
+        switch action {
+        case .reserve(let cpu):
+            CPUMask.only(cpu).apply(toThread: loopThread)
+            reservedCPU.store(cpu, ordering: .sequentiallyConsistent)
+        case .release:
+            reservedCPU.store(-1, ordering: .sequentiallyConsistent)
+            hostMask.apply(toThread: loopThread)
+        }
+        BlockingWorkThread.sweeps.submit { [self] in applyCPUReservationToWorkers(hostMask: hostMask) }
+    }
+
+    /// Gives every worker the mask the reservation calls for now: the host's CPUs but the
+    /// loop's while it keeps one, else all of them. Runs on the sweep thread, one job after
+    /// another, each reading the reservation when it runs, so the last word wins.
+    private func applyCPUReservationToWorkers(hostMask: CPUMask) {
+        let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
+        let mask = cpu < 0 ? hostMask : hostMask.removing(cpu)
+        let workers = watches.withLock { table in table.values.filter { $0.child.scheduling == .batch }.map(\.child.pid)
+        }
+        for pid in workers { mask.apply(toProcess: pid) }
+    }
+
+    /// A worker just registered: while a CPU is reserved, it keeps off it too.
+    func applyCPUReservation(toNewChild child: ChildProcess) {
+        guard child.scheduling == .batch, reservedCPU.load(ordering: .sequentiallyConsistent) >= 0 else { return }
+        guard let hostMask = cpuReservation.withLock({ $0.hostMask }) else { return }
+        BlockingWorkThread.sweeps.submit { [self] in
+            let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
+            (cpu < 0 ? hostMask : hostMask.removing(cpu)).apply(toProcess: child.pid)
+        }
+    }
+
+    /// Allows or forbids the loop to reserve its CPU (`SCENEHOST_LOOP_CPU`); forbidding it
+    /// gives a reserved CPU back, and returns once the loop and every worker have their CPUs
+    /// back. For code that places the host's threads itself (the bench's pinned rows).
+    package func setCPUReservation(allowed: Bool) async {
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
+            let releasing = cpuReservation.withLock { state in
+                state.allowed = allowed
+                guard !allowed, case .reserved = state.policy.state, let hostMask = state.hostMask else { return false }
+                state.policy = LoopCPUReservation()
+                reservedCPU.store(-1, ordering: .sequentiallyConsistent)
+                hostMask.apply(toThread: state.loopThreadID)
+                // After every job submitted before it: the workers' last word.
+                BlockingWorkThread.sweeps.submit { [self] in
+                    applyCPUReservationToWorkers(hostMask: hostMask)
+                    continuation.resume()
+                }
+                return true
+            }
+            if !releasing { continuation.resume() }
+        }
+    }
+
+    /// Reserves `cpu` for the loop as two saturated windows would (allowed or not), and
+    /// returns once every worker keeps off it. For tests: the policy then lets it go after a
+    /// second of quiet windows, or `setCPUReservation(allowed: false)` at once.
+    package func reserveCPUForTesting(_ cpu: Int32) async {
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
+            cpuReservation.withLock { state in
+                guard let hostMask = state.hostMask else { return }
+                state.policy = LoopCPUReservation()
+                _ = state.policy.windowEnded(busy: 1, cpu: cpu, mayReserve: true)
+                if let action = state.policy.windowEnded(busy: 1, cpu: cpu, mayReserve: true) {
+                    perform(action, hostMask: hostMask, loopThread: state.loopThreadID)
+                }
+            }
+            BlockingWorkThread.sweeps.submit { continuation.resume() }
+        }
+    }
+
+    /// Returns once the workers have the masks of the reservation as it was when called
+    /// (one registered just before included).
+    package func cpuReservationSettled() async {
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
+            BlockingWorkThread.sweeps.submit { continuation.resume() }
+        }
+    }
+
+    /// The loop thread's id.
+    package var loopThreadID: pid_t {
+        cpuReservation.withLock { $0.loopThreadID }
+    }
+
+    /// The CPU the loop keeps to itself, or nil.
+    package var reservedLoopCPU: Int32? {
+        let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
+        return cpu < 0 ? nil : cpu
+    }
+
+    /// The loop thread's CPU time in nanoseconds.
+    private static func threadCPUTime() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,103 @@
+import Glibc
+import Testing
+
+@testable import HostProcess
+
+/// When the event loop keeps a CPU to itself (`LoopCPUReservation`: pure, no loop, no clock),
+/// and what a reservation does to the loop and to real workers.
+struct LoopCPUReservationTests {
+    @Test func twoSaturatedWindowsInARowReserveTheCPUTheLoopIsOn() {
+        var reservation = LoopCPUReservation()
+        #expect(reservation.windowEnded(busy: 0.9, cpu: 1, mayReserve: true) == nil, "one window is a burst")
+        #expect(reservation.windowEnded(busy: 0.5, cpu: 1, mayReserve: true) == nil)
+        #expect(reservation.windowEnded(busy: 0.9, cpu: 1, mayReserve: true) == nil, "a quiet window counts again")
+        #expect(reservation.windowEnded(busy: 0.95, cpu: 0, mayReserve: true) == .reserve(cpu: 0))
+        #expect(reservation.state == .reserved(cpu: 0, quietWindows: 0))
+    }
+
+    @Test func nothingIsReservedWhenTheLoopMayNot() {
+        var reservation = LoopCPUReservation()
+        for _ in 0..<10 {
+            #expect(reservation.windowEnded(busy: 1, cpu: 0, mayReserve: false) == nil)
+        }
+        #expect(reservation.state == .shared(busyWindows: 0))
+    }
+
+    @Test func aSecondOfQuietWindowsGivesTheCPUBack() {
+        var reservation = LoopCPUReservation()
+        _ = reservation.windowEnded(busy: 1, cpu: 1, mayReserve: true)
+        #expect(reservation.windowEnded(busy: 1, cpu: 1, mayReserve: true) == .reserve(cpu: 1))
+        for _ in 1..<LoopCPUReservation.windowsToRelease {
+            #expect(reservation.windowEnded(busy: 0.1, cpu: 0, mayReserve: false) == nil)
+        }
+        #expect(reservation.windowEnded(busy: 0.7, cpu: 1, mayReserve: true) == nil, "not quiet: counts again")
+        for _ in 1..<LoopCPUReservation.windowsToRelease {
+            #expect(reservation.windowEnded(busy: 0, cpu: 1, mayReserve: true) == nil)
+        }
+        #expect(reservation.windowEnded(busy: 0, cpu: 1, mayReserve: true) == .release)
+        #expect(reservation.state == .shared(busyWindows: 0))
+    }
+
+    @Test func aMaskHoldsTheCPUsPutInIt() {
+        var mask = CPUMask()
+        #expect(mask.count == 0)
+        for cpu: Int32 in [0, 65, -1, 5000] { mask.insert(cpu) }
+        #expect(mask.count == 2)
+        #expect(mask.contains(0) && mask.contains(65) && !mask.contains(1) && !mask.contains(-1))
+        #expect(mask.removing(65) == CPUMask.only(0))
+        #expect(CPUMask.ofThread(0).map(\.count) ?? 0 >= 1)
+    }
+
+    /// The loop pins itself to the reserved CPU; every thread of every worker keeps off it,
+    /// a worker that connects meanwhile too; forbidding the reservation gives all of them
+    /// their CPUs back before it returns.
+    @Test(.enabled(if: (CPUMask.ofThread(0)?.count ?? 0) >= 2, "needs two CPUs"))
+    func aReservedCPUIsTheLoopsAloneUntilItIsGivenBack() async throws {
+        let loop = EventLoop.shared
+        // No reservation of the loop's own may come and go meanwhile.
+        await loop.setCPUReservation(allowed: false)
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let before = try host.scene("A")
+        try await before.connect()
+        let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
+        let cpu = try #require((Int32(0)..<1024).first { hostMask.contains($0) })
+
+        await loop.reserveCPUForTesting(cpu)
+        #expect(loop.reservedLoopCPU == cpu)
+        #expect(CPUMask.ofThread(loop.loopThreadID) == CPUMask.only(cpu))
+        let during = try host.scene("B")
+        try await during.connect()
+        await loop.cpuReservationSettled()
+        for scene in [before, during] {
+            let pid = try #require(await scene.status().pid)
+            let threads = Self.threads(of: pid)
+            #expect(threads.count >= 2, "the worker's main thread and its main-queue watcher")
+            for thread in threads {
+                #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(scene.identifier)")
+            }
+        }
+
+        await loop.setCPUReservation(allowed: false)
+        #expect(loop.reservedLoopCPU == nil)
+        #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
+        for scene in [before, during] {
+            let pid = try #require(await scene.status().pid)
+            for thread in Self.threads(of: pid) {
+                #expect(CPUMask.ofThread(thread) == hostMask)
+            }
+        }
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+        await loop.setCPUReservation(allowed: true)
+    }
+
+    private static func threads(of pid: pid_t) -> [pid_t] {
+        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(directory) }
+        var threads: [pid_t] = []
+        while let entry = readdir(directory) {
+            if let thread = pid_t(directoryEntryName(entry)) { threads.append(thread) }
+        }
+        return threads
+    }
+}
