@@ -17,6 +17,10 @@ extern void _dispatch_main_queue_callback_4CF(void *message);
 
 /* Main-queue work is waiting (set by the watcher, taken by the main thread). */
 static atomic_int pending;
+/* No watcher runs (it could not start, or its eventfd went away): the main thread runs the
+   main queue's work before every read instead, so work queued while it reads waits for the
+   next request. */
+static atomic_int without_watcher;
 /* The main thread is in (or about to enter) its read of the host's requests. */
 static atomic_int waiting;
 static int wake_signal;
@@ -38,12 +42,13 @@ static void *watch(void *argument) {
     pthread_sigmask(SIG_SETMASK, &all, NULL);
     for (;;) {
         struct pollfd descriptor = {port, POLLIN, 0};
-        if (poll(&descriptor, 1, -1) < 0) {
-            if (errno == EINTR) continue;
-            return NULL;
-        }
+        int ready = poll(&descriptor, 1, -1);
+        if (ready < 0 && errno == EINTR) continue;
+        /* An eventfd closed under us (app code that closed every descriptor) would report
+           POLLNVAL for ever: stop watching rather than spin. */
+        if (ready < 0 || (descriptor.revents & (POLLNVAL | POLLERR))) break;
         uint64_t count;
-        (void)!read(port, &count, sizeof count);
+        if (read(port, &count, sizeof count) < 0 && errno != EAGAIN && errno != EINTR) break;
         atomic_store(&pending, 1);
         long delay = 1000000;
         while (atomic_load(&pending)) {
@@ -53,6 +58,8 @@ static void *watch(void *argument) {
             if (delay < 64000000) delay *= 2;
         }
     }
+    atomic_store(&without_watcher, 1);
+    return NULL;
 }
 
 int csh_main_queue_wake_signal(void) {
@@ -69,14 +76,20 @@ int csh_main_queue_wake_start(void) {
     action.sa_handler = interrupt_read;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0; /* no SA_RESTART: the read returns EINTR */
-    if (sigaction(signal_number, &action, NULL) != 0) return errno;
+    if (sigaction(signal_number, &action, NULL) != 0) {
+        atomic_store(&without_watcher, 1);
+        return errno;
+    }
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setstacksize(&attributes, 64 * 1024);
     pthread_t thread;
     int error = pthread_create(&thread, &attributes, watch, NULL);
     pthread_attr_destroy(&attributes);
-    if (error != 0) return error;
+    if (error != 0) {
+        atomic_store(&without_watcher, 1);
+        return error;
+    }
     pthread_detach(thread);
     return 0;
 }
@@ -93,7 +106,11 @@ void csh_main_queue_did_read(void) {
 }
 
 int csh_main_queue_run_pending(void) {
-    if (!atomic_load_explicit(&pending, memory_order_relaxed)) return 0;
+    if (!atomic_load_explicit(&pending, memory_order_relaxed)) {
+        if (!atomic_load_explicit(&without_watcher, memory_order_relaxed)) return 0;
+        _dispatch_main_queue_callback_4CF(NULL);
+        return 1;
+    }
     if (!atomic_exchange(&pending, 0)) return 0;
     _dispatch_main_queue_callback_4CF(NULL);
     return 1;

@@ -77,8 +77,27 @@ struct LoopCPUReservationTests {
             }
         }
 
+        // A launcher that does not exec holds the real worker as its child: the whole tree
+        // keeps off the CPU, and gets it back.
+        let launched = try host.scene("C")
+        try await launched.connect(worker: ["/bin/sh", "-c", "\"$0\" worker; true", TestWorker.hostctl])
+        let launcher = try #require(await launched.status().pid)
+        await loop.reserveCPUForTesting(cpu)
+        let tree = try #require(ProcessTable.snapshot().members(ofTreeAt: launcher))
+        #expect(tree.count >= 2, "the launcher and the worker it runs")
+        for member in tree {
+            for thread in Self.threads(of: member) {
+                #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(member)")
+            }
+        }
+
         await loop.setCPUReservation(allowed: false)
         #expect(loop.reservedLoopCPU == nil)
+        for member in tree {
+            for thread in Self.threads(of: member) {
+                #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread) of \(member)")
+            }
+        }
         #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
         for scene in [before, during] {
             let pid = try #require(await scene.status().pid)

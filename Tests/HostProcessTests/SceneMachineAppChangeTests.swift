@@ -91,6 +91,26 @@ import Testing
         #expect(harness.machine.armedTimers.isEmpty)
     }
 
+    /// Work the app queued (a task that slept) may begin a background task while the host
+    /// stops the worker's group: the worker then runs on, continued, and is never recorded
+    /// suspended.
+    @Test func aBackgroundTaskBegunWhileTheGroupStopsUndoesTheStop() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        harness.autoStop = false
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.stops == 1)
+        harness.feed { $0.received(.change(.beginBackgroundTask)) }
+        harness.feed { $0.received(appCallback(.beginBackgroundTask)) }
+        harness.feed { $0.stopCompleted(pid: $0.worker?.pid ?? -1) }
+        #expect(harness.processGroupSignals == [SIGCONTNumber])
+        #expect(harness.machine.status.process == .running)
+        #expect(!harness.recorded.contains { $0.processEvent == .suspended })
+        #expect(harness.machine.isIdle)
+    }
+
     @Test func anAppBackgroundTaskExpiresAndIsKilledLikeAHostOne() {
         var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
         harness.connect()

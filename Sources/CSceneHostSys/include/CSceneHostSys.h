@@ -108,11 +108,12 @@ int csh_gettid(void);
 /// requests, as a run loop would. `csh_main_queue_wake_start` (main thread, once): turns the
 /// main queue into a run-loop queue and starts a watcher thread that interrupts the main
 /// thread's read with `csh_main_queue_wake_signal()` (SIGRTMIN+3; its handler does nothing)
-/// when work is queued while it reads. 0, or an errno value (then nothing is watched).
+/// when work is queued while it reads. 0, or an errno value: then no watcher runs, and the
+/// work runs before each read (work queued while the thread reads waits for the next request).
 /// `csh_main_queue_will_read`: 1 when the caller may block in its read, 0 when work is waiting
 /// (run it first); `csh_main_queue_did_read` after the read returns, whatever it returned.
 /// `csh_main_queue_run_pending`: runs the waiting work (1), or returns 0 at once, without a
-/// system call, when none waits.
+/// system call, when none waits (without a watcher: runs whatever is queued, and returns 1).
 int csh_main_queue_wake_start(void);
 int csh_main_queue_wake_signal(void);
 int csh_main_queue_will_read(void);

@@ -18,7 +18,8 @@ extension EventLoop {
         var loopThreadID: pid_t = 0
         var allowed = true
         var windowStart: Int64 = 0
-        var runnableAtWindowStart: Int64 = 0
+        /// The loop thread's time on a CPU and waiting for one when the window started.
+        var timesAtWindowStart = ThreadTimes(running: 0, waiting: 0)
         /// The loop thread's `/proc/thread-self/schedstat`, -1 without one.
         var schedstat: Int32 = -1
     }
@@ -40,42 +41,56 @@ extension EventLoop {
             state.allowed = allowed
             state.schedstat = schedstat
             state.windowStart = LoopInstant.now().nanoseconds
-            state.runnableAtWindowStart = Self.runnableTime(schedstat: schedstat)
+            state.timesAtWindowStart = Self.threadTimes(schedstat: schedstat)
         }
     }
 
-    /// How long the loop thread has wanted to run, in nanoseconds: on a CPU, or waiting for
-    /// one (`schedstat`'s first two fields). A loop that waits for its CPU is as saturated as
-    /// one that runs: counting only its CPU time, a loop held back by the workers on its CPU
-    /// would look less busy the more they hold it back. Without schedstat, its CPU time.
-    private static func runnableTime(schedstat: Int32) -> Int64 {
+    /// A thread's time on a CPU and waiting for one, in nanoseconds.
+    struct ThreadTimes: Sendable {
+        var running: Int64
+        var waiting: Int64
+    }
+
+    /// The loop thread's time on a CPU and waiting for one (`schedstat`'s first two fields).
+    /// Without schedstat, its CPU time and no waiting.
+    private static func threadTimes(schedstat: Int32) -> ThreadTimes {
         if schedstat >= 0 {
             var bytes = [UInt8](repeating: 0, count: 96)
             let count = bytes.withUnsafeMutableBytes { pread(schedstat, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 let fields = bytes[..<count].split(separator: UInt8(ascii: " ")).prefix(2)
                     .compactMap { Int64(String(decoding: $0, as: UTF8.self)) }
-                if fields.count == 2 { return fields[0] + fields[1] }
+                if fields.count == 2 { return ThreadTimes(running: fields[0], waiting: fields[1]) }
             }
         }
-        return threadCPUTime()
+        return ThreadTimes(running: threadCPUTime(), waiting: 0)
     }
 
     /// The loop thread, once a window has passed (`now`): `polled` nanoseconds of it were
     /// polls for answers. Returns when the next window ends.
     func cpuReservationWindowEnded(now: LoopInstant, polled: Int64) -> Int64 {
         let schedstat = cpuReservation.withLock { $0.schedstat }
-        let runnable = Self.runnableTime(schedstat: schedstat)
+        let times = Self.threadTimes(schedstat: schedstat)
         let cpu = csh_sched_getcpu()
         // Acted on under the lock, so that `setCPUReservation` never sees half a change.
         let reserved = cpuReservation.withLock { state in
             let wall = max(1, now.nanoseconds - state.windowStart)
-            let worked = runnable - state.runnableAtWindowStart - polled
-            let busy = Double(max(0, worked)) / Double(wall)
+            let running = times.running - state.timesAtWindowStart.running
+            let waiting = times.waiting - state.timesAtWindowStart.waiting
+            // Sharing its CPU, a loop that waits for it is as saturated as one that runs:
+            // counting only its time on the CPU, a loop the workers hold back would look the
+            // less busy the more they hold it back. Pinned, only its own work counts: what
+            // else waits for that CPU must not keep the reservation alive.
+            let wanted: Int64
+            if case .reserved = state.policy.state { wanted = running } else { wanted = running + waiting }
+            let busy = Double(max(0, wanted - polled)) / Double(wall)
             state.windowStart = now.nanoseconds
-            state.runnableAtWindowStart = runnable
+            state.timesAtWindowStart = times
+            // Forbidden, the policy waits: forbidding it released what it had reserved, and
+            // what is reserved now was reserved on purpose (`reserveCPUForTesting`).
+            guard state.allowed else { return false }
             let mayReserve: Bool
-            if state.allowed, busy >= LoopCPUReservation.saturated, cpu >= 0, let hostMask = state.hostMask,
+            if busy >= LoopCPUReservation.saturated, cpu >= 0, let hostMask = state.hostMask,
                 hostMask.count >= 2, hostMask.contains(cpu)
             {
                 // Nobody else pinned the loop (the bench's placements do).
@@ -121,7 +136,12 @@ extension EventLoop {
         let mask = cpu < 0 ? hostMask : hostMask.removing(cpu)
         let workers = watches.withLock { table in table.values.filter { $0.child.scheduling == .batch }.map(\.child.pid)
         }
-        for pid in workers { mask.apply(toProcess: pid) }
+        // Each worker's whole tree: a launcher that did not exec holds the real worker, and
+        // what a worker starts inherits its mask, and must get the CPUs back too.
+        let processes = ProcessTable.snapshot()
+        for pid in workers {
+            for member in processes.members(ofTreeAt: pid) ?? [pid] { mask.apply(toProcess: member) }
+        }
     }
 
     /// A worker just registered: while a CPU is reserved, it keeps off it too.
@@ -139,26 +159,25 @@ extension EventLoop {
     /// back. For code that places the host's threads itself (the bench's pinned rows).
     package func setCPUReservation(allowed: Bool) async {
         await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
-            let releasing = cpuReservation.withLock { state in
+            cpuReservation.withLock { state in
                 state.allowed = allowed
-                guard !allowed, case .reserved = state.policy.state, let hostMask = state.hostMask else { return false }
-                state.policy = LoopCPUReservation()
-                reservedCPU.store(-1, ordering: .sequentiallyConsistent)
-                hostMask.apply(toThread: state.loopThreadID)
-                // After every job submitted before it: the workers' last word.
-                BlockingWorkThread.sweeps.submit { [self] in
-                    applyCPUReservationToWorkers(hostMask: hostMask)
-                    continuation.resume()
+                if !allowed, case .reserved = state.policy.state, let hostMask = state.hostMask {
+                    state.policy = LoopCPUReservation()
+                    reservedCPU.store(-1, ordering: .sequentiallyConsistent)
+                    hostMask.apply(toThread: state.loopThreadID)
+                    BlockingWorkThread.sweeps.submit { [self] in applyCPUReservationToWorkers(hostMask: hostMask) }
                 }
-                return true
+                // After every job submitted before it (a release's, a new worker's): the
+                // workers have their last word when this returns.
+                BlockingWorkThread.sweeps.submit { continuation.resume() }
             }
-            if !releasing { continuation.resume() }
         }
     }
 
-    /// Reserves `cpu` for the loop as two saturated windows would (allowed or not), and
-    /// returns once every worker keeps off it. For tests: the policy then lets it go after a
-    /// second of quiet windows, or `setCPUReservation(allowed: false)` at once.
+    /// Reserves `cpu` for the loop as two saturated windows would, and returns once every
+    /// worker keeps off it. For tests, with the reservation forbidden: it then stays until
+    /// `setCPUReservation(allowed: false)` is called again (allowed, the policy lets it go
+    /// after a second of quiet windows).
     package func reserveCPUForTesting(_ cpu: Int32) async {
         await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
             cpuReservation.withLock { state in

@@ -144,6 +144,7 @@ extension EventLoop {
             // While work keeps following work closely, poll before sleeping: the next answer
             // then finds the loop awake, and its writer wakes no one (LoopSpin).
             if spin.isPolling {
+                defer { polledInWindow += ranOut.nanoseconds(to: LoopInstant.now()) }
                 let poll = poll(
                     into: events,
                     until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window),
@@ -161,18 +162,15 @@ extension EventLoop {
             }
             let woke = LoopInstant.now()
             spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke)))
-            // A poll waits for answers: it is not the work that saturates the loop.
-            switch polled {
-            case .polledAndFound?: polledInWindow += ranOut.nanoseconds(to: woke)
-            case .polledInVain?: polledInWindow += spin.window
-            default: break
+            if timeout != 0 {
+                loopState.withLock { $0.sleep = .awake }
             }
+            // Awake again first: the window's timer must not take the loop for asleep. A poll
+            // (its yield and read-ahead included) waits for answers: not the work that
+            // saturates the loop.
             if woke.nanoseconds >= cpuWindowEnd {
                 cpuWindowEnd = cpuReservationWindowEnded(now: woke, polled: polledInWindow)
                 polledInWindow = 0
-            }
-            if timeout != 0 {
-                loopState.withLock { $0.sleep = .awake }
             }
             if count < 0 && waitError != EINTR {
                 fatalError("epoll_wait failed: \(String(cString: strerror(waitError)))")

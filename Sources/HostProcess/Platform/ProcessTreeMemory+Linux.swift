@@ -48,6 +48,16 @@ package struct ProcessTable: Sendable {
     /// The resident memory of `root`'s tree (itself, its descendants, its process group's
     /// members) in bytes; nil if `root` is not running.
     package func residentBytes(ofTreeAt root: Int32) -> Int? {
+        guard let members = members(ofTreeAt: root) else { return nil }
+        return members.reduce(0) { total, pid in
+            guard let entry = entries[pid], !entry.isGuard else { return total }
+            return total + entry.residentPages
+        } * Self.pageSize
+    }
+
+    /// The processes of `root`'s tree: itself, its descendants, its process group's members;
+    /// nil if `root` is not running.
+    package func members(ofTreeAt root: Int32) -> Set<Int32>? {
         guard entries[root] != nil else { return nil }
         var members: Set<Int32> = [root]
         var pending = [root]
@@ -57,10 +67,7 @@ package struct ProcessTable: Sendable {
             }
         }
         for (pid, entry) in entries where entry.group == root { members.insert(pid) }
-        return members.reduce(0) { total, pid in
-            guard let entry = entries[pid], !entry.isGuard else { return total }
-            return total + entry.residentPages
-        } * Self.pageSize
+        return members
     }
 
     /// Fields 4 (ppid), 5 (pgrp) and 24 (rss, pages) of `/proc/PID/stat`. The command name

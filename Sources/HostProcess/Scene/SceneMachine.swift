@@ -324,6 +324,11 @@ struct SceneMachine: Sendable {
         if lifecycle.shouldSuspend {
             output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
             lifecycle.suspended()
+        } else {
+            // What made the suspension moot came while the kernel stopped the group: the app
+            // began a background task from work it had queued. The worker runs on (it was
+            // never recorded suspended), so the stop is undone.
+            output.append(.signalProcessGroup(SIGCONTNumber))
         }
         return finishEvent()
     }

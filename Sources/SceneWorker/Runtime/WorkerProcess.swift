@@ -17,9 +17,14 @@ enum WorkerProcess {
 
     static func run(app: WorkerApp, faults: FaultPlan) -> Never {
         prepareProcess(faults: faults)
-        // First, before anything queues work on the main queue. Without it (a refusal),
-        // main-queue work waits for the next request.
-        _ = csh_main_queue_wake_start()
+        // First, before anything queues work on the main queue. Without its watcher (a
+        // thread limit), main-queue work runs only as requests come.
+        let watchError = csh_main_queue_wake_start()
+        if watchError != 0 {
+            let message =
+                "scenehost worker: main-queue work runs only with host requests: \(String(cString: strerror(watchError)))\n"
+            _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        }
         let output = OutputWriter(fileDescriptor: protocolOutput())
         // Before the real session: the rehearsal's throwaway one is then no longer the shared
         // application's.
@@ -98,6 +103,7 @@ enum WorkerProcess {
         output: OutputWriter
     ) -> Int {
         while true {
+            session.beginMainQueueTurn()
             if csh_main_queue_run_pending() != 0 {
                 output.take(from: session.sink)
                 output.flush()

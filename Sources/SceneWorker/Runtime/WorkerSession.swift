@@ -47,8 +47,9 @@ final class WorkerSession {
     @exclusivity(unchecked) var isInWillConnectTo = false
     /// Navigation the app asked for while something else ran, oldest first.
     var deferredChanges: [DeferredAppChange] = []
-    /// App changes run or queued since the last host frame, against an app that navigates
-    /// from every callback of its own navigation.
+    /// App changes run or queued in this turn (since the last host frame, or the last run of
+    /// main-queue work), against an app that navigates from every callback of its own
+    /// navigation.
     @exclusivity(unchecked) var appChangesThisTurn = 0
 
     init(app: WorkerApp, pid: Int32) {
@@ -117,6 +118,12 @@ final class WorkerSession {
             return nil
         }
         return id
+    }
+
+    /// The main queue's work is about to run: a turn of its own, with its own budget of app
+    /// changes, as a host request's is.
+    func beginMainQueueTurn() {
+        appChangesThisTurn = 0
     }
 
     // MARK: - Commands

@@ -178,14 +178,19 @@ enum BenchCommand {
         try await body(nil)
         // A placement is ours to make: the loop keeps no CPU of its own meanwhile.
         await EventLoop.shared.setCPUReservation(allowed: false)
-        for placement in placements {
-            guard placement.isAvailable, BenchPlacement.pinHost() else {
-                progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
-                continue
+        do {
+            for placement in placements {
+                guard placement.isAvailable, BenchPlacement.pinHost() else {
+                    progress("placement \(placement.rawValue) skipped: CPUs 0 and 1 are not both usable here")
+                    continue
+                }
+                defer { BenchPlacement.unpinHost() }
+                progress("\(name), \(placement.rawValue)…")
+                try await body(placement)
             }
-            defer { BenchPlacement.unpinHost() }
-            progress("\(name), \(placement.rawValue)…")
-            try await body(placement)
+        } catch {
+            await EventLoop.shared.setCPUReservation(allowed: true)
+            throw error
         }
         await EventLoop.shared.setCPUReservation(allowed: true)
     }

@@ -306,10 +306,15 @@ enum BenchHost {
         if let pid = await scenes[0].status().pid {
             // A placement is ours to make: the loop keeps no CPU of its own meanwhile.
             await EventLoop.shared.setCPUReservation(allowed: false)
-            for placement in placements where placement.isAvailable && BenchPlacement.pinHost() {
-                defer { BenchPlacement.unpinHost() }
-                guard placement.pinChild(pid) else { continue }
-                pinned[placement] = try await roundTrips(scenes[0], warmup: warmup, count: trips)
+            do {
+                for placement in placements where placement.isAvailable && BenchPlacement.pinHost() {
+                    defer { BenchPlacement.unpinHost() }
+                    guard placement.pinChild(pid) else { continue }
+                    pinned[placement] = try await roundTrips(scenes[0], warmup: warmup, count: trips)
+                }
+            } catch {
+                await EventLoop.shared.setCPUReservation(allowed: true)
+                throw error
             }
             await EventLoop.shared.setCPUReservation(allowed: true)
         }
