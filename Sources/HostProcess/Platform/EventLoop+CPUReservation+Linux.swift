@@ -18,10 +18,8 @@ extension EventLoop {
         var loopThreadID: pid_t = 0
         var allowed = true
         var windowStart: Int64 = 0
-        /// The loop thread's time on a CPU and waiting for one when the window started.
-        var timesAtWindowStart = ThreadTimes(running: 0, waiting: 0)
-        /// The loop thread's `/proc/thread-self/schedstat`, -1 without one.
-        var schedstat: Int32 = -1
+        /// The loop thread's CPU time when the window started.
+        var cpuTimeAtWindowStart: Int64 = 0
     }
 
     /// Whether the loop may reserve its CPU at all: `SCENEHOST_LOOP_CPU=shared` says never.
@@ -34,58 +32,29 @@ extension EventLoop {
     func startCPUReservation() {
         let mask = CPUMask.ofThread(0)
         let allowed = Self.cpuReservationFromEnvironment()
-        let schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
         cpuReservation.withLock { state in
             state.hostMask = mask
             state.loopThreadID = csh_gettid()
             state.allowed = allowed
-            state.schedstat = schedstat
             state.windowStart = LoopInstant.now().nanoseconds
-            state.timesAtWindowStart = Self.threadTimes(schedstat: schedstat)
+            state.cpuTimeAtWindowStart = Self.threadCPUTime()
         }
-    }
-
-    /// A thread's time on a CPU and waiting for one, in nanoseconds.
-    struct ThreadTimes: Sendable {
-        var running: Int64
-        var waiting: Int64
-    }
-
-    /// The loop thread's time on a CPU and waiting for one (`schedstat`'s first two fields).
-    /// Without schedstat, its CPU time and no waiting.
-    private static func threadTimes(schedstat: Int32) -> ThreadTimes {
-        if schedstat >= 0 {
-            var bytes = [UInt8](repeating: 0, count: 96)
-            let count = bytes.withUnsafeMutableBytes { pread(schedstat, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                let fields = bytes[..<count].split(separator: UInt8(ascii: " ")).prefix(2)
-                    .compactMap { Int64(String(decoding: $0, as: UTF8.self)) }
-                if fields.count == 2 { return ThreadTimes(running: fields[0], waiting: fields[1]) }
-            }
-        }
-        return ThreadTimes(running: threadCPUTime(), waiting: 0)
     }
 
     /// The loop thread, once a window has passed (`now`): `polled` nanoseconds of it were
     /// polls for answers. Returns when the next window ends.
     func cpuReservationWindowEnded(now: LoopInstant, polled: Int64) -> Int64 {
-        let schedstat = cpuReservation.withLock { $0.schedstat }
-        let times = Self.threadTimes(schedstat: schedstat)
+        let cpuTime = Self.threadCPUTime()
         let cpu = csh_sched_getcpu()
         // Acted on under the lock, so that `setCPUReservation` never sees half a change.
         let reserved = cpuReservation.withLock { state in
             let wall = max(1, now.nanoseconds - state.windowStart)
-            let running = times.running - state.timesAtWindowStart.running
-            let waiting = times.waiting - state.timesAtWindowStart.waiting
-            // Sharing its CPU, a loop that waits for it is as saturated as one that runs:
-            // counting only its time on the CPU, a loop the workers hold back would look the
-            // less busy the more they hold it back. Pinned, only its own work counts: what
-            // else waits for that CPU must not keep the reservation alive.
-            let wanted: Int64
-            if case .reserved = state.policy.state { wanted = running } else { wanted = running + waiting }
-            let busy = Double(max(0, wanted - polled)) / Double(wall)
+            // Its time on the CPU, less its polls: what it waits for (the CPU, a yield's
+            // worker, an answer) is not work, and what else wants its CPU must not keep a
+            // reservation alive.
+            let busy = Double(max(0, cpuTime - state.cpuTimeAtWindowStart - polled)) / Double(wall)
             state.windowStart = now.nanoseconds
-            state.timesAtWindowStart = times
+            state.cpuTimeAtWindowStart = cpuTime
             // Forbidden, the policy waits: forbidding it released what it had reserved, and
             // what is reserved now was reserved on purpose (`reserveCPUForTesting`).
             guard state.allowed else { return false }

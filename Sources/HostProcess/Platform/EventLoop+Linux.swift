@@ -144,7 +144,6 @@ extension EventLoop {
             // While work keeps following work closely, poll before sleeping: the next answer
             // then finds the loop awake, and its writer wakes no one (LoopSpin).
             if spin.isPolling {
-                defer { polledInWindow += ranOut.nanoseconds(to: LoopInstant.now()) }
                 let poll = poll(
                     into: events,
                     until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window),
@@ -152,6 +151,7 @@ extension EventLoop {
                     mayReadAhead: readAhead.allowsSkip
                 )
                 (count, waitError, skippedEpoll) = (poll.count, poll.error, poll.skippedEpoll)
+                polledInWindow += poll.spun
                 polled = count != 0 || poll.workDue ? .polledAndFound : .polledInVain
             }
             if polled == nil || polled == .polledInVain {
@@ -165,9 +165,7 @@ extension EventLoop {
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }
-            // Awake again first: the window's timer must not take the loop for asleep. A poll
-            // (its yield and read-ahead included) waits for answers: not the work that
-            // saturates the loop.
+            // Awake again first: the window's timer must not take the loop for asleep.
             if woke.nanoseconds >= cpuWindowEnd {
                 cpuWindowEnd = cpuReservationWindowEnded(now: woke, polled: polledInWindow)
                 polledInWindow = 0
@@ -209,7 +207,7 @@ extension EventLoop {
         until deadline: LoopInstant,
         buffer: UnsafeMutableRawBufferPointer,
         mayReadAhead: Bool
-    ) -> (count: Int32, error: Int32, workDue: Bool, skippedEpoll: Bool) {
+    ) -> (count: Int32, error: Int32, workDue: Bool, skippedEpoll: Bool, spun: Int64) {
         let expected = expectedAnswer.exchange(0, ordering: .relaxed)
         if expected != 0 {
             // A batch worker woken onto this CPU runs now, not when the window has passed:
@@ -221,16 +219,25 @@ extension EventLoop {
                 // it without asking epoll first (one system call less per transition). If it
                 // has not, the read finds nothing.
                 if readAhead(stdoutToken: expected, buffer: buffer), loopState.withLock({ !$0.jobs.isEmpty }) {
-                    return (0, 0, true, true)
+                    return (0, 0, true, true, 0)
                 }
             }
         }
+        // How long it spun in `epoll_wait(0)` (`spun`): waiting, not work, for the CPU
+        // reservation. Timed from the first poll that found nothing, so an answer that is
+        // already there costs no clock read.
+        var spinStart: LoopInstant? = nil
         while true {
             let count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), 0)
-            if count != 0 { return (count, count < 0 ? errno : 0, false, false) }
+            if count != 0 {
+                let spun = spinStart.map { $0.nanoseconds(to: LoopInstant.now()) } ?? 0
+                return (count, count < 0 ? errno : 0, false, false, spun)
+            }
             let now = LoopInstant.now()
-            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, 0, true, false) }
-            if now >= deadline { return (0, 0, false, false) }
+            let start = spinStart ?? now
+            spinStart = start
+            if loopState.withLock({ $0.hasWorkDue(at: now) }) { return (0, 0, true, false, start.nanoseconds(to: now)) }
+            if now >= deadline { return (0, 0, false, false, start.nanoseconds(to: now)) }
         }
     }
 

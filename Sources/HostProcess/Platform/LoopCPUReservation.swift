@@ -27,8 +27,9 @@ package struct LoopCPUReservation: Sendable, Equatable {
 
     /// How long a window is, in nanoseconds.
     package static let window: Int64 = 50_000_000
-    /// The share of a window the loop must work for the window to count as saturated.
-    package static let saturated = 0.85
+    /// The share of a window the loop must work for the window to count as saturated: a
+    /// saturated loop that shares its CPU with workers gets 80–88 % of it.
+    package static let saturated = 0.75
     /// Below this share a window counts as quiet.
     package static let quiet = 0.6
     /// Saturated windows in a row before the loop reserves its CPU: a burst does not move
