@@ -106,12 +106,9 @@ void csh_main_queue_did_read(void) {
 }
 
 int csh_main_queue_run_pending(void) {
-    if (!atomic_load_explicit(&pending, memory_order_relaxed)) {
-        if (!atomic_load_explicit(&without_watcher, memory_order_relaxed)) return 0;
-        _dispatch_main_queue_callback_4CF(NULL);
-        return 1;
-    }
-    if (!atomic_exchange(&pending, 0)) return 0;
+    /* The relaxed load first: the common answer, nothing waits, costs no atomic write. */
+    int signalled = atomic_load_explicit(&pending, memory_order_relaxed) && atomic_exchange(&pending, 0);
+    if (!signalled && !atomic_load_explicit(&without_watcher, memory_order_relaxed)) return 0;
     _dispatch_main_queue_callback_4CF(NULL);
     return 1;
 }

@@ -70,7 +70,7 @@ struct LoopCPUReservationTests {
         await loop.cpuReservationSettled()
         for scene in [before, during] {
             let pid = try #require(await scene.status().pid)
-            let threads = Self.threads(of: pid)
+            let threads = CPUMask.threads(ofProcess: pid)
             #expect(threads.count >= 2, "the worker's main thread and its main-queue watcher")
             for thread in threads {
                 #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(scene.identifier)")
@@ -86,7 +86,7 @@ struct LoopCPUReservationTests {
         let tree = try #require(ProcessTable.snapshot().members(ofTreeAt: launcher))
         #expect(tree.count >= 2, "the launcher and the worker it runs")
         for member in tree {
-            for thread in Self.threads(of: member) {
+            for thread in CPUMask.threads(ofProcess: member) {
                 #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(member)")
             }
         }
@@ -94,29 +94,19 @@ struct LoopCPUReservationTests {
         await loop.setCPUReservation(allowed: false)
         #expect(loop.reservedLoopCPU == nil)
         for member in tree {
-            for thread in Self.threads(of: member) {
+            for thread in CPUMask.threads(ofProcess: member) {
                 #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread) of \(member)")
             }
         }
         #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
         for scene in [before, during] {
             let pid = try #require(await scene.status().pid)
-            for thread in Self.threads(of: pid) {
+            for thread in CPUMask.threads(ofProcess: pid) {
                 #expect(CPUMask.ofThread(thread) == hostMask)
             }
         }
         await host.quit()
         #expect(host.verifyTrace() == nil)
         await loop.setCPUReservation(allowed: true)
-    }
-
-    private static func threads(of pid: pid_t) -> [pid_t] {
-        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
-        defer { closedir(directory) }
-        var threads: [pid_t] = []
-        while let entry = readdir(directory) {
-            if let thread = pid_t(directoryEntryName(entry)) { threads.append(thread) }
-        }
-        return threads
     }
 }

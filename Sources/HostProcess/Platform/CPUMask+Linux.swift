@@ -24,23 +24,40 @@ package struct CPUMask: Sendable, Equatable {
         return mask
     }
 
+    /// Every CPU the type can name (the kernel keeps those the thread may use).
+    package static let all: CPUMask = {
+        var mask = CPUMask()
+        mask.words = [UInt64](repeating: .max, count: mask.words.count)
+        return mask
+    }()
+
     /// Makes this the mask of thread `tid` (0: the calling thread); false when refused.
     @discardableResult
     package func apply(toThread tid: pid_t) -> Bool {
-        var words = words
-        return words.withUnsafeMutableBytes { csh_sched_setaffinity(tid, $0.count, $0.baseAddress) } == 0
+        words.withUnsafeBytes { csh_sched_setaffinity(tid, $0.count, $0.baseAddress) } == 0
     }
 
-    /// Makes this the mask of every thread of process `pid` (threads listed in
-    /// `/proc/PID/task`); the ones that refuse, or are gone, are skipped.
-    package func apply(toProcess pid: pid_t) {
-        apply(toThread: pid)
-        guard let directory = opendir("/proc/\(pid)/task") else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            guard let tid = pid_t(directoryEntryName(entry)), tid != pid else { continue }
-            apply(toThread: tid)
+    /// Makes this the mask of every thread of process `pid`; false when a thread that still
+    /// exists refused it (one that ended meanwhile does not count).
+    @discardableResult
+    package func apply(toProcess pid: pid_t) -> Bool {
+        var tookIt = true
+        for tid in Self.threads(ofProcess: pid) where !apply(toThread: tid) && errno != ESRCH {
+            tookIt = false
         }
+        return tookIt
+    }
+
+    /// The thread ids of process `pid` (`/proc/PID/task`), its main thread first; empty when
+    /// it is gone.
+    package static func threads(ofProcess pid: pid_t) -> [pid_t] {
+        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(directory) }
+        var threads = [pid]
+        while let entry = readdir(directory) {
+            if let tid = pid_t(directoryEntryName(entry)), tid != pid { threads.append(tid) }
+        }
+        return threads
     }
 
     package var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
