@@ -127,10 +127,6 @@ int csh_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
-int csh_set_child_subreaper(int on) {
-    return prctl(PR_SET_CHILD_SUBREAPER, (unsigned long)on, 0, 0, 0);
-}
-
 int csh_reap_pid(pid_t pid) {
     siginfo_t info;
     int rc;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -118,6 +119,7 @@ struct spawn_request {
     const int *slot_fds;
     int unshare_limit;
     int batch_scheduling;
+    int cgroup_procs_fd;
     /* Written by the child before it exits without exec; read by the parent after. */
     volatile int failed_stage; /* 0: none; 1: close_range unshare; 2: the rest */
     volatile int error;
@@ -128,7 +130,15 @@ struct spawn_request {
 __attribute__((CSH_UNINSTRUMENTED, noinline, no_stack_protector))
 static int spawn_child(void *argument) {
     struct spawn_request *request = argument;
-    long rc = csh_raw_syscall(SYS_close_range, request->unshare_limit, (long)~0U, CLOSE_RANGE_UNSHARE, 0);
+    long rc;
+    /* Into the worker's own cgroup first, before the table is unshared (the descriptor may
+       lie above the limit) and before anything it runs could start a process. */
+    if (request->cgroup_procs_fd >= 0) {
+        static const char self[1] = {'0'};
+        rc = csh_raw_syscall(SYS_write, request->cgroup_procs_fd, (long)self, 1, 0);
+        if (rc < 0) goto fail;
+    }
+    rc = csh_raw_syscall(SYS_close_range, request->unshare_limit, (long)~0U, CLOSE_RANGE_UNSHARE, 0);
     if (rc != 0) {
         request->error = (int)-rc;
         request->failed_stage = 1;
@@ -170,7 +180,7 @@ fail:
    then does this spawn, and every later one too when `*unsupported` says the kernel cannot. */
 static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *path, char *const argv[],
                                char *const envp[], const int child_fds[3], int batch_scheduling,
-                               int *unsupported) {
+                               int cgroup_procs_fd, int *unsupported) {
     *unsupported = 0;
     for (int index = 0; index < 3; index++) {
         if (dup3(child_fds[index], slot->fds[index], O_CLOEXEC) < 0) {
@@ -186,6 +196,7 @@ static int spawn_sharing_table(struct spawn_slot *slot, pid_t *pid, const char *
         .slot_fds = slot->fds,
         .unshare_limit = unshare_limit,
         .batch_scheduling = batch_scheduling,
+        .cgroup_procs_fd = cgroup_procs_fd,
         .failed_stage = 0,
         .error = 0,
     };
@@ -275,20 +286,30 @@ static int spawn_with_posix_spawn(pid_t *pid, const char *path, char *const argv
 }
 
 int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling) {
+              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling, int cgroup_procs_fd) {
 #if !CSH_THREAD_SANITIZER
     if (!atomic_load(&posix_spawn_only)) {
         struct spawn_slot *slot = acquire_slot();
         if (slot) {
             const int child_fds[3] = {stdin_fd, stdout_fd, stderr_fd};
             int unsupported = 0;
-            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, batch_scheduling, &unsupported);
+            int rc = spawn_sharing_table(slot, pid, path, argv, envp, child_fds, batch_scheduling, cgroup_procs_fd,
+                                         &unsupported);
             release_slot(slot, unsupported);
             if (rc != -1) return rc;
         }
     }
 #endif
-    return spawn_with_posix_spawn(pid, path, argv, envp, stdin_fd, stdout_fd, stderr_fd, batch_scheduling);
+    int rc = spawn_with_posix_spawn(pid, path, argv, envp, stdin_fd, stdout_fd, stderr_fd, batch_scheduling);
+    /* posix_spawn has no way in before exec (glibc 2.36): moved right after, as it starts. */
+    if (rc == 0 && cgroup_procs_fd >= 0) {
+        char text[16];
+        int length = snprintf(text, sizeof text, "%d", (int)*pid);
+        if (write(cgroup_procs_fd, text, (size_t)length) != length) {
+            /* Contained by its process group only; the spawn itself succeeded. */
+        }
+    }
+    return rc;
 }
 
 void csh_spawn_use_posix_spawn_only(int only) {

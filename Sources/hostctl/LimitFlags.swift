@@ -17,7 +17,27 @@ enum LimitFlags {
           --restart-window-ms N          ... within this window (default 5000)
           --prewarm N                    workers kept started ahead of launches (default 1;
                                          0: every launch spawns its worker)
+        """ + "\n" + tuningHelp
+
+    /// `--tuning`, which `stress` and `bench` take too.
+    static let tuningHelp = """
+          --tuning plain|throughput      plain (default): the event loop sleeps when idle and
+                                         no process's CPU affinity or scheduling class is
+                                         changed; throughput: the loop polls before it sleeps,
+                                         workers run SCHED_BATCH and a saturated loop keeps a
+                                         CPU to itself (docs/TUNING.md)
         """
+
+    /// Removes `--tuning` from `arguments`; nil when it is not given.
+    static func tuning(_ arguments: inout Arguments) throws(UsageError) -> HostTuning? {
+        guard let value = try arguments.option("--tuning") else { return nil }
+        guard let tuning = HostTuning(rawValue: value) else {
+            throw UsageError(
+                "hostctl \(arguments.command): --tuning takes plain or throughput, not \"\(value.prefix(64))\""
+            )
+        }
+        return tuning
+    }
 
     /// Removes the limit flags from `arguments` and applies them over `limits`.
     static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits
@@ -42,6 +62,7 @@ enum LimitFlags {
         overrides.memoryLimit = try value(ranges.memoryLimit)
         overrides.memoryCheckInterval = try value(ranges.memoryCheckInterval)
         overrides.prewarm = try value(ranges.prewarm)
+        overrides.tuning = try tuning(&arguments)
         let window = try value(ranges.restartWindow)
         if let maximum = try value(ranges.restartLimit) {
             overrides.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))
@@ -62,6 +83,7 @@ enum LimitFlags {
         var memoryCheckInterval: Int?
         var prewarm: Int?
         var restartPolicy: RestartPolicy?
+        var tuning: HostTuning?
 
         /// `limits` with every flag given in place of its value.
         func applied(over limits: Scenario.Limits) -> Scenario.Limits {
@@ -75,6 +97,7 @@ enum LimitFlags {
             if let ms = memoryCheckInterval { limits.memoryCheckInterval = .milliseconds(ms) }
             if let count = prewarm { limits.prewarmedWorkers = count }
             if let restartPolicy { limits.restartPolicy = restartPolicy }
+            if let tuning { limits.tuning = tuning }
             return limits
         }
     }

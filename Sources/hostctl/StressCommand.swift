@@ -43,10 +43,12 @@ enum StressCommand {
         }
         let json = arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
+        let tuning = try LimitFlags.tuning(&arguments) ?? .plain
         let worker = try WorkerFlags.parse(&arguments, mustBeRunnable: true) ?? [currentExecutablePath(), "worker"]
         try arguments.finish()
 
-        let configuration = StressOptions.configuration(worker: worker)
+        var configuration = StressOptions.configuration(worker: worker)
+        configuration.tuning = tuning
         let report: StressReport
         do {
             report = try await StressRunner(options: options, configuration: configuration, tracePath: tracePath)
@@ -128,6 +130,9 @@ extension Help {
           --reply-timeout-ms N   a request unanswered this long is a violation (default 120000)
           --json            print the report as one JSON object instead (the last line)
           --trace FILE      write the run's trace as JSON Lines
+          --tuning plain|throughput   how hard the host works for speed (default plain: it
+                            changes no process's affinity or scheduling class; see
+                            hostctl serve --help)
           --worker PATH     the worker every scene runs (default: this hostctl with worker);
                             --worker-arg ARG adds an argument, repeat it for more
 

@@ -402,43 +402,6 @@ struct BlockingWorkThreadTests {
 }
 
 @Suite(.timeLimit(.minutes(5)))
-struct DescendantReaperTests {
-    /// A child that starts one grandchild in its process group and one that calls setsid(),
-    /// prints their pids and exits: the first is killed with the group, the second escapes it.
-    @Test func whatAWorkerLeavesBehindIsKilledAndReaped() async throws {
-        let script = "sleep 1000 & echo $!; setsid sleep 1000 & echo $!; exit 0"
-        let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script])
-        let output = Locked<[UInt8]>([])
-        let exit = await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
-            EventLoop.shared.watch(
-                child,
-                onStdout: { bytes in output.withLock { $0 += bytes } },
-                onStderr: { _ in },
-                onExit: { done.resume(returning: $0) },
-                killsProcessGroupAtExit: true
-            )
-        }
-        #expect(exit == .exited(status: 0))
-        let pids = String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").compactMap {
-            Int32($0)
-        }
-        #expect(pids.count == 2)
-        // The loop submits the sweep right after it calls onExit, in the same handler (the
-        // exit's report comes first): a job on the loop runs after that handler, and what it
-        // submits to the sweep thread runs after the sweep. (Submitted straight from here, it
-        // raced the loop and ran first about once in ten runs.)
-        await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<Void, Never>) in
-            EventLoop.shared.execute { BlockingWorkThread.sweeps.submit { done.resume() } }
-        }
-        for pid in pids {
-            // Neither running nor a zombie: killed and reaped (ESRCH).
-            #expect(kill(pid, 0) == -1 && errno == ESRCH, "pid \(pid) is still there")
-            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-        }
-    }
-}
-
-@Suite(.timeLimit(.minutes(5)))
 struct EventLoopDescriptorWatchTests {
     /// A watched pipe's handler runs on the loop thread while it is readable; after
     /// `unwatch` nothing more is called, even with bytes left in the pipe.

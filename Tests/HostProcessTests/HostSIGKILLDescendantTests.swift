@@ -7,37 +7,6 @@ import Testing
 import Glibc
 #endif
 
-/// Output of a watched child, gathered on the loop thread.
-private final class Lines: Sendable {
-    private let text = Locked("")
-    private let waiter = Locked<(needle: String, continuation: CheckedContinuation<Void, Never>)?>(nil)
-
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        let resumed: CheckedContinuation<Void, Never>? = text.withLock { text in
-            text += String(decoding: bytes, as: UTF8.self)
-            let current = text
-            return waiter.withLock { waiter in
-                guard let pending = waiter, current.contains(pending.needle) else { return nil }
-                waiter = nil
-                return pending.continuation
-            }
-        }
-        resumed?.resume()
-    }
-
-    /// Returns once the output contains `needle` (the test's time limit bounds it).
-    func wait(for needle: String) async {
-        await withCheckedContinuationFromAnyThread { continuation in
-            let found = text.withLock { text in
-                if text.contains(needle) { return true }
-                waiter.withLock { $0 = (needle, continuation) }
-                return false
-            }
-            if found { continuation.resume() }
-        }
-    }
-}
-
 /// Waits on a dedicated thread until `pid` has exited (its pidfd turns readable), for at most
 /// `limit` milliseconds; true when it did.
 private func processEnds(_ pid: Int32, limit: Int32) async -> Bool {
@@ -66,7 +35,7 @@ struct HostSIGKILLDescendantTests {
         let socket = directory + "/host.sock"
         let pidFile = directory + "/grandchild.pid"
         let serve = try await ChildProcess.spawn(argv: [TestWorker.hostctl, "serve", "--socket", socket])
-        let serveOutput = Lines()
+        let serveOutput = OutputLines()
         let serveExit = Locked<CheckedContinuation<ChildExit, Never>?>(nil)
         let serveExited = Locked<ChildExit?>(nil)
         EventLoop.shared.watch(
@@ -107,7 +76,7 @@ struct HostSIGKILLDescendantTests {
             try? serve.send(signal: SIGKILL)
             return
         }
-        let (worker, grandchild) = (pids[0], pids[1])
+        let grandchild = pids[1]
         #expect(kill(grandchild, 0) == 0)
 
         try serve.send(signal: SIGKILL)
@@ -124,9 +93,6 @@ struct HostSIGKILLDescendantTests {
         let ended = await processEnds(grandchild, limit: 20_000)
         #expect(ended, "the worker's grandchild \(grandchild) outlived the SIGKILLed host")
         if !ended { kill(grandchild, SIGKILL) }
-        // This process is a subreaper too: the worker, its sentinel and the grandchild were
-        // re-parented here; reap them (the group is the worker's pid).
-        DescendantReaper.sweep(afterDeathOfGroup: worker)
     }
 }
 

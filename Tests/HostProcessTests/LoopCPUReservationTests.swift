@@ -56,7 +56,10 @@ struct LoopCPUReservationTests {
         let loop = EventLoop.shared
         // No reservation of the loop's own may come and go meanwhile.
         await loop.setCPUReservation(allowed: false)
-        let host = try SceneHost(configuration: TestWorker.configuration())
+        // Workers are moved only for a host tuned for throughput.
+        var configuration = TestWorker.configuration()
+        configuration.tuning = .throughput
+        let host = try SceneHost(configuration: configuration)
         let before = try host.scene("A")
         try await before.connect()
         let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))

@@ -42,16 +42,6 @@ struct LoopSpinTests {
         #expect(LoopSpin(window: -1).window == 0)
     }
 
-    @Test func theEnvironmentGivesTheWindowInMicroseconds() {
-        #expect(LoopSpin.window(fromMicroseconds: "0") == 0)
-        #expect(LoopSpin.window(fromMicroseconds: "25") == 25_000)
-        #expect(LoopSpin.window(fromMicroseconds: "999999") == LoopSpin.maximumWindow)
-        #expect(LoopSpin.window(fromMicroseconds: "99999999999999999999999") == LoopSpin.maximumWindow)
-        for unreadable in ["", "abc", "-5", "2.5", " 25"] {
-            #expect(LoopSpin.window(fromMicroseconds: unreadable) == LoopSpin.defaultWindow, "\(unreadable)")
-        }
-    }
-
     @Test func aPollStopsForAQueuedJobOrADueTimerOnly() {
         let now = LoopInstant(nanoseconds: 1_000_000_000)
         var state = EventLoopState()

@@ -21,13 +21,15 @@ int csh_set_parent_death_signal(int sig);
 /// default signal dispositions, `stdin_fd`/`stdout_fd`/`stderr_fd` as fds 0/1/2 and every
 /// other descriptor closed. Returns 0 and sets `*pid`, or an errno value. With
 /// `batch_scheduling` non-zero the child runs under SCHED_BATCH (a hint: a system that
-/// refuses it leaves the host's policy, and the spawn still succeeds).
+/// refuses it leaves the host's policy, and the spawn still succeeds). With
+/// `cgroup_procs_fd` not -1 (a cgroup's `cgroup.procs`, open for writing) the child moves
+/// itself into that cgroup before it execs (posix_spawn's child is moved right after).
 ///
 /// The child shares the host's descriptor table and unshares only its low end, so a spawn
 /// costs the same with 16,000 descriptors open as with 16 (Spawn.c says how); posix_spawn,
 /// which copies the whole table into the child, is the fallback.
 int csh_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
-              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling);
+              int stdin_fd, int stdout_fd, int stderr_fd, int batch_scheduling, int cgroup_procs_fd);
 
 /// 1: every later `csh_spawn` uses posix_spawn (for comparisons); 0: the default.
 void csh_spawn_use_posix_spawn_only(int only);
@@ -73,10 +75,6 @@ int csh_is_stopped(int pidfd, int pid);
 
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
 int csh_eventfd(void);
-
-/// prctl(PR_SET_CHILD_SUBREAPER, on): orphaned descendants are re-parented to this process
-/// instead of init. 0, or -1 and errno.
-int csh_set_child_subreaper(int on);
 
 /// waitid(P_PID, pid, WEXITED): reaps one child, waiting for it. 0, or an errno value.
 int csh_reap_pid(pid_t pid);

@@ -36,6 +36,10 @@ public struct HostConfiguration: Sendable, Hashable {
     public var traceHistoryLimitBytes: Int? = Self.defaultTraceHistoryLimitBytes
     /// Copy each worker's stderr to the host's stderr, prefixed with scene and pid.
     public var forwardsWorkerStderr: Bool = true
+    /// How hard the host works for speed: `.plain` (the default) changes nothing outside
+    /// the host's own requests; `.throughput` polls, and changes the affinity and scheduling
+    /// class of the host's event loop and of its workers (`HostTuning`).
+    public var tuning: HostTuning = .plain
 
     /// The default of `traceHistoryLimitBytes` (and of `hostctl serve --history-limit-mb`).
     public static let defaultTraceHistoryLimitBytes = 64 << 20

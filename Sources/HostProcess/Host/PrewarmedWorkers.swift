@@ -31,11 +31,14 @@ final class PrewarmedWorkers: Sendable {
     let argv: [String]
     /// How many workers wait at most; 0 turns prewarming off.
     let capacity: Int
+    /// How its workers are scheduled (`HostConfiguration.workerScheduling`).
+    let scheduling: ChildProcess.Scheduling
     private let state = Locked(State())
 
-    init(argv: [String], capacity: Int) {
+    init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling) {
         self.argv = argv
         self.capacity = max(0, capacity)
+        self.scheduling = scheduling
     }
 
     // A host dropped without its quit: the waiting workers are killed and reaped on the sweep
@@ -135,7 +138,7 @@ final class PrewarmedWorkers: Sendable {
 
     /// On the spawn thread. A failed spawn is not retried until the next launch has ended.
     private func spawnOne() {
-        let child = try? ChildProcess.spawn(argv: argv, environment: nil, scheduling: .batch)
+        let child = try? ChildProcess.spawn(argv: argv, environment: nil, scheduling: scheduling, ownCgroup: true)
         let kept = state.withLock { state -> Bool in
             guard let child, !state.isClosed else { return false }
             state.idle.append(child)
@@ -159,13 +162,12 @@ final class PrewarmedWorkers: Sendable {
     }
 
     /// Kills a worker no scene took, with its process group (the sentinel a worker starts,
-    /// `csh_start_group_sentinel`, would otherwise be left to the host, a subreaper, as a
-    /// zombie), and reaps them. Blocks, for as long as a dying process takes: on the sweep
-    /// thread only.
+    /// `csh_start_group_sentinel`) and its cgroup, and reaps it. Blocks, for as long as a
+    /// dying process takes: on the sweep thread only.
     private static func dispose(_ worker: ChildProcess) {
         // While the worker is not reaped, its zombie pins the group id.
         try? worker.sendToProcessGroup(signal: SIGKILL)
         worker.reapIfNeverWatched()
-        DescendantReaper.sweep(afterDeathOfGroup: worker.pid)
+        worker.cgroup?.killAllAndRemove()
     }
 }

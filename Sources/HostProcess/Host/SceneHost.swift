@@ -26,6 +26,8 @@ public final class SceneHost: Sendable {
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
+    /// Whether this host still counts among those tuned for throughput (`HostTuning`).
+    private let holdsThroughputTuning = Atomic<Bool>(false)
     /// Whether the quit has ended, and the callers of `quit()` waiting for the one under way.
     private let quitCompletion = Locked<(ended: Bool, waiters: [UnsafeContinuation<Void, Never>])>((false, []))
 
@@ -64,7 +66,11 @@ public final class SceneHost: Sendable {
             trace: trace,
             sessions: sessions,
             flags: HostFlags(),
-            prewarmed: PrewarmedWorkers(argv: configuration.worker, capacity: configuration.prewarmedWorkers),
+            prewarmed: PrewarmedWorkers(
+                argv: configuration.worker,
+                capacity: configuration.prewarmedWorkers,
+                scheduling: configuration.workerScheduling
+            ),
             discardedAtLaunch: Set(discardedAtLaunch),
             discards: DiscardMailbox(discardedAtLaunch),
             tasks: tasks,
@@ -83,6 +89,17 @@ public final class SceneHost: Sendable {
             }
         }
         startMemoryMonitor()
+        if configuration.tuning == .throughput {
+            holdsThroughputTuning.store(true, ordering: .relaxed)
+            EventLoop.shared.beginThroughputTuning()
+        }
+    }
+
+    // A host dropped without its quit stops counting as tuned for throughput.
+    deinit {
+        if holdsThroughputTuning.exchange(false, ordering: .relaxed) {
+            Task { await EventLoop.shared.endThroughputTuning() }
+        }
     }
 
     /// The scene named `identifier`, if this host has one.
@@ -254,6 +271,10 @@ public final class SceneHost: Sendable {
         sessions.close()
         trace.record(TraceEvent(kind: .host, name: "stopped"))
         trace.finish()
+        // The loop stops polling, and gives back a reserved CPU, once no host wants them.
+        if holdsThroughputTuning.exchange(false, ordering: .relaxed) {
+            await EventLoop.shared.endThroughputTuning()
+        }
         // Whoever reads the trace file next (`run` says it was written) finds it whole; a
         // reader that has not taken it all within the terminate limit ends it (`fileError`).
         await trace.fileWritten(within: limit)

@@ -7,7 +7,7 @@ import Synchronization
 /// storing their state (each an fsync of the file and of its directory) or a sweep of many
 /// dead workers' leftovers must not delay a spawn or a suspension. `shared` spawns, `storage`
 /// writes session files, `waits` polls stopping workers (`StopWaiter`, all of them in each
-/// round), `sweeps` kills and reaps what dead workers left (`DescendantReaper`).
+/// round), `sweeps` kills what dead workers left in their cgroups (`WorkerCgroup`) and moves threads between CPUs.
 ///
 /// Neither the event loop nor the cooperative pool may block, so such work is submitted here
 /// and reports back (`EventLoop.shared.execute`, or resuming a continuation), never with a

@@ -15,7 +15,9 @@ extension ChildProcess {
     /// one, else the host's). `environment` nil inherits the host's environment. Either way the
     /// child also gets `SCENEHOST_HOST_PID=<host pid>` so it can tell whether it was orphaned.
     ///
-    /// `scheduling`: the child's scheduling policy (workers: `.batch`).
+    /// `scheduling`: the child's scheduling policy (`.batch` for workers of a host tuned for
+    /// throughput). `ownCgroup`: start it in a cgroup of its own where one can be made
+    /// (`WorkerCgroup`), so that everything it leaves behind can be found at its death.
     ///
     /// The spawn runs on the blocking-work thread (see `BlockingWorkThread`) and the caller
     /// resumes when it is done: no cooperative thread waits. The child must be handed to
@@ -23,7 +25,8 @@ extension ChildProcess {
     package static func spawn(
         argv: [String],
         environment: [String: String]? = nil,
-        scheduling: Scheduling = .inherited
+        scheduling: Scheduling = .inherited,
+        ownCgroup: Bool = false
     ) async throws(SpawnError) -> ChildProcess {
         let executable = argv.first ?? ""
         let outcome = await withCheckedContinuationFromAnyThread {
@@ -32,7 +35,12 @@ extension ChildProcess {
                 try HostThreads.start()
                 try BlockingWorkThread.spawnThread().trySubmit {
                     continuation.resume(
-                        returning: prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling)
+                        returning: prepareAndSpawn(
+                            argv: argv,
+                            environment: environment,
+                            scheduling: scheduling,
+                            ownCgroup: ownCgroup
+                        )
                     )
                 }
             } catch {
@@ -52,7 +60,8 @@ extension ChildProcess {
     package static func spawn(
         argv: [String],
         environment: [String: String]? = nil,
-        scheduling: Scheduling = .inherited
+        scheduling: Scheduling = .inherited,
+        ownCgroup: Bool = false
     ) throws(SpawnError) -> ChildProcess {
         let executable = argv.first ?? ""
         do {
@@ -62,7 +71,12 @@ extension ChildProcess {
         }
         if BlockingWorkThread.spawns.contains(where: \.isCurrent) {
             return try child(
-                from: prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling),
+                from: prepareAndSpawn(
+                    argv: argv,
+                    environment: environment,
+                    scheduling: scheduling,
+                    ownCgroup: ownCgroup
+                ),
                 executable: executable,
                 scheduling: scheduling
             )
@@ -71,7 +85,12 @@ extension ChildProcess {
         let done = DispatchSemaphore(value: 0)
         do {
             try BlockingWorkThread.spawnThread().trySubmit {
-                let result = prepareAndSpawn(argv: argv, environment: environment, scheduling: scheduling)
+                let result = prepareAndSpawn(
+                    argv: argv,
+                    environment: environment,
+                    scheduling: scheduling,
+                    ownCgroup: ownCgroup
+                )
                 outcome.withLock { $0 = result }
                 done.signal()
             }
@@ -95,7 +114,8 @@ extension ChildProcess {
                 stdin: spawned.stdin,
                 stdout: spawned.stdout,
                 stderr: spawned.stderr,
-                scheduling: scheduling
+                scheduling: scheduling,
+                cgroup: spawned.cgroup
             )
         case .failure(var error):
             error.executable = executable
@@ -108,7 +128,8 @@ extension ChildProcess {
     private static func prepareAndSpawn(
         argv: [String],
         environment: [String: String]?,
-        scheduling: Scheduling
+        scheduling: Scheduling,
+        ownCgroup: Bool
     ) -> Result<Spawned, SpawnError> {
         HostSignals.ignoreSIGPIPE()
         guard let executable = argv.first else {
@@ -125,7 +146,8 @@ extension ChildProcess {
             path: path,
             argv: argv,
             environment: childEnvironment(environment),
-            scheduling: scheduling
+            scheduling: scheduling,
+            cgroup: ownCgroup ? WorkerCgroup.make() : nil
         )
     }
 
@@ -136,13 +158,15 @@ extension ChildProcess {
         var stdin: Int32
         var stdout: Int32
         var stderr: Int32
+        var cgroup: WorkerCgroup?
     }
 
     private static func spawnOnCurrentThread(
         path: String,
         argv: [String],
         environment: [String],
-        scheduling: Scheduling
+        scheduling: Scheduling,
+        cgroup: WorkerCgroup?
     ) -> Result<Spawned, SpawnError> {
         func failure(_ stage: SpawnError.Stage, _ code: Int32) -> Result<Spawned, SpawnError> {
             .failure(SpawnError(stage: stage, executable: path, errno: code))
@@ -184,6 +208,10 @@ extension ChildProcess {
             }
         }
 
+        // Closed once the child is in (or the spawn failed); without it the spawn goes on,
+        // and the child is contained by its process group alone.
+        let cgroupProcs = cgroup?.openProcs() ?? -1
+        defer { if cgroupProcs >= 0 { close(cgroupProcs) } }
         var pid: pid_t = 0
         let rc = path.withCString { pathPointer in
             withCStringArray(argv) { argvPointer in
@@ -196,7 +224,8 @@ extension ChildProcess {
                         ends[0].child,
                         ends[1].child,
                         ends[2].child,
-                        scheduling == .batch ? 1 : 0
+                        scheduling == .batch ? 1 : 0,
+                        cgroupProcs
                     )
                 }
             }
@@ -227,7 +256,8 @@ extension ChildProcess {
                 pidfd: pidfd,
                 stdin: ends[0].host,
                 stdout: ends[1].host,
-                stderr: ends[2].host
+                stderr: ends[2].host,
+                cgroup: cgroupProcs >= 0 ? cgroup : nil
             )
         )
     }

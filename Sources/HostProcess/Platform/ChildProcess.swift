@@ -18,6 +18,8 @@ package final class ChildProcess: Sendable {
     package let pid: pid_t
     /// The policy it was spawned with; a write to a batch child asks the loop to yield.
     package let scheduling: Scheduling
+    /// The cgroup it was started in, where it has one of its own (`WorkerCgroup`).
+    package let cgroup: WorkerCgroup?
 
     struct Descriptors: Sendable {
         var stdin: Int32
@@ -38,9 +40,18 @@ package final class ChildProcess: Sendable {
 
     let state: Locked<Descriptors>
 
-    init(pid: pid_t, pidfd: Int32, stdin: Int32, stdout: Int32, stderr: Int32, scheduling: Scheduling) {
+    init(
+        pid: pid_t,
+        pidfd: Int32,
+        stdin: Int32,
+        stdout: Int32,
+        stderr: Int32,
+        scheduling: Scheduling,
+        cgroup: WorkerCgroup? = nil
+    ) {
         self.pid = pid
         self.scheduling = scheduling
+        self.cgroup = cgroup
         self.state = Locked(Descriptors(stdin: stdin, stdout: stdout, stderr: stderr, pidfd: pidfd))
     }
 

@@ -22,20 +22,12 @@ extension EventLoop {
         var cpuTimeAtWindowStart: Int64 = 0
     }
 
-    /// Whether the loop may reserve its CPU at all: `SCENEHOST_LOOP_CPU=shared` says never.
-    static func cpuReservationFromEnvironment() -> Bool {
-        guard let value = getenv("SCENEHOST_LOOP_CPU") else { return true }
-        return String(cString: value) != "shared"
-    }
-
     /// The loop thread, as it starts.
     func startCPUReservation() {
         let mask = CPUMask.ofThread(0)
-        let allowed = Self.cpuReservationFromEnvironment()
         cpuReservation.withLock { state in
             state.hostMask = mask
             state.loopThreadID = csh_gettid()
-            state.allowed = allowed
             state.windowStart = LoopInstant.now().nanoseconds
             state.cpuTimeAtWindowStart = Self.threadCPUTime()
         }
@@ -57,7 +49,8 @@ extension EventLoop {
             state.cpuTimeAtWindowStart = cpuTime
             // Forbidden, the policy waits: forbidding it released what it had reserved, and
             // what is reserved now was reserved on purpose (`reserveCPUForTesting`).
-            guard state.allowed else { return false }
+            // Only while a host is tuned for throughput: the last one to end released it.
+            guard state.allowed, throughputHosts.load(ordering: .relaxed) > 0 else { return false }
             let mayReserve: Bool
             if busy >= LoopCPUReservation.saturated, cpu >= 0, let hostMask = state.hostMask,
                 hostMask.count >= 2, hostMask.contains(cpu)
@@ -123,19 +116,47 @@ extension EventLoop {
         }
     }
 
-    /// Allows or forbids the loop to reserve its CPU (`SCENEHOST_LOOP_CPU`); forbidding it
-    /// gives a reserved CPU back, and returns once the loop and every worker have their CPUs
-    /// back. For code that places the host's threads itself (the bench's pinned rows).
+    /// Whether a running host asked for `HostTuning.throughput`.
+    package var isThroughputTuned: Bool {
+        throughputHosts.load(ordering: .relaxed) > 0
+    }
+
+    /// A host tuned for throughput starts: the loop polls and may reserve its CPU from now on.
+    package func beginThroughputTuning() {
+        throughputHosts.add(1, ordering: .relaxed)
+        wakeUp()
+    }
+
+    /// A host tuned for throughput ended. The last one to end gives a reserved CPU back, and
+    /// this returns once the loop and every worker have their CPUs back.
+    package func endThroughputTuning() async {
+        let remaining = throughputHosts.subtract(1, ordering: .relaxed).newValue
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
+            cpuReservation.withLock { state in
+                if remaining <= 0 { releaseReservation(&state) }
+                BlockingWorkThread.sweeps.submit { continuation.resume() }
+            }
+        }
+    }
+
+    /// Gives a reserved CPU back to the workers. Called with `cpuReservation`'s lock held.
+    private func releaseReservation(_ state: inout CPUReservationState) {
+        guard case .reserved = state.policy.state, let hostMask = state.hostMask else { return }
+        state.policy = LoopCPUReservation()
+        reservedCPU.store(-1, ordering: .sequentiallyConsistent)
+        hostMask.apply(toThread: state.loopThreadID)
+        BlockingWorkThread.sweeps.submit { [self] in applyCPUReservationToWorkers(hostMask: hostMask) }
+    }
+
+    /// Allows or forbids the loop to reserve its CPU while a host is tuned for throughput;
+    /// forbidding it gives a reserved CPU back, and returns once the loop and every worker
+    /// have their CPUs back. For code that places the host's threads itself (the bench's
+    /// pinned rows).
     package func setCPUReservation(allowed: Bool) async {
         await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
             cpuReservation.withLock { state in
                 state.allowed = allowed
-                if !allowed, case .reserved = state.policy.state, let hostMask = state.hostMask {
-                    state.policy = LoopCPUReservation()
-                    reservedCPU.store(-1, ordering: .sequentiallyConsistent)
-                    hostMask.apply(toThread: state.loopThreadID)
-                    BlockingWorkThread.sweeps.submit { [self] in applyCPUReservationToWorkers(hostMask: hostMask) }
-                }
+                if !allowed { releaseReservation(&state) }
                 // After every job submitted before it (a release's, a new worker's): the
                 // workers have their last word when this returns.
                 BlockingWorkThread.sweeps.submit { continuation.resume() }

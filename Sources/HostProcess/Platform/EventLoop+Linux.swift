@@ -130,7 +130,7 @@ extension EventLoop {
         var batch: [EventLoopState.Job] = []
         batch.reserveCapacity(Self.retainedJobCapacity)
         var readAhead = ReadAheadRule()
-        var spin = LoopSpin(window: LoopSpin.windowFromEnvironment())
+        var spin = LoopSpin(window: LoopSpin.defaultWindow)
         startCPUReservation()
         var cpuWindowEnd = LoopInstant.now().nanoseconds + LoopCPUReservation.window
         var polledInWindow: Int64 = 0
@@ -141,9 +141,11 @@ extension EventLoop {
             var timeout: Int32 = 0
             var polled: LoopSpin.Wait? = nil
             var skippedEpoll = false
-            // While work keeps following work closely, poll before sleeping: the next answer
-            // then finds the loop awake, and its writer wakes no one (LoopSpin).
-            if spin.isPolling {
+            // Tuned for throughput, and while work keeps following work closely, poll before
+            // sleeping: the next answer then finds the loop awake, and its writer wakes no one
+            // (LoopSpin). Plain, the loop always sleeps.
+            let tuned = throughputHosts.load(ordering: .relaxed) > 0
+            if tuned, spin.isPolling {
                 let poll = poll(
                     into: events,
                     until: LoopInstant(nanoseconds: ranOut.nanoseconds + spin.window),
@@ -161,12 +163,12 @@ extension EventLoop {
                 waitError = errno
             }
             let woke = LoopInstant.now()
-            spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke)))
+            if tuned { spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke))) }
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
             }
             // Awake again first: the window's timer must not take the loop for asleep.
-            if woke.nanoseconds >= cpuWindowEnd {
+            if tuned || reservedCPU.load(ordering: .relaxed) >= 0, woke.nanoseconds >= cpuWindowEnd {
                 cpuWindowEnd = cpuReservationWindowEnded(now: woke, polled: polledInWindow)
                 polledInWindow = 0
             }
@@ -380,11 +382,11 @@ extension EventLoop {
         watch.child.closeAllDescriptors()
         watches.withLock { $0[id] = nil }
         watch.onExit(exit)
-        // What left its process group, and its group's dead members, were re-parented to the
-        // host (a subreaper): kill and reap them, off the loop (waitid blocks). After the
-        // exit is reported: the sweep's thread wake-up is not on the exit's path.
-        if watch.killsProcessGroupAtExit {
-            DescendantReaper.scheduleSweep(afterDeathOfGroup: watch.child.pid)
+        // What left its process group is still in its cgroup, where it has one: killed off
+        // the loop (the cgroup's removal waits for the deaths). After the exit is reported:
+        // the sweep's thread wake-up is not on the exit's path.
+        if watch.killsProcessGroupAtExit, let cgroup = watch.child.cgroup {
+            BlockingWorkThread.sweeps.submit { cgroup.killAllAndRemove() }
         }
     }
 

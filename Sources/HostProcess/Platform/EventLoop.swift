@@ -74,6 +74,9 @@ package final class EventLoop: Sendable {
     let cpuReservation = Locked(CPUReservationState())
     /// The CPU the loop keeps to itself, -1 when none: workers keep off it.
     let reservedCPU = Atomic<Int32>(-1)
+    /// How many running hosts asked for `HostTuning.throughput`: the loop polls before it
+    /// sleeps and may reserve its CPU only while one does.
+    let throughputHosts = Atomic<Int>(0)
     /// `expectedAnswer` when more than one child (or an unwatched one) was written to.
     static let severalAnswers = UInt64.max
 
@@ -119,13 +122,5 @@ package final class EventLoop: Sendable {
                 killsProcessGroupAtExit: killsProcessGroupAtExit
             )
         )
-    }
-
-    /// The process groups of the watched children whose group is killed at their exit (the
-    /// workers): what `DescendantReaper` must leave alone.
-    func liveProcessGroups() -> Set<Int32> {
-        watches.withLock { watches in
-            Set(watches.values.filter(\.killsProcessGroupAtExit).map(\.child.pid))
-        }
     }
 }

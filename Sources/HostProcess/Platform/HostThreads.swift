@@ -10,19 +10,16 @@ package enum HostThreads {
     /// Starts the event loop and the blocking-work threads if they do not run yet. Idempotent;
     /// throws when one cannot be started (retrying later may succeed).
     ///
-    /// Also makes the host a child subreaper, so that what workers leave behind is re-parented
-    /// to it and swept (see `DescendantReaper`).
+    /// The host is not a child subreaper: what a worker leaves behind is found in its cgroup
+    /// (`WorkerCgroup`), and nothing else of the process's is adopted or touched.
     package static func start() throws(ThreadStartError) {
         try EventLoop.shared.start()
         for thread in BlockingWorkThread.spawns { try thread.start() }
         try BlockingWorkThread.storage.start()
         try BlockingWorkThread.waits.start()
         try BlockingWorkThread.sweeps.start()
-        _ = subreaper
         _ = spawnDescriptors
     }
-
-    private static let subreaper: Void = { DescendantReaper.becomeSubreaper() }()
 
     /// The low descriptors every spawn borrows (CSceneHostSys/Spawn.c), reserved with the
     /// threads: while few descriptors are open, so they are low, and once, so that they are

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Whether the event loop polls for a while before it sleeps, and for how long.
 ///
 /// A sleeping loop costs each worker's answer a wake-up: the worker's `write` must wake the
@@ -21,8 +17,8 @@ import Glibc
 /// never polls.
 ///
 /// Like glibc's adaptive mutexes and Go's spinning schedulers, this trades a bounded amount
-/// of CPU for latency; `SCENEHOST_LOOP_SPIN_US=0` turns it off (README, "Two commands";
-/// docs/HARDENING.md). The bench's `throughput-floor` polls with the same window.
+/// of CPU for latency, so the loop polls only while a host runs with `HostTuning.throughput`
+/// (docs/TUNING.md). The bench's `throughput-floor` polls with the same window.
 package struct LoopSpin: Sendable {
     /// The longest poll, in nanoseconds; 0: never poll.
     let window: Int64
@@ -32,9 +28,9 @@ package struct LoopSpin: Sendable {
     /// The default window: longer than a worker's answer takes when the worker itself must
     /// be woken on another CPU (about 15 µs on this kind of machine), far shorter than any
     /// timer the host arms.
-    static let defaultWindow: Int64 = 30_000
+    package static let defaultWindow: Int64 = 30_000
 
-    /// The longest window `SCENEHOST_LOOP_SPIN_US` may ask for: a millisecond.
+    /// The longest window: a millisecond.
     static let maximumWindow: Int64 = 1_000_000
 
     init(window: Int64) {
@@ -59,22 +55,5 @@ package struct LoopSpin: Sendable {
         case .polledInVain: isPolling = false
         case .slept(let nanoseconds): isPolling = nanoseconds <= 2 * window
         }
-    }
-
-    /// The window from `SCENEHOST_LOOP_SPIN_US` (microseconds; 0 turns polling off), else
-    /// `defaultWindow`. An unreadable value keeps the default rather than stopping the host.
-    package static func windowFromEnvironment() -> Int64 {
-        guard let raw = getenv("SCENEHOST_LOOP_SPIN_US") else { return defaultWindow }
-        return window(fromMicroseconds: String(cString: raw))
-    }
-
-    /// `text` as a window: whole microseconds, clamped to `maximumWindow` (however many
-    /// digits); anything else is the default.
-    static func window(fromMicroseconds text: String) -> Int64 {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return defaultWindow
-        }
-        guard let microseconds = Int64(text) else { return maximumWindow }
-        return min(microseconds, maximumWindow / 1_000) * 1_000
     }
 }

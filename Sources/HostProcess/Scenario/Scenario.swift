@@ -43,6 +43,8 @@ public struct Scenario: Sendable, Hashable {
         public var stateDirectory: String?
         public var restartPolicy: RestartPolicy?
         public var prewarmedWorkers: Int?
+        /// `HostConfiguration.tuning` (the command line's `--tuning`; not a scenario field).
+        public var tuning: HostTuning?
         public init() {}
 
         /// `base` with these overrides applied.
@@ -59,6 +61,7 @@ public struct Scenario: Sendable, Hashable {
             if let stateDirectory { configuration.stateDirectory = stateDirectory }
             if let restartPolicy { configuration.restartPolicy = restartPolicy }
             if let prewarmedWorkers { configuration.prewarmedWorkers = prewarmedWorkers }
+            if let tuning { configuration.tuning = tuning }
             return configuration
         }
     }

@@ -436,11 +436,14 @@ actor SceneController {
             // Forked on the blocking-work thread (never on the loop); the outcome comes back
             // as an event, in the loop's order with everything else.
             let scene = id
+            let scheduling = context.configuration.workerScheduling
             do {
                 try BlockingWorkThread.spawnThread().trySubmit { [self] in
                     let outcome: Result<ChildProcess, HostError>
                     do throws(HostError) {
-                        outcome = .success(try WorkerConnection.spawn(scene: scene, argv: argv))
+                        outcome = .success(
+                            try WorkerConnection.spawn(scene: scene, argv: argv, scheduling: scheduling)
+                        )
                     } catch {
                         outcome = .failure(error)
                     }

@@ -41,9 +41,13 @@ final class WorkerConnection: Sendable {
     var pid: Int32 { child.pid }
 
     /// Starts the worker. Blocking (a fork and exec on the spawn thread): call it where blocking is allowed.
-    static func spawn(scene: String, argv: [String]) throws(HostError) -> ChildProcess {
+    static func spawn(
+        scene: String,
+        argv: [String],
+        scheduling: ChildProcess.Scheduling
+    ) throws(HostError) -> ChildProcess {
         do {
-            return try ChildProcess.spawn(argv: argv, environment: nil, scheduling: .batch)
+            return try ChildProcess.spawn(argv: argv, environment: nil, scheduling: scheduling, ownCgroup: true)
         } catch {
             throw HostError.spawnFailed(scene: scene, message: "\(error)")
         }

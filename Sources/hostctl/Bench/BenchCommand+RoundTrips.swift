@@ -61,6 +61,9 @@ extension BenchCommand {
         }
         report.add(eventLoopRow)
 
+        // Plain, the host sleeps in epoll_wait as the event-loop echo does: that echo is the
+        // floor. Tuned for throughput, it polls, and must keep up with the blocking echo too.
+        let plain = BenchHost.tuning == .plain
         var floor = eventLoop.median
         var floorName = "pipe-echo.eventloop" + suffix
         if let blocking {
@@ -72,7 +75,7 @@ extension BenchCommand {
                 )
             )
             // Pinned, the floor is the blocking echo by definition; unpinned, the faster echo.
-            if placement != nil || blocking.median < floor {
+            if !plain, placement != nil || blocking.median < floor {
                 floor = blocking.median
                 floorName = "pipe-echo.blocking" + suffix
             }
@@ -82,7 +85,7 @@ extension BenchCommand {
             transitions,
             floor: floor,
             floorName: floorName,
-            target: .ratioAtMost(2),
+            target: .ratioAtMost(plain ? 1.5 : 2),
             note: "deactivate/activate alternating on one scene via SceneHandle; floor = " + floorName
                 + "; vs pipe-echo.eventloop " + BenchFormat.number(transitions.median / eventLoop.median) + "×"
                 + where_
@@ -130,7 +133,7 @@ extension BenchCommand {
                 transitions,
                 floor: node.median,
                 floorName: "node-ipc" + suffix,
-                target: .speedupAtLeast(2),
+                target: .speedupAtLeast(plain && placement != .sameCPU ? 1.5 : 2),
                 note: "our transition against Node's bare IPC round trip in the same placement"
             )
             versus.details["nodeMedianUs"] = node.median

@@ -1,6 +1,7 @@
 extension Help {
     static let bench = """
-        hostctl bench [--quick] [--json] [--only NAME[,NAME...]] [--placement P] [--svg FILE]
+        hostctl bench [--quick] [--json] [--only NAME[,NAME...]] [--placement P] [--tuning T]
+                      [--svg FILE]
 
         Measures the host, each figure as median and p99 over many repetitions, next to a
         floor measured in the same run (the same bytes or the same spawn without the scene
@@ -15,17 +16,21 @@ extension Help {
           --placement P  round-trip rows pinned by CPU as well as unpinned: both (default),
                          same-cpu (host and child on CPU 0), split-cpu (host on CPU 0,
                          child on CPU 1) or none; this VM's scheduler switches between the two
-                         moods on its own, so each pinned run shows one of them reliably.
-                         With split CPUs the host's loop polls for the answer instead of
-                         sleeping at once (SCENEHOST_LOOP_SPIN_US), so it can beat
-                         pipe-echo.blocking, whose thread sleeps in read(2)
+                         moods on its own, so each pinned run shows one of them reliably
+          --tuning T     both (default): transition, kinds, connect and throughput run once
+                         per HostTuning setting, side by side (the throughput setting's rows
+                         end in .throughput); plain or throughput: that one only. Plain, the
+                         transition's floor is pipe-echo.eventloop (≤ 1.5×); tuned for
+                         throughput, the loop polls for answers and its floor is the faster
+                         echo (≤ 2×)
           --svg FILE     also draw the scale curve (round trip, memory vs live scenes) as SVG
 
         Benchmarks:
           codec        encode+decode of a callback and a request vs Foundation JSON (≥ 10×)
-          transition   deactivate/activate round trip on one scene vs a pipe echo (≤ 2×),
-                       unpinned and in each placement, with Node's fork IPC round trip
-                       (when node is on PATH) as an outside reference (ours ≥ 2× faster);
+          transition   deactivate/activate round trip on one scene vs a pipe echo (plain
+                       ≤ 1.5×, throughput ≤ 2×), unpinned and in each placement, with Node's
+                       fork IPC round trip (when node is on PATH) as an outside reference
+                       (ours ≥ 2× faster; plain, ≥ 1.5× off the same CPU);
                        each row's note and JSON details (hostCPUUs, workerCPUUs) give the
                        CPU per transition of the host and of the worker, and what each
                        spends above its side of the event-loop echo (hostCPUOverEchoUs,
@@ -42,7 +47,7 @@ extension Help {
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently (≥ 150k
                        with 8 and 64), next to throughput-floor.N: as many bench-echo
                        children driven by one thread with epoll, no host; the note says
-                       when the saturated loop kept a CPU to itself (SCENEHOST_LOOP_CPU)
+                       when the saturated loop kept a CPU to itself (throughput tuning only)
           memory       idle worker PSS (≤ 1 MiB) and host memory per scene
           suspend      background until suspended, then foreground again
           terminate    terminating 100 running scenes at once

@@ -5,9 +5,13 @@ import Protocol
 /// The benchmarks that drive a real `SceneHost` through its public API, with real workers
 /// (this hostctl in worker mode).
 enum BenchHost {
+    /// The tuning of the hosts the bench starts now (`--tuning`; each setting is a pass).
+    @TaskLocal static var tuning: HostTuning = .plain
+
     /// Generous limits: a watchdog must never fire because the machine is busy.
     static func configuration(suspendDelay: Duration = .seconds(3600)) -> HostConfiguration {
         var configuration = HostConfiguration(worker: [BenchPaths.executable, "worker"])
+        configuration.tuning = tuning
         configuration.suspendDelay = suspendDelay
         configuration.launchLimit = .seconds(120)
         configuration.transitionLimit = .seconds(30)

@@ -147,6 +147,18 @@ struct BenchReport: Sendable {
 
     mutating func add(_ row: BenchRow) { rows.append(row) }
 
+    /// Renames the rows from index `first` on (a pass under another tuning), and the floors
+    /// they name among them, so both passes' rows stand side by side.
+    mutating func suffixRows(from first: Int, with suffix: String) {
+        let renamed = Set(rows[first...].map(\.name))
+        for index in rows.indices.dropFirst(first) {
+            rows[index].name += suffix
+            if let floorName = rows[index].floorName, renamed.contains(floorName) {
+                rows[index].floorName = floorName + suffix
+            }
+        }
+    }
+
     var json: JSONValue {
         .object([
             "build": .string(debugBuild ? "debug" : "release"),

@@ -50,7 +50,7 @@ enum BenchThroughputFloor {
         return rates
     }
 
-    /// Polls as the host's loop does (`LoopSpin`'s window, `SCENEHOST_LOOP_SPIN_US`), then
+    /// Polls as the host's loop does (`LoopSpin`'s window, as a host tuned for throughput), then
     /// sleeps: a floor that slept at once would pay a wake-up per echo that the host does not.
     private static func wait(_ epoll: Int32, into events: UnsafeMutableBufferPointer<epoll_event>) -> Int32 {
         let deadline = BenchClock.now() + UInt64(window)
@@ -62,7 +62,7 @@ enum BenchThroughputFloor {
     }
 
     /// The host loop's poll window, in nanoseconds.
-    private static let window = LoopSpin.windowFromEnvironment()
+    private static let window = LoopSpin.defaultWindow
 
     /// Every child echoes `perChild` lines, each sent when the previous one is back.
     private static func drive(_ children: [BenchEchoChild], epoll: Int32, perChild: Int) -> Bool {
