@@ -24,10 +24,25 @@ let package = Package(
         .target(name: "CSceneHostSys", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "Protocol", swiftSettings: strict),
         .target(name: "SceneWorker", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
-        .target(name: "HostProcess", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
+        // The pure model: the scene machine, the lifecycle rules and the trace checker. Events in,
+        // actions out; no I/O and no clock (it imports nothing but Protocol).
+        .target(name: "SceneModel", dependencies: ["Protocol"], swiftSettings: strict),
+        .target(name: "HostProcess", dependencies: ["SceneModel", "Protocol", "CSceneHostSys"], swiftSettings: strict),
+        // The tools on the runtime: the control server and client, scenarios, stress, timelines.
+        .target(name: "HostTools", dependencies: ["HostProcess", "SceneModel", "Protocol"], swiftSettings: strict),
+        // The command line's own plumbing: arguments, usage errors, exit codes.
+        .target(name: "CLISupport", dependencies: ["Protocol"], swiftSettings: strict),
+        // `hostctl bench`: the benchmarks and their floors, apart from what they measure.
+        .target(
+            name: "HostBench",
+            dependencies: ["CLISupport", "HostTools", "HostProcess", "Protocol", "CSceneHostSys"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hostctl",
-            dependencies: ["Protocol", "SceneWorker", "HostProcess", "CSceneHostSys"],
+            dependencies: [
+                "Protocol", "SceneWorker", "HostProcess", "HostTools", "HostBench", "CLISupport", "CSceneHostSys",
+            ],
             swiftSettings: strict
         ),
         .target(name: "SceneHostTesting", dependencies: ["HostProcess", "Protocol"], swiftSettings: strict),
@@ -45,7 +60,10 @@ let package = Package(
         .testTarget(name: "SceneWorkerTests", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "HostProcessTests",
-            dependencies: ["HostProcess", "Protocol", "hostctl", "custom-worker-fixture", "FoundationJSONBench"],
+            dependencies: [
+                "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "hostctl",
+                "custom-worker-fixture", "FoundationJSONBench",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

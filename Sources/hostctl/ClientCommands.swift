@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
 
 /// `hostctl <op> SCENE … --socket PATH`, `ps`, `events`, `quit`: one request to a serving host.

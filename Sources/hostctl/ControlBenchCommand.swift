@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
 
 /// `hostctl control-bench --socket PATH [--clients 16] [--requests N] [--op ps|notify]`

@@ -1,4 +1,5 @@
 import HostProcess
+import HostTools
 import Protocol
 
 /// The built-in multi-window simulation `hostctl demo` runs.

@@ -1,3 +1,4 @@
+import CLISupport
 import HostProcess
 
 extension HostError {

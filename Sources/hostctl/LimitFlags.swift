@@ -1,4 +1,6 @@
+import CLISupport
 import HostProcess
+import HostTools
 
 /// The limit flags every host-running command accepts (`run`, `demo`, `serve`), each
 /// overriding the scenario's `config` and LIFECYCLE.md's defaults.

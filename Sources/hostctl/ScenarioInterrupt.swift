@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 
 /// SIGTERM, SIGINT and SIGHUP during `run` and `demo`: the host quits in order, as at the
 /// scenario's end (every scene terminated, the trace ending with `quit` and `stopped`), and

@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 
 extension Commands {
     /// `hostctl serve …`, entered from main.swift's top level on the main thread, before the

@@ -1,3 +1,4 @@
+import CLISupport
 import CSceneHostSys
 import Glibc
 import HostProcess

@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 
 /// `hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--scale N] [--json] [--trace FILE]`
 enum StressCommand {

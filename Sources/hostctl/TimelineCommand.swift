@@ -1,5 +1,7 @@
+import CLISupport
 import Glibc
 import HostProcess
+import HostTools
 
 extension Commands {
     /// `hostctl timeline TRACE.jsonl [--format svg|perfetto] [-o FILE]`

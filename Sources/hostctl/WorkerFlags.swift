@@ -1,3 +1,4 @@
+import CLISupport
 import Glibc
 
 /// `--worker PATH [--worker-arg ARG]...`: a worker argv on the command line (`connect`,

@@ -1,4 +1,6 @@
+import CLISupport
 import Glibc
+import HostBench
 import HostProcess
 
 // `hostctl worker` must start fast and stay small: dispatch it before anything else.

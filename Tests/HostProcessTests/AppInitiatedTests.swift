@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// The host follows the app (docs/LIFECYCLE.md §3b), with real default workers: their

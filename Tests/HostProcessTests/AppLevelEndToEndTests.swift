@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// The app level with real workers (docs/LIFECYCLE.md §3c): launch options and size, taps.

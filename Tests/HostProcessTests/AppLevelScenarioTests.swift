@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// The app level's scenario fields and op (`connect`'s `url`, `width`, `height`; `tap`),

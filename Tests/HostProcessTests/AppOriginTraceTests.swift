@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// Builds one scene's trace with `origin` on chosen callbacks (seq 1, 2, 3, …).

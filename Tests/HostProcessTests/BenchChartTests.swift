@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import HostBench
+import HostTools
+import SceneModel
 import Testing
 
 @testable import hostctl

@@ -1,6 +1,9 @@
 import Glibc
+import HostBench
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// `hostctl bench --quick --json` as a real process: it must finish, exit 0, print JSON that

@@ -1,5 +1,7 @@
 import Dispatch
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 @testable import HostProcess

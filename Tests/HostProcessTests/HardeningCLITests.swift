@@ -1,7 +1,9 @@
 import CSceneHostSys
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 @testable import HostProcess

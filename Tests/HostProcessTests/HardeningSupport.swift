@@ -1,7 +1,9 @@
 import CSceneHostSys
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 
 /// The hostile worker scripts of Tests/Fixtures/HostileWorkers, found from this file's path.
 enum HostileFixture {

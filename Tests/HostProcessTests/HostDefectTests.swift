@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// What the trace checks can catch: an event the host itself makes that the model refuses

@@ -1,4 +1,6 @@
 import CSceneHostSys
+import HostTools
+import SceneModel
 import Testing
 
 @testable import HostProcess

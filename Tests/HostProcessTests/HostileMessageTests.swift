@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// Names quoted from hostile input (a control request, a scenario file, a trace line) come

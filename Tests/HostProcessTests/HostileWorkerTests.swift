@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 @testable import HostProcess
@@ -163,7 +165,10 @@ import Testing
         let error = await #expect(throws: HostError.self) { try await harness.a.connect(worker: silent) }
         // The error names the limit, where to raise it, and what is most likely wrong.
         let message = "\(error.map { String(describing: $0) } ?? "")"
-        #expect(message.contains("did not answer within the launch limit of 1000 ms (--launch-limit-ms"), "\(message)")
+        #expect(
+            message.contains("did not answer within the launch limit of 1000 ms (HostConfiguration.launchLimit)"),
+            "\(message)"
+        )
         #expect(message.contains("it never said ready: is \(silent[0]) a scenehost worker?"), "\(message)")
         // A's own limit applied, not the host's 60 s.
         let spawned = try #require(harness.host.trace.history.last { $0.scene == "A" && $0.processEvent == .spawned })

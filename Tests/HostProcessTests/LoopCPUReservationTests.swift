@@ -1,4 +1,6 @@
 import Glibc
+import HostTools
+import SceneModel
 import Testing
 
 @testable import HostProcess

@@ -1,3 +1,5 @@
+import HostTools
+import SceneModel
 import Testing
 
 /// The host builds only on Linux: no manifest claims an Apple platform, and the manifest and

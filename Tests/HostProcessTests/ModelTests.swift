@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 // Pure tests of the lifecycle checker: traces are built by hand, no I/O.

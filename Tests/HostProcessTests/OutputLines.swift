@@ -1,3 +1,6 @@
+import HostTools
+import SceneModel
+
 @testable import HostProcess
 
 /// Output of a watched child, gathered on the loop thread.

@@ -1,5 +1,7 @@
 import CSceneHostSys
 import Dispatch
+import HostTools
+import SceneModel
 import Testing
 
 @testable import HostProcess

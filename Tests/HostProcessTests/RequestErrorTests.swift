@@ -1,3 +1,5 @@
+import HostTools
+import SceneModel
 import Testing
 
 /// Issue 16: a control request's errors say what to do, as the CLI's do. An unknown field

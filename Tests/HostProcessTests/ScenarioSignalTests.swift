@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// `run` and `demo` take SIGTERM, SIGINT and SIGHUP as the end of the scenario: the host

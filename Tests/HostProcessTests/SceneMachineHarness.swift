@@ -1,4 +1,6 @@
+import HostTools
 import Protocol
+import SceneModel
 
 @testable import HostProcess
 

@@ -1,5 +1,7 @@
 import Glibc
 import HostProcess
+import HostTools
+import SceneModel
 import Testing
 
 /// README's socket directory line works where `$XDG_RUNTIME_DIR` is unset: run as written,

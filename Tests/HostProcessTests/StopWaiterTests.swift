@@ -1,6 +1,8 @@
 import CSceneHostSys
 import Glibc
 import HostProcess
+import HostTools
+import SceneModel
 import Testing
 
 /// A suspension waits until the kernel says the worker stopped. The waits share one thread,

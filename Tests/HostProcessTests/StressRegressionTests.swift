@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// Races `hostctl stress` found between a worker killed from outside the host and the

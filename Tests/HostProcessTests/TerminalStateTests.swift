@@ -1,5 +1,7 @@
 import Glibc
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 @testable import HostProcess

@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// LIFECYCLE.md §4–6 end to end: kills, crashes, terminate, suspension, background tasks,

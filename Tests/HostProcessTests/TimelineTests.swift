@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 // The SVG timeline, the Perfetto export and the per-scene tracks they share, on traces

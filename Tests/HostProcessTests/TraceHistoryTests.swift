@@ -1,5 +1,7 @@
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// A long-running host keeps a bounded trace history: large values cannot grow it for ever.

@@ -1,6 +1,8 @@
 import Foundation
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// The trace line format (CLI.md) and verification of JSON Lines.

@@ -1,4 +1,6 @@
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 @testable import HostProcess

@@ -1,3 +1,5 @@
+import HostTools
+import SceneModel
 import Testing
 
 @testable import HostProcess

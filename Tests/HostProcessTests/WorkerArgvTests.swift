@@ -1,6 +1,8 @@
 import Glibc
 import HostProcess
+import HostTools
 import Protocol
+import SceneModel
 import Testing
 
 /// Issue 16: which worker a scene runs is visible and stable. A reconnect without a worker

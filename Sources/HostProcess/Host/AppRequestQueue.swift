@@ -6,12 +6,12 @@ import Protocol
 ///
 /// A plain value: the owner keeps it under a lock, starts a drainer when `enqueue` says so,
 /// and the drainer takes requests with `next(from:)` until it gets nil.
-struct AppRequestQueue: Sendable {
+package struct AppRequestQueue: Sendable {
     /// How many requests of one scene may wait behind the one being carried out.
-    static let maximumWaitingPerScene = 32
+    package static let maximumWaitingPerScene = 32
 
     /// What `enqueue` did with a request.
-    enum Enqueued: Sendable, Equatable {
+    package enum Enqueued: Sendable, Equatable {
         /// The scene had none in progress: the caller starts draining its line.
         case startDrain
         /// It waits behind the scene's earlier requests; their drainer will take it.
@@ -24,12 +24,12 @@ struct AppRequestQueue: Sendable {
     private var lines: [String: [AppChange]] = [:]
 
     /// How many requests wait, all scenes together (not counting those in progress).
-    var waitingCount: Int { lines.values.reduce(0) { $0 + $1.count } }
+    package var waitingCount: Int { lines.values.reduce(0) { $0 + $1.count } }
 
     /// Whether a drainer is at work on `opener`'s requests.
-    func isDraining(_ opener: String) -> Bool { lines[opener] != nil }
+    package func isDraining(_ opener: String) -> Bool { lines[opener] != nil }
 
-    mutating func enqueue(_ change: AppChange, from opener: String) -> Enqueued {
+    package mutating func enqueue(_ change: AppChange, from opener: String) -> Enqueued {
         guard let waiting = lines[opener]?.count else {
             lines[opener] = [change]
             return .startDrain
@@ -41,7 +41,7 @@ struct AppRequestQueue: Sendable {
 
     /// The next request of `opener` to carry out, or nil when there is none: the drainer
     /// stops, and the next `enqueue` starts another.
-    mutating func next(from opener: String) -> AppChange? {
+    package mutating func next(from opener: String) -> AppChange? {
         guard let waiting = lines[opener]?.count, waiting > 0 else {
             lines[opener] = nil
             return nil
@@ -50,7 +50,7 @@ struct AppRequestQueue: Sendable {
     }
 
     /// Forgets `opener`'s line, whose drainer could not start: the next `enqueue` starts one.
-    mutating func abandon(_ opener: String) {
+    package mutating func abandon(_ opener: String) {
         lines[opener] = nil
     }
 }

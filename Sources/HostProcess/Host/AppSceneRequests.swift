@@ -1,4 +1,5 @@
 import Protocol
+import SceneModel
 import Synchronization
 
 /// Where a scene sends the scene requests its app makes (`requestSceneSessionActivation`,
@@ -6,12 +7,12 @@ import Synchronization
 /// scenes they name, outside the requesting scene's own queue, one asking scene's requests
 /// one after another in order (`AppRequestQueue`), each line drained by a child task of the
 /// host's (`HostTasks`).
-final class AppSceneRequests: Sendable {
+package final class AppSceneRequests: Sendable {
     /// What carries out a request.
-    typealias Perform = @Sendable (_ opener: String, _ change: AppChange) async -> Void
+    package typealias Perform = @Sendable (_ opener: String, _ change: AppChange) async -> Void
 
     /// Why a request was not carried out.
-    enum Refusal: Sendable, Equatable {
+    package enum Refusal: Sendable, Equatable {
         /// The asking scene has `AppRequestQueue.maximumWaitingPerScene` requests waiting.
         case lineFull
         /// Apps opened `SceneHost.maximumAppOpenedWindows` windows in this host already.
@@ -21,29 +22,29 @@ final class AppSceneRequests: Sendable {
     }
 
     private struct State: Sendable {
-        var perform: Perform?
-        var queue = AppRequestQueue()
+        package var perform: Perform?
+        package var queue = AppRequestQueue()
     }
 
     private let state = Mutex(State())
     private let tasks: HostTasks
 
     /// Drains the lines as children of `tasks`.
-    init(tasks: HostTasks) {
+    package init(tasks: HostTasks) {
         self.tasks = tasks
     }
 
     /// Sets what carries out a request (set once by the host).
-    func setPerformer(_ perform: @escaping Perform) {
+    package func setPerformer(_ perform: @escaping Perform) {
         state.withLock { $0.perform = perform }
     }
 
     /// How many requests wait behind the ones in progress.
-    var waitingCount: Int { state.withLock { $0.queue.waitingCount } }
+    package var waitingCount: Int { state.withLock { $0.queue.waitingCount } }
 
     /// The app of scene `opener` asked for `change`: queued to be carried out, or refused
     /// (nil, or why). A refused request changed nothing; the caller records the refusal.
-    func request(from opener: String, _ change: AppChange) -> Refusal? {
+    package func request(from opener: String, _ change: AppChange) -> Refusal? {
         let (perform, enqueued) = state.withLock { state -> (Perform?, AppRequestQueue.Enqueued) in
             guard let perform = state.perform else { return (nil, .full) }
             return (perform, state.queue.enqueue(change, from: opener))
@@ -78,7 +79,7 @@ final class AppSceneRequests: Sendable {
 
 extension AppSceneRequests.Refusal {
     /// The `error` event that refuses `change` on the asking scene `opener`.
-    func event(refusing change: AppChange, from opener: String) -> TraceEvent {
+    package func event(refusing change: AppChange, from opener: String) -> TraceEvent {
         let (code, message): (ProtocolError.Code, String) =
             switch self {
             case .lineFull:

@@ -7,25 +7,25 @@ import Synchronization
 ///
 /// Shared by every scene of one host. At most `maximumPending` identifiers wait; older ones
 /// beyond that are dropped (the app hears of the newest).
-final class DiscardMailbox: Sendable {
+package final class DiscardMailbox: Sendable {
     /// The most identifiers that wait for a worker.
-    static let maximumPending = 256
+    package static let maximumPending = 256
 
     private let pending = Mutex<[String]>([])
     /// Asked to offer the pending sessions to every scene but the one named (set by the host).
     private let listener = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    init(_ initial: [String] = []) {
+    package init(_ initial: [String] = []) {
         pending.withLock { $0 = Array(initial.suffix(Self.maximumPending)) }
     }
 
     /// Sets what is called when a scene's session is discarded.
-    func setListener(_ listener: @escaping @Sendable (String) -> Void) {
+    package func setListener(_ listener: @escaping @Sendable (String) -> Void) {
         self.listener.withLock { $0 = listener }
     }
 
     /// Adds `identifiers` (no duplicates), keeping the newest `maximumPending`.
-    func add(_ identifiers: [String]) {
+    package func add(_ identifiers: [String]) {
         pending.withLock { pending in
             for identifier in identifiers where !pending.contains(identifier) { pending.append(identifier) }
             if pending.count > Self.maximumPending { pending.removeFirst(pending.count - Self.maximumPending) }
@@ -33,14 +33,14 @@ final class DiscardMailbox: Sendable {
     }
 
     /// Records the discard of `identifier` and asks the other scenes to deliver it.
-    func discarded(_ identifier: String) {
+    package func discarded(_ identifier: String) {
         add([identifier])
         let listener = listener.withLock { $0 }
         listener?(identifier)
     }
 
     /// Takes every pending identifier, oldest first.
-    func takeAll() -> [String] {
+    package func takeAll() -> [String] {
         pending.withLock { pending in
             defer { pending = [] }
             return pending

@@ -1,26 +1,27 @@
+import SceneModel
 import Synchronization
 
 /// What every scene of one host shares.
-struct HostContext: Sendable {
-    let configuration: HostConfiguration
-    let trace: TraceRecorder
-    let sessions: SessionStore
-    let flags: HostFlags
+package struct HostContext: Sendable {
+    package let configuration: HostConfiguration
+    package let trace: TraceRecorder
+    package let sessions: SessionStore
+    package let flags: HostFlags
     /// Workers started ahead of the launches that will take them.
-    let prewarmed: PrewarmedWorkers
+    package let prewarmed: PrewarmedWorkers
     /// Sessions discarded while no host ran, reported at this host's launch: their scenes
     /// start discarded, as if the discard had happened here.
-    var discardedAtLaunch: Set<String> = []
+    package var discardedAtLaunch: Set<String> = []
     /// Discarded sessions the app has not heard of yet.
-    var discards = DiscardMailbox()
+    package var discards = DiscardMailbox()
     /// The host's background work: what `sceneRequests` carries out, the memory monitor.
-    let tasks: HostTasks
+    package let tasks: HostTasks
     /// Scene requests apps make from their own code.
-    let sceneRequests: AppSceneRequests
+    package let sceneRequests: AppSceneRequests
 }
 
 /// Host-wide switches the scenes read.
-final class HostFlags: Sendable {
+package final class HostFlags: Sendable {
     /// Set once the host quits: no restarts from then on.
-    let isQuitting = Atomic<Bool>(false)
+    package let isQuitting = Atomic<Bool>(false)
 }

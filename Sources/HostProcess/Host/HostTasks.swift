@@ -7,13 +7,13 @@
 /// cancels the jobs still running once every job submitted has started: a job that waits
 /// for something (the memory monitor's sleep) ends then, one that carries out requests
 /// finishes them (every scene refuses new work by then).
-final class HostTasks: Sendable {
-    typealias Job = @Sendable () async -> Void
+package final class HostTasks: Sendable {
+    package typealias Job = @Sendable () async -> Void
 
     private let jobs: AsyncStream<Job>.Continuation
     private let runner: Task<Void, Never>
 
-    init() {
+    package init() {
         let (submitted, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
         // The one task: the jobs are its children. It ends when the stream does (`finish`, or
@@ -35,13 +35,13 @@ final class HostTasks: Sendable {
     /// Runs `job` as a child of the host's task; false, and nothing runs, once `finish()`
     /// was called.
     @discardableResult
-    func run(_ job: @escaping Job) -> Bool {
+    package func run(_ job: @escaping Job) -> Bool {
         if case .terminated = jobs.yield(job) { return false }
         return true
     }
 
     /// Takes no more jobs and returns once every job has ended.
-    func finish() async {
+    package func finish() async {
         jobs.finish()
         await runner.value
     }

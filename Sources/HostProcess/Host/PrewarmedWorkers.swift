@@ -1,3 +1,5 @@
+import SceneModel
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,23 +21,23 @@ import Glibc
 /// millisecond). A prewarmed worker found dead at a take is not handed out. `close()` (the
 /// host's quit, first thing) kills and reaps the waiting ones and starts no more. A worker no
 /// scene took is disposed of with its process group, on the sweep thread.
-final class PrewarmedWorkers: Sendable {
+package final class PrewarmedWorkers: Sendable {
     private struct State {
-        var idle: [ChildProcess] = []
+        package var idle: [ChildProcess] = []
         /// Spawns submitted and not finished yet.
-        var starting = 0
-        var isClosed = false
+        package var starting = 0
+        package var isClosed = false
     }
 
     /// What is prewarmed; launches of any other argv spawn as before.
-    let argv: [String]
+    package let argv: [String]
     /// How many workers wait at most; 0 turns prewarming off.
-    let capacity: Int
+    package let capacity: Int
     /// How its workers are scheduled (`HostConfiguration.workerScheduling`).
-    let scheduling: ChildProcess.Scheduling
+    package let scheduling: ChildProcess.Scheduling
     private let state = Locked(State())
 
-    init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling) {
+    package init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling) {
         self.argv = argv
         self.capacity = max(0, capacity)
         self.scheduling = scheduling
@@ -54,7 +56,7 @@ final class PrewarmedWorkers: Sendable {
     /// A live prewarmed worker started by `argv`, or nil: the caller spawns one itself. Never
     /// blocks: one found dead is disposed of on the sweep thread. The pool catches up at
     /// `launchEnded(argv:)`.
-    func take(argv: [String]) -> ChildProcess? {
+    package func take(argv: [String]) -> ChildProcess? {
         guard capacity > 0, argv == self.argv else { return nil }
         var dead: [ChildProcess] = []
         let child = state.withLock { state -> ChildProcess? in
@@ -71,14 +73,14 @@ final class PrewarmedWorkers: Sendable {
     }
 
     /// A scene's launch of `argv` has ended: starts the workers the pool lacks.
-    func launchEnded(argv: [String]) {
+    package func launchEnded(argv: [String]) {
         guard capacity > 0, argv == self.argv else { return }
         startMissing()
     }
 
     /// Kills and reaps the waiting workers, and any whose spawn was under way, before it
     /// returns; starts none from then on.
-    func close() async {
+    package func close() async {
         let (idle, starting) = state.withLock { state -> ([ChildProcess], Int) in
             state.isClosed = true
             defer { state.idle = [] }
@@ -104,13 +106,13 @@ final class PrewarmedWorkers: Sendable {
     }
 
     /// The pids of the workers waiting now (for tests).
-    var waitingPIDs: [pid_t] {
+    package var waitingPIDs: [pid_t] {
         state.withLock { $0.idle.map(\.pid) }
     }
 
     /// Returns once every start begun before the call has finished (for tests: a start is
     /// queued on the spawn thread, which runs its work in order).
-    func startsFinished() async {
+    package func startsFinished() async {
         await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
             Self.spawnThread.submit { continuation.resume() }
         }

@@ -1,12 +1,18 @@
 import Protocol
+import SceneModel
 
 /// One scene of a `SceneHost`: an async method per operation, each run after every
 /// operation enqueued before it. Refused operations throw `HostError.refused` (or
 /// `HostError.requestTooLarge`, see `RequestLimits`) and change nothing.
 public struct SceneHandle: Sendable {
-    let controller: SceneController
+    package let controller: SceneController
     /// The frame limit requests are checked against (`RequestLimits`).
-    let frameLimit: Int
+    package let frameLimit: Int
+
+    package init(controller: SceneController, frameLimit: Int) {
+        self.controller = controller
+        self.frameLimit = frameLimit
+    }
 
     /// The session's persistent identifier.
     public var identifier: String { controller.id }

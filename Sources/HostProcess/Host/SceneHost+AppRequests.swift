@@ -1,4 +1,5 @@
 import Protocol
+import SceneModel
 
 /// Scenes that open scenes (docs/LIFECYCLE.md §3c): the host carries out what an app asked
 /// for from its own code, as it would a user's request, and records the request first as a
@@ -6,13 +7,13 @@ import Protocol
 extension SceneHost {
     /// The most new windows apps may open in one host: a request beyond it is refused (an
     /// `error` event on the asking scene), so an app asking in a loop cannot spawn without end.
-    static let maximumAppOpenedWindows = 64
+    package static let maximumAppOpenedWindows = 64
 
     /// Carries out `change`, asked for by the app of scene `opener`. A refusal or failure is
     /// the target scene's (its `error` event); nothing is thrown back to the app. A request the
     /// host's quit overtook is refused on the asking scene, not dropped: every request the
     /// trace shows has an outcome there.
-    func performAppRequest(from opener: String, _ change: AppChange) async {
+    package func performAppRequest(from opener: String, _ change: AppChange) async {
         guard !isQuitting else { return await refuseInTurn(change, from: opener, .quitting) }
         switch change {
         case .requestSceneSessionActivation(let session, let activityType, let userInfo):

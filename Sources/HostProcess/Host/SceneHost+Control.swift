@@ -48,10 +48,10 @@ extension SceneHost {
 }
 
 /// How long a process has run, from /proc (clock-tick resolution).
-enum ProcessClock {
+package enum ProcessClock {
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
-    static func uptimeSeconds(of pid: Int32) -> Double? {
+    package static func uptimeSeconds(of pid: Int32) -> Double? {
         // Field 22 of /proc/PID/stat is the start time in ticks since boot; the fields are
         // counted after the command name, which is in parentheses and may contain anything.
         guard let stat = ProcFile.bytes("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),

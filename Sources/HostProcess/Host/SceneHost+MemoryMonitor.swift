@@ -1,10 +1,12 @@
+import SceneModel
+
 extension SceneHost {
     /// With a memory limit, compares the workers' total resident memory (from /proc) with it
     /// every `memoryCheckInterval` and relieves the pressure (LIFECYCLE.md §4) when it is over.
     ///
     /// One of the host's tasks (`HostTasks`); it holds the host weakly and ends when the host
     /// quits or goes away.
-    func startMemoryMonitor() {
+    package func startMemoryMonitor() {
         guard let limit = configuration.memoryLimitBytes else { return }
         let interval = configuration.memoryCheckInterval
         tasks.run { [weak self] in

@@ -1,4 +1,5 @@
 import Protocol
+import SceneModel
 
 extension SceneHost {
     /// Relieves memory pressure in LIFECYCLE.md §4's order:

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 import Synchronization
 
 /// A scene host: the system side of LIFECYCLE.md. It spawns one worker per scene,
@@ -22,7 +23,7 @@ public final class SceneHost: Sendable {
     private let context: HostContext
     private let scenes = Locked<[String: SceneController]>([:])
     /// Names handed to new windows apps asked for (never handed out twice).
-    let reservedWindowNames = Locked<Set<String>>([])
+    package let reservedWindowNames = Locked<Set<String>>([])
     /// Which scenes requests use, so that one no request made anything of is forgotten.
     private let usage = SceneUsage()
     private let quitting = Atomic<Bool>(false)
@@ -103,7 +104,7 @@ public final class SceneHost: Sendable {
     }
 
     /// The scene named `identifier`, if this host has one.
-    func existingScene(_ identifier: String) -> SceneController? {
+    package func existingScene(_ identifier: String) -> SceneController? {
         scenes.withLock { $0[identifier] }
     }
 
@@ -116,7 +117,7 @@ public final class SceneHost: Sendable {
         )
     }
 
-    func controller(_ identifier: String) throws(HostError) -> SceneController {
+    package func controller(_ identifier: String) throws(HostError) -> SceneController {
         guard SceneSession.isValidIdentifier(identifier) else { throw HostError.invalidSceneIdentifier(identifier) }
         guard !quitting.load(ordering: .relaxed) else { throw HostError.shuttingDown }
         return scenes.withLock { scenes in
@@ -131,10 +132,10 @@ public final class SceneHost: Sendable {
     public var isQuitting: Bool { quitting.load(ordering: .relaxed) }
 
     /// The workers this host keeps started ahead of launches.
-    var prewarmed: PrewarmedWorkers { context.prewarmed }
+    package var prewarmed: PrewarmedWorkers { context.prewarmed }
 
     /// The host's background work, which `quit()` waits for.
-    var tasks: HostTasks { context.tasks }
+    package var tasks: HostTasks { context.tasks }
 
     /// The executor the scenes run on: a caller that drives scenes one request after another
     /// (a scenario, a benchmark loop) can prefer it with `withTaskExecutorPreference`, so that
@@ -142,7 +143,7 @@ public final class SceneHost: Sendable {
     /// work must not run under that preference: it would stall every scene.
     package var taskExecutor: any TaskExecutor { EventLoop.shared.taskExecutor }
 
-    var allControllers: [SceneController] {
+    package var allControllers: [SceneController] {
         scenes.withLock { Array($0.values) }
     }
 
@@ -156,7 +157,7 @@ public final class SceneHost: Sendable {
     /// Runs `body` on scene `identifier`'s controller. A scene that `body` left with nothing
     /// (a refused operation on a new name, a `waitFor` that timed out) is forgotten again
     /// once no request uses it: a name alone must not hold memory or a `ps` row for good.
-    func using<Result: Sendable>(
+    package func using<Result: Sendable>(
         _ identifier: String,
         _ body: (SceneController) async throws -> Result
     ) async throws -> Result {

@@ -1,3 +1,5 @@
+import SceneModel
+
 /// Which scenes requests are using right now, so that a scene a request named but that
 /// never became anything is forgotten again (`SceneHost.forgetIfUnused`).
 ///
@@ -7,20 +9,20 @@
 /// and it holds nothing: no worker, no session, not discarded.
 ///
 /// Lock order: this lock, then the host's scene table.
-final class SceneUsage: Sendable {
+package final class SceneUsage: Sendable {
     private struct Usage {
-        var users = 0
+        package var users = 0
         /// Counts every `acquire`: a check whose count moved on is stale.
-        var acquisitions = 0
+        package var acquisitions = 0
         /// Handed out as a `SceneHandle` (the library API, scenarios): never forgotten.
-        var pinned = false
+        package var pinned = false
     }
 
     private let state = Locked<[String: Usage]>([:])
 
     /// Runs `lookUp` (which finds or creates the scene's controller) counted as one more
     /// user of `scene`, atomically with respect to `forget`.
-    func acquire<Result>(
+    package func acquire<Result>(
         _ scene: String,
         pinned: Bool,
         _ lookUp: () throws(HostError) -> Result
@@ -43,7 +45,7 @@ final class SceneUsage: Sendable {
 
     /// One user of `scene` is done. When it was the last one (and the scene is not pinned),
     /// returns the acquisition count to hand to `forget` after checking the scene.
-    func release(_ scene: String) -> Int? {
+    package func release(_ scene: String) -> Int? {
         state.withLock { usages in
             guard var usage = usages[scene] else { return nil }
             usage.users -= 1
@@ -55,7 +57,7 @@ final class SceneUsage: Sendable {
     /// Runs `remove` (which takes the scene out of the host) if nobody has used `scene`
     /// since `release` returned `acquisitions`.
     @discardableResult
-    func forget(_ scene: String, ifUnusedSince acquisitions: Int, _ remove: () -> Void) -> Bool {
+    package func forget(_ scene: String, ifUnusedSince acquisitions: Int, _ remove: () -> Void) -> Bool {
         state.withLock { usages in
             guard let usage = usages[scene], usage.users == 0, !usage.pinned, usage.acquisitions == acquisitions
             else { return false }

@@ -1,4 +1,5 @@
 import Dispatch
+import SceneModel
 import Synchronization
 
 /// A thread for work that blocks: spawning, fsync and rename of session files, waitid.
@@ -39,14 +40,14 @@ package final class BlockingWorkThread: Sendable {
 
     private struct State {
         /// FIFO; swapped out whole by the thread.
-        var jobs: [@Sendable () -> Void] = []
-        var started = false
+        package var jobs: [@Sendable () -> Void] = []
+        package var started = false
         /// The thread found nothing to do and waits on `wakeUp` (one signal is enough).
-        var sleeping = false
+        package var sleeping = false
     }
 
     /// Starts a named thread running a body: `PlatformThread.start`, or a stand-in in tests.
-    typealias Starter = @Sendable (String, @escaping @Sendable () -> Void) throws(ThreadStartError) -> Void
+    package typealias Starter = @Sendable (String, @escaping @Sendable () -> Void) throws(ThreadStartError) -> Void
 
     private let name: String
     private let starter: Starter
@@ -56,7 +57,7 @@ package final class BlockingWorkThread: Sendable {
     /// `pthread_self()` of the thread once it runs.
     private let threadID = Locked<UInt>(0)
 
-    init(
+    package init(
         name: String,
         starter: @escaping Starter = { name, body throws(ThreadStartError) in
             try PlatformThread.start(name: name, body)

@@ -1,5 +1,6 @@
 import CSceneHostSys
 import Dispatch
+import SceneModel
 
 #if canImport(Glibc)
 import Glibc
@@ -153,12 +154,12 @@ extension ChildProcess {
 
     /// Host-side descriptors of a fresh child; plain numbers so they can cross threads.
     private struct Spawned: Sendable {
-        var pid: pid_t
-        var pidfd: Int32
-        var stdin: Int32
-        var stdout: Int32
-        var stderr: Int32
-        var cgroup: WorkerCgroup?
+        package var pid: pid_t
+        package var pidfd: Int32
+        package var stdin: Int32
+        package var stdout: Int32
+        package var stderr: Int32
+        package var cgroup: WorkerCgroup?
     }
 
     private static func spawnOnCurrentThread(
@@ -334,8 +335,11 @@ extension ChildProcess {
 
 extension ChildProcess {
     /// Writes as much of `bytes[start...]` as the pipe takes now; the count written (short on EAGAIN).
-    static func writeSome(from bytes: [UInt8], startingAt start: Int, to descriptor: Int32) throws(ChildIOError) -> Int
-    {
+    package static func writeSome(
+        from bytes: [UInt8],
+        startingAt start: Int,
+        to descriptor: Int32
+    ) throws(ChildIOError) -> Int {
         let outcome: Result<Int, ChildIOError> = bytes.withUnsafeBytes { buffer in
             var written = 0
             let total = buffer.count - start
@@ -357,7 +361,7 @@ extension ChildProcess {
         return try outcome.get()
     }
 
-    static func sendSignal(_ signal: Int32, toPidfd pidfd: Int32) throws(SignalError) {
+    package static func sendSignal(_ signal: Int32, toPidfd pidfd: Int32) throws(SignalError) {
         if csh_pidfd_send_signal(pidfd, signal) != 0 {
             let code = errno
             throw code == ESRCH ? .processExited : .failed(errno: code)
@@ -370,7 +374,7 @@ extension ChildProcess {
 extension ChildProcess {
     /// Collects the exit status once the pidfd reported readable; nil if the child still runs.
     /// Records the result so every later call (and `exitStatus`) sees it.
-    func reap() -> ChildExit? {
+    package func reap() -> ChildExit? {
         state.withLock { descriptors in
             if let exit = descriptors.exit { return exit }
             guard descriptors.pidfd >= 0 else { return nil }
@@ -380,7 +384,7 @@ extension ChildProcess {
     }
 
     /// A child nobody watches would stay a zombie forever (or run on unsupervised).
-    func reapIfNeverWatched() {
+    package func reapIfNeverWatched() {
         state.withLock { descriptors in
             guard !descriptors.isWatched, descriptors.exit == nil, descriptors.pidfd >= 0 else { return }
             if let exit = Self.waitForExit(pidfd: descriptors.pidfd, block: false) {
@@ -412,7 +416,7 @@ extension ChildProcess {
 
 extension ChildProcess {
     /// The `field` line of /proc/<pid>/<file>, in kB as the kernel prints it.
-    func procKilobytes(file: String, field: String) -> Int? {
+    package func procKilobytes(file: String, field: String) -> Int? {
         guard let text = ProcFile.text("/proc/\(pid)/\(file)") else { return nil }
         // Read first, then check the child was still unreaped: a reaped pid may already name
         // another process, and reaping only happens under this lock, so a successful check

@@ -6,19 +6,19 @@ import Glibc
 
 /// Bytes for a worker's stdin that its pipe had no room for yet: an append-only buffer
 /// consumed from the front, so that flushing it bit by bit costs no copying.
-struct StdinBacklog: Sendable {
+package struct StdinBacklog: Sendable {
     private var bytes: [UInt8] = []
     private var start = 0
 
-    var isEmpty: Bool { start == bytes.count }
-    var count: Int { bytes.count - start }
+    package var isEmpty: Bool { start == bytes.count }
+    package var count: Int { bytes.count - start }
 
-    mutating func append(_ more: some Collection<UInt8>) {
+    package mutating func append(_ more: some Collection<UInt8>) {
         bytes.append(contentsOf: more)
     }
 
     /// Writes from the front as far as the pipe takes; throws what `write(2)` reported.
-    mutating func flush(to descriptor: Int32) throws(ChildIOError) {
+    package mutating func flush(to descriptor: Int32) throws(ChildIOError) {
         guard !isEmpty else { return }
         let written = try ChildProcess.writeSome(from: bytes, startingAt: start, to: descriptor)
         start += written
@@ -32,7 +32,7 @@ struct StdinBacklog: Sendable {
         }
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         bytes = []
         start = 0
     }
@@ -43,10 +43,10 @@ struct StdinBacklog: Sendable {
 extension ChildProcess {
     /// How many unread bytes a worker may leave behind before writes to it fail. Far above
     /// the frames of any request in flight (one per scene at a time, at most a frame each).
-    static let maximumStdinBacklog = 8 << 20
+    package static let maximumStdinBacklog = 8 << 20
 
     /// Writes `bytes` after whatever is queued; queues what the pipe has no room for.
-    static func write(_ bytes: [UInt8], through descriptors: inout Descriptors) throws(ChildIOError) {
+    package static func write(_ bytes: [UInt8], through descriptors: inout Descriptors) throws(ChildIOError) {
         // Checked before anything is written: a write is taken whole or not at all.
         guard descriptors.stdinBacklog.count + bytes.count <= maximumStdinBacklog else {
             throw .backlogFull(queued: descriptors.stdinBacklog.count)
@@ -68,7 +68,7 @@ extension ChildProcess {
     }
 
     /// Asks the event loop to report stdin writable (level-triggered) until the backlog is gone.
-    static func registerWritable(_ descriptors: inout Descriptors) {
+    package static func registerWritable(_ descriptors: inout Descriptors) {
         guard !descriptors.stdinInEpoll, let (epoll, token) = descriptors.writableRegistration,
             descriptors.stdin >= 0
         else { return }
@@ -80,21 +80,21 @@ extension ChildProcess {
 
     /// Takes stdin out of the loop's epoll set. Explicitly, before any close: a process forked
     /// elsewhere in the host and not yet exec'd shares the description and would keep it in.
-    static func unregisterWritable(_ descriptors: inout Descriptors) {
+    package static func unregisterWritable(_ descriptors: inout Descriptors) {
         guard descriptors.stdinInEpoll, let (epoll, _) = descriptors.writableRegistration else { return }
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptors.stdin, nil)
         descriptors.stdinInEpoll = false
     }
 
     /// Forgets the backlog and stops the loop's interest in stdin.
-    static func dropBacklog(_ descriptors: inout Descriptors) {
+    package static func dropBacklog(_ descriptors: inout Descriptors) {
         descriptors.stdinBacklog.removeAll()
         unregisterWritable(&descriptors)
     }
 
     /// Event loop side: stdin is writable (or broken). Flushes what it can; once the backlog
     /// is gone (or the worker stopped reading for good) the loop hears no more of stdin.
-    func flushStdinBacklog() {
+    package func flushStdinBacklog() {
         state.withLock { descriptors in
             guard descriptors.stdin >= 0 else { return }
             do {

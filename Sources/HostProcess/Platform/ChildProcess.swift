@@ -1,4 +1,5 @@
 import CSceneHostSys
+import SceneModel
 
 #if canImport(Glibc)
 import Glibc
@@ -21,26 +22,26 @@ package final class ChildProcess: Sendable {
     /// The cgroup it was started in, where it has one of its own (`WorkerCgroup`).
     package let cgroup: WorkerCgroup?
 
-    struct Descriptors: Sendable {
-        var stdin: Int32
-        var stdout: Int32
-        var stderr: Int32
-        var pidfd: Int32
-        var exit: ChildExit?
-        var isWatched = false
+    package struct Descriptors: Sendable {
+        package var stdin: Int32
+        package var stdout: Int32
+        package var stderr: Int32
+        package var pidfd: Int32
+        package var exit: ChildExit?
+        package var isWatched = false
         /// Tells `closeStdin()` apart from the close at reap, for the error `writeToStdin` reports.
-        var stdinClosedByHost = false
+        package var stdinClosedByHost = false
         /// Bytes accepted by `writeToStdin` that the pipe had no room for yet, in order.
-        var stdinBacklog = StdinBacklog()
+        package var stdinBacklog = StdinBacklog()
         /// Where the event loop wants stdin registered when a backlog needs flushing.
-        var writableRegistration: (epoll: Int32, token: UInt64)?
+        package var writableRegistration: (epoll: Int32, token: UInt64)?
         /// Whether stdin is in the loop's epoll set (for writability) right now.
-        var stdinInEpoll = false
+        package var stdinInEpoll = false
     }
 
-    let state: Locked<Descriptors>
+    package let state: Locked<Descriptors>
 
-    init(
+    package init(
         pid: pid_t,
         pidfd: Int32,
         stdin: Int32,
@@ -167,13 +168,13 @@ package final class ChildProcess: Sendable {
 
 extension ChildProcess {
     /// The two output pipes, as the event loop tells them apart.
-    enum OutputStream: Sendable, Hashable {
+    package enum OutputStream: Sendable, Hashable {
         case stdout, stderr
     }
 
     /// Hands stdout, stderr and the pidfd over to the event loop, and tells the child how to
     /// ask the loop for help with a stdin backlog (`epoll`, `token`). A child can be watched once.
-    func beginWatching(epoll: Int32, stdinToken: UInt64) -> (stdout: Int32, stderr: Int32, pidfd: Int32) {
+    package func beginWatching(epoll: Int32, stdinToken: UInt64) -> (stdout: Int32, stderr: Int32, pidfd: Int32) {
         state.withLock { descriptors in
             precondition(!descriptors.isWatched, "ChildProcess \(pid) is already watched")
             descriptors.isWatched = true
@@ -185,7 +186,7 @@ extension ChildProcess {
     }
 
     /// The open read end of `stream`, or -1 once it reached EOF or the child was reaped.
-    func descriptor(of stream: OutputStream) -> Int32 {
+    package func descriptor(of stream: OutputStream) -> Int32 {
         state.withLock { descriptors in
             switch stream {
             case .stdout: descriptors.stdout
@@ -195,7 +196,7 @@ extension ChildProcess {
     }
 
     /// Idempotent.
-    func closeOutput(_ stream: OutputStream) {
+    package func closeOutput(_ stream: OutputStream) {
         let descriptor = state.withLock { descriptors in
             switch stream {
             case .stdout: Self.take(&descriptors.stdout)
@@ -206,7 +207,7 @@ extension ChildProcess {
     }
 
     /// Closes whatever is still open. Idempotent.
-    func closeAllDescriptors() {
+    package func closeAllDescriptors() {
         let open = state.withLock { descriptors in
             Self.dropBacklog(&descriptors)
             return [
@@ -220,12 +221,12 @@ extension ChildProcess {
     }
 
     /// Returns the descriptor and marks the slot closed, so that exactly one caller closes it.
-    static func take(_ slot: inout Int32) -> Int32 {
+    package static func take(_ slot: inout Int32) -> Int32 {
         defer { slot = -1 }
         return slot
     }
 
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         // Linux releases the descriptor even when close reports EINTR, so never retry.
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
     }

@@ -1,4 +1,5 @@
 import CSceneHostSys
+import SceneModel
 
 #if canImport(Glibc)
 import Glibc
@@ -9,21 +10,21 @@ import Glibc
 extension EventLoop {
     /// What the loop keeps between windows. Touched by the loop thread at the end of each
     /// window (every 50 ms at most) and by `setCPUReservation(allowed:)`.
-    struct CPUReservationState: Sendable {
-        var policy = LoopCPUReservation()
+    package struct CPUReservationState: Sendable {
+        package var policy = LoopCPUReservation()
         /// The loop thread's mask when it started: the CPUs the host may use, which workers
         /// inherit and get back.
-        var hostMask: CPUMask?
+        package var hostMask: CPUMask?
         /// The loop thread's id (for `setCPUReservation(allowed:)`, from another thread).
-        var loopThreadID: pid_t = 0
-        var allowed = true
-        var windowStart: Int64 = 0
+        package var loopThreadID: pid_t = 0
+        package var allowed = true
+        package var windowStart: Int64 = 0
         /// The loop thread's CPU time when the window started.
-        var cpuTimeAtWindowStart: Int64 = 0
+        package var cpuTimeAtWindowStart: Int64 = 0
     }
 
     /// The loop thread, as it starts.
-    func startCPUReservation() {
+    package func startCPUReservation() {
         let mask = CPUMask.ofThread(0)
         cpuReservation.withLock { state in
             state.hostMask = mask
@@ -35,7 +36,7 @@ extension EventLoop {
 
     /// The loop thread, once a window has passed (`now`): `polled` nanoseconds of it were
     /// polls for answers. Returns when the next window ends.
-    func cpuReservationWindowEnded(now: LoopInstant, polled: Int64) -> Int64 {
+    package func cpuReservationWindowEnded(now: LoopInstant, polled: Int64) -> Int64 {
         let cpuTime = Self.threadCPUTime()
         let cpu = csh_sched_getcpu()
         // Acted on under the lock, so that `setCPUReservation` never sees half a change.
@@ -107,7 +108,7 @@ extension EventLoop {
     }
 
     /// A worker just registered: while a CPU is reserved, it keeps off it too.
-    func applyCPUReservation(toNewChild child: ChildProcess) {
+    package func applyCPUReservation(toNewChild child: ChildProcess) {
         guard child.scheduling == .batch, reservedCPU.load(ordering: .sequentiallyConsistent) >= 0 else { return }
         guard let hostMask = cpuReservation.withLock({ $0.hostMask }) else { return }
         BlockingWorkThread.sweeps.submit { [self] in

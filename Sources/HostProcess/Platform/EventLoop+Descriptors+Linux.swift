@@ -11,11 +11,11 @@ import Glibc
 extension EventLoop {
     /// Identifies a descriptor watch; never reused, so a stale event finds nothing.
     package struct DescriptorWatchID: Hashable, Sendable {
-        let token: UInt64
+        package let token: UInt64
     }
 
     /// Tokens of descriptor watches carry this bit; child tokens (`id << 2 | source`) never do.
-    static let descriptorTokenFlag: UInt64 = 1 << 63
+    package static let descriptorTokenFlag: UInt64 = 1 << 63
 
     /// Calls `onReadable` on the loop thread each turn `descriptor` is readable (level-
     /// triggered: until the handler has read what is there). The caller keeps the descriptor
@@ -47,7 +47,7 @@ extension EventLoop {
     }
 
     /// Runs the handler of the descriptor watch `token`, if it is still watched.
-    func handleDescriptor(token: UInt64) {
+    package func handleDescriptor(token: UInt64) {
         guard let handler = descriptorWatches.withLock({ $0[token] }) else { return }
         handler()
     }

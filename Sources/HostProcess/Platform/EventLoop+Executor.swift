@@ -43,7 +43,11 @@ extension EventLoop {
     /// Queues `job` on a loop's `queue`, writing its eventfd `wakeDescriptor` only when the
     /// loop sleeps (or has decided to). For the loop's task executor too, which holds these
     /// two rather than the loop.
-    static func enqueue(_ job: EventLoopState.Job, on queue: Locked<EventLoopState>, waking wakeDescriptor: Int32) {
+    package static func enqueue(
+        _ job: EventLoopState.Job,
+        on queue: Locked<EventLoopState>,
+        waking wakeDescriptor: Int32
+    ) {
         let mustWake = queue.withLock { state in
             state.jobs.append(job)
             return state.wakeIfSleeping()
@@ -58,7 +62,7 @@ extension EventLoop {
     /// allocates in the steady state.
     /// Returns whether it ran any.
     @discardableResult
-    func runJobs(swappingWith batch: inout [EventLoopState.Job]) -> Bool {
+    package func runJobs(swappingWith batch: inout [EventLoopState.Job]) -> Bool {
         loopState.withLock { swap(&$0.jobs, &batch) }
         guard !batch.isEmpty else { return false }
         let serial = asUnownedSerialExecutor()
@@ -81,5 +85,5 @@ extension EventLoop {
     }
 
     /// Job slots each of the two queue arrays keeps between bursts.
-    static let retainedJobCapacity = 1024
+    package static let retainedJobCapacity = 1024
 }

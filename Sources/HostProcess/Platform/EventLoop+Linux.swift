@@ -1,4 +1,5 @@
 import CSceneHostSys
+import SceneModel
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ extension EventLoop {
     /// Batches of jobs run per turn before the loop polls for I/O again.
     private static let jobBatchesPerTurn = 8
 
-    convenience init() {
+    package convenience init() {
         let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(descriptor >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
         let wake = csh_eventfd()
@@ -39,7 +40,7 @@ extension EventLoop {
     }
 
     /// Starts the loop thread unless it runs already; a failed start can be retried.
-    func start() throws(ThreadStartError) {
+    package func start() throws(ThreadStartError) {
         try threadStarted.withLock { (started: inout Bool) throws(ThreadStartError) in
             guard !started else { return }
             // The loop thread keeps `self` alive, which is fine: there is only the shared instance.
@@ -53,7 +54,7 @@ extension EventLoop {
     /// preempted by it, the loop would otherwise poll for its answer for a whole window while
     /// it waits for the CPU. `stdinToken`: the child's (nil: not watched). Any thread; a
     /// request the loop sleeps through is dropped.
-    func yieldBeforeNextPoll(answerExpectedAfter stdinToken: UInt64?) {
+    package func yieldBeforeNextPoll(answerExpectedAfter stdinToken: UInt64?) {
         var earlier = expectedAnswer.load(ordering: .relaxed)
         while true {
             let next = Self.expectedAnswer(was: earlier, thenWroteTo: stdinToken)
@@ -69,29 +70,29 @@ extension EventLoop {
 
     /// What `expectedAnswer` becomes when a batch child is written to: the stdout token of
     /// the one child written to since the last poll, else `severalAnswers`.
-    static func expectedAnswer(was earlier: UInt64, thenWroteTo stdinToken: UInt64?) -> UInt64 {
+    package static func expectedAnswer(was earlier: UInt64, thenWroteTo stdinToken: UInt64?) -> UInt64 {
         guard let stdinToken else { return severalAnswers }
         let stdoutToken = stdinToken & ~3 | Source.stdout.rawValue
         return earlier == 0 || earlier == stdoutToken ? stdoutToken : severalAnswers
     }
 
     /// Wakes the loop thread out of `epoll_wait`. Several writes before it reads coalesce.
-    func wakeUp() {
+    package func wakeUp() {
         Self.wake(wakeDescriptor)
     }
 
     /// Writes the eventfd `wakeDescriptor`, which wakes the loop from `epoll_wait`.
-    static func wake(_ wakeDescriptor: Int32) {
+    package static func wake(_ wakeDescriptor: Int32) {
         var one: UInt64 = 1
         // EAGAIN (counter saturated) still leaves it readable, which is all that matters.
         _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 
-    static func currentThreadID() -> UInt {
+    package static func currentThreadID() -> UInt {
         UInt(pthread_self())
     }
 
-    func register(_ watch: Watch) {
+    package func register(_ watch: Watch) {
         var watch = watch
         let id = watches.withLock { $0.insert(watch) }
         applyCPUReservation(toNewChild: watch.child)
@@ -286,10 +287,10 @@ extension EventLoop {
 
     /// A watch's output stream as a read of it needs it.
     private struct OutputReader {
-        var descriptor: Int32
-        var handler: OutputHandler
+        package var descriptor: Int32
+        package var handler: OutputHandler
 
-        init(_ watch: Watch, _ stream: ChildProcess.OutputStream) {
+        package init(_ watch: Watch, _ stream: ChildProcess.OutputStream) {
             descriptor = stream == .stdout ? watch.stdout : watch.stderr
             handler = stream == .stdout ? watch.onStdout : watch.onStderr
         }

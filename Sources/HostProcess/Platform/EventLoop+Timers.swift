@@ -1,3 +1,5 @@
+import SceneModel
+
 /// One-shot timers fired by the loop thread: the earliest deadline is `epoll_wait`'s timeout,
 /// so a timer costs no thread and no wake-up beyond the one at its deadline.
 extension EventLoop {
@@ -32,7 +34,7 @@ extension EventLoop {
     }
 
     /// Runs the actions of every timer due by `instant`, each outside the lock.
-    func fireDueTimers(dueBy instant: LoopInstant) {
+    package func fireDueTimers(dueBy instant: LoopInstant) {
         while let action = loopState.withLock({ state -> TimerQueue.Action? in
             guard let next = state.timers.nextDeadline(), next <= instant else { return nil }
             return state.timers.popDue(now: instant)
@@ -43,7 +45,7 @@ extension EventLoop {
 
     /// Called with the lock held, just before sleeping: records what the loop sleeps until
     /// and returns the `epoll_wait` timeout in milliseconds (-1: no timer, 0: do not sleep).
-    static func prepareToSleep(_ state: inout EventLoopState) -> Int32 {
+    package static func prepareToSleep(_ state: inout EventLoopState) -> Int32 {
         guard state.jobs.isEmpty else { return 0 }
         guard let deadline = state.timers.nextDeadline() else {
             state.sleep = .sleeping(until: nil)
@@ -57,7 +59,7 @@ extension EventLoop {
 
     /// `epoll_wait` counts whole milliseconds; rounding up keeps "at or after the deadline".
     /// `nanoseconds`: not negative.
-    static func milliseconds(roundingUp nanoseconds: Int64) -> Int32 {
+    package static func milliseconds(roundingUp nanoseconds: Int64) -> Int32 {
         let milliseconds = nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0)
         return Int32(clamping: milliseconds)
     }

@@ -1,3 +1,4 @@
+import SceneModel
 import Synchronization
 
 /// The host's single I/O thread: it reads every worker's stdout and stderr and reaps every
@@ -16,31 +17,31 @@ import Synchronization
 package final class EventLoop: Sendable {
     package static let shared = EventLoop()
 
-    typealias OutputHandler = @Sendable (UnsafeRawBufferPointer) -> Void
-    typealias ExitHandler = @Sendable (ChildExit) -> Void
+    package typealias OutputHandler = @Sendable (UnsafeRawBufferPointer) -> Void
+    package typealias ExitHandler = @Sendable (ChildExit) -> Void
 
     /// Everything the loop needs for one watched child.
-    struct Watch: Sendable {
-        var child: ChildProcess
-        var onStdout: OutputHandler
-        var onStderr: OutputHandler
-        var onExit: ExitHandler
+    package struct Watch: Sendable {
+        package var child: ChildProcess
+        package var onStdout: OutputHandler
+        package var onStderr: OutputHandler
+        package var onExit: ExitHandler
         /// Called once when stdout reaches EOF before the child was found dead (see `watch`).
-        var onStdoutEOF: (@Sendable () -> Void)? = nil
+        package var onStdoutEOF: (@Sendable () -> Void)? = nil
         /// SIGKILL the child's process group once it is dead, before it is reaped (see `watch`).
-        var killsProcessGroupAtExit = false
+        package var killsProcessGroupAtExit = false
         /// Set at registration; only the loop thread closes it, so the number stays ours.
-        var pidfd: Int32 = -1
+        package var pidfd: Int32 = -1
         /// The stdout and stderr read ends, -1 once closed. Kept here by the loop thread (the
         /// only one that closes them once the child is watched) so that reading does not take
         /// the child's lock, which a writer to the child's stdin holds across write(2).
-        var stdout: Int32 = -1
-        var stderr: Int32 = -1
+        package var stdout: Int32 = -1
+        package var stderr: Int32 = -1
     }
 
     /// Which of a watch's descriptors an epoll event is about; stored in the low bits of the
     /// event's token next to the watch id.
-    enum Source: UInt64, Sendable {
+    package enum Source: UInt64, Sendable {
         case stdout = 0
         case stderr = 1
         case pidfd = 2
@@ -48,43 +49,43 @@ package final class EventLoop: Sendable {
         case stdin = 3
     }
 
-    let epollDescriptor: Int32
+    package let epollDescriptor: Int32
     /// An eventfd in the epoll set, written only to wake a sleeping loop (token `wakeToken`).
-    let wakeDescriptor: Int32
+    package let wakeDescriptor: Int32
     /// The epoll token of `wakeDescriptor`: no watch id is 0 (`WatchTable`), so token 0 is free.
-    static let wakeToken: UInt64 = 0
+    package static let wakeToken: UInt64 = 0
     /// Queued jobs, timers and whether the loop sleeps.
-    let loopState: Locked<EventLoopState>
+    package let loopState: Locked<EventLoopState>
     /// `pthread_self()` of the loop thread once it runs, for `inEventLoop`.
-    let loopThread = Atomic<UInt>(0)
+    package let loopThread = Atomic<UInt>(0)
     /// Whether the loop thread was started (a failed start is retried by `start()`).
-    let threadStarted = Locked(false)
+    package let threadStarted = Locked(false)
     /// Keyed by an id rather than by descriptor: a stale event for a descriptor closed
     /// earlier in the same batch (and maybe already reused) must find nothing.
-    let watches = Locked(WatchTable<Watch>())
+    package let watches = Locked(WatchTable<Watch>())
     /// The ids of `watchReadable` descriptors (tokens with `descriptorTokenFlag`).
-    let nextWatchID = Atomic<UInt64>(1)
+    package let nextWatchID = Atomic<UInt64>(1)
     /// Handlers of `watchReadable` descriptors, by token.
-    let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
+    package let descriptorWatches = Locked<[UInt64: @Sendable () -> Void]>([:])
     /// Whether a batch child was written to since the loop last polled, and whose answer
     /// to read first (`yieldBeforeNextPoll`): 0, none; `severalAnswers`; or the stdout token
     /// of the one child written to.
-    let expectedAnswer = Atomic<UInt64>(0)
+    package let expectedAnswer = Atomic<UInt64>(0)
     /// Whether the loop keeps a CPU to itself, and what it measured (`LoopCPUReservation`).
-    let cpuReservation = Locked(CPUReservationState())
+    package let cpuReservation = Locked(CPUReservationState())
     /// The CPU the loop keeps to itself, -1 when none: workers keep off it.
-    let reservedCPU = Atomic<Int32>(-1)
+    package let reservedCPU = Atomic<Int32>(-1)
     /// How many running hosts asked for `HostTuning.throughput`: the loop polls before it
     /// sleeps and may reserve its CPU only while one does.
-    let throughputHosts = Atomic<Int>(0)
+    package let throughputHosts = Atomic<Int>(0)
     /// `expectedAnswer` when more than one child (or an unwatched one) was written to.
-    static let severalAnswers = UInt64.max
+    package static let severalAnswers = UInt64.max
 
     /// The loop as a task executor (see `EventLoopTaskExecutor`).
     package let taskExecutor: EventLoopTaskExecutor
 
     /// Takes ownership of both descriptors; the platform `init()` creates them and starts the thread.
-    init(epollDescriptor: Int32, wakeDescriptor: Int32) {
+    package init(epollDescriptor: Int32, wakeDescriptor: Int32) {
         let loopState = Locked(EventLoopState())
         self.epollDescriptor = epollDescriptor
         self.wakeDescriptor = wakeDescriptor

@@ -1,8 +1,8 @@
 /// What the event loop shares with other threads besides its watches: queued work, timers, and
 /// whether the loop thread is asleep (so that only then does anyone pay for waking it).
-struct EventLoopState {
+package struct EventLoopState {
     /// One unit of work queued on the loop.
-    enum Job {
+    package enum Job {
         /// A job of an actor whose serial executor is the loop: run isolated to it.
         case job(UnownedJob)
         /// A job of a task that prefers the loop's task executor, outside any actor: run as
@@ -13,7 +13,7 @@ struct EventLoopState {
     }
 
     /// Whether the loop thread is in, or about to enter, `epoll_wait` with a timeout.
-    enum Sleep {
+    package enum Sleep {
         /// Running handlers, jobs or timers: it looks at the queue and the timers before sleeping.
         case awake
         /// Sleeping until this deadline (nil: until an event): new work, or a timer that is
@@ -22,19 +22,19 @@ struct EventLoopState {
     }
 
     /// FIFO; swapped out whole by the loop thread, so enqueueing never waits for jobs to run.
-    var jobs: [Job] = []
-    var timers = TimerQueue()
-    var sleep = Sleep.awake
+    package var jobs: [Job] = []
+    package var timers = TimerQueue()
+    package var sleep = Sleep.awake
 
     /// Whether a job is queued or a timer is due at `now`.
-    mutating func hasWorkDue(at now: LoopInstant) -> Bool {
+    package mutating func hasWorkDue(at now: LoopInstant) -> Bool {
         guard jobs.isEmpty else { return true }
         guard let deadline = timers.nextDeadline() else { return false }
         return deadline <= now
     }
 
     /// Marks the loop awake if it sleeps; true when the caller must write the eventfd.
-    mutating func wakeIfSleeping(forDeadline deadline: LoopInstant? = nil) -> Bool {
+    package mutating func wakeIfSleeping(forDeadline deadline: LoopInstant? = nil) -> Bool {
         guard case .sleeping(let until) = sleep else { return false }
         if let deadline, let until, until <= deadline { return false }
         sleep = .awake

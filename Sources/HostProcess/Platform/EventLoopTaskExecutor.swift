@@ -13,7 +13,7 @@ package final class EventLoopTaskExecutor: TaskExecutor {
     private let queue: Locked<EventLoopState>
     private let wakeDescriptor: Int32
 
-    init(queue: Locked<EventLoopState>, wakeDescriptor: Int32) {
+    package init(queue: Locked<EventLoopState>, wakeDescriptor: Int32) {
         self.queue = queue
         self.wakeDescriptor = wakeDescriptor
     }

@@ -1,4 +1,5 @@
 import CSceneHostSys
+import SceneModel
 
 /// A value behind the host's one kind of lock (`csh_lock` in the C target).
 ///

@@ -1,3 +1,5 @@
+import SceneModel
+
 /// When the event loop keeps a CPU to itself.
 ///
 /// Every transition of every scene passes through the loop's one thread, so once that thread

@@ -60,7 +60,7 @@ package struct LoopInstant: Comparable, Hashable, Sendable {
     /// constant (a multiplication): x / 10^9 is (x / 2^9) / 5^9, and x / 2^9 fits in
     /// 64 bits (x rounded up first).
     /// `Duration.components` divides 128-bit numbers, about 190 instructions.
-    static func nanoseconds(roundingUp duration: Duration) -> Int64 {
+    package static func nanoseconds(roundingUp duration: Duration) -> Int64 {
         let attoseconds = duration.attoseconds
         let roundedUp = attoseconds + 999_999_999
         if attoseconds >= 0, roundedUp < Int128(1) << 73 {

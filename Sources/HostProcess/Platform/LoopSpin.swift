@@ -1,3 +1,5 @@
+import SceneModel
+
 /// Whether the event loop polls for a while before it sleeps, and for how long.
 ///
 /// A sleeping loop costs each worker's answer a wake-up: the worker's `write` must wake the
@@ -21,9 +23,9 @@
 /// (docs/TUNING.md). The bench's `throughput-floor` polls with the same window.
 package struct LoopSpin: Sendable {
     /// The longest poll, in nanoseconds; 0: never poll.
-    let window: Int64
+    package let window: Int64
     /// Whether the loop polls the next time it runs out of work.
-    private(set) var isPolling = false
+    package private(set) var isPolling = false
 
     /// The default window: longer than a worker's answer takes when the worker itself must
     /// be woken on another CPU (about 15 µs on this kind of machine), far shorter than any
@@ -31,14 +33,14 @@ package struct LoopSpin: Sendable {
     package static let defaultWindow: Int64 = 30_000
 
     /// The longest window: a millisecond.
-    static let maximumWindow: Int64 = 1_000_000
+    package static let maximumWindow: Int64 = 1_000_000
 
-    init(window: Int64) {
+    package init(window: Int64) {
         self.window = min(max(window, 0), Self.maximumWindow)
     }
 
     /// How a turn that ran out of work went on.
-    enum Wait: Equatable, Sendable {
+    package enum Wait: Equatable, Sendable {
         /// It polled, and work came within the window.
         case polledAndFound
         /// It polled for the whole window in vain (and then slept).
@@ -48,7 +50,7 @@ package struct LoopSpin: Sendable {
     }
 
     /// Decides whether the next turn that runs out of work polls, from how this one went on.
-    mutating func turnEnded(_ wait: Wait) {
+    package mutating func turnEnded(_ wait: Wait) {
         guard window > 0 else { return }
         switch wait {
         case .polledAndFound: isPolling = true

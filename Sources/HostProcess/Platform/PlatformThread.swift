@@ -23,11 +23,11 @@ package struct ThreadStartError: Error, Sendable, Hashable, CustomStringConverti
 /// workers' parent-death signal is tied to the spawning *thread*, and Swift's cooperative and
 /// Dispatch threads come and go. They also block asynchronous signals so that process-directed
 /// signals (SIGINT, SIGTERM, …) land on threads that expect them.
-enum PlatformThread {
+package enum PlatformThread {
     private final class Body {
-        let name: String
-        let run: @Sendable () -> Void
-        init(name: String, run: @escaping @Sendable () -> Void) {
+        package let name: String
+        package let run: @Sendable () -> Void
+        package init(name: String, run: @escaping @Sendable () -> Void) {
             self.name = name
             self.run = run
         }
@@ -35,7 +35,7 @@ enum PlatformThread {
 
     /// Starts the thread, or throws and starts nothing. `name` is truncated by the kernel to
     /// 15 bytes.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -62,7 +62,7 @@ enum PlatformThread {
     }
 
     /// `start`, for a caller with no way to go on without the thread: a failure stops the process.
-    static func startDetached(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func startDetached(name: String, _ body: @escaping @Sendable () -> Void) {
         do {
             try start(name: name, body)
         } catch {

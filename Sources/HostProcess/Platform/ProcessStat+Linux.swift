@@ -1,24 +1,24 @@
 /// The fields of /proc/PID/stat the host reads: `pid (comm) state ppid pgrp session tty
 /// tpgid flags …`. comm may hold spaces and parentheses, so the fields are counted after the
 /// last `)`.
-struct ProcessStat: Sendable, Equatable {
-    var pid: Int32
-    var state: UInt8
-    var processGroup: Int32
-    var session: Int32
+package struct ProcessStat: Sendable, Equatable {
+    package var pid: Int32
+    package var state: UInt8
+    package var processGroup: Int32
+    package var session: Int32
     /// The kernel's per-task flags (`PF_*`).
-    var flags: UInt
+    package var flags: UInt
 
     /// Set first thing in the kernel's `do_exit`.
-    static let exitingFlag: UInt = 0x4
+    package static let exitingFlag: UInt = 0x4
 
     /// Whether the process has begun to exit (`PF_EXITING`) or is a zombie or dead.
-    var isExiting: Bool {
+    package var isExiting: Bool {
         state == UInt8(ascii: "Z") || state == UInt8(ascii: "X") || state == UInt8(ascii: "x")
             || flags & Self.exitingFlag != 0
     }
 
-    init(pid: Int32, state: UInt8, processGroup: Int32, session: Int32, flags: UInt = 0) {
+    package init(pid: Int32, state: UInt8, processGroup: Int32, session: Int32, flags: UInt = 0) {
         self.pid = pid
         self.state = state
         self.processGroup = processGroup
@@ -27,7 +27,7 @@ struct ProcessStat: Sendable, Equatable {
     }
 
     /// Parses the file's text; nil if it is not in that form.
-    init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let utf8 = Array(text.utf8)
         guard let close = utf8.lastIndex(of: UInt8(ascii: ")")),
             let open = utf8.firstIndex(of: UInt8(ascii: "(")),
@@ -46,7 +46,7 @@ struct ProcessStat: Sendable, Equatable {
     }
 
     /// Reads /proc/`pid`/stat; nil when it cannot be read (`errno` says why) or parsed.
-    static func read(_ pid: Int32) -> ProcessStat? {
+    package static func read(_ pid: Int32) -> ProcessStat? {
         ProcFile.text("/proc/\(pid)/stat", limit: 4096).flatMap { ProcessStat($0) }
     }
 }

@@ -16,12 +16,12 @@ import Glibc
 /// with `CONFIG_PROC_CHILDREN`; one scan serves every scene of a check instead.
 package struct ProcessTable: Sendable {
     private struct Entry: Sendable {
-        var parent: Int32
-        var group: Int32
-        var residentPages: Int
+        package var parent: Int32
+        package var group: Int32
+        package var residentPages: Int
         /// The worker runtime's group sentinel (`scenehost-guard`): a child of the worker that
         /// shares its memory (`CLONE_VM`) and only waits; its RSS would count the worker twice.
-        var isGuard: Bool
+        package var isGuard: Bool
     }
 
     private static let guardName = Array("scenehost-guard".utf8)

@@ -11,22 +11,22 @@
 ///   that came in before its deadline, and only a wait that said everything it had can
 ///   show that none is waiting (`EventLoop.runLoop`). Nor does such a turn count as a
 ///   deferral of the timers: the next turn that asks epoll decides.
-struct ReadAheadRule: Sendable {
+package struct ReadAheadRule: Sendable {
     /// Turns in a row that may skip `epoll_wait`.
-    static let maximumSkipsInARow = 7
+    package static let maximumSkipsInARow = 7
     /// Turns in a row whose wait may have left events behind (a full batch, EINTR) that put
     /// off the due timers, before they fire anyway: a loop flooded with events still fires.
-    static let timerDeferralsInARow = 8
+    package static let timerDeferralsInARow = 8
 
-    private(set) var skipsInARow = 0
-    private(set) var timerDeferrals = 0
+    package private(set) var skipsInARow = 0
+    package private(set) var timerDeferrals = 0
 
     /// Whether this turn may skip `epoll_wait` after a read-ahead that found work.
-    var allowsSkip: Bool { skipsInARow < Self.maximumSkipsInARow }
+    package var allowsSkip: Bool { skipsInARow < Self.maximumSkipsInARow }
 
     /// Records how the turn's wait went; returns whether the timers due by its end fire now.
     /// `waitSaidAll`: the wait returned fewer events than it could hold, without error.
-    mutating func turnEnded(skippedEpoll: Bool, waitSaidAll: Bool) -> Bool {
+    package mutating func turnEnded(skippedEpoll: Bool, waitSaidAll: Bool) -> Bool {
         if skippedEpoll {
             skipsInARow += 1
             return false

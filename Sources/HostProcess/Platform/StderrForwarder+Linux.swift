@@ -6,7 +6,7 @@ extension StderrForwarder {
     /// Writes all of `bytes`, waiting as long as the reader makes it wait (this runs on the
     /// forwarder's own thread). A descriptor someone else made non-blocking is polled; an
     /// output that is gone (EPIPE, EBADF) loses the rest of the batch.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SceneModel
 import Synchronization
 
 /// Copies workers' stderr to the host's, one line at a time with a `[scene pid] ` prefix,
@@ -24,7 +25,7 @@ package final class StderrForwarder: Sendable {
 
     /// Called by the event loop at every reap: the shared forwarder's `streamEnded`, without
     /// creating it (and its thread) in a host that never forwards.
-    static func workerReaped(pid: Int32) {
+    package static func workerReaped(pid: Int32) {
         guard sharedExists.load(ordering: .acquiring) else { return }
         shared.streamEnded(pid: pid)
     }
@@ -35,16 +36,16 @@ package final class StderrForwarder: Sendable {
     package let lineLimit: Int
 
     private struct State {
-        var queue: [UInt8] = []
+        package var queue: [UInt8] = []
         /// Unfinished lines and their prefix, by worker pid.
-        var partial: [Int32: (prefix: [UInt8], bytes: [UInt8])] = [:]
-        var droppedLines = 0
-        var droppedBytes = 0
-        var started = false
+        package var partial: [Int32: (prefix: [UInt8], bytes: [UInt8])] = [:]
+        package var droppedLines = 0
+        package var droppedBytes = 0
+        package var started = false
         /// The writer found nothing to do and waits on `wakeUp`.
-        var sleeping = false
+        package var sleeping = false
         /// The writer holds a batch it has not finished writing.
-        var writing = false
+        package var writing = false
     }
 
     private let descriptor: Int32

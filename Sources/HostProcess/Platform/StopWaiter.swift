@@ -1,4 +1,5 @@
 import Glibc
+import SceneModel
 
 /// Waits for stopped workers, any number at once, on the `waits` thread.
 ///
@@ -12,19 +13,19 @@ package enum StopWaiter {
     /// How long a stop may take before it is undone and reported as not stopped.
     package static let limit: Duration = .seconds(5)
     /// The pause between rounds while stops are in progress.
-    static let pollIntervalMicroseconds: UInt32 = 200
+    package static let pollIntervalMicroseconds: UInt32 = 200
 
     private struct Pending: Sendable {
-        let child: ChildProcess
-        let pidfd: Int32
-        let deadline: ContinuousClock.Instant
-        let done: @Sendable (Bool) -> Void
+        package let child: ChildProcess
+        package let pidfd: Int32
+        package let deadline: ContinuousClock.Instant
+        package let done: @Sendable (Bool) -> Void
     }
 
     private struct State: Sendable {
-        var pending: [Pending] = []
+        package var pending: [Pending] = []
         /// A polling job is queued or running on the `waits` thread.
-        var polling = false
+        package var polling = false
     }
 
     private static let state = Locked(State())

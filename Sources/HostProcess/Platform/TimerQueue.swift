@@ -1,3 +1,5 @@
+import SceneModel
+
 /// Identifies a timer armed with `EventLoop.scheduleTimer(at:_:)`; never reused.
 package struct EventLoopTimerID: Hashable, Sendable {
     package let rawValue: UInt64
@@ -11,15 +13,15 @@ package struct EventLoopTimerID: Hashable, Sendable {
 /// at the next compaction, so arming and cancelling cost a heap push and a dictionary update.
 /// Compaction keeps the heap within a constant factor of the live timers, so a stream of
 /// cancelled watchdogs with long limits cannot grow it without bound.
-struct TimerQueue {
-    typealias Action = @Sendable () -> Void
+package struct TimerQueue {
+    package typealias Action = @Sendable () -> Void
 
     private struct Entry {
-        var deadline: LoopInstant
+        package var deadline: LoopInstant
         /// Also the tie-breaker: timers with the same deadline fire in the order they were armed.
-        var id: UInt64
+        package var id: UInt64
 
-        func precedes(_ other: Entry) -> Bool {
+        package func precedes(_ other: Entry) -> Bool {
             deadline < other.deadline || (deadline == other.deadline && id < other.id)
         }
     }
@@ -36,11 +38,11 @@ struct TimerQueue {
     private var liveTopID: UInt64?
 
     /// Timers armed and neither fired nor cancelled.
-    var liveCount: Int { actions.count }
+    package var liveCount: Int { actions.count }
     /// Heap entries, cancelled ones included (bounded by compaction).
-    var storedCount: Int { heap.count }
+    package var storedCount: Int { heap.count }
 
-    mutating func schedule(at deadline: LoopInstant, _ action: @escaping Action) -> EventLoopTimerID {
+    package mutating func schedule(at deadline: LoopInstant, _ action: @escaping Action) -> EventLoopTimerID {
         let id = nextID
         nextID += 1
         actions[id] = action
@@ -52,13 +54,13 @@ struct TimerQueue {
     }
 
     /// Forgets `id`'s action; harmless for a timer that already fired or was cancelled.
-    mutating func cancel(_ id: EventLoopTimerID) {
+    package mutating func cancel(_ id: EventLoopTimerID) {
         actions.removeValue(forKey: id.rawValue)
         if liveTopID == id.rawValue { liveTopID = nil }
     }
 
     /// The earliest deadline of a live timer; drops the cancelled entries found on top.
-    mutating func nextDeadline() -> LoopInstant? {
+    package mutating func nextDeadline() -> LoopInstant? {
         while let top = heap.first {
             if top.id == liveTopID || actions.index(forKey: top.id) != nil {
                 liveTopID = top.id
@@ -70,7 +72,7 @@ struct TimerQueue {
     }
 
     /// Removes the earliest live timer if its deadline is at or before `now`, and returns its action.
-    mutating func popDue(now: LoopInstant) -> Action? {
+    package mutating func popDue(now: LoopInstant) -> Action? {
         guard let deadline = nextDeadline(), deadline <= now else { return nil }
         let id = heap[0].id
         popMin()

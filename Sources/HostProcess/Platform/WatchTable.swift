@@ -1,3 +1,5 @@
+import SceneModel
+
 /// The children the event loop watches, by id: slots reused through a free list, so that
 /// finding a watch from an epoll token is an index, not a hash (a dictionary keyed by id
 /// hashed each token with SipHash, about 150 instructions, twice or more per transition).
@@ -5,24 +7,24 @@
 /// An id is a slot's index and the slot's generation, which grows each time the slot is
 /// freed: an event for a watch removed earlier in the same batch finds nothing, even once
 /// its slot holds another watch.
-struct WatchTable<Value> {
+package struct WatchTable<Value> {
     private struct Slot {
-        var generation: UInt64
-        var value: Value?
+        package var generation: UInt64
+        package var value: Value?
     }
 
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
     /// The watches held.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// Ids fit in 60 bits: the loop shifts them left by two for the token's source bits, and
     /// bit 63 marks descriptor tokens. An id is never 0, the wake-up's token.
     private static var indexBits: UInt64 { 32 }
-    static var generationMask: UInt64 { (1 << 28) - 1 }
+    package static var generationMask: UInt64 { (1 << 28) - 1 }
 
     /// Stores `value` in a free slot and returns its id.
-    mutating func insert(_ value: Value) -> UInt64 {
+    package mutating func insert(_ value: Value) -> UInt64 {
         count += 1
         if let index = freeSlots.popLast() {
             slots[index].value = value
@@ -34,7 +36,7 @@ struct WatchTable<Value> {
     }
 
     /// The watch `id` names, nil once it was removed. Setting nil removes it.
-    subscript(id: UInt64) -> Value? {
+    package subscript(id: UInt64) -> Value? {
         get {
             guard let index = index(of: id) else { return nil }
             return slots[index].value
@@ -47,7 +49,7 @@ struct WatchTable<Value> {
     }
 
     /// Every watch held, in slot order.
-    var values: [Value] {
+    package var values: [Value] {
         slots.compactMap(\.value)
     }
 
@@ -60,7 +62,7 @@ struct WatchTable<Value> {
 
     /// The generation a freed slot takes: the next one within 28 bits, skipping 0, which
     /// would make slot 0's id 0.
-    static func generation(after generation: UInt64) -> UInt64 {
+    package static func generation(after generation: UInt64) -> UInt64 {
         let next = (generation + 1) & generationMask
         return next == 0 ? 1 : next
     }

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 
 /// One scene: the thin shell around its `SceneMachine`.
 ///
@@ -15,8 +16,8 @@ import Protocol
 /// that overlaps another, and none can here. The actor runs one job at a time on the loop
 /// thread, and the machine is a struct whose methods never call out: every mutation of it
 /// ends before the actions it returned are performed. The compiler still checks statically.
-actor SceneController {
-    nonisolated let id: String
+package actor SceneController {
+    package nonisolated let id: String
     private let context: HostContext
     @exclusivity(unchecked) private var machine: SceneMachine
     @exclusivity(unchecked) private var connection: WorkerConnection?
@@ -29,7 +30,7 @@ actor SceneController {
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
 
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
     }
 
@@ -54,14 +55,14 @@ actor SceneController {
     }
 
     private struct IsolatedBody {
-        let run: (isolated SceneController) -> Void
+        package let run: (isolated SceneController) -> Void
     }
 
     private struct PlainBody {
-        let run: (SceneController) -> Void
+        package let run: (SceneController) -> Void
     }
 
-    init(id: String, context: HostContext) {
+    package init(id: String, context: HostContext) {
         self.id = id
         self.context = context
         self.machine = SceneMachine(
@@ -79,7 +80,7 @@ actor SceneController {
     /// the machine synchronously and waits in its own context: the reply then resumes it with
     /// one job on the loop, not two (the actor's, then the hop back to the caller's executor).
     /// Running synchronously on the loop thread is running on this actor's executor.
-    nonisolated func perform(_ op: SceneOperation) async throws {
+    package nonisolated func perform(_ op: SceneOperation) async throws {
         guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
         try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
             self.onLoop { $0.begin(op, continuation) }
@@ -102,7 +103,7 @@ actor SceneController {
 
     /// Records `event` (about this scene, from outside its queue) after the work queued
     /// before it: between two transitions, never inside one. Returns once it is recorded.
-    func recordInTurn(_ event: TraceEvent) async {
+    package func recordInTurn(_ event: TraceEvent) async {
         try? await withUnsafeThrowingContinuationFromAnyThread { continuation in
             let caller = register(continuation)
             apply(machine.recordInTurn(event, caller: caller))
@@ -110,7 +111,7 @@ actor SceneController {
     }
 
     /// Returns once the work queued before the call is done.
-    func settled() async {
+    package func settled() async {
         try? await withUnsafeThrowingContinuationFromAnyThread { continuation in
             let caller = register(continuation)
             apply(machine.settle(caller: caller))
@@ -118,7 +119,7 @@ actor SceneController {
     }
 
     /// Kills the live worker with SIGKILL and `reason` (no callback, no restart), at once.
-    func kill(reason: TerminationReason) async throws {
+    package func kill(reason: TerminationReason) async throws {
         try await withUnsafeThrowingContinuationFromAnyThread { continuation in
             let caller = register(continuation)
             apply(machine.systemKill(reason: reason, caller: caller))
@@ -127,20 +128,20 @@ actor SceneController {
 
     /// The host quits: nothing starts from now on, and a worker still alive `deadline` later
     /// is SIGKILLed with reason `terminate-timeout`.
-    func beginQuit(deadline: Duration) {
+    package func beginQuit(deadline: Duration) {
         apply(machine.beginQuit(deadline: deadline))
     }
 
     /// Stops accepting requests; the ones queued still run.
-    func close() {
+    package func close() {
         apply(machine.close())
     }
 
-    var status: SceneStatus { machine.status }
+    package var status: SceneStatus { machine.status }
 
     /// Offers the sessions discarded elsewhere to this scene's worker, if it runs attached
     /// (docs/LIFECYCLE.md §3c); else they wait for another worker or the next launch.
-    func offerDiscards() {
+    package func offerDiscards() {
         let status = machine.status
         guard status.process == .running, status.activation != .unattached else { return }
         let sessions = context.discards.takeAll()
@@ -150,25 +151,25 @@ actor SceneController {
 
     /// `offerDiscards()` in a loop job of its own, soon: called in another scene's turn, which
     /// must not run this one's (and a task per scene for it would be one nobody waits for).
-    nonisolated func offerDiscardsSoon() {
+    package nonisolated func offerDiscardsSoon() {
         EventLoop.shared.execute { [self] in
             self.onLoop { $0.offerDiscards() }
         }
     }
 
-    func setRestartPolicy(_ policy: RestartPolicy?) {
+    package func setRestartPolicy(_ policy: RestartPolicy?) {
         machine.setRestartPolicy(policy)
     }
 
     /// Resident memory of the live worker, in bytes.
-    var residentMemoryBytes: Int? {
+    package var residentMemoryBytes: Int? {
         connection?.child.residentMemoryBytes()
     }
 
     /// Waits until `predicate` holds for the scene's status, at most `timeout`.
     /// `ignoringCancellation`: the caller's cancellation does not end the wait (the host's
     /// quit, which must see its workers' deaths whoever called it).
-    func waitUntil(
+    package func waitUntil(
         _ what: String,
         timeout: Duration?,
         ignoringCancellation: Bool = false,
@@ -531,7 +532,7 @@ actor SceneController {
 
 extension SceneMachine {
     /// What the shell reports back after performing an action.
-    enum Event: Sendable {
+    package enum Event: Sendable {
         case spawned(ChildProcess)
         case spawnFailed(HostError)
         case stored
@@ -548,11 +549,11 @@ extension SceneMachine {
 /// What performing a batch of actions reported back, in order: usually one event at most
 /// (a recorded callback's acceptance), kept inline; an array is allocated only for a second.
 private struct FollowUps {
-    private(set) var first: SceneMachine.Event?
+    package private(set) var first: SceneMachine.Event?
     /// The events after `first`.
-    private(set) var rest: [SceneMachine.Event] = []
+    package private(set) var rest: [SceneMachine.Event] = []
 
-    mutating func append(_ event: SceneMachine.Event) {
+    package mutating func append(_ event: SceneMachine.Event) {
         if first == nil {
             first = event
         } else {
@@ -565,8 +566,8 @@ private struct FollowUps {
 /// deadline, and the loop timer that stands for it, which may fire earlier than that
 /// deadline (never later) and is then set again.
 private struct ArmedTimer {
-    var token: SceneMachine.TimerToken?
-    var deadline: LoopInstant
-    var loopDeadline: LoopInstant
-    var loopID: EventLoopTimerID
+    package var token: SceneMachine.TimerToken?
+    package var deadline: LoopInstant
+    package var loopDeadline: LoopInstant
+    package var loopID: EventLoopTimerID
 }

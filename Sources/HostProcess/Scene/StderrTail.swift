@@ -5,14 +5,16 @@
 /// a banner, `💣 Program crashed: Illegal instruction at …`, and kilobytes of threads,
 /// registers and images. The tail stops at the banner's line: the lines that say what went
 /// wrong are the ones before it, not the register dump after.
-struct StderrTail: Sendable {
-    private(set) var bytes: [UInt8] = []
+import SceneModel
+
+package struct StderrTail: Sendable {
+    package private(set) var bytes: [UInt8] = []
     /// The backtracer's banner came: nothing after it is kept.
-    private(set) var endedAtCrash = false
+    package private(set) var endedAtCrash = false
 
     private static let banner = Array("Program crashed: ".utf8)
 
-    mutating func append(_ chunk: UnsafeRawBufferPointer) {
+    package mutating func append(_ chunk: UnsafeRawBufferPointer) {
         guard !endedAtCrash else { return }
         // The banner may begin in the previous chunk: search from just before this one.
         let searchStart = max(0, bytes.count - (Self.banner.count - 1))

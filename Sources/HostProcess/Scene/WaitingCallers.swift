@@ -4,17 +4,19 @@
 /// entries costs less than hashing the id twice (a dictionary did, on every transition).
 /// Beyond a few (thousands of `waitFor`s may wait on one scene) the rest go to a dictionary,
 /// so that resuming them all stays linear.
-struct WaitingCallers<Continuation> {
+import SceneModel
+
+package struct WaitingCallers<Continuation> {
     /// How many are kept in the array that is searched.
-    static var searched: Int { 8 }
+    package static var searched: Int { 8 }
 
     private var few: [(caller: SceneMachine.CallerID, continuation: Continuation)] = []
     private var many: [SceneMachine.CallerID: Continuation] = [:]
 
     /// How many wait.
-    var count: Int { few.count + many.count }
+    package var count: Int { few.count + many.count }
 
-    mutating func add(_ caller: SceneMachine.CallerID, _ continuation: Continuation) {
+    package mutating func add(_ caller: SceneMachine.CallerID, _ continuation: Continuation) {
         if few.count < Self.searched {
             few.append((caller, continuation))
         } else {
@@ -23,7 +25,7 @@ struct WaitingCallers<Continuation> {
     }
 
     /// Removes and returns `caller`'s continuation; nil if it was taken already.
-    mutating func remove(_ caller: SceneMachine.CallerID) -> Continuation? {
+    package mutating func remove(_ caller: SceneMachine.CallerID) -> Continuation? {
         if let index = few.firstIndex(where: { $0.caller == caller }) {
             // Order does not matter: the last entry takes the removed one's place.
             few.swapAt(index, few.count - 1)

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 
 /// The host's end of one worker: its process and its pipes, and nothing it decides.
 ///
@@ -7,9 +8,9 @@ import Protocol
 /// worker writes and hands every message, the closing of stdout and the exit to its scene on
 /// the event loop thread, in the order the loop saw them (`EventLoop` delivers all of a dead
 /// worker's output before its exit). What any of it means is the scene's `SceneMachine`'s call.
-final class WorkerConnection: Sendable {
+package final class WorkerConnection: Sendable {
     /// What the worker did, as the scene is told.
-    enum Event: Sendable {
+    package enum Event: Sendable {
         case message(WorkerMessage)
         /// The worker broke the framing: an oversized or unreadable frame.
         case violation(String, ProtocolError.Code)
@@ -20,7 +21,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// What became of a write.
-    enum WriteOutcome: Sendable {
+    package enum WriteOutcome: Sendable {
         case written
         /// The worker's stdin is closed (it closed it, or it is dying).
         case closed
@@ -28,8 +29,8 @@ final class WorkerConnection: Sendable {
         case refused(String)
     }
 
-    let scene: String
-    let child: ChildProcess
+    package let scene: String
+    package let child: ChildProcess
     private let forwardsStderr: Bool
     private let decoder: Locked<FrameDecoder>
     /// The last bytes it wrote on stderr, for the error its death gives (only the loop
@@ -38,10 +39,10 @@ final class WorkerConnection: Sendable {
     /// Reused for encoding; only the scene (on the loop thread) writes, the lock is uncontended.
     private let scratch = Locked<[UInt8]>([])
 
-    var pid: Int32 { child.pid }
+    package var pid: Int32 { child.pid }
 
     /// Starts the worker. Blocking (a fork and exec on the spawn thread): call it where blocking is allowed.
-    static func spawn(
+    package static func spawn(
         scene: String,
         argv: [String],
         scheduling: ChildProcess.Scheduling
@@ -53,7 +54,7 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    init(scene: String, child: ChildProcess, maximumFrameSize: Int, forwardsStderr: Bool) {
+    package init(scene: String, child: ChildProcess, maximumFrameSize: Int, forwardsStderr: Bool) {
         self.scene = scene
         self.child = child
         self.forwardsStderr = forwardsStderr
@@ -61,7 +62,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// Starts watching the worker; `deliver` runs on the event loop thread, once per event.
-    func start(_ deliver: @escaping @Sendable (WorkerConnection, Event) -> Void) {
+    package func start(_ deliver: @escaping @Sendable (WorkerConnection, Event) -> Void) {
         EventLoop.shared.watch(
             child,
             onStdout: { [self] bytes in self.received(bytes, deliver) },
@@ -76,7 +77,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// Writes `commands` as frames, all or nothing.
-    func write(_ commands: [HostCommand]) -> WriteOutcome {
+    package func write(_ commands: [HostCommand]) -> WriteOutcome {
         let frames = scratch.withLock { buffer in
             buffer.removeAll(keepingCapacity: true)
             for command in commands { command.encode(into: &buffer) }
@@ -94,7 +95,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// Sends `signal` to the worker itself (never to a recycled pid).
-    func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         try? child.send(signal: signal)
     }
 
@@ -149,7 +150,7 @@ final class WorkerConnection: Sendable {
 
     /// The first bytes of an unreadable frame, quoted (`"hostctl: usage: …"`): what came
     /// instead of a message says what the program is.
-    static func excerpt(_ frame: UnsafeRawBufferPointer) -> String {
+    package static func excerpt(_ frame: UnsafeRawBufferPointer) -> String {
         let limit = 48
         let text = String(decoding: frame.prefix(limit), as: UTF8.self)
         return WorkerExitDetail.quoted(text) + (frame.count > limit ? "…" : "")

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 
 /// A session file the store could not load when it opened. It is never deleted: it was
 /// renamed to a name of its own (`keptAs`) or, if the rename failed, left where it was. The
@@ -38,7 +39,7 @@ public struct DamagedSessionFile: Sendable, Hashable {
 }
 
 extension SessionStore {
-    enum LoadOutcome {
+    package enum LoadOutcome {
         case session(SceneSession)
         case damaged(reason: String)
     }
@@ -46,10 +47,10 @@ extension SessionStore {
     /// The largest session file a launch can use: the frame limit, less room for the
     /// connect's other fields (a worker's own state is smaller still: its reply had to fit
     /// a frame).
-    static let maximumSessionFileBytes = FrameLimits.defaultMaximumFrameSize - 8192
+    package static let maximumSessionFileBytes = FrameLimits.defaultMaximumFrameSize - 8192
 
     /// Loads the session file `path` (named `name` in `sessions/`), or says why it is damaged.
-    static func load(path: String, name: String) -> LoadOutcome {
+    package static func load(path: String, name: String) -> LoadOutcome {
         let bytes: [UInt8]
         switch StateFiles.readRegularFile(path, limit: 16 << 20) {
         case .success(let content): bytes = content
@@ -87,7 +88,10 @@ extension SessionStore {
     /// `path.damaged.1`, `path.damaged.2`, …, so an earlier damaged version kept aside is
     /// never replaced (`rename` would replace it silently). Checking first and renaming after
     /// cannot race another host: the directory lock keeps every other store out.
-    static func keepAside(_ path: String, renameFile: (String, String) -> Int32) -> DamagedSessionFile.Disposition {
+    package static func keepAside(
+        _ path: String,
+        renameFile: (String, String) -> Int32
+    ) -> DamagedSessionFile.Disposition {
         var number = 0
         while true {
             let candidate = path + ".damaged" + (number == 0 ? "" : ".\(number)")

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 import Synchronization
 
 /// Keeps scene sessions, durably when it has a state directory.
@@ -39,7 +40,7 @@ public final class SessionStore: Sendable {
 
     /// `renameFile` keeps a damaged file aside (`rename(2)`; a test makes it fail);
     /// `operations` writes the files (a test makes them fail as a full disk would).
-    init(
+    package init(
         directory: String?,
         renameFile: (String, String) -> Int32,
         operations: StateFileOperations = .system

@@ -1,4 +1,5 @@
 import Glibc
+import SceneModel
 
 /// One host's exclusive hold on a state directory: `flock(LOCK_EX | LOCK_NB)` on the directory
 /// itself and on `<dir>/lock`, which names the holder's pid.
@@ -22,20 +23,20 @@ import Glibc
 /// Writes run inside `whileHeld`. `release()` lets go of the directory once the writes in
 /// flight are done (the last one out unlocks), so nothing is ever written to the directory
 /// without the lock.
-final class StateDirectoryLock: Sendable {
-    let directory: String
+package final class StateDirectoryLock: Sendable {
+    package let directory: String
     private struct State {
         /// The lock file's; -1 once released.
-        var descriptor: Int32
+        package var descriptor: Int32
         /// The directory's.
-        var directoryDescriptor: Int32
-        var writers = 0
-        var released = false
+        package var directoryDescriptor: Int32
+        package var writers = 0
+        package var released = false
     }
     private let state: Locked<State>
 
     /// Takes the lock, or throws `stateDirectoryInUse` naming the holder's pid.
-    init(directory: String) throws(HostError) {
+    package init(directory: String) throws(HostError) {
         let path = directory + "/lock"
         let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else {
@@ -110,7 +111,7 @@ final class StateDirectoryLock: Sendable {
     }
 
     /// Runs `body`, a write to the directory, while the lock is held; throws if it was released.
-    func whileHeld<Result>(_ body: () throws(HostError) -> Result) throws(HostError) -> Result {
+    package func whileHeld<Result>(_ body: () throws(HostError) -> Result) throws(HostError) -> Result {
         let entered = state.withLock { state in
             guard !state.released else { return false }
             state.writers += 1
@@ -129,7 +130,7 @@ final class StateDirectoryLock: Sendable {
     }
 
     /// Lets go of the directory once the writes in flight are done; later writes throw.
-    func release() {
+    package func release() {
         state.withLock { state in
             state.released = true
             Self.closeIfDone(&state)
@@ -151,7 +152,7 @@ final class StateDirectoryLock: Sendable {
 
     /// How long a lock whose recorded holder is dead may stay held before the directory is
     /// reported in use (a dead host's child between fork and exec lets go within microseconds).
-    static let staleHolderGrace: Duration = .seconds(2)
+    package static let staleHolderGrace: Duration = .seconds(2)
 
     /// The pid on the first line of the lock file, if there is one.
     private static func readHolder(_ descriptor: Int32) -> Int32? {

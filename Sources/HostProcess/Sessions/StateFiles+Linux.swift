@@ -1,15 +1,16 @@
 import Glibc
+import SceneModel
 import Synchronization
 
 /// The system calls through which the session store changes its files, so that a test can
 /// make one of them fail as a full or broken disk would (`ENOSPC`, `EIO`). Production uses
 /// `StateFileOperations.system`.
-struct StateFileOperations: Sendable {
-    var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
-    var fsync: @Sendable (_ descriptor: Int32) -> Int32
-    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+package struct StateFileOperations: Sendable {
+    package var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    package var fsync: @Sendable (_ descriptor: Int32) -> Int32
+    package var rename: @Sendable (_ from: String, _ to: String) -> Int32
 
-    static let system = StateFileOperations(
+    package static let system = StateFileOperations(
         write: { Glibc.write($0, $1.baseAddress, $1.count) },
         fsync: { Glibc.fsync($0) },
         rename: { Glibc.rename($0, $1) }
@@ -28,15 +29,15 @@ struct StateFileOperations: Sendable {
 ///   for writing.
 /// - A file read at start is opened with `O_NONBLOCK` (a FIFO would block the open for
 ///   ever) and read only if `fstat` says it is a regular file.
-enum StateFiles {
+package enum StateFiles {
     /// The prefix of every temporary file: a session file or a discard marker is named
     /// after a session identifier, and an identifier never starts with `.`, so a temporary
     /// can never be mistaken for one (or one for a temporary), whatever the identifier.
-    static let temporaryPrefix = ".tmp-"
+    package static let temporaryPrefix = ".tmp-"
 
     /// Throws `unsafeStateDirectory` unless `path` is a directory (not a symlink, when
     /// `followingSymlink` is false) owned by the current user and not writable by group or others.
-    static func checkPrivateDirectory(_ path: String, followingSymlink: Bool) throws(HostError) {
+    package static func checkPrivateDirectory(_ path: String, followingSymlink: Bool) throws(HostError) {
         var info = stat()
         let status = followingSymlink ? stat(path, &info) : lstat(path, &info)
         guard status == 0 else {
@@ -59,7 +60,7 @@ enum StateFiles {
     }
 
     /// Creates the directory `path` (mode 0700) if it does not exist, then checks it.
-    static func makePrivateDirectory(_ path: String, followingSymlink: Bool) throws(HostError) {
+    package static func makePrivateDirectory(_ path: String, followingSymlink: Bool) throws(HostError) {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw HostError.io("cannot create state directory \(path): \(errorText())")
         }
@@ -74,7 +75,7 @@ enum StateFiles {
     /// is the new one, and an error cannot undo the rename).
     ///
     /// Throws `what` (given the failure) when anything before the rename fails.
-    static func writeAtomically(
+    package static func writeAtomically(
         _ bytes: [UInt8],
         to name: String,
         in directory: String,
@@ -119,13 +120,13 @@ enum StateFiles {
     }
 
     /// Removes the temporary files a crashed store left in `directory` (never anything else).
-    static func removeTemporaries(in directory: String) {
+    package static func removeTemporaries(in directory: String) {
         for name in listDirectory(directory) where name.hasPrefix(temporaryPrefix) {
             unlink(directory + "/" + name)
         }
     }
 
-    static func syncDirectory(_ path: String) {
+    package static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
@@ -134,7 +135,7 @@ enum StateFiles {
 
     /// The file at `path`, at most `limit` bytes, if it is a regular file (a symlink, FIFO,
     /// device or directory is refused without blocking); otherwise why not.
-    static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
+    package static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(errno == ELOOP ? .notRegular("a symbolic link") : .unreadable(errorText()))
@@ -155,13 +156,13 @@ enum StateFiles {
         }
     }
 
-    enum ReadFailure: Error {
+    package enum ReadFailure: Error {
         case notRegular(String)
         case unreadable(String)
         case tooLarge
     }
 
-    static func listDirectory(_ path: String) -> [String] {
+    package static func listDirectory(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
@@ -184,7 +185,7 @@ enum StateFiles {
         }
     }
 
-    static func errorText(_ code: Int32 = errno) -> String {
+    package static func errorText(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 }

@@ -1,5 +1,6 @@
 import CSceneHostSys
 import Dispatch
+import SceneModel
 
 #if canImport(Glibc)
 import Glibc
@@ -18,30 +19,30 @@ import Glibc
 /// A reader more than `maximumBacklog` behind ends the file as a failed write does (a full
 /// disk, the file size limit): the file is cut back to its last whole line and nothing more
 /// is written, so it is a valid prefix of the trace; `error` says what happened.
-final class TraceFileWriter: Sendable {
+package final class TraceFileWriter: Sendable {
     /// How many encoded bytes may wait for the file's reader, the batch being written included.
-    static let maximumBacklog = 16 << 20
+    package static let maximumBacklog = 16 << 20
 
     private struct State {
         /// Encoded lines queued but not yet taken by the thread.
-        var pending: [UInt8] = []
+        package var pending: [UInt8] = []
         /// The bytes the thread is writing.
-        var inFlight = 0
+        package var inFlight = 0
         /// Bytes ever queued, and bytes done with (written, or dropped once the file ended).
-        var queued = 0
-        var done = 0
+        package var queued = 0
+        package var done = 0
         /// The file's length up to its last whole line.
-        var fileLength: Int64 = 0
-        var error: HostError?
+        package var fileLength: Int64 = 0
+        package var error: HostError?
         /// The thread waits on `wakeUp` (one signal is enough).
-        var sleeping = false
+        package var sleeping = false
         /// No more lines come: the thread ends once it has written what is queued.
-        var closed = false
+        package var closed = false
         /// Callers of `written(within:)`, by id: each waits until `done` reaches its target.
-        var waiters: [Int: (target: Int, continuation: UnsafeContinuation<Bool, Never>)] = [:]
-        var nextWaiterID = 0
+        package var waiters: [Int: (target: Int, continuation: UnsafeContinuation<Bool, Never>)] = [:]
+        package var nextWaiterID = 0
         /// The thread has closed its descriptors (`stop` is no longer ours to write).
-        var threadEnded = false
+        package var threadEnded = false
     }
 
     private let state = Locked(State())
@@ -55,7 +56,7 @@ final class TraceFileWriter: Sendable {
     private let stop: Int32
 
     /// Takes ownership of `descriptor` and starts the writer's thread.
-    init(descriptor: Int32, path: String) throws(HostError) {
+    package init(descriptor: Int32, path: String) throws(HostError) {
         self.descriptor = descriptor
         self.path = path
         pipeCapacity = PipeWrite.capacity(of: descriptor)
@@ -78,7 +79,7 @@ final class TraceFileWriter: Sendable {
     }
 
     /// Queues `event`'s line, and wakes the thread if it sleeps.
-    func append(_ event: TraceEvent) {
+    package func append(_ event: TraceEvent) {
         let wakes = state.withLock { state -> Bool in
             guard state.error == nil, !state.closed else { return false }
             let before = state.pending.count
@@ -101,13 +102,13 @@ final class TraceFileWriter: Sendable {
     }
 
     /// The first failed write, or the reader fallen too far behind; nil while the file is whole.
-    var error: HostError? {
+    package var error: HostError? {
         state.withLock { $0.error }
     }
 
     /// Returns true once every line queued before the call is in the file, false when the
     /// file ended first (`error`) or `limit` passed (a reader that stopped reading).
-    func written(within limit: Duration) async -> Bool {
+    package func written(within limit: Duration) async -> Bool {
         await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Bool, Never>) in
             let id: Int? = state.withLock { state in
                 guard state.error == nil else { return nil }
@@ -137,7 +138,7 @@ final class TraceFileWriter: Sendable {
     }
 
     /// No more lines come; the thread writes what is queued, then ends.
-    func close() {
+    package func close() {
         let wakes = state.withLock { state -> Bool in
             state.closed = true
             defer { state.sleeping = false }

@@ -1,9 +1,11 @@
+import SceneModel
+
 /// The events a recorder holds in memory, oldest first, in chunks of at most `chunkSize`:
 /// appending never copies more than one chunk. One array of every event doubled its storage
 /// under the recorder's lock, on the thread recording, and held the whole host still: 0.7 s
 /// at 4.2 million events, 4 s at 8.4 million (`hostctl stress --ops 1000000`).
-struct TraceHistory {
-    static let chunkSize = 4096
+package struct TraceHistory {
+    package static let chunkSize = 4096
     /// What a dropped event's slot holds until its chunk goes.
     private static let evicted = TraceEvent(kind: .host)
 
@@ -11,11 +13,11 @@ struct TraceHistory {
     /// Events already dropped from the front of the first chunk.
     private var dropped = 0
     /// Events held.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    var first: TraceEvent? { count > 0 ? chunks[0][dropped] : nil }
+    package var first: TraceEvent? { count > 0 ? chunks[0][dropped] : nil }
 
-    mutating func append(_ event: TraceEvent) {
+    package mutating func append(_ event: TraceEvent) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             chunks.append([])
         }
@@ -25,14 +27,14 @@ struct TraceHistory {
 
     /// The event at `position` (0 is the oldest held). Every chunk but the last is full, the
     /// first one included (its dropped slots stay), so a position maps to a chunk directly.
-    subscript(position: Int) -> TraceEvent {
+    package subscript(position: Int) -> TraceEvent {
         let absolute = dropped + position
         return chunks[absolute / Self.chunkSize][absolute % Self.chunkSize]
     }
 
     /// The position of the first held event whose `seq` is at least `seq` (`count` if none):
     /// `seq` increases along the history.
-    func firstPosition(seqAtLeast seq: Int) -> Int {
+    package func firstPosition(seqAtLeast seq: Int) -> Int {
         var low = 0
         var high = count
         while low < high {
@@ -44,7 +46,7 @@ struct TraceHistory {
 
     /// Drops the oldest event and returns it; the history must not be empty. Its slot is
     /// emptied at once, so its strings and values are freed now, not with its chunk.
-    mutating func removeFirst() -> TraceEvent {
+    package mutating func removeFirst() -> TraceEvent {
         let event = chunks[0][dropped]
         chunks[0][dropped] = Self.evicted
         dropped += 1
@@ -57,7 +59,7 @@ struct TraceHistory {
     }
 
     /// Every event held, oldest first, as one array.
-    var events: [TraceEvent] {
+    package var events: [TraceEvent] {
         var events: [TraceEvent] = []
         events.reserveCapacity(count)
         for event in self { events.append(event) }
@@ -67,11 +69,11 @@ struct TraceHistory {
 
 extension TraceHistory: Sequence {
     /// The events held, oldest first.
-    struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         fileprivate var chunks: ArraySlice<[TraceEvent]>
         fileprivate var current: ArraySlice<TraceEvent>
 
-        mutating func next() -> TraceEvent? {
+        package mutating func next() -> TraceEvent? {
             while current.isEmpty {
                 guard let chunk = chunks.popFirst() else { return nil }
                 current = chunk[...]
@@ -80,9 +82,9 @@ extension TraceHistory: Sequence {
         }
     }
 
-    func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(chunks: chunks.dropFirst(), current: chunks.first.map { $0[dropped...] } ?? [])
     }
 
-    var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Protocol
+import SceneModel
 
 /// The host-wide trace: assigns the global sequence number and the timestamp, checks
 /// every event against the lifecycle model, queues it for the trace file and hands it to
@@ -46,23 +47,23 @@ public final class TraceRecorder: Sendable {
     }
 
     private struct State: ~Copyable {
-        var nextSeq = 1
-        var verifier = TraceVerifier()
-        var hostDefects = HostDefects()
-        var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
-        var nextSubscriberID = 0
+        package var nextSeq = 1
+        package var verifier = TraceVerifier()
+        package var hostDefects = HostDefects()
+        package var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
+        package var nextSubscriberID = 0
         /// The events held in memory, oldest first.
-        var history = TraceHistory()
+        package var history = TraceHistory()
         /// Roughly what the held events occupy, against `historyLimitBytes`.
-        var historyBytes = 0
+        package var historyBytes = 0
         /// Readers of the history waiting for an event after the one they have
         /// (`waitForEvent(after:)`), by waiter id.
-        var eventWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
-        var nextWaiterID = 0
+        package var eventWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        package var nextWaiterID = 0
         /// Waiters cancelled before they were registered.
-        var cancelledWaiters: Set<Int> = []
+        package var cancelledWaiters: Set<Int> = []
         /// `finish()` ran: waiters return false at once.
-        var isFinished = false
+        package var isFinished = false
     }
 
     private let state = Locked(State())
@@ -115,7 +116,7 @@ public final class TraceRecorder: Sendable {
 
     /// `record(_:by:)` for a callback whose maker holds its name as a `CallbackName`
     /// already (`callback`, the one `event.name` names): the model check skips its lookup.
-    func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
+    package func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
             let time = elapsed
@@ -302,7 +303,7 @@ public final class TraceRecorder: Sendable {
     }
 
     /// The model's view of one scene, as the recorded events left it.
-    func checker(for scene: String) -> SceneTraceChecker? {
+    package func checker(for scene: String) -> SceneTraceChecker? {
         state.withLock { $0.verifier.checker(forScene: scene) }
     }
 }

@@ -1,0 +1,165 @@
+extension BenchCommand {
+    /// The round-trip group in one placement (nil: unpinned): the two pipe echoes, the
+    /// transition, and Node's IPC round trip as an outside reference. Pinned rows carry the
+    /// placement as a suffix (`transition.same-cpu`); their floor is always the blocking echo
+    /// of the same placement.
+    package static func roundTrips(
+        placement: BenchPlacement?,
+        counts: Counts,
+        into report: inout BenchReport
+    ) async throws {
+        let executable = BenchPaths.executable
+        let suffix = placement.map { ".\($0.rawValue)" } ?? ""
+        // Each floor is measured before and after the transitions; the run with the lower
+        // median counts, so a burst of load from elsewhere cannot inflate a floor.
+        func echoFloors() async throws -> (eventLoop: RoundTripCost, blocking: Samples?) {
+            let eventLoop = try await BenchFloors.eventLoopEcho(
+                executable: executable,
+                placement: placement,
+                warmup: counts.echoWarmup,
+                count: counts.echo
+            )
+            let blocking = await BenchFloors.blockingEcho(
+                executable: executable,
+                placement: placement,
+                warmup: counts.echoWarmup,
+                count: counts.echo
+            )
+            return (eventLoop, blocking)
+        }
+        func lower(_ first: Samples?, _ second: Samples?) -> Samples? {
+            guard let first else { return second }
+            guard let second else { return first }
+            return second.median < first.median ? second : first
+        }
+        let before = try await echoFloors()
+        let cost = try await BenchHost.transition(
+            placement: placement,
+            warmup: counts.transitionWarmup,
+            count: counts.transition
+        )
+        let transitions = cost.latencies
+        let after = try await echoFloors()
+        let eventLoopCost =
+            after.eventLoop.latencies.median < before.eventLoop.latencies.median ? after.eventLoop : before.eventLoop
+        let eventLoop = eventLoopCost.latencies
+        let blocking = lower(before.blocking, after.blocking)
+        let where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
+
+        var eventLoopRow = BenchRow(
+            "pipe-echo.eventloop" + suffix,
+            eventLoop,
+            note: "200-byte line to hostctl bench-echo and back via ChildProcess + EventLoop + continuation" + where_
+        )
+        if let hostCPU = eventLoopCost.hostCPU, let childCPU = eventLoopCost.childCPU {
+            addCPU(
+                [("hostCPUUs", "host", hostCPU), ("childCPUUs", "child", childCPU)],
+                to: &eventLoopRow,
+                lead: "; CPU per round trip: "
+            )
+        }
+        if placement != nil, let blocking {
+            eventLoopRow.floor = blocking.median
+            eventLoopRow.floorName = "pipe-echo.blocking" + suffix
+            eventLoopRow.target = .ratioAtMost(1.5)
+        }
+        report.add(eventLoopRow)
+
+        // Plain, the host sleeps in epoll_wait as the event-loop echo does: that echo is the
+        // floor. Tuned for throughput, it polls, and must keep up with the blocking echo too.
+        let plain = BenchHost.tuning == .plain
+        var floor = eventLoop.median
+        var floorName = "pipe-echo.eventloop" + suffix
+        if let blocking {
+            report.add(
+                BenchRow(
+                    "pipe-echo.blocking" + suffix,
+                    blocking,
+                    note: "the same line with blocking write/read on a dedicated thread" + where_
+                )
+            )
+            // Pinned, the floor is the blocking echo by definition; unpinned, the faster echo.
+            if !plain, placement != nil || blocking.median < floor {
+                floor = blocking.median
+                floorName = "pipe-echo.blocking" + suffix
+            }
+        }
+        var row = BenchRow(
+            "transition" + suffix,
+            transitions,
+            floor: floor,
+            floorName: floorName,
+            target: .ratioAtMost(plain ? 1.5 : 2),
+            note: "deactivate/activate alternating on one scene via SceneHandle; floor = " + floorName
+                + "; vs pipe-echo.eventloop " + BenchFormat.number(transitions.median / eventLoop.median) + "×"
+                + where_
+        )
+        row.details["eventLoopRatio"] = transitions.median / eventLoop.median
+        // CPU per transition, user and system: the host's (all its threads) and the worker's,
+        // and what each spends above its side of the event-loop echo (the same pipes and loop
+        // with nothing on top): whose work there is to cut.
+        if let hostCPU = cost.hostCPU, let workerCPU = cost.childCPU {
+            addCPU(
+                [("hostCPUUs", "host", hostCPU), ("workerCPUUs", "worker", workerCPU)],
+                to: &row,
+                lead: "; CPU per transition: "
+            )
+            if let echoHost = eventLoopCost.hostCPU, let echoChild = eventLoopCost.childCPU {
+                addCPU(
+                    [
+                        ("hostCPUOverEchoUs", "host", hostCPU - echoHost),
+                        ("workerCPUOverEchoUs", "worker", workerCPU - echoChild),
+                    ],
+                    to: &row,
+                    lead: " (above the event-loop echo's: ",
+                    trail: ")",
+                    signed: true
+                )
+            }
+        }
+
+        let node = await BenchNodeReference.roundTrips(
+            placement: placement,
+            warmup: counts.echoWarmup,
+            count: counts.echo
+        )
+        report.add(row)
+        if let node {
+            report.add(
+                BenchRow(
+                    "node-ipc" + suffix,
+                    node,
+                    note: "Node child_process.fork IPC round trip of a ~200-byte message (outside reference)" + where_
+                )
+            )
+            var versus = BenchRow(
+                "transition-vs-node" + suffix,
+                transitions,
+                floor: node.median,
+                floorName: "node-ipc" + suffix,
+                target: .speedupAtLeast(plain && placement != .sameCPU ? 1.5 : 2),
+                note: "our transition against Node's bare IPC round trip in the same placement"
+            )
+            versus.details["nodeMedianUs"] = node.median
+            report.add(versus)
+        }
+    }
+
+    /// Records CPU figures (µs) in `row`: each under its JSON key in the details, and all in
+    /// the note as `lead` + "label 1.23 µs, label 4.56 µs" + `trail` (`signed`: as differences).
+    private static func addCPU(
+        _ figures: [(key: String, label: String, microseconds: Double)],
+        to row: inout BenchRow,
+        lead: String,
+        trail: String = "",
+        signed: Bool = false
+    ) {
+        var parts: [String] = []
+        for figure in figures {
+            row.details[figure.key] = figure.microseconds
+            let value = signed ? BenchFormat.signed(figure.microseconds) : BenchFormat.number(figure.microseconds)
+            parts.append(figure.label + " " + value + " µs")
+        }
+        row.note = (row.note ?? "") + lead + parts.joined(separator: ", ") + trail
+    }
+}

@@ -1,0 +1,79 @@
+import HostProcess
+
+/// `kinds`: the view-controller transitions of LIFECYCLE.md §3a against a push.
+extension BenchHost {
+    /// One kind of navigation: two requests, the second undoing the first, so that the scene
+    /// is back where it was and every kind is timed as a pair, like a push and its pop.
+    package struct NavigationKind: Sendable {
+        package var name: String
+        package var note: String
+        package var pair: @Sendable (SceneHandle) async throws -> Void
+    }
+
+    /// What is compared; the first (push, pop) is the floor of the others.
+    package static let navigationKinds: [NavigationKind] = [
+        NavigationKind(name: "kinds.push", note: "push Detail, pop") { scene in
+            try await scene.push("Detail")
+            try await scene.pop()
+        },
+        NavigationKind(name: "kinds.present-sheet", note: "present Sheet (pageSheet), dismiss") { scene in
+            try await scene.present("Sheet", style: .pageSheet)
+            try await scene.dismiss()
+        },
+        NavigationKind(name: "kinds.present-full", note: "present Modal (fullScreen), dismiss") { scene in
+            try await scene.present("Modal", style: .fullScreen)
+            try await scene.dismiss()
+        },
+        NavigationKind(name: "kinds.swipe-dismiss", note: "present Sheet, a completed swipe down") { scene in
+            try await scene.present("Sheet", style: .pageSheet)
+            try await scene.swipeDismiss(completes: true)
+        },
+        NavigationKind(name: "kinds.swipe-back", note: "push Detail, a completed swipe back") { scene in
+            try await scene.push("Detail")
+            try await scene.swipeBack(completes: true)
+        },
+        NavigationKind(name: "kinds.select-tab", note: "select tab 1, then tab 0 again") { scene in
+            try await scene.selectTab(1)
+            try await scene.selectTab(0)
+        },
+        NavigationKind(name: "kinds.child", note: "addChild Panel, removeChild Panel") { scene in
+            try await scene.addChild("Panel")
+            try await scene.removeChild("Panel")
+        },
+    ]
+
+    /// Each kind's pair, `count` times after `warmup`, on one scene whose root is a tab bar
+    /// (two tabs) so that every kind applies. The kinds take turns within each repetition, so
+    /// that whatever the machine does meanwhile weighs on all of them alike.
+    /// `placement`: the worker is pinned to its CPU (the caller pins the host).
+    package static func navigationKinds(
+        placement: BenchPlacement? = nil,
+        warmup: Int,
+        count: Int
+    ) async throws -> [(kind: NavigationKind, samples: Samples)] {
+        let host = try SceneHost(configuration: configuration())
+        let scene = try host.scene("K")
+        try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
+        if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
+        let kinds = navigationKinds
+        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
+            var samples = [Samples](repeating: Samples(), count: kinds.count)
+            for index in 0..<(warmup + count) {
+                // Each repetition starts one kind further on, so that every kind, push included,
+                // runs after every other equally often: what a pair leaves behind (a release,
+                // a deinit, a colder cache) weighs on all of them alike, not on its neighbour.
+                for step in 0..<kinds.count {
+                    let position = (index + step) % kinds.count
+                    let start = BenchClock.now()
+                    try await kinds[position].pair(scene)
+                    if index >= warmup {
+                        samples[position].append(BenchClock.microseconds(from: start, to: BenchClock.now()))
+                    }
+                }
+            }
+            return samples
+        }
+        await host.quit()
+        return Array(zip(kinds, samples))
+    }
+}

@@ -1,0 +1,578 @@
+import Protocol
+
+/// Checks the events of one scene against the lifecycle model of docs/LIFECYCLE.md.
+///
+/// A plain state machine: the scene's activation and process state, the navigation stack,
+/// and the steps still owed by the atom in progress. `check` takes one event at a time and
+/// either accepts it (updating the state) or returns the violation, leaving the state as
+/// it was, so that a host can refuse the event and go on.
+public struct SceneTraceChecker: Sendable, Equatable {
+    /// How far a disconnect has gone in this process.
+    private enum Shutdown: Sendable, Equatable {
+        case none
+        /// `sceneDidDisconnect` ran; deinits or `applicationWillTerminate` follow.
+        case disconnecting
+        /// Every controller deinited: only the exit (`disconnected`) may follow.
+        case disconnected
+        /// `applicationWillTerminate` ran: only the exit (`terminated`) may follow.
+        case terminating
+    }
+
+    /// The scene's activation state as the accepted events left it.
+    public private(set) var activation: ActivationState = .unattached
+    /// The worker process's state: `none` before the first `spawned`, `launching` until the
+    /// launch atom ends, `terminated` after `exited`.
+    public private(set) var processState: ProcessState = .none
+    /// The pid the live worker's `spawned` named, if it named one: its other process events
+    /// name the same.
+    private var livePid: Int32?
+    /// The navigation stack by controller name, root first.
+    public private(set) var stack: [String] = []
+    /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
+    public private(set) var isDiscarded = false
+    /// The style of the controller presented on top of `stack` (the last one), nil when none is.
+    public private(set) var presentation: PresentationStyle?
+    /// The lifecycle of the current (or last) worker's app: the launch's branch tells it.
+    public private(set) var lifecycle = LifecycleKind.scene
+    /// A tab bar root's tab count (from `willConnectTo`'s `tabs`), 0 for one stack.
+    public private(set) var tabCount = 0
+    /// The selected tab: `stack` is its stack.
+    public private(set) var selectedTab = 0
+    /// Per controller of `stack`: its children, in the order they were added (LIFECYCLE.md §3a).
+    public private(set) var children: [[String]] = []
+
+    /// Whether an atom has started and still owes steps (optional trailing steps, such as a
+    /// repeated layout pass, do not count).
+    public var isInsideAtom: Bool { progress.isInsideAtom }
+
+    /// Whether the worker has a background task that has not ended.
+    public var hasBackgroundTask: Bool { backgroundTask != .none }
+
+    /// The scene as the model's legality tables see it.
+    public var snapshot: SceneSnapshot {
+        SceneSnapshot(
+            activation: activation,
+            process: processState,
+            stackDepth: stack.count,
+            backgroundTask: backgroundTask,
+            hasAppeared: hasAppeared,
+            isDiscarded: isDiscarded,
+            sessionExists: sessionExists,
+            presentation: presentation,
+            lifecycle: lifecycle,
+            tabCount: tabCount,
+            selectedTab: selectedTab,
+            frontmostChildren: children.last ?? []
+        )
+    }
+
+    /// The atom in progress and the steps it still owes.
+    private var progress = AtomProgress()
+    /// The rules of the app's own changes (AppOriginRules.swift).
+    private var appOrigin = AppOriginRules()
+    /// `didFinishLaunching` ran in the current process.
+    private var hasLaunched = false
+    /// The controllers have begun appearing in the current process (first appearance ran).
+    private var hasAppeared = false
+    private var backgroundTask = BackgroundTaskState.none
+    /// The current process began a background task (ended or not): the only kind of process
+    /// the host ends with reason `background-task-timeout`.
+    private var hasBegunBackgroundTask = false
+    private var shutdown = Shutdown.none
+    /// The session connected before in this trace, so a launch is a reconnect and has no
+    /// `configurationForConnecting`.
+    private var sessionExists = false
+    /// Per controller of `stack`: its layout is dirty (LifecycleAtom.Context.needsLayout).
+    private var needsLayout: [Bool] = []
+    /// Every tab's stack and layout flags (the selected tab's entries are stale: `stack` and
+    /// `needsLayout` are current); an empty stack is a tab not loaded yet.
+    private var tabStacks: [[String]] = []
+    private var tabNeedsLayout: [[Bool]] = []
+    /// Every tab's controllers' children (the selected tab's entry is stale: `children` is current).
+    private var tabChildren: [[[String]]] = []
+    /// An `addChild` atom runs: its `loadView` is a child's, not a new top's.
+    private var isAddingChild = false
+    /// How many children's `deinit`s come next: those of a released parent, or of a removed child.
+    private var pendingChildDeinits = 0
+
+    /// The other tabs' loaded stacks' children, in tab order.
+    private var otherTabChildren: [[[String]]] {
+        // One stack (no tab bar), the common case: nothing to filter.
+        guard !tabStacks.isEmpty else { return [] }
+        return tabStacks.indices.filter { $0 != selectedTab && !tabStacks[$0].isEmpty }.map {
+            tabChildren.indices.contains($0) ? tabChildren[$0] : []
+        }
+    }
+
+    /// The other tabs' loaded stacks, in tab order.
+    private var otherTabs: [[String]] {
+        guard !tabStacks.isEmpty else { return [] }
+        return tabStacks.indices.filter { $0 != selectedTab }.map { tabStacks[$0] }.filter { !$0.isEmpty }
+    }
+
+    /// A checker for a scene that has no worker and has not been seen yet.
+    public init() {}
+
+    /// Checks `event` (an event of this checker's scene). Returns nil when the model allows
+    /// it, else the violation; on a violation the checker's state does not change.
+    /// `host` and `error` events are always accepted and change nothing.
+    public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        check(event, callback: nil)
+    }
+
+    /// `check(_:)` with the callback `event.name` names, when its maker has it already (nil:
+    /// looked up here).
+    package mutating func check(_ event: TraceEvent, callback: CallbackName?) -> LifecycleViolation? {
+        if event.kind == .host || event.kind == .error { return nil }
+        assert(
+            callback == nil || callback == CallbackName(named: event.name ?? ""),
+            "a callback hint that is not the event's name"
+        )
+        do {
+            try apply(event, callback: callback)
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    // MARK: - Applying events
+
+    // Every `apply…` method decides first and changes state only after its last `throw`:
+    // that is what leaves the checker unchanged on a violation (without copying it per event).
+
+    private mutating func apply(_ event: TraceEvent, callback: CallbackName?) throws(LifecycleViolation) {
+        if isDiscarded {
+            // Only a new worker may follow: it opens a new session under the same name.
+            guard event.kind == .process, event.processEvent == .spawned else {
+                throw violation(event, expected: "no further event but process spawned (the session was discarded)")
+            }
+            isDiscarded = false
+            sessionExists = false
+        }
+        switch event.kind {
+        case .process:
+            try applyProcessEvent(event)
+        case .callback, .state:
+            try applySceneEvent(event, callback: callback)
+        case .host, .error:
+            return
+        }
+    }
+
+    /// A callback or a state event.
+    private mutating func applySceneEvent(
+        _ event: TraceEvent,
+        callback hint: CallbackName?
+    ) throws(LifecycleViolation) {
+        guard processState.isAlive else { return try applyEventWithoutWorker(event) }
+        guard processState != .suspended else {
+            throw violation(event, expected: "process resumed (the worker is suspended)")
+        }
+        // The app's own changes first: stand-alone ones, and which atom an event may belong to.
+        let appScene = AppOriginRules.Scene(
+            activation: activation,
+            processState: processState,
+            hasLaunched: hasLaunched,
+            isShuttingDown: shutdown != .none,
+            hasBackgroundTask: backgroundTask != .none,
+            progress: progress
+        )
+        let decision: AppOriginRules.Decision
+        do {
+            decision = try appOrigin.decide(event, in: appScene)
+        } catch {
+            throw violation(event, expected: error.expected)
+        }
+        // Named once: a name costs a table lookup, and both the atom's start and the effects ask.
+        let callback = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
+        var startedAtom = false
+        if decision == .standalone {
+            appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
+            return applyEffects(of: event, callback: callback)
+        }
+        // (An unknown callback name matches no step, so it is refused below.)
+        switch decision == .startAtom ? .atomFinished : progress.consume(event, stack: stack) {
+        case .matched:
+            break
+        case .mismatch:
+            throw violation(
+                event,
+                expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+            )
+        case .atomFinished:
+            // One snapshot for every atom tried (a few per event, on the host's hot path).
+            let snapshot = snapshot
+            let atom = Self.atomsStarted(by: callback).first { atom in
+                event.op == atom.startingOp && mayStart(atom, in: snapshot) && startsAtom(atom, event)
+            }
+            guard let atom else {
+                let legal = LifecycleAtom.allCases.filter { mayStart($0, in: snapshot) }
+                let starts =
+                    legal.isEmpty
+                    ? idleExpectation
+                    : legal.map { $0.firstStep(stack: stack).summary(stack: stack) }.joined(separator: " or ")
+                throw violation(
+                    event,
+                    expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: starts)
+                )
+            }
+            do {
+                try appOrigin.checkStart(of: atom, by: event)
+            } catch {
+                throw violation(event, expected: error.expected)
+            }
+            let tab = atom == .selectTab ? event.tab ?? 0 : selectedTab
+            let context = LifecycleAtom.Context(
+                activation: activation,
+                stack: stack,
+                sessionExists: sessionExists,
+                presentation: presentation,
+                needsLayout: needsLayout,
+                selectedStack: tabStacks.indices.contains(tab) ? tabStacks[tab] : [],
+                selectedNeedsLayout: tabNeedsLayout.indices.contains(tab) ? tabNeedsLayout[tab] : [],
+                otherTabs: otherTabs,
+                children: children,
+                selectedChildren: tabChildren.indices.contains(tab) ? tabChildren[tab] : [],
+                otherTabChildren: otherTabChildren
+            )
+            progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
+            startedAtom = true
+            if atom == .selectTab { show(tab: tab) }
+            if atom == .addChild { isAddingChild = true }
+        }
+        appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
+        applyEffects(of: event, callback: callback)
+        for mark in progress.takeMarks() { apply(mark) }
+        if processState == .launching && hasLaunched && !isInsideAtom {
+            processState = .running
+        }
+    }
+
+    /// With no live worker, the only scene events are the host's: the state event to
+    /// `unattached` it owes after an exit, and `didDiscardSceneSessions`.
+    private mutating func applyEventWithoutWorker(_ event: TraceEvent) throws(LifecycleViolation) {
+        if activation != .unattached {
+            let owed = ExpectedStep.state(from: activation, to: .unattached)
+            guard owed.matches(event, stack: stack) else {
+                throw violation(event, expected: owed.summary(stack: stack))
+            }
+            activation = .unattached
+            return
+        }
+        guard event.kind == .callback, event.name == CallbackName.didDiscardSceneSessions.rawValue,
+            event.viewController == nil
+        else {
+            throw violation(event, expected: "process spawned or callback didDiscardSceneSessions")
+        }
+        isDiscarded = true
+    }
+
+    /// What each accepted callback or state event changes, whatever atom it belongs to.
+    /// `callback`: the event's callback, nil for a state event or an unknown name.
+    private mutating func applyEffects(of event: TraceEvent, callback: CallbackName?) {
+        if event.kind == .state, let to = event.to {
+            activation = to
+            return
+        }
+        guard let name = callback else { return }
+        switch name {
+        case .didFinishLaunching:
+            hasLaunched = true
+        case .willConnectTo:
+            sessionExists = true
+            tabCount = event.tabCount ?? 0
+            tabStacks = Array(repeating: [], count: tabCount)
+            tabNeedsLayout = Array(repeating: [], count: tabCount)
+            tabChildren = Array(repeating: [], count: tabCount)
+            selectedTab = 0
+        case .loadView:
+            // A child's view loads outside the stack (its addChild mark records it).
+            guard !isAddingChild else { break }
+            stack.append(event.viewController ?? "")
+            needsLayout.append(true)
+            children.append([])
+        case .viewWillAppear:
+            hasAppeared = true
+        case .deinit:
+            if pendingChildDeinits > 0 {
+                // A removed child's, or a released parent's children's (the steps name them).
+                pendingChildDeinits -= 1
+            } else {
+                // Pop, dismiss and disconnect deinit the top controller (the steps guarantee it);
+                // a presented one is always the top. Its children deinit right after it.
+                stack.removeLast()
+                needsLayout.removeLast()
+                pendingChildDeinits = children.popLast()?.count ?? 0
+                presentation = nil
+            }
+            if shutdown == .disconnecting && stack.isEmpty && pendingChildDeinits == 0 { shutdown = .disconnected }
+        case .sceneDidDisconnect:
+            shutdown = .disconnecting
+            // The other tabs' controllers deinit after the shown stack's, in tab order: the
+            // deinit effect takes them off the end.
+            let others = tabStacks.indices.filter { $0 != selectedTab }
+            stack = others.reversed().flatMap { tabStacks[$0] } + stack
+            needsLayout = others.reversed().flatMap { tabNeedsLayout[$0] } + needsLayout
+            children =
+                others.reversed().flatMap { tab in
+                    let kids = tabChildren.indices.contains(tab) ? tabChildren[tab] : []
+                    return tabStacks[tab].indices.map { kids.indices.contains($0) ? kids[$0] : [] }
+                } + children
+            tabStacks = []
+            tabNeedsLayout = []
+            tabChildren = []
+        case .applicationWillTerminate:
+            shutdown = .terminating
+        case .beginBackgroundTask:
+            backgroundTask = .running
+            hasBegunBackgroundTask = true
+        case .backgroundTaskExpiration:
+            backgroundTask = .expired
+        case .endBackgroundTask:
+            backgroundTask = .none
+        default:
+            break
+        }
+    }
+
+    /// What the branch an atom took tells (AtomMark).
+    private mutating func apply(_ mark: AtomMark) {
+        switch mark {
+        case .presented(let style):
+            presentation = style
+        case .laidOut(let fromTop):
+            let index = needsLayout.count - 1 - fromTop
+            if needsLayout.indices.contains(index) { needsLayout[index] = false }
+        case .sizeChanged:
+            needsLayout = Array(repeating: true, count: needsLayout.count)
+            tabNeedsLayout = tabNeedsLayout.map { Array(repeating: true, count: $0.count) }
+        case .appBased:
+            lifecycle = .app
+        case .childAdded(let name):
+            isAddingChild = false
+            if !children.isEmpty { children[children.count - 1].append(name) }
+        case .childRemoved(let name):
+            if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
+            pendingChildDeinits += 1
+        }
+    }
+
+    private mutating func applyProcessEvent(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard let processEvent = event.processEvent else {
+            throw violation(event, expected: "a process event (spawned, suspended, resumed or exited)")
+        }
+        if processEvent != .spawned, let pid = event.pid, let livePid, pid != livePid {
+            throw violation(event, expected: "process \(processEvent) of pid \(livePid), the worker spawned last")
+        }
+        switch processEvent {
+        case .spawned:
+            guard !processState.isAlive else {
+                throw violation(event, expected: "process exited before another spawned")
+            }
+            guard activation == .unattached else {
+                throw violation(
+                    event,
+                    expected: ExpectedStep.state(from: activation, to: .unattached).summary(stack: stack)
+                )
+            }
+            processState = .launching
+            livePid = event.pid
+            lifecycle = .scene
+        case .suspended:
+            // Mid-atom first: the steps still owed say most about what went wrong.
+            guard !isInsideAtom else {
+                throw violation(
+                    event,
+                    expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                )
+            }
+            guard processState == .running else {
+                throw violation(event, expected: "a running worker before process suspended (it is \(processState))")
+            }
+            guard activation == .background else {
+                throw violation(event, expected: "a background scene before process suspended (it is \(activation))")
+            }
+            guard backgroundTask == .none else {
+                throw violation(event, expected: "callback endBackgroundTask before process suspended")
+            }
+            processState = .suspended
+        case .resumed:
+            guard processState == .suspended else {
+                throw violation(
+                    event,
+                    expected: "process suspended before process resumed (the worker is \(processState))"
+                )
+            }
+            processState = .running
+        case .exited:
+            try checkExit(event)
+            // The process is gone with everything in it; the session (and `sessionExists`)
+            // stays, and the activation waits for the host's state event to `unattached`.
+            processState = .terminated
+            livePid = nil
+            progress = AtomProgress()
+            appOrigin.reset()
+            stack = []
+            needsLayout = []
+            presentation = nil
+            tabCount = 0
+            selectedTab = 0
+            tabStacks = []
+            tabNeedsLayout = []
+            children = []
+            tabChildren = []
+            isAddingChild = false
+            pendingChildDeinits = 0
+            hasLaunched = false
+            hasAppeared = false
+            backgroundTask = .none
+            hasBegunBackgroundTask = false
+            shutdown = .none
+        }
+    }
+
+    /// Any reason may cut an atom short, except the two clean exits, which must follow
+    /// their complete disconnect.
+    private func checkExit(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard processState.isAlive else {
+            throw violation(event, expected: "process spawned before process exited")
+        }
+        guard (event.status == nil) != (event.signal == nil) else {
+            throw violation(event, expected: "process exited with either a status or a signal")
+        }
+        // As the host names signals: `KILL`, not `SIGKILL` or `9`; a number only for a signal
+        // without a name (a real-time one).
+        if let signal = event.signal {
+            guard let number = SignalNames.number(named: signal), SignalNames.name(of: number) == signal else {
+                throw violation(
+                    event,
+                    expected:
+                        "process exited with a signal named as the host names it (KILL, TERM, …; 1–64 for one without a name)"
+                )
+            }
+        }
+        switch event.reason {
+        case nil:
+            throw violation(event, expected: "process exited with a reason")
+        case .disconnected:
+            if shutdown == .disconnected && !isInsideAtom { return }
+            let owed =
+                isInsideAtom
+                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                : "callback sceneDidDisconnect and every deinit before process exited (reason disconnected)"
+            throw violation(event, expected: owed)
+        case .backgroundTaskTimeout:
+            // Not "a task still running": the app may end it just as the host's deadline kills.
+            guard hasBegunBackgroundTask else {
+                throw violation(
+                    event,
+                    expected: "callback beginBackgroundTask before process exited (reason background-task-timeout)"
+                )
+            }
+        case .terminated:
+            if shutdown == .terminating { return }
+            let owed =
+                isInsideAtom
+                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
+                : "callback applicationWillTerminate before process exited (reason terminated)"
+            throw violation(event, expected: owed)
+        default:
+            return
+        }
+    }
+
+    // MARK: - What may start
+
+    /// The atoms whose first step an event that is `callback` (nil: not a callback, or an
+    /// unknown one) may be, in `LifecycleAtom.allCases`' order: a cheap pass over the atoms
+    /// that spares the checker the requirements of every atom the event cannot start.
+    /// `startsAtom` decides. (Trying each of the 33 atoms in turn cost about 600 instructions
+    /// per request, on the host's hot path.)
+    private static func atomsStarted(by callback: CallbackName?) -> [LifecycleAtom] {
+        startCandidates[callback?.position ?? CallbackName.allCases.count]
+    }
+
+    /// `atomsStarted(by:)`'s rows: one per callback by `position`, then one for events that
+    /// are no callback. An atom whose first step is not a callback (none today) is in every row.
+    private static let startCandidates: [[LifecycleAtom]] = {
+        precondition(CallbackName.positionsAreTags, "a callback's tag is not its position in allCases")
+        func atoms(startedBy callback: CallbackName?) -> [LifecycleAtom] {
+            LifecycleAtom.allCases.filter { atom in
+                guard let names = firstCallbacks[atom.rawValue] else { return true }
+                return callback.map(names.contains) ?? false
+            }
+        }
+        return CallbackName.allCases.map { atoms(startedBy: $0) } + [atoms(startedBy: nil)]
+    }()
+
+    /// Per atom (by raw value), the callbacks its first step can be, taken from the model's
+    /// first steps once; nil for an atom whose first step is not a callback (none today),
+    /// which then takes any event to `startsAtom`.
+    private static let firstCallbacks: [[CallbackName]?] = LifecycleAtom.allCases.map { atom in
+        // A tab switch starts with the new tab's root's `loadView` or its top's `viewWillAppear`.
+        let firstSteps =
+            atom == .selectTab
+            ? [
+                LifecycleAtom.selectTabFirstStep(selectedStack: []),
+                LifecycleAtom.selectTabFirstStep(selectedStack: ["top"]),
+            ]
+            : [atom.firstStep(stack: [])]
+        var names: [CallbackName] = []
+        for step in firstSteps {
+            guard case .callback(let name, _) = step else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Whether `atom` may start now (no atom in progress): a new process runs the launch
+    /// first and only then, nothing but the exit follows a disconnect, and otherwise the
+    /// model's table (`LifecycleAtom.requirements`) decides. `snapshot`: this checker's
+    /// `snapshot`, taken once for all the atoms an event is tried against.
+    private func mayStart(_ atom: LifecycleAtom, in snapshot: SceneSnapshot) -> Bool {
+        guard processState == .launching || processState == .running else { return false }
+        guard hasLaunched else { return atom == .launch }
+        guard shutdown == .none, atom != .launch else { return false }
+        return atom.mayStart(in: snapshot)
+    }
+
+    /// Whether `event` is the first step of `atom`. A tab switch names its tab (`tab`): a
+    /// tab other than the selected one, whose stack decides the first step.
+    private func startsAtom(_ atom: LifecycleAtom, _ event: TraceEvent) -> Bool {
+        if atom == .addChild || atom == .removeChild {
+            let frontmost = children.last ?? []
+            guard atom.firstStep(stack: stack).matches(event, stack: stack), let child = event.viewController,
+                LifecycleAtom.containmentAtom(child: child, frontmostChildren: frontmost) == atom
+            else { return false }
+            return atom == .removeChild || LifecycleRequirement.roomForChild.isMet(by: snapshot)
+        }
+        guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }
+        guard let tab = event.tab, tabStacks.indices.contains(tab), tab != selectedTab else { return false }
+        return LifecycleAtom.selectTabFirstStep(selectedStack: tabStacks[tab]).matches(event, stack: stack)
+    }
+
+    /// The tab bar shows `tab`: its stack becomes `stack` (the old one is kept for later).
+    private mutating func show(tab: Int) {
+        tabStacks[selectedTab] = stack
+        tabNeedsLayout[selectedTab] = needsLayout
+        tabChildren[selectedTab] = children
+        stack = tabStacks[tab]
+        needsLayout = tabNeedsLayout[tab]
+        children = tabChildren[tab]
+        selectedTab = tab
+    }
+
+    /// What may come when no atom may start.
+    private var idleExpectation: String {
+        switch shutdown {
+        case .disconnected: "process exited (reason disconnected)"
+        case .terminating: "process exited (reason terminated)"
+        case .none, .disconnecting: "process exited"
+        }
+    }
+
+    private func violation(_ event: TraceEvent, expected: String) -> LifecycleViolation {
+        LifecycleViolation(seq: event.seq, scene: event.scene, expected: expected, got: event.violationSummary)
+    }
+}

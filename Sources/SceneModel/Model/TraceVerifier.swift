@@ -1,0 +1,171 @@
+import Protocol
+
+/// Checks a whole trace, one event at a time: `seq` strictly increasing from 1 over the
+/// trace, and each scene's events against its own `SceneTraceChecker` (scenes interleave
+/// freely). `error` events take part in the `seq` order and nothing else; so do `host`
+/// events, except that the host's `stopped` comes after the exit of every worker it spawned
+/// (and the state event each exit owes), and nothing comes after it.
+public struct TraceVerifier: Sendable {
+    /// The `seq` of the last accepted event; 0 before the first.
+    private var lastSeq = 0
+    /// The `t` of the last accepted event.
+    private var lastTime = 0.0
+    /// Each scene's checker, in the order the scenes first appeared.
+    private var checkers: [SceneTraceChecker] = []
+    private var checkerIndex: [String: Int] = [:]
+    /// The scene of the last scene event and its checker's index: a scene's events come in
+    /// runs (a transition's callbacks), and comparing a name costs less than hashing it.
+    private var lastScene: (name: String, index: Int)?
+    /// Events accepted so far.
+    public private(set) var eventCount = 0
+    /// Whether the host's `stopped` was accepted: nothing may follow it.
+    private var hostStopped = false
+    /// A host event `memoryPressure` or `memoryLimitExceeded` was accepted: from then on a
+    /// worker may exit with reason `jetsam`.
+    private var sawMemoryPressure = false
+
+    public init() {}
+
+    /// Checks `event`. Returns nil when accepted, else the violation; on a violation
+    /// nothing changes, so a caller may report it and go on.
+    public mutating func check(_ event: TraceEvent) -> LifecycleViolation? {
+        check(event, callback: nil)
+    }
+
+    /// `check(_:)` for a callback event whose name its maker already holds as a
+    /// `CallbackName` (`callback`, which must be the one `event.name` names): the checker
+    /// then does not look the name up again.
+    package mutating func check(_ event: TraceEvent, callback: CallbackName?) -> LifecycleViolation? {
+        // Gaps are allowed (the contract says only "strictly increasing from 1").
+        if lastSeq == 0 ? event.seq != 1 : event.seq <= lastSeq {
+            let expected = lastSeq == 0 ? "seq 1 (the first event)" : "seq greater than \(lastSeq)"
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: expected,
+                got: "seq \(event.seq) (\(event.violationSummary))"
+            )
+        }
+        if hostStopped {
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: "no event after host stopped",
+                got: event.violationSummary
+            )
+        }
+        if event.time < lastTime || !event.time.isFinite {
+            return LifecycleViolation(
+                seq: event.seq,
+                scene: event.scene,
+                expected: "t of at least \(lastTime) (a monotonic clock)",
+                got: "t \(event.time)"
+            )
+        }
+        switch event.kind {
+        case .host:
+            if event.name == "memoryPressure" || event.name == "memoryLimitExceeded" {
+                sawMemoryPressure = true
+            }
+            if event.name == "stopped" {
+                if let violation = workerOutliving(event) { return violation }
+                hostStopped = true
+            }
+        case .error:
+            break
+        case .callback, .state, .process:
+            guard let scene = event.scene else {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: nil,
+                    expected: "a `scene` field on a \(event.kind) event",
+                    got: event.violationSummary
+                )
+            }
+            if event.kind == .process, let pid = event.pid, pid <= 0 {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: scene,
+                    expected: "a positive `pid` on a process event",
+                    got: event.violationSummary
+                )
+            }
+            // The host kills for memory only while relieving pressure it recorded first.
+            if event.kind == .process, event.reason == .jetsam, !sawMemoryPressure {
+                return LifecycleViolation(
+                    seq: event.seq,
+                    scene: scene,
+                    expected:
+                        "a host event memoryPressure or memoryLimitExceeded before process exited (reason jetsam)",
+                    got: event.violationSummary
+                )
+            }
+            if let index = index(ofScene: scene) {
+                // Mutate in place: no copy of the checker per event.
+                if let violation = checkers[index].check(event, callback: callback) { return violation }
+            } else {
+                // Checked once per scene: a host names scenes only as sessions may be named.
+                guard SceneSession.isValidIdentifier(scene) else {
+                    return LifecycleViolation(
+                        seq: event.seq,
+                        scene: scene,
+                        expected: "a scene identifier of 1-64 characters from A-Z a-z 0-9 . _ - not starting with '.'",
+                        got: "scene \(quoted(scene))"
+                    )
+                }
+                var checker = SceneTraceChecker()
+                if let violation = checker.check(event, callback: callback) { return violation }
+                checkerIndex[scene] = checkers.count
+                lastScene = (scene, checkers.count)
+                checkers.append(checker)
+            }
+        }
+        lastSeq = event.seq
+        lastTime = event.time
+        eventCount += 1
+        return nil
+    }
+
+    private mutating func index(ofScene scene: String) -> Int? {
+        if let lastScene, lastScene.name == scene { return lastScene.index }
+        guard let index = checkerIndex[scene] else { return nil }
+        lastScene = (scene, index)
+        return index
+    }
+
+    /// A worker spawned and not exited when the host says it `stopped` (the host waits for
+    /// every worker's death before it stops, so a trace without the exit lost it), or an exit
+    /// whose state event to `unattached` is missing.
+    private func workerOutliving(_ stopped: TraceEvent) -> LifecycleViolation? {
+        for (scene, index) in checkerIndex.sorted(by: { $0.key < $1.key }) {
+            let checker = checkers[index]
+            switch checker.processState {
+            case .launching, .running, .suspended:
+                return LifecycleViolation(
+                    seq: stopped.seq,
+                    scene: scene,
+                    expected: "process exited (the worker is \(checker.processState)) before host stopped",
+                    got: stopped.violationSummary
+                )
+            case .none, .terminated:
+                // The host writes the state event an exit owes before anything else of the scene.
+                guard checker.activation == .unattached else {
+                    return LifecycleViolation(
+                        seq: stopped.seq,
+                        scene: scene,
+                        expected: ExpectedStep.state(from: checker.activation, to: .unattached)
+                            .summary(stack: checker.stack) + " (owed since the exit) before host stopped",
+                        got: stopped.violationSummary
+                    )
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The model's view of `scene` as the accepted events left it; nil if no callback,
+    /// state or process event of it was accepted.
+    public func checker(forScene scene: String) -> SceneTraceChecker? {
+        checkerIndex[scene].map { checkers[$0] }
+    }
+}

@@ -1,0 +1,71 @@
+import Protocol
+
+/// What a `connect` launches the scene's worker with besides `background` and `root`
+/// (docs/LIFECYCLE.md §3c): the URL it is opened with and the window size
+/// it launches at. A restart after a death reuses the last connect's.
+public struct LaunchParameters: Sendable, Hashable {
+    /// The URL the scene is opened with (`connect … "url"`).
+    public var url: String?
+    /// The window size it launches at (`"width"`, `"height"`: both or neither); nil: the
+    /// worker's default. The first layout happens at this size, with no `viewWillTransition`.
+    public var width: Int?
+    public var height: Int?
+    /// The user activity it is opened with (a scene another scene asked for, §3c).
+    public var activityType: String?
+    public var userInfo: JSONValue?
+    /// The lifecycle asked of a worker that runs either kind (`connect … "lifecycle"`,
+    /// docs/LIFECYCLE.md §3d); nil: the app's own (scene-based for the default worker). The
+    /// worker's `ready` declares the one it follows.
+    public var lifecycle: LifecycleKind?
+    /// The roots of a tab bar root's tabs (`"tabs"`, LIFECYCLE.md §3a), first one selected;
+    /// nil: the root is one navigation stack.
+    public var tabs: [String]?
+
+    /// Launch parameters; all nil: a plain launch.
+    public init(
+        url: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil,
+        activityType: String? = nil,
+        userInfo: JSONValue? = nil,
+        lifecycle: LifecycleKind? = nil,
+        tabs: [String]? = nil
+    ) {
+        self.url = url
+        self.width = width
+        self.height = height
+        self.activityType = activityType
+        self.userInfo = userInfo
+        self.lifecycle = lifecycle
+        self.tabs = tabs
+    }
+
+    /// Why these parameters cannot launch anything, or nil.
+    package var refusal: String? {
+        if (width == nil) != (height == nil) { return "connect needs both \"width\" and \"height\", or neither" }
+        if let width, let height, width <= 0 || height <= 0 { return "connect needs a positive width and height" }
+        if url?.isEmpty == true { return "connect needs a non-empty \"url\"" }
+        if let tabs {
+            if tabs.isEmpty || tabs.contains(where: \.isEmpty) {
+                return "connect needs \"tabs\" to be a non-empty list of non-empty names"
+            }
+            if tabs.count > Self.maximumTabs { return "connect takes at most \(Self.maximumTabs) tabs" }
+        }
+        return nil
+    }
+
+    /// Adds these parameters to a worker's `connect`.
+    package func apply(to options: inout ConnectOptions) {
+        options.url = url
+        options.width = width
+        options.height = height
+        options.activityType = activityType
+        options.userInfo = userInfo
+        options.tabs = tabs
+        // The first tab's root is the scene's root: the one that loads at launch.
+        if let first = tabs?.first { options.root = first }
+    }
+
+    /// The most tabs a tab bar root may have.
+    public static let maximumTabs = 32
+}

@@ -1,0 +1,113 @@
+import Protocol
+
+/// Changes the app makes from its own code (LIFECYCLE.md §3b): checked with the rules of
+/// the host's own requests and, when legal, followed; a change the rules refuse means the
+/// worker lied (its API refuses such a change before it is reported), a protocol violation.
+extension SceneMachine {
+    package mutating func receivedChange(_ change: AppChange) {
+        guard worker!.sawReady else {
+            violation("app change \(change.name) before the handshake")
+            return
+        }
+        worker!.appChangeOpen = false
+        if let refusal = refusal(of: change) {
+            violation("illegal app change \(change.name): \(refusal)")
+            return
+        }
+        inFlight?.sawAppChange = true
+        switch change {
+        case .push(let name):
+            lifecycle.completed(.push(viewController: name))
+        case .pop:
+            lifecycle.completed(.pop)
+        case .beginBackgroundTask:
+            lifecycle.completed(.beginBackgroundTask)
+            startBackgroundTaskTimers()
+        case .endBackgroundTask:
+            lifecycle.completed(.endBackgroundTask)
+            cancelBackgroundTaskTimers()
+            scheduleSuspension()
+        case .setStack(let stack):
+            lifecycle.rebuiltStack(stack)
+        case .present(let name, let style):
+            lifecycle.completed(.present(viewController: name, style: style))
+        case .dismiss:
+            lifecycle.completed(.dismiss)
+        case .selectTab(let index):
+            lifecycle.completed(.selectTab(index: index))
+        case .addChild(let name):
+            lifecycle.completed(.addChild(viewController: name))
+        case .removeChild(let name):
+            lifecycle.completed(.removeChild(viewController: name))
+        case .requestSceneSessionActivation, .requestSceneSessionDestruction:
+            // Another scene's business (or this one's discard, queued behind what runs):
+            // no callback of this scene follows the change.
+            output.append(.appSceneRequest(change))
+            return
+        }
+        worker!.appChangeOpen = true
+        worker!.appChangePresents = isPresent(change)
+        if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
+    }
+
+    private func isPresent(_ change: AppChange) -> Bool {
+        if case .present = change { return true }
+        return false
+    }
+
+    /// Why `change` is illegal now, or nil.
+    private func refusal(of change: AppChange) -> String? {
+        // Navigation the app asks for while the worker carries out a host request waits for
+        // the reply; background tasks are synchronous in UIKit and may come in the middle.
+        // A request written but not started yet (none of its callbacks arrived) does not
+        // count: the worker ran the change before reading it, and judges it afterwards.
+        let requestInWorker = worker!.requestStarted
+        func judged(_ op: SceneOperation) -> String? {
+            if case .refuse(let reason) = lifecycle.request(op) { return reason }
+            return nil
+        }
+        switch change {
+        case .push(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.push(viewController: name))
+        case .pop:
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.pop)
+        case .present(let name, let style):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.present(viewController: name, style: style))
+        case .dismiss:
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.dismiss)
+        case .selectTab(let index):
+            if requestInWorker { return "navigation during a host request" }
+            // Selecting the selected tab runs nothing: the worker does not report it.
+            if index == lifecycle.selectedTab { return "the tab is already selected" }
+            return judged(.selectTab(index: index))
+        case .addChild(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.addChild(viewController: name))
+        case .removeChild(let name):
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.removeChild(viewController: name))
+        case .beginBackgroundTask:
+            return judged(.beginBackgroundTask)
+        case .endBackgroundTask:
+            return judged(.endBackgroundTask)
+        case .setStack(let stack):
+            // Only in willConnectTo, that is while the launch's connect is in the worker.
+            guard let flight = inFlight, case .reply(_, .connect) = flight.wait else {
+                return "setStack outside willConnectTo"
+            }
+            guard let root = stack.first, root == lifecycle.stack.first else {
+                return "the rebuilt stack must start with the root \(lifecycle.stack.first ?? "")"
+            }
+            return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
+        case .requestSceneSessionActivation(let session, let activityType, _):
+            if let session, !SceneSession.isValidIdentifier(session) { return "an invalid session identifier" }
+            return activityType?.isEmpty == true ? "an empty activity type" : nil
+        case .requestSceneSessionDestruction(let session):
+            return SceneSession.isValidIdentifier(session) ? nil : "an invalid session identifier"
+        }
+    }
+}
