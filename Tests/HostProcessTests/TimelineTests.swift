@@ -8,113 +8,6 @@ import Testing
 // The SVG timeline, the Perfetto export and the per-scene tracks they share, on traces
 // built by hand; plus `hostctl timeline`'s exit codes.
 
-/// Builds a multi-scene trace: each scene's events at their own times, merged by time and
-/// numbered 1, 2, 3, … at the end.
-private struct MultiSceneTrace {
-    private var pending: [(time: Double, order: Int, event: TraceEvent)] = []
-
-    mutating func add(_ time: Double, _ event: TraceEvent) {
-        pending.append((time, pending.count, event))
-    }
-
-    var events: [TraceEvent] {
-        pending.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.enumerated().map { index, entry in
-            var event = entry.event
-            event.seq = index + 1
-            event.time = entry.time
-            return event
-        }
-    }
-
-    /// One scene's life from `start`: launch into foreground, an interruption, background,
-    /// suspension, resume, back to foreground, then killed. `pid` is its worker.
-    mutating func typicalScene(_ scene: String, start: Double, pid: Int32) {
-        var t = start
-        func next(_ step: Double = 0.0001) -> Double {
-            t += step
-            return t
-        }
-        add(next(), TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
-        for (name, vc) in [
-            ("willFinishLaunching", nil), ("didFinishLaunching", nil), ("configurationForConnecting", nil),
-            ("willConnectTo", nil),
-            ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"), ("viewIsAppearing", "Root"),
-            ("traitCollectionDidChange", "Root"), ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
-        ] as [(String, String?)] {
-            add(next(), TraceEvent(kind: .callback, scene: scene, name: name, viewController: vc))
-        }
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneWillEnterForeground"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .unattached, to: .foregroundInactive))
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "viewDidAppear", viewController: "Root"))
-        // An interruption.
-        add(next(0.01), TraceEvent(kind: .callback, scene: scene, name: "sceneWillResignActive"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .foregroundInactive))
-        add(next(0.002), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
-        // Background, suspended, a refused push, resumed, foreground.
-        add(next(0.01), TraceEvent(kind: .callback, scene: scene, name: "sceneWillResignActive"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .foregroundInactive))
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidEnterBackground"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .background))
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "stateRestorationActivity"))
-        add(next(0.05), TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
-        add(
-            next(0.005),
-            TraceEvent(
-                kind: .error,
-                scene: scene,
-                op: "push",
-                code: 1,
-                message: "push needs a foreground scene"
-            )
-        )
-        add(next(0.02), TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
-        add(
-            next(),
-            TraceEvent(
-                kind: .callback,
-                scene: scene,
-                name: "didReceiveNotification",
-                notification: "sync",
-                value: .int(2)
-            )
-        )
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneWillEnterForeground"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .background, to: .foregroundInactive))
-        add(next(), TraceEvent(kind: .callback, scene: scene, name: "sceneDidBecomeActive"))
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundInactive, to: .foregroundActive))
-        // Killed.
-        add(
-            next(0.03),
-            TraceEvent(
-                kind: .process,
-                scene: scene,
-                processEvent: .exited,
-                pid: pid,
-                reason: .killed,
-                signal: "KILL"
-            )
-        )
-        add(next(), TraceEvent(kind: .state, scene: scene, from: .foregroundActive, to: .unattached))
-    }
-
-    /// `count` scenes, each starting a little after the previous one, with host events around them.
-    static func scenes(_ names: [String]) -> [TraceEvent] {
-        var trace = MultiSceneTrace()
-        trace.add(0.0003, TraceEvent(kind: .host, name: "started", pid: 1))
-        for (index, name) in names.enumerated() {
-            trace.typicalScene(name, start: 0.001 + Double(index) * 0.004, pid: Int32(1000 + index))
-        }
-        trace.add(0.4, TraceEvent(kind: .host, name: "quit"))
-        return trace.events
-    }
-}
-
-private let threeScenes = ["Mail", "Notes", "Music"]
-private let fiftyScenes = (0..<50).map { "Scene\($0)" }
-
 // MARK: - Tracks
 
 @Suite struct TimelineTests {
@@ -347,317 +240,12 @@ private let fiftyScenes = (0..<50).map { "Scene\($0)" }
     }
 
     // MARK: Labels
-
-    /// A worker suspended, resumed, killed and respawned within a few milliseconds, as the
-    /// demo's Notes scene is: the exit reason must not cover the spawn marker, no glyph may
-    /// sit on another (close ones alternate above and below the middle of the bar), and the
-    /// host row's labels may not cover its diamonds (`quit` and `stopped` come close).
-    @Test(arguments: [0.0005, 0.002, 0.02, 0.045])
-    func labelsCoverNoMarker(respawnDelay: Double) throws {
-        var trace = MultiSceneTrace()
-        trace.add(0.0001, TraceEvent(kind: .host, name: "started", pid: 1))
-        for (index, scene) in ["Mail", "Notes"].enumerated() {
-            let pid = Int32(100 + 10 * index)
-            trace.add(0.001, TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
-            trace.add(0.002, TraceEvent(kind: .state, scene: scene, from: .unattached, to: .foregroundActive))
-            trace.add(0.118, TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid))
-            trace.add(0.119, TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid))
-            trace.add(
-                0.120,
-                TraceEvent(
-                    kind: .process,
-                    scene: scene,
-                    processEvent: .exited,
-                    pid: pid,
-                    reason: .killed,
-                    signal: "KILL"
-                )
-            )
-            trace.add(
-                0.120 + respawnDelay,
-                TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid + 1)
-            )
-            trace.add(
-                0.230,
-                TraceEvent(
-                    kind: .process,
-                    scene: scene,
-                    processEvent: .exited,
-                    pid: pid + 1,
-                    reason: .terminated,
-                    status: 0
-                )
-            )
-        }
-        trace.add(0.2305, TraceEvent(kind: .host, name: "quit"))
-        trace.add(0.2330, TraceEvent(kind: .host, name: "stopped"))
-        let svg = SVGTimeline.render(trace.events)
-        #expect(XMLCheck.problem(in: svg) == nil)
-
-        for (scene, group) in trackGroups(svg) {
-            let labels = textLabels(in: group).filter { $0.bold }
-            #expect(labels.map(\.text).contains { $0.hasPrefix("killed") }, "\(scene): the kill is labelled")
-            let markers = markerCentres(in: group)
-            #expect(markers.count == 6)
-            for label in labels {
-                for marker in markers {
-                    // Glyphs reach about 4 px either side of their time.
-                    #expect(
-                        !label.extent.overlaps((marker.x - 4)...(marker.x + 4)),
-                        "\(scene): \(label.text) covers the marker at \(marker.x)"
-                    )
-                }
-            }
-            for (index, marker) in markers.enumerated() {
-                for other in markers[(index + 1)...] {
-                    let apart = (marker.x - other.x).magnitude >= 6 || (marker.y - other.y).magnitude >= 8
-                    #expect(apart, "\(scene): glyphs on top of each other at \(marker) and \(other)")
-                }
-            }
-            for (label, other) in zip(labels, labels.dropFirst()) {
-                #expect(!label.extent.overlaps(other.extent), "\(scene): \(label.text) overlaps \(other.text)")
-            }
-        }
-
-        let hostStart = try #require(svg.range(of: "<g class=\"host\">"))
-        let hostEnd = try #require(svg.range(of: "<g class=\"track\"", range: hostStart.upperBound..<svg.endIndex))
-        let hostGroup = svg[hostStart.lowerBound..<hostEnd.lowerBound]
-        let diamonds = diamondCentres(in: hostGroup)
-        let hostLabels = textLabels(in: hostGroup).filter { $0.text != "host" }
-        #expect(hostLabels.map(\.text).sorted() == ["quit", "started", "stopped"])
-        for label in hostLabels {
-            for diamond in diamonds {
-                // Clear of each diamond, with room to breathe (not cramped against it).
-                let clearance = min(
-                    (label.extent.lowerBound - diamond).magnitude,
-                    (label.extent.upperBound - diamond).magnitude
-                )
-                #expect(!label.extent.contains(diamond) && clearance >= 9, "\(label.text) by the diamond at \(diamond)")
-            }
-        }
-    }
-
-    @Test func axisLabelsSuitTheDuration() {
-        // A quarter of a second: millisecond labels. A minute: second labels, width capped.
-        let short = SVGTimeline.render(MultiSceneTrace.scenes(threeScenes))
-        #expect(short.contains(">100 ms</text>"))
-        var long = MultiSceneTrace.scenes(["A"])
-        long.append(TraceEvent(seq: long.count + 1, time: 60, kind: .host, name: "stopped"))
-        let svg = SVGTimeline.render(long)
-        #expect(XMLCheck.problem(in: svg) == nil)
-        #expect(svg.contains(" s</text>"))
-        #expect(!svg.contains(" ms</text>"))
-        #expect(Double(attribute("width", of: svg))! <= SVGTimeline.Options().maximumPlotWidth + 400)
-    }
-
-    @Test func xmlCheckCatchesBrokenDocuments() {
-        #expect(XMLCheck.problem(in: "<svg><g><rect/></g></svg>") == nil)
-        #expect(XMLCheck.problem(in: "<svg><g><rect></g></svg>") != nil)
-        #expect(XMLCheck.problem(in: "<svg><g></svg>") != nil)
-        #expect(XMLCheck.problem(in: "<svg a=\"x<y\"/>") != nil)
-        #expect(XMLCheck.problem(in: "<svg>a & b</svg>") != nil)
-        #expect(XMLCheck.problem(in: "<svg/><svg/>") != nil)
-    }
-
-    // MARK: Perfetto
-
-    @Test func perfettoExportMatchesTheTraceOneToOne() throws {
-        let events = MultiSceneTrace.scenes(threeScenes)
-        let document = try JSONParser.parse(PerfettoExport.render(events))
-        guard case .object(let root) = document, case .array(let traceEvents)? = root["traceEvents"] else {
-            Issue.record("not {\"traceEvents\": [...]}")
-            return
-        }
-        #expect(root["displayTimeUnit"] == .string("ms"))
-        let all = traceEvents.compactMap { value -> [String: JSONValue]? in
-            guard case .object(let fields) = value else { return nil }
-            return fields
-        }
-        #expect(all.count == traceEvents.count)
-
-        // One trace process per scene, named by a process_name metadata event.
-        var pidOfScene: [String: JSONValue] = [:]
-        for event in all where event["ph"] == .string("M") && event["name"] == .string("process_name") {
-            if case .object(let args)? = event["args"], case .string(let name)? = args["name"] {
-                pidOfScene[name] = event["pid"]
-            }
-        }
-        #expect(Set(pidOfScene.keys) == Set(threeScenes + ["host"]))
-        #expect(Set(pidOfScene.values).count == 4)
-
-        for scene in threeScenes {
-            let pid = pidOfScene[scene]
-            let mine = all.filter { $0["pid"] == pid }
-            let sceneEvents = events.filter { $0.scene == scene }
-
-            let callbacks = mine.filter { $0["cat"] == .string("callback") }
-            let expectedCallbacks = sceneEvents.filter { $0.kind == .callback }
-            #expect(callbacks.map { $0["name"] } == expectedCallbacks.map { .string($0.name!) })
-            for (exported, original) in zip(callbacks, expectedCallbacks) {
-                #expect(exported["ph"] == .string("i") && exported["s"] == .string("t"))
-                #expect(exported["tid"] == .int(PerfettoExport.callbackThreadID))
-                #expect(exported["ts"] == .int(Int((original.time * 1e6).rounded())))
-                guard case .object(let args)? = exported["args"] else {
-                    Issue.record("no args")
-                    continue
-                }
-                #expect(args["vc"] == original.viewController.map { .string($0) })
-                #expect(args["seq"] == .int(original.seq))
-            }
-
-            let states = mine.filter { $0["cat"] == .string("state") }
-            let expectedStates = sceneEvents.filter { $0.kind == .state }
-            #expect(states.map { $0["name"] } == expectedStates.map { .string($0.to!.rawValue) })
-            for state in states {
-                #expect(state["ph"] == .string("X") && state["tid"] == .int(PerfettoExport.stateThreadID))
-                guard case .int(let duration)? = state["dur"] else {
-                    Issue.record("no dur")
-                    continue
-                }
-                #expect(duration >= 0)
-            }
-
-            let processes = mine.filter { $0["cat"] == .string("process") }
-            let expectedProcesses = sceneEvents.filter { $0.kind == .process }
-            #expect(processes.map { $0["name"] } == expectedProcesses.map { .string($0.processEvent!.rawValue) })
-            let exit = try #require(processes.last)
-            guard case .object(let exitArgs)? = exit["args"] else {
-                Issue.record("no exit args")
-                continue
-            }
-            #expect(exitArgs["reason"] == .string("killed"))
-            #expect(exitArgs["signal"] == .string("KILL"))
-            #expect(exitArgs["pid"] == .int(Int(expectedProcesses[0].pid!)))
-
-            #expect(mine.filter { $0["cat"] == .string("error") }.count == 1)
-            #expect(mine.filter { $0["cat"] == .string("suspension") }.count == 1)
-        }
-    }
-
-    @Test func perfettoExportOfFiftyScenesParses() throws {
-        let events = MultiSceneTrace.scenes(fiftyScenes)
-        guard case .object(let root) = try JSONParser.parse(PerfettoExport.render(events)),
-            case .array(let traceEvents)? = root["traceEvents"]
-        else {
-            Issue.record("not an object with traceEvents")
-            return
-        }
-        let names = traceEvents.filter {
-            guard case .object(let fields) = $0 else { return false }
-            return fields["name"] == .string("process_name")
-        }
-        #expect(names.count == 51)
-        let callbacks = traceEvents.filter {
-            guard case .object(let fields) = $0 else { return false }
-            return fields["cat"] == .string("callback")
-        }
-        #expect(callbacks.count == events.filter { $0.kind == .callback }.count)
-    }
-
-    // MARK: Reading traces
-
-    @Test func decodingATraceNamesTheBadLine() throws {
-        var bytes: [UInt8] = []
-        for event in MultiSceneTrace.scenes(["A"]).prefix(3) { event.appendJSONLine(to: &bytes) }
-        #expect(try TraceEvent.events(jsonLines: bytes).count == 3)
-        #expect(try TraceEvent.events(jsonLines: Array(bytes.dropLast())).count == 3)  // no final newline
-
-        let broken = bytes + Array(#"{"seq":4,"t":0.1,"type":"callback","scene":"A"}"#.utf8) + [10]
-        #expect(throws: TraceLineError(line: 4, problem: .missingField("name"))) {
-            try TraceEvent.events(jsonLines: broken)
-        }
-        // A blank line is skipped, not malformed.
-        #expect(try TraceEvent.events(jsonLines: bytes + [10] + bytes).count == 6)
-        do {
-            _ = try TraceEvent.events(jsonLines: Array("{\"seq\":1}\nnot json\n".utf8))
-            Issue.record("decoded garbage")
-        } catch {
-            #expect(error.line == 1)
-            #expect(error.description.hasPrefix("line 1: "))
-        }
-    }
-
-    // MARK: hostctl timeline
-
-    @Test func hostctlTimelineWritesBothFormatsAndReportsErrors() throws {
-        let directory = TimelineTestIO.temporaryDirectory()
-        defer { TimelineTestIO.removeTree(directory) }
-        let trace = directory + "/trace.jsonl"
-        var bytes: [UInt8] = []
-        for event in MultiSceneTrace.scenes(threeScenes) { event.appendJSONLine(to: &bytes) }
-        TimelineTestIO.writeFile(trace, bytes)
-
-        let svg = TimelineTestIO.hostctl(["timeline", trace, "-o", directory + "/t.svg"])
-        #expect(svg.status == 0, "\(svg.stderr)")
-        #expect(XMLCheck.problem(in: TimelineTestIO.readFile(directory + "/t.svg")) == nil)
-
-        let json = TimelineTestIO.hostctl(["timeline", trace, "--format", "perfetto", "-o", directory + "/t.json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        #expect(throws: Never.self) { try JSONParser.parse(Array(TimelineTestIO.readFile(directory + "/t.json").utf8)) }
-
-        let toStdout = TimelineTestIO.hostctl(["timeline", trace, "-o", "-"])
-        #expect(toStdout.status == 0 && toStdout.stdout.hasPrefix("<?xml"))
-
-        let help = TimelineTestIO.hostctl(["timeline", "--help"])
-        #expect(help.status == 0 && help.stdout.contains("--format"))
-
-        for bad in [
-            ["timeline"], ["timeline", trace, "--format", "png"], ["timeline", trace, "--bogus"],
-            ["timeline", trace, "-o"], ["timeline", trace, "extra"],
-        ] {
-            let result = TimelineTestIO.hostctl(bad)
-            #expect(result.status == 2, "\(bad)")
-            #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): \(result.stderr)")
-        }
-
-        // A file named that cannot be opened is a usage error, as for run and verify.
-        let missing = TimelineTestIO.hostctl(["timeline", directory + "/nope.jsonl"])
-        #expect(missing.status == 2)
-
-        let broken = directory + "/broken.jsonl"
-        TimelineTestIO.writeFile(broken, Array(bytes.prefix { $0 != 10 }) + [10] + Array("{\"seq\":2}\n".utf8))
-        let malformed = TimelineTestIO.hostctl(["timeline", broken])
-        #expect(malformed.status == 3)
-        #expect(malformed.stderr.contains("line 2"), "\(malformed.stderr)")
-        #expect(malformed.stderr.split(separator: "\n").count == 1)
-    }
-
-    /// `hostctl demo --timeline` draws the run it just made: one track per scene of the
-    /// trace, every callback reachable in a tick's title.
-    @Test func hostctlDemoWritesItsTimeline() async throws {
-        let directory = TimelineTestIO.temporaryDirectory()
-        defer { TimelineTestIO.removeTree(directory) }
-        let tracePath = directory + "/demo.jsonl"
-        let svgPath = directory + "/demo.svg"
-        let demo = try await CommandLineTests.run(["demo", "--trace", tracePath, "--timeline", svgPath])
-        #expect(demo.exit == .exited(status: 0), "\(demo.stderr)")
-        #expect(demo.stdout.contains("timeline written to \(svgPath)"))
-
-        let svg = TimelineTestIO.readFile(svgPath)
-        #expect(svg.hasPrefix("<?xml"))
-        #expect(XMLCheck.problem(in: svg) == nil)
-        let events = try TraceEvent.events(jsonLines: Array(TimelineTestIO.readFile(tracePath).utf8))
-        var scenes: [String] = []
-        for scene in events.compactMap(\.scene) where !scenes.contains(scene) { scenes.append(scene) }
-        #expect(scenes == ["Mail", "Notes", "Music", "Clock", "Mail-1"])
-        let groups = trackGroups(svg)
-        #expect(groups.map(\.scene) == scenes)
-        for (scene, group) in groups {
-            let callbacks = events.filter { $0.scene == scene && $0.kind == .callback }
-            #expect(!callbacks.isEmpty)
-            let listed = ticks(in: group).flatMap(\.lines).map(\.label)
-            #expect(listed == callbacks.map { CallbackTick($0).label }, "\(scene)")
-            let spawns = events.filter { $0.scene == scene && $0.processEvent == .spawned }.count
-            #expect(spawns >= 1 && occurrences(of: "class=\"marker spawned\"", in: group) == spawns, "\(scene)")
-        }
-        #expect(svg.contains(">quit</text>"))
-    }
 }
 
 // MARK: - Helpers
 
 /// The `<g class="track" data-scene="…">` groups of an SVG, each with its text up to the next track.
-private func trackGroups(_ svg: String) -> [(scene: String, text: Substring)] {
+func trackGroups(_ svg: String) -> [(scene: String, text: Substring)] {
     let marker = "<g class=\"track\" data-scene=\""
     var groups: [(String, Substring)] = []
     var rest = svg[...]
@@ -672,14 +260,14 @@ private func trackGroups(_ svg: String) -> [(scene: String, text: Substring)] {
 }
 
 /// A callback tick of an SVG: its left edge, its width and the lines of its title.
-private struct Tick {
+struct Tick {
     var x: Double
     var width: Double
     var lines: [(milliseconds: Double, label: String)]
 }
 
 /// The `<rect class="tick">` elements of `text`, in document order.
-private func ticks(in text: some StringProtocol) -> [Tick] {
+func ticks(in text: some StringProtocol) -> [Tick] {
     elements(in: text, from: "<rect class=\"tick\"", to: "</rect>").map { element in
         let title = unescape(String(element.split(separator: "<title>", maxSplits: 1)[1].prefix { $0 != "<" }))
         let lines = title.split(separator: "\n").map { line -> (Double, String) in
@@ -692,13 +280,13 @@ private func ticks(in text: some StringProtocol) -> [Tick] {
 
 /// A `<text>` of an SVG with its extent as the renderer estimates it (bold 0.66 em a glyph,
 /// else 0.6 em: what it keeps clear of markers).
-private struct TextLabel {
+struct TextLabel {
     var text: String
     var bold: Bool
     var extent: ClosedRange<Double>
 }
 
-private func textLabels(in text: some StringProtocol) -> [TextLabel] {
+func textLabels(in text: some StringProtocol) -> [TextLabel] {
     elements(in: text, from: "<text ", to: "</text>").map { element in
         let content = unescape(String(element[element.range(of: ">")!.upperBound...].prefix { $0 != "<" }))
         let bold = element.contains("font-weight=\"bold\"")
@@ -711,7 +299,7 @@ private func textLabels(in text: some StringProtocol) -> [TextLabel] {
 }
 
 /// The centres of the process markers' glyphs of a track.
-private func markerCentres(in track: some StringProtocol) -> [(x: Double, y: Double)] {
+func markerCentres(in track: some StringProtocol) -> [(x: Double, y: Double)] {
     elements(in: track, from: "<g class=\"marker ", to: "</g>").compactMap { element -> (Double, Double)? in
         if element.contains("class=\"marker error\"") { return nil }
         if element.contains("<circle") { return (number("cx", in: element), number("cy", in: element)) }
@@ -725,7 +313,7 @@ private func markerCentres(in track: some StringProtocol) -> [(x: Double, y: Dou
 }
 
 /// The centres of the host row's diamonds (`M x y-5 L …`).
-private func diamondCentres(in host: some StringProtocol) -> [Double] {
+func diamondCentres(in host: some StringProtocol) -> [Double] {
     elements(in: host, from: "<g class=\"marker\"", to: "</g>").map { element in
         let path = element[element.range(of: "<path d=\"M")!.upperBound...]
         return Double(path.prefix { $0 != " " })!
@@ -734,7 +322,7 @@ private func diamondCentres(in host: some StringProtocol) -> [Double] {
 
 /// Each element of `text` from `opening` (its start tag's beginning) to the first `closing`
 /// after it (the elements looked for do not nest).
-private func elements(in text: some StringProtocol, from opening: String, to closing: String) -> [Substring] {
+func elements(in text: some StringProtocol, from opening: String, to closing: String) -> [Substring] {
     var found: [Substring] = []
     var rest = Substring(text)
     while let start = rest.range(of: opening), let end = rest[start.upperBound...].range(of: closing) {
@@ -745,17 +333,17 @@ private func elements(in text: some StringProtocol, from opening: String, to clo
 }
 
 /// The value of the number attribute `name` of an element.
-private func number(_ name: String, in element: some StringProtocol) -> Double {
+func number(_ name: String, in element: some StringProtocol) -> Double {
     guard let start = element.range(of: " \(name)=\"") else { return .nan }
     return Double(element[start.upperBound...].prefix { $0 != "\"" }) ?? .nan
 }
 
-private func unescape(_ text: String) -> String {
+func unescape(_ text: String) -> String {
     text.replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
         .replacing("&apos;", with: "'").replacing("&amp;", with: "&")
 }
 
-private func occurrences(of needle: String, in text: some StringProtocol) -> Int {
+func occurrences(of needle: String, in text: some StringProtocol) -> Int {
     var count = 0
     var rest = Substring(text)
     while let range = rest.range(of: needle) {
@@ -766,7 +354,7 @@ private func occurrences(of needle: String, in text: some StringProtocol) -> Int
 }
 
 /// The value of the root element's `name` attribute.
-private func attribute(_ name: String, of svg: String) -> String {
+func attribute(_ name: String, of svg: String) -> String {
     let root = svg[svg.range(of: "<svg ")!.upperBound...]
     let start = root.range(of: " \(name)=\"")!.upperBound
     return String(root[start...].prefix { $0 != "\"" })
@@ -774,7 +362,7 @@ private func attribute(_ name: String, of svg: String) -> String {
 
 /// A minimal XML well-formedness check: tags balance with one root, attribute values are
 /// quoted, `&` starts an entity, no `<` inside text or attribute values.
-private enum XMLCheck {
+enum XMLCheck {
     static func problem(in document: String) -> String? {
         let text = Array(document.unicodeScalars)
         var stack: [String] = []
@@ -843,7 +431,7 @@ private enum XMLCheck {
 // MARK: Files and processes
 
 /// Files, directories and `hostctl` runs for the CLI test.
-private enum TimelineTestIO {
+enum TimelineTestIO {
     static func temporaryDirectory() -> String {
         var template = Array("/tmp/timeline-test-XXXXXX".utf8CString)
         let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

@@ -73,10 +73,10 @@ enum ASCII {
 /// name of this protocol) are two integers and a length, longer ones keep a `String`.
 /// Names compare by their unescaped UTF-8 bytes, as RFC 8259 suggests.
 struct MemberName: Hashable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-    private var length: Int
-    private var long: String?
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var length: Int
+    var long: String?
 
     /// The name whose unescaped UTF-8 bytes are `utf8`. Inlined: returned through memory the
     /// words were reloaded with wider loads than they were stored with (a store-forwarding stall).
@@ -94,7 +94,7 @@ struct MemberName: Hashable {
     /// (overlapping loads cover every length) rather than a memcpy into a stack pair and a
     /// reload, which stalls on store forwarding and was the hottest spot of decoding.
     @inline(__always)
-    private static func pack(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+    static func pack(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         let count = bytes.count
         switch count {
         case 0:
@@ -147,7 +147,7 @@ struct JSONMembers {
     }
 
     /// Members in document order (one array, so one allocation for a typical message).
-    private(set) var members: [Member] = []
+    var members: [Member] = []
 
     init() {
         // Room for every message of the protocol but `connect` (9 fields), kept small enough
@@ -188,13 +188,13 @@ struct JSONMembers {
 
 /// The parser's cursor over one document.
 struct JSONScanner {
-    private let bytes: UnsafeRawBufferPointer
-    private let count: Int
-    private let maximumDepth: Int
-    private(set) var index = 0
+    let bytes: UnsafeRawBufferPointer
+    let count: Int
+    let maximumDepth: Int
+    var index = 0
 
     /// An open container on the explicit stack.
-    private struct Container {
+    struct Container {
         var isObject: Bool
         /// Where this container's values start in the shared value stack.
         var valueStart: Int
@@ -264,14 +264,14 @@ struct JSONScanner {
         return members
     }
 
-    private mutating func expectValueStart() throws(ProtocolError) {
+    mutating func expectValueStart() throws(ProtocolError) {
         skipWhitespace()
         guard index < count else {
             throw failure(count == 0 ? "empty input" : "no value (input is only whitespace)", at: index)
         }
     }
 
-    private mutating func expectEnd() throws(ProtocolError) {
+    mutating func expectEnd() throws(ProtocolError) {
         skipWhitespace()
         if index < count {
             throw failure("trailing \(describeByte(at: index)) after the JSON value", at: index)
@@ -293,7 +293,7 @@ struct JSONScanner {
     }
 
     /// Parses a string, number or literal at the cursor.
-    private mutating func parseScalar() throws(ProtocolError) -> JSONValue {
+    mutating func parseScalar() throws(ProtocolError) -> JSONValue {
         switch bytes[index] {
         case ASCII.quote:
             return .string(try parseString())
@@ -315,7 +315,7 @@ struct JSONScanner {
 
     /// Parses an array or object (the cursor is on its opening bracket) with an explicit
     /// stack instead of recursion.
-    private mutating func parseContainer(depth baseDepth: Int) throws(ProtocolError) -> JSONValue {
+    mutating func parseContainer(depth baseDepth: Int) throws(ProtocolError) -> JSONValue {
         var values: [JSONValue] = []
         var keys: [(key: String, offset: Int)] = []
         var containers: [Container] = []
@@ -388,7 +388,7 @@ struct JSONScanner {
     }
 
     /// Reserves room for small documents up front instead of growing 1, 2, 4, ...
-    private func reserveStacks(
+    func reserveStacks(
         _ values: inout [JSONValue],
         _ keys: inout [(key: String, offset: Int)],
         _ containers: inout [Container]
@@ -398,7 +398,7 @@ struct JSONScanner {
         if containers.capacity < 8 { containers.reserveCapacity(8) }
     }
 
-    private func buildObject(
+    func buildObject(
         values: inout [JSONValue],
         keys: inout [(key: String, offset: Int)],
         from container: Container
@@ -417,7 +417,7 @@ struct JSONScanner {
     }
 
     /// Parses `"key"` `:` (whitespace allowed before the colon), leaving the cursor after the colon.
-    private mutating func parseKeyAndColon() throws(ProtocolError) -> String {
+    mutating func parseKeyAndColon() throws(ProtocolError) -> String {
         guard index < count else { throw unexpectedEnd() }
         guard bytes[index] == ASCII.quote else { throw unexpected(at: index, expecting: "a string key") }
         let key = try parseString()
@@ -426,14 +426,14 @@ struct JSONScanner {
     }
 
     @inline(__always)
-    private mutating func expectColon() throws(ProtocolError) {
+    mutating func expectColon() throws(ProtocolError) {
         skipWhitespace()
         guard index < count else { throw unexpectedEnd() }
         guard bytes[index] == ASCII.colon else { throw unexpected(at: index, expecting: "':'") }
         index += 1
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(ProtocolError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(ProtocolError) {
         let start = index
         let length = literal.utf8CodeUnitCount
         // 0: matches, 1: input ends inside a matching prefix, 2: mismatch.
@@ -450,7 +450,7 @@ struct JSONScanner {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < count {
             switch bytes[index] {
             case ASCII.space, ASCII.newline, ASCII.carriageReturn, ASCII.tab:
@@ -463,7 +463,7 @@ struct JSONScanner {
 
     // MARK: Numbers
 
-    private mutating func parseNumber() throws(ProtocolError) -> JSONValue {
+    mutating func parseNumber() throws(ProtocolError) -> JSONValue {
         let start = index
         var cursor = index
         let negative = bytes[cursor] == ASCII.minus
@@ -520,249 +520,7 @@ struct JSONScanner {
     }
 
     @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
-
-    // MARK: Strings
-
-    /// Parses a string literal; the cursor is on the opening quote.
-    private mutating func parseString() throws(ProtocolError) -> String {
-        try parseStringBytes { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Parses a string literal (the cursor is on the opening quote) and passes its validated,
-    /// unescaped UTF-8 bytes to `body`.
-    @inline(__always)
-    private mutating func parseStringBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(ProtocolError) -> T {
-        let open = index
-        let start = index + 1
-        var cursor = start
-        // Fast path: no escapes, just validate and copy.
-        while cursor < count {
-            // Eight bytes at a time up to the first one that needs a look (see `specialBytes`).
-            if cursor + 8 <= count {
-                let flags = Self.specialBytes(
-                    in: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self))
-                )
-                if flags == 0 {
-                    cursor += 8
-                    continue
-                }
-                cursor += flags.trailingZeroBitCount >> 3
-            }
-            let byte = bytes[cursor]
-            if byte == ASCII.quote {
-                index = cursor + 1
-                return body(UnsafeRawBufferPointer(rebasing: bytes[start..<cursor]))
-            }
-            if byte == ASCII.backslash { break }
-            if byte < 0x20 { throw controlCharacter(byte, at: cursor) }
-            cursor = byte < 0x80 ? cursor + 1 : try validateUTF8Sequence(at: cursor)
-        }
-        guard cursor < count else { throw unterminatedString(at: open) }
-
-        // Slow path: unescape into a scratch buffer.
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(cursor - start + 16)
-        buffer.append(contentsOf: bytes[start..<cursor])
-        while cursor < count {
-            let byte = bytes[cursor]
-            if byte == ASCII.quote {
-                index = cursor + 1
-                return buffer.withUnsafeBytes(body)
-            }
-            if byte == ASCII.backslash {
-                cursor = try parseEscape(at: cursor, into: &buffer)
-            } else if byte < 0x20 {
-                throw controlCharacter(byte, at: cursor)
-            } else if byte < 0x80 {
-                buffer.append(byte)
-                cursor += 1
-            } else {
-                let end = try validateUTF8Sequence(at: cursor)
-                buffer.append(contentsOf: bytes[cursor..<end])
-                cursor = end
-            }
-        }
-        throw unterminatedString(at: open)
-    }
-
-    /// Flags (bit 7 of each byte) the bytes of `word` (8 string bytes, the first in the low
-    /// byte) that end the fast path's plain run: `"`, `\\`, controls (< 0x20) and non-ASCII.
-    /// The flags above the lowest one may be false positives (borrows), the lowest is exact,
-    /// so the lowest flagged byte is the first byte that is not plain ASCII.
-    @inline(__always)
-    private static func specialBytes(in word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* UInt64(ASCII.quote))
-        let backslash = word ^ (ones &* UInt64(ASCII.backslash))
-        let quoteFound = (quote &- ones) & ~quote
-        let backslashFound = (backslash &- ones) & ~backslash
-        let controlFound = (word &- ones &* 0x20) & ~word
-        return (quoteFound | backslashFound | controlFound | word) & high
-    }
-
-    /// Decodes the escape whose backslash is at `backslash`; returns the index after it.
-    private func parseEscape(at backslash: Int, into buffer: inout [UInt8]) throws(ProtocolError) -> Int {
-        let cursor = backslash + 1
-        guard cursor < count else { throw unexpectedEnd() }
-        let unescaped: UInt8
-        switch bytes[cursor] {
-        case ASCII.quote: unescaped = ASCII.quote
-        case ASCII.backslash: unescaped = ASCII.backslash
-        case ASCII.slash: unescaped = ASCII.slash
-        case ASCII.lowerB: unescaped = 0x08
-        case ASCII.lowerF: unescaped = 0x0C
-        case ASCII.lowerN: unescaped = ASCII.newline
-        case ASCII.lowerR: unescaped = ASCII.carriageReturn
-        case ASCII.lowerT: unescaped = ASCII.tab
-        case ASCII.lowerU:
-            let first = try parseHex4(at: cursor + 1)
-            var next = cursor + 5
-            let scalarValue: UInt32
-            switch first {
-            case 0xD800...0xDBFF:
-                guard next + 1 < count, bytes[next] == ASCII.backslash, bytes[next + 1] == ASCII.lowerU else {
-                    if next >= count || (next + 1 >= count && bytes[next] == ASCII.backslash) {
-                        throw unexpectedEnd()
-                    }
-                    throw failure("unpaired high surrogate escape in string", at: backslash)
-                }
-                let second = try parseHex4(at: next + 2)
-                guard (0xDC00...0xDFFF).contains(second) else {
-                    throw failure("high surrogate escape not followed by a low surrogate", at: backslash)
-                }
-                scalarValue = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
-                next += 6
-            case 0xDC00...0xDFFF:
-                throw failure("unpaired low surrogate escape in string", at: backslash)
-            default:
-                scalarValue = UInt32(first)
-            }
-            guard let scalar = Unicode.Scalar(scalarValue) else {
-                throw failure("invalid unicode escape", at: backslash)
-            }
-            UTF8.encode(scalar) { buffer.append($0) }
-            return next
-        default:
-            throw failure("invalid escape sequence \\\(describeByte(at: cursor))", at: backslash)
-        }
-        buffer.append(unescaped)
-        return cursor + 1
-    }
-
-    /// Reads four hex digits starting at `start`.
-    private func parseHex4(at start: Int) throws(ProtocolError) -> UInt16 {
-        var value: UInt16 = 0
-        for offset in 0..<4 {
-            let position = start + offset
-            guard position < count else { throw unexpectedEnd() }
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw failure("invalid hex digit in \\u escape", at: position)
-            }
-            value = value << 4 | UInt16(digit)
-        }
-        return value
-    }
-
-    /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates,
-    /// nothing above U+10FFFF) whose lead byte is at `start`; returns the index after it.
-    private func validateUTF8Sequence(at start: Int) throws(ProtocolError) -> Int {
-        let lead = bytes[start]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            secondRange = 0x80...0x9F
-        case 0xF0:
-            length = 4
-            secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            secondRange = 0x80...0x8F
-        default:
-            throw failure("invalid UTF-8 (byte 0x\(hex(lead)))", at: start)
-        }
-        for offset in 1..<length {
-            let position = start + offset
-            guard position < count else { throw failure("truncated UTF-8 sequence", at: start) }
-            let range = offset == 1 ? secondRange : 0x80...0xBF
-            guard range.contains(bytes[position]) else {
-                throw failure("invalid UTF-8 (byte 0x\(hex(bytes[position])))", at: position)
-            }
-        }
-        return start + length
-    }
-
-    // MARK: Errors
-
-    private func failure(_ message: String, at offset: Int) -> ProtocolError {
-        ProtocolError(.parseError, "invalid JSON at \(position(of: offset)): \(message)")
-    }
-
-    /// `byte N` for one-line input (a frame, a request); in a document of several lines
-    /// (a scenario, a session file) also the line and column a person looks for in an editor.
-    private func position(of offset: Int) -> String {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<min(offset, count) where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        let hasSeveralLines = line > 1 || bytes[min(offset, count)..<count].contains(UInt8(ascii: "\n"))
-        guard hasSeveralLines else { return "byte \(offset)" }
-        // Columns count characters (UTF-8 continuation bytes are not counted), from 1.
-        var column = 1
-        for index in lineStart..<min(offset, count) where bytes[index] & 0xC0 != 0x80 { column += 1 }
-        return "line \(line), column \(column) (byte \(offset))"
-    }
-
-    private func unexpectedEnd() -> ProtocolError {
-        failure("unexpected end of input (truncated)", at: count)
-    }
-
-    private func unterminatedString(at open: Int) -> ProtocolError {
-        ProtocolError(
-            .parseError,
-            "invalid JSON at \(position(of: count)): unterminated string starting at \(position(of: open))"
-        )
-    }
-
-    private func unexpected(at offset: Int, expecting expected: String) -> ProtocolError {
-        guard offset < count else { return unexpectedEnd() }
-        return failure("unexpected \(describeByte(at: offset)), expected \(expected)", at: offset)
-    }
-
-    private func controlCharacter(_ byte: UInt8, at offset: Int) -> ProtocolError {
-        failure("unescaped control character 0x\(hex(byte)) in string", at: offset)
-    }
-
-    private func tooDeep(at offset: Int) -> ProtocolError {
-        ProtocolError(.nestingTooDeep, "JSON nesting deeper than \(maximumDepth) levels at \(position(of: offset))")
-    }
-
-    private func duplicateKey(_ key: String, at offset: Int) -> ProtocolError {
-        failure("duplicate object key \(quoted(key))", at: offset)
-    }
-
-    private func describeByte(at offset: Int) -> String {
-        let byte = bytes[offset]
-        if byte == 0 { return "NUL byte" }
-        if byte > 0x20 && byte < 0x7F { return "character '\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x\(hex(byte))"
-    }
+    func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
 }
 
 /// Two uppercase hex digits.

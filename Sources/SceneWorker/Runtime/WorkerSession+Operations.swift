@@ -1,0 +1,358 @@
+import Protocol
+
+/// The operations a worker carries out once they are legal: each runs the app's callbacks in
+/// UIKit's order and returns the reply's result.
+extension WorkerSession {
+    /// Runs a legal operation's callbacks; returns the reply's `result`.
+    func execute(_ operation: WorkerOperation) throws(ProtocolError) -> JSONValue? {
+        switch operation {
+        case .connect(let options):
+            return lifecycle == .app ? try appConnect(options) : try connect(options)
+        case .activate:
+            if lifecycle == .app { appBecomeActive() } else { becomeActive() }
+        case .deactivate:
+            if lifecycle == .app { appResignActive() } else { resignActive() }
+        case .enterBackground:
+            if lifecycle == .app {
+                if state == .foregroundActive { appResignActive() }
+                return appEnterBackground()
+            }
+            if state == .foregroundActive {
+                resignActive()
+            }
+            return enterBackground()
+        case .enterForeground:
+            if lifecycle == .app {
+                if hasAppeared {
+                    appEnterForeground()
+                    appBecomeActive()
+                } else {
+                    appFirstAppearance()
+                }
+            } else if hasAppeared {
+                enterForeground()
+                becomeActive()
+            } else {
+                firstAppearance()
+            }
+        case .stateRestoration:
+            return lifecycle == .app ? appSaveState() : stateRestorationActivity()
+        case .disconnect:
+            didDisconnect()
+            guard let scene else { break }
+            // The shown stack first, then each other loaded tab's, in tab order (choice).
+            scene.window.rootViewController.releaseAllTopFirst()
+            for tab in scene.window.tabBarController?.otherLoadedTabs ?? [] { tab.releaseAllTopFirst() }
+        case .terminate:
+            if lifecycle == .app {
+                appWillTerminate()
+                break
+            }
+            didDisconnect()
+            sink.report(.applicationWillTerminate)
+            applicationDelegate?.applicationWillTerminate(application)
+        case .push(let name, let payload):
+            let controller = try makeViewController(name, payload: payload)
+            scene?.window.rootViewController.performPush(controller, animated: true)
+        case .pop:
+            popAndRelease()
+        case .resize(let width, let height):
+            resize(to: Size(width: width, height: height))
+        case .memoryWarning:
+            sink.report(.applicationDidReceiveMemoryWarning)
+            applicationDelegate?.applicationDidReceiveMemoryWarning(application)
+            for controller in scene?.window.allLoadedControllers ?? [] {
+                controller.runDidReceiveMemoryWarning()
+            }
+        case .notify(let name, let value):
+            sink.report(CallbackEvent(.didReceiveNotification, notification: name, value: value))
+            if let scene {
+                sceneDelegate?.scene(scene, didReceiveNotification: name, value: value)
+            }
+        case .beginBackgroundTask:
+            if lifecycle == .app {
+                // No scene delegate to ask: the app begins one, as the scene's default does.
+                application.beginsHostTask = true
+                _ = application.beginBackgroundTask(withName: "app", expirationHandler: {})
+                application.beginsHostTask = false
+            } else if let scene {
+                application.beginsHostTask = true
+                sceneDelegate?.scene(scene, beginBackgroundTaskWith: application)
+                application.beginsHostTask = false
+            }
+            guard application.task != nil else {
+                throw ProtocolError(.operationFailed, "the scene delegate did not begin a background task")
+            }
+        case .endBackgroundTask:
+            application.finishTask(origin: nil)
+        case .expireBackgroundTask:
+            application.expireBackgroundTask()
+        case .present(let name, let style):
+            let controller = try makeViewController(name, payload: nil)
+            controller.modalPresentationStyle = style
+            scene?.window.rootViewController.performPresent(controller)
+        case .dismiss:
+            scene?.window.rootViewController.performDismiss()
+        case .swipeDismiss(let completes):
+            // The reply says whether the sheet went (a modal-in-presentation one never does).
+            let dismissed = scene?.window.rootViewController.performSwipeDismiss(completes: completes) ?? false
+            return .bool(dismissed)
+        case .swipeBack(let completes):
+            scene?.window.rootViewController.performSwipeBack(completes: completes)
+        case .tap:
+            // The frontmost controller: the presented one, if any, else the stack's top.
+            let navigation = scene?.window.rootViewController
+            (navigation?.presentedViewController ?? navigation?.topViewController)?.runTap()
+        case .didDiscardSceneSessions(let sessions):
+            didDiscard(sessions)
+        case .openURL(let url):
+            // The trace says which URL arrived (`value`).
+            sink.report(CallbackEvent(.openURLContexts, value: .string(url)))
+            if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
+        case .continueUserActivity(let activityType, let userInfo):
+            // The trace says which activity arrived (`value`).
+            sink.report(
+                CallbackEvent(
+                    .continueUserActivity,
+                    value: .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
+                )
+            )
+            if let scene {
+                sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
+            }
+        case .selectTab(let index):
+            scene?.window.tabBarController?.performSelect(index)
+        case .addChild(let name):
+            let child = try makeViewController(name, payload: nil)
+            frontmostController?.performAddChild(child)
+        case .removeChild(let name):
+            removeChildAndRelease(name)
+        }
+        return nil
+    }
+
+    /// The frontmost controller: the presented one, else the top of the selected stack.
+    var frontmostController: UIViewController? { scene?.window.rootViewController.visibleViewController }
+
+    /// Removes the frontmost controller's child `name` and drops the runtime's last reference
+    /// to it, so its `deinit` runs (and reports) before the reply, unless app code keeps it.
+    func removeChildAndRelease(_ name: String) {
+        guard let parent = frontmostController, let child = parent.child(named: name) else { return }
+        parent.performRemoveChild(child)
+    }
+
+    /// Makes the controller the host named, checking it carries that name.
+    func makeViewController(_ name: String, payload: JSONValue?) throws(ProtocolError) -> UIViewController {
+        let controller = app.makeViewController(name, payload)
+        guard controller.restorationIdentifier == name else {
+            throw ProtocolError(
+                .operationFailed,
+                "makeViewController(\"\(name)\") returned a controller identified as \"\(controller.restorationIdentifier)\""
+            )
+        }
+        controller.sink = sink
+        return controller
+    }
+
+    /// Every launch's start, either kind: the app delegate is made and installed, the
+    /// application takes its unattached state, and `willFinishLaunching` runs.
+    func willFinishLaunching(_ options: ConnectOptions) -> (any ApplicationDelegate, LaunchOptions) {
+        let applicationDelegate = app.makeApplicationDelegate()
+        self.applicationDelegate = applicationDelegate
+        application.delegate = applicationDelegate
+        application.unattachedState = options.background ? .background : .inactive
+        let launchOptions = LaunchOptions(
+            launchedInBackground: options.background,
+            reconnecting: options.reconnect,
+            url: options.url
+        )
+        sink.report(.willFinishLaunching)
+        _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
+        return (applicationDelegate, launchOptions)
+    }
+
+    func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
+        let root = try makeViewController(options.root, payload: nil)
+        let (applicationDelegate, launchOptions) = willFinishLaunching(options)
+        sink.report(.didFinishLaunching)
+        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
+        // UIKit's form of the same callback (a template's), right after: scene-based apps get nil.
+        _ = applicationDelegate.application(
+            application,
+            didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
+        )
+        if let discarded = options.discardedSessions, !discarded.isEmpty {
+            didDiscard(discarded)
+        }
+
+        let session = SceneSession(
+            persistentIdentifier: options.session,
+            role: options.role,
+            configuration: SceneConfiguration(name: options.configuration, sessionRole: options.role)
+        )
+        session.stateRestorationActivity = options.restoration.flatMap(UserActivity.init(jsonValue:))
+        let connectionOptions = Scene.ConnectionOptions(
+            restoration: options.restoration,
+            url: options.url,
+            userActivity: options.activityType.map { UserActivity(activityType: $0, userInfo: options.userInfo) }
+        )
+        if !options.reconnect {
+            sink.report(.configurationForConnecting)
+            session.configuration = applicationDelegate.application(
+                application,
+                configurationForConnecting: session,
+                options: connectionOptions
+            )
+        }
+
+        if app.rootFromStoryboard { root.runStoryboardInstantiation() }
+        let scene = UIWindowScene(session: session, window: try makeWindow(root: root, options))
+        let sceneDelegate = app.makeSceneDelegate()
+        scene.delegate = sceneDelegate
+        self.scene = scene
+        self.sceneDelegate = sceneDelegate
+        application.connectedScene = scene
+
+        if let windowSceneDelegate = sceneDelegate as? any UIWindowSceneDelegate {
+            windowSceneDelegate.window = scene.window
+        }
+        sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration, value: options.connectionValue))
+        isInWillConnectTo = true
+        sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
+        isInWillConnectTo = false
+        root.runLoadViewIfNeeded()
+        loadRestoredControllers()
+
+        if options.background {
+            return enterBackground()
+        }
+        firstAppearance()
+        return nil
+    }
+
+    /// The window: one navigation stack on `root`, or a tab bar whose first tab is `root`'s
+    /// and whose other tabs' roots report nothing until their first selection.
+    func makeWindow(root: UIViewController, _ options: ConnectOptions) throws(ProtocolError) -> Window {
+        func stack(_ controller: UIViewController) -> NavigationController {
+            let navigationController = NavigationController(rootViewController: controller)
+            navigationController.sink = sink
+            navigationController.changeHandler = self
+            return navigationController
+        }
+        let size = Self.launchSize(options)
+        guard let tabs = options.tabs else {
+            return Window(rootViewController: stack(root), size: size)
+        }
+        var stacks = [stack(root)]
+        for name in tabs.dropFirst() {
+            let controller = try makeViewController(name, payload: nil)
+            controller.sink = nil
+            stacks.append(stack(controller))
+        }
+        let tabBarController = TabBarController(viewControllers: stacks)
+        tabBarController.changeHandler = self
+        return Window(tabBarController: tabBarController, size: size)
+    }
+
+    /// `application(_:didDiscardSceneSessions:)`, reported with the sessions as its `value`.
+    func didDiscard(_ sessions: [String]) {
+        sink.report(CallbackEvent(.didDiscardSceneSessions, value: .array(sessions.map { .string($0) })))
+        applicationDelegate?.application(application, didDiscardSceneSessions: Set(sessions))
+    }
+
+    /// The window size a launch starts at: the host's `width`/`height`, else the default.
+    static func launchSize(_ options: ConnectOptions) -> Size {
+        guard let width = options.width, let height = options.height else { return Window.defaultSize }
+        return Size(width: width, height: height)
+    }
+
+    /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, `sceneDidBecomeActive`,
+    /// Top `viewDidAppear`.
+    func firstAppearance() {
+        guard let scene, let top = scene.window.rootViewController.topViewController else { return }
+        let navigationController = scene.window.rootViewController
+        top.runLoadViewIfNeeded()
+        top.runViewWillAppear(false)
+        top.runTraitCollectionDidChange(to: TraitCollection(size: scene.window.size), first: true)
+        top.runLayout(size: scene.window.size)
+        enterForeground()
+        becomeActive()
+        navigationController.isOnScreen = true
+        hasAppeared = true
+        top.runViewDidAppear(false)
+    }
+
+    func enterForeground() {
+        guard let scene else { return }
+        sink.report(.sceneWillEnterForeground)
+        sceneDelegate?.sceneWillEnterForeground(scene)
+        scene.activationState = .foregroundInactive
+    }
+
+    func becomeActive() {
+        guard let scene else { return }
+        scene.activationState = .foregroundActive
+        sink.report(.sceneDidBecomeActive)
+        sceneDelegate?.sceneDidBecomeActive(scene)
+    }
+
+    func resignActive() {
+        guard let scene else { return }
+        sink.report(.sceneWillResignActive)
+        sceneDelegate?.sceneWillResignActive(scene)
+        scene.activationState = .foregroundInactive
+    }
+
+    /// `sceneDidEnterBackground`, `stateRestorationActivity`; returns the latter's answer.
+    func enterBackground() -> JSONValue? {
+        guard let scene else { return nil }
+        scene.activationState = .background
+        sink.report(.sceneDidEnterBackground)
+        sceneDelegate?.sceneDidEnterBackground(scene)
+        return stateRestorationActivity()
+    }
+
+    func stateRestorationActivity() -> JSONValue? {
+        guard let scene else { return nil }
+        sink.report(.stateRestorationActivity)
+        guard let sceneDelegate else { return nil }
+        if let activity: UserActivity = sceneDelegate.stateRestorationActivity(for: scene) {
+            return activity.jsonValue
+        }
+        return sceneDelegate.stateRestorationActivity(for: scene) as JSONValue?
+    }
+
+    func didDisconnect() {
+        guard let scene else { return }
+        application.unattachedState = .background
+        scene.activationState = .unattached
+        sink.report(.sceneDidDisconnect)
+        sceneDelegate?.sceneDidDisconnect(scene)
+    }
+
+    /// Pops the top controller and drops the runtime's last reference to it, so its `deinit`
+    /// runs (and reports) before the reply, unless app code keeps it alive.
+    func popAndRelease() {
+        _ = scene?.window.rootViewController.performPop(animated: true)
+    }
+
+    func resize(to size: Size) {
+        guard let scene else { return }
+        let navigationController = scene.window.rootViewController
+        let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
+        // A tab bar's other loaded tabs follow the shown stack (choice); they lay out when shown.
+        let controllers = scene.window.allLoadedControllers
+        for controller in controllers {
+            controller.runViewWillTransition(to: size, with: coordinator)
+        }
+        let traits = TraitCollection(size: size)
+        if traits != TraitCollection(size: scene.window.size) {
+            for controller in controllers {
+                controller.runTraitCollectionDidChange(to: traits, first: false)
+            }
+        }
+        scene.window.size = size
+        for tab in scene.window.tabBarController?.viewControllers ?? [navigationController] { tab.size = size }
+        navigationController.visibleViewController?.runLayout(size: size)
+    }
+}
