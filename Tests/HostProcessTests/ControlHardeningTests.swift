@@ -60,7 +60,6 @@ struct TransientSceneTests {
         }
         #expect(await host.statuses().isEmpty)
         #expect(await host.controlRows().isEmpty)
-        #expect(host.trace.checker(for: "N0") == nil)
         // A wait on a name nobody connects (the control server's path) leaves nothing either.
         await #expect(throws: HostError.self) {
             try await host.using("W") {

@@ -9,34 +9,35 @@ import Testing
 /// is a defect that fails the trace and the tests, while a worker's protocol violation is a
 /// valid, recorded outcome.
 @Suite struct HostDefectTests {
-    @Test func aHostEventTheModelRefusesIsRecordedAsItIsAndCounted() throws {
+    /// The recorder sequences and writes, nothing more: an event the model refuses is
+    /// recorded as it is, and fails the trace's verification.
+    @Test func theRecorderRecordsWhatItIsGivenAndTheVerifierFindsADefect() throws {
         let trace = try TraceRecorder()
         trace.record(TraceEvent(kind: .host, name: "started", pid: 1))
         trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 100))
         // Resumed while launching: only the host makes process events.
-        let bogus = TraceEvent(kind: .process, scene: "A", processEvent: .resumed, pid: 100)
-        guard case .recorded(let recorded) = trace.record(bogus) else {
-            Issue.record("a host event was swapped for another")
-            return
-        }
+        let recorded = trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .resumed, pid: 100))
         #expect(recorded.processEvent == .resumed && recorded.seq == 3)
-        #expect(trace.hostDefects.count == 1)
-        #expect(trace.hostDefects.first.map(\.seq) == [3])
         #expect(trace.history.map(\.kind) == [.host, .process, .process])
         #expect(Self.verify(trace.history)?.seq == 3)
     }
 
-    @Test func aWorkersCallbackTheModelRefusesBecomesAnErrorEventAndNoDefect() throws {
-        let trace = try TraceRecorder()
-        trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .spawned, pid: 100))
-        let callback = TraceEvent(kind: .callback, scene: "A", name: CallbackName.sceneDidBecomeActive.rawValue)
-        guard case .rejected = trace.record(callback, by: .worker) else {
-            Issue.record("the worker's out-of-order callback was recorded")
+    /// A scene's machine checks the host's own events for its scene before they are
+    /// recorded: one the model refuses is recorded all the same, and reported as a defect.
+    @Test func aSceneMachineReportsTheHostsOwnRefusedEventAsADefect() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        let pid = harness.machine.worker?.pid ?? 0
+        harness.machine.checksModel = true
+        // Suspended with no process the model has seen spawned: it refuses it.
+        harness.machine.record(TraceEvent(kind: .process, scene: "A", processEvent: .suspended, pid: pid))
+        let actions = harness.machine.output
+        guard case .hostDefect(let defect)? = actions.first, case .record(let event)? = actions.last else {
+            Issue.record("expected a host defect, then the event recorded as it is: \(actions)")
             return
         }
-        #expect(trace.history.map(\.compact) == ["process spawned", "error protocol"])
-        #expect(trace.hostDefects.count == 0)
-        #expect(Self.verify(trace.history) == nil)
+        #expect(defect.got.contains("suspended"), "\(defect)")
+        #expect(event.processEvent == .suspended)
     }
 
     @Test func aHostDefectFailsTheTestHelperOfARealHost() async throws {
@@ -50,7 +51,6 @@ import Testing
         let defect = host.verifyTrace()
         #expect(defect != nil)
         #expect(defect?.expected.contains("background scene before process suspended") == true)
-        #expect(host.trace.hostDefects.count == 1)
     }
 
     // MARK: The host's stop comes after every worker's exit

@@ -137,7 +137,15 @@ struct WorkerContainmentTests {
     /// Runs a shell that starts two sleeps (the second with setsid), prints their pids and
     /// exits; returns once its death has been handled, cgroup and all.
     private func runAndLeaveBehind(ownCgroup: Bool) async throws -> [Int32] {
-        let script = "sleep 1000 & echo $!; setsid sleep 1000 & echo $!; exit 0"
+        // The second prints its pid only once it is in its own session: the worker's group is
+        // killed at its death, and a setsid that had not run yet would die with the group.
+        let marker = makeTemporaryDirectory() + "/escaped"
+        let script = """
+            sleep 1000 & echo $!
+            setsid sh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 1000' \(marker) &
+            while [ ! -s \(marker) ]; do :; done
+            cat \(marker); exit 0
+            """
         let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script], ownCgroup: ownCgroup)
         #expect((child.cgroup != nil) == (ownCgroup && WorkerCgroup.hostDirectory != nil))
         let cgroupPath = child.cgroup?.path

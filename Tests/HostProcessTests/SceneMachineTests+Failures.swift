@@ -334,12 +334,21 @@ extension SceneMachineTests {
         #expect(harness.signals == [SIGKILLNumber])
     }
 
-    @Test func aCallbackTheTraceRejectsIsAProtocolViolation() {
+    /// The machine checks its worker's callbacks against the model before anything is
+    /// recorded: one out of order becomes an `error` event in its place, and the worker dies
+    /// of its protocol violation.
+    @Test func aCallbackTheModelRejectsIsAProtocolViolation() {
         var harness = SceneMachineHarness()
         harness.connect()
         harness.request(.push(viewController: "B"))
-        harness.feed { $0.callbackRecorded(.sceneDidDisconnect, accepted: false) }
+        harness.machine.checksModel = true
+        let before = harness.recorded.count
+        harness.feed { $0.received(.callback(CallbackEvent(.sceneDidDisconnect))) }
         #expect(harness.signals == [SIGKILLNumber])
+        let after = harness.recorded.dropFirst(before)
+        #expect(!after.contains { $0.name == CallbackName.sceneDidDisconnect.rawValue && $0.kind == .callback })
+        #expect(after.first?.kind == .error && after.first?.message?.hasPrefix("model violation") == true)
+        #expect(harness.hostDefects.isEmpty)
     }
 
     @Test func aWorkerErrorFailsTheRequestAndKeepsTheWorker() {

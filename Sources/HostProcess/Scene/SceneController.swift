@@ -418,7 +418,6 @@ package actor SceneController {
         case .spawnFailed(let error): return machine.spawnFailed(error)
         case .stored: return machine.storeCompleted()
         case .storeFailed(let error): return machine.storeFailed(error)
-        case .callbackRecorded(let name, let accepted): return machine.callbackRecorded(name, accepted: accepted)
         case .stdinClosed: return machine.pipeClosed(.stdin)
         case .writeFailed(let message): return machine.writeFailed(message)
         case .exitProbed(let exiting): return machine.exitProbed(exiting: exiting)
@@ -494,14 +493,8 @@ package actor SceneController {
             store({ () throws(HostError) in sessions.delete(scene) }, followUps: &followUps)
         case .record(let event):
             context.trace.record(consume event)
-        case .recordCallback(let event, let name):
-            let accepted: Bool
-            if case .recorded = context.trace.record(consume event, by: .worker, callback: name) {
-                accepted = true
-            } else {
-                accepted = false
-            }
-            followUps.append(.callbackRecorded(name, accepted: accepted))
+        case .hostDefect(let violation):
+            context.trace.noteHostDefect(violation)
         case .resume(let caller, let result):
             if let argv = launchingArgv {
                 launchingArgv = nil
@@ -537,7 +530,6 @@ extension SceneMachine {
         case spawnFailed(HostError)
         case stored
         case storeFailed(HostError)
-        case callbackRecorded(CallbackName, accepted: Bool)
         case stdinClosed
         case writeFailed(String)
         case exitProbed(exiting: Bool)

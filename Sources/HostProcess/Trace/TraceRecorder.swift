@@ -2,40 +2,16 @@ import Glibc
 import Protocol
 import SceneModel
 
-/// The host-wide trace: assigns the global sequence number and the timestamp, checks
-/// every event against the lifecycle model, queues it for the trace file and hands it to
-/// subscribers, all under one lock so that `seq` order is file order.
+/// The host-wide trace: assigns the global sequence number and the timestamp, queues each
+/// event for the trace file and hands it to subscribers, all under one lock so that `seq`
+/// order is file order. It sequences and writes, nothing more: each scene's machine has
+/// checked its events against the model before they get here (`SceneMachine.record`).
 ///
 /// The file is written by a thread of its own (`TraceFileWriter`), in batches: events are
 /// recorded on the event loop, which must not block on a disk or on a pipe whose reader is
 /// slow (`--trace /dev/stdout | less`), nor pay a write(2) per event. `fileWritten(within:)`
 /// waits until everything recorded so far is in the file.
-///
-/// Who made an event decides what a rejection means. A worker's callback the model refuses
-/// is the worker's protocol violation, a valid outcome: an `error` event is recorded in its
-/// place (and the caller kills the worker). Every other event is the host's own, and one
-/// the model refuses is a defect of the host: it is recorded as it is, so the trace fails
-/// `hostctl verify`, and counted in `hostDefects`.
 public final class TraceRecorder: Sendable {
-    /// Who made an event.
-    public enum Author: Sendable, Hashable {
-        /// The host: state, process, host and error events, and the callbacks it records
-        /// itself (`didDiscardSceneSessions`).
-        case host
-        /// A worker: a callback it reported.
-        case worker
-    }
-
-    /// What `record` did with an event.
-    public enum Outcome: Sendable, Equatable {
-        /// Recorded as given (with its `seq` and `t`); a host's event the model refuses too,
-        /// counted in `hostDefects`.
-        case recorded(TraceEvent)
-        /// A worker's event broke the model and was not recorded; an `error` event was
-        /// recorded instead.
-        case rejected(LifecycleViolation)
-    }
-
     /// The host's own events the model refused, the first few of them.
     public struct HostDefects: Sendable, Equatable {
         /// How many there were.
@@ -48,7 +24,6 @@ public final class TraceRecorder: Sendable {
 
     private struct State: ~Copyable {
         package var nextSeq = 1
-        package var verifier = TraceVerifier()
         package var hostDefects = HostDefects()
         package var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         package var nextSubscriberID = 0
@@ -104,51 +79,30 @@ public final class TraceRecorder: Sendable {
         Double(start.nanoseconds(to: LoopInstant.now())) * 1e-9
     }
 
-    /// Records `event`, assigning `seq` and `t`, and checks it against the model first;
-    /// `author` decides what a refusal means (see the type's summary).
+    /// Records `event`, assigning `seq` and `t`, and returns it as recorded.
     ///
     /// Consuming: an event handed over as the caller's only reference is stamped in place,
     /// not copied (its storage is a class, copied on write).
     @discardableResult
-    public func record(_ event: consuming TraceEvent, by author: Author = .host) -> Outcome {
-        record(consume event, by: author, callback: nil)
-    }
-
-    /// `record(_:by:)` for a callback whose maker holds its name as a `CallbackName`
-    /// already (`callback`, the one `event.name` names): the model check skips its lookup.
-    package func record(_ event: consuming TraceEvent, by author: Author, callback: CallbackName?) -> Outcome {
+    public func record(_ event: consuming TraceEvent) -> TraceEvent {
+        var event = event
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
-            let time = elapsed
-            event.time = time
+            event.time = elapsed
             event.seq = state.nextSeq
-            if let violation = state.verifier.check(event, callback: callback) {
-                guard author == .worker else {
-                    state.hostDefects.count += 1
-                    if state.hostDefects.first.count < HostDefects.kept {
-                        state.hostDefects.first.append(violation)
-                    }
-                    append(event, to: &state)
-                    return .recorded(event)
-                }
-                let error = TraceEvent(
-                    seq: state.nextSeq,
-                    time: time,
-                    kind: .error,
-                    scene: event.scene,
-                    name: event.name,
-                    viewController: event.viewController,
-                    op: "protocol",
-                    code: ProtocolError.Code.invalidMessage.rawValue,
-                    message: "model violation: expected \(violation.expected), got \(violation.got)"
-                )
-                // An error event only takes part in the seq order: it cannot be refused.
-                _ = state.verifier.check(error)
-                append(error, to: &state)
-                return .rejected(violation)
-            }
             append(event, to: &state)
-            return .recorded(event)
+        }
+        return event
+    }
+
+    /// Counts `violation`, an event of the host's own the model refused (a scene's machine
+    /// found it): zero in a correct host, whatever its workers do.
+    package func noteHostDefect(_ violation: LifecycleViolation) {
+        state.withLock { state in
+            state.hostDefects.count += 1
+            if state.hostDefects.first.count < HostDefects.kept {
+                state.hostDefects.first.append(violation)
+            }
         }
     }
 
@@ -300,10 +254,5 @@ public final class TraceRecorder: Sendable {
         // Nothing more is written: the file's thread writes what is queued, closes the file
         // and ends (`fileWritten` waits for that).
         file?.close()
-    }
-
-    /// The model's view of one scene, as the recorded events left it.
-    package func checker(for scene: String) -> SceneTraceChecker? {
-        state.withLock { $0.verifier.checker(forScene: scene) }
     }
 }

@@ -58,11 +58,11 @@ extension SceneMachine {
         case storeSession(SceneSession)
         /// Delete the session; answer with `storeCompleted`.
         case deleteSession
-        /// Append to the trace.
+        /// Append to the trace (the machine has checked it against the model already).
         case record(TraceEvent)
-        /// Append a worker's callback to the trace and answer with `callbackRecorded`: the
-        /// recorder's model check may reject it.
-        case recordCallback(TraceEvent, CallbackName)
+        /// An event of the host's own that the model refuses: a defect of the host, recorded
+        /// as it is (so the trace fails verification) and counted.
+        case hostDefect(LifecycleViolation)
         /// Resume a caller of `perform`, `kill` or `waitFor`.
         case resume(CallerID, Result<Void, HostError>)
         case armTimer(TimerToken, after: Duration)

@@ -129,7 +129,7 @@ extension SceneMachine {
             }
             inFlight = InFlight(work: work, steps: [.send(.didDiscardSceneSessions(sessions: sessions))])
         case .recordInTurn(let event, let caller):
-            output.append(.record(event))
+            record(event)
             if let caller { output.append(.resume(caller, .success(()))) }
         case .settle(let caller):
             output.append(.resume(caller, .success(())))
@@ -189,13 +189,13 @@ extension SceneMachine {
         var event = TraceEvent(kind: .error, scene: id, op: op, code: ProtocolError.Code.illegalTransition.rawValue)
         event.message = reason
         event.viewController = viewController
-        output.append(.record(event))
+        record(event)
         output.append(.resume(caller, .failure(.refused(scene: id, op: op, reason: reason))))
     }
 
     /// Records an `error` trace event for this scene.
     package mutating func recordError(op: String, _ code: ProtocolError.Code, _ message: String) {
-        output.append(.record(TraceEvent(kind: .error, scene: id, op: op, code: code.rawValue, message: message)))
+        record(TraceEvent(kind: .error, scene: id, op: op, code: code.rawValue, message: message))
     }
 
     package mutating func setWait(_ wait: Wait) {

@@ -55,7 +55,7 @@ extension SceneMachine {
         case .resume:
             guard let pid = worker?.pid else { return }
             output.append(.signalProcessGroup(SIGCONTNumber))
-            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: pid)))
+            record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: pid))
             lifecycle.resumed()
 
         case .deliverQueuedNotifications:
@@ -113,9 +113,7 @@ extension SceneMachine {
             }
 
         case .discardSession:
-            output.append(
-                .record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
-            )
+            record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
             output.append(.deleteSession)
             output.append(.announceDiscard)
             session = nil

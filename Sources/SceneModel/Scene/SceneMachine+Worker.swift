@@ -43,22 +43,6 @@ extension SceneMachine {
         return finishEvent()
     }
 
-    /// The trace recorder took (`accepted`) or rejected a callback of `recordCallback`.
-    package mutating func callbackRecorded(_ name: CallbackName, accepted: Bool) -> [Action] {
-        guard worker != nil else { return finishEvent() }
-        if !accepted {
-            violation("callback \(name) breaks the lifecycle model")
-        } else {
-            for next in StateDerivation.states(after: name, current: worker!.tracedActivation) {
-                output.append(
-                    .record(TraceEvent(kind: .state, scene: id, from: self.worker!.tracedActivation, to: next))
-                )
-                self.worker!.tracedActivation = next
-            }
-        }
-        return finishEvent()
-    }
-
     /// The worker's stdout reached EOF, or a write found its stdin closed, while it was not
     /// seen dead: it can never answer again. A dying worker closes its pipes a moment before
     /// its death is seen, so it is given `pipeClosedGrace` to be seen dead; alive and not
@@ -120,22 +104,20 @@ extension SceneMachine {
             status: status,
             signal: signal
         )
-        output.append(
-            .record(
-                TraceEvent(
-                    kind: .process,
-                    scene: id,
-                    processEvent: .exited,
-                    pid: pid,
-                    reason: exit.reason,
-                    status: status,
-                    signal: signal.map(SignalNames.name(of:)),
-                    silent: worker.killedSilently && exit.reason == .killed ? true : nil
-                )
+        record(
+            TraceEvent(
+                kind: .process,
+                scene: id,
+                processEvent: .exited,
+                pid: pid,
+                reason: exit.reason,
+                status: status,
+                signal: signal.map(SignalNames.name(of:)),
+                silent: worker.killedSilently && exit.reason == .killed ? true : nil
             )
         )
         if worker.tracedActivation != .unattached {
-            output.append(.record(TraceEvent(kind: .state, scene: id, from: worker.tracedActivation, to: .unattached)))
+            record(TraceEvent(kind: .state, scene: id, from: worker.tracedActivation, to: .unattached))
         }
         let background = lifecycle.activation == .background
         let root = lifecycle.stack.first ?? "Root"
@@ -225,7 +207,7 @@ extension SceneMachine {
             heldRestorationCallback = event
             return
         }
-        output.append(.recordCallback(event, callback.name))
+        recordWorkerCallback(event, callback.name)
     }
 
     /// Records the held `stateRestorationActivity` callback: with `result` when that is the
@@ -239,7 +221,7 @@ extension SceneMachine {
             default: break
             }
         }
-        output.append(.recordCallback(event, CallbackName(named: event.name ?? "") ?? .stateRestorationActivity))
+        recordWorkerCallback(event, CallbackName(named: event.name ?? "") ?? .stateRestorationActivity)
     }
 
     /// `present` while a present request runs: its callbacks begin as a push's do, and the

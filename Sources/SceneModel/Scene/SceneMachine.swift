@@ -52,6 +52,12 @@ package struct SceneMachine: Sendable {
     package var output: [Action] = []
     /// Empty storage for the next `output` (see `recycle`).
     var spareOutput: [Action] = []
+    /// The model's view of this scene's trace: every event the machine records is checked
+    /// here first, a worker's callbacks before they are recorded at all.
+    package var checker = SceneTraceChecker()
+    /// Whether events are checked against the model at all: always in a host; a unit test's
+    /// scripted worker that reports only the callbacks the test is about turns it off.
+    package var checksModel = true
 
     package init(id: String, configuration: Configuration, session: SceneSession?, discardedAtLaunch: Bool) {
         self.id = id
@@ -61,7 +67,53 @@ package struct SceneMachine: Sendable {
         lastConnectedArgv = session?.worker
         lifecycle.sessionExists = session != nil
         if session?.lifecycle == .app { lifecycle.kind = .app }
-        if discardedAtLaunch { lifecycle.discarded() }
+        if discardedAtLaunch {
+            lifecycle.discarded()
+            // The host recorded the discard before this machine existed.
+            _ = checker.check(
+                TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue)
+            )
+        }
+    }
+
+    /// Records `event`, one of the host's own for this scene: the model checks it first,
+    /// and one it refuses is a defect of the host (recorded all the same).
+    package mutating func record(_ event: TraceEvent) {
+        if checksModel, event.kind == .callback || event.kind == .state || event.kind == .process,
+            let violation = checker.check(event, callback: nil)
+        {
+            output.append(.hostDefect(violation))
+        }
+        output.append(.record(event))
+    }
+
+    /// Records a callback the worker reported, if the model accepts it, with the state
+    /// events it defines; one the model refuses is the worker's protocol violation, recorded
+    /// as an `error` event in its place.
+    mutating func recordWorkerCallback(_ event: TraceEvent, _ name: CallbackName) {
+        if checksModel, let refusal = checker.check(event, callback: name) {
+            output.append(
+                .record(
+                    TraceEvent(
+                        kind: .error,
+                        scene: id,
+                        name: event.name,
+                        viewController: event.viewController,
+                        op: "protocol",
+                        code: ProtocolError.Code.invalidMessage.rawValue,
+                        message: "model violation: expected \(refusal.expected), got \(refusal.got)"
+                    )
+                )
+            )
+            violation("callback \(name) breaks the lifecycle model")
+            return
+        }
+        output.append(.record(event))
+        guard worker != nil else { return }
+        for next in StateDerivation.states(after: name, current: worker!.tracedActivation) {
+            record(TraceEvent(kind: .state, scene: id, from: worker!.tracedActivation, to: next))
+            worker!.tracedActivation = next
+        }
     }
 
     package var status: SceneStatus {
@@ -194,9 +246,7 @@ package struct SceneMachine: Sendable {
         beforeLaunch = nil
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
-        output.append(
-            .record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv))
-        )
+        record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv))
         for signal in deferred { output.append(.signal(signal)) }
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
@@ -322,7 +372,7 @@ package struct SceneMachine: Sendable {
             return finishEvent()
         }
         if lifecycle.shouldSuspend {
-            output.append(.record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid)))
+            record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid))
             lifecycle.suspended()
         } else {
             // What made the suspension moot came while the kernel stopped the group: the app
