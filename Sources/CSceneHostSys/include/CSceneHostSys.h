@@ -101,22 +101,18 @@ int csh_sched_getaffinity(int tid, size_t size, void *mask);
 int csh_sched_getcpu(void);
 int csh_gettid(void);
 
-/// Lets a worker's main thread, which waits for requests in a blocking read(2), run the work
-/// queued on its main queue (`Task { @MainActor in … }`, `DispatchQueue.main.async`) between
-/// requests, as a run loop would. `csh_main_queue_wake_start` (main thread, once): turns the
-/// main queue into a run-loop queue and starts a watcher thread that interrupts the main
-/// thread's read with `csh_main_queue_wake_signal()` (SIGRTMIN+3; its handler does nothing)
-/// when work is queued while it reads. 0, or an errno value: then no watcher runs, and the
-/// work runs before each read (work queued while the thread reads waits for the next request).
-/// `csh_main_queue_will_read`: 1 when the caller may block in its read, 0 when work is waiting
-/// (run it first); `csh_main_queue_did_read` after the read returns, whatever it returned.
-/// `csh_main_queue_run_pending`: runs the waiting work (1), or returns 0 at once, without a
-/// system call, when none waits (without a watcher: runs whatever is queued, and returns 1).
+/// Lets a worker's main thread, which waits for requests, run the work queued on its main
+/// queue (`Task { @MainActor in … }`, `DispatchQueue.main.async`) between requests, as a run
+/// loop would, with no thread or signal of its own: the main queue's wake-up is an eventfd
+/// polled beside the requests' descriptor. `csh_main_queue_wake_start` (main thread, once,
+/// before anything is queued): turns the main queue into a run-loop queue; 0, or an errno
+/// value (then the work runs before each read, and work queued while the thread waits waits
+/// for the next request). `csh_main_queue_run_pending`: runs the waiting work (1), or returns
+/// 0 when none waits. `csh_main_queue_wait(fd)`: blocks until `fd` is readable (bit 1) or work
+/// is queued (bit 2); 0 after a signal, -1 on an error.
 int csh_main_queue_wake_start(void);
-int csh_main_queue_wake_signal(void);
-int csh_main_queue_will_read(void);
-void csh_main_queue_did_read(void);
 int csh_main_queue_run_pending(void);
+int csh_main_queue_wait(int fd);
 
 /// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
 int csh_malloc_trim(size_t pad);

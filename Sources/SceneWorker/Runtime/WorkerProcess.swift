@@ -17,12 +17,12 @@ enum WorkerProcess {
 
     static func run(app: WorkerApp, faults: FaultPlan) -> Never {
         prepareProcess(faults: faults)
-        // First, before anything queues work on the main queue. Without its watcher (a
-        // thread limit), main-queue work runs only as requests come.
-        let watchError = csh_main_queue_wake_start()
-        if watchError != 0 {
+        // First, before anything queues work on the main queue. Without its eventfd (none
+        // given), main-queue work runs only as requests come.
+        let wakeError = csh_main_queue_wake_start()
+        if wakeError != 0 {
             let message =
-                "scenehost worker: main-queue work runs only with host requests: \(String(cString: strerror(watchError)))\n"
+                "scenehost worker: main-queue work runs only with host requests: \(String(cString: strerror(wakeError)))\n"
             _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
         }
         let output = OutputWriter(fileDescriptor: protocolOutput())
@@ -76,7 +76,10 @@ enum WorkerProcess {
             // the death signal then follows the launcher, and stdin's EOF the host.)
             exit(1)
         }
-        _ = csh_start_group_sentinel()  // the group dies with us even if the host was SIGKILLed
+        // The group dies with us even if the host was SIGKILLed: a group a host made for us.
+        // Run by hand (`hostctl worker | consumer` in a job-control shell) the worker may
+        // lead a group that is the user's pipeline, not ours to kill.
+        if getenv("SCENEHOST_HOST_PID") != nil { _ = csh_start_group_sentinel() }
         signal(SIGPIPE, SIG_IGN)
         if faults.ignoreSIGTERM {
             signal(SIGTERM, SIG_IGN)
@@ -102,41 +105,38 @@ enum WorkerProcess {
         session: WorkerSession,
         output: OutputWriter
     ) -> Int {
+        // Whether main-queue work may be waiting: at first, and whenever the wait said so (the
+        // common turn, a request and no work, costs no look at the main queue).
+        var workMayWait = true
         while true {
-            session.beginMainQueueTurn()
-            if csh_main_queue_run_pending() != 0 {
-                output.take(from: session.sink)
-                output.flush()
-                if let status = session.exitStatus {
-                    exit(status)
+            if workMayWait {
+                workMayWait = false
+                session.beginMainQueueTurn()
+                if csh_main_queue_run_pending() != 0 {
+                    output.take(from: session.sink)
+                    output.flush()
+                    if let status = session.exitStatus {
+                        exit(status)
+                    }
                 }
             }
-            // Work queued by the work just run waits: a request already in the pipe goes
-            // first, so an app whose main-queue work queues more forever still serves the host.
-            if csh_main_queue_will_read() == 0, !requestWaiting() {
-                continue
-            }
+            // A request and work both waiting: the request first (the work runs next turn),
+            // so an app whose main-queue work queues more forever still serves the host.
+            let ready = csh_main_queue_wait(0)
+            if ready < 0 { return 0 }
+            if ready & 2 != 0 { workMayWait = true }
+            guard ready & 1 != 0 else { continue }
             let count = read(0, buffer.baseAddress, buffer.count)
-            csh_main_queue_did_read()
             if count >= 0 {
                 return count
             }
             switch errno {
-            case EINTR:
+            case EINTR, EAGAIN, EWOULDBLOCK:
                 continue
-            case EAGAIN, EWOULDBLOCK:
-                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, -1)
             default:
                 return 0
             }
         }
-    }
-
-    /// Whether stdin has something to read (a request, or EOF) right now.
-    private static func requestWaiting() -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) != 0
     }
 
     /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it
