@@ -275,7 +275,8 @@ enum ClientCommands {
                 row.pid.map { String($0) } ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
-                row.presented.map { "\($0) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
+                // An app names its controllers: what it names is escaped, as `events` and errors do.
+                row.presented.map { "\(escapingTerminalControls($0)) (\(row.presentation?.rawValue ?? "?"))" } ?? "-",
                 row.selectedTab.map { String($0) } ?? "-",
                 row.lifecycle.rawValue,
                 row.worker.map { escapingTerminalControls($0.joined(separator: " ")) } ?? "-",
