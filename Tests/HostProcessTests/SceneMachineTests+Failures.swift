@@ -247,6 +247,25 @@ extension SceneMachineTests {
         #expect(harness.error(of: connect) != nil)
     }
 
+    /// SIGCONT to a suspended scene is refused, with nothing sent: it would resume the worker
+    /// while the status and the trace say suspended. Foreground resumes it.
+    @Test func sigcontToASuspendedSceneIsRefused() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneDidEnterBackground])
+        harness.advance(by: .milliseconds(50))
+        #expect(harness.machine.status.process == .suspended)
+        let kill = harness.request(.kill(signal: SIGCONTNumber))
+        guard case .refused(_, _, let reason) = harness.error(of: kill) else {
+            Issue.record("SIGCONT to a suspended scene must be refused: \(String(describing: harness.error(of: kill)))")
+            return
+        }
+        #expect(reason.contains("foreground"))
+        #expect(harness.signals.isEmpty && harness.processGroupSignals.isEmpty)
+        #expect(harness.machine.status.process == .suspended)
+    }
+
     /// Issue 13 item 21: a signal other than SIGKILL leaves a suspended worker stopped.
     @Test func aSignalToASuspendedSceneDoesNotResumeIt() {
         var harness = SceneMachineHarness()
