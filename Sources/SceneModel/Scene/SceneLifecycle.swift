@@ -176,7 +176,9 @@ package struct SceneLifecycle: Sendable {
             // SIGCONT resumes a stopped process whatever else is pending: the scene would run
             // while its status, and the trace, say suspended.
             if signal == SIGCONTNumber, process == .suspended {
-                return .refuse("SIGCONT would resume the suspended worker behind the host's back: foreground resumes it")
+                return .refuse(
+                    "SIGCONT would resume the suspended worker behind the host's back: foreground resumes it"
+                )
             }
             return .perform([.signal(signal, .killed)])
         case .tap:
