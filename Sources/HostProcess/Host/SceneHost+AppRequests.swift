@@ -20,21 +20,23 @@ extension SceneHost {
             var target = session
             if target == nil { target = await newSceneIdentifier(openedBy: opener) }
             guard let target else { return await refuseInTurn(change, from: opener, .tooManyWindows) }
-            guard let handle = await appRequestTarget(target, of: change, from: opener) else { return }
-            let status = await handle.status()
-            if !status.process.isAlive {
-                let launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
-                await carryOut(change, from: opener) { try await handle.perform(.connect(launch: launch)) }
-            } else if let activityType {
-                await carryOut(change, from: opener) {
-                    try await handle.perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+            await onAppRequestTarget(target, of: change, from: opener) { handle in
+                let status = await handle.status()
+                if !status.process.isAlive {
+                    let launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
+                    await carryOut(change, from: opener) { try await handle.perform(.connect(launch: launch)) }
+                } else if let activityType {
+                    await carryOut(change, from: opener) {
+                        try await handle.perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+                    }
+                } else if status.activation == .background {
+                    await carryOut(change, from: opener) { try await handle.perform(.foreground) }
                 }
-            } else if status.activation == .background {
-                await carryOut(change, from: opener) { try await handle.perform(.foreground) }
             }
         case .requestSceneSessionDestruction(let session):
-            guard let handle = await appRequestTarget(session, of: change, from: opener) else { return }
-            await carryOut(change, from: opener) { try await handle.perform(.discard) }
+            await onAppRequestTarget(session, of: change, from: opener) { handle in
+                await carryOut(change, from: opener) { try await handle.perform(.discard) }
+            }
         case .push, .pop, .beginBackgroundTask, .endBackgroundTask, .setStack, .present, .dismiss, .selectTab,
             .addChild, .removeChild:
             return
@@ -74,30 +76,35 @@ extension SceneHost {
         }
     }
 
-    /// Records the request on `target` and returns the target's handle; nil when there is
-    /// none to act on (a name no scene may have, or the host began to quit meanwhile: then the
-    /// request is refused as the quit's).
-    private func appRequestTarget(_ target: String, of change: AppChange, from opener: String) async -> SceneHandle? {
-        let handle: SceneHandle
-        do throws(HostError) {
-            handle = try scene(target)
-        } catch .shuttingDown {
+    /// Records the request on `target` and runs `body` with the target's handle, as a
+    /// client's request runs: a target that `body` left with nothing (a refused request for a
+    /// made-up name) is forgotten again, so an app that names sessions in a loop holds no
+    /// memory and no `ps` row for them. Nothing runs for a name no scene may have, and a
+    /// request the host's quit overtook is refused as the quit's on the asking scene.
+    private func onAppRequestTarget(
+        _ target: String,
+        of change: AppChange,
+        from opener: String,
+        _ body: (SceneHandle) async -> Void
+    ) async {
+        do {
+            try await using(target) { controller in
+                trace.record(
+                    TraceEvent(
+                        kind: .host,
+                        scene: target,
+                        name: change.name,
+                        value: .object(["requestedBy": .string(opener)]),
+                        origin: CallbackOrigin.app.rawValue
+                    )
+                )
+                await body(SceneHandle(controller: controller, frameLimit: RequestLimits.frameLimit(configuration)))
+            }
+        } catch HostError.shuttingDown {
             await refuseInTurn(change, from: opener, .quitting)
-            return nil
         } catch {
             // An identifier no scene may have: the worker checks them and lets none through.
-            return nil
         }
-        trace.record(
-            TraceEvent(
-                kind: .host,
-                scene: target,
-                name: change.name,
-                value: .object(["requestedBy": .string(opener)]),
-                origin: CallbackOrigin.app.rawValue
-            )
-        )
-        return handle
     }
 
     /// `A-1`, `A-2`, …: the first name after the opener's that no session, no scene in use
