@@ -25,4 +25,34 @@ import Testing
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
+
+    /// Windows an app names itself count against the same cap: with the cap reached, a
+    /// request for a new named session is refused and starts nothing; one for a window that
+    /// already counted is not.
+    @Test func aNamedWindowRequestBeyondTheLimitIsRefusedToo() async throws {
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        host.reservedWindowNames.withLock { names in
+            for number in 0..<SceneHost.maximumAppOpenedWindows { names.insert("W\(number)") }
+        }
+        let scene = try host.scene("A")
+        try await scene.connect()
+        let mark = host.lastSeq
+        await host.performAppRequest(
+            from: "A",
+            .requestSceneSessionActivation(session: "Named-1", activityType: nil, userInfo: nil)
+        )
+        let refusal = try await host.trace.firstEvent(fromSeq: mark + 1, "the refusal") {
+            $0.kind == .error && $0.op == "requestSceneSessionActivation"
+        }
+        #expect(refusal.scene == "A")
+        #expect(!host.trace.history.contains { $0.scene == "Named-1" && $0.processEvent == .spawned })
+        // A window that counted already opens again.
+        await host.performAppRequest(
+            from: "A",
+            .requestSceneSessionActivation(session: "W0", activityType: nil, userInfo: nil)
+        )
+        #expect(try await host.scene("W0").status().process == .running)
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
 }

@@ -20,6 +20,11 @@ extension SceneHost {
             var target = session
             if target == nil { target = await newSceneIdentifier(openedBy: opener) }
             guard let target else { return await refuseInTurn(change, from: opener, .tooManyWindows) }
+            // A named session opens a window too when nothing runs it: one cap for every
+            // window apps open, however they name it.
+            if session != nil, await !isRunning(target), !reserveWindowName(target) {
+                return await refuseInTurn(change, from: opener, .tooManyWindows)
+            }
             await onAppRequestTarget(target, of: change, from: opener) { handle in
                 let status = await handle.status()
                 if !status.process.isAlive {
@@ -104,6 +109,23 @@ extension SceneHost {
             await refuseInTurn(change, from: opener, .quitting)
         } catch {
             // An identifier no scene may have: the worker checks them and lets none through.
+        }
+    }
+
+    /// Whether scene `identifier` has a live worker.
+    private func isRunning(_ identifier: String) async -> Bool {
+        guard let scene = existingScene(identifier) else { return false }
+        return await scene.status.process.isAlive
+    }
+
+    /// Counts the window `name` against `maximumAppOpenedWindows`; false when the cap is
+    /// reached. A name counted once (a window the app closes and opens again) counts once.
+    private func reserveWindowName(_ name: String) -> Bool {
+        reservedWindowNames.withLock { names in
+            if names.contains(name) { return true }
+            guard names.count < Self.maximumAppOpenedWindows else { return false }
+            names.insert(name)
+            return true
         }
     }
 
