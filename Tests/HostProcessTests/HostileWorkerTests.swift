@@ -92,11 +92,10 @@ import Testing
                 #expect(stored != nil, sourceLocation: sourceLocation)
             }
             // Read the file itself: a second store cannot open the directory the host holds.
+            let sessionsDirectory = open(stateDirectory + "/sessions", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { close(sessionsDirectory) }
             let onDisk: SceneSession? =
-                if case .session(let session) = SessionStore.load(
-                    path: stateDirectory + "/sessions/A.json",
-                    name: "A.json"
-                ) {
+                if case .session(let session) = SessionStore.load("A.json", in: sessionsDirectory, name: "A.json") {
                     session
                 } else {
                     nil

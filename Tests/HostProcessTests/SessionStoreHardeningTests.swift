@@ -343,7 +343,7 @@ import Testing
         let content = Array("{{{".utf8)
         #expect(writeBytes(file, content))
         // A rename that fails as it might on a broken file system (as root nothing else does).
-        let store = try SessionStore(directory: state) { _, _ in
+        let store = try SessionStore(directory: state) { _, _, _ in
             errno = EIO
             return -1
         }

@@ -203,7 +203,7 @@ import Testing
                     return -1
                 }
             case .rename:
-                operations.rename = { _, _ in
+                operations.rename = { _, _, _ in
                     errno = ENOSPC
                     return -1
                 }
@@ -221,7 +221,11 @@ import Testing
             store.close()
         }
         let before = try #require(readWholeFile(state + "/sessions/A.json", limit: 1 << 20))
-        let store = try SessionStore(directory: state, renameFile: { rename($0, $1) }, operations: fault.operations)
+        let store = try SessionStore(
+            directory: state,
+            renameFile: { renameat($0, $1, $0, $2) },
+            operations: fault.operations
+        )
         let failure = #expect(throws: HostError.self) {
             try store.save(SceneSession(identifier: "A", restoration: .string("new")))
         }

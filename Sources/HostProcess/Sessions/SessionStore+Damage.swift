@@ -49,10 +49,11 @@ extension SessionStore {
     /// a frame).
     package static let maximumSessionFileBytes = FrameLimits.defaultMaximumFrameSize - 8192
 
-    /// Loads the session file `path` (named `name` in `sessions/`), or says why it is damaged.
-    package static func load(path: String, name: String) -> LoadOutcome {
+    /// Loads the session file `file` in the held `directory` (`sessions/`, where it is
+    /// named `name`), or says why it is damaged.
+    package static func load(_ file: String, in directory: Int32, name: String) -> LoadOutcome {
         let bytes: [UInt8]
-        switch StateFiles.readRegularFile(path, limit: 16 << 20) {
+        switch StateFiles.readRegularFile(file, in: directory, limit: 16 << 20) {
         case .success(let content): bytes = content
         case .failure(.notRegular(let what)): return .damaged(reason: "not a regular file: \(what)")
         case .failure(.unreadable(let why)): return .damaged(reason: "cannot be read: \(why)")
@@ -89,14 +90,17 @@ extension SessionStore {
     /// never replaced (`rename` would replace it silently). Checking first and renaming after
     /// cannot race another host: the directory lock keeps every other store out.
     package static func keepAside(
-        _ path: String,
-        renameFile: (String, String) -> Int32
+        _ name: String,
+        in directory: Int32,
+        path: String,
+        renameFile: (Int32, String, String) -> Int32
     ) -> DamagedSessionFile.Disposition {
         var number = 0
         while true {
-            let candidate = path + ".damaged" + (number == 0 ? "" : ".\(number)")
+            let suffix = ".damaged" + (number == 0 ? "" : ".\(number)")
+            let candidate = path + suffix
             var info = stat()
-            if lstat(candidate, &info) == 0 {
+            if fstatat(directory, name + suffix, &info, AT_SYMLINK_NOFOLLOW) == 0 {
                 number += 1
                 continue
             }
@@ -105,7 +109,7 @@ extension SessionStore {
             guard code == ENOENT else {
                 return .leftInPlace(because: "cannot check \(candidate): \(String(cString: strerror(code)))")
             }
-            guard renameFile(path, candidate) == 0 else {
+            guard renameFile(directory, name, name + suffix) == 0 else {
                 return .leftInPlace(because: "cannot rename it to \(candidate): \(String(cString: strerror(errno)))")
             }
             return .keptAside(as: candidate)

@@ -22,6 +22,11 @@ public final class SessionStore: Sendable {
     private let directory: String?
     /// Held while the store may touch `directory`; nil for a memory-only store.
     private let lock: StateDirectoryLock?
+    /// `sessions/` and `discarded/`, held open from the start: every file operation is
+    /// relative to them, so a directory swapped after the start is never written (-1 for a
+    /// memory-only store).
+    private let sessionsDirectory: Int32
+    private let discardedDirectory: Int32
     private let operations: StateFileOperations
     private let sessions: Locked<[String: SceneSession]>
     /// Names (in `sessions/`) of damaged files that could not be kept aside: they are still
@@ -35,14 +40,15 @@ public final class SessionStore: Sendable {
     /// Throws `stateDirectoryInUse` while another store or host holds the directory, and
     /// `unsafeStateDirectory` for a directory that is not the user's own and private.
     public convenience init(directory: String?) throws(HostError) {
-        try self.init(directory: directory, renameFile: { rename($0, $1) })
+        try self.init(directory: directory, renameFile: { renameat($0, $1, $0, $2) })
     }
 
-    /// `renameFile` keeps a damaged file aside (`rename(2)`; a test makes it fail);
-    /// `operations` writes the files (a test makes them fail as a full disk would).
+    /// `renameFile` keeps a damaged file aside (`renameat(2)` within `sessions/`; a test
+    /// makes it fail); `operations` writes the files (a test makes them fail as a full disk
+    /// would).
     package init(
         directory: String?,
-        renameFile: (String, String) -> Int32,
+        renameFile: (Int32, String, String) -> Int32,
         operations: StateFileOperations = .system
     ) throws(HostError) {
         self.directory = directory
@@ -51,38 +57,67 @@ public final class SessionStore: Sendable {
         var loaded: [String: SceneSession] = [:]
         var damaged: [DamagedSessionFile] = []
         var inPlace: Set<String> = []
+        var held: (sessions: Int32, discarded: Int32) = (-1, -1)
         if let directory {
             // The directory may be reached through a symlink (the user's choice); what it
-            // resolves to must be theirs.
+            // resolves to must be theirs, and so must the way to it.
             try StateFiles.makePrivateDirectory(directory, followingSymlink: true)
+            try StateFiles.checkParents(of: directory)
             // Before anything is read or renamed: the files of a live host are its own.
             lock = try StateDirectoryLock(directory: directory)
-            for path in [directory + "/sessions", directory + "/discarded"] {
-                try StateFiles.makePrivateDirectory(path, followingSymlink: false)
-                StateFiles.removeTemporaries(in: path)
-            }
+            held = try Self.openSubdirectories(of: directory)
             // Only `<id>.json` is a session file: names kept aside end in `.damaged` or
             // `.damaged.N` and are never loaded again (nor deleted: `delete` names its file).
-            let names = StateFiles.listDirectory(directory + "/sessions").sorted()
+            let names = StateFiles.listDirectory(held.sessions).sorted()
             for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
                 let path = directory + "/sessions/" + name
-                switch Self.load(path: path, name: name) {
+                switch Self.load(name, in: held.sessions, name: name) {
                 case .session(let session):
                     loaded[session.identifier] = session
                 case .damaged(let reason):
                     // Keep a damaged file aside instead of losing it or refusing to start.
-                    let disposition = Self.keepAside(path, renameFile: renameFile)
+                    let disposition = Self.keepAside(name, in: held.sessions, path: path, renameFile: renameFile)
                     if case .leftInPlace = disposition { inPlace.insert(name) }
                     damaged.append(DamagedSessionFile(path: path, disposition: disposition, reason: reason))
                 }
             }
             // The renames survive a crash (else the next start finds the file again, harmlessly).
-            if !damaged.isEmpty { StateFiles.syncDirectory(directory + "/sessions") }
+            if !damaged.isEmpty { fsync(held.sessions) }
         }
+        self.sessionsDirectory = held.sessions
+        self.discardedDirectory = held.discarded
         self.lock = lock
         self.sessions = Locked(loaded)
         self.damagedInPlace = inPlace
         self.damagedFiles = damaged
+    }
+
+    deinit {
+        if sessionsDirectory >= 0 { Glibc.close(sessionsDirectory) }
+        if discardedDirectory >= 0 { Glibc.close(discardedDirectory) }
+    }
+
+    /// Opens `sessions/` and `discarded/` (created if needed) through one descriptor of the
+    /// directory, and removes the temporaries a crashed store left in them.
+    private static func openSubdirectories(
+        of directory: String
+    ) throws(HostError) -> (sessions: Int32, discarded: Int32) {
+        let root = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else {
+            throw HostError.io("cannot open state directory \(directory): \(StateFiles.errorText())")
+        }
+        defer { Glibc.close(root) }
+        let sessions = try StateFiles.openPrivateSubdirectory("sessions", in: root, path: directory + "/sessions")
+        let discarded: Int32
+        do {
+            discarded = try StateFiles.openPrivateSubdirectory("discarded", in: root, path: directory + "/discarded")
+        } catch {
+            Glibc.close(sessions)
+            throw error
+        }
+        StateFiles.removeTemporaries(in: sessions)
+        StateFiles.removeTemporaries(in: discarded)
+        return (sessions, discarded)
     }
 
     /// True for a store without a state directory: saving and deleting touch only memory,
@@ -125,7 +160,8 @@ public final class SessionStore: Sendable {
                 try StateFiles.writeAtomically(
                     bytes,
                     to: name,
-                    in: directory + "/sessions",
+                    in: sessionsDirectory,
+                    path: directory + "/sessions",
                     operations: operations,
                     failure: { HostError.sessionNotStored(scene: session.identifier, reason: $0) }
                 )
@@ -138,13 +174,13 @@ public final class SessionStore: Sendable {
     /// only forgets the session in memory: the directory may belong to another host by then.
     public func delete(_ identifier: String) {
         sessions.withLock { _ = $0.removeValue(forKey: identifier) }
-        guard let directory, let lock, SceneSession.isValidIdentifier(identifier) else { return }
+        guard directory != nil, let lock, SceneSession.isValidIdentifier(identifier) else { return }
         try? lock.whileHeld { () throws(HostError) in
             if !damagedInPlace.contains(identifier + ".json") {
-                unlink(directory + "/sessions/" + identifier + ".json")
+                unlinkat(sessionsDirectory, identifier + ".json", 0)
             }
-            unlink(directory + "/discarded/" + identifier)
-            StateFiles.syncDirectory(directory + "/sessions")
+            unlinkat(discardedDirectory, identifier, 0)
+            fsync(sessionsDirectory)
         }
     }
 
@@ -157,7 +193,8 @@ public final class SessionStore: Sendable {
             try StateFiles.writeAtomically(
                 [],
                 to: identifier,
-                in: directory + "/discarded",
+                in: discardedDirectory,
+                path: directory + "/discarded",
                 operations: operations,
                 failure: { HostError.sessionNotStored(scene: identifier, reason: "discard not recorded: \($0)") }
             )
@@ -170,8 +207,8 @@ public final class SessionStore: Sendable {
     /// the temporary of a discard of `<id>`: such a name, left by a crash, is a discard only
     /// if a session of that name exists (an offline discard is only recorded for one).
     public var pendingDiscards: [String] {
-        guard let directory else { return [] }
-        return StateFiles.listDirectory(directory + "/discarded").filter { name in
+        guard directory != nil else { return [] }
+        return StateFiles.listDirectory(discardedDirectory).filter { name in
             guard SceneSession.isValidIdentifier(name) else { return false }
             return !name.hasSuffix(".tmp") || session(name) != nil
         }.sorted()
