@@ -376,12 +376,11 @@ import Testing
     /// quit's on the asking scene, before the quit returns: no request is dropped without a
     /// word, nothing is recorded after `stopped` and no worker outlives the host.
     @Test func aQuitWaitsForTheScenesAppsAskedForAndRefusesTheRest() async throws {
-        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
-            let scene = try host.scene("A")
-            try await scene.connect()
-            for _ in 0..<4 { try await scene.notify("openWindow", value: .bool(true)) }
-            return host
-        }
+        let host = try SceneHost(configuration: TestWorker.configuration())
+        let scene = try host.scene("A")
+        try await scene.connect()
+        for _ in 0..<4 { try await scene.notify("openWindow", value: .bool(true)) }
+        await host.quit()
         let history = host.trace.history
         #expect(history.last?.kind == .host && history.last?.name == "stopped")
         // Each request has one outcome: the window it named launched, or refused the launch
