@@ -61,8 +61,8 @@ let package = Package(
         .testTarget(
             name: "HostProcessTests",
             dependencies: [
-                "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "hostctl",
-                "custom-worker-fixture", "FoundationJSONBench",
+                "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "SceneHostTesting",
+                "hostctl", "custom-worker-fixture", "FoundationJSONBench",
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -32,78 +33,77 @@ import Testing
     /// An app-based app opened by a URL gets it in its launch options; the trace's
     /// `didFinishLaunching` says which.
     @Test func aURLLaunchShowsItsURLOnDidFinishLaunching() async throws {
-        let host = try SceneHost(configuration: Self.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: LaunchParameters(url: "notes://3", lifecycle: .app))
-        #expect(host.compactEvents(of: "A") == Self.launch)
-        let launched = host.trace.history.first { $0.scene == "A" && $0.name == "didFinishLaunching" }
-        #expect(launched?.value == .object(["url": .string("notes://3")]))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: Self.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: LaunchParameters(url: "notes://3", lifecycle: .app))
+            #expect(host.compactEvents(of: "A") == Self.launch)
+            let launched = host.trace.history.first { $0.scene == "A" && $0.name == "didFinishLaunching" }
+            #expect(launched?.value == .object(["url": .string("notes://3")]))
+        }
     }
 
     @Test func everyTransitionRunsTheAppDelegatesOrder() async throws {
-        let host = try SceneHost(configuration: Self.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: Self.app)
-        #expect(host.compactEvents(of: "A") == Self.launch)
-        #expect(await scene.status().lifecycle == .app)
+        try await withSceneHost(configuration: Self.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: Self.app)
+            #expect(host.compactEvents(of: "A") == Self.launch)
+            #expect(await scene.status().lifecycle == .app)
 
-        var mark = host.lastSeq
-        try await scene.deactivate()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.activate()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.background()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb applicationDidEnterBackground", "state foregroundInactive>background",
-                "cb shouldSaveSecureApplicationState",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.foreground()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationWillEnterForeground", "state background>foregroundInactive",
-                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.terminate()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb applicationDidEnterBackground", "state foregroundInactive>background",
-                "cb shouldSaveSecureApplicationState",
-                "cb applicationWillTerminate", "state background>unattached",
-                "process exited terminated",
-            ]
-        )
-        // No scene callback ever ran.
-        #expect(!host.compactEvents(of: "A").contains { $0.hasPrefix("cb scene") || $0.contains("willConnectTo") })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            var mark = host.lastSeq
+            try await scene.deactivate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.activate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.background()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb applicationDidEnterBackground", "state foregroundInactive>background",
+                    "cb shouldSaveSecureApplicationState",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.foreground()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationWillEnterForeground", "state background>foregroundInactive",
+                    "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.terminate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb applicationDidEnterBackground", "state foregroundInactive>background",
+                    "cb shouldSaveSecureApplicationState",
+                    "cb applicationWillTerminate", "state background>unattached",
+                    "process exited terminated",
+                ]
+            )
+            // No scene callback ever ran.
+            #expect(!host.compactEvents(of: "A").contains { $0.hasPrefix("cb scene") || $0.contains("willConnectTo") })
+        }
     }
 
     @Test func aSwappedPairOfAnAppBasedTraceIsRejected() async throws {
-        let host = try SceneHost(configuration: Self.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: Self.app)
-        try await scene.background()
-        try await scene.foreground()
-        await host.quit()
+        let host = try await withSceneHost(configuration: Self.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: Self.app)
+            try await scene.background()
+            try await scene.foreground()
+            return host
+        }
         let events = host.trace.history
         #expect(firstViolation(events) == nil)
         let pairs: [(CallbackName, CallbackName)] = [
@@ -131,71 +131,68 @@ import Testing
     }
 
     @Test func aLaunchIntoTheBackgroundAppearsOnTheFirstForegroundTrip() async throws {
-        let host = try SceneHost(configuration: Self.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(background: true, launch: Self.app)
-        #expect(
-            host.compactEvents(of: "A") == [
-                "process spawned", "cb willFinishLaunching", "cb didFinishLaunching",
-                "cb loadView Root", "cb viewDidLoad Root",
-                "cb applicationDidEnterBackground", "state unattached>background",
-                "cb shouldSaveSecureApplicationState",
-            ]
-        )
-        let mark = host.lastSeq
-        try await scene.foreground()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
-                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
-                "cb applicationWillEnterForeground", "state background>foregroundInactive",
-                "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
-                "cb viewDidAppear Root",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: Self.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(background: true, launch: Self.app)
+            #expect(
+                host.compactEvents(of: "A") == [
+                    "process spawned", "cb willFinishLaunching", "cb didFinishLaunching",
+                    "cb loadView Root", "cb viewDidLoad Root",
+                    "cb applicationDidEnterBackground", "state unattached>background",
+                    "cb shouldSaveSecureApplicationState",
+                ]
+            )
+            let mark = host.lastSeq
+            try await scene.foreground()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
+                    "cb applicationWillEnterForeground", "state background>foregroundInactive",
+                    "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",
+                    "cb viewDidAppear Root",
+                ]
+            )
+        }
     }
 
     @Test func aSuspendedAppBasedWorkerIsKilledWithNoCallback() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .milliseconds(20)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: Self.app)
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        let mark = host.lastSeq
-        try await scene.terminate()
-        let after = host.compactEvents(of: "A", after: mark)
-        #expect(!after.contains { $0.hasPrefix("cb ") }, "\(after)")
-        #expect(after.contains("process exited killed"))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: Self.app)
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            let mark = host.lastSeq
+            try await scene.terminate()
+            let after = host.compactEvents(of: "A", after: mark)
+            #expect(!after.contains { $0.hasPrefix("cb ") }, "\(after)")
+            #expect(after.contains("process exited killed"))
+        }
     }
 
     @Test func theSavedStateComesBackAfterAKillAndScenesOnlyOperationsAreRefused() async throws {
-        let host = try SceneHost(configuration: Self.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: Self.app)
-        try await scene.background()
-        // An app without scenes has no scene to disconnect, discard or open a URL in.
-        await #expect(throws: HostError.self) { try await scene.disconnect() }
-        await #expect(throws: HostError.self) { try await scene.discard() }
-        try await scene.kill()
-        let mark = host.lastSeq
-        try await scene.connect()
-        let relaunch = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
-        #expect(
-            relaunch.map(\.compact).prefix(4) == [
-                "process spawned", "cb willFinishLaunching", "cb shouldRestoreSecureApplicationState",
-                "cb didFinishLaunching",
-            ]
-        )
-        #expect(relaunch[2].restoration == .object(["backgroundEntries": .int(1)]))
-        #expect(await scene.status().lifecycle == .app)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: Self.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: Self.app)
+            try await scene.background()
+            // An app without scenes has no scene to disconnect, discard or open a URL in.
+            await #expect(throws: HostError.self) { try await scene.disconnect() }
+            await #expect(throws: HostError.self) { try await scene.discard() }
+            try await scene.kill()
+            let mark = host.lastSeq
+            try await scene.connect()
+            let relaunch = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
+            #expect(
+                relaunch.map(\.compact).prefix(4) == [
+                    "process spawned", "cb willFinishLaunching", "cb shouldRestoreSecureApplicationState",
+                    "cb didFinishLaunching",
+                ]
+            )
+            #expect(relaunch[2].restoration == .object(["backgroundEntries": .int(1)]))
+            #expect(await scene.status().lifecycle == .app)
+        }
     }
 }
 
@@ -236,40 +233,38 @@ import Testing
 /// for a scene-based worker.
 @Suite struct AppBasedDiscardTests {
     @Test func aDiscardPassesAnAppBasedWorkerByAndReachesTheNextSceneBasedOne() async throws {
-        let host = try SceneHost(configuration: AppBasedLifecycleTests.unsuspended)
-        let app = try host.scene("A")
-        try await app.connect(launch: AppBasedLifecycleTests.app)
-        let gone = try host.scene("B")
-        try await gone.connect()
-        try await gone.disconnect()
-        try await gone.discard()
-        let next = try host.scene("C")
-        try await next.connect()
-        #expect(!host.compactEvents(of: "A").contains("cb didDiscardSceneSessions"))
-        #expect(host.compactEvents(of: "C").contains("cb didDiscardSceneSessions"))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: AppBasedLifecycleTests.unsuspended) { host in
+            let app = try host.scene("A")
+            try await app.connect(launch: AppBasedLifecycleTests.app)
+            let gone = try host.scene("B")
+            try await gone.connect()
+            try await gone.disconnect()
+            try await gone.discard()
+            let next = try host.scene("C")
+            try await next.connect()
+            #expect(!host.compactEvents(of: "A").contains("cb didDiscardSceneSessions"))
+            #expect(host.compactEvents(of: "C").contains("cb didDiscardSceneSessions"))
+        }
     }
 
     /// A discarded session's next one under the same name has had no app to declare a kind:
     /// opened by a URL, it asks for none, so the default worker runs scene-based and gets the
     /// URL in its connection (the relaunch used to ask for the discarded app's lifecycle).
     @Test func aURLOpensANewSceneBasedSessionAfterAnAppBasedOneWasDiscarded() async throws {
-        let host = try SceneHost(configuration: AppBasedLifecycleTests.unsuspended)
-        let scene = try host.scene("A")
-        try await scene.connect(launch: AppBasedLifecycleTests.app)
-        try await scene.kill()
-        try await scene.discard()
-        let mark = host.lastSeq
-        try await scene.openURL("notes://7")
-        #expect(await scene.status().lifecycle == .scene)
-        let opened = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
-        #expect(opened?.value == .object(["url": .string("notes://7")]))
-        let relaunch = host.compactEvents(of: "A", after: mark)
-        #expect(relaunch.contains("cb willConnectTo"), "\(relaunch)")
-        #expect(!relaunch.contains("cb applicationDidBecomeActive"), "\(relaunch)")
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: AppBasedLifecycleTests.unsuspended) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: AppBasedLifecycleTests.app)
+            try await scene.kill()
+            try await scene.discard()
+            let mark = host.lastSeq
+            try await scene.openURL("notes://7")
+            #expect(await scene.status().lifecycle == .scene)
+            let opened = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+            #expect(opened?.value == .object(["url": .string("notes://7")]))
+            let relaunch = host.compactEvents(of: "A", after: mark)
+            #expect(relaunch.contains("cb willConnectTo"), "\(relaunch)")
+            #expect(!relaunch.contains("cb applicationDidBecomeActive"), "\(relaunch)")
+        }
     }
 }
 
@@ -277,20 +272,19 @@ import Testing
     /// A tab bar root is a scene's: asked for an app-based app, or after one, it is refused
     /// and nothing changes.
     @Test func aTabBarRootIsRefusedForAnAppWithoutScenes() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        await #expect(throws: HostError.self) {
-            try await scene.connect(launch: LaunchParameters(lifecycle: .app, tabs: ["One", "Two"]))
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            await #expect(throws: HostError.self) {
+                try await scene.connect(launch: LaunchParameters(lifecycle: .app, tabs: ["One", "Two"]))
+            }
+            #expect(await scene.status().process == .none)
+            try await scene.connect(launch: LaunchParameters(lifecycle: .app))
+            try await scene.kill()
+            try await scene.waitFor(process: .terminated, timeout: .seconds(30))
+            await #expect(throws: HostError.self) {
+                try await scene.connect(launch: LaunchParameters(tabs: ["One", "Two"]))
+            }
+            #expect(await scene.status().process == .terminated)
         }
-        #expect(await scene.status().process == .none)
-        try await scene.connect(launch: LaunchParameters(lifecycle: .app))
-        try await scene.kill()
-        try await scene.waitFor(process: .terminated, timeout: .seconds(30))
-        await #expect(throws: HostError.self) {
-            try await scene.connect(launch: LaunchParameters(tabs: ["One", "Two"]))
-        }
-        #expect(await scene.status().process == .terminated)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }

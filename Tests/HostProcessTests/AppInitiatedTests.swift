@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -27,35 +28,35 @@ struct AppInitiatedTests {
     }
 
     @Test func theAppPushesAndPopsOnItsOwnAndTheHostFollows() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.notify("openDetail", value: .string("Detail"))
-        #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
-        #expect(await scene.status().stack == ["Root", "Detail"])
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb didReceiveNotification",
-                "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root", "cb viewWillAppear Detail",
-                "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
-                "cb viewDidDisappear Root",
-                "cb viewDidAppear Detail",
-            ]
-        )
-        #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.notify("openDetail", value: .string("Detail"))
+            #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
+            #expect(await scene.status().stack == ["Root", "Detail"])
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb didReceiveNotification",
+                    "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
+                    "cb viewWillAppear Detail",
+                    "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
+                    "cb viewDidDisappear Root",
+                    "cb viewDidAppear Detail",
+                ]
+            )
+            #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
 
-        // The host's own navigation starts from the stack the app left.
-        try await scene.push("More")
-        try await scene.pop()
-        mark = host.lastSeq
-        try await scene.notify("closeDetail", value: .null)
-        #expect(await event(in: host, after: mark, isApp(.deinit, "Detail")) != nil)
-        #expect(await scene.status().stack == ["Root"])
-        await #expect(throws: HostError.self) { try await scene.pop() }
-
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            // The host's own navigation starts from the stack the app left.
+            try await scene.push("More")
+            try await scene.pop()
+            mark = host.lastSeq
+            try await scene.notify("closeDetail", value: .null)
+            #expect(await event(in: host, after: mark, isApp(.deinit, "Detail")) != nil)
+            #expect(await scene.status().stack == ["Root"])
+            await #expect(throws: HostError.self) { try await scene.pop() }
+            return host
+        }
         #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
     }
 
@@ -63,98 +64,95 @@ struct AppInitiatedTests {
     /// right after the reply to the request that queued it, and while the worker waits in
     /// read(2) for the next request (a task that slept first). The host follows what it does.
     @Test func workTheAppQueuesOnTheMainActorRunsBetweenRequests() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        for milliseconds in [0, 20] {
-            let mark = host.lastSeq
-            try await scene.notify("openDetailLater", value: .int(milliseconds))
-            #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
-            #expect(await scene.status().stack == ["Root", "Detail"])
-            #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
-            try await scene.pop()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            for milliseconds in [0, 20] {
+                let mark = host.lastSeq
+                try await scene.notify("openDetailLater", value: .int(milliseconds))
+                #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Detail")) != nil)
+                #expect(await scene.status().stack == ["Root", "Detail"])
+                #expect(host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.count == 9)
+                try await scene.pop()
+            }
+            return host
         }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
         #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
     }
 
     @Test func navigationTheRulesRefuseFailsInTheAppWithNothingChanged() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(600)  // the scene stays running in the background
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect(background: true)
-        let mark = host.lastSeq
-        try await scene.notify("openDetail", value: .null)
-        try await scene.notify("closeDetail", value: .null)
-        // Nothing of the app follows the two notifications: the next host request comes next.
-        try await scene.memoryWarning()
-        #expect(
-            host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") } == [
-                "cb didReceiveNotification", "cb didReceiveNotification", "cb applicationDidReceiveMemoryWarning",
-                "cb didReceiveMemoryWarning Root",
-            ]
-        )
-        #expect(await scene.status().stack == ["Root"])
-        #expect(await scene.status().process != .terminated)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(background: true)
+            let mark = host.lastSeq
+            try await scene.notify("openDetail", value: .null)
+            try await scene.notify("closeDetail", value: .null)
+            // Nothing of the app follows the two notifications: the next host request comes next.
+            try await scene.memoryWarning()
+            #expect(
+                host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") } == [
+                    "cb didReceiveNotification", "cb didReceiveNotification", "cb applicationDidReceiveMemoryWarning",
+                    "cb didReceiveMemoryWarning Root",
+                ]
+            )
+            #expect(await scene.status().stack == ["Root"])
+            #expect(await scene.status().process != .terminated)
+        }
     }
 
     @Test func aBackgroundTaskBegunInSceneDidEnterBackgroundHoldsTheWorkerUntilItEnds() async throws {
         var configuration = TestWorker.configuration(["--background-task-on-enter-background"])
         configuration.backgroundTaskLimit = .seconds(60)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.background()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb sceneDidEnterBackground", "state foregroundInactive>background",
-                "cb beginBackgroundTask", "cb stateRestorationActivity",
-            ]
-        )
-        #expect(host.trace.history.last { $0.name == "beginBackgroundTask" }?.origin == "app")
-        #expect(await scene.status().hasBackgroundTask)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.background()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb sceneDidEnterBackground", "state foregroundInactive>background",
+                    "cb beginBackgroundTask", "cb stateRestorationActivity",
+                ]
+            )
+            #expect(host.trace.history.last { $0.name == "beginBackgroundTask" }?.origin == "app")
+            #expect(await scene.status().hasBackgroundTask)
 
-        mark = host.lastSeq
-        try await scene.notify("finishUpload", value: .null)
-        #expect(await event(in: host, after: mark, isApp(.endBackgroundTask)) != nil)
-        // Without its task the worker is suspended after the suspend delay.
-        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
-        #expect(await !scene.status().hasBackgroundTask)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            mark = host.lastSeq
+            try await scene.notify("finishUpload", value: .null)
+            #expect(await event(in: host, after: mark, isApp(.endBackgroundTask)) != nil)
+            // Without its task the worker is suspended after the suspend delay.
+            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            #expect(await !scene.status().hasBackgroundTask)
+        }
     }
 
     @Test func restorationBringsTheWholeStackBack() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("List")
-        try await scene.push("Detail")
-        try await scene.background()
-        try await scene.kill()
-        try await scene.waitFor(.unattached, timeout: .seconds(30))
-        let mark = host.lastSeq
-        try await scene.connect()
-        #expect(await scene.status().stack == ["Root", "List", "Detail"])
-        let launch = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
-        #expect(
-            Array(launch.prefix(9)) == [
-                "cb willFinishLaunching", "cb didFinishLaunching", "cb willConnectTo", "cb loadView Root",
-                "cb viewDidLoad Root",
-                "cb loadView List", "cb viewDidLoad List", "cb loadView Detail", "cb viewDidLoad Detail",
-            ]
-        )
-        #expect(launch.dropFirst(9).first == "cb viewWillAppear Detail")
-        try await scene.pop()
-        try await scene.pop()
-        #expect(await scene.status().stack == ["Root"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("List")
+            try await scene.push("Detail")
+            try await scene.background()
+            try await scene.kill()
+            try await scene.waitFor(.unattached, timeout: .seconds(30))
+            let mark = host.lastSeq
+            try await scene.connect()
+            #expect(await scene.status().stack == ["Root", "List", "Detail"])
+            let launch = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
+            #expect(
+                Array(launch.prefix(9)) == [
+                    "cb willFinishLaunching", "cb didFinishLaunching", "cb willConnectTo", "cb loadView Root",
+                    "cb viewDidLoad Root",
+                    "cb loadView List", "cb viewDidLoad List", "cb loadView Detail", "cb viewDidLoad Detail",
+                ]
+            )
+            #expect(launch.dropFirst(9).first == "cb viewWillAppear Detail")
+            try await scene.pop()
+            try await scene.pop()
+            #expect(await scene.status().stack == ["Root"])
+        }
     }
 }

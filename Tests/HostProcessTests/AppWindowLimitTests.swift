@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -8,22 +9,21 @@ import Testing
 /// An app asking for windows in a loop cannot spawn without end (docs/LIFECYCLE.md §3c).
 @Suite struct AppWindowLimitTests {
     @Test func aWindowRequestBeyondTheLimitIsRefusedOnTheAskingScene() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        // As if apps had opened the most windows already (without 64 real workers).
-        host.reservedWindowNames.withLock { names in
-            for number in 0..<SceneHost.maximumAppOpenedWindows { names.insert("W\(number)") }
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            // As if apps had opened the most windows already (without 64 real workers).
+            host.reservedWindowNames.withLock { names in
+                for number in 0..<SceneHost.maximumAppOpenedWindows { names.insert("W\(number)") }
+            }
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let mark = host.lastSeq
+            try await scene.notify("openWindow", value: .null)
+            let refusal = try await host.trace.firstEvent(fromSeq: mark + 1, "the refusal") {
+                $0.kind == .error && $0.op == "requestSceneSessionActivation"
+            }
+            #expect(refusal.scene == "A")
+            #expect(!host.trace.history.contains { $0.scene == "A-1" })
         }
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let mark = host.lastSeq
-        try await scene.notify("openWindow", value: .null)
-        let refusal = try await host.trace.firstEvent(fromSeq: mark + 1, "the refusal") {
-            $0.kind == .error && $0.op == "requestSceneSessionActivation"
-        }
-        #expect(refusal.scene == "A")
-        #expect(!host.trace.history.contains { $0.scene == "A-1" })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     /// Windows an app names itself count against the same cap: with the cap reached, a

@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -198,17 +199,16 @@ import Testing
     }
 
     @Test func aCustomWorkerRunsWithItsOwnDelegatesAndRestoresItsDraft() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("Notes")
-        try await scene.connect(worker: [TestWorker.customWorker])
-        try await scene.push("Editor")
-        try await scene.background()
-        try await scene.kill()
-        try await scene.connect(worker: [TestWorker.customWorker])
-        let willConnect = host.trace.history.last { $0.name == "willConnectTo" }
-        #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("Notes")
+            try await scene.connect(worker: [TestWorker.customWorker])
+            try await scene.push("Editor")
+            try await scene.background()
+            try await scene.kill()
+            try await scene.connect(worker: [TestWorker.customWorker])
+            let willConnect = host.trace.history.last { $0.name == "willConnectTo" }
+            #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
+        }
     }
 
     /// The app a session ran comes back with it after a host restart: a connect that names
@@ -217,25 +217,25 @@ import Testing
         let state = try makePrivateDirectory()
         var configuration = TestWorker.configuration()
         configuration.stateDirectory = state
-        let first = try SceneHost(configuration: configuration)
-        let scene = try first.scene("Notes")
-        try await scene.connect(worker: [TestWorker.customWorker])
-        try await scene.push("Editor")
-        await first.quit()
-        let second = try SceneHost(configuration: configuration)
-        try await second.scene("Notes").connect()
-        let spawned = second.trace.history.last { $0.scene == "Notes" && $0.processEvent == .spawned }
-        #expect(spawned?.argv == [TestWorker.customWorker])
-        // The custom app restores its draft: its state was not overwritten by the default app.
-        let willConnect = second.trace.history.last { $0.name == "willConnectTo" }
-        #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
-        await second.quit()
-        #expect(second.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { first in
+            let scene = try first.scene("Notes")
+            try await scene.connect(worker: [TestWorker.customWorker])
+            try await scene.push("Editor")
+        }
+        try await withSceneHost(configuration: configuration) { second in
+            try await second.scene("Notes").connect()
+            let spawned = second.trace.history.last { $0.scene == "Notes" && $0.processEvent == .spawned }
+            #expect(spawned?.argv == [TestWorker.customWorker])
+            // The custom app restores its draft: its state was not overwritten by the default app.
+            let willConnect = second.trace.history.last { $0.name == "willConnectTo" }
+            #expect(willConnect?.restoration == .object(["draft": .string("loaded at Editor")]))
+        }
         // The default worker is not written into a session: a host whose path changed still
         // starts its own.
-        let third = try SceneHost(configuration: configuration)
-        try await third.scene("Plain").connect()
-        await third.quit()
+        let third = try await withSceneHost(configuration: configuration) { third in
+            try await third.scene("Plain").connect()
+            return third
+        }
         #expect(third.sessions.session("Plain")?.worker == nil)
         #expect(third.sessions.session("Notes")?.worker == [TestWorker.customWorker])
     }

@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -16,199 +17,193 @@ import Testing
     ]
 
     @Test func addAndRemoveAChild() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let add = try await PresentationOrderTests.transition(host) { try await scene.addChild("Player") }
-        #expect(add == Self.added)
-        #expect(await scene.status().children == ["Player"])
-        #expect(await scene.status().stack == ["Root"])
-        let remove = try await PresentationOrderTests.transition(host) { try await scene.removeChild("Player") }
-        #expect(
-            remove == [
-                "cb willMoveToParent Player", "cb viewWillDisappear Player", "cb viewDidDisappear Player",
-                "cb didMoveToParent Player", "cb deinit Player",
-            ]
-        )
-        #expect(await scene.status().children == [])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let add = try await PresentationOrderTests.transition(host) { try await scene.addChild("Player") }
+            #expect(add == Self.added)
+            #expect(await scene.status().children == ["Player"])
+            #expect(await scene.status().stack == ["Root"])
+            let remove = try await PresentationOrderTests.transition(host) { try await scene.removeChild("Player") }
+            #expect(
+                remove == [
+                    "cb willMoveToParent Player", "cb viewWillDisappear Player", "cb viewDidDisappear Player",
+                    "cb didMoveToParent Player", "cb deinit Player",
+                ]
+            )
+            #expect(await scene.status().children == [])
+        }
     }
 
     @Test func aPushAndAPopForwardToTheChildrenParentFirst() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.addChild("Player")
-        let push = try await PresentationOrderTests.transition(host) { try await scene.push("Detail") }
-        #expect(
-            push == [
-                "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
-                "cb viewWillDisappear Player", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
-                "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root",
-                "cb viewDidDisappear Player", "cb viewDidAppear Detail",
-            ]
-        )
-        // Detail is frontmost now: it has no children; Root keeps its own.
-        #expect(await scene.status().children == [])
-        let pop = try await PresentationOrderTests.transition(host) { try await scene.pop() }
-        #expect(
-            pop == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewWillAppear Player", "cb viewIsAppearing Player", "cb viewDidDisappear Detail",
-                "cb viewDidAppear Root", "cb viewDidAppear Player", "cb deinit Detail",
-            ]
-        )
-        #expect(await scene.status().children == ["Player"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.addChild("Player")
+            let push = try await PresentationOrderTests.transition(host) { try await scene.push("Detail") }
+            #expect(
+                push == [
+                    "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
+                    "cb viewWillDisappear Player", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
+                    "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root",
+                    "cb viewDidDisappear Player", "cb viewDidAppear Detail",
+                ]
+            )
+            // Detail is frontmost now: it has no children; Root keeps its own.
+            #expect(await scene.status().children == [])
+            let pop = try await PresentationOrderTests.transition(host) { try await scene.pop() }
+            #expect(
+                pop == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillAppear Player", "cb viewIsAppearing Player", "cb viewDidDisappear Detail",
+                    "cb viewDidAppear Root", "cb viewDidAppear Player", "cb deinit Detail",
+                ]
+            )
+            #expect(await scene.status().children == ["Player"])
+        }
     }
 
     @Test func aPresentedParentAndTheControllerItCovers() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.addChild("Player")
-        let present = try await PresentationOrderTests.transition(host) {
-            try await scene.present("Modal", style: .fullScreen)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.addChild("Player")
+            let present = try await PresentationOrderTests.transition(host) {
+                try await scene.present("Modal", style: .fullScreen)
+            }
+            #expect(
+                present == [
+                    "cb loadView Modal", "cb viewDidLoad Modal", "cb viewWillDisappear Root",
+                    "cb viewWillDisappear Player",
+                    "cb viewWillAppear Modal", "cb viewIsAppearing Modal", "cb viewWillLayoutSubviews Modal",
+                    "cb viewDidLayoutSubviews Modal", "cb viewDidAppear Modal", "cb viewDidDisappear Root",
+                    "cb viewDidDisappear Player",
+                ]
+            )
+            // The presented controller is the frontmost: the child goes to it.
+            try await scene.addChild("Inner")
+            #expect(await scene.status().children == ["Inner"])
+            let dismiss = try await PresentationOrderTests.transition(host) { try await scene.dismiss() }
+            #expect(
+                dismiss == [
+                    "cb viewWillDisappear Modal", "cb viewWillDisappear Inner", "cb viewWillAppear Root",
+                    "cb viewIsAppearing Root", "cb viewWillAppear Player", "cb viewIsAppearing Player",
+                    "cb viewDidDisappear Modal", "cb viewDidDisappear Inner", "cb viewDidAppear Root",
+                    "cb viewDidAppear Player", "cb deinit Modal", "cb deinit Inner",
+                ]
+            )
+            #expect(await scene.status().children == ["Player"])
         }
-        #expect(
-            present == [
-                "cb loadView Modal", "cb viewDidLoad Modal", "cb viewWillDisappear Root", "cb viewWillDisappear Player",
-                "cb viewWillAppear Modal", "cb viewIsAppearing Modal", "cb viewWillLayoutSubviews Modal",
-                "cb viewDidLayoutSubviews Modal", "cb viewDidAppear Modal", "cb viewDidDisappear Root",
-                "cb viewDidDisappear Player",
-            ]
-        )
-        // The presented controller is the frontmost: the child goes to it.
-        try await scene.addChild("Inner")
-        #expect(await scene.status().children == ["Inner"])
-        let dismiss = try await PresentationOrderTests.transition(host) { try await scene.dismiss() }
-        #expect(
-            dismiss == [
-                "cb viewWillDisappear Modal", "cb viewWillDisappear Inner", "cb viewWillAppear Root",
-                "cb viewIsAppearing Root", "cb viewWillAppear Player", "cb viewIsAppearing Player",
-                "cb viewDidDisappear Modal", "cb viewDidDisappear Inner", "cb viewDidAppear Root",
-                "cb viewDidAppear Player", "cb deinit Modal", "cb deinit Inner",
-            ]
-        )
-        #expect(await scene.status().children == ["Player"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func aCancelledSwipeBackForwardsBothWays() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.addChild("Player")
-        try await scene.push("Detail")
-        try await scene.addChild("Badge")
-        let cancelled = try await PresentationOrderTests.transition(host) {
-            try await scene.swipeBack(completes: false)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.addChild("Player")
+            try await scene.push("Detail")
+            try await scene.addChild("Badge")
+            let cancelled = try await PresentationOrderTests.transition(host) {
+                try await scene.swipeBack(completes: false)
+            }
+            #expect(
+                cancelled == [
+                    "cb viewWillDisappear Detail", "cb viewWillDisappear Badge", "cb viewWillAppear Root",
+                    "cb viewIsAppearing Root", "cb viewWillAppear Player", "cb viewIsAppearing Player",
+                    "cb viewWillDisappear Root", "cb viewWillDisappear Player", "cb viewDidDisappear Root",
+                    "cb viewDidDisappear Player", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
+                    "cb viewWillAppear Badge", "cb viewIsAppearing Badge", "cb viewDidAppear Detail",
+                    "cb viewDidAppear Badge",
+                ]
+            )
+            #expect(await scene.status().children == ["Badge"])
         }
-        #expect(
-            cancelled == [
-                "cb viewWillDisappear Detail", "cb viewWillDisappear Badge", "cb viewWillAppear Root",
-                "cb viewIsAppearing Root", "cb viewWillAppear Player", "cb viewIsAppearing Player",
-                "cb viewWillDisappear Root", "cb viewWillDisappear Player", "cb viewDidDisappear Root",
-                "cb viewDidDisappear Player", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
-                "cb viewWillAppear Badge", "cb viewIsAppearing Badge", "cb viewDidAppear Detail",
-                "cb viewDidAppear Badge",
-            ]
-        )
-        #expect(await scene.status().children == ["Badge"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func memoryWarningsBackgroundAndDisconnectReachTheChildren() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.addChild("Player")
-        try await scene.addChild("Chat")
-        try await scene.push("Detail")
-        let warning = try await PresentationOrderTests.transition(host) { try await scene.memoryWarning() }
-        #expect(
-            warning == [
-                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
-                "cb didReceiveMemoryWarning Player", "cb didReceiveMemoryWarning Chat",
-                "cb didReceiveMemoryWarning Detail",
-            ]
-        )
-        // A background trip has no view callbacks: nothing to forward.
-        let mark = host.lastSeq
-        try await scene.background()
-        try await scene.foreground()
-        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { !$0.contains("Player") })
-        try await scene.pop()
-        let disconnect = try await PresentationOrderTests.transition(host) { try await scene.disconnect() }
-        #expect(
-            Array(disconnect.suffix(4)) == [
-                "cb deinit Root", "cb deinit Player", "cb deinit Chat", "process exited disconnected",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.addChild("Player")
+            try await scene.addChild("Chat")
+            try await scene.push("Detail")
+            let warning = try await PresentationOrderTests.transition(host) { try await scene.memoryWarning() }
+            #expect(
+                warning == [
+                    "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
+                    "cb didReceiveMemoryWarning Player", "cb didReceiveMemoryWarning Chat",
+                    "cb didReceiveMemoryWarning Detail",
+                ]
+            )
+            // A background trip has no view callbacks: nothing to forward.
+            let mark = host.lastSeq
+            try await scene.background()
+            try await scene.foreground()
+            #expect(host.compactEvents(of: "A", after: mark).allSatisfy { !$0.contains("Player") })
+            try await scene.pop()
+            let disconnect = try await PresentationOrderTests.transition(host) { try await scene.disconnect() }
+            #expect(
+                Array(disconnect.suffix(4)) == [
+                    "cb deinit Root", "cb deinit Player", "cb deinit Chat", "process exited disconnected",
+                ]
+            )
+        }
     }
 
     @Test func aTabSwitchForwardsToTheChildrenOfBothTops() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect(launch: LaunchParameters(tabs: ["Music", "Radio"]))
-        try await scene.addChild("Player")
-        try await scene.selectTab(1)
-        #expect(await scene.status().children == [])
-        let back = try await PresentationOrderTests.transition(host) { try await scene.selectTab(0) }
-        #expect(
-            back == [
-                "cb viewWillAppear Music", "cb viewIsAppearing Music", "cb viewWillAppear Player",
-                "cb viewIsAppearing Player", "cb viewWillDisappear Radio", "cb viewDidDisappear Radio",
-                "cb viewDidAppear Music", "cb viewDidAppear Player",
-            ]
-        )
-        #expect(await scene.status().children == ["Player"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: LaunchParameters(tabs: ["Music", "Radio"]))
+            try await scene.addChild("Player")
+            try await scene.selectTab(1)
+            #expect(await scene.status().children == [])
+            let back = try await PresentationOrderTests.transition(host) { try await scene.selectTab(0) }
+            #expect(
+                back == [
+                    "cb viewWillAppear Music", "cb viewIsAppearing Music", "cb viewWillAppear Player",
+                    "cb viewIsAppearing Player", "cb viewWillDisappear Radio", "cb viewDidDisappear Radio",
+                    "cb viewDidAppear Music", "cb viewDidAppear Player",
+                ]
+            )
+            #expect(await scene.status().children == ["Player"])
+        }
     }
 
     /// Illegal requests are refused with a reason naming what they need, and change nothing.
     @Test func illegalContainmentIsRefusedAndChangesNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        func refusal(_ op: SceneOperation) async -> String? { await host.refusalReason(of: op, on: scene) }
-        #expect(
-            await refusal(.removeChild(viewController: "Nope"))
-                == "the frontmost view controller has no child Nope (its children: none)"
-        )
-        try await scene.addChild("Player")
-        #expect(
-            await refusal(.addChild(viewController: "Player"))
-                == "the frontmost view controller already has a child Player: remove it first"
-        )
-        for index in 1..<SceneSnapshot.maximumChildren { try await scene.addChild("C\(index)") }
-        #expect(
-            await refusal(.addChild(viewController: "More"))
-                == "the frontmost view controller already has 16 children, the limit: remove one first"
-        )
-        // A name too long for the restoration state is refused before anything is sent.
-        do {
-            try await scene.addChild(String(repeating: "n", count: 300))
-            Issue.record("a 300-byte child name was accepted")
-        } catch HostError.requestTooLarge(_, let op, _) {
-            #expect(op == "addChild")
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            func refusal(_ op: SceneOperation) async -> String? { await host.refusalReason(of: op, on: scene) }
+            #expect(
+                await refusal(.removeChild(viewController: "Nope"))
+                    == "the frontmost view controller has no child Nope (its children: none)"
+            )
+            try await scene.addChild("Player")
+            #expect(
+                await refusal(.addChild(viewController: "Player"))
+                    == "the frontmost view controller already has a child Player: remove it first"
+            )
+            for index in 1..<SceneSnapshot.maximumChildren { try await scene.addChild("C\(index)") }
+            #expect(
+                await refusal(.addChild(viewController: "More"))
+                    == "the frontmost view controller already has 16 children, the limit: remove one first"
+            )
+            // A name too long for the restoration state is refused before anything is sent.
+            do {
+                try await scene.addChild(String(repeating: "n", count: 300))
+                Issue.record("a 300-byte child name was accepted")
+            } catch HostError.requestTooLarge(_, let op, _) {
+                #expect(op == "addChild")
+            }
+            #expect(await scene.status().children.count == SceneSnapshot.maximumChildren)
+            try await scene.background()
+            // Suspended first, so that the suspension does not come between a refusal and its check.
+            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            let background = "the scene is background, not foregroundActive or foregroundInactive"
+            #expect(await refusal(.addChild(viewController: "X")) == background)
+            #expect(await refusal(.removeChild(viewController: "Player")) == background)
         }
-        #expect(await scene.status().children.count == SceneSnapshot.maximumChildren)
-        try await scene.background()
-        // Suspended first, so that the suspension does not come between a refusal and its check.
-        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
-        let background = "the scene is background, not foregroundActive or foregroundInactive"
-        #expect(await refusal(.addChild(viewController: "X")) == background)
-        #expect(await refusal(.removeChild(viewController: "Player")) == background)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 
@@ -217,56 +212,56 @@ import Testing
 /// frontmost controller's children.
 @Suite struct AppContainmentTests {
     @Test func theAppAddsAndRemovesAChild() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.notify("addChild", value: .string("Player"))
-        try await host.controller("A").waitUntil("the app's child", timeout: .seconds(30)) {
-            $0.children == ["Player"]
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.notify("addChild", value: .string("Player"))
+            try await host.controller("A").waitUntil("the app's child", timeout: .seconds(30)) {
+                $0.children == ["Player"]
+            }
+            // The change comes before its callbacks: a request after it waits for them all.
+            try await scene.tap()
+            let added = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(added.map(\.compact) == ContainmentOrderTests.added)
+            mark = host.lastSeq
+            try await scene.notify("removeChild", value: .string("Player"))
+            try await host.controller("A").waitUntil("the app's removal", timeout: .seconds(30)) { $0.children.isEmpty }
+            try await scene.tap()  // after the removal's deinit
+            let removed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                removed.map(\.compact) == [
+                    "cb willMoveToParent Player", "cb viewWillDisappear Player", "cb viewDidDisappear Player",
+                    "cb didMoveToParent Player", "cb deinit Player",
+                ]
+            )
+            // The app cannot remove what is not a child: refused in its API, nothing reported.
+            mark = host.lastSeq
+            try await scene.notify("removeChild", value: .string("Player"))
+            #expect(host.compactEvents(of: "A", after: mark).allSatisfy { !$0.contains("Player") })
         }
-        // The change comes before its callbacks: a request after it waits for them all.
-        try await scene.tap()
-        let added = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
-        #expect(added.map(\.compact) == ContainmentOrderTests.added)
-        mark = host.lastSeq
-        try await scene.notify("removeChild", value: .string("Player"))
-        try await host.controller("A").waitUntil("the app's removal", timeout: .seconds(30)) { $0.children.isEmpty }
-        try await scene.tap()  // after the removal's deinit
-        let removed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
-        #expect(
-            removed.map(\.compact) == [
-                "cb willMoveToParent Player", "cb viewWillDisappear Player", "cb viewDidDisappear Player",
-                "cb didMoveToParent Player", "cb deinit Player",
-            ]
-        )
-        // The app cannot remove what is not a child: refused in its API, nothing reported.
-        mark = host.lastSeq
-        try await scene.notify("removeChild", value: .string("Player"))
-        #expect(host.compactEvents(of: "A", after: mark).allSatisfy { !$0.contains("Player") })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func aKilledSceneComesBackWithItsChildren() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.present("Modal", style: .fullScreen)
-        try await scene.addChild("Player")
-        try await scene.background()
-        try await scene.kill()
-        let mark = host.lastSeq
-        try await scene.connect()
-        try await host.controller("A").waitUntil("the restored child", timeout: .seconds(30)) {
-            $0.children == ["Player"]
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.present("Modal", style: .fullScreen)
+            try await scene.addChild("Player")
+            try await scene.background()
+            try await scene.kill()
+            let mark = host.lastSeq
+            try await scene.connect()
+            try await host.controller("A").waitUntil("the restored child", timeout: .seconds(30)) {
+                $0.children == ["Player"]
+            }
+            try await scene.tap()  // after the restored child's callbacks
+            #expect(await scene.status().presented == "Modal")
+            let restored = host.trace.history.filter { $0.seq > mark && $0.viewController == "Player" }
+            #expect(
+                restored.map(\.compact) == ContainmentOrderTests.added && restored.allSatisfy { $0.origin == "app" }
+            )
         }
-        try await scene.tap()  // after the restored child's callbacks
-        #expect(await scene.status().presented == "Modal")
-        let restored = host.trace.history.filter { $0.seq > mark && $0.viewController == "Player" }
-        #expect(restored.map(\.compact) == ContainmentOrderTests.added && restored.allSatisfy { $0.origin == "app" })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 

@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -54,24 +55,27 @@ struct ControlHardeningTests {
 struct TransientSceneTests {
     @Test("refused operations and timed-out waits on new names leave no scene, no ps row, no checker")
     func refusalsLeaveNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        for index in 0..<200 {
-            await #expect(throws: HostError.self) { try await host.perform(.pop, on: "N\(index)") }
-        }
-        #expect(await host.statuses().isEmpty)
-        #expect(await host.controlRows().isEmpty)
-        // A wait on a name nobody connects (the control server's path) leaves nothing either.
-        await #expect(throws: HostError.self) {
-            try await host.using("W") {
-                try await SceneHandle(controller: $0, frameLimit: 1 << 20).waitFor(.foregroundActive, timeout: .zero)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            for index in 0..<200 {
+                await #expect(throws: HostError.self) { try await host.perform(.pop, on: "N\(index)") }
             }
+            #expect(await host.statuses().isEmpty)
+            #expect(await host.controlRows().isEmpty)
+            // A wait on a name nobody connects (the control server's path) leaves nothing either.
+            await #expect(throws: HostError.self) {
+                try await host.using("W") {
+                    try await SceneHandle(controller: $0, frameLimit: 1 << 20).waitFor(
+                        .foregroundActive,
+                        timeout: .zero
+                    )
+                }
+            }
+            #expect(await host.statuses().isEmpty)
+            // A connected scene stays, and so does one with a stored session after it disconnected.
+            try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
+            await #expect(throws: HostError.self) { try await host.perform(.pop, on: "A") }
+            #expect(await host.statuses().map(\.scene) == ["A"])
         }
-        #expect(await host.statuses().isEmpty)
-        // A connected scene stays, and so does one with a stored session after it disconnected.
-        try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
-        await #expect(throws: HostError.self) { try await host.perform(.pop, on: "A") }
-        #expect(await host.statuses().map(\.scene) == ["A"])
-        await host.quit()
     }
 
     @Test("a connect whose worker cannot start leaves no scene, no session, and says why in the trace")
@@ -79,40 +83,38 @@ struct TransientSceneTests {
         let state = makeTemporaryDirectory()
         var configuration = TestWorker.configuration()
         configuration.stateDirectory = state
-        let host = try SceneHost(configuration: configuration)
-        await #expect(throws: HostError.self) {
-            try await host.perform(.connect(background: false, root: "Root", worker: ["/no/such/worker"]), on: "A")
+        try await withSceneHost(configuration: configuration) { host in
+            await #expect(throws: HostError.self) {
+                try await host.perform(.connect(background: false, root: "Root", worker: ["/no/such/worker"]), on: "A")
+            }
+            #expect(await host.statuses().isEmpty)
+            #expect(await host.controlRows().isEmpty)
+            #expect(!SessionStoreHardeningTests.list(state + "/sessions").contains("A.json"))
+            let errors = host.trace.history.filter { $0.kind == .error && $0.scene == "A" }
+            #expect(errors.map(\.op) == ["connect"])
+            #expect(errors.first?.message?.contains("/no/such/worker") == true, "\(errors)")
+            // The name is free: a connect with a worker that starts succeeds as on a new scene.
+            try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
+            #expect(await host.statuses().map(\.process) == [.running])
         }
-        #expect(await host.statuses().isEmpty)
-        #expect(await host.controlRows().isEmpty)
-        #expect(!SessionStoreHardeningTests.list(state + "/sessions").contains("A.json"))
-        let errors = host.trace.history.filter { $0.kind == .error && $0.scene == "A" }
-        #expect(errors.map(\.op) == ["connect"])
-        #expect(errors.first?.message?.contains("/no/such/worker") == true, "\(errors)")
-        // The name is free: a connect with a worker that starts succeeds as on a new scene.
-        try await host.perform(.connect(background: false, root: "Root", worker: nil), on: "A")
-        #expect(await host.statuses().map(\.process) == [.running])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test("a refusal racing a connect on the same new name never loses the connected scene")
     func refusalRacingAConnect() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<20 {
-                group.addTask {
-                    try? await host.perform(.connect(background: false, root: "Root", worker: nil), on: "S\(index)")
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try? await host.perform(.connect(background: false, root: "Root", worker: nil), on: "S\(index)")
+                    }
+                    group.addTask { try? await host.perform(.pop, on: "S\(index)") }
+                    group.addTask { try? await host.perform(.activate, on: "S\(index)") }
                 }
-                group.addTask { try? await host.perform(.pop, on: "S\(index)") }
-                group.addTask { try? await host.perform(.activate, on: "S\(index)") }
             }
+            let statuses = await host.statuses()
+            #expect(statuses.count == 20, "\(statuses.map(\.scene))")
+            #expect(statuses.allSatisfy { $0.process == .running }, "\(statuses)")
         }
-        let statuses = await host.statuses()
-        #expect(statuses.count == 20, "\(statuses.map(\.scene))")
-        #expect(statuses.allSatisfy { $0.process == .running }, "\(statuses)")
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 
@@ -176,55 +178,56 @@ struct EventStreamLimitTests {
     func slowReaderFallsBehind(follow: Bool) async throws {
         var configuration = TestWorker.configuration()
         configuration.traceHistoryLimitBytes = 2 << 20
-        let host = try SceneHost(configuration: configuration)
-        // A stalled client is disconnected after the stall limit, without a reply: under a
-        // sanitizer on a loaded machine, recording the 64 events below has taken longer than
-        // the default 10 s, so this test, which is about falling behind, allows more.
-        let server = try startedControlServer(for: host, stallLimit: .seconds(300))
-        let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
-        // Enough history that the plain `events` has more to send than fits in the pipe.
-        for _ in 0..<28 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
-        let lastBefore = host.trace.lastSeq
+        try await withSceneHost(configuration: configuration) { host in
+            // A stalled client is disconnected after the stall limit, without a reply: under a
+            // sanitizer on a loaded machine, recording the 64 events below has taken longer than
+            // the default 10 s, so this test, which is about falling behind, allows more.
+            let server = try startedControlServer(for: host, stallLimit: .seconds(300))
+            let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
+            // Enough history that the plain `events` has more to send than fits in the pipe.
+            for _ in 0..<28 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
+            let lastBefore = host.trace.lastSeq
 
-        let client = try #require(RawClient(socket: server.path))
-        defer { client.close() }
-        var size: Int32 = 4096
-        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        let request = #"{"id":1,"op":"events","fromSeq":1,"follow":\#(follow)}"# + "\n"
-        let first = await onThread { () -> RawClient.Read in
-            _ = client.write(Array(request.utf8))
-            return client.readFrame()
-        }
-        guard case .frame(let firstFrame) = first else {
-            Issue.record("no first frame: \(first)")
-            return
-        }
-        #expect(firstFrame.hasPrefix(#"{"event":{"seq":1,"#))
-        // 64 new events of 64 KiB: the history (2 MiB) drops everything the stream has not sent.
-        for _ in 0..<64 { host.trace.record(TraceEvent(kind: .host, name: "after", value: value)) }
-
-        let frames = await onThread { () -> [RawClient.Read] in
-            var frames: [RawClient.Read] = []
-            while true {
-                let read = client.readFrame()
-                frames.append(read)
-                guard case .frame(let frame) = read, frame.hasPrefix(#"{"event""#) else { break }
+            let client = try #require(RawClient(socket: server.path))
+            defer { client.close() }
+            var size: Int32 = 4096
+            setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            let request = #"{"id":1,"op":"events","fromSeq":1,"follow":\#(follow)}"# + "\n"
+            let first = await onThread { () -> RawClient.Read in
+                _ = client.write(Array(request.utf8))
+                return client.readFrame()
             }
-            frames.append(client.readFrame())
-            return frames
+            guard case .frame(let firstFrame) = first else {
+                Issue.record("no first frame: \(first)")
+                return
+            }
+            #expect(firstFrame.hasPrefix(#"{"event":{"seq":1,"#))
+            // 64 new events of 64 KiB: the history (2 MiB) drops everything the stream has not sent.
+            for _ in 0..<64 { host.trace.record(TraceEvent(kind: .host, name: "after", value: value)) }
+
+            let frames = await onThread { () -> [RawClient.Read] in
+                var frames: [RawClient.Read] = []
+                while true {
+                    let read = client.readFrame()
+                    frames.append(read)
+                    guard case .frame(let frame) = read, frame.hasPrefix(#"{"event""#) else { break }
+                }
+                frames.append(client.readFrame())
+                return frames
+            }
+            let events = frames.dropLast(2).count
+            #expect(events < lastBefore - 1, "the stream stopped short of what the history dropped: \(events) events")
+            guard case .frame(let reply) = frames[frames.count - 2] else {
+                Issue.record("no reply: \(frames.suffix(2))")
+                return
+            }
+            #expect(decodeReply(reply)?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(reply)")
+            #expect(reply.contains("fell behind"), "\(reply)")
+            #expect(frames.last == .closed)
+            server.shutdown()
+            await server.finished()
+            #expect(server.budget.used == 0)
         }
-        let events = frames.dropLast(2).count
-        #expect(events < lastBefore - 1, "the stream stopped short of what the history dropped: \(events) events")
-        guard case .frame(let reply) = frames[frames.count - 2] else {
-            Issue.record("no reply: \(frames.suffix(2))")
-            return
-        }
-        #expect(decodeReply(reply)?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(reply)")
-        #expect(reply.contains("fell behind"), "\(reply)")
-        #expect(frames.last == .closed)
-        server.shutdown()
-        await server.finished()
-        #expect(server.budget.used == 0)
     }
 }
 
@@ -235,29 +238,29 @@ struct StalledClientTests {
     /// data is still unread) and gives back what the connection held.
     @Test("a client that reads nothing for the stall limit is disconnected")
     func stalledClientIsDisconnected() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let server = try startedControlServer(for: host, stallLimit: .milliseconds(200))
-        let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
-        for _ in 0..<40 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
-        let client = try #require(RawClient(socket: server.path))
-        defer { client.close() }
-        var size: Int32 = 4096
-        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        let request = #"{"id":1,"op":"events","fromSeq":1}"# + "\n"
-        let hungUp = await onThread { () -> Bool in
-            _ = client.write(Array(request.utf8))
-            // POLLRDHUP (Glibc leaves it out without _GNU_SOURCE): the peer closed, reported
-            // even while unread data waits.
-            let peerClosed = Int16(0x2000)
-            var poller = pollfd(fd: client.descriptor, events: peerClosed, revents: 0)
-            // The hang-up is the event waited for; 60 s only bounds a broken host.
-            return poll(&poller, 1, 60_000) == 1 && poller.revents & peerClosed != 0
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let server = try startedControlServer(for: host, stallLimit: .milliseconds(200))
+            let value = JSONValue.string(String(repeating: "v", count: 64 << 10))
+            for _ in 0..<40 { host.trace.record(TraceEvent(kind: .host, name: "before", value: value)) }
+            let client = try #require(RawClient(socket: server.path))
+            defer { client.close() }
+            var size: Int32 = 4096
+            setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            let request = #"{"id":1,"op":"events","fromSeq":1}"# + "\n"
+            let hungUp = await onThread { () -> Bool in
+                _ = client.write(Array(request.utf8))
+                // POLLRDHUP (Glibc leaves it out without _GNU_SOURCE): the peer closed, reported
+                // even while unread data waits.
+                let peerClosed = Int16(0x2000)
+                var poller = pollfd(fd: client.descriptor, events: peerClosed, revents: 0)
+                // The hang-up is the event waited for; 60 s only bounds a broken host.
+                return poll(&poller, 1, 60_000) == 1 && poller.revents & peerClosed != 0
+            }
+            #expect(hungUp)
+            server.shutdown()
+            await server.finished()
+            #expect(server.budget.used == 0)
         }
-        #expect(hungUp)
-        server.shutdown()
-        await server.finished()
-        #expect(server.budget.used == 0)
-        await host.quit()
     }
 }
 
@@ -282,92 +285,95 @@ struct HeldSizeTests {
     /// the frame's few bytes: 8,192 one-byte garbage lines behind a sleep do not fit a 1 MiB
     /// budget, so the connection is refused for it, in order, and closed.
     @Test func queuedRefusalsAreChargedWhatTheyHold() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let budget = 1 << 20
-        let server = try startedControlServer(for: host, bufferBudget: budget)
-        let client = try #require(RawClient(socket: server.path))
-        defer { client.close() }
-        let garbage: [UInt8] = Array(repeating: [UInt8(ascii: "x"), 10], count: 8192).flatMap { $0 }
-        let frames = await onThread { () -> [RawClient.Read] in
-            let sleep: [UInt8] = Array(#"{"id":1,"op":"sleep","ms":100}"#.utf8) + [10]
-            _ = client.write(sleep + garbage)
-            var frames: [RawClient.Read] = []
-            while true {
-                let frame = client.readFrame()
-                frames.append(frame)
-                if frame.frame == nil { return frames }
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let budget = 1 << 20
+            let server = try startedControlServer(for: host, bufferBudget: budget)
+            let client = try #require(RawClient(socket: server.path))
+            defer { client.close() }
+            let garbage: [UInt8] = Array(repeating: [UInt8(ascii: "x"), 10], count: 8192).flatMap { $0 }
+            let frames = await onThread { () -> [RawClient.Read] in
+                let sleep: [UInt8] = Array(#"{"id":1,"op":"sleep","ms":100}"#.utf8) + [10]
+                _ = client.write(sleep + garbage)
+                var frames: [RawClient.Read] = []
+                while true {
+                    let frame = client.readFrame()
+                    frames.append(frame)
+                    if frame.frame == nil { return frames }
+                }
             }
+            let replies = frames.compactMap { $0.frame.flatMap(decodeReply) }
+            #expect(replies.first.map { $0.id == .int(1) && $0.code == nil } == true)
+            #expect(replies.last?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(replies.suffix(2))")
+            let parseErrors = replies.filter { $0.code == ProtocolError.Code.parseError.rawValue }.count
+            #expect(parseErrors > 0 && parseErrors < 8192, "\(parseErrors)")
+            #expect(frames.last == .closed)
+            #expect(server.budget.peak <= budget)
+            server.shutdown()
+            await server.finished()
         }
-        let replies = frames.compactMap { $0.frame.flatMap(decodeReply) }
-        #expect(replies.first.map { $0.id == .int(1) && $0.code == nil } == true)
-        #expect(replies.last?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(replies.suffix(2))")
-        let parseErrors = replies.filter { $0.code == ProtocolError.Code.parseError.rawValue }.count
-        #expect(parseErrors > 0 && parseErrors < 8192, "\(parseErrors)")
-        #expect(frames.last == .closed)
-        #expect(server.budget.peak <= budget)
-        server.shutdown()
-        await server.finished()
     }
 
     /// A quit ends a running `sleep` (or `waitFor`) at once, answered as the quit's: it held
     /// the connection busy, and the exit with it, for the quit's 2 s idle wait.
     @Test func aQuitEndsTheWaitsUnderWay() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let server = try startedControlServer(for: host)
-        let client = try #require(RawClient(socket: server.path))
-        defer { client.close() }
-        let first = await onThread { () -> RawClient.Read in
-            _ = client.write(
-                Array(#"{"id":0,"op":"ps"}"#.utf8 + [10] + #"{"id":1,"op":"sleep","ms":600000}"#.utf8 + [10])
-            )
-            return client.readFrame()
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let server = try startedControlServer(for: host)
+            let client = try #require(RawClient(socket: server.path))
+            defer { client.close() }
+            let first = await onThread { () -> RawClient.Read in
+                _ = client.write(
+                    Array(#"{"id":0,"op":"ps"}"#.utf8 + [10] + #"{"id":1,"op":"sleep","ms":600000}"#.utf8 + [10])
+                )
+                return client.readFrame()
+            }
+            #expect(first.frame.flatMap(decodeReply)?.id == .int(0), "\(first)")
+            server.shutdown()
+            let second = await onThread { client.readFrame() }
+            #expect(second.frame.flatMap(decodeReply).map { $0.id == .int(1) && $0.code != nil } == true, "\(second)")
+            #expect(second.frame?.contains("the wait ended unfinished") == true, "\(second)")
+            await server.finished()
         }
-        #expect(first.frame.flatMap(decodeReply)?.id == .int(0), "\(first)")
-        server.shutdown()
-        let second = await onThread { client.readFrame() }
-        #expect(second.frame.flatMap(decodeReply).map { $0.id == .int(1) && $0.code != nil } == true, "\(second)")
-        #expect(second.frame?.contains("the wait ended unfinished") == true, "\(second)")
-        await server.finished()
     }
 
     /// A queued request is charged what it holds decoded: a 700 KiB frame of small objects
     /// (about 19 MiB as JSON values) does not fit a 4 MiB budget, though its frame does.
     @Test("a queued request is charged its decoded size: one that does not fit is refused with -32005")
     func queuedRequestsByDecodedSize() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let budget = 4 << 20
-        let server = try startedControlServer(for: host, bufferBudget: budget)
-        let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
-        let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
-        let requests = [
-            #"{"id":1,"op":"sleep","ms":200}"#,  // the next one is read while it runs
-            #"{"id":2,"op":"notify","scene":"A","name":"n","value":\#(objects)}"#,
-        ]
-        let client = try #require(RawClient(socket: server.path))
-        defer { client.close() }
-        // The refusal is decided as the frame is read, and answered in its turn: after the
-        // sleep's reply.
-        let replies = await onThread { () -> (RawClient.Read, RawClient.Read) in
-            _ = client.write(Array((requests.joined(separator: "\n") + "\n").utf8))
-            return (client.readFrame(), client.readFrame())
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let budget = 4 << 20
+            let server = try startedControlServer(for: host, bufferBudget: budget)
+            let objects = "[" + Array(repeating: #"{"a":1}"#, count: 90_000).joined(separator: ",") + "]"
+            let small = #"{"id":3,"op":"notify","scene":"A","name":"n","value":[1,2,3]}"#
+            let requests = [
+                #"{"id":1,"op":"sleep","ms":200}"#,  // the next one is read while it runs
+                #"{"id":2,"op":"notify","scene":"A","name":"n","value":\#(objects)}"#,
+            ]
+            let client = try #require(RawClient(socket: server.path))
+            defer { client.close() }
+            // The refusal is decided as the frame is read, and answered in its turn: after the
+            // sleep's reply.
+            let replies = await onThread { () -> (RawClient.Read, RawClient.Read) in
+                _ = client.write(Array((requests.joined(separator: "\n") + "\n").utf8))
+                return (client.readFrame(), client.readFrame())
+            }
+            guard case .frame(let first) = replies.0 else {
+                Issue.record("expected the sleep's reply, got \(replies.0)")
+                return
+            }
+            #expect(decodeReply(first).map { $0.id == .int(1) && $0.code == nil } == true, "\(first)")
+            guard case .frame(let frame) = replies.1, let decoded = decodeReply(frame) else {
+                Issue.record("expected a refusal, got \(replies.1)")
+                return
+            }
+            #expect(decoded.id == .int(2) && decoded.code == ProtocolError.Code.resourceExhausted.rawValue, "\(frame)")
+            #expect(frame.contains("by queued requests"), "\(frame)")
+            #expect(server.budget.peak <= budget)
+            // Small requests from another client still fit.
+            let other = await rawExchange(socket: server.path, Array((small + "\n").utf8))
+            #expect(other.first.flatMap(decodeReply).map { $0.id == .int(3) } == true, "\(other)")
+            server.shutdown()
+            await server.finished()
+            #expect(server.budget.used == 0)
         }
-        guard case .frame(let first) = replies.0 else {
-            Issue.record("expected the sleep's reply, got \(replies.0)")
-            return
-        }
-        #expect(decodeReply(first).map { $0.id == .int(1) && $0.code == nil } == true, "\(first)")
-        guard case .frame(let frame) = replies.1, let decoded = decodeReply(frame) else {
-            Issue.record("expected a refusal, got \(replies.1)")
-            return
-        }
-        #expect(decoded.id == .int(2) && decoded.code == ProtocolError.Code.resourceExhausted.rawValue, "\(frame)")
-        #expect(frame.contains("by queued requests"), "\(frame)")
-        #expect(server.budget.peak <= budget)
-        // Small requests from another client still fit.
-        let other = await rawExchange(socket: server.path, Array((small + "\n").utf8))
-        #expect(other.first.flatMap(decodeReply).map { $0.id == .int(3) } == true, "\(other)")
-        server.shutdown()
-        await server.finished()
-        #expect(server.budget.used == 0)
     }
 }

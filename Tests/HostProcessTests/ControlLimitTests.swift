@@ -1,6 +1,7 @@
 import Dispatch
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -220,91 +221,99 @@ struct ControlLimitTests {
 
     @Test("a connection idle beyond the idle limit is closed with -32005")
     func idleLimit() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let server = try startedControlServer(for: host, idleLimit: .milliseconds(200))
-        // Served by the host's event loop (its epoll set is watched there), no thread of its own.
-        #expect(server.serving.withLock { $0.watch } != nil)
-        let socket = server.path
-        let reads = await onThread { () -> [RawClient.Read] in
-            guard let client = RawClient(socket: socket) else { return [] }
-            defer { client.close() }
-            _ = client.write(Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
-            return [client.readFrame(), client.readFrame(), client.readFrame()]
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let server = try startedControlServer(for: host, idleLimit: .milliseconds(200))
+            // Served by the host's event loop (its epoll set is watched there), no thread of its own.
+            #expect(server.serving.withLock { $0.watch } != nil)
+            let socket = server.path
+            let reads = await onThread { () -> [RawClient.Read] in
+                guard let client = RawClient(socket: socket) else { return [] }
+                defer { client.close() }
+                _ = client.write(Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
+                return [client.readFrame(), client.readFrame(), client.readFrame()]
+            }
+            #expect(reads.count == 3)
+            if case .frame(let reply)? = reads.first { #expect(decodeReply(reply)?.code == nil) }
+            guard reads.count == 3, case .frame(let idle) = reads[1] else {
+                Issue.record("expected the idle notice: \(reads)")
+                return
+            }
+            #expect(decodeReply(idle)?.code == ProtocolError.Code.resourceExhausted.rawValue)
+            #expect(idle.contains("idle for more than 0.2 s"), "\(idle)")
+            #expect(reads[2] == .closed)
+            server.shutdown()
+            await server.finished()
+            #expect(server.serving.withLock { $0.isTornDown })
         }
-        #expect(reads.count == 3)
-        if case .frame(let reply)? = reads.first { #expect(decodeReply(reply)?.code == nil) }
-        guard reads.count == 3, case .frame(let idle) = reads[1] else {
-            Issue.record("expected the idle notice: \(reads)")
-            return
-        }
-        #expect(decodeReply(idle)?.code == ProtocolError.Code.resourceExhausted.rawValue)
-        #expect(idle.contains("idle for more than 0.2 s"), "\(idle)")
-        #expect(reads[2] == .closed)
-        server.shutdown()
-        await server.finished()
-        #expect(server.serving.withLock { $0.isTornDown })
     }
 
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")
     func bufferBudget() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let budget = 4 << 20
-        let server = try startedControlServer(for: host, bufferBudget: budget)
-        let socket = server.path
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let budget = 4 << 20
+            let server = try startedControlServer(for: host, bufferBudget: budget)
+            let socket = server.path
 
-        // 12 clients each send 1 MiB less a few bytes of one unfinished frame: 12 MiB against
-        // a 4 MiB budget. Small send buffers: when a client's write returns, the server has
-        // read nearly all of it (or hung up), so together they must have hit the budget.
-        let clients = 12
-        let partial = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) - 16)
-        let arrived = Barrier(count: clients)
-        let replies = await withTaskGroup(of: RawClient.Read.self) { group in
-            for _ in 0..<clients {
-                group.addTask {
-                    await onThread {
-                        guard let client = RawClient(socket: socket) else {
+            // 12 clients each send 1 MiB less a few bytes of one unfinished frame: 12 MiB against
+            // a 4 MiB budget. Small send buffers: when a client's write returns, the server has
+            // read nearly all of it (or hung up), so together they must have hit the budget.
+            let clients = 12
+            let partial = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) - 16)
+            let arrived = Barrier(count: clients)
+            let replies = await withTaskGroup(of: RawClient.Read.self) { group in
+                for _ in 0..<clients {
+                    group.addTask {
+                        await onThread {
+                            guard let client = RawClient(socket: socket) else {
+                                arrived.wait()
+                                return .frame("<connect failed>")
+                            }
+                            defer { client.close() }
+                            var size: Int32 = 4096
+                            setsockopt(
+                                client.descriptor,
+                                SOL_SOCKET,
+                                SO_SNDBUF,
+                                &size,
+                                socklen_t(MemoryLayout<Int32>.size)
+                            )
+                            let wrote = client.write(partial)
+                            // Every client has written (or was cut off) before any frame ends, so
+                            // the server holds the survivors' frames all at once.
                             arrived.wait()
-                            return .frame("<connect failed>")
+                            // A survivor ends its frame: not JSON, answered with -32700. One that
+                            // was disconnected has its -32005 waiting.
+                            if wrote { _ = client.write([10]) }
+                            return client.readFrame()
                         }
-                        defer { client.close() }
-                        var size: Int32 = 4096
-                        setsockopt(client.descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-                        let wrote = client.write(partial)
-                        // Every client has written (or was cut off) before any frame ends, so
-                        // the server holds the survivors' frames all at once.
-                        arrived.wait()
-                        // A survivor ends its frame: not JSON, answered with -32700. One that
-                        // was disconnected has its -32005 waiting.
-                        if wrote { _ = client.write([10]) }
-                        return client.readFrame()
                     }
                 }
+                var replies: [RawClient.Read] = []
+                for await reply in group { replies.append(reply) }
+                return replies
             }
-            var replies: [RawClient.Read] = []
-            for await reply in group { replies.append(reply) }
-            return replies
-        }
-        var codes: [Int] = []
-        for reply in replies {
-            guard case .frame(let frame) = reply, let code = decodeReply(frame)?.code else {
-                Issue.record("expected an error reply, got \(reply)")
-                continue
+            var codes: [Int] = []
+            for reply in replies {
+                guard case .frame(let frame) = reply, let code = decodeReply(frame)?.code else {
+                    Issue.record("expected an error reply, got \(reply)")
+                    continue
+                }
+                codes.append(code)
             }
-            codes.append(code)
-        }
-        let disconnected = codes.filter { $0 == ProtocolError.Code.resourceExhausted.rawValue }.count
-        let survived = codes.filter { $0 == ProtocolError.Code.parseError.rawValue }.count
-        #expect(disconnected + survived == clients, "\(codes)")
-        #expect(disconnected >= clients - 4, "at most 4 MiB of unfinished frames fit: \(codes)")
-        #expect(survived >= 1, "\(codes)")
-        #expect(server.budget.peak <= budget)
-        #expect(server.budget.peak > budget / 2, "the budget was reached: \(server.budget.peak)")
+            let disconnected = codes.filter { $0 == ProtocolError.Code.resourceExhausted.rawValue }.count
+            let survived = codes.filter { $0 == ProtocolError.Code.parseError.rawValue }.count
+            #expect(disconnected + survived == clients, "\(codes)")
+            #expect(disconnected >= clients - 4, "at most 4 MiB of unfinished frames fit: \(codes)")
+            #expect(survived >= 1, "\(codes)")
+            #expect(server.budget.peak <= budget)
+            #expect(server.budget.peak > budget / 2, "the budget was reached: \(server.budget.peak)")
 
-        // Nobody is left holding anything, and the next client is served normally.
-        let frames = await rawExchange(socket: socket, Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
-        #expect(frames.first.flatMap(decodeReply).map { $0.id == .int(1) && $0.code == nil } == true, "\(frames)")
-        server.shutdown()
-        await server.finished()
-        #expect(server.budget.used == 0, "every charge was returned")
+            // Nobody is left holding anything, and the next client is served normally.
+            let frames = await rawExchange(socket: socket, Array(#"{"id":1,"op":"ps"}"#.utf8) + [10])
+            #expect(frames.first.flatMap(decodeReply).map { $0.id == .int(1) && $0.code == nil } == true, "\(frames)")
+            server.shutdown()
+            await server.finished()
+            #expect(server.budget.used == 0, "every charge was returned")
+        }
     }
 }

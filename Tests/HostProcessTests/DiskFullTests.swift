@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -78,27 +79,26 @@ struct DiskFullTests {
 
     @Test func aConnectOnAFullDiskLeavesNoSessionAndNoWorker() async throws {
         let disk = try SmallFileSystem()
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state))
-        disk.fill()
-        let scene = try host.scene("A")
-        await #expect {
-            try await scene.connect()
-        } throws: { error in
-            guard case .sessionNotStored("A", let reason) = error as? HostError else { return false }
-            return reason.hasSuffix("No space left on device")
-        }
-        #expect(host.sessions.session("A") == nil)
-        #expect(SessionStoreHardeningTests.list(disk.state + "/sessions").isEmpty)
-        #expect(!host.trace.history.contains { $0.processEvent == .spawned })
-        let status = await scene.status()
-        #expect(status.process == .none && status.activation == .unattached)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state)) { host in
+            disk.fill()
+            let scene = try host.scene("A")
+            await #expect {
+                try await scene.connect()
+            } throws: { error in
+                guard case .sessionNotStored("A", let reason) = error as? HostError else { return false }
+                return reason.hasSuffix("No space left on device")
+            }
+            #expect(host.sessions.session("A") == nil)
+            #expect(SessionStoreHardeningTests.list(disk.state + "/sessions").isEmpty)
+            #expect(!host.trace.history.contains { $0.processEvent == .spawned })
+            let status = await scene.status()
+            #expect(status.process == .none && status.activation == .unattached)
 
-        // With space again the same scene connects, as a new session.
-        disk.free()
-        try await scene.connect()
-        #expect(host.sessions.session("A") != nil)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            // With space again the same scene connects, as a new session.
+            disk.free()
+            try await scene.connect()
+            #expect(host.sessions.session("A") != nil)
+        }
     }
 
     /// The worker ran its background callbacks, which nothing can undo: the request fails
@@ -106,25 +106,24 @@ struct DiskFullTests {
     /// still suspended (a scene left running in the background for ever would be worse).
     @Test func aBackgroundOnAFullDiskFailsKeepsTheOldStateAndStillSuspends() async throws {
         let disk = try SmallFileSystem()
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state))
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()
-        let stored = try #require(host.sessions.session("A")?.restoration)
-        try await scene.foreground()
-        try await scene.push("Detail")
-        disk.fill()
-        await #expect {
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: disk.state)) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
             try await scene.background()
-        } throws: { error in
-            guard case .sessionNotStored("A", _) = error as? HostError else { return false }
-            return true
+            let stored = try #require(host.sessions.session("A")?.restoration)
+            try await scene.foreground()
+            try await scene.push("Detail")
+            disk.fill()
+            await #expect {
+                try await scene.background()
+            } throws: { error in
+                guard case .sessionNotStored("A", _) = error as? HostError else { return false }
+                return true
+            }
+            #expect(host.sessions.session("A")?.restoration == stored)
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            #expect(await scene.status().activation == .background)
+            disk.free()
         }
-        #expect(host.sessions.session("A")?.restoration == stored)
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        #expect(await scene.status().activation == .background)
-        disk.free()
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }

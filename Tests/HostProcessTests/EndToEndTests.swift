@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -13,21 +14,23 @@ import Testing
     @Test func aLaunchTheWorkerRefusesLeavesNothingLaunching() async throws {
         var configuration = TestWorker.configuration()
         configuration.worker = [TestWorker.customWorker]
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        do {
-            try await scene.connect(root: "Misnamed")
-            Issue.record("a launch the worker refused succeeded")
-        } catch HostError.workerError(_, let op, let error) {
-            #expect(op == "connect" && error.message.contains("MisnamedViewController"), "\(op) \(error)")
+        // The refused launch is recorded as the worker's protocol error, which the helper's check refuses.
+        let host = try await withSceneHost(configuration: configuration, verifiesTrace: false) { host in
+            let scene = try host.scene("A")
+            do {
+                try await scene.connect(root: "Misnamed")
+                Issue.record("a launch the worker refused succeeded")
+            } catch HostError.workerError(_, let op, let error) {
+                #expect(op == "connect" && error.message.contains("MisnamedViewController"), "\(op) \(error)")
+            }
+            let status = await scene.status()
+            #expect(status.activation == .unattached && !status.process.isAlive, "\(status)")
+            let exited = host.trace.history.last { $0.scene == "A" && $0.processEvent == .exited }
+            #expect(exited?.reason == .protocolViolation)
+            try await scene.connect(root: "Editor")
+            #expect(await scene.status().activation == .foregroundActive)
+            return host
         }
-        let status = await scene.status()
-        #expect(status.activation == .unattached && !status.process.isAlive, "\(status)")
-        let exited = host.trace.history.last { $0.scene == "A" && $0.processEvent == .exited }
-        #expect(exited?.reason == .protocolViolation)
-        try await scene.connect(root: "Editor")
-        #expect(await scene.status().activation == .foregroundActive)
-        await host.quit()
         #expect(host.verifyTrace() == nil)
     }
 
@@ -37,178 +40,173 @@ import Testing
     @Test func aDeathInARequestsOtherStepNamesTheRequestAndTheStep() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .zero
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        try await scene.notify("sync", value: .int(1))
-        try await scene.kill(signal: SIGTERM)
-        do {
-            try await scene.foreground()
-            Issue.record("the foreground of a worker killed while suspended succeeded")
-        } catch HostError.workerExited(_, let op, let reason, _) {
-            #expect(op == "foreground (its notify step)" && reason == .killed, "\(op) \(reason)")
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.notify("sync", value: .int(1))
+            try await scene.kill(signal: SIGTERM)
+            do {
+                try await scene.foreground()
+                Issue.record("the foreground of a worker killed while suspended succeeded")
+            } catch HostError.workerExited(_, let op, let reason, _) {
+                #expect(op == "foreground (its notify step)" && reason == .killed, "\(op) \(reason)")
+            }
         }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     /// A resize to the size the window has is no size change (LIFECYCLE.md §3): the worker
     /// refuses it, nothing runs, the worker lives on, and a pop after it lays nothing out.
     @Test func aResizeToTheWindowsSizeChangesNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        let pid = await scene.status().pid
-        var mark = host.lastSeq
-        do {
-            try await scene.resize(width: 390, height: 844)
-            Issue.record("a resize to the window's size was carried out")
-        } catch HostError.workerError(_, _, let error) {
-            #expect(error.code == .invalidParameters && error.message.contains("already has that size"), "\(error)")
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            let pid = await scene.status().pid
+            var mark = host.lastSeq
+            do {
+                try await scene.resize(width: 390, height: 844)
+                Issue.record("a resize to the window's size was carried out")
+            } catch HostError.workerError(_, _, let error) {
+                #expect(error.code == .invalidParameters && error.message.contains("already has that size"), "\(error)")
+            }
+            #expect(host.compactEvents(of: "A", after: mark) == ["error resize"])
+            #expect(await scene.status().pid == pid)
+            // Root's layout is clean: the pop lays nothing out.
+            mark = host.lastSeq
+            try await scene.pop()
+            #expect(!host.compactEvents(of: "A", after: mark).contains("cb viewWillLayoutSubviews Root"))
         }
-        #expect(host.compactEvents(of: "A", after: mark) == ["error resize"])
-        #expect(await scene.status().pid == pid)
-        // Root's layout is clean: the pop lays nothing out.
-        mark = host.lastSeq
-        try await scene.pop()
-        #expect(!host.compactEvents(of: "A", after: mark).contains("cb viewWillLayoutSubviews Root"))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func connectRunsTheLaunchSequenceInOrder() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        try await host.scene("A").connect()
-        #expect(
-            host.compactEvents(of: "A") == [
-                "process spawned",
-                "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting", "cb willConnectTo",
-                "cb loadView Root", "cb viewDidLoad Root",
-                "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
-                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",
-                "state unattached>foregroundInactive",
-                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
-                "cb viewDidAppear Root",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            try await host.scene("A").connect()
+            #expect(
+                host.compactEvents(of: "A") == [
+                    "process spawned",
+                    "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
+                    "cb willConnectTo",
+                    "cb loadView Root", "cb viewDidLoad Root",
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",
+                    "state unattached>foregroundInactive",
+                    "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                    "cb viewDidAppear Root",
+                ]
+            )
+        }
     }
 
     @Test func interruptionBackgroundForegroundAndDisconnect() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.deactivate()
-        try await scene.activate()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.background()
-        // The suspension follows 50 ms after the transition, before or after this test reads
-        // the trace: wait for it, so that the list is the same whenever it came.
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb sceneDidEnterBackground", "state foregroundInactive>background",
-                "cb stateRestorationActivity", "process suspended",
-            ]
-        )
-        #expect(host.sessions.session("A")?.restoration != nil)
-        mark = host.lastSeq
-        try await scene.foreground()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "process resumed",
-                "cb sceneWillEnterForeground", "state background>foregroundInactive",
-                "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
-            ]
-        )
-        try await scene.push("Detail")
-        mark = host.lastSeq
-        try await scene.disconnect()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb sceneDidEnterBackground", "state foregroundInactive>background",
-                "cb stateRestorationActivity",
-                "cb sceneDidDisconnect", "state background>unattached",
-                "cb deinit Detail", "cb deinit Root",
-                "process exited disconnected",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.deactivate()
+            try await scene.activate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.background()
+            // The suspension follows 50 ms after the transition, before or after this test reads
+            // the trace: wait for it, so that the list is the same whenever it came.
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb sceneDidEnterBackground", "state foregroundInactive>background",
+                    "cb stateRestorationActivity", "process suspended",
+                ]
+            )
+            #expect(host.sessions.session("A")?.restoration != nil)
+            mark = host.lastSeq
+            try await scene.foreground()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "process resumed",
+                    "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                    "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
+                ]
+            )
+            try await scene.push("Detail")
+            mark = host.lastSeq
+            try await scene.disconnect()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb sceneDidEnterBackground", "state foregroundInactive>background",
+                    "cb stateRestorationActivity",
+                    "cb sceneDidDisconnect", "state background>unattached",
+                    "cb deinit Detail", "cb deinit Root",
+                    "process exited disconnected",
+                ]
+            )
+        }
     }
 
     @Test func pushPopAndSizeChange() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.push("Detail")
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
-                "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
-                "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root", "cb viewDidAppear Detail",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.resize(width: 800, height: 600)
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb viewWillTransition Root", "cb viewWillTransition Detail",
-                "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
-                "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.pop()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                // Root is dirty (the size changed while Detail covered it): it lays out (§3).
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
-                "cb viewDidAppear Root",
-                "cb deinit Detail",
-            ]
-        )
-        mark = host.lastSeq
-        try await scene.memoryWarning()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.push("Detail")
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb loadView Detail", "cb viewDidLoad Detail", "cb viewWillDisappear Root",
+                    "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
+                    "cb viewDidLayoutSubviews Detail", "cb viewDidDisappear Root", "cb viewDidAppear Detail",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.resize(width: 800, height: 600)
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb viewWillTransition Root", "cb viewWillTransition Detail",
+                    "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
+                    "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.pop()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    // Root is dirty (the size changed while Detail covered it): it lays out (§3).
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
+                    "cb viewDidAppear Root",
+                    "cb deinit Detail",
+                ]
+            )
+            mark = host.lastSeq
+            try await scene.memoryWarning()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
+                ]
+            )
+        }
     }
 
     @Test func illegalRequestsAreRefusedWithoutChangingState() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(600)  // nothing but the refused requests may act
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        await #expect(throws: HostError.self) { try await scene.activate() }
-        try await scene.connect(background: true)
-        let before = await scene.status()
-        await #expect(throws: HostError.self) { try await scene.push("Detail") }
-        await #expect(throws: HostError.self) { try await scene.pop() }
-        await #expect(throws: HostError.self) { try await scene.deactivate() }
-        #expect(await scene.status() == before)
-        #expect(throws: HostError.self) { try host.scene("../escape") }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            await #expect(throws: HostError.self) { try await scene.activate() }
+            try await scene.connect(background: true)
+            let before = await scene.status()
+            await #expect(throws: HostError.self) { try await scene.push("Detail") }
+            await #expect(throws: HostError.self) { try await scene.pop() }
+            await #expect(throws: HostError.self) { try await scene.deactivate() }
+            #expect(await scene.status() == before)
+            #expect(throws: HostError.self) { try host.scene("../escape") }
+        }
     }
 
     @Test func aRefusalLeavesThePendingSuspensionArmed() async throws {
@@ -216,50 +214,49 @@ import Testing
         // Long enough for the refusals below to come first even on a loaded machine (a full
         // parallel suite on two cores has been seen to take over 2 s for them).
         configuration.suspendDelay = .seconds(6)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()
-        // The delay starts after this callback. Not the history's last event: on a starved
-        // machine the suspension itself has been seen to come before the test read it.
-        let backgrounded = try #require(
-            host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
-        )
-        let before = await scene.status()
-        // Each is illegal in a running background scene, and none may touch its timer.
-        let illegal: [SceneOperation] = [
-            .pop, .activate, .deactivate, .background, .connect(background: false, root: "Root", worker: nil),
-            .endBackgroundTask, .resize(width: 1, height: 1),
-        ]
-        for op in illegal {
-            await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
-        }
-        let refusals = host.trace.history.filter { $0.scene == "A" && $0.kind == .error }
-        #expect(refusals.count == illegal.count)
-        #expect(refusals.allSatisfy { $0.code == ProtocolError.Code.illegalTransition.rawValue })
-        let after = await scene.status()
-        let suspended: TraceEvent
-        do {
-            suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
-                $0.scene == "A" && $0.kind == .process
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.background()
+            // The delay starts after this callback. Not the history's last event: on a starved
+            // machine the suspension itself has been seen to come before the test read it.
+            // Outside the macro: see "Closures in macro arguments" in TestSupport.swift.
+            let lastBackgrounding = host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
+            let backgrounded = try #require(lastBackgrounding)
+            let before = await scene.status()
+            // Each is illegal in a running background scene, and none may touch its timer.
+            let illegal: [SceneOperation] = [
+                .pop, .activate, .deactivate, .background, .connect(background: false, root: "Root", worker: nil),
+                .endBackgroundTask, .resize(width: 1, height: 1),
+            ]
+            for op in illegal {
+                await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
             }
-        } catch {
-            let tail = host.trace.history.filter { $0.scene == "A" }.suffix(12).map {
-                "#\($0.seq) \($0.kind) \($0.name ?? $0.processEvent.map { "\($0)" } ?? "")"
+            let refusals = host.trace.history.filter { $0.scene == "A" && $0.kind == .error }
+            #expect(refusals.count == illegal.count)
+            #expect(refusals.allSatisfy { $0.code == ProtocolError.Code.illegalTransition.rawValue })
+            let after = await scene.status()
+            let suspended: TraceEvent
+            do {
+                suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
+                    $0.scene == "A" && $0.kind == .process
+                }
+            } catch {
+                let tail = host.trace.history.filter { $0.scene == "A" }.suffix(12).map {
+                    "#\($0.seq) \($0.kind) \($0.name ?? $0.processEvent.map { "\($0)" } ?? "")"
+                }
+                Issue.record("no suspension: \(await scene.status()), last events: \(tail)")
+                throw error
             }
-            Issue.record("no suspension: \(await scene.status()), last events: \(tail)")
-            throw error
+            #expect(suspended.processEvent == .suspended)
+            // Not early, and not cancelled by a refusal (it came at all).
+            #expect(suspended.time - backgrounded.time >= 6)
+            // On a loaded machine the refusals can take longer than the delay: only a run in which
+            // all of them came while the suspension was pending says something about the status.
+            if refusals.allSatisfy({ $0.seq < suspended.seq }) && after.process == .running {
+                #expect(after == before)
+            }
         }
-        #expect(suspended.processEvent == .suspended)
-        // Not early, and not cancelled by a refusal (it came at all).
-        #expect(suspended.time - backgrounded.time >= 6)
-        // On a loaded machine the refusals can take longer than the delay: only a run in which
-        // all of them came while the suspension was pending says something about the status.
-        if refusals.allSatisfy({ $0.seq < suspended.seq }) && after.process == .running {
-            #expect(after == before)
-        }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     /// The shell keeps a timer's loop timer when the machine cancels it, and reuses it when the
@@ -268,24 +265,23 @@ import Testing
     @Test func aTimerArmedAgainLaterFiresAtItsOwnDeadline() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(3)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()  // the suspension timer: 3 s from here
-        try await scene.foreground()  // cancelled
-        // 1.5 s pass on the host's own clock: a wait that times out.
-        await #expect(throws: HostError.self) { try await scene.waitFor(.unattached, timeout: .milliseconds(1500)) }
-        try await scene.background()  // armed again: 3 s from here, after the first loop timer
-        let backgrounded = try #require(
-            host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
-        )
-        let suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
-            $0.scene == "A" && $0.kind == .process
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.background()  // the suspension timer: 3 s from here
+            try await scene.foreground()  // cancelled
+            // 1.5 s pass on the host's own clock: a wait that times out.
+            await #expect(throws: HostError.self) { try await scene.waitFor(.unattached, timeout: .milliseconds(1500)) }
+            try await scene.background()  // armed again: 3 s from here, after the first loop timer
+            let backgrounded = try #require(
+                host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidEnterBackground" }
+            )
+            let suspended = try await host.trace.firstEvent(fromSeq: backgrounded.seq + 1, "the suspension") {
+                $0.scene == "A" && $0.kind == .process
+            }
+            #expect(suspended.processEvent == .suspended)
+            #expect(suspended.time - backgrounded.time >= 3)
         }
-        #expect(suspended.processEvent == .suspended)
-        #expect(suspended.time - backgrounded.time >= 3)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func aRefusalLeavesTheBackgroundTaskDeadlineArmed() async throws {
@@ -295,31 +291,27 @@ import Testing
         // The refusals come first (the expiration 2.4 s after the task began); the kill comes
         // the lead after the expiration handler's request came back.
         configuration.backgroundTaskLimit = .seconds(3)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect(background: true)
-        try await scene.beginBackgroundTask()
-        for op: SceneOperation in [.beginBackgroundTask, .activate, .pop, .background] {
-            await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(background: true)
+            try await scene.beginBackgroundTask()
+            for op: SceneOperation in [.beginBackgroundTask, .activate, .pop, .background] {
+                await #expect(throws: HostError.self, "\(op)") { try await scene.perform(op) }
+            }
+            // The task's expiration, then its deadline's kill, come whatever was refused meanwhile:
+            // a refusal that disarmed them would leave the worker running and this wait time out.
+            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            let events = host.trace.history.filter { $0.scene == "A" }
+            let exit = try #require(events.first { $0.processEvent == .exited })
+            #expect(exit.reason == .backgroundTaskTimeout)
+            let began = try #require(events.first { $0.name == "beginBackgroundTask" })
+            let expiration = try #require(events.first { $0.name == "backgroundTaskExpiration" })
+            #expect(began.seq < expiration.seq && expiration.seq < exit.seq)
+            #expect(events.filter { $0.kind == .error }.count == 4)
         }
-        // The task's expiration, then its deadline's kill, come whatever was refused meanwhile:
-        // a refusal that disarmed them would leave the worker running and this wait time out.
-        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
-        let events = host.trace.history.filter { $0.scene == "A" }
-        let exit = try #require(events.first { $0.processEvent == .exited })
-        #expect(exit.reason == .backgroundTaskTimeout)
-        let began = try #require(events.first { $0.name == "beginBackgroundTask" })
-        let expiration = try #require(events.first { $0.name == "backgroundTaskExpiration" })
-        #expect(began.seq < expiration.seq && expiration.seq < exit.seq)
-        #expect(events.filter { $0.kind == .error }.count == 4)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func concurrentCallersNeverInterleaveTransitions() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
         /// One request: its outcome and where the trace stood when it was made and answered.
         struct Call: Sendable {
             var op: SceneOperation
@@ -328,39 +320,43 @@ import Testing
             var error: HostError?
             var unexpected: String?
         }
-        let calls = await withTaskGroup(of: [Call].self, returning: [Call].self) { group in
-            for caller in 0..<16 {
-                group.addTask {
-                    var generator = SplitMix64(seed: UInt64(caller))
-                    var calls: [Call] = []
-                    for index in 0..<20 {
-                        // Pushes and notifications name their request, so the trace shows whose they are.
-                        let mark = caller * 100 + index
-                        let operations: [SceneOperation] = [
-                            .deactivate, .activate, .push(viewController: "V\(mark)"), .pop,
-                            .resize(width: 10 + mark, height: 20), .memoryWarning, .background, .foreground,
-                            .notify(name: "n", value: .int(mark)),
-                        ]
-                        let op = operations[Int(generator.next() % UInt64(operations.count))]
-                        var call = Call(op: op, issuedAfter: host.lastSeq, answeredBy: 0)
-                        do {
-                            try await scene.perform(op)
-                        } catch let error as HostError {
-                            call.error = error
-                        } catch {
-                            call.unexpected = "\(error)"
+        let (host, calls) = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let calls = await withTaskGroup(of: [Call].self, returning: [Call].self) { group in
+                for caller in 0..<16 {
+                    group.addTask {
+                        var generator = SplitMix64(seed: UInt64(caller))
+                        var calls: [Call] = []
+                        for index in 0..<20 {
+                            // Pushes and notifications name their request, so the trace shows whose they are.
+                            let mark = caller * 100 + index
+                            let operations: [SceneOperation] = [
+                                .deactivate, .activate, .push(viewController: "V\(mark)"), .pop,
+                                .resize(width: 10 + mark, height: 20), .memoryWarning, .background, .foreground,
+                                .notify(name: "n", value: .int(mark)),
+                            ]
+                            let op = operations[Int(generator.next() % UInt64(operations.count))]
+                            var call = Call(op: op, issuedAfter: host.lastSeq, answeredBy: 0)
+                            do {
+                                try await scene.perform(op)
+                            } catch let error as HostError {
+                                call.error = error
+                            } catch {
+                                call.unexpected = "\(error)"
+                            }
+                            call.answeredBy = host.lastSeq
+                            calls.append(call)
                         }
-                        call.answeredBy = host.lastSeq
-                        calls.append(call)
+                        return calls
                     }
-                    return calls
                 }
+                var all: [Call] = []
+                for await calls in group { all += calls }
+                return all
             }
-            var all: [Call] = []
-            for await calls in group { all += calls }
-            return all
+            return (host, calls)
         }
-        await host.quit()
         #expect(calls.count == 16 * 20)
         // Every error is a refusal: a request carried out against a state another request
         // was still changing would fail in the worker, or kill it.
@@ -414,36 +410,37 @@ import Testing
     }
 
     @Test func aWorkerWritingGarbageIsKilledAndTheHostCarriesOn() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        await #expect(throws: HostError.self) {
-            try await host.scene("Bad").connect(worker: [TestWorker.hostctl, "worker", "--garbage"])
+        // The garbage is recorded as the worker's protocol error, which the helper's check refuses.
+        let host = try await withSceneHost(configuration: TestWorker.configuration(), verifiesTrace: false) { host in
+            await #expect(throws: HostError.self) {
+                try await host.scene("Bad").connect(worker: [TestWorker.hostctl, "worker", "--garbage"])
+            }
+            try await host.scene("Good").connect()
+            let exit = await (try host.scene("Bad")).status().lastExit
+            #expect(exit?.reason == .protocolViolation)
+            #expect(await (try host.scene("Good")).status().activation == .foregroundActive)
+            return host
         }
-        try await host.scene("Good").connect()
-        let exit = await (try host.scene("Bad")).status().lastExit
-        #expect(exit?.reason == .protocolViolation)
-        #expect(await (try host.scene("Good")).status().activation == .foregroundActive)
-        await host.quit()
         #expect(host.verifyTrace() == nil)
     }
 
     @Test func aKilledWorkerIsSeenAndItsSessionRestores() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        try await scene.background()
-        try await scene.foreground()
-        let pid = try #require(await scene.status().pid)
-        #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
-        #expect(await scene.status().lastExit?.reason == .killed)
-        let mark = host.lastSeq
-        try await scene.connect()
-        let reconnect = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.kind == .callback }
-        #expect(!reconnect.contains { $0.name == "configurationForConnecting" })
-        #expect(reconnect.first { $0.name == "willConnectTo" }?.restoration != nil)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.background()
+            try await scene.foreground()
+            let pid = try #require(await scene.status().pid)
+            #expect(Glibc.kill(pid, SIGKILL) == 0)
+            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            #expect(await scene.status().lastExit?.reason == .killed)
+            let mark = host.lastSeq
+            try await scene.connect()
+            let reconnect = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.kind == .callback }
+            #expect(!reconnect.contains { $0.name == "configurationForConnecting" })
+            #expect(reconnect.first { $0.name == "willConnectTo" }?.restoration != nil)
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -41,14 +42,16 @@ import Testing
     }
 
     @Test func aHostDefectFailsTheTestHelperOfARealHost() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        try await host.scene("A").connect()
-        #expect(host.verifyTrace() == nil)
-        let pid = try #require(await host.scene("A").status().pid)
-        // Suspended while in the foreground: the model refuses it.
-        host.trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .suspended, pid: pid))
-        await host.quit()
-        let defect = host.verifyTrace()
+        // The defect below is the test's own: the helper's check would throw it.
+        let host = try await withSceneHost(configuration: TestWorker.configuration(), verifiesTrace: false) { host in
+            try await host.scene("A").connect()
+            #expect(host.verifyTrace() == nil)
+            let pid = try #require(await host.scene("A").status().pid)
+            // Suspended while in the foreground: the model refuses it.
+            host.trace.record(TraceEvent(kind: .process, scene: "A", processEvent: .suspended, pid: pid))
+            return host
+        }
+        let defect: LifecycleViolation? = host.verifyTrace()
         #expect(defect != nil)
         #expect(defect?.expected.contains("background scene before process suspended") == true)
     }
@@ -119,14 +122,14 @@ import Testing
 @Suite struct EditedTraceTests {
     /// A's connect, kill and the host's quit, as the host recorded them.
     static func killedRun() async throws -> [TraceEvent] {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await within(.seconds(300), "connect and kill") {
-            try await scene.connect()
-            try await scene.kill()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect and kill") {
+                try await scene.connect()
+                try await scene.kill()
+            }
+            return host
         }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
         return host.trace.history
     }
 
@@ -208,9 +211,10 @@ extension EditedTraceTests {
     /// A quit host records nothing more of its own: a `memoryPressure` after `stopped` used to
     /// be recorded, which `verify` now refuses.
     @Test func aMemoryPressureAfterTheQuitRecordsNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        try await within(.seconds(300), "connect") { try await host.scene("A").connect() }
-        await host.quit()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            try await within(.seconds(300), "connect") { try await host.scene("A").connect() }
+            return host
+        }
         await host.memoryPressure()
         let last = host.trace.history.last
         #expect(last?.kind == .host && last?.name == "stopped", "\(String(describing: last))")

@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -24,19 +25,37 @@ import Testing
         /// Where the fixture records its pipes (and, for grandchild.sh, the grandchild's pid).
         let record: String
 
-        init(_ configure: (inout HostConfiguration) -> Void = { _ in }) async throws {
+        /// Runs `body` with a harness on a host of `configuration` (and a state directory of
+        /// its own) that is always quit, then checks that no worker is left and that the trace
+        /// verifies.
+        static func run(
+            _ configuration: HostConfiguration = TestWorker.configuration(),
+            sourceLocation: SourceLocation = #_sourceLocation,
+            _ body: (Harness) async throws -> Void
+        ) async throws {
             let directory = makeTemporaryDirectory()
-            stateDirectory = directory + "/state"
-            record = directory + "/pipes"
+            let stateDirectory = directory + "/state"
             try SessionStore(directory: stateDirectory).save(
                 SceneSession(identifier: "A", restoration: HostileWorkerTests.marker)
             )
-            var configuration = TestWorker.configuration(stateDirectory: stateDirectory)
-            configure(&configuration)
-            host = try SceneHost(configuration: configuration)
-            a = try host.scene("A")
-            b = try host.scene("B")
-            try await b.connect()
+            var configuration = configuration
+            configuration.stateDirectory = stateDirectory
+            // A hostile worker's protocol errors are recorded, which the helper's check refuses:
+            // the host's own events are checked below.
+            let host = try await withSceneHost(configuration: configuration, verifiesTrace: false) { host in
+                let harness = Harness(
+                    host: host,
+                    a: try host.scene("A"),
+                    b: try host.scene("B"),
+                    stateDirectory: stateDirectory,
+                    record: directory + "/pipes"
+                )
+                try await harness.b.connect()
+                try await body(harness)
+                return host
+            }
+            #expect(host.livingWorkerPids().isEmpty, sourceLocation: sourceLocation)
+            #expect(host.verifyTrace() == nil, sourceLocation: sourceLocation)
         }
 
         /// `fixture RECORD args…`
@@ -54,7 +73,8 @@ import Testing
             )
         }
 
-        /// Everything that must hold once A's worker is gone, then quits the host.
+        /// Everything that must hold once A's worker is gone, while the host runs (`run`
+        /// checks the rest after the quit).
         func checkAftermath(
             reason: TerminationReason,
             keepsStoredState: Bool = true,
@@ -101,27 +121,25 @@ import Testing
                     nil
                 }
             #expect(onDisk != nil && onDisk?.restoration == stored, sourceLocation: sourceLocation)
-
-            await host.quit()
-            #expect(host.livingWorkerPids().isEmpty, sourceLocation: sourceLocation)
-            #expect(host.verifyTrace() == nil, sourceLocation: sourceLocation)
         }
     }
 
     @Test func aWorkerWritingGarbageIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("garbage.sh"))
-        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
-        #expect(harness.violations.contains { $0.contains("unreadable frame") })
-        try await harness.checkAftermath(reason: .protocolViolation)
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("garbage.sh"))
+            await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+            #expect(harness.violations.contains { $0.contains("unreadable frame") })
+            try await harness.checkAftermath(reason: .protocolViolation)
+        }
     }
 
     @Test func aHundredMebibyteLineIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("huge-line.sh"))
-        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
-        #expect(harness.violations.contains { $0.contains("exceeds the maximum frame size") })
-        try await harness.checkAftermath(reason: .protocolViolation)
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("huge-line.sh"))
+            await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+            #expect(harness.violations.contains { $0.contains("exceeds the maximum frame size") })
+            try await harness.checkAftermath(reason: .protocolViolation)
+        }
     }
 
     /// The memory half of the 100 MiB line, measured on a `hostctl serve` of its own: this
@@ -159,136 +177,152 @@ import Testing
     @Test func aWorkerThatNeverAnswersTheHandshakeHitsTheLaunchWatchdog() async throws {
         // A's limit only: the healthy B launches under the generous one (a loaded machine has
         // taken over 10 s to start a worker when its test ran first).
-        let harness = try await Harness { $0.sceneLaunchLimits["A"] = .seconds(1) }
-        let silent = harness.worker("silent.sh")
-        let error = await #expect(throws: HostError.self) { try await harness.a.connect(worker: silent) }
-        // The error names the limit, where to raise it, and what is most likely wrong.
-        let message = "\(error.map { String(describing: $0) } ?? "")"
-        #expect(
-            message.contains("did not answer within the launch limit of 1000 ms (HostConfiguration.launchLimit)"),
-            "\(message)"
-        )
-        #expect(message.contains("it never said ready: is \(silent[0]) a scenehost worker?"), "\(message)")
-        // A's own limit applied, not the host's 60 s.
-        let spawned = try #require(harness.host.trace.history.last { $0.scene == "A" && $0.processEvent == .spawned })
-        let exit = try #require(harness.exit)
-        #expect(exit.time - spawned.time < 30)
-        try await harness.checkAftermath(reason: .watchdog)
+        var configuration = TestWorker.configuration()
+        configuration.sceneLaunchLimits["A"] = .seconds(1)
+        try await Harness.run(configuration) { harness in
+            let silent = harness.worker("silent.sh")
+            let error = await #expect(throws: HostError.self) { try await harness.a.connect(worker: silent) }
+            // The error names the limit, where to raise it, and what is most likely wrong.
+            let message = "\(error.map { String(describing: $0) } ?? "")"
+            #expect(
+                message.contains("did not answer within the launch limit of 1000 ms (HostConfiguration.launchLimit)"),
+                "\(message)"
+            )
+            #expect(message.contains("it never said ready: is \(silent[0]) a scenehost worker?"), "\(message)")
+            // A's own limit applied, not the host's 60 s.
+            let spawned = try #require(
+                harness.host.trace.history.last { $0.scene == "A" && $0.processEvent == .spawned }
+            )
+            let exit = try #require(harness.exit)
+            #expect(exit.time - spawned.time < 30)
+            try await harness.checkAftermath(reason: .watchdog)
+        }
     }
 
     @Test func anAckForTheWrongRequestIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("stale-ack.sh"))
-        await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
-        #expect(harness.violations.contains { $0.contains("reply to unknown request 1") })
-        try await harness.checkAftermath(reason: .protocolViolation)
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("stale-ack.sh"))
+            await #expect(throws: HostError.self) { try await harness.a.push("Detail") }
+            #expect(harness.violations.contains { $0.contains("reply to unknown request 1") })
+            try await harness.checkAftermath(reason: .protocolViolation)
+        }
     }
 
     @Test func closingStdoutWhileAliveIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("close-stdout.sh"))
-        // No request needed: the host notices the EOF and kills the worker after the grace.
-        try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
-        #expect(harness.violations.contains { $0.contains("closed its stdout") })
-        try await harness.checkAftermath(reason: .protocolViolation)
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("close-stdout.sh"))
+            // No request needed: the host notices the EOF and kills the worker after the grace.
+            try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
+            #expect(harness.violations.contains { $0.contains("closed its stdout") })
+            try await harness.checkAftermath(reason: .protocolViolation)
+        }
     }
 
     /// Issue 13 item 10: a worker that closes its stdin but lives on is treated like one that
     /// closes its stdout; the request whose write found the pipe closed fails with the death.
     @Test func closingStdinWhileAliveIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("close-stdin.sh"))
-        // The fixture closes its stdin right after connect's reply: the write fails with EPIPE
-        // at once or, if it beats the close, the request waits; either way it ends with the kill.
-        await #expect {
-            try await harness.a.push("Detail")
-        } throws: { error in
-            guard case HostError.workerExited("A", "push", .protocolViolation, _) = error else { return false }
-            return true
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("close-stdin.sh"))
+            // The fixture closes its stdin right after connect's reply: the write fails with EPIPE
+            // at once or, if it beats the close, the request waits; either way it ends with the kill.
+            await #expect {
+                try await harness.a.push("Detail")
+            } throws: { error in
+                guard case HostError.workerExited("A", "push", .protocolViolation, _) = error else { return false }
+                return true
+            }
+            #expect(harness.violations.contains { $0.contains("closed its stdin") })
+            try await harness.checkAftermath(reason: .protocolViolation)
         }
-        #expect(harness.violations.contains { $0.contains("closed its stdin") })
-        try await harness.checkAftermath(reason: .protocolViolation)
     }
 
     /// Interface B, host side: a legal change the app made is followed (the host's pop is then
     /// legal) and its callbacks are recorded with origin app; the worker is not killed.
     @Test func aLegalAppChangeIsFollowed() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("app-push.sh"))
-        try await harness.host.controller("A").waitUntil("the app's push", timeout: .seconds(30)) {
-            $0.stack == ["Root", "Detail"]
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("app-push.sh"))
+            try await harness.host.controller("A").waitUntil("the app's push", timeout: .seconds(30)) {
+                $0.stack == ["Root", "Detail"]
+            }
+            try await harness.a.pop()
+            #expect(await harness.a.status().stack == ["Root"])
+            let appCallbacks = harness.host.trace.history.filter { $0.scene == "A" && $0.origin == "app" }
+            #expect(appCallbacks.count == 9)
+            #expect(harness.violations.isEmpty)
+            try await harness.a.kill()
+            try await harness.checkAftermath(reason: .killed)
         }
-        try await harness.a.pop()
-        #expect(await harness.a.status().stack == ["Root"])
-        let appCallbacks = harness.host.trace.history.filter { $0.scene == "A" && $0.origin == "app" }
-        #expect(appCallbacks.count == 9)
-        #expect(harness.violations.isEmpty)
-        try await harness.a.kill()
-        try await harness.checkAftermath(reason: .killed)
     }
 
     /// An app change the model forbids means the worker lied: a protocol violation, nothing followed.
     @Test func anIllegalAppChangeIsAProtocolViolation() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("app-lies.sh"))
-        try await harness.host.controller("A").waitUntil("the violation's kill", timeout: .seconds(30)) {
-            $0.pid == nil
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("app-lies.sh"))
+            try await harness.host.controller("A").waitUntil("the violation's kill", timeout: .seconds(30)) {
+                $0.pid == nil
+            }
+            #expect(harness.violations.contains { $0.contains("illegal app change pop") })
+            try await harness.checkAftermath(reason: .protocolViolation)
         }
-        #expect(harness.violations.contains { $0.contains("illegal app change pop") })
-        try await harness.checkAftermath(reason: .protocolViolation)
     }
 
     @Test func aWorkerIgnoringSIGTERMSurvivesKillTERMButNotTerminate() async throws {
         // Both the SIGTERM's grace and the terminate's bound: long enough for a sanitized
         // worker's own exit in the full suite (over 2 s has been seen), which must be seen as
         // `terminated`, not cut short as `terminate-timeout`.
-        let harness = try await Harness { $0.terminateLimit = .seconds(10) }
-        try await harness.a.connect(worker: harness.worker("ignore-term.sh", [TestWorker.hostctl, "worker"]))
-        let pid = try #require(await harness.a.status().pid)
-        // Returns after the terminate limit, the worker still running.
-        try await harness.a.kill(signal: SIGTERM)
-        #expect(harness.exit == nil)
-        #expect(await harness.a.status().process == .running)
-        #expect(await harness.a.status().pid == pid)
-        #expect(Glibc.kill(pid, 0) == 0)
-        // It still answers, and terminate ends it cleanly.
-        try await harness.a.push("Detail")
-        try await harness.a.terminate()
-        #expect(harness.exit?.status == 0)
-        try await harness.checkAftermath(reason: .terminated, keepsStoredState: false)
+        var configuration = TestWorker.configuration()
+        configuration.terminateLimit = .seconds(10)
+        try await Harness.run(configuration) { harness in
+            try await harness.a.connect(worker: harness.worker("ignore-term.sh", [TestWorker.hostctl, "worker"]))
+            let pid = try #require(await harness.a.status().pid)
+            // Returns after the terminate limit, the worker still running.
+            try await harness.a.kill(signal: SIGTERM)
+            #expect(harness.exit == nil)
+            #expect(await harness.a.status().process == .running)
+            #expect(await harness.a.status().pid == pid)
+            #expect(Glibc.kill(pid, 0) == 0)
+            // It still answers, and terminate ends it cleanly.
+            try await harness.a.push("Detail")
+            try await harness.a.terminate()
+            #expect(harness.exit?.status == 0)
+            try await harness.checkAftermath(reason: .terminated, keepsStoredState: false)
+        }
     }
 
     @Test func aGrandchildHoldingThePipesNeitherDelaysTheDeathNorOutlivesIt() async throws {
-        let harness = try await Harness()
-        try await harness.a.connect(worker: harness.worker("grandchild.sh"))
-        // Seen through the pidfd, although the grandchild keeps stdout and stderr open.
-        try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
-        let lines = HardeningProbe.readLines(harness.record)
-        let grandchild = try #require(lines.count == 4 ? Int32(lines[3]) : nil, "\(lines)")
-        #expect(HardeningProbe.waitForDeath(of: grandchild), "grandchild \(grandchild) outlived the worker")
-        #expect(harness.exit?.status == 0)
-        try await harness.checkAftermath(reason: .crashed)
+        try await Harness.run { harness in
+            try await harness.a.connect(worker: harness.worker("grandchild.sh"))
+            // Seen through the pidfd, although the grandchild keeps stdout and stderr open.
+            try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
+            let lines = HardeningProbe.readLines(harness.record)
+            let grandchild = try #require(lines.count == 4 ? Int32(lines[3]) : nil, "\(lines)")
+            #expect(HardeningProbe.waitForDeath(of: grandchild), "grandchild \(grandchild) outlived the worker")
+            #expect(harness.exit?.status == 0)
+            try await harness.checkAftermath(reason: .crashed)
+        }
     }
 
     @Test func aWorkerExitingMidConnectIsACrash() async throws {
-        let harness = try await Harness()
-        await #expect(throws: HostError.self) {
-            try await harness.a.connect(worker: harness.worker("exit-mid-connect.sh"))
+        try await Harness.run { harness in
+            await #expect(throws: HostError.self) {
+                try await harness.a.connect(worker: harness.worker("exit-mid-connect.sh"))
+            }
+            #expect(harness.exit?.status == 3)
+            try await harness.checkAftermath(reason: .crashed)
         }
-        #expect(harness.exit?.status == 3)
-        try await harness.checkAftermath(reason: .crashed)
     }
 
     @Test func aWorkerCrashingMidBackgroundKeepsTheLastStoredState() async throws {
-        let harness = try await Harness()
-        let worker = harness.worker(
-            "exec-recorded.sh",
-            [TestWorker.hostctl, "worker", "--crash-in", "sceneDidEnterBackground"]
-        )
-        try await harness.a.connect(worker: worker)
-        await #expect(throws: HostError.self) { try await harness.a.background() }
-        #expect(harness.exit?.status == 70)
-        try await harness.checkAftermath(reason: .crashed)
+        try await Harness.run { harness in
+            let worker = harness.worker(
+                "exec-recorded.sh",
+                [TestWorker.hostctl, "worker", "--crash-in", "sceneDidEnterBackground"]
+            )
+            try await harness.a.connect(worker: worker)
+            await #expect(throws: HostError.self) { try await harness.a.background() }
+            #expect(harness.exit?.status == 70)
+            try await harness.checkAftermath(reason: .crashed)
+        }
     }
 
     /// A worker that left its process group (here: joined its parent's) is still really
@@ -298,18 +332,17 @@ import Testing
     @Test func aWorkerThatLeftItsGroupIsReallyStopped() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .milliseconds(10)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        let script = "import os, sys; os.setpgid(0, os.getpgid(os.getppid())); os.execv(sys.argv[1], sys.argv[1:])"
-        try await scene.connect(worker: ["/usr/bin/env", "python3", "-c", script, TestWorker.hostctl, "worker"])
-        let pid = try #require(await scene.status().pid)
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        let stat = try #require(HardeningProbe.readLines("/proc/\(pid)/stat").first)
-        let state = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ").first
-        #expect(state == "T", "\(stat)")
-        try await scene.foreground()
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            let script = "import os, sys; os.setpgid(0, os.getpgid(os.getppid())); os.execv(sys.argv[1], sys.argv[1:])"
+            try await scene.connect(worker: ["/usr/bin/env", "python3", "-c", script, TestWorker.hostctl, "worker"])
+            let pid = try #require(await scene.status().pid)
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            let stat = try #require(HardeningProbe.readLines("/proc/\(pid)/stat").first)
+            let state = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ").first
+            #expect(state == "T", "\(stat)")
+            try await scene.foreground()
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import HostTools
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -61,57 +62,59 @@ struct LoopCPUReservationTests {
         // Workers are moved only for a host tuned for throughput.
         var configuration = TestWorker.configuration()
         configuration.tuning = .throughput
-        let host = try SceneHost(configuration: configuration)
-        let before = try host.scene("A")
-        try await before.connect()
-        let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
-        let cpu = try #require((Int32(0)..<1024).first { hostMask.contains($0) })
+        try await withSceneHost(configuration: configuration) { host in
+            let before = try host.scene("A")
+            try await before.connect()
+            let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
+            let cpu = try #require((Int32(0)..<1024).first { hostMask.contains($0) })
 
-        await loop.reserveCPUForTesting(cpu)
-        #expect(loop.reservedLoopCPU == cpu)
-        #expect(CPUMask.ofThread(loop.loopThreadID) == CPUMask.only(cpu))
-        let during = try host.scene("B")
-        try await during.connect()
-        await loop.cpuReservationSettled()
-        for scene in [before, during] {
-            let pid = try #require(await scene.status().pid)
-            let threads = CPUMask.threads(ofProcess: pid)
-            #expect(!threads.isEmpty, "the worker's threads are listed")
-            for thread in threads {
-                #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(scene.identifier)")
+            await loop.reserveCPUForTesting(cpu)
+            #expect(loop.reservedLoopCPU == cpu)
+            #expect(CPUMask.ofThread(loop.loopThreadID) == CPUMask.only(cpu))
+            let during = try host.scene("B")
+            try await during.connect()
+            await loop.cpuReservationSettled()
+            for scene in [before, during] {
+                let pid = try #require(await scene.status().pid)
+                let threads = CPUMask.threads(ofProcess: pid)
+                #expect(!threads.isEmpty, "the worker's threads are listed")
+                for thread in threads {
+                    #expect(
+                        CPUMask.ofThread(thread) == hostMask.removing(cpu),
+                        "thread \(thread) of \(scene.identifier)"
+                    )
+                }
             }
-        }
 
-        // A launcher that does not exec holds the real worker as its child: the whole tree
-        // keeps off the CPU, and gets it back.
-        let launched = try host.scene("C")
-        try await launched.connect(worker: ["/bin/sh", "-c", "\"$0\" worker; true", TestWorker.hostctl])
-        let launcher = try #require(await launched.status().pid)
-        await loop.reserveCPUForTesting(cpu)
-        let tree = try #require(ProcessTable.snapshot().members(ofTreeAt: launcher))
-        #expect(tree.count >= 2, "the launcher and the worker it runs")
-        for member in tree {
-            for thread in CPUMask.threads(ofProcess: member) {
-                #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(member)")
+            // A launcher that does not exec holds the real worker as its child: the whole tree
+            // keeps off the CPU, and gets it back.
+            let launched = try host.scene("C")
+            try await launched.connect(worker: ["/bin/sh", "-c", "\"$0\" worker; true", TestWorker.hostctl])
+            let launcher = try #require(await launched.status().pid)
+            await loop.reserveCPUForTesting(cpu)
+            let tree = try #require(ProcessTable.snapshot().members(ofTreeAt: launcher))
+            #expect(tree.count >= 2, "the launcher and the worker it runs")
+            for member in tree {
+                for thread in CPUMask.threads(ofProcess: member) {
+                    #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu), "thread \(thread) of \(member)")
+                }
             }
-        }
 
-        await loop.setCPUReservation(allowed: false)
-        #expect(loop.reservedLoopCPU == nil)
-        for member in tree {
-            for thread in CPUMask.threads(ofProcess: member) {
-                #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread) of \(member)")
+            await loop.setCPUReservation(allowed: false)
+            #expect(loop.reservedLoopCPU == nil)
+            for member in tree {
+                for thread in CPUMask.threads(ofProcess: member) {
+                    #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread) of \(member)")
+                }
+            }
+            #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
+            for scene in [before, during] {
+                let pid = try #require(await scene.status().pid)
+                for thread in CPUMask.threads(ofProcess: pid) {
+                    #expect(CPUMask.ofThread(thread) == hostMask)
+                }
             }
         }
-        #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
-        for scene in [before, during] {
-            let pid = try #require(await scene.status().pid)
-            for thread in CPUMask.threads(ofProcess: pid) {
-                #expect(CPUMask.ofThread(thread) == hostMask)
-            }
-        }
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
         await loop.setCPUReservation(allowed: true)
     }
 }

@@ -1,5 +1,6 @@
 import CSceneHostSys
 import HostTools
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -30,44 +31,48 @@ struct PlainTuningTests {
     /// policy it started with.
     @Test func aWorkersAffinityAndSchedulingClassAreItsOwnAfterLoadAndKills() async throws {
         let hostMask = try #require(CPUMask.ofThread(0))
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let pinned = try host.scene("Pinned")
-        let plain = try host.scene("Plain")
-        try await pinned.connect(worker: ["/usr/bin/taskset", "-c", "\(Self.pinnedCPU)", TestWorker.hostctl, "worker"])
-        try await plain.connect()
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let pinned = try host.scene("Pinned")
+            let plain = try host.scene("Plain")
+            try await pinned.connect(worker: [
+                "/usr/bin/taskset", "-c", "\(Self.pinnedCPU)", TestWorker.hostctl, "worker",
+            ])
+            try await plain.connect()
 
-        func expectUntouched(_ label: String) async throws {
-            let pinnedPid = try #require(await pinned.status().pid)
-            let plainPid = try #require(await plain.status().pid)
-            for (pid, mask) in [(pinnedPid, CPUMask.only(Self.pinnedCPU)), (plainPid, hostMask)] {
-                let threads = CPUMask.threads(ofProcess: pid)
-                #expect(!threads.isEmpty, "\(label): no threads listed for \(pid)")
-                for thread in threads {
-                    #expect(CPUMask.ofThread(thread) == mask, "\(label): affinity of thread \(thread) of \(pid)")
-                    #expect(sched_getscheduler(thread) == SCHED_OTHER, "\(label): policy of thread \(thread) of \(pid)")
-                }
-            }
-        }
-
-        try await expectUntouched("after connect")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for scene in [pinned, plain] {
-                group.addTask {
-                    for _ in 0..<1_000 {
-                        try await scene.deactivate()
-                        try await scene.activate()
+            func expectUntouched(_ label: String) async throws {
+                let pinnedPid = try #require(await pinned.status().pid)
+                let plainPid = try #require(await plain.status().pid)
+                for (pid, mask) in [(pinnedPid, CPUMask.only(Self.pinnedCPU)), (plainPid, hostMask)] {
+                    let threads = CPUMask.threads(ofProcess: pid)
+                    #expect(!threads.isEmpty, "\(label): no threads listed for \(pid)")
+                    for thread in threads {
+                        #expect(CPUMask.ofThread(thread) == mask, "\(label): affinity of thread \(thread) of \(pid)")
+                        #expect(
+                            sched_getscheduler(thread) == SCHED_OTHER,
+                            "\(label): policy of thread \(thread) of \(pid)"
+                        )
                     }
                 }
             }
-            try await group.waitForAll()
-        }
-        try await expectUntouched("after 4,000 transitions")
 
-        try await plain.kill()
-        try await plain.connect()
-        try await expectUntouched("after a kill and a relaunch")
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            try await expectUntouched("after connect")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for scene in [pinned, plain] {
+                    group.addTask {
+                        for _ in 0..<1_000 {
+                            try await scene.deactivate()
+                            try await scene.activate()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await expectUntouched("after 4,000 transitions")
+
+            try await plain.kill()
+            try await plain.connect()
+            try await expectUntouched("after a kill and a relaunch")
+        }
     }
 
     /// A wrapper starts a daemon in a session of its own, then `exec`s `hostctl serve`: the

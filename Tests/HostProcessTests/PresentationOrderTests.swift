@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -48,220 +49,214 @@ import Testing
     }
 
     @Test func fullScreenPresentAndDismiss() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let present = try await Self.transition(host) { try await scene.present("Modal", style: .fullScreen) }
-        #expect(
-            present == [
-                "cb loadView Modal", "cb viewDidLoad Modal", "cb viewWillDisappear Root", "cb viewWillAppear Modal",
-                "cb viewIsAppearing Modal", "cb viewWillLayoutSubviews Modal", "cb viewDidLayoutSubviews Modal",
-                "cb viewDidAppear Modal", "cb viewDidDisappear Root",
-            ]
-        )
-        // The trace names the operation: a present is not a push with two callbacks swapped.
-        let presented = host.trace.history.suffix(9)
-        #expect(presented.allSatisfy { $0.op == "present" })
-        let status = await scene.status()
-        #expect(status.stack == ["Root"])
-        #expect(status.presented == "Modal" && status.presentation == .fullScreen)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let present = try await Self.transition(host) { try await scene.present("Modal", style: .fullScreen) }
+            #expect(
+                present == [
+                    "cb loadView Modal", "cb viewDidLoad Modal", "cb viewWillDisappear Root", "cb viewWillAppear Modal",
+                    "cb viewIsAppearing Modal", "cb viewWillLayoutSubviews Modal", "cb viewDidLayoutSubviews Modal",
+                    "cb viewDidAppear Modal", "cb viewDidDisappear Root",
+                ]
+            )
+            // The trace names the operation: a present is not a push with two callbacks swapped.
+            let presented = host.trace.history.suffix(9)
+            #expect(presented.allSatisfy { $0.op == "present" })
+            let status = await scene.status()
+            #expect(status.stack == ["Root"])
+            #expect(status.presented == "Modal" && status.presentation == .fullScreen)
 
-        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
-        #expect(
-            dismiss == [
-                "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewDidDisappear Modal", "cb viewDidAppear Root", "cb deinit Modal",
-            ]
-        )
-        #expect(await scene.status().presented == nil)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+            #expect(
+                dismiss == [
+                    "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewDidDisappear Modal", "cb viewDidAppear Root", "cb deinit Modal",
+                ]
+            )
+            #expect(await scene.status().presented == nil)
+        }
     }
 
     @Test func aPageSheetLeavesThePresenterAlone() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let present = try await Self.transition(host) { try await scene.present("Sheet") }
-        #expect(
-            present == [
-                "cb loadView Sheet", "cb viewDidLoad Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
-                "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet", "cb viewDidAppear Sheet",
-            ]
-        )
-        #expect(await scene.status().presentation == .pageSheet)
-        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
-        #expect(dismiss == ["cb viewWillDisappear Sheet", "cb viewDidDisappear Sheet", "cb deinit Sheet"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let present = try await Self.transition(host) { try await scene.present("Sheet") }
+            #expect(
+                present == [
+                    "cb loadView Sheet", "cb viewDidLoad Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
+                    "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet", "cb viewDidAppear Sheet",
+                ]
+            )
+            #expect(await scene.status().presentation == .pageSheet)
+            let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+            #expect(dismiss == ["cb viewWillDisappear Sheet", "cb viewDidDisappear Sheet", "cb deinit Sheet"])
+        }
     }
 
     @Test func aSwipeDownThatCompletesOrIsCancelled() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.present("Sheet")
-        let cancelled = try await Self.transition(host) { try await scene.swipeDismiss(completes: false) }
-        #expect(
-            cancelled == [
-                "cb viewWillDisappear Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
-                "cb viewDidAppear Sheet",
-            ]
-        )
-        #expect(await scene.status().presented == "Sheet")
-        let completed = try await Self.transition(host) { try await scene.swipeDismiss() }
-        #expect(
-            completed == [
-                "cb viewWillDisappear Sheet", "cb presentationControllerWillDismiss Sheet",
-                "cb viewDidDisappear Sheet", "cb presentationControllerDidDismiss Sheet", "cb deinit Sheet",
-            ]
-        )
-        #expect(await scene.status().presented == nil)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.present("Sheet")
+            let cancelled = try await Self.transition(host) { try await scene.swipeDismiss(completes: false) }
+            #expect(
+                cancelled == [
+                    "cb viewWillDisappear Sheet", "cb viewWillAppear Sheet", "cb viewIsAppearing Sheet",
+                    "cb viewDidAppear Sheet",
+                ]
+            )
+            #expect(await scene.status().presented == "Sheet")
+            let completed = try await Self.transition(host) { try await scene.swipeDismiss() }
+            #expect(
+                completed == [
+                    "cb viewWillDisappear Sheet", "cb presentationControllerWillDismiss Sheet",
+                    "cb viewDidDisappear Sheet", "cb presentationControllerDidDismiss Sheet", "cb deinit Sheet",
+                ]
+            )
+            #expect(await scene.status().presented == nil)
+        }
     }
 
     @Test func aSwipeBackThatIsCancelledThenCompletes() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        let cancelled = try await Self.transition(host) { try await scene.swipeBack(completes: false) }
-        #expect(
-            cancelled == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewWillDisappear Root", "cb viewDidDisappear Root", "cb viewWillAppear Detail",
-                "cb viewIsAppearing Detail", "cb viewDidAppear Detail",
-            ]
-        )
-        #expect(await scene.status().stack == ["Root", "Detail"])
-        let completed = try await Self.transition(host) { try await scene.swipeBack() }
-        #expect(
-            completed == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
-            ]
-        )
-        #expect(await scene.status().stack == ["Root"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            let cancelled = try await Self.transition(host) { try await scene.swipeBack(completes: false) }
+            #expect(
+                cancelled == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillDisappear Root", "cb viewDidDisappear Root", "cb viewWillAppear Detail",
+                    "cb viewIsAppearing Detail", "cb viewDidAppear Detail",
+                ]
+            )
+            #expect(await scene.status().stack == ["Root", "Detail"])
+            let completed = try await Self.transition(host) { try await scene.swipeBack() }
+            #expect(
+                completed == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
+                ]
+            )
+            #expect(await scene.status().stack == ["Root"])
+        }
     }
 
     /// §3's correction: a pop lays out the revealed controller only when its layout is dirty.
     @Test func aPopLaysOutOnlyADirtyController() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        let clean = try await Self.transition(host) { try await scene.pop() }
-        #expect(
-            clean == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
-            ]
-        )
-        try await scene.push("Detail")
-        try await scene.resize(width: 800, height: 600)
-        let dirty = try await Self.transition(host) { try await scene.pop() }
-        #expect(
-            dirty == [
-                "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
-                "cb viewDidAppear Root", "cb deinit Detail",
-            ]
-        )
-        // The same for a full-screen dismissal over a resized presenter.
-        try await scene.present("Modal", style: .fullScreen)
-        try await scene.resize(width: 390, height: 844)
-        let dismiss = try await Self.transition(host) { try await scene.dismiss() }
-        #expect(
-            dismiss == [
-                "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Modal",
-                "cb viewDidAppear Root", "cb deinit Modal",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            let clean = try await Self.transition(host) { try await scene.pop() }
+            #expect(
+                clean == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
+                ]
+            )
+            try await scene.push("Detail")
+            try await scene.resize(width: 800, height: 600)
+            let dirty = try await Self.transition(host) { try await scene.pop() }
+            #expect(
+                dirty == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Detail",
+                    "cb viewDidAppear Root", "cb deinit Detail",
+                ]
+            )
+            // The same for a full-screen dismissal over a resized presenter.
+            try await scene.present("Modal", style: .fullScreen)
+            try await scene.resize(width: 390, height: 844)
+            let dismiss = try await Self.transition(host) { try await scene.dismiss() }
+            #expect(
+                dismiss == [
+                    "cb viewWillDisappear Modal", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb viewDidDisappear Modal",
+                    "cb viewDidAppear Root", "cb deinit Modal",
+                ]
+            )
+        }
     }
 
     /// A presented controller gets size changes and memory warnings (last), and deinits first.
     @Test func thePresentedControllerIsOneOfTheLoadedOnes() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        try await scene.present("Sheet")
-        let resize = try await Self.transition(host) { try await scene.resize(width: 800, height: 600) }
-        #expect(
-            resize == [
-                "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
-                "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
-                "cb traitCollectionDidChange Sheet", "cb viewWillLayoutSubviews Sheet",
-                "cb viewDidLayoutSubviews Sheet",
-            ]
-        )
-        // The same size classes (regular both ways): no trait change.
-        let sameClasses = try await Self.transition(host) { try await scene.resize(width: 1024, height: 768) }
-        #expect(
-            sameClasses == [
-                "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
-                "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
-            ]
-        )
-        let warning = try await Self.transition(host) { try await scene.memoryWarning() }
-        #expect(
-            warning == [
-                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
-                "cb didReceiveMemoryWarning Detail", "cb didReceiveMemoryWarning Sheet",
-            ]
-        )
-        let mark = host.lastSeq
-        try await scene.disconnect()
-        let deinits = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb deinit") }
-        #expect(deinits == ["cb deinit Sheet", "cb deinit Detail", "cb deinit Root"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.present("Sheet")
+            let resize = try await Self.transition(host) { try await scene.resize(width: 800, height: 600) }
+            #expect(
+                resize == [
+                    "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
+                    "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
+                    "cb traitCollectionDidChange Sheet", "cb viewWillLayoutSubviews Sheet",
+                    "cb viewDidLayoutSubviews Sheet",
+                ]
+            )
+            // The same size classes (regular both ways): no trait change.
+            let sameClasses = try await Self.transition(host) { try await scene.resize(width: 1024, height: 768) }
+            #expect(
+                sameClasses == [
+                    "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
+                    "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
+                ]
+            )
+            let warning = try await Self.transition(host) { try await scene.memoryWarning() }
+            #expect(
+                warning == [
+                    "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root",
+                    "cb didReceiveMemoryWarning Detail", "cb didReceiveMemoryWarning Sheet",
+                ]
+            )
+            let mark = host.lastSeq
+            try await scene.disconnect()
+            let deinits = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb deinit") }
+            #expect(deinits == ["cb deinit Sheet", "cb deinit Detail", "cb deinit Root"])
+        }
     }
 
     /// Illegal requests are refused with a reason naming what they need, and change nothing.
     @Test func illegalPresentationsAreRefusedAndChangeNothing() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        func refusal(_ op: SceneOperation) async -> String? { await host.refusalReason(of: op, on: scene) }
-        #expect(await refusal(.dismiss) == "nothing is presented")
-        #expect(await refusal(.swipeDismiss()) == "nothing is presented")
-        #expect(await refusal(.swipeBack()) == "cannot pop the root view controller")
-        try await scene.present("Modal", style: .fullScreen)
-        #expect(await refusal(.swipeDismiss()) == "the presented view controller is fullScreen, not pageSheet")
-        let covered = "a view controller is presented (fullScreen): dismiss it first"
-        #expect(await refusal(.push(viewController: "Detail")) == covered)
-        #expect(await refusal(.present(viewController: "Other")) == covered)
-        #expect(await refusal(.pop) == covered)
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
-        #expect(await refusal(.dismiss) == "the scene is background, not foregroundActive or foregroundInactive")
-        #expect(
-            await refusal(.present(viewController: "Other"))
-                == "the scene is background, not foregroundActive or foregroundInactive"
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            func refusal(_ op: SceneOperation) async -> String? { await host.refusalReason(of: op, on: scene) }
+            #expect(await refusal(.dismiss) == "nothing is presented")
+            #expect(await refusal(.swipeDismiss()) == "nothing is presented")
+            #expect(await refusal(.swipeBack()) == "cannot pop the root view controller")
+            try await scene.present("Modal", style: .fullScreen)
+            #expect(await refusal(.swipeDismiss()) == "the presented view controller is fullScreen, not pageSheet")
+            let covered = "a view controller is presented (fullScreen): dismiss it first"
+            #expect(await refusal(.push(viewController: "Detail")) == covered)
+            #expect(await refusal(.present(viewController: "Other")) == covered)
+            #expect(await refusal(.pop) == covered)
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            #expect(await refusal(.dismiss) == "the scene is background, not foregroundActive or foregroundInactive")
+            #expect(
+                await refusal(.present(viewController: "Other"))
+                    == "the scene is background, not foregroundActive or foregroundInactive"
+            )
+        }
     }
 }
 
 /// The timeline draws presentations: a span per presented controller, with its style.
 @Suite struct PresentationTimelineTests {
     @Test func presentationsAreSpansOfTheirScene() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.present("Sheet")
-        try await scene.swipeDismiss()
-        try await scene.present("Modal", style: .fullScreen)
-        try await scene.kill()
-        await host.quit()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.present("Sheet")
+            try await scene.swipeDismiss()
+            try await scene.present("Modal", style: .fullScreen)
+            try await scene.kill()
+            return host
+        }
         let tracks = SceneTracks(events: host.trace.history)
         let spans = try #require(tracks.track(for: "A")).presentations
         #expect(spans.map(\.label) == ["Sheet (pageSheet)", "Modal (fullScreen)"])
@@ -277,72 +272,70 @@ import Testing
 /// the trace marks its callbacks `origin: app`, and a swapped pair is still rejected.
 @Suite struct AppPresentationTests {
     @Test func theAppPresentsAndDismissesItself() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        var mark = host.lastSeq
-        try await scene.notify("openSheet", value: .string("fullScreen:Compose"))
-        try await host.controller("A").waitUntil("the app's present", timeout: .seconds(30)) {
-            $0.presented == "Compose"
-        }
-        let presented = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
-        #expect(
-            presented.map(\.compact) == [
-                "cb loadView Compose", "cb viewDidLoad Compose", "cb viewWillDisappear Root",
-                "cb viewWillAppear Compose", "cb viewIsAppearing Compose", "cb viewWillLayoutSubviews Compose",
-                "cb viewDidLayoutSubviews Compose", "cb viewDidAppear Compose", "cb viewDidDisappear Root",
-            ]
-        )
-        #expect(presented.allSatisfy { $0.op == "present" })
-        #expect(await scene.status().presentation == .fullScreen)
-        // While the app's sheet is up, the host's own navigation is refused.
-        await #expect(throws: HostError.self) { try await scene.push("Detail") }
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            var mark = host.lastSeq
+            try await scene.notify("openSheet", value: .string("fullScreen:Compose"))
+            try await host.controller("A").waitUntil("the app's present", timeout: .seconds(30)) {
+                $0.presented == "Compose"
+            }
+            let presented = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                presented.map(\.compact) == [
+                    "cb loadView Compose", "cb viewDidLoad Compose", "cb viewWillDisappear Root",
+                    "cb viewWillAppear Compose", "cb viewIsAppearing Compose", "cb viewWillLayoutSubviews Compose",
+                    "cb viewDidLayoutSubviews Compose", "cb viewDidAppear Compose", "cb viewDidDisappear Root",
+                ]
+            )
+            #expect(presented.allSatisfy { $0.op == "present" })
+            #expect(await scene.status().presentation == .fullScreen)
+            // While the app's sheet is up, the host's own navigation is refused.
+            await #expect(throws: HostError.self) { try await scene.push("Detail") }
 
-        mark = host.lastSeq
-        try await scene.notify("closeSheet", value: .null)
-        try await host.controller("A").waitUntil("the app's dismiss", timeout: .seconds(30)) {
-            $0.presented == nil
+            mark = host.lastSeq
+            try await scene.notify("closeSheet", value: .null)
+            try await host.controller("A").waitUntil("the app's dismiss", timeout: .seconds(30)) {
+                $0.presented == nil
+            }
+            let dismissed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                dismissed.map(\.compact) == [
+                    "cb viewWillDisappear Compose", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewDidDisappear Compose", "cb viewDidAppear Root", "cb deinit Compose",
+                ]
+            )
+            // And the host can dismiss what the app presented.
+            try await scene.notify("openSheet", value: .string("Sheet"))
+            try await host.controller("A").waitUntil("the app's sheet", timeout: .seconds(30)) {
+                $0.presented == "Sheet"
+            }
+            try await scene.swipeDismiss()
+            #expect(await scene.status().presented == nil)
         }
-        let dismissed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
-        #expect(
-            dismissed.map(\.compact) == [
-                "cb viewWillDisappear Compose", "cb viewWillAppear Root", "cb viewIsAppearing Root",
-                "cb viewDidDisappear Compose", "cb viewDidAppear Root", "cb deinit Compose",
-            ]
-        )
-        // And the host can dismiss what the app presented.
-        try await scene.notify("openSheet", value: .string("Sheet"))
-        try await host.controller("A").waitUntil("the app's sheet", timeout: .seconds(30)) {
-            $0.presented == "Sheet"
-        }
-        try await scene.swipeDismiss()
-        #expect(await scene.status().presented == nil)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 
 /// The default worker saves what it presents with its state, and a reconnect shows it again.
 @Suite struct PresentationRestorationTests {
     @Test func aKilledSceneComesBackWithItsSheet() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        try await scene.present("Compose", style: .fullScreen)
-        try await scene.background()
-        try await scene.kill()
-        let mark = host.lastSeq
-        try await scene.connect()
-        try await host.controller("A").waitUntil("the restored presentation", timeout: .seconds(30)) {
-            $0.presented == "Compose"
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.present("Compose", style: .fullScreen)
+            try await scene.background()
+            try await scene.kill()
+            let mark = host.lastSeq
+            try await scene.connect()
+            try await host.controller("A").waitUntil("the restored presentation", timeout: .seconds(30)) {
+                $0.presented == "Compose"
+            }
+            let status = await scene.status()
+            #expect(status.stack == ["Root", "Detail"] && status.presentation == .fullScreen)
+            let restored = host.trace.history.filter { $0.seq > mark && $0.op == "present" }
+            #expect(restored.first?.compact == "cb loadView Compose" && restored.allSatisfy { $0.origin == "app" })
         }
-        let status = await scene.status()
-        #expect(status.stack == ["Root", "Detail"] && status.presentation == .fullScreen)
-        let restored = host.trace.history.filter { $0.seq > mark && $0.op == "present" }
-        #expect(restored.first?.compact == "cb loadView Compose" && restored.allSatisfy { $0.origin == "app" })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -147,17 +148,16 @@ import Testing
         var configuration = TestWorker.configuration()
         configuration.prewarmedWorkers = 1
         configuration.tuning = tuning
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await within(.seconds(300), "connect A") { try await scene.connect() }
-        await host.prewarmed.startsFinished()
-        let launched = try #require(await scene.status().pid)
-        let prewarmed = try #require(host.prewarmed.waitingPIDs.first)
-        let expected = tuning == .throughput ? schedBatch : SCHED_OTHER
-        #expect(sched_getscheduler(launched) == expected)
-        #expect(sched_getscheduler(prewarmed) == expected)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect A") { try await scene.connect() }
+            await host.prewarmed.startsFinished()
+            let launched = try #require(await scene.status().pid)
+            let prewarmed = try #require(host.prewarmed.waitingPIDs.first)
+            let expected = tuning == .throughput ? schedBatch : SCHED_OTHER
+            #expect(sched_getscheduler(launched) == expected)
+            #expect(sched_getscheduler(prewarmed) == expected)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -28,55 +29,55 @@ import Testing
     /// The runtime's group sentinel is a fork of the worker sharing its pages: counting it
     /// would charge every worker for its pages twice.
     @Test func theWorkersGroupSentinelIsNotCountedTwice() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let worker = try #require(await scene.status().pid)
-        let members = HardeningProbe.processGroupMembers(worker)
-        let guardian = members.first { HardeningProbe.readLines("/proc/\($0)/comm").first == "scenehost-guard" }
-        try #require(guardian != nil, "no sentinel in the worker's group \(members)")
-        let own = readResident(worker)
-        let sentinel = readResident(guardian!)
-        let tree = try #require(ProcessTable.snapshot().residentBytes(ofTreeAt: worker))
-        // The sentinel holds a few MiB of the worker's pages (2.7 of 12 in a debug build).
-        #expect(sentinel > 0)
-        #expect(tree < own + sentinel / 2, "tree \(tree >> 10) KiB, worker \(own >> 10), sentinel \(sentinel >> 10)")
-        await host.quit()
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let worker = try #require(await scene.status().pid)
+            let members = HardeningProbe.processGroupMembers(worker)
+            let guardian = members.first { HardeningProbe.readLines("/proc/\($0)/comm").first == "scenehost-guard" }
+            try #require(guardian != nil, "no sentinel in the worker's group \(members)")
+            let own = readResident(worker)
+            let sentinel = readResident(guardian!)
+            let tree = try #require(ProcessTable.snapshot().residentBytes(ofTreeAt: worker))
+            // The sentinel holds a few MiB of the worker's pages (2.7 of 12 in a debug build).
+            #expect(sentinel > 0)
+            #expect(
+                tree < own + sentinel / 2,
+                "tree \(tree >> 10) KiB, worker \(own >> 10), sentinel \(sentinel >> 10)"
+            )
+        }
     }
 
     @Test func aWorkersHelpersAndALauncherThatDoesNotExecAreCounted() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect(worker: Self.launcher)
-        let launcher = try #require(await scene.status().pid)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(worker: Self.launcher)
+            let launcher = try #require(await scene.status().pid)
 
-        // The spawned process alone is the small shell; its tree holds the helper's memory.
-        let ownBytes = readResident(launcher)
-        #expect(ownBytes < Self.helperBytes / 4, "\(ownBytes)")
-        let total = await host.totalResidentMemory()
-        #expect(total >= Self.helperBytes, "\(total >> 10) KiB")
-        let row = try #require(await host.controlRows().first { $0.scene == "A" })
-        #expect((row.residentBytes ?? 0) >= Self.helperBytes, "\(String(describing: row.residentBytes))")
-
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            // The spawned process alone is the small shell; its tree holds the helper's memory.
+            let ownBytes = readResident(launcher)
+            #expect(ownBytes < Self.helperBytes / 4, "\(ownBytes)")
+            let total = await host.totalResidentMemory()
+            #expect(total >= Self.helperBytes, "\(total >> 10) KiB")
+            let row = try #require(await host.controlRows().first { $0.scene == "A" })
+            #expect((row.residentBytes ?? 0) >= Self.helperBytes, "\(String(describing: row.residentBytes))")
+        }
     }
 
     @Test func aTreeOverTheLimitIsRelievedEvenIfItsLeaderIsSmall() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = Self.helperBytes * 3 / 4
         configuration.memoryCheckInterval = .milliseconds(20)
-        let host = try SceneHost(configuration: configuration)
-        try await host.scene("A").connect(worker: Self.launcher)
-        // Bounded by events, not by the test's own clock: the full suite under a sanitizer
-        // has kept a test from starting for most of a minute (pool threads busy elsewhere).
-        let exit = try await host.trace.firstEvent(within: .seconds(300), "A's exit") {
-            $0.processEvent == .exited
+        try await withSceneHost(configuration: configuration) { host in
+            try await host.scene("A").connect(worker: Self.launcher)
+            // Bounded by events, not by the test's own clock: the full suite under a sanitizer
+            // has kept a test from starting for most of a minute (pool threads busy elsewhere).
+            let exit = try await host.trace.firstEvent(within: .seconds(300), "A's exit") {
+                $0.processEvent == .exited
+            }
+            #expect(exit.scene == "A")
+            #expect(exit.reason == .jetsam)
         }
-        #expect(exit.scene == "A")
-        #expect(exit.reason == .jetsam)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func theTableReadsOddCommandNamesAndUnknownProcesses() async throws {

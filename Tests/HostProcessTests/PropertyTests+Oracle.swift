@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -308,41 +309,44 @@ extension PropertyTests {
 
     /// Runs `steps` on a fresh host; the first disagreement, if any.
     static func run(_ steps: [Step]) async -> Failure? {
-        let host: SceneHost
+        let outcome: (host: SceneHost, failure: Failure?)
         do {
-            host = try SceneHost(configuration: configuration)
+            // No check by the helper: a trace that breaks the model is this run's failure, below.
+            outcome = try await withSceneHost(configuration: configuration, verifiesTrace: false) { host in
+                var oracles: [String: SpecOracle] = [:]
+                var windows = SpecAppWindows()
+                var verified = TraceVerifier()
+                var verifiedCount = 0
+                var failure: Failure?
+                for (index, step) in steps.enumerated() {
+                    do {
+                        try await run(step, on: host, oracles: &oracles, windows: &windows)
+                        let all = scenes + windows.given
+                        try compare(
+                            host: host,
+                            scenes: all,
+                            oracles: oracles,
+                            verifier: &verified,
+                            verifiedCount: &verifiedCount
+                        )
+                        for scene in all {
+                            try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
+                        }
+                    } catch let error as Failure {
+                        failure = Failure(step: index, message: error.message)
+                        break
+                    } catch {
+                        failure = Failure(step: index, message: "\(error)")
+                        break
+                    }
+                }
+                return (host, failure)
+            }
         } catch {
             return Failure(step: 0, message: "the host did not start: \(error)")
         }
-        var oracles: [String: SpecOracle] = [:]
-        var windows = SpecAppWindows()
-        var verified = TraceVerifier()
-        var verifiedCount = 0
-        var failure: Failure?
-        for (index, step) in steps.enumerated() {
-            do {
-                try await run(step, on: host, oracles: &oracles, windows: &windows)
-                let all = scenes + windows.given
-                try compare(
-                    host: host,
-                    scenes: all,
-                    oracles: oracles,
-                    verifier: &verified,
-                    verifiedCount: &verifiedCount
-                )
-                for scene in all {
-                    try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
-                }
-            } catch let error as Failure {
-                failure = Failure(step: index, message: error.message)
-                break
-            } catch {
-                failure = Failure(step: index, message: "\(error)")
-                break
-            }
-        }
-        await host.quit()
-        if failure == nil, let violation = host.verifyTrace() {
+        var failure = outcome.failure
+        if failure == nil, let violation = outcome.host.verifyTrace() {
             failure = Failure(step: steps.count - 1, message: "the trace after quit breaks the model: \(violation)")
         }
         return failure

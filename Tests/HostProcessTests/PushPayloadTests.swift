@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -32,29 +33,28 @@ import Testing
     }
 
     @Test func aPayloadOverTheFrameLimitIsRefusedAndTheWorkerLives() async throws {
-        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let pid = try #require(await scene.status().pid)
+        try await withSceneHost(configuration: TestWorker.payloadConfiguration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
 
-        // The request around a string payload, so that the largest fitting one is exact.
-        var envelope: [UInt8] = []
-        HostCommand.request(id: Int.max, .push(viewController: "Detail", payload: "")).encode(into: &envelope)
-        let fitting = (1 << 20) - envelope.count
-        try await scene.push("Detail", payload: .string(String(repeating: "x", count: fitting)))
-        try await scene.pop()
+            // The request around a string payload, so that the largest fitting one is exact.
+            var envelope: [UInt8] = []
+            HostCommand.request(id: Int.max, .push(viewController: "Detail", payload: "")).encode(into: &envelope)
+            let fitting = (1 << 20) - envelope.count
+            try await scene.push("Detail", payload: .string(String(repeating: "x", count: fitting)))
+            try await scene.pop()
 
-        let tooLarge = JSONValue.string(String(repeating: "x", count: fitting + 1))
-        await #expect {
-            try await scene.push("Detail", payload: tooLarge)
-        } throws: {
-            guard case .requestTooLarge(_, "push", _)? = $0 as? HostError else { return false }
-            return true
+            let tooLarge = JSONValue.string(String(repeating: "x", count: fitting + 1))
+            await #expect {
+                try await scene.push("Detail", payload: tooLarge)
+            } throws: {
+                guard case .requestTooLarge(_, "push", _)? = $0 as? HostError else { return false }
+                return true
+            }
+            let status = await scene.status()
+            #expect(status.pid == pid && status.process == .running && status.stack == ["Root"])
         }
-        let status = await scene.status()
-        #expect(status.pid == pid && status.process == .running && status.stack == ["Root"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func theCommandLineSendsAPayload() async throws {

@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -23,74 +24,74 @@ import Testing
     }
 
     @Test func aNotificationWhoseEchoWouldPassTheFrameLimitIsRefusedAndTheWorkerLives() async throws {
-        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let pid = try #require(await scene.status().pid)
-        let fitting = Self.longestFittingString(name: "n", frame: 1 << 20)
+        try await withSceneHost(configuration: TestWorker.payloadConfiguration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
+            let fitting = Self.longestFittingString(name: "n", frame: 1 << 20)
 
-        // The largest value whose echo fits is delivered, and the worker lives on.
-        try await scene.notify("n", value: .string(String(repeating: "x", count: fitting)))
-        // One byte more would be echoed in a frame over 1 MiB: refused, through either entry.
-        let tooLarge = JSONValue.string(String(repeating: "x", count: fitting + 1))
-        await #expect { try await scene.notify("n", value: tooLarge) } throws: { Self.isTooLarge($0, op: "notify") }
-        await #expect {
-            try await host.perform(.notify(name: "n", value: tooLarge), on: "A")
-        } throws: {
-            Self.isTooLarge($0, op: "notify")
-        }
-        // On a scene that does not exist yet, it creates none.
-        await #expect {
-            try await host.perform(.notify(name: "n", value: tooLarge), on: "B")
-        } throws: {
-            Self.isTooLarge($0, op: "notify")
-        }
-        #expect(await host.statuses().map(\.scene) == ["A"])
+            // The largest value whose echo fits is delivered, and the worker lives on.
+            try await scene.notify("n", value: .string(String(repeating: "x", count: fitting)))
+            // One byte more would be echoed in a frame over 1 MiB: refused, through either entry.
+            let tooLarge = JSONValue.string(String(repeating: "x", count: fitting + 1))
+            await #expect { try await scene.notify("n", value: tooLarge) } throws: { Self.isTooLarge($0, op: "notify") }
+            await #expect {
+                try await host.perform(.notify(name: "n", value: tooLarge), on: "A")
+            } throws: {
+                Self.isTooLarge($0, op: "notify")
+            }
+            // On a scene that does not exist yet, it creates none.
+            await #expect {
+                try await host.perform(.notify(name: "n", value: tooLarge), on: "B")
+            } throws: {
+                Self.isTooLarge($0, op: "notify")
+            }
+            #expect(await host.statuses().map(\.scene) == ["A"])
 
-        // Nothing happened to the worker.
-        let status = await scene.status()
-        #expect(status.pid == pid && status.process == .running && status.activation == .foregroundActive)
-        #expect(!host.trace.history.contains { $0.processEvent == .exited })
-        #expect(host.trace.history.filter { $0.name == CallbackName.didReceiveNotification.rawValue }.count == 1)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            // Nothing happened to the worker.
+            let status = await scene.status()
+            #expect(status.pid == pid && status.process == .running && status.activation == .foregroundActive)
+            #expect(!host.trace.history.contains { $0.processEvent == .exited })
+            #expect(host.trace.history.filter { $0.name == CallbackName.didReceiveNotification.rawValue }.count == 1)
+        }
     }
 
     @Test func viewControllerNamesAndTheStackAreBoundedSoTheRestorationStateFits() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        let longest = String(repeating: "v", count: RequestLimits.maximumViewControllerNameBytes - 2)
-        await #expect { try await scene.connect(root: longest + "v") } throws: { Self.isTooLarge($0, op: "connect") }
-        #expect(await scene.status().process == .none)
-        try await scene.connect(root: longest)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            let longest = String(repeating: "v", count: RequestLimits.maximumViewControllerNameBytes - 2)
+            await #expect { try await scene.connect(root: longest + "v") } throws: {
+                Self.isTooLarge($0, op: "connect")
+            }
+            #expect(await scene.status().process == .none)
+            try await scene.connect(root: longest)
 
-        // A name over the limit, also once escaped (a control character takes 6 bytes).
-        await #expect { try await scene.push(longest + "v") } throws: { Self.isTooLarge($0, op: "push") }
-        let escaped = String(repeating: "\u{1}", count: 50)
-        await #expect { try await scene.push(escaped) } throws: { Self.isTooLarge($0, op: "push") }
-        // Up to the deepest stack, with the longest names; one more is refused.
-        for _ in 1..<SceneLifecycle.maximumStackDepth { try await scene.push(longest) }
-        await #expect {
-            try await scene.push("One")
-        } throws: { error in
-            guard case .refused(_, "push", let reason)? = error as? HostError else { return false }
-            return reason == "the navigation stack is at its limit of 256 view controllers"
+            // A name over the limit, also once escaped (a control character takes 6 bytes).
+            await #expect { try await scene.push(longest + "v") } throws: { Self.isTooLarge($0, op: "push") }
+            let escaped = String(repeating: "\u{1}", count: 50)
+            await #expect { try await scene.push(escaped) } throws: { Self.isTooLarge($0, op: "push") }
+            // Up to the deepest stack, with the longest names; one more is refused.
+            for _ in 1..<SceneLifecycle.maximumStackDepth { try await scene.push(longest) }
+            await #expect {
+                try await scene.push("One")
+            } throws: { error in
+                guard case .refused(_, "push", let reason)? = error as? HostError else { return false }
+                return reason == "the navigation stack is at its limit of 256 view controllers"
+            }
+            let pid = try #require(await scene.status().pid)
+            #expect(await scene.status().stack.count == SceneLifecycle.maximumStackDepth)
+
+            // The restoration state of that stack is stored; the worker was not killed for it.
+            try await scene.background()
+            let restoration = try #require(host.sessions.session("A")?.restoration)
+            var bytes: [UInt8] = []
+            JSONWriter.write(restoration, into: &bytes)
+            #expect(bytes.count > SceneLifecycle.maximumStackDepth * (longest.utf8.count + 3))
+            #expect(bytes.count < 1 << 19)
+            try await scene.foreground()
+            #expect(await scene.status().pid == pid)
+            #expect(!host.trace.history.contains { $0.processEvent == .exited })
         }
-        let pid = try #require(await scene.status().pid)
-        #expect(await scene.status().stack.count == SceneLifecycle.maximumStackDepth)
-
-        // The restoration state of that stack is stored; the worker was not killed for it.
-        try await scene.background()
-        let restoration = try #require(host.sessions.session("A")?.restoration)
-        var bytes: [UInt8] = []
-        JSONWriter.write(restoration, into: &bytes)
-        #expect(bytes.count > SceneLifecycle.maximumStackDepth * (longest.utf8.count + 3))
-        #expect(bytes.count < 1 << 19)
-        try await scene.foreground()
-        #expect(await scene.status().pid == pid)
-        #expect(!host.trace.history.contains { $0.processEvent == .exited })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     // MARK: A suspended worker's queue (item 4)
@@ -113,45 +114,43 @@ import Testing
     }
 
     @Test func aSuspendedWorkersQueueHoldsAtMost64Names() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try await Self.suspendedScene(host)
-        let limit = SceneLifecycle.maximumQueuedNotifications
-        for index in 0..<limit { try await scene.notify("n\(index)", value: .int(index)) }
-        await #expect { try await scene.notify("one-more", value: .int(0)) } throws: { Self.isQueueFull($0) }
-        // A name already queued only replaces its value: still accepted.
-        try await scene.notify("n0", value: .string("latest"))
-        #expect(await scene.status().process == .suspended)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try await Self.suspendedScene(host)
+            let limit = SceneLifecycle.maximumQueuedNotifications
+            for index in 0..<limit { try await scene.notify("n\(index)", value: .int(index)) }
+            await #expect { try await scene.notify("one-more", value: .int(0)) } throws: { Self.isQueueFull($0) }
+            // A name already queued only replaces its value: still accepted.
+            try await scene.notify("n0", value: .string("latest"))
+            #expect(await scene.status().process == .suspended)
 
-        try await scene.foreground()
-        #expect(Self.delivered(host) == (0..<limit).map { "n\($0)" })
-        let first = host.trace.history.first { $0.notification == "n0" }
-        #expect(first?.value == .string("latest"))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            try await scene.foreground()
+            #expect(Self.delivered(host) == (0..<limit).map { "n\($0)" })
+            let first = host.trace.history.first { $0.notification == "n0" }
+            #expect(first?.value == .string("latest"))
+        }
     }
 
     @Test func aSuspendedWorkersQueueHoldsAtMostItsByteLimit() async throws {
-        let host = try SceneHost(configuration: TestWorker.payloadConfiguration())
-        let scene = try await Self.suspendedScene(host)
-        let large = JSONValue.string(String(repeating: "x", count: 900 << 10))
-        let fitting = SceneLifecycle.maximumQueuedNotificationBytes / large.estimatedSize
-        #expect(fitting >= 2 && fitting < SceneLifecycle.maximumQueuedNotifications)
-        for index in 0..<fitting { try await scene.notify("n\(index)", value: large) }
-        await #expect { try await scene.notify("one-more", value: large) } throws: { Self.isQueueFull($0) }
-        // Replacing a small value with a large one is measured too, and refused whole: the
-        // small value stays queued.
-        try await scene.notify("small", value: .int(1))
-        await #expect { try await scene.notify("small", value: large) } throws: { Self.isQueueFull($0) }
-        try await scene.notify("small", value: .int(2))
-        // Replacing a large value with a small one frees its room.
-        try await scene.notify("n0", value: .int(0))
-        try await scene.notify("after", value: .int(3))
+        try await withSceneHost(configuration: TestWorker.payloadConfiguration()) { host in
+            let scene = try await Self.suspendedScene(host)
+            let large = JSONValue.string(String(repeating: "x", count: 900 << 10))
+            let fitting = SceneLifecycle.maximumQueuedNotificationBytes / large.estimatedSize
+            #expect(fitting >= 2 && fitting < SceneLifecycle.maximumQueuedNotifications)
+            for index in 0..<fitting { try await scene.notify("n\(index)", value: large) }
+            await #expect { try await scene.notify("one-more", value: large) } throws: { Self.isQueueFull($0) }
+            // Replacing a small value with a large one is measured too, and refused whole: the
+            // small value stays queued.
+            try await scene.notify("small", value: .int(1))
+            await #expect { try await scene.notify("small", value: large) } throws: { Self.isQueueFull($0) }
+            try await scene.notify("small", value: .int(2))
+            // Replacing a large value with a small one frees its room.
+            try await scene.notify("n0", value: .int(0))
+            try await scene.notify("after", value: .int(3))
 
-        try await scene.foreground()
-        #expect(Self.delivered(host) == (0..<fitting).map { "n\($0)" } + ["small", "after"])
-        #expect(host.trace.history.last { $0.notification == "small" }?.value == .int(2))
-        #expect(host.trace.history.first { $0.notification == "n0" }?.value == .int(0))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+            try await scene.foreground()
+            #expect(Self.delivered(host) == (0..<fitting).map { "n\($0)" } + ["small", "after"])
+            #expect(host.trace.history.last { $0.notification == "small" }?.value == .int(2))
+            #expect(host.trace.history.first { $0.notification == "n0" }?.value == .int(0))
+        }
     }
 }

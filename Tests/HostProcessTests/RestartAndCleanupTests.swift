@@ -3,6 +3,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -22,32 +23,31 @@ import Testing
     @Test func aKilledSceneIsRestartedWithItsStateUntilTheIntensityLimit() async throws {
         var configuration = TestWorker.configuration()
         configuration.restartPolicy = RestartPolicy(maximumRestarts: 1, window: .seconds(60))
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.push("Detail")
-        try await scene.background()
-        try await scene.foreground()
-        let firstPid = try #require(await scene.status().pid)
-        var mark = host.lastSeq
-        #expect(Glibc.kill(firstPid, SIGKILL) == 0)
-        // The restart shows up as a second launch reaching foregroundActive again.
-        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restarted scene active") {
-            $0.scene == "A" && $0.to == .foregroundActive
-        }
-        let restarted = try #require(await scene.status().pid)
-        #expect(restarted != firstPid)
-        let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
-        #expect(willConnect?.restoration != nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.background()
+            try await scene.foreground()
+            let firstPid = try #require(await scene.status().pid)
+            var mark = host.lastSeq
+            #expect(Glibc.kill(firstPid, SIGKILL) == 0)
+            // The restart shows up as a second launch reaching foregroundActive again.
+            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restarted scene active") {
+                $0.scene == "A" && $0.to == .foregroundActive
+            }
+            let restarted = try #require(await scene.status().pid)
+            #expect(restarted != firstPid)
+            let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+            #expect(willConnect?.restoration != nil)
 
-        mark = host.lastSeq
-        #expect(Glibc.kill(restarted, SIGKILL) == 0)
-        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restart given up") {
-            $0.scene == "A" && $0.kind == .error && $0.op == "restart"
+            mark = host.lastSeq
+            #expect(Glibc.kill(restarted, SIGKILL) == 0)
+            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restart given up") {
+                $0.scene == "A" && $0.kind == .error && $0.op == "restart"
+            }
+            #expect(await scene.status().process == .terminated)
         }
-        #expect(await scene.status().process == .terminated)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func quitLeavesNoWorkerBehind() async throws {

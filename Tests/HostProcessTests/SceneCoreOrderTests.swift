@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -13,21 +14,22 @@ import Testing
     /// before its death is seen), then `connect` again at once. The death must be known before
     /// the first connect fails, so the second is judged against an unattached scene.
     @Test func aWorkerThatDiesAtOnceNeverWedgesTheScene() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        for round in 1...200 {
-            do {
-                try await scene.connect(worker: ["/bin/true"])
-                Issue.record("round \(round): connect with /bin/true succeeded")
-            } catch HostError.workerExited(_, "connect", .crashed, _) {
-            } catch {
-                Issue.record("round \(round): connect with /bin/true failed with \(error)")
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            for round in 1...200 {
+                do {
+                    try await scene.connect(worker: ["/bin/true"])
+                    Issue.record("round \(round): connect with /bin/true succeeded")
+                } catch HostError.workerExited(_, "connect", .crashed, _) {
+                } catch {
+                    Issue.record("round \(round): connect with /bin/true failed with \(error)")
+                }
+                try await scene.connect()
+                #expect(await scene.status().activation == .foregroundActive)
+                try await scene.kill()
             }
-            try await scene.connect()
-            #expect(await scene.status().activation == .foregroundActive)
-            try await scene.kill()
+            return host
         }
-        await host.quit()
         let spawned = host.trace.history.filter { $0.processEvent == .spawned }.compactMap(\.pid)
         let exited = Set(host.trace.history.filter { $0.processEvent == .exited }.compactMap(\.pid))
         #expect(spawned.count == 400)
@@ -41,43 +43,41 @@ import Testing
     @Test func aKillDoesNotWaitBehindAHungTransition() async throws {
         var configuration = TestWorker.configuration(["--hang-in", "viewWillDisappear"])
         configuration.transitionLimit = .seconds(600)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let events = host.trace.events(fromSeq: host.lastSeq + 1)
-        let push = Task { try await scene.push("Detail") }
-        // The push is in the worker, hung in Root's viewWillDisappear.
-        for await event in events where event.name == CallbackName.viewWillDisappear.rawValue { break }
-        let start = ContinuousClock.now
-        try await scene.kill()
-        await #expect {
-            try await push.value
-        } throws: { error in
-            guard case HostError.workerExited("A", "push", .killed, let detail) = error else { return false }
-            return detail.signal == "KILL"
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let events = host.trace.events(fromSeq: host.lastSeq + 1)
+            let push = Task { try await scene.push("Detail") }
+            // The push is in the worker, hung in Root's viewWillDisappear.
+            for await event in events where event.name == CallbackName.viewWillDisappear.rawValue { break }
+            let start = ContinuousClock.now
+            try await scene.kill()
+            await #expect {
+                try await push.value
+            } throws: { error in
+                guard case HostError.workerExited("A", "push", .killed, let detail) = error else { return false }
+                return detail.signal == "KILL"
+            }
+            #expect(ContinuousClock.now - start < .seconds(60))
+            #expect(await scene.status().activation == .unattached)
         }
-        #expect(ContinuousClock.now - start < .seconds(60))
-        #expect(await scene.status().activation == .unattached)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     /// Issue 13 item 21: a signal other than SIGKILL leaves a suspended worker stopped: no
     /// SIGCONT behind the trace's back; the signal is delivered when the scene resumes.
     @Test func aSignalToASuspendedSceneKeepsItStopped() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(30))
-        let pid = try #require(await scene.status().pid)
-        try await scene.kill(signal: SIGWINCH)
-        #expect(await scene.status().process == .suspended)
-        #expect(ProcessStateProbe.state(of: pid) == "T")
-        try await scene.foreground()
-        #expect(await scene.status().process == .running)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            let pid = try #require(await scene.status().pid)
+            try await scene.kill(signal: SIGWINCH)
+            #expect(await scene.status().process == .suspended)
+            #expect(ProcessStateProbe.state(of: pid) == "T")
+            try await scene.foreground()
+            #expect(await scene.status().process == .running)
+        }
     }
 }
 
@@ -99,17 +99,21 @@ enum ProcessStateProbe {
 /// LIFECYCLE.md §4 with real processes: a worker still launching is killed silently by a
 /// terminate or the host's quit, at once, not after its launch or at the quit's deadline.
 @Suite struct LaunchingTerminationTests {
-    private static func launchingHost() async throws -> (SceneHost, SceneHandle, Task<Void, any Error>) {
+    private static func configuration() -> HostConfiguration {
         var configuration = TestWorker.configuration()
         // Longer than the tests wait: a terminate or quit that waited for either would fail.
         configuration.terminateLimit = .seconds(60)
         configuration.launchLimit = .seconds(60)
-        let host = try SceneHost(configuration: configuration)
+        return configuration
+    }
+
+    /// Scene L of `host`, launching, and its connect.
+    private static func launching(in host: SceneHost) async throws -> (SceneHandle, Task<Void, any Error>) {
         let scene = try host.scene("L")
         // A program that never says ready: it stays launching.
         let connect = Task { try await scene.connect(worker: ["/bin/sleep", "100"]) }
         try await scene.waitFor(process: .launching, timeout: .seconds(30))
-        return (host, scene, connect)
+        return (scene, connect)
     }
 
     private static func checkSilentKill(_ host: SceneHost) {
@@ -120,16 +124,17 @@ enum ProcessStateProbe {
     }
 
     @Test func aTerminateKillsALaunchingWorkerAtOnce() async throws {
-        let (host, scene, connect) = try await Self.launchingHost()
-        #expect(await finishes(within: .seconds(20)) { try? await scene.terminate() })
-        #expect(await connect.result.isFailure)
-        Self.checkSilentKill(host)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let (scene, connect) = try await Self.launching(in: host)
+            #expect(await finishes(within: .seconds(20)) { try? await scene.terminate() })
+            #expect(await connect.result.isFailure)
+            Self.checkSilentKill(host)
+        }
     }
 
     @Test func aQuitKillsALaunchingWorkerAtOnce() async throws {
-        let (host, _, connect) = try await Self.launchingHost()
+        let host = try SceneHost(configuration: Self.configuration())
+        let (_, connect) = try await Self.launching(in: host)
         #expect(await finishes(within: .seconds(20)) { await host.quit() })
         #expect(await connect.result.isFailure)
         Self.checkSilentKill(host)

@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -73,10 +74,9 @@ extension SessionStoreHardeningTests {
         await first.quit()
         #expect(throws: HostError.self) { try first.sessions.save(SceneSession(identifier: "Z")) }
         #expect(throws: HostError.self) { try first.sessions.markDiscarded("A") }
-        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        #expect(second.sessions.session("A") != nil)
-        await second.quit()
-        #expect(second.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { second in
+            #expect(second.sessions.session("A") != nil)
+        }
         #expect(Set(Self.list(state + "/sessions")) == ["A.json"])
     }
 

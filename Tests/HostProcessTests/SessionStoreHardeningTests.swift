@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -129,19 +130,18 @@ import Testing
         let damaged = state + "/sessions/A.json"
         #expect(writeBytes(damaged, content), "\(kind)")
 
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
-        #expect(report?.message?.contains(damaged) == true, "\(kind): \(String(describing: report))")
-        #expect(report?.message?.contains(damaged + ".damaged") == true, "\(kind)")
-        #expect(access(damaged, F_OK) != 0, "\(kind): the damaged file is still in place")
-        #expect(access(damaged + ".damaged", F_OK) == 0, "\(kind): the damaged file was not kept")
-        // The intact session survives; the damaged one starts afresh.
-        #expect(host.sessions.session("B") != nil)
-        #expect(host.sessions.session("A") == nil)
-        try await host.scene("A").connect()
-        #expect(host.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
+            let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+            #expect(report?.message?.contains(damaged) == true, "\(kind): \(String(describing: report))")
+            #expect(report?.message?.contains(damaged + ".damaged") == true, "\(kind)")
+            #expect(access(damaged, F_OK) != 0, "\(kind): the damaged file is still in place")
+            #expect(access(damaged + ".damaged", F_OK) == 0, "\(kind): the damaged file was not kept")
+            // The intact session survives; the damaged one starts afresh.
+            #expect(host.sessions.session("B") != nil)
+            #expect(host.sessions.session("A") == nil)
+            try await host.scene("A").connect()
+            #expect(host.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
+        }
         // Nothing is reported twice: the next start finds a clean store.
         #expect(try SessionStore(directory: state).damagedFiles.isEmpty)
     }
@@ -195,22 +195,24 @@ import Testing
         #expect(writeBytes(state + "/sessions/Big.json", session("Big", blobBytes: 100_000)))
         var configuration = TestWorker.configuration(stateDirectory: state)
         configuration.maximumFrameSize = 64 << 10
-        let host = try SceneHost(configuration: configuration)
-        #expect(host.sessions.damagedFiles.map(\.path) == [state + "/sessions/Huge.json"])
-        #expect(host.sessions.damagedFiles.first?.reason.contains("larger than a worker's connect frame") == true)
-        let big = try host.scene("Big")
-        await #expect(throws: HostError.self) { try await big.connect() }
-        let status = await big.status()
-        #expect(status.process == .none && status.pid == nil, "\(status)")
-        #expect(!host.trace.history.contains { $0.scene == "Big" && $0.processEvent == .spawned })
-        let refusal = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
-        #expect(refusal?.message?.contains("a connect frame cannot carry it") == true, "\(String(describing: refusal))")
-        // Discarded, the name starts afresh.
-        try await big.discard()
-        try await big.connect()
-        #expect(await big.status().activation == .foregroundActive)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            #expect(host.sessions.damagedFiles.map(\.path) == [state + "/sessions/Huge.json"])
+            #expect(host.sessions.damagedFiles.first?.reason.contains("larger than a worker's connect frame") == true)
+            let big = try host.scene("Big")
+            await #expect(throws: HostError.self) { try await big.connect() }
+            let status = await big.status()
+            #expect(status.process == .none && status.pid == nil, "\(status)")
+            #expect(!host.trace.history.contains { $0.scene == "Big" && $0.processEvent == .spawned })
+            let refusal = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
+            #expect(
+                refusal?.message?.contains("a connect frame cannot carry it") == true,
+                "\(String(describing: refusal))"
+            )
+            // Discarded, the name starts afresh.
+            try await big.discard()
+            try await big.connect()
+            #expect(await big.status().activation == .foregroundActive)
+        }
     }
 
     /// A state a worker can send but no connect frame can give back would leave a session
@@ -233,35 +235,35 @@ import Testing
                 + #""restoration":{"blob":""# + blob + #""}}"#).utf8
         )
         #expect(writeBytes(file, original))
-        let host = try SceneHost(configuration: configuration)
-        let big = try host.scene("Big")
-        try await big.connect()
-        await #expect {
-            try await big.background()
-        } throws: { error in
-            guard case .sessionNotStored(let scene, let reason)? = error as? HostError else { return false }
-            return scene == "Big" && reason.contains("more than a connect frame gives back")
-        }
-        let report = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
-        #expect(report?.op == "background", "\(String(describing: report))")
-        #expect(report?.message?.contains("not stored") == true)
         let keptState: JSONValue = .object(["blob": .string(blob)])
         func restorationOnDisk() throws -> JSONValue? {
             guard case .object(let stored) = try JSONParser.parse(try readFileBytes(file)) else { return nil }
             return stored["restoration"]
         }
-        #expect(try restorationOnDisk() == keptState, "the session on disk keeps the state it had")
-        #expect(host.sessions.session("Big")?.restoration == keptState)
-        // It is in the background all the same, and launches again with the state it kept.
-        #expect(await big.status().activation == .background)
-        try await big.kill()
-        try await big.connect()
-        #expect(await big.status().activation == .foregroundActive)
-        let restored = host.trace.history.last { $0.scene == "Big" && $0.name == "willConnectTo" }
-        #expect(restored?.restoration == keptState)
-        // A quit still ends the app in order: its state is not stored either.
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        let host = try await withSceneHost(configuration: configuration) { host in
+            let big = try host.scene("Big")
+            try await big.connect()
+            await #expect {
+                try await big.background()
+            } throws: { error in
+                guard case .sessionNotStored(let scene, let reason)? = error as? HostError else { return false }
+                return scene == "Big" && reason.contains("more than a connect frame gives back")
+            }
+            let report = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
+            #expect(report?.op == "background", "\(String(describing: report))")
+            #expect(report?.message?.contains("not stored") == true)
+            #expect(try restorationOnDisk() == keptState, "the session on disk keeps the state it had")
+            #expect(host.sessions.session("Big")?.restoration == keptState)
+            // It is in the background all the same, and launches again with the state it kept.
+            #expect(await big.status().activation == .background)
+            try await big.kill()
+            try await big.connect()
+            #expect(await big.status().activation == .foregroundActive)
+            let restored = host.trace.history.last { $0.scene == "Big" && $0.name == "willConnectTo" }
+            #expect(restored?.restoration == keptState)
+            return host
+        }
+        // The quit still ends the app in order: its state is not stored either.
         let exits = host.trace.history.filter { $0.scene == "Big" && $0.processEvent == .exited }
         #expect(exits.last?.reason == .terminated, "\(exits)")
         #expect(host.trace.history.last { $0.kind == .error }?.op == "terminate")
@@ -276,28 +278,29 @@ import Testing
         let secondDamage = Array(#"{"identifier":"A","second":"#.utf8)
         #expect(writeBytes(file, firstDamage))
 
-        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        #expect(first.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged"])
-        // A fresh session A is stored under the original name, then damaged again.
-        try await first.scene("A").connect()
-        await first.quit()
-        #expect(first.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { first in
+            #expect(first.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged"])
+            // A fresh session A is stored under the original name, then damaged again.
+            try await first.scene("A").connect()
+        }
         #expect(writeBytes(file, secondDamage))
 
-        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        #expect(second.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged.1"])
-        let report = second.trace.history.first { $0.kind == .error && $0.op == "sessions" }
-        #expect(report?.message?.contains("kept aside as \(file).damaged.1: ") == true, "\(String(describing: report))")
-        #expect(second.sessions.session("A") == nil)
-        // Both versions are kept, each as it was.
-        #expect(readWholeFile(file + ".damaged", limit: 1 << 20) == firstDamage)
-        #expect(readWholeFile(file + ".damaged.1", limit: 1 << 20) == secondDamage)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { second in
+            #expect(second.sessions.damagedFiles.map(\.keptAs) == [file + ".damaged.1"])
+            let report = second.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+            #expect(
+                report?.message?.contains("kept aside as \(file).damaged.1: ") == true,
+                "\(String(describing: report))"
+            )
+            #expect(second.sessions.session("A") == nil)
+            // Both versions are kept, each as it was.
+            #expect(readWholeFile(file + ".damaged", limit: 1 << 20) == firstDamage)
+            #expect(readWholeFile(file + ".damaged.1", limit: 1 << 20) == secondDamage)
 
-        // Discarding the session deletes its own file, never one kept aside.
-        try await second.scene("A").connect()
-        try await second.scene("A").discard()
-        await second.quit()
-        #expect(second.verifyTrace() == nil)
+            // Discarding the session deletes its own file, never one kept aside.
+            try await second.scene("A").connect()
+            try await second.scene("A").discard()
+        }
         #expect(Set(Self.list(state + "/sessions")) == ["A.json.damaged", "A.json.damaged.1"])
 
         // Kept-aside files are never loaded: the next start finds nothing damaged, no session A.
@@ -315,22 +318,21 @@ import Testing
         let content = Array("garbage".utf8)
         #expect(writeBytes(file, content))
 
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        let record = try #require(host.sessions.damagedFiles.first)
-        #expect(record.keptAs == nil)
-        guard case .leftInPlace(let failure) = record.disposition else {
-            Issue.record("\(record.disposition)")
-            return
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
+            let record = try #require(host.sessions.damagedFiles.first)
+            #expect(record.keptAs == nil)
+            guard case .leftInPlace(let failure) = record.disposition else {
+                Issue.record("\(record.disposition)")
+                return
+            }
+            #expect(failure.contains("File name too long"), "\(failure)")
+            let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
+            let expected =
+                "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
+            #expect(report?.message?.hasPrefix(expected) == true, "\(String(describing: report?.message))")
+            #expect(readWholeFile(file, limit: 1 << 20) == content)
+            try await host.scene("A").connect()
         }
-        #expect(failure.contains("File name too long"), "\(failure)")
-        let report = host.trace.history.first { $0.kind == .error && $0.op == "sessions" }
-        let expected =
-            "damaged session file \(file) could not be kept aside (\(failure)); it stays in place and is never replaced: not valid JSON"
-        #expect(report?.message?.hasPrefix(expected) == true, "\(String(describing: report?.message))")
-        #expect(readWholeFile(file, limit: 1 << 20) == content)
-        try await host.scene("A").connect()
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
         // Still there and still reported: nothing was done to it that could lose it.
         #expect(readWholeFile(file, limit: 1 << 20) == content)
         #expect(try SessionStore(directory: state).damagedFiles.map(\.path) == [file])
@@ -383,15 +385,15 @@ import Testing
     @Test func escapingIdentifiersAreRefusedByTheHostAndTheStore() async throws {
         let root = makeTemporaryDirectory()
         let state = root + "/state"
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        let store = host.sessions  // a second store cannot open the directory the host holds
-        for identifier in Self.escaping {
-            #expect(throws: HostError.self) { try host.scene(identifier) }
-            #expect(throws: HostError.self) { try store.save(SceneSession(identifier: identifier)) }
-            #expect(throws: HostError.self) { try store.markDiscarded(identifier) }
-            store.delete(identifier)
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
+            let store = host.sessions  // a second store cannot open the directory the host holds
+            for identifier in Self.escaping {
+                #expect(throws: HostError.self) { try host.scene(identifier) }
+                #expect(throws: HostError.self) { try store.save(SceneSession(identifier: identifier)) }
+                #expect(throws: HostError.self) { try store.markDiscarded(identifier) }
+                store.delete(identifier)
+            }
         }
-        await host.quit()
         // Nothing was written anywhere but the state directory's own folders.
         #expect(Set(Self.list(root)) == ["state"])
         #expect(Set(Self.list(state)) == ["sessions", "discarded", "lock"])

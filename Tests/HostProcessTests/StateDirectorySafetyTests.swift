@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -146,11 +147,11 @@ import Testing
                 try offline.markDiscarded(identifier)
                 offline.close()
             }
-            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-            #expect(host.sessions.session(identifier) == nil, "\(identifier)")
-            let reported = host.trace.history.filter { $0.name == CallbackName.didDiscardSceneSessions.rawValue }
-            #expect(reported.map(\.scene) == [identifier])
-            await host.quit()
+            try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
+                #expect(host.sessions.session(identifier) == nil, "\(identifier)")
+                let reported = host.trace.history.filter { $0.name == CallbackName.didDiscardSceneSessions.rawValue }
+                #expect(reported.map(\.scene) == [identifier])
+            }
             #expect(SessionStoreHardeningTests.list(state + "/sessions").isEmpty)
             #expect(SessionStoreHardeningTests.list(state + "/discarded").isEmpty)
         }

@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -15,14 +16,14 @@ import Testing
     ]
 
     @Test func theStoryboardRootWakesBeforeWillConnectTo() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration(["--storyboard-root"]))
-        let scene = try host.scene("A")
-        let mark = host.lastSeq
-        try await scene.connect()
-        let callbacks = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
-        #expect(Array(callbacks.prefix(8)) == Self.launchOrder)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        let host = try await withSceneHost(configuration: TestWorker.configuration(["--storyboard-root"])) { host in
+            let scene = try host.scene("A")
+            let mark = host.lastSeq
+            try await scene.connect()
+            let callbacks = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
+            #expect(Array(callbacks.prefix(8)) == Self.launchOrder)
+            return host
+        }
 
         // Every swap of two of the launch's callbacks is rejected.
         let history = host.trace.history
@@ -39,14 +40,15 @@ import Testing
     }
 
     @Test func aRootMadeInCodeHasNothingBeforeWillConnectTo() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        let mark = host.lastSeq
-        try await scene.connect()
-        let callbacks = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
-        #expect(Array(callbacks.prefix(6)) == Self.launchOrder.filter { !$0.contains("Coder") && !$0.contains("Nib") })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            let mark = host.lastSeq
+            try await scene.connect()
+            let callbacks = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") }
+            #expect(
+                Array(callbacks.prefix(6)) == Self.launchOrder.filter { !$0.contains("Coder") && !$0.contains("Nib") }
+            )
+        }
     }
 
     /// The storyboard's callbacks belong to the launch: anywhere else the verifier refuses them.

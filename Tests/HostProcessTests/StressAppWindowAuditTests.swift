@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -26,28 +27,29 @@ import Testing
     /// A real run: S0's app opens S0-1 and closes it again, S0 gets a URL while connected, S1
     /// (no worker) connects with one, and S0's app asks for a window past the host's limit.
     private func recordedRun() async throws -> (history: [TraceEvent], requests: [StressAudit.Request?]) {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let opener = try host.scene("S0")
-        try await opener.connect()
-        try await opener.notify(StressPlan.openWindow, value: .int(1))
-        try await host.scene("S0-1").waitFor(.foregroundActive, timeout: .seconds(60))
-        try await opener.openURL(StressPlan.url(request: 2))
-        try await host.scene("S1").openURL(StressPlan.url(request: 3))
-        let mark = host.lastSeq
-        try await opener.notify(StressPlan.closeWindow, value: .string("S0-1"))
-        _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the opened window's exit") {
-            $0.scene == "S0-1" && $0.processEvent == .exited
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let opener = try host.scene("S0")
+            try await opener.connect()
+            try await opener.notify(StressPlan.openWindow, value: .int(1))
+            try await host.scene("S0-1").waitFor(.foregroundActive, timeout: .seconds(60))
+            try await opener.openURL(StressPlan.url(request: 2))
+            try await host.scene("S1").openURL(StressPlan.url(request: 3))
+            let mark = host.lastSeq
+            try await opener.notify(StressPlan.closeWindow, value: .string("S0-1"))
+            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the opened window's exit") {
+                $0.scene == "S0-1" && $0.processEvent == .exited
+            }
+            // As if apps had opened the most windows already.
+            host.reservedWindowNames.withLock { names in
+                for number in 0..<SceneHost.maximumAppOpenedWindows { names.insert("W\(number)") }
+            }
+            let limit = host.lastSeq
+            try await opener.notify(StressPlan.openWindow, value: .int(5))
+            _ = try await host.trace.firstEvent(fromSeq: limit + 1, "the refusal past the limit") {
+                $0.kind == .error && $0.op == AppWindowAudit.activation
+            }
+            return host
         }
-        // As if apps had opened the most windows already.
-        host.reservedWindowNames.withLock { names in
-            for number in 0..<SceneHost.maximumAppOpenedWindows { names.insert("W\(number)") }
-        }
-        let limit = host.lastSeq
-        try await opener.notify(StressPlan.openWindow, value: .int(5))
-        _ = try await host.trace.firstEvent(fromSeq: limit + 1, "the refusal past the limit") {
-            $0.kind == .error && $0.op == AppWindowAudit.activation
-        }
-        await host.quit()
         let requests: [StressAudit.Request?] = [
             .init(scene: "S0", op: .connect(), outcome: .accepted),
             .init(scene: "S0", op: .notify(name: StressPlan.openWindow, value: .int(1)), outcome: .accepted),

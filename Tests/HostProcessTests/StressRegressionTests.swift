@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -40,14 +41,15 @@ import Testing
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .milliseconds(5)
         for _ in 0..<60 {
-            let host = try SceneHost(configuration: configuration)
-            let scene = try host.scene("A")
-            try await scene.connect(background: true)
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-            let pid = try #require(await scene.status().pid)
-            #expect(Glibc.kill(pid, SIGKILL) == 0)
-            try? await scene.foreground()
-            await host.quit()
+            let host = try await withSceneHost(configuration: configuration) { host in
+                let scene = try host.scene("A")
+                try await scene.connect(background: true)
+                try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+                let pid = try #require(await scene.status().pid)
+                #expect(Glibc.kill(pid, SIGKILL) == 0)
+                try? await scene.foreground()
+                return host
+            }
             let rejected = host.trace.history.filter { $0.kind == .error && $0.op == "protocol" }
             #expect(rejected.isEmpty, "\(rejected.map { $0.message ?? "" })")
             #expect(host.verifyTrace() == nil)

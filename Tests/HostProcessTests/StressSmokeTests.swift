@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -72,13 +73,14 @@ import Testing
 
     /// A real little run: connect, push V1, a refused pop, a refused activate.
     private func recordedRun() async throws -> (history: [TraceEvent], requests: [StressAudit.Request?]) {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("S0")
-        try await scene.connect()
-        try await scene.push(StressPlan.viewControllerName(request: 1))
-        await #expect(throws: HostError.self) { try await scene.activate() }
-        try await scene.deactivate()
-        await host.quit()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("S0")
+            try await scene.connect()
+            try await scene.push(StressPlan.viewControllerName(request: 1))
+            await #expect(throws: HostError.self) { try await scene.activate() }
+            try await scene.deactivate()
+            return host
+        }
         let requests: [StressAudit.Request?] = [
             .init(scene: "S0", op: .connect(), outcome: .accepted),
             .init(scene: "S0", op: .push(viewController: "V1"), outcome: .accepted),

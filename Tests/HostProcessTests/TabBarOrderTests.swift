@@ -1,5 +1,6 @@
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -12,80 +13,80 @@ import Testing
     static let tabs = LaunchParameters(tabs: ["Inbox", "Search"])
 
     @Test func aTabSwitchRunsTheNewWillBeforeTheOldOne() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        let mark = host.lastSeq
-        try await scene.connect(launch: Self.tabs)
-        // Only the first tab loads at launch.
-        let launched = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb loadView") }
-        #expect(launched == ["cb loadView Inbox"])
-        #expect(await scene.status().selectedTab == 0)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            let mark = host.lastSeq
+            try await scene.connect(launch: Self.tabs)
+            // Only the first tab loads at launch.
+            let launched = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb loadView") }
+            #expect(launched == ["cb loadView Inbox"])
+            #expect(await scene.status().selectedTab == 0)
 
-        let first = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
-        #expect(
-            first == [
-                "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search", "cb viewIsAppearing Search",
-                "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
-                "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
-            ]
-        )
-        #expect(host.trace.history.suffix(9).allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
-        // Push acts on the selected tab's stack.
-        try await scene.push("Detail")
-        var status = await scene.status()
-        #expect(status.stack == ["Search", "Detail"] && status.selectedTab == 1)
-        #expect(status.tabs == [["Inbox"], ["Search", "Detail"]])
+            let first = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
+            #expect(
+                first == [
+                    "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search",
+                    "cb viewIsAppearing Search",
+                    "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
+                    "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
+                ]
+            )
+            #expect(host.trace.history.suffix(9).allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
+            // Push acts on the selected tab's stack.
+            try await scene.push("Detail")
+            var status = await scene.status()
+            #expect(status.stack == ["Search", "Detail"] && status.selectedTab == 1)
+            #expect(status.tabs == [["Inbox"], ["Search", "Detail"]])
 
-        // Back to a loaded tab: no load, and no layout of a clean controller.
-        let back = try await PresentationOrderTests.transition(host) { try await scene.selectTab(0) }
-        #expect(
-            back == [
-                "cb viewWillAppear Inbox", "cb viewIsAppearing Inbox", "cb viewWillDisappear Detail",
-                "cb viewDidDisappear Detail", "cb viewDidAppear Inbox",
-            ]
-        )
-        status = await scene.status()
-        #expect(status.stack == ["Inbox"] && status.selectedTab == 0)
+            // Back to a loaded tab: no load, and no layout of a clean controller.
+            let back = try await PresentationOrderTests.transition(host) { try await scene.selectTab(0) }
+            #expect(
+                back == [
+                    "cb viewWillAppear Inbox", "cb viewIsAppearing Inbox", "cb viewWillDisappear Detail",
+                    "cb viewDidDisappear Detail", "cb viewDidAppear Inbox",
+                ]
+            )
+            status = await scene.status()
+            #expect(status.stack == ["Inbox"] && status.selectedTab == 0)
 
-        // Size changes and memory warnings reach every loaded tab: the shown one's first.
-        let resize = try await PresentationOrderTests.transition(host) {
-            try await scene.resize(width: 1024, height: 768)
+            // Size changes and memory warnings reach every loaded tab: the shown one's first.
+            let resize = try await PresentationOrderTests.transition(host) {
+                try await scene.resize(width: 1024, height: 768)
+            }
+            #expect(
+                resize == [
+                    "cb viewWillTransition Inbox", "cb viewWillTransition Search", "cb viewWillTransition Detail",
+                    "cb traitCollectionDidChange Inbox", "cb traitCollectionDidChange Search",
+                    "cb traitCollectionDidChange Detail", "cb viewWillLayoutSubviews Inbox",
+                    "cb viewDidLayoutSubviews Inbox",
+                ]
+            )
+            let warning = try await PresentationOrderTests.transition(host) { try await scene.memoryWarning() }
+            #expect(
+                warning == [
+                    "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Inbox",
+                    "cb didReceiveMemoryWarning Search", "cb didReceiveMemoryWarning Detail",
+                ]
+            )
+            // The hidden tab's top is dirty after the size change: it lays out when it shows.
+            let dirty = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
+            #expect(
+                dirty == [
+                    "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
+                    "cb viewDidLayoutSubviews Detail", "cb viewWillDisappear Inbox", "cb viewDidDisappear Inbox",
+                    "cb viewDidAppear Detail",
+                ]
+            )
+            // Selecting the selected tab does nothing.
+            let again = host.lastSeq
+            try await scene.selectTab(1)
+            #expect(host.compactEvents(of: "A", after: again).isEmpty)
+
+            let end = host.lastSeq
+            try await scene.disconnect()
+            let deinits = host.compactEvents(of: "A", after: end).filter { $0.hasPrefix("cb deinit") }
+            #expect(deinits == ["cb deinit Detail", "cb deinit Search", "cb deinit Inbox"])
         }
-        #expect(
-            resize == [
-                "cb viewWillTransition Inbox", "cb viewWillTransition Search", "cb viewWillTransition Detail",
-                "cb traitCollectionDidChange Inbox", "cb traitCollectionDidChange Search",
-                "cb traitCollectionDidChange Detail", "cb viewWillLayoutSubviews Inbox",
-                "cb viewDidLayoutSubviews Inbox",
-            ]
-        )
-        let warning = try await PresentationOrderTests.transition(host) { try await scene.memoryWarning() }
-        #expect(
-            warning == [
-                "cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Inbox",
-                "cb didReceiveMemoryWarning Search", "cb didReceiveMemoryWarning Detail",
-            ]
-        )
-        // The hidden tab's top is dirty after the size change: it lays out when it shows.
-        let dirty = try await PresentationOrderTests.transition(host) { try await scene.selectTab(1) }
-        #expect(
-            dirty == [
-                "cb viewWillAppear Detail", "cb viewIsAppearing Detail", "cb viewWillLayoutSubviews Detail",
-                "cb viewDidLayoutSubviews Detail", "cb viewWillDisappear Inbox", "cb viewDidDisappear Inbox",
-                "cb viewDidAppear Detail",
-            ]
-        )
-        // Selecting the selected tab does nothing.
-        let again = host.lastSeq
-        try await scene.selectTab(1)
-        #expect(host.compactEvents(of: "A", after: again).isEmpty)
-
-        let end = host.lastSeq
-        try await scene.disconnect()
-        let deinits = host.compactEvents(of: "A", after: end).filter { $0.hasPrefix("cb deinit") }
-        #expect(deinits == ["cb deinit Detail", "cb deinit Search", "cb deinit Inbox"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     /// Illegal tab switches are refused with a reason naming what they need, and change nothing.
@@ -94,34 +95,34 @@ import Testing
         // The background refusal compares the status before and after: a suspension (50 ms
         // in tests) must not land in between on a slow run.
         configuration.suspendDelay = .seconds(600)
-        let host = try SceneHost(configuration: configuration)
-        let plain = try host.scene("P")
-        try await plain.connect()
-        let scene = try host.scene("A")
-        try await scene.connect(launch: Self.tabs)
-        func refusal(_ op: SceneOperation, on handle: SceneHandle) async -> String? {
-            await host.refusalReason(of: op, on: handle)
+        try await withSceneHost(configuration: configuration) { host in
+            let plain = try host.scene("P")
+            try await plain.connect()
+            let scene = try host.scene("A")
+            try await scene.connect(launch: Self.tabs)
+            func refusal(_ op: SceneOperation, on handle: SceneHandle) async -> String? {
+                await host.refusalReason(of: op, on: handle)
+            }
+            #expect(
+                await refusal(.selectTab(index: 1), on: plain)
+                    == "the scene's root is not a tab bar (connect it with tabs)"
+            )
+            #expect(
+                await refusal(.selectTab(index: 2), on: scene)
+                    == "tab index 2 is out of range: the tab bar has 2 tabs (0 to 1)"
+            )
+            try await scene.present("Sheet")
+            #expect(
+                await refusal(.selectTab(index: 1), on: scene)
+                    == "a view controller is presented (pageSheet): dismiss it first"
+            )
+            try await scene.dismiss()
+            try await scene.background()
+            #expect(
+                await refusal(.selectTab(index: 1), on: scene)
+                    == "the scene is background, not foregroundActive or foregroundInactive"
+            )
         }
-        #expect(
-            await refusal(.selectTab(index: 1), on: plain) == "the scene's root is not a tab bar (connect it with tabs)"
-        )
-        #expect(
-            await refusal(.selectTab(index: 2), on: scene)
-                == "tab index 2 is out of range: the tab bar has 2 tabs (0 to 1)"
-        )
-        try await scene.present("Sheet")
-        #expect(
-            await refusal(.selectTab(index: 1), on: scene)
-                == "a view controller is presented (pageSheet): dismiss it first"
-        )
-        try await scene.dismiss()
-        try await scene.background()
-        #expect(
-            await refusal(.selectTab(index: 1), on: scene)
-                == "the scene is background, not foregroundActive or foregroundInactive"
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 
     @Test func theClientCommandsConnectTabsAndSelectOne() async throws {
@@ -166,55 +167,54 @@ import Testing
 /// host follows it and the trace verifies.
 @Suite struct AppTabSelectionTests {
     @Test func theAppSelectsATabItself() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect(launch: TabBarOrderTests.tabs)
-        let mark = host.lastSeq
-        try await scene.notify("selectTab", value: .int(1))
-        try await host.controller("A").waitUntil("the app's tab switch", timeout: .seconds(60)) {
-            $0.selectedTab == 1
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: TabBarOrderTests.tabs)
+            let mark = host.lastSeq
+            try await scene.notify("selectTab", value: .int(1))
+            try await host.controller("A").waitUntil("the app's tab switch", timeout: .seconds(60)) {
+                $0.selectedTab == 1
+            }
+            // A request after it: its reply comes after every callback of the app's change.
+            try await scene.notify("noop", value: .null)
+            let switched = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
+            #expect(
+                switched.map(\.compact) == [
+                    "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search",
+                    "cb viewIsAppearing Search",
+                    "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
+                    "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
+                ]
+            )
+            #expect(switched.allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
+            #expect(await scene.status().stack == ["Search"])
+            // Out of range or the selected tab again: ignored in the app, nothing reported.
+            let quiet = host.lastSeq
+            try await scene.notify("selectTab", value: .int(7))
+            try await scene.notify("selectTab", value: .int(1))
+            #expect(host.compactEvents(of: "A", after: quiet).allSatisfy { $0.contains("didReceiveNotification") })
         }
-        // A request after it: its reply comes after every callback of the app's change.
-        try await scene.notify("noop", value: .null)
-        let switched = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
-        #expect(
-            switched.map(\.compact) == [
-                "cb loadView Search", "cb viewDidLoad Search", "cb viewWillAppear Search", "cb viewIsAppearing Search",
-                "cb viewWillLayoutSubviews Search", "cb viewDidLayoutSubviews Search", "cb viewWillDisappear Inbox",
-                "cb viewDidDisappear Inbox", "cb viewDidAppear Search",
-            ]
-        )
-        #expect(switched.allSatisfy { $0.op == "selectTab" && $0.tab == 1 })
-        #expect(await scene.status().stack == ["Search"])
-        // Out of range or the selected tab again: ignored in the app, nothing reported.
-        let quiet = host.lastSeq
-        try await scene.notify("selectTab", value: .int(7))
-        try await scene.notify("selectTab", value: .int(1))
-        #expect(host.compactEvents(of: "A", after: quiet).allSatisfy { $0.contains("didReceiveNotification") })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
     }
 }
 
 /// The default worker saves the selected tab with its state; a reconnect selects it again.
 @Suite struct TabRestorationTests {
     @Test func aKilledSceneComesBackOnItsTab() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect(launch: TabBarOrderTests.tabs)
-        try await scene.selectTab(1)
-        try await scene.background()
-        try await scene.kill(signal: 9)
-        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
-        let mark = host.lastSeq
-        try await scene.connect(launch: TabBarOrderTests.tabs)
-        try await host.controller("A").waitUntil("the restored tab", timeout: .seconds(60)) { $0.selectedTab == 1 }
-        try await scene.notify("noop", value: .null)
-        let restored = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
-        #expect(restored.first?.compact == "cb loadView Search" && restored.allSatisfy { $0.op == "selectTab" })
-        #expect(await scene.status().stack == ["Search"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(launch: TabBarOrderTests.tabs)
+            try await scene.selectTab(1)
+            try await scene.background()
+            try await scene.kill(signal: 9)
+            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            let mark = host.lastSeq
+            try await scene.connect(launch: TabBarOrderTests.tabs)
+            try await host.controller("A").waitUntil("the restored tab", timeout: .seconds(60)) { $0.selectedTab == 1 }
+            try await scene.notify("noop", value: .null)
+            let restored = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
+            #expect(restored.first?.compact == "cb loadView Search" && restored.allSatisfy { $0.op == "selectTab" })
+            #expect(await scene.status().stack == ["Search"])
+        }
     }
 }
 
@@ -315,15 +315,15 @@ import Testing
 /// A tab bar's names are held to the controller-name limit, and its size to the tab limit.
 @Suite struct TabBarLimitTests {
     @Test func tooLongATabNameOrTooManyTabsAreRefusedBeforeAnythingStarts() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        let long = LaunchParameters(tabs: ["Inbox", String(repeating: "x", count: 300)])
-        await #expect { try await scene.connect(launch: long) } throws: {
-            RequestLimitTests.isTooLarge($0, op: "connect")
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            let long = LaunchParameters(tabs: ["Inbox", String(repeating: "x", count: 300)])
+            await #expect { try await scene.connect(launch: long) } throws: {
+                RequestLimitTests.isTooLarge($0, op: "connect")
+            }
+            let many = LaunchParameters(tabs: (0...LaunchParameters.maximumTabs).map { "T\($0)" })
+            await #expect(throws: HostError.self) { try await scene.connect(launch: many) }
+            #expect(await scene.status().process == .none)
         }
-        let many = LaunchParameters(tabs: (0...LaunchParameters.maximumTabs).map { "T\($0)" })
-        await #expect(throws: HostError.self) { try await scene.connect(launch: many) }
-        #expect(await scene.status().process == .none)
-        await host.quit()
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -29,23 +30,24 @@ import Testing
             )
         )
         let host = try SceneHost(configuration: TestWorker.configuration())
+        // ScenarioRunner quits the host, at its end or at the first step that fails.
         try await ScenarioRunner(host: host).run(scenario)
         #expect(host.verifyTrace() == nil)
     }
 
     /// After an outside SIGKILL, the host's status and the trace checker name the same state.
     @Test func statusAndTraceAgreeAfterADeath() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        #expect(await scene.status().process == .none)
-        try await scene.connect()
-        let pid = try #require(await scene.status().pid)
-        #expect(Glibc.kill(pid, SIGKILL) == 0)
-        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
-        var verifier = TraceVerifier()
-        for event in host.trace.history { #expect(verifier.check(event) == nil) }
-        #expect(verifier.checker(forScene: "A")?.processState == .terminated)
-        #expect(await scene.status().process == .terminated)
-        await host.quit()
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            #expect(await scene.status().process == .none)
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
+            #expect(Glibc.kill(pid, SIGKILL) == 0)
+            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            var verifier = TraceVerifier()
+            for event in host.trace.history { #expect(verifier.check(event) == nil) }
+            #expect(verifier.checker(forScene: "A")?.processState == .terminated)
+            #expect(await scene.status().process == .terminated)
+        }
     }
 }

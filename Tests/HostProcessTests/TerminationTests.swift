@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -13,30 +14,30 @@ import Testing
     }
 
     @Test func aCrashRecordsItsStatus() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration(["--crash-in", "viewDidLoad"]))
-        await #expect(throws: HostError.self) { try await host.scene("A").connect() }
-        let exit = try #require(exitEvent(host, "A"))
-        #expect(exit.reason == .crashed)
-        #expect(exit.status == 70)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration(["--crash-in", "viewDidLoad"])) { host in
+            await #expect(throws: HostError.self) { try await host.scene("A").connect() }
+            let exit = try #require(exitEvent(host, "A"))
+            #expect(exit.reason == .crashed)
+            #expect(exit.status == 70)
+        }
     }
 
     @Test func killWithAnySignalIsSeenWithoutCallback() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let other = try host.scene("B")
-        try await other.connect()
-        let mark = host.lastSeq
-        try await scene.kill(signal: SIGTERM)
-        #expect(
-            host.compactEvents(of: "A", after: mark) == ["process exited killed", "state foregroundActive>unattached"]
-        )
-        #expect(exitEvent(host, "A")?.signal == "TERM")
-        #expect(await other.status().activation == .foregroundActive)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let other = try host.scene("B")
+            try await other.connect()
+            let mark = host.lastSeq
+            try await scene.kill(signal: SIGTERM)
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "process exited killed", "state foregroundActive>unattached",
+                ]
+            )
+            #expect(exitEvent(host, "A")?.signal == "TERM")
+            #expect(await other.status().activation == .foregroundActive)
+        }
     }
 
     @Test func aWorkerIgnoringSIGTERMSurvivesItAndStillTerminates() async throws {
@@ -45,84 +46,83 @@ import Testing
         // worker's own exit in the full suite (over 2 s has been seen), which must be seen
         // as `terminated`, not cut short as `terminate-timeout`.
         configuration.terminateLimit = .seconds(10)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.kill(signal: SIGTERM)
-        #expect(await scene.status().process == .running)
-        try await scene.terminate()
-        #expect(exitEvent(host, "A")?.reason == .terminated)
-        await host.quit()
+        let host = try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.kill(signal: SIGTERM)
+            #expect(await scene.status().process == .running)
+            try await scene.terminate()
+            #expect(exitEvent(host, "A")?.reason == .terminated)
+            return host
+        }
         #expect(host.livingWorkerPids().isEmpty)
         #expect(host.verifyTrace() == nil)
     }
 
     @Test func terminateRunsDisconnectThenWillTerminate() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        let mark = host.lastSeq
-        try await scene.terminate()
-        #expect(
-            host.compactEvents(of: "A", after: mark) == [
-                "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
-                "cb sceneDidEnterBackground", "state foregroundInactive>background",
-                "cb stateRestorationActivity",
-                "cb sceneDidDisconnect", "state background>unattached",
-                "cb applicationWillTerminate",
-                "process exited terminated",
-            ]
-        )
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let mark = host.lastSeq
+            try await scene.terminate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == [
+                    "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
+                    "cb sceneDidEnterBackground", "state foregroundInactive>background",
+                    "cb stateRestorationActivity",
+                    "cb sceneDidDisconnect", "state background>unattached",
+                    "cb applicationWillTerminate",
+                    "process exited terminated",
+                ]
+            )
+        }
     }
 
     @Test func aWorkerThatHangsInWillTerminateIsKilledAtTheLimit() async throws {
         var configuration = TestWorker.configuration(["--hang-in", "applicationWillTerminate"])
         configuration.terminateLimit = .milliseconds(200)
-        let host = try SceneHost(configuration: configuration)
-        try await host.scene("A").connect()
-        try await host.scene("A").terminate()
-        #expect(exitEvent(host, "A")?.reason == .terminateTimeout)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            try await host.scene("A").connect()
+            try await host.scene("A").terminate()
+            #expect(exitEvent(host, "A")?.reason == .terminateTimeout)
+        }
     }
 
     @Test func suspensionStopsTheWorkerAndTerminateKillsItSilently() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.background()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        let pid = try #require(await scene.status().pid)
-        #expect(processState(pid) == "T")
-        let mark = host.lastSeq
-        try await scene.terminate()
-        #expect(host.compactEvents(of: "A", after: mark) == ["process exited killed", "state background>unattached"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            let pid = try #require(await scene.status().pid)
+            #expect(processState(pid) == "T")
+            let mark = host.lastSeq
+            try await scene.terminate()
+            #expect(
+                host.compactEvents(of: "A", after: mark) == ["process exited killed", "state background>unattached"]
+            )
+        }
     }
 
     @Test func queuedNotificationsAreMergedAndDeliveredFirstOnResume() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
-        try await scene.connect(background: true)
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        try await scene.notify("sync", value: .int(1))
-        try await scene.notify("mail", value: .string("hello"))
-        try await scene.notify("sync", value: .int(2))
-        let mark = host.lastSeq
-        try await scene.foreground()
-        let events = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
-        #expect(events.first?.processEvent == .resumed)
-        let notifications = events.filter { $0.name == "didReceiveNotification" }
-        #expect(notifications.map(\.notification) == ["sync", "mail"])
-        #expect(notifications.map(\.value) == [.int(2), .string("hello")])
-        let firstForeground = try #require(events.firstIndex { $0.name == "viewWillAppear" })
-        let lastNotification = try #require(events.lastIndex { $0.name == "didReceiveNotification" })
-        #expect(lastNotification < firstForeground)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(background: true)
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.notify("sync", value: .int(1))
+            try await scene.notify("mail", value: .string("hello"))
+            try await scene.notify("sync", value: .int(2))
+            let mark = host.lastSeq
+            try await scene.foreground()
+            let events = host.trace.history.filter { $0.scene == "A" && $0.seq > mark }
+            #expect(events.first?.processEvent == .resumed)
+            let notifications = events.filter { $0.name == "didReceiveNotification" }
+            #expect(notifications.map(\.notification) == ["sync", "mail"])
+            #expect(notifications.map(\.value) == [.int(2), .string("hello")])
+            let firstForeground = try #require(events.firstIndex { $0.name == "viewWillAppear" })
+            let lastNotification = try #require(events.lastIndex { $0.name == "didReceiveNotification" })
+            #expect(lastNotification < firstForeground)
+        }
     }
 
     @Test func anUnendedBackgroundTaskExpiresThenKillsTheWorker() async throws {
@@ -133,17 +133,16 @@ import Testing
         // However late a loaded machine fires the expiration, the kill comes its lead after
         // the handler's request came back (LIFECYCLE.md §4), never in the same turn.
         configuration.backgroundTaskLimit = .seconds(3)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect(background: true)
-        try await scene.beginBackgroundTask()
-        try await scene.waitFor(process: .terminated, timeout: .seconds(60))
-        let names = host.trace.history.filter { $0.scene == "A" }.compactMap(\.name)
-        #expect(names.contains("backgroundTaskExpiration"))
-        #expect(!host.trace.history.contains { $0.scene == "A" && $0.processEvent == .suspended })
-        #expect(exitEvent(host, "A")?.reason == .backgroundTaskTimeout)
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(background: true)
+            try await scene.beginBackgroundTask()
+            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            let names = host.trace.history.filter { $0.scene == "A" }.compactMap(\.name)
+            #expect(names.contains("backgroundTaskExpiration"))
+            #expect(!host.trace.history.contains { $0.scene == "A" && $0.processEvent == .suspended })
+            #expect(exitEvent(host, "A")?.reason == .backgroundTaskTimeout)
+        }
     }
 
     @Test func anEndedBackgroundTaskLetsTheWorkerSuspend() async throws {
@@ -151,49 +150,47 @@ import Testing
         // The task ends by request, not by racing its limit (a loaded sanitizer run has taken
         // 0.74 s from begin to end).
         configuration.backgroundTaskLimit = .seconds(600)
-        let host = try SceneHost(configuration: configuration)
-        let scene = try host.scene("A")
-        try await scene.connect()
-        try await scene.beginBackgroundTask()
-        try await scene.background()
-        try await scene.endBackgroundTask()
-        try await scene.waitFor(process: .suspended, timeout: .seconds(60))
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.beginBackgroundTask()
+            try await scene.background()
+            try await scene.endBackgroundTask()
+            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+        }
     }
 
     @Test func launchAndTransitionWatchdogs() async throws {
         var configuration = TestWorker.configuration(["--hang-in", "viewDidLoad"])
         configuration.launchLimit = .milliseconds(300)
-        let host = try SceneHost(configuration: configuration)
-        await #expect(throws: HostError.self) { try await host.scene("A").connect() }
-        #expect(exitEvent(host, "A")?.reason == .watchdog)
+        try await withSceneHost(configuration: configuration) { host in
+            await #expect(throws: HostError.self) { try await host.scene("A").connect() }
+            #expect(exitEvent(host, "A")?.reason == .watchdog)
+        }
 
         var slow = TestWorker.configuration()
         slow.transitionLimit = .milliseconds(300)
-        let other = try SceneHost(configuration: slow)
-        let scene = try other.scene("B")
-        try await scene.connect(worker: [TestWorker.hostctl, "worker", "--hang-in", "sceneWillResignActive"])
-        await #expect(throws: HostError.self) { try await scene.deactivate() }
-        #expect(exitEvent(other, "B")?.reason == .watchdog)
-        await host.quit()
-        await other.quit()
-        #expect(host.verifyTrace() == nil)
-        #expect(other.verifyTrace() == nil)
+        try await withSceneHost(configuration: slow) { host in
+            let scene = try host.scene("B")
+            try await scene.connect(worker: [TestWorker.hostctl, "worker", "--hang-in", "sceneWillResignActive"])
+            await #expect(throws: HostError.self) { try await scene.deactivate() }
+            #expect(exitEvent(host, "B")?.reason == .watchdog)
+        }
     }
 
     @Test func memoryPressureKillsSuspendedFirstThenWarns() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        try await host.scene("Suspended").connect(background: true)
-        try await host.scene("Suspended").waitFor(process: .suspended, timeout: .seconds(60))
-        try await host.scene("Active").connect()
-        await host.memoryPressure()
-        #expect(exitEvent(host, "Suspended")?.reason == .jetsam)
-        #expect(host.compactEvents(of: "Suspended").filter { $0.hasPrefix("cb") }.last == "cb stateRestorationActivity")
-        let active = host.compactEvents(of: "Active")
-        #expect(active.suffix(2) == ["cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root"])
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            try await host.scene("Suspended").connect(background: true)
+            try await host.scene("Suspended").waitFor(process: .suspended, timeout: .seconds(60))
+            try await host.scene("Active").connect()
+            await host.memoryPressure()
+            #expect(exitEvent(host, "Suspended")?.reason == .jetsam)
+            #expect(
+                host.compactEvents(of: "Suspended").filter { $0.hasPrefix("cb") }.last == "cb stateRestorationActivity"
+            )
+            let active = host.compactEvents(of: "Active")
+            #expect(active.suffix(2) == ["cb applicationDidReceiveMemoryWarning", "cb didReceiveMemoryWarning Root"])
+        }
     }
 
     @Test func overTheMemoryLimitRunningWorkersAreKilledActiveLast() async throws {
@@ -201,47 +198,47 @@ import Testing
         configuration.memoryLimitBytes = 1
         configuration.memoryCheckInterval = .seconds(3600)  // only the explicit request below acts
         configuration.backgroundTaskLimit = .seconds(60)  // the kill must come from the memory limit
-        let host = try SceneHost(configuration: configuration)
-        try await host.scene("Active").connect()
-        try await host.scene("Inactive").connect()
-        try await host.scene("Inactive").deactivate()
-        try await host.scene("Background").connect()
-        try await host.scene("Background").beginBackgroundTask()
-        try await host.scene("Background").background()
-        await host.memoryPressure()
-        let kills = host.trace.history.filter { $0.processEvent == .exited }.map { $0.scene ?? "" }
-        #expect(kills == ["Background", "Inactive", "Active"])
-        #expect(host.trace.history.filter { $0.processEvent == .exited }.allSatisfy { $0.reason == .jetsam })
-        await host.quit()
-        #expect(host.verifyTrace() == nil)
+        try await withSceneHost(configuration: configuration) { host in
+            try await host.scene("Active").connect()
+            try await host.scene("Inactive").connect()
+            try await host.scene("Inactive").deactivate()
+            try await host.scene("Background").connect()
+            try await host.scene("Background").beginBackgroundTask()
+            try await host.scene("Background").background()
+            await host.memoryPressure()
+            let kills = host.trace.history.filter { $0.processEvent == .exited }.map { $0.scene ?? "" }
+            #expect(kills == ["Background", "Inactive", "Active"])
+            #expect(host.trace.history.filter { $0.processEvent == .exited }.allSatisfy { $0.reason == .jetsam })
+        }
     }
 
     @Test func sessionsSurviveAHostRestartAndOfflineDiscardsAreReported() async throws {
         let directory = makeTemporaryDirectory()
-        let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: directory))
-        try await first.scene("A").connect()
-        try await first.scene("A").push("Detail")
-        try await first.scene("A").background()
-        try await first.scene("B").connect(background: true)
-        await first.quit()
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: directory)) { first in
+            try await first.scene("A").connect()
+            try await first.scene("A").push("Detail")
+            try await first.scene("A").background()
+            try await first.scene("B").connect(background: true)
+        }
 
         try SessionStore(directory: directory).markDiscarded("B")
-        let second = try SceneHost(configuration: TestWorker.configuration(stateDirectory: directory))
-        #expect(second.trace.history.contains { $0.scene == "B" && $0.name == "didDiscardSceneSessions" })
-        #expect(second.sessions.session("B") == nil)
-        try await second.scene("A").connect()
-        let willConnect = second.trace.history.first { $0.scene == "A" && $0.name == "willConnectTo" }
-        guard case .object(let restoration)? = willConnect?.restoration else {
-            Issue.record("no restoration state after the restart")
-            return
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: directory)) { second in
+            // Outside the macro: see "Closures in macro arguments" in TestSupport.swift.
+            let reported = second.trace.history.contains { $0.scene == "B" && $0.name == "didDiscardSceneSessions" }
+            #expect(reported)
+            #expect(second.sessions.session("B") == nil)
+            try await second.scene("A").connect()
+            let willConnect = second.trace.history.first { $0.scene == "A" && $0.name == "willConnectTo" }
+            guard case .object(let restoration)? = willConnect?.restoration else {
+                Issue.record("no restoration state after the restart")
+                return
+            }
+            #expect(restoration["stack"] == .array([.string("Root"), .string("Detail")]))
+            #expect(!second.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
+            try await second.scene("A").discard()
+            #expect(second.sessions.session("A") == nil)
+            await #expect(throws: HostError.self) { try await second.scene("A").activate() }
         }
-        #expect(restoration["stack"] == .array([.string("Root"), .string("Detail")]))
-        #expect(!second.trace.history.contains { $0.scene == "A" && $0.name == "configurationForConnecting" })
-        try await second.scene("A").discard()
-        #expect(second.sessions.session("A") == nil)
-        await #expect(throws: HostError.self) { try await second.scene("A").activate() }
-        await second.quit()
-        #expect(second.verifyTrace() == nil)
     }
 }
 

@@ -58,6 +58,14 @@ enum TestWorker {
     }
 }
 
+// Closures in macro arguments: a test's body in `withSceneHost { host in ... }` is a closure,
+// and in a closure Swift 6.3 can give a closure written in a macro's argument (`try #require(
+// events.last { ... })`, `#expect(events.contains { ... })`) the mangled name of a closure of
+// the same type written after that macro outside any macro: both then run one of the two
+// bodies, and the test checks a predicate it does not show, or computes the wrong value. (A
+// function's own body is not affected.) Where a body has both, the first closure is taken out
+// of its macro: `let last = events.last { ... }`, then `try #require(last)`.
+
 extension TraceEvent {
     /// A compact form for exact-order assertions: `cb viewDidLoad Root`, `state background>unattached`,
     /// `process exited killed`.

@@ -1,6 +1,7 @@
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -39,14 +40,14 @@ import Testing
     }
 
     @Test func aHostKeepsABoundedHistoryUnlessToldOtherwise() async throws {
-        let host = try SceneHost(configuration: HostConfiguration(worker: ["/bin/true"]))
-        #expect(host.configuration.traceHistoryLimitBytes == HostConfiguration.defaultTraceHistoryLimitBytes)
-        let large = JSONValue.string(String(repeating: "v", count: 60 << 10))
-        // About 72 MiB by the events' own estimate, over the 64 MiB default.
-        for _ in 0..<1200 { host.trace.record(TraceEvent(kind: .host, name: "noted", value: large)) }
-        #expect(host.trace.history.count < 1200)
-        #expect((host.trace.oldestHeldSeq ?? 0) > 1)
-        await host.quit()
+        try await withSceneHost(configuration: HostConfiguration(worker: ["/bin/true"])) { host in
+            #expect(host.configuration.traceHistoryLimitBytes == HostConfiguration.defaultTraceHistoryLimitBytes)
+            let large = JSONValue.string(String(repeating: "v", count: 60 << 10))
+            // About 72 MiB by the events' own estimate, over the 64 MiB default.
+            for _ in 0..<1200 { host.trace.record(TraceEvent(kind: .host, name: "noted", value: large)) }
+            #expect(host.trace.history.count < 1200)
+            #expect((host.trace.oldestHeldSeq ?? 0) > 1)
+        }
     }
 
     @Test func withoutALimitEveryEventIsHeld() throws {

@@ -2,6 +2,7 @@ import Glibc
 import HostProcess
 import HostTools
 import Protocol
+import SceneHostTesting
 import SceneModel
 import Testing
 
@@ -16,18 +17,19 @@ import Testing
     }
 
     @Test func aReconnectWithoutAWorkerRunsTheScenesLastOne() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let scene = try host.scene("A")
         let custom = [TestWorker.customWorker]
-        try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
-        #expect(await scene.status().workerArgv == custom)
-        try await scene.kill()
-        #expect(await scene.status().workerArgv == custom, "the last worker, while none runs")
-        try await within(.seconds(300), "reconnect") { try await scene.connect() }
-        // Another scene, never given a worker, runs the host's.
-        let other = try host.scene("B")
-        try await within(.seconds(300), "connect B") { try await other.connect() }
-        await host.quit()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
+            #expect(await scene.status().workerArgv == custom)
+            try await scene.kill()
+            #expect(await scene.status().workerArgv == custom, "the last worker, while none runs")
+            try await within(.seconds(300), "reconnect") { try await scene.connect() }
+            // Another scene, never given a worker, runs the host's.
+            let other = try host.scene("B")
+            try await within(.seconds(300), "connect B") { try await other.connect() }
+            return host
+        }
         #expect(spawnedArgvs(host, "A") == [custom, custom])
         #expect(spawnedArgvs(host, "B") == [[TestWorker.hostctl, "worker"]])
         #expect(host.verifyTrace() == nil)
@@ -38,16 +40,13 @@ import Testing
     /// One that connects is stored at once, before any background entry saves the session.
     @Test func onlyAWorkerThatConnectedIsStoredAndShown() async throws {
         let state = makeTemporaryDirectory()
-        do {
-            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
             let scene = try host.scene("A")
             await #expect(throws: HostError.self) { try await scene.connect(worker: ["/bin/true"]) }
             #expect(await scene.status().workerArgv == nil, "a connect would start the host's worker")
             #expect(host.sessions.session("A")?.worker == nil)
-            await host.quit()
         }
-        do {
-            let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
             let scene = try host.scene("A")
             #expect(await scene.status().workerArgv == nil)
             try await within(.seconds(300), "connect") { try await scene.connect() }
@@ -56,27 +55,27 @@ import Testing
             let custom = [TestWorker.customWorker]
             try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
             #expect(host.sessions.session("A")?.worker == custom, "stored as soon as it connected")
-            await host.quit()
-            #expect(host.verifyTrace() == nil)
         }
-        let host = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
-        #expect(await (try host.scene("A")).status().workerArgv == [TestWorker.customWorker])
-        await host.quit()
+        try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
+            let scene = try host.scene("A")
+            #expect(await scene.status().workerArgv == [TestWorker.customWorker])
+        }
     }
 
     @Test func theTraceRecordsWhatASceneSavedAndASilentKill() async throws {
-        let host = try SceneHost(configuration: TestWorker.configuration())
-        let a = try host.scene("A")
-        let b = try host.scene("B")
-        try await within(.seconds(300), "setup") {
-            try await a.connect()
-            try await a.push("Detail")
-            try await a.background()
-            try await a.waitFor(process: .suspended, timeout: .seconds(30))
-            try await b.connect()
-            try await b.kill()
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await within(.seconds(300), "setup") {
+                try await a.connect()
+                try await a.push("Detail")
+                try await a.background()
+                try await a.waitFor(process: .suspended, timeout: .seconds(30))
+                try await b.connect()
+                try await b.kill()
+            }
+            return host
         }
-        await host.quit()
         let saved = host.trace.history.filter {
             $0.scene == "A" && $0.name == CallbackName.stateRestorationActivity.rawValue
         }
