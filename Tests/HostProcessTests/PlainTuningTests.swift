@@ -149,12 +149,13 @@ struct WorkerContainmentTests {
         // child into the cgroup right after the spawn: the shell waits until it is there,
         // so that this test is about the kill, not about that window (docs/ARCHITECTURE.md).
         let waitForCgroup = ownCgroup ? "while ! grep -q '/worker-' /proc/$$/cgroup; do :; done\n" : ""
-        let script = waitForCgroup + """
-            sleep 1000 & echo $!
-            setsid sh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 1000' \(marker) &
-            while [ ! -s \(marker) ]; do :; done
-            cat \(marker); exit 0
-            """
+        let script =
+            waitForCgroup + """
+                sleep 1000 & echo $!
+                setsid sh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 1000' \(marker) &
+                while [ ! -s \(marker) ]; do :; done
+                cat \(marker); exit 0
+                """
         let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script], ownCgroup: ownCgroup)
         #expect((child.cgroup != nil) == (ownCgroup && WorkerCgroup.hostDirectory != nil))
         let cgroupPath = child.cgroup?.path
