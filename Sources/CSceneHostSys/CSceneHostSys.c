@@ -127,15 +127,6 @@ int csh_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
-int csh_reap_pid(pid_t pid) {
-    siginfo_t info;
-    int rc;
-    do {
-        rc = waitid(P_PID, (id_t)pid, &info, WEXITED);
-    } while (rc != 0 && errno == EINTR);
-    return rc == 0 ? 0 : errno;
-}
-
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif

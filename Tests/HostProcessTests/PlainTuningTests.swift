@@ -148,12 +148,14 @@ struct WorkerContainmentTests {
         // posix_spawn (the fallback path, and the only one under ThreadSanitizer) moves its
         // child into the cgroup right after the spawn: the shell waits until it is there,
         // so that this test is about the kill, not about that window (docs/ARCHITECTURE.md).
-        let waitForCgroup = ownCgroup ? "while ! grep -q '/worker-' /proc/$$/cgroup; do :; done\n" : ""
+        let waitForCgroup =
+            ownCgroup
+            ? "n=0; while ! grep -q '/worker-' /proc/$$/cgroup; do n=$((n+1)); [ $n -lt 5000 ] || exit 3; done\n" : ""
         let script =
             waitForCgroup + """
                 sleep 1000 & echo $!
                 setsid sh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 1000' \(marker) &
-                while [ ! -s \(marker) ]; do :; done
+                n=0; while [ ! -s \(marker) ]; do n=$((n+1)); [ $n -lt 1000000 ] || exit 3; done
                 cat \(marker); exit 0
                 """
         let child = try await ChildProcess.spawn(argv: ["/bin/sh", "-c", script], ownCgroup: ownCgroup)

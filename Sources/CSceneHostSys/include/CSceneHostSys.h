@@ -76,9 +76,6 @@ int csh_is_stopped(int pidfd, int pid);
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
 int csh_eventfd(void);
 
-/// waitid(P_PID, pid, WEXITED): reaps one child, waiting for it. 0, or an errno value.
-int csh_reap_pid(pid_t pid);
-
 /// Starts a sentinel for the calling process (a worker that leads its own process group):
 /// a child in the same group that holds no descriptor, blocks every signal and waits for
 /// its parent's death (PR_SET_PDEATHSIG) or the SIGHUP the kernel sends an orphaned group with

@@ -85,7 +85,8 @@ public final class TraceRecorder: Sendable {
     /// not copied (its storage is a class, copied on write).
     @discardableResult
     public func record(_ event: consuming TraceEvent) -> TraceEvent {
-        var event = event
+        // Moved, not copied: the caller's only reference is stamped in place.
+        var event = consume event
         state.withLock { state in
             // Read under the lock, so that `t` never decreases along `seq`.
             event.time = elapsed
