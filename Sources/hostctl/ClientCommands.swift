@@ -52,7 +52,14 @@ enum ClientCommands {
         default:
             let step = try parseStep(&arguments)
             let path = try Commands.socketPath(given: socket, command: arguments.command)
-            return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { _ in }
+            return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { reply in
+                // `inspect`'s visible tree: one JSON document on stdout.
+                guard case .value(let value) = reply.result else { return }
+                var output = OutputBuffer()
+                JSONWriter.write(value, into: &output.bytes)
+                output.bytes.append(UInt8(ascii: "\n"))
+                output.flush()
+            }
         }
     }
 

@@ -75,6 +75,11 @@ extension Help {
         case .selectTab: "tab switch of a tab bar root (connect --tabs A,B), index from 0"
         case .addChild: "a child of the frontmost controller (foreground only)"
         case .removeChild: "remove a child of the frontmost controller"
+        case .selectRow: "tap a row of the frontmost table (foregroundActive only)"
+        case .typeText: "type into a field found by identifier or placeholder (foregroundActive only)"
+        case .tapControl: "tap a button or bar button item by title or identifier (foregroundActive only)"
+        case .alertAction: "choose an action of the presented alert (foregroundActive only)"
+        case .inspect: "print the visible tree as JSON (controllers, titles, labels, fields, rows)"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate:
             nil

@@ -45,6 +45,11 @@ import Testing
         case .selectTab: wire = .selectTab(index: 1)
         case .addChild: wire = .addChild(viewController: "New")
         case .removeChild: wire = .removeChild(viewController: "K")
+        case .selectRow: wire = .user(.selectRow(section: 0, row: 0))
+        case .typeText: wire = .user(.typeText(field: "f", text: "t"))
+        case .tapControl: wire = .user(.tapControl(control: "c"))
+        case .alertAction: wire = .user(.alertAction(title: "OK"))
+        case .inspect: wire = .inspect
         case .openURL, .continueUserActivity:
             guard state.states.process.isAlive else { return nil }
             if snapshot.activation == .background {

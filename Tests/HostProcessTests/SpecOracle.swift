@@ -149,6 +149,12 @@ struct SpecOracle: Sendable, Hashable {
         // §3a/§3b: adding or removing a child is navigation too.
         .addChild: [.active, .inactive],
         .removeChild: [.active, .inactive],
+        // §3c: the user's hands reach an active scene only; a look needs a running worker.
+        .selectRow: [.active],
+        .typeText: [.active],
+        .tapControl: [.active],
+        .alertAction: [.active],
+        .inspect: [.active, .inactive, .backgroundRunning],
     ]
 
     /// Whether `op` is legal here (the spec's illegal requests: a discarded session refuses
@@ -265,7 +271,7 @@ struct SpecOracle: Sendable, Hashable {
         case .pop:
             dropChildren(of: frontOwner)
             stack.removeLast()
-        case .resize, .memoryWarning, .tap: break
+        case .resize, .memoryWarning, .tap, .user, .inspect: break
         case .addChild(let name): childList.append(Child(owner: frontOwner, name: name))
         case .removeChild(let name):
             let gone = Child(owner: frontOwner, name: name)

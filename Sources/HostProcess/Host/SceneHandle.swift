@@ -73,7 +73,7 @@ public struct SceneHandle: Sendable {
         try await perform(.resize(width: width, height: height))
     }
     public func memoryWarning() async throws { try await perform(.memoryWarning) }
-    public func notify(_ name: String, value: JSONValue) async throws {
+    public func notify(_ name: String, value: JSONValue = .null) async throws {
         try await perform(.notify(name: name, value: value))
     }
     public func beginBackgroundTask() async throws { try await perform(.beginBackgroundTask) }
@@ -83,6 +83,39 @@ public struct SceneHandle: Sendable {
     /// Taps the frontmost controller: `touchesBegan`, `touchesEnded`. Refused
     /// (`HostError.refused`, nothing delivered) unless the scene is `foregroundActive`.
     public func tap() async throws { try await perform(.tap) }
+
+    // A user's hands: each only while `foregroundActive` (else `HostError.refused`), and the
+    // worker fails it (`HostError.operationFailed`), nothing changed, when the frontmost
+    // screen has no such row, field, control or alert action.
+
+    /// The user taps row `row` of section `section` of the frontmost controller's table.
+    public func selectRow(_ row: Int, section: Int = 0) async throws {
+        try await perform(.user(.selectRow(section: section, row: row)))
+    }
+
+    /// The user types `text` into the field whose accessibility identifier or placeholder is
+    /// `field`.
+    public func typeText(_ text: String, into field: String) async throws {
+        try await perform(.user(.typeText(field: field, text: text)))
+    }
+
+    /// The user taps the button or bar button item whose title or accessibility identifier
+    /// is `control`.
+    public func tapControl(_ control: String) async throws {
+        try await perform(.user(.tapControl(control: control)))
+    }
+
+    /// The user chooses the action titled `title` of the presented alert.
+    public func alertAction(_ title: String) async throws {
+        try await perform(.user(.alertAction(title: title)))
+    }
+
+    /// What the scene shows, as a user sees it: the visible tree (docs/PORTING.md,
+    /// "The visible tree"). Refused while the worker is suspended or not attached.
+    public func inspect() async throws -> JSONValue {
+        try RequestLimits.check(.inspect, scene: identifier, frameLimit: frameLimit)
+        return try await controller.performReturningValue(.inspect)
+    }
     /// Opens `url` in the scene: a connected scene gets `openURLContexts` (brought to the
     /// foreground first, resumed if suspended); one with no live worker launches with the URL.
     public func openURL(_ url: String) async throws { try await perform(.openURL(url: url)) }

@@ -154,6 +154,12 @@ public final class SceneHost: Sendable {
         try await using(scene) { try await $0.perform(op) }
     }
 
+    /// What scene `scene` shows: its visible tree (`SceneHandle.inspect()`).
+    public func inspect(_ scene: String) async throws -> JSONValue {
+        try RequestLimits.check(.inspect, scene: scene, frameLimit: RequestLimits.frameLimit(configuration))
+        return try await using(scene) { try await $0.performReturningValue(.inspect) }
+    }
+
     /// Runs `body` on scene `identifier`'s controller. A scene that `body` left with nothing
     /// (a refused operation on a new name, a `waitFor` that timed out) is forgotten again
     /// once no request uses it: a name alone must not hold memory or a `ps` row for good.

@@ -26,6 +26,8 @@ package actor SceneController {
     /// ones allocate a guard per transition to catch what this single owner rules out.)
     @exclusivity(unchecked) private var callers = WaitingCallers<UnsafeContinuation<Void, any Error>>()
     @exclusivity(unchecked) private var nextCaller = 0
+    /// Where the callers of `performReturningValue` get what their reply carried.
+    @exclusivity(unchecked) private var deliveries: [SceneMachine.CallerID: DeliveredValue] = [:]
     @exclusivity(unchecked) private var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
@@ -93,12 +95,36 @@ package actor SceneController {
         }
     }
 
-    private func begin(_ op: SceneOperation, _ continuation: UnsafeContinuation<Void, any Error>) {
+    private func begin(
+        _ op: SceneOperation,
+        _ continuation: UnsafeContinuation<Void, any Error>,
+        delivering box: DeliveredValue? = nil
+    ) {
         if context.flags.isQuitting.load(ordering: .relaxed), !machine.isQuitting {
             apply(machine.beginQuit(deadline: context.configuration.terminateLimit))
         }
         let caller = register(continuation)
+        if let box { deliveries[caller] = box }
         apply(machine.request(op, caller: caller))
+    }
+
+    /// Runs `op` and returns the value its reply carried (`inspect`'s visible tree).
+    package nonisolated func performReturningValue(_ op: SceneOperation) async throws -> JSONValue {
+        let box = DeliveredValue()
+        if EventLoop.shared.inEventLoop {
+            try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
+                self.onLoop { $0.begin(op, continuation, delivering: box) }
+            }
+        } else {
+            try await performReturningValueIsolated(op, box)
+        }
+        return box.value ?? .null
+    }
+
+    private func performReturningValueIsolated(_ op: SceneOperation, _ box: DeliveredValue) async throws {
+        try await withUnsafeThrowingContinuationFromAnyThread { continuation in
+            begin(op, continuation, delivering: box)
+        }
     }
 
     /// Records `event` (about this scene, from outside its queue) after the work queued
@@ -495,7 +521,10 @@ package actor SceneController {
             context.trace.record(consume event)
         case .hostDefect(let violation):
             context.trace.noteHostDefect(violation)
+        case .deliver(let caller, let value):
+            deliveries.removeValue(forKey: caller)?.value = value
         case .resume(let caller, let result):
+            if !deliveries.isEmpty { deliveries[caller] = nil }
             if let argv = launchingArgv {
                 launchingArgv = nil
                 context.prewarmed.launchEnded(argv: argv)
@@ -562,4 +591,10 @@ private struct ArmedTimer {
     package var deadline: LoopInstant
     package var loopDeadline: LoopInstant
     package var loopID: EventLoopTimerID
+}
+
+/// A value a request's reply carried, handed from the loop to the caller it resumes (which
+/// reads it only after that resumption).
+final class DeliveredValue: @unchecked Sendable {
+    var value: JSONValue?
 }

@@ -132,6 +132,8 @@ public struct ControlReply: Sendable, Hashable {
         case ok
         /// The answer to `ps`.
         case scenes([ControlSceneRow])
+        /// What an operation returned (`inspect`: the visible tree), as `"result"`.
+        case value(JSONValue)
         case failure(ProtocolError)
     }
 
@@ -157,6 +159,9 @@ public struct ControlReply: Sendable, Hashable {
             object["ok"] = .bool(true)
             object["scenes"] = .array(rows.map(\.json))
             if omittedRows > 0 { object["omitted"] = .int(omittedRows) }
+        case .value(let value):
+            object["ok"] = .bool(true)
+            object["result"] = value
         case .failure(let error):
             object["ok"] = .bool(false)
             object["error"] = .object(["code": .int(error.code.rawValue), "message": .string(error.message)])
@@ -178,6 +183,10 @@ public struct ControlReply: Sendable, Hashable {
             // A code this build does not know still fails; `operationFailed` stands in for it.
             let code = ProtocolError.Code(rawValue: number) ?? .operationFailed
             self.init(id: id, result: .failure(ProtocolError(code, message)))
+            return
+        }
+        if let value = object["result"] {
+            self.init(id: id, result: .value(value))
             return
         }
         guard let scenes = object["scenes"] else {

@@ -316,6 +316,7 @@ public final class ControlServer: Sendable {
 
     private func result(of step: Scenario.Step) async -> ControlReply.Result {
         do {
+            if case .scene(let scene, .inspect) = step { return .value(try await host.inspect(scene)) }
             try await run(step)
             return .ok
         } catch let error as HostError {

@@ -88,8 +88,10 @@ extension Scenario.Step {
                 object["index"] = .int(index)
             case .addChild(let viewController), .removeChild(let viewController):
                 object["vc"] = .string(viewController)
+            case .user(let action):
+                object.merge(action.fields) { _, new in new }
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
-                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
+                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect:
                 break
             }
         case .waitFor(let scene, let condition, let timeout):

@@ -269,6 +269,22 @@ extension Scenario {
         case .addChild, .removeChild:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             return op == .addChild ? .addChild(viewController: vc) : .removeChild(viewController: vc)
+        case .selectRow:
+            guard let row = try fields.int("row", minimum: 0) else { throw fields.error("needs \"row\"") }
+            return .user(.selectRow(section: try fields.int("section", minimum: 0) ?? 0, row: row))
+        case .typeText:
+            guard let field = try fields.string("field"), !field.isEmpty else { throw fields.error("needs \"field\"") }
+            guard let text = try fields.string("text") else { throw fields.error("needs \"text\"") }
+            return .user(.typeText(field: field, text: text))
+        case .tapControl:
+            guard let control = try fields.string("control"), !control.isEmpty else {
+                throw fields.error("needs \"control\"")
+            }
+            return .user(.tapControl(control: control))
+        case .alertAction:
+            guard let title = try fields.string("title"), !title.isEmpty else { throw fields.error("needs \"title\"") }
+            return .user(.alertAction(title: title))
+        case .inspect: return .inspect
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")
         }

@@ -63,6 +63,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     case addChild
     /// The frontmost controller removes one of its children.
     case removeChild
+    /// A user's action on the frontmost screen (`UserAction`): one `userAction` callback; what
+    /// the app does in response follows as app-initiated changes.
+    case userAction
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -174,6 +177,7 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .selectTab: return .callback(.viewWillAppear, .newController)
         // A name not yet a child is added; a child's name is removed (the checker tells).
         case .addChild, .removeChild: return .callback(.willMoveToParent, .newController)
+        case .userAction: return .callback(.userAction)
         }
     }
 
@@ -261,7 +265,7 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             return [.callback(.touchesEnded, vc: top)]
         case .selectTab:
             return Self.selectTabSteps(from: top, loading: controller ?? "", in: context)
-        case .stateRestoration, .notification, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
+        case .stateRestoration, .notification, .userAction, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
             .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration:
             return []
         case .appFirstAppearance:
@@ -432,7 +436,7 @@ extension LifecycleAtom {
         case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]
         case .endBackgroundTask: [.attached, .backgroundTask]
         // Inactive means "running, receives no events".
-        case .tap: [.activation([.foregroundActive])]
+        case .tap, .userAction: [.activation([.foregroundActive])]
         // The host brings a background scene forward first (choice).
         case .openURL, .continueUserActivity: [.foreground, .lifecycle(.scene)]
         case .discardedSessions: [.attached, .lifecycle(.scene)]

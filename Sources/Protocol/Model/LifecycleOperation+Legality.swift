@@ -54,6 +54,10 @@ extension LifecycleOperation {
         // The child's name is a parameter: checked against the frontmost controller's children
         // (`containmentRefusal`).
         case .addChild, .removeChild: [.foreground, .process([.running])]
+        // Inactive means "running, receives no events" (as for `tap`).
+        case .selectRow, .typeText, .tapControl, .alertAction: [.activation([.foregroundActive]), .process([.running])]
+        // A suspended worker cannot answer: the screen it shows is frozen, not gone.
+        case .inspect: [.attached, .process([.running])]
         }
     }
 
@@ -96,6 +100,11 @@ extension LifecycleOperation {
         case .selectTab: "tab switch (nothing when the tab is already selected)"
         case .addChild: "the frontmost controller adds a child controller, which loads and appears"
         case .removeChild: "the frontmost controller removes a child controller, which disappears and is released"
+        case .selectRow: "the user taps a row of the frontmost table (`userAction`; the app's response follows)"
+        case .typeText: "the user types into a field of the frontmost screen (`userAction`)"
+        case .tapControl: "the user taps a button or bar button item of the frontmost screen (`userAction`)"
+        case .alertAction: "the user chooses an action of the presented alert (`userAction`)"
+        case .inspect: "none: the reply is the visible tree"
         }
     }
 

@@ -37,6 +37,12 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
     // Containment (LIFECYCLE.md §3a): a child of the frontmost controller.
     case addChild
     case removeChild
+    // A user's hands and eyes: actions on the frontmost screen, and a look at it.
+    case selectRow
+    case typeText
+    case tapControl
+    case alertAction
+    case inspect
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -112,8 +118,22 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
         case .selectTab: [.scene, OperationField("index", .nonNegativeInt, .required, placeholder: "N")]
         case .addChild, .removeChild:
             [.scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME")]
+        case .selectRow:
+            [
+                .scene, OperationField("row", .nonNegativeInt, .required, placeholder: "N"),
+                OperationField("section", .nonNegativeInt, placeholder: "N"),
+            ]
+        case .typeText:
+            [
+                .scene, OperationField("field", .string(nonEmpty: true), .required, placeholder: "FIELD"),
+                OperationField("text", .string(nonEmpty: false), .required, placeholder: "TEXT"),
+            ]
+        case .tapControl:
+            [.scene, OperationField("control", .string(nonEmpty: true), .required, placeholder: "TITLE")]
+        case .alertAction:
+            [.scene, OperationField("title", .string(nonEmpty: true), .required, placeholder: "TITLE")]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
-            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap:
+            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect:
             [.scene]
         }
     }

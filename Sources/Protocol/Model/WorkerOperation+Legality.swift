@@ -32,6 +32,9 @@ extension WorkerOperation {
         case .selectTab: [.selectTab]
         case .addChild: [.addChild]
         case .removeChild: [.removeChild]
+        case .user: [.userAction]
+        // A look, not a transition: legal whenever a scene is attached (the host checks that).
+        case .inspect: []
         }
     }
 

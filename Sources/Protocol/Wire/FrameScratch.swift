@@ -49,9 +49,9 @@ enum FrameScratch {
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
-                    .expireBackgroundTask, .tap, .dismiss:
+                    .expireBackgroundTask, .tap, .dismiss, .inspect:
                     break
-                case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions:
+                case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user:
                     // The general encoder writes these, and a push with a payload (the fast
                     // path covers the round trips' operations).
                     writer.fail()

@@ -72,6 +72,11 @@ public enum WorkerOperation: Sendable, Hashable {
     case addChild(viewController: String)
     /// `{"op":"removeChild","vc":"Player"}`: the frontmost controller removes its child.
     case removeChild(viewController: String)
+    /// `{"op":"selectRow","section":0,"row":2}`, `typeText`, `tapControl`, `alertAction`: what a
+    /// user does on the frontmost screen (`UserAction`), traced as a `userAction` callback.
+    case user(UserAction)
+    /// `{"op":"inspect"}`: the reply's result is the visible tree (`VisibleTree`). No callback.
+    case inspect
 
     /// The `op` string on the wire.
     public var name: String {
@@ -103,6 +108,8 @@ public enum WorkerOperation: Sendable, Hashable {
         case .selectTab: "selectTab"
         case .addChild: "addChild"
         case .removeChild: "removeChild"
+        case .user(let action): action.name
+        case .inspect: "inspect"
         }
     }
 }

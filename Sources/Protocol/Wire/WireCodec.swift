@@ -127,6 +127,14 @@ extension HostCommand {
         case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
         case .addChild: operation = .addChild(viewController: try message.nonEmptyString("vc"))
         case .removeChild: operation = .removeChild(viewController: try message.nonEmptyString("vc"))
+        case .selectRow:
+            operation = .user(
+                .selectRow(section: try message.nonNegativeInteger("section"), row: try message.nonNegativeInteger("row"))
+            )
+        case .typeText:
+            operation = .user(.typeText(field: try message.nonEmptyString("field"), text: try message.string("text")))
+        case .tapControl: operation = .user(.tapControl(control: try message.nonEmptyString("control")))
+        case .alertAction: operation = .user(.alertAction(title: try message.nonEmptyString("title")))
         default:
             // `withoutParameters` names every other kind (its switch is exhaustive).
             preconditionFailure("\(kind) was decoded above")
@@ -238,8 +246,16 @@ extension WorkerOperation {
         case .swipeDismiss(let completes), .swipeBack(let completes):
             JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
-            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap:
+            .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap,
+            .inspect:
             break
+        case .user(let action):
+            for (key, value) in action.fields.sorted(by: { $0.key < $1.key }) {
+                buffer.append(UInt8(ascii: ","))
+                JSONWriter.writeString(key, into: &buffer)
+                buffer.append(UInt8(ascii: ":"))
+                JSONWriter.write(value, into: &buffer)
+            }
         }
     }
 }
@@ -273,6 +289,11 @@ enum OperationKind: String, CaseIterable {
     case selectTab
     case addChild
     case removeChild
+    case selectRow
+    case typeText
+    case tapControl
+    case alertAction
+    case inspect
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
     static let byName = NameTable(allCases) { $0.rawValue }
@@ -294,6 +315,8 @@ enum OperationKind: String, CaseIterable {
         case .expireBackgroundTask: .expireBackgroundTask
         case .dismiss: .dismiss
         case .tap: .tap
+        case .inspect: .inspect
+        case .selectRow, .typeText, .tapControl, .alertAction: nil
         case .connect, .push, .resize, .notify, .present, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
             .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
             nil

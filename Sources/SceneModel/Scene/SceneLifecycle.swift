@@ -183,6 +183,10 @@ package struct SceneLifecycle: Sendable {
             return .perform([.signal(signal, .killed)])
         case .tap:
             return .perform([.send(.tap)])
+        case .user(let action):
+            return .perform([.send(.user(action))])
+        case .inspect:
+            return .perform([.send(.inspect)])
         case .openURL(let url):
             guard !url.isEmpty else { return .refuse("openURL needs a non-empty url") }
             guard hasLiveWorker else { return .perform([.launch(background: false, root: launchedRoot)]) }
@@ -298,7 +302,7 @@ package struct SceneLifecycle: Sendable {
         case .removeChild(let name):
             containment.remove(name, presented: presented != nil, stackCount: stack.count)
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
-            .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions:
+            .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user, .inspect:
             break
         }
     }

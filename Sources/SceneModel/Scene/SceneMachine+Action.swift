@@ -65,6 +65,8 @@ extension SceneMachine {
         case hostDefect(LifecycleViolation)
         /// Resume a caller of `perform`, `kill` or `waitFor`.
         case resume(CallerID, Result<Void, HostError>)
+        /// The value the caller's request returns (`inspect`'s tree), just before its `resume`.
+        case deliver(CallerID, JSONValue)
         case armTimer(TimerToken, after: Duration)
         case cancelTimer(TimerToken)
         /// This scene's session was discarded: the app's other workers are to hear of it.

@@ -101,6 +101,8 @@ extension SceneMachine {
         package var launch: (background: Bool, root: String, reconnect: Bool)?
         /// An app change was followed while this work was on its way to the worker.
         package var sawAppChange = false
+        /// What the caller gets besides success: the visible tree an `inspect` replied with.
+        package var result: JSONValue?
 
         package var caller: CallerID? {
             if case .request(_, let caller) = work { return caller }

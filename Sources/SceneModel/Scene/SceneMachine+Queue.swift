@@ -148,6 +148,7 @@ extension SceneMachine {
         if case .expireBackgroundTask = flight.work { armBackgroundTaskDeadline() }
         let failure = flight.failure ?? flight.storeFailure
         if let caller = flight.caller {
+            if failure == nil, let result = flight.result { output.append(.deliver(caller, result)) }
             output.append(.resume(caller, failure.map { .failure($0) } ?? .success(())))
         } else if let failure {
             reportInternalFailure(of: flight.work, failure)

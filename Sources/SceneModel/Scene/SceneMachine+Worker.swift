@@ -261,6 +261,7 @@ extension SceneMachine {
         guard case .reply(requestID, let operation)? = inFlight?.wait else { return }
         cancel(.step)
         setWait(.none)
+        if case .inspect = operation { inFlight?.result = result ?? .null }
         lifecycle.completed(operation, result: result)
         switch operation {
         case .connect(let options):

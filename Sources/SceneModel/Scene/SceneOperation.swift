@@ -52,6 +52,12 @@ public enum SceneOperation: Sendable, Hashable {
     case addChild(viewController: String)
     /// The frontmost controller removes its child named `viewController`.
     case removeChild(viewController: String)
+    /// What a user does on the frontmost screen: select a row, type, tap a control, choose an
+    /// alert action. Only while `foregroundActive`; the worker fails it, nothing changed, when
+    /// the screen has no such target.
+    case user(UserAction)
+    /// A look at what the scene shows (`SceneHandle.inspect()` returns it). No callback.
+    case inspect
 
     /// The model's operation: its name, fields and legality.
     public var kind: LifecycleOperation {
@@ -82,6 +88,11 @@ public enum SceneOperation: Sendable, Hashable {
         case .selectTab: .selectTab
         case .addChild: .addChild
         case .removeChild: .removeChild
+        case .user(.selectRow): .selectRow
+        case .user(.typeText): .typeText
+        case .user(.tapControl): .tapControl
+        case .user(.alertAction): .alertAction
+        case .inspect: .inspect
         }
     }
 

@@ -18,28 +18,6 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
-/// A view controller's root view: a minimal stand-in for `UIView`.
-///
-/// The runtime keeps its `size` equal to the window's before each layout pass
-/// (`viewWillLayoutSubviews` / `viewDidLayoutSubviews`).
-@MainActor
-public final class View {
-    /// The view's size; the runtime sets it to the window's size before layout.
-    public var size: Size
-
-    /// The controller whose root view this is (set when its view loads).
-    weak var owner: UIViewController?
-
-    /// The window the view is in, as UIKit's: its controller's scene's window, while the
-    /// controller is in that scene's stack; nil otherwise.
-    public var window: Window? { owner?.navigationController?.window }
-
-    /// A view of the given size (the runtime resizes it before its first layout pass).
-    public init(size: Size = .zero) {
-        self.size = size
-    }
-}
-
 /// What `viewWillTransition(to:with:)` receives besides the new size, as
 /// `UIViewControllerTransitionCoordinator` (without animation blocks: transitions here are instant).
 public struct TransitionCoordinator: Sendable, Hashable {

@@ -26,6 +26,10 @@ open class UIViewController {
     /// The trace does not report it; the identity is `restorationIdentifier`.
     public var title: String?
 
+    /// What the navigation bar shows while this controller is on top: its title and bar
+    /// button items (`navigationItem.rightBarButtonItem = UIBarButtonItem(…)`).
+    public private(set) lazy var navigationItem = UINavigationItem()
+
     /// The root view, set by `loadView()`; nil until the view is loaded. Implicitly unwrapped,
     /// as UIKit's (`view.window`), but never loaded by reading it: read it once it loaded.
     public var view: View!

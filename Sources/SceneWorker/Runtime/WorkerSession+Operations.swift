@@ -127,6 +127,10 @@ extension WorkerSession {
             frontmostController?.performAddChild(child)
         case .removeChild(let name):
             removeChildAndRelease(name)
+        case .user(let action):
+            try performUserAction(action)
+        case .inspect:
+            return VisibleTree.of(scene, state: state)
         }
         return nil
     }

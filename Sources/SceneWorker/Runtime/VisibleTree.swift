@@ -1,0 +1,132 @@
+import Protocol
+
+/// What a user sees of a scene, as JSON (`inspect`): the navigation stack's controllers
+/// (root first; the last is on screen unless something is presented over it), the presented
+/// controller, the tab bar, and in each controller its title, bar button items and the
+/// visible views that carry content: labels, fields, buttons, tables with their rows.
+///
+/// The tree is deterministic (object keys sorted, arrays in view order), so two trees of
+/// the same screen compare equal: `hostctl fuzz` compares the tree a user left with the one
+/// restoration brings back. A view whose `accessibilityIdentifier` ends in `.transient` is
+/// shown with `"transient": true`: what the app declares restoration need not bring back.
+@MainActor
+enum VisibleTree {
+    /// The tree of `scene` in `state`.
+    static func of(_ scene: Scene?, state: ActivationState) -> JSONValue {
+        var tree: [String: JSONValue] = ["state": .string(state.rawValue)]
+        guard let scene else { return .object(tree) }
+        let navigation = scene.window.rootViewController
+        tree["stack"] = .array(navigation.viewControllers.map { controller($0) })
+        if let presented = navigation.presentedViewController {
+            tree["presented"] = controller(presented)
+        }
+        if let tabBar = scene.window.tabBarController {
+            tree["tabs"] = .object([
+                "selected": .int(tabBar.selectedIndex),
+                "titles": .array(tabBar.viewControllers.map { .string($0.viewControllers.first?.title ?? "") }),
+            ])
+        }
+        return .object(tree)
+    }
+
+    /// One controller: identity, title, navigation item, views, children, what it presents.
+    static func controller(_ controller: UIViewController) -> JSONValue {
+        var object: [String: JSONValue] = ["vc": .string(controller.restorationIdentifier)]
+        if let title = controller.title { object["title"] = .string(title) }
+        let item = controller.navigationItem
+        if item.title != nil || !item.allItems.isEmpty {
+            var bar: [String: JSONValue] = [:]
+            if let title = item.title { bar["title"] = .string(title) }
+            if let left = item.leftBarButtonItems, !left.isEmpty { bar["left"] = .array(left.map(barButton)) }
+            if let right = item.rightBarButtonItems, !right.isEmpty { bar["right"] = .array(right.map(barButton)) }
+            object["navigationItem"] = .object(bar)
+        }
+        if let alert = controller as? UIAlertController {
+            if let message = alert.message { object["message"] = .string(message) }
+            object["actions"] = .array(
+                alert.actions.map { action in
+                    var entry: [String: JSONValue] = ["title": .string(action.title ?? "")]
+                    if !action.isEnabled { entry["enabled"] = .bool(false) }
+                    return .object(entry)
+                }
+            )
+        }
+        if let view = controller.view {
+            let views = content(of: view)
+            if !views.isEmpty { object["views"] = .array(views) }
+        }
+        if !controller.children.isEmpty {
+            object["children"] = .array(controller.children.map { self.controller($0) })
+        }
+        return .object(object)
+    }
+
+    /// The content-bearing views under `view`, depth first; containers are flattened.
+    private static func content(of view: View) -> [JSONValue] {
+        guard !view.isHidden else { return [] }
+        var entries: [JSONValue] = []
+        if let entry = describe(view) { entries.append(entry) }
+        // A table's cells are its rows, not subviews; a cell's labels are its row.
+        if view is UITableView || view is UITableViewCell { return entries }
+        for subview in view.subviews { entries += content(of: subview) }
+        return entries
+    }
+
+    private static func describe(_ view: View) -> JSONValue? {
+        var object: [String: JSONValue] = [:]
+        switch view {
+        case let field as UITextField:
+            object["field"] = .string(field.accessibilityIdentifier ?? field.placeholder ?? "")
+            let text = field.text ?? ""
+            object["text"] = .string(field.isSecureTextEntry ? String(repeating: "•", count: text.count) : text)
+            if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder) }
+            if !field.isEnabled { object["enabled"] = .bool(false) }
+        case let button as UIButton:
+            object["button"] = .string(button.currentTitle ?? button.currentImage?.name ?? "")
+            if !button.isEnabled { object["enabled"] = .bool(false) }
+        case let label as UILabel:
+            object["label"] = .string(label.text ?? "")
+        case let table as UITableView:
+            object["table"] = .array(sections(of: table))
+        default:
+            return nil
+        }
+        if let identifier = view.accessibilityIdentifier {
+            object["identifier"] = .string(identifier)
+            if identifier.hasSuffix(".transient") { object["transient"] = .bool(true) }
+        }
+        return .object(object)
+    }
+
+    private static func sections(of table: UITableView) -> [JSONValue] {
+        var rowsLeft = UITableView.maximumVisibleRows
+        var sections: [JSONValue] = []
+        for section in 0..<table.numberOfSections {
+            var rows: [JSONValue] = []
+            for row in 0..<table.numberOfRows(inSection: section) where rowsLeft > 0 {
+                rowsLeft -= 1
+                guard let cell = table.cellForRow(at: IndexPath(row: row, section: section)) else { continue }
+                var entry: [String: JSONValue] = ["text": .string(cell.shownText ?? "")]
+                if let detail = cell.shownSecondaryText, !detail.isEmpty { entry["detail"] = .string(detail) }
+                if cell.accessoryType == .checkmark { entry["checked"] = .bool(true) }
+                if table.indexPathForSelectedRow == IndexPath(row: row, section: section) {
+                    entry["selected"] = .bool(true)
+                }
+                rows.append(.object(entry))
+            }
+            var entry: [String: JSONValue] = ["rows": .array(rows)]
+            if let header = table.dataSource?.tableView(table, titleForHeaderInSection: section) {
+                entry["header"] = .string(header)
+            }
+            sections.append(.object(entry))
+        }
+        return sections
+    }
+
+    private static func barButton(_ item: UIBarButtonItem) -> JSONValue {
+        var object: [String: JSONValue] = ["button": .string(item.names.first ?? item.image?.name ?? "")]
+        if !item.isEnabled { object["enabled"] = .bool(false) }
+        if let identifier = item.accessibilityIdentifier { object["identifier"] = .string(identifier) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,101 @@
+import Protocol
+
+/// A user's hands on the frontmost screen (`selectRow`, `typeText`, `tapControl`,
+/// `alertAction`). Each finds its target first and fails, nothing reported and nothing
+/// changed, when the screen has none; then it reports `userAction` and runs the app's code,
+/// whose navigation follows as the app's own changes.
+extension WorkerSession {
+    func performUserAction(_ action: UserAction) throws(ProtocolError) {
+        guard let frontmost = frontmostController else {
+            throw ProtocolError(.operationFailed, "nothing is on screen")
+        }
+        switch action {
+        case .selectRow(let section, let row):
+            let indexPath = IndexPath(row: row, section: section)
+            guard let table = Self.tables(in: frontmost).first else {
+                throw ProtocolError(.operationFailed, "\(frontmost.restorationIdentifier) shows no table")
+            }
+            guard table.contains(indexPath) else {
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier)'s table has no row \(row) in section \(section)"
+                )
+            }
+            report(action)
+            table.selectRowAsTapped(at: indexPath)
+        case .typeText(let name, let text):
+            let fields = Self.views(in: frontmost).compactMap { $0 as? UITextField }
+            guard let field = fields.first(where: { $0.accessibilityIdentifier == name || $0.placeholder == name })
+            else {
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier) has no field \"\(name)\""
+                        + Self.choices(fields.map { $0.accessibilityIdentifier ?? $0.placeholder ?? "" })
+                )
+            }
+            guard field.isEnabled else {
+                throw ProtocolError(.operationFailed, "the field \"\(name)\" is disabled")
+            }
+            report(action)
+            _ = field.typeAsUser(text)
+        case .tapControl(let name):
+            let items = frontmost.navigationItem.allItems
+            let buttons = Self.views(in: frontmost).compactMap { $0 as? UIButton }
+            if let item = items.first(where: { $0.names.contains(name) }) {
+                guard item.isEnabled else {
+                    throw ProtocolError(.operationFailed, "the bar button item \"\(name)\" is disabled")
+                }
+                report(action)
+                item.tapAsUser()
+            } else if let button = buttons.first(where: {
+                $0.currentTitle == name || $0.accessibilityIdentifier == name
+            }) {
+                guard button.isEnabled else {
+                    throw ProtocolError(.operationFailed, "the button \"\(name)\" is disabled")
+                }
+                report(action)
+                button.tapAsUser()
+            } else {
+                let names = items.compactMap { $0.names.first } + buttons.map { $0.currentTitle ?? "" }
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier) has no control \"\(name)\"" + Self.choices(names)
+                )
+            }
+        case .alertAction(let title):
+            guard let alert = frontmost as? UIAlertController else {
+                throw ProtocolError(.operationFailed, "no alert is presented")
+            }
+            guard let chosen = alert.actions.first(where: { $0.title == title }), chosen.isEnabled else {
+                throw ProtocolError(
+                    .operationFailed,
+                    "the alert has no enabled action \"\(title)\""
+                        + Self.choices(alert.actions.filter(\.isEnabled).compactMap(\.title))
+                )
+            }
+            report(action)
+            // As UIKit: the alert goes, then the handler runs.
+            alert.dismiss(animated: true) { chosen.handler?(chosen) }
+        }
+    }
+
+    private func report(_ action: UserAction) {
+        sink.report(CallbackEvent(.userAction, value: action.traceValue))
+    }
+
+    /// `"; it has \"A\", \"B\""`, or nothing for no names.
+    private static func choices(_ names: [String]) -> String {
+        let shown = names.filter { !$0.isEmpty }.prefix(8).map { "\"\($0)\"" }
+        return shown.isEmpty ? "" : "; it has " + shown.joined(separator: ", ")
+    }
+
+    /// Every visible view of `controller` and of its children, depth first.
+    static func views(in controller: UIViewController) -> [View] {
+        (controller.view?.visibleDescendants ?? []) + controller.children.flatMap { views(in: $0) }
+    }
+
+    /// The tables `controller` shows (a table controller's own first).
+    static func tables(in controller: UIViewController) -> [UITableView] {
+        views(in: controller).compactMap { $0 as? UITableView }
+    }
+}
