@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "Protocol", targets: ["Protocol"]),
         .library(name: "SceneWorker", targets: ["SceneWorker"]),
+        // `import UIKit` in a ported app: the worker runtime under UIKit's names, with Foundation.
+        .library(name: "UIKit", targets: ["UIKit"]),
         .library(name: "HostProcess", targets: ["HostProcess"]),
         // For tests in your own package: withSceneHost, the worker locator, callback assertions.
         .library(name: "SceneHostTesting", targets: ["SceneHostTesting"]),
@@ -24,6 +26,8 @@ let package = Package(
         .target(name: "CSceneHostSys", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "Protocol", swiftSettings: strict),
         .target(name: "SceneWorker", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
+        // UIKit for Linux: SceneWorker plus Foundation's run loop and notification center.
+        .target(name: "UIKit", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
         // The pure model: the scene machine, the lifecycle rules and the trace checker. Events in,
         // actions out; no I/O and no clock (it imports nothing but Protocol).
         .target(name: "SceneModel", dependencies: ["Protocol"], swiftSettings: strict),
@@ -53,6 +57,13 @@ let package = Package(
             path: "Tests/Fixtures/CustomWorker",
             swiftSettings: strict
         ),
+        // The test suite's UIKit app: `import UIKit` and `@main`, as an iOS developer writes one.
+        .executableTarget(
+            name: "uikit-app-fixture",
+            dependencies: ["UIKit"],
+            path: "Tests/Fixtures/UIKitApp",
+            swiftSettings: strict
+        ),
         // The Foundation half of `hostctl bench`'s codec benchmark, kept out of hostctl (every
         // worker is hostctl, and linking Foundation would cost each one memory and start time).
         .executableTarget(name: "FoundationJSONBench", swiftSettings: strict),
@@ -62,7 +73,7 @@ let package = Package(
             name: "HostProcessTests",
             dependencies: [
                 "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "SceneHostTesting",
-                "hostctl", "custom-worker-fixture", "FoundationJSONBench",
+                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "FoundationJSONBench",
             ],
             swiftSettings: strict
         ),

@@ -31,10 +31,10 @@ int csh_main_queue_run_pending(void) {
     return 1;
 }
 
-int csh_main_queue_wait(int fd) {
+int csh_main_queue_wait(int fd, int timeout_ms) {
     struct pollfd descriptors[2] = {{fd, POLLIN, 0}, {port, POLLIN, 0}};
     int count = port >= 0 ? 2 : 1;
-    int ready = poll(descriptors, (nfds_t)count, -1);
+    int ready = poll(descriptors, (nfds_t)count, timeout_ms);
     if (ready < 0) return errno == EINTR ? 0 : -1;
     int result = descriptors[0].revents ? 1 : 0;
     /* Without the eventfd nothing says when work is queued: it may always be. */

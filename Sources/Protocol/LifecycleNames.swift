@@ -113,6 +113,21 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CasePosition
     // `value` says which and with what; whatever the app does in response follows as its own
     // changes (`origin: app`).
     case userAction
+    // Lifecycle notifications on `NotificationCenter.default` (`postedNotifications` says after
+    // which callback), traced by UIKit's names. Only an app on the `UIKit` module posts them.
+    case applicationDidFinishLaunchingNotification = "UIApplicationDidFinishLaunchingNotification"
+    case applicationDidBecomeActiveNotification = "UIApplicationDidBecomeActiveNotification"
+    case applicationWillResignActiveNotification = "UIApplicationWillResignActiveNotification"
+    case applicationDidEnterBackgroundNotification = "UIApplicationDidEnterBackgroundNotification"
+    case applicationWillEnterForegroundNotification = "UIApplicationWillEnterForegroundNotification"
+    case applicationWillTerminateNotification = "UIApplicationWillTerminateNotification"
+    case applicationDidReceiveMemoryWarningNotification = "UIApplicationDidReceiveMemoryWarningNotification"
+    case sceneWillConnectNotification = "UISceneWillConnectNotification"
+    case sceneDidActivateNotification = "UISceneDidActivateNotification"
+    case sceneWillDeactivateNotification = "UISceneWillDeactivateNotification"
+    case sceneDidEnterBackgroundNotification = "UISceneDidEnterBackgroundNotification"
+    case sceneWillEnterForegroundNotification = "UISceneWillEnterForegroundNotification"
+    case sceneDidDisconnectNotification = "UISceneDidDisconnectNotification"
 
     public var description: String { rawValue }
 

@@ -18,12 +18,12 @@ import Testing
         func applicationDidEnterBackground(_ application: Application) { log.note("didEnterBackground") }
         func applicationWillEnterForeground(_ application: Application) { log.note("willEnterForeground") }
         func applicationWillTerminate(_ application: Application) { log.note("willTerminate") }
-        func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool {
+        func application(_ application: Application, shouldSaveSecureApplicationState coder: NSCoder) -> Bool {
             log.note("save")
             coder.encode(.string("saved"), forKey: "marker")
             return true
         }
-        func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool {
+        func application(_ application: Application, shouldRestoreSecureApplicationState coder: NSCoder) -> Bool {
             restored = coder.values
             log.note("restore(\(coder.decodeValue(forKey: "marker")?.jsonText ?? "-"))")
             return true

@@ -105,11 +105,12 @@ int csh_gettid(void);
 /// before anything is queued): turns the main queue into a run-loop queue; 0, or an errno
 /// value (then the work runs before each read, and work queued while the thread waits waits
 /// for the next request). `csh_main_queue_run_pending`: runs the waiting work (1), or returns
-/// 0 when none waits. `csh_main_queue_wait(fd)`: blocks until `fd` is readable (bit 1) or work
-/// is queued (bit 2); 0 after a signal, -1 on an error.
+/// 0 when none waits. `csh_main_queue_wait(fd, timeout_ms)`: blocks until `fd` is readable (bit 1)
+/// or work is queued (bit 2), at most `timeout_ms` (-1: no limit; the run loop's next timer);
+/// 0 after a signal or the timeout, -1 on an error.
 int csh_main_queue_wake_start(void);
 int csh_main_queue_run_pending(void);
-int csh_main_queue_wait(int fd);
+int csh_main_queue_wait(int fd, int timeout_ms);
 
 /// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
 int csh_malloc_trim(size_t pad);

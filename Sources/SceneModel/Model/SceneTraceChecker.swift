@@ -68,6 +68,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     /// The atom in progress and the steps it still owes.
     private var progress = AtomProgress()
+    /// The lifecycle notifications the last callback may still post, in order
+    /// (`CallbackName.postedNotifications`): an app on the UIKit module posts them right after
+    /// the callback returns, one without observers' module posts none.
+    private var owedNotifications: [CallbackName] = []
     /// The rules of the app's own changes (AppOriginRules.swift).
     private var appOrigin = AppOriginRules()
     /// `didFinishLaunching` ran in the current process.
@@ -169,6 +173,22 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard processState != .suspended else {
             throw violation(event, expected: "process resumed (the worker is suspended)")
         }
+        // A lifecycle notification: only right after the callback that posts it (state events
+        // may come between), in order, each at most once.
+        let named = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
+        if let named, named.isLifecycleNotification {
+            guard let index = owedNotifications.firstIndex(of: named) else {
+                let owed = owedNotifications.map(\.rawValue).joined(separator: " or ")
+                throw violation(
+                    event,
+                    expected: owed.isEmpty
+                        ? "no \(named.rawValue) here (it follows the callback that posts it)"
+                        : "\(owed) (or the next callback)"
+                )
+            }
+            owedNotifications.removeFirst(index + 1)
+            return
+        }
         // The app's own changes first: stand-alone ones, and which atom an event may belong to.
         let appScene = AppOriginRules.Scene(
             activation: activation,
@@ -184,11 +204,11 @@ public struct SceneTraceChecker: Sendable, Equatable {
         } catch {
             throw violation(event, expected: error.expected)
         }
-        // Named once: a name costs a table lookup, and both the atom's start and the effects ask.
-        let callback = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
+        let callback = named
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
+            if let callback { owedNotifications = callback.postedNotifications }
             return applyEffects(of: event, callback: callback)
         }
         // (An unknown callback name matches no step, so it is refused below.)
@@ -242,6 +262,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
+        if let callback { owedNotifications = callback.postedNotifications }
         applyEffects(of: event, callback: callback)
         for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {

@@ -33,6 +33,14 @@ open class UIAlertController: UIViewController {
         isModalInPresentation = true
     }
 
+    /// An alert with no title (alerts are made in code).
+    public required init?(coder: NSCoder) {
+        message = nil
+        preferredStyle = .alert
+        super.init(restorationIdentifier: "UIAlertController")
+        isModalInPresentation = true
+    }
+
     /// Adds `action` after the others.
     public func addAction(_ action: UIAlertAction) {
         actions.append(action)

@@ -44,6 +44,13 @@ public protocol ApplicationDelegate: AnyObject {
     /// with the same options `didFinishLaunching` gets. The answer is ignored. Default: `true`.
     func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) -> Bool
 
+    /// UIKit's form of the same callback, run right after the one above (trace: the same
+    /// `willFinishLaunching`): `launchOptions` is always nil. Default: `true`.
+    func application(
+        _ application: Application,
+        willFinishLaunchingWithOptions launchOptions: [Application.LaunchOptionsKey: Any]?
+    ) -> Bool
+
     /// The process finished launching (trace: `didFinishLaunching`). The answer is ignored,
     /// as UIKit ignores it for scene-based apps. Default: `true`.
     func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool
@@ -72,6 +79,10 @@ public protocol ApplicationDelegate: AnyObject {
     /// none ran. `sessions` are their persistent identifiers. Default: nothing.
     func application(_ application: Application, didDiscardSceneSessions sessions: Set<String>)
 
+    /// UIKit's form of the same callback, run right after the one above (trace: the same
+    /// `didDiscardSceneSessions`): the discarded sessions. Default: nothing.
+    func application(_ application: Application, didDiscardSceneSessions sceneSessions: Set<SceneSession>)
+
     /// The process is about to end (trace: `applicationWillTerminate`). View controllers do not
     /// deinit afterwards: the process simply exits. Default: nothing.
     func applicationWillTerminate(_ application: Application)
@@ -95,12 +106,12 @@ public protocol ApplicationDelegate: AnyObject {
     /// UIKit's app-level state restoration, asked on every entry to the background (trace:
     /// `shouldSaveSecureApplicationState`): encode the state into `coder` and answer `true` to
     /// have the host store it. Default: `false` (nothing saved).
-    func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool
+    func application(_ application: Application, shouldSaveSecureApplicationState coder: NSCoder) -> Bool
 
     /// Between `willFinishLaunching` and `didFinishLaunching` of a launch that has saved state
     /// (trace: `shouldRestoreSecureApplicationState`, with the state as `restoration`): `coder`
     /// holds it. Default: `false`.
-    func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool
+    func application(_ application: Application, shouldRestoreSecureApplicationState coder: NSCoder) -> Bool
 }
 
 extension ApplicationDelegate {
@@ -121,6 +132,17 @@ extension ApplicationDelegate {
     ) -> Bool {
         true
     }
+
+    /// Returns `true`.
+    public func application(
+        _ application: Application,
+        willFinishLaunchingWithOptions launchOptions: [Application.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        true
+    }
+
+    /// Does nothing.
+    public func application(_ application: Application, didDiscardSceneSessions sceneSessions: Set<SceneSession>) {}
 
     /// Returns `session.configuration`.
     public func application(

@@ -12,12 +12,12 @@ extension ApplicationDelegate {
     public func applicationWillEnterForeground(_ application: Application) {}
 
     /// Returns `false`: nothing is saved.
-    public func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool {
+    public func application(_ application: Application, shouldSaveSecureApplicationState coder: NSCoder) -> Bool {
         false
     }
 
     /// Returns `false`.
-    public func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool {
+    public func application(_ application: Application, shouldRestoreSecureApplicationState coder: NSCoder) -> Bool {
         false
     }
 }

@@ -6,11 +6,27 @@ public struct SceneConfiguration: Sendable, Hashable {
     public var name: String
     /// The session role (`"windowApplication"`, …).
     public var sessionRole: String
+    /// The scene delegate's class, as Info.plist's `UISceneDelegateClassName` says it: the
+    /// runtime makes the scene's delegate with its `init()`. nil: the app's own default (the
+    /// `UIKit` module's `@main` takes the class named `SceneDelegate` in the app delegate's
+    /// module; `WorkerApp.makeSceneDelegate` otherwise).
+    public var delegateClass: UIResponder.Type?
 
     /// A configuration named `name` for `sessionRole`.
     public init(name: String, sessionRole: String) {
         self.name = name
         self.sessionRole = sessionRole
+    }
+
+    public static func == (lhs: SceneConfiguration, rhs: SceneConfiguration) -> Bool {
+        lhs.name == rhs.name && lhs.sessionRole == rhs.sessionRole
+            && lhs.delegateClass.map(ObjectIdentifier.init) == rhs.delegateClass.map(ObjectIdentifier.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(sessionRole)
+        hasher.combine(delegateClass.map(ObjectIdentifier.init))
     }
 }
 
@@ -29,6 +45,9 @@ public final class SceneSession {
     /// returned it), read back in `scene(_:willConnectTo:options:)`; nil for a new session, or
     /// when what was saved is no activity (see `Scene.ConnectionOptions.restoration`).
     public internal(set) var stateRestorationActivity: UserActivity?
+
+    /// The role of an app's windows, `UISceneSession.Role.windowApplication`'s raw value.
+    static let windowApplicationRole = "UIWindowSceneSessionRoleApplication"
 
     init(persistentIdentifier: String, role: String, configuration: SceneConfiguration) {
         self.persistentIdentifier = persistentIdentifier
@@ -186,6 +205,11 @@ public protocol UISceneDelegate: AnyObject {
     /// The scene is handed a user activity (trace: `continueUserActivity`), delivered in the
     /// foreground. Default: nothing.
     func scene(_ scene: Scene, continue userActivity: UserActivity)
+
+    /// Right after `scene(_:willConnectTo:options:)` of a session that saved an activity, as
+    /// UIKit calls it: `stateRestorationActivity` is `session.stateRestorationActivity`.
+    /// Not a trace callback of its own (it belongs to the connection). Default: nothing.
+    func scene(_ scene: Scene, restoreInteractionStateWith stateRestorationActivity: UserActivity)
 }
 
 extension UISceneDelegate {
@@ -207,6 +231,8 @@ extension UISceneDelegate {
     public func stateRestorationActivity(for scene: Scene) -> UserActivity? { nil }
     /// Does nothing.
     public func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue) {}
+    /// Does nothing.
+    public func scene(_ scene: Scene, restoreInteractionStateWith stateRestorationActivity: UserActivity) {}
     /// Begins a background task whose expiration handler does nothing.
     public func scene(_ scene: Scene, beginBackgroundTaskWith application: Application) {
         _ = application.beginBackgroundTask(withName: "scene", expirationHandler: {})

@@ -51,6 +51,14 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         tableView.delegate = self
     }
 
+    /// A table controller made the storyboard way, identified by its class's name.
+    public required init?(coder: NSCoder) {
+        tableView = UITableView(style: .plain)
+        super.init(coder: coder)
+        tableView.dataSource = self
+        tableView.delegate = self
+    }
+
     /// The view is the table.
     open override func loadView() {
         view = tableView

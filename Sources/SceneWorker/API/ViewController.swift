@@ -76,6 +76,21 @@ open class UIViewController {
         presentationController = PresentationController(presentedViewController: self)
     }
 
+    /// A controller made the storyboard way, as UIKit's required `init?(coder:)`: identified by
+    /// its class's name. The runtime makes the storyboard's initial controller with it (the
+    /// `UIKit` module's `@main`), so a subclass with initializers of its own implements it, as
+    /// in UIKit (`required init?(coder: NSCoder) { fatalError("init(coder:) has not been
+    /// implemented") }` is enough when the storyboard never makes it).
+    public required init?(coder: NSCoder) {
+        // A storyboard's controller carries the restoration identifier the storyboard gives it.
+        if case .string(let identifier)? = coder.decodeValue(forKey: "UIRestorationIdentifier"), !identifier.isEmpty {
+            restorationIdentifier = identifier
+        } else {
+            restorationIdentifier = String(describing: Self.self)
+        }
+        presentationController = PresentationController(presentedViewController: self)
+    }
+
     /// UIKit's designated initializer, so `super.init(nibName: nil, bundle: nil)` compiles
     /// unchanged: there are no nibs, and a `nibName` serves as the identity.
     public init(nibName: String?, bundle: NibBundle?) {

@@ -25,6 +25,15 @@ public struct WorkerApp: Sendable {
     /// scene's `willConnectTo`, and loads it after. False (the default): a root made in code,
     /// which loads after `willConnectTo` with nothing before.
     public var rootFromStoryboard = false
+    /// One turn of the app's run loop between requests (the `UIKit` module's: `RunLoop.main`'s
+    /// due timers fire): returns the milliseconds until the next timer is due, nil for none.
+    /// Runs while the worker waits for a request and before each read. nil (the default):
+    /// the app has no run loop of its own; main-queue work still runs.
+    public var runLoopTurn: (@MainActor @Sendable () -> Int32?)?
+    /// Posts a lifecycle notification (`UIApplicationDidBecomeActiveNotification`, …) to the
+    /// app's observers, right after the callback that owes it (`CallbackName.postedNotifications`);
+    /// each is traced. nil (the default): none are posted or traced.
+    public var lifecycleNotificationPoster: (@MainActor @Sendable (CallbackName) -> Void)?
 
     /// An app made of these factories; `makeViewController` receives each request's name and
     /// payload (the item a `push` shows, say).

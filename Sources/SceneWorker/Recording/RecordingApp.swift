@@ -68,7 +68,7 @@ final class RecordingApplicationDelegate: ApplicationDelegate {
         backgroundEntries += 1
     }
 
-    func application(_ application: Application, shouldSaveSecureApplicationState coder: StateCoder) -> Bool {
+    func application(_ application: Application, shouldSaveSecureApplicationState coder: NSCoder) -> Bool {
         coder.encode(.int(backgroundEntries), forKey: "backgroundEntries")
         if var previous = restoredFrom {
             previous.removeValue(forKey: "restoredFrom")
@@ -77,7 +77,7 @@ final class RecordingApplicationDelegate: ApplicationDelegate {
         return true
     }
 
-    func application(_ application: Application, shouldRestoreSecureApplicationState coder: StateCoder) -> Bool {
+    func application(_ application: Application, shouldRestoreSecureApplicationState coder: NSCoder) -> Bool {
         restoredFrom = coder.values
         return true
     }

@@ -24,6 +24,13 @@ final class CallbackSink {
     /// The run loop uses it for injected faults (`--hang-in`, `--crash-in`).
     var onCallback: ((CallbackEvent) -> Void)?
 
+    /// Posts a lifecycle notification to the app's observers (the `UIKit` module's
+    /// `NotificationCenter` poster); nil: none are posted, or traced.
+    @exclusivity(unchecked) var notificationPoster: (@MainActor (CallbackName) -> Void)?
+    /// The notifications the last callback owes, posted once it returned: when the next
+    /// callback or message is recorded.
+    @exclusivity(unchecked) private var owedNotifications: [CallbackName] = []
+
     /// The thread the sink was made on: the main thread, the main actor's.
     nonisolated let thread: pthread_t
 
@@ -47,6 +54,10 @@ final class CallbackSink {
         if event.origin == nil, let origin {
             event.origin = origin
         }
+        if notificationPoster != nil {
+            postOwedNotifications()
+            owedNotifications = event.name.postedNotifications
+        }
         // Moved into the queue when no hook wants it too (the hook is only for injected
         // faults): each copy of a callback retains and releases its strings.
         guard let onCallback else {
@@ -65,7 +76,22 @@ final class CallbackSink {
     /// Records a reply, failure or handshake message.
     func send(_ message: WorkerMessage) {
         guard !isClosed else { return }
+        if !owedNotifications.isEmpty { postOwedNotifications() }
         messages.append(message)
+    }
+
+    /// Reports and posts what the last callback owes: its delegate method has returned.
+    func postOwedNotifications() {
+        guard let notificationPoster, !owedNotifications.isEmpty else { return }
+        let owed = owedNotifications
+        owedNotifications = []
+        for name in owed {
+            guard !isClosed else { return }
+            var event = CallbackEvent(name)
+            event.origin = origin
+            messages.append(.callback(event))
+            notificationPoster(name)
+        }
     }
 
     /// Stops recording: the worker is about to exit.

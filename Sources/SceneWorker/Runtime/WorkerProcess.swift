@@ -36,7 +36,7 @@ enum WorkerProcess {
         var garbagePending = faults.garbageAfterHandshake
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
-            let count = readSome(into: buffer, session: session, output: output)
+            let count = readSome(into: buffer, session: session, output: output, runLoopTurn: app.runLoopTurn)
             if count == 0 {
                 // EOF: the host closed our stdin (or is gone). Any unterminated tail is dropped.
                 output.flush()
@@ -103,7 +103,8 @@ enum WorkerProcess {
     private static func readSome(
         into buffer: UnsafeMutableRawBufferPointer,
         session: WorkerSession,
-        output: OutputWriter
+        output: OutputWriter,
+        runLoopTurn: (@MainActor @Sendable () -> Int32?)?
     ) -> Int {
         // Whether main-queue work may be waiting: at first, and whenever the wait said so (the
         // common turn, a request and no work, costs no look at the main queue).
@@ -120,9 +121,22 @@ enum WorkerProcess {
                     }
                 }
             }
+            // The app's run loop: due timers fire (their app changes are written at once), and
+            // the wait ends when the next one is due. A timer that fires while the worker is
+            // stopped fires late, on resume, as a suspended app's does.
+            var timeout: Int32 = -1
+            if let runLoopTurn {
+                session.beginMainQueueTurn()
+                timeout = runLoopTurn() ?? -1
+                if !session.sink.messages.isEmpty {
+                    output.take(from: session.sink)
+                    output.flush()
+                    if let status = session.exitStatus { exit(status) }
+                }
+            }
             // A request and work both waiting: the request first (the work runs next turn),
             // so an app whose main-queue work queues more forever still serves the host.
-            let ready = csh_main_queue_wait(0)
+            let ready = csh_main_queue_wait(0, timeout)
             if ready < 0 { return 0 }
             if ready & 2 != 0 { workMayWait = true }
             guard ready & 1 != 0 else { continue }

@@ -15,7 +15,7 @@ extension WorkerSession {
             sink.report(CallbackEvent(.shouldRestoreSecureApplicationState, restoration: options.restoration))
             _ = applicationDelegate.application(
                 application,
-                shouldRestoreSecureApplicationState: StateCoder(values: values)
+                shouldRestoreSecureApplicationState: NSCoder(values: values)
             )
         }
         sink.report(CallbackEvent(.didFinishLaunching, value: options.launchValue))
@@ -92,7 +92,7 @@ extension WorkerSession {
     /// `shouldSaveSecureApplicationState`: what the app encoded, when it answers `true`.
     func appSaveState() -> JSONValue? {
         sink.report(.shouldSaveSecureApplicationState)
-        let coder = StateCoder()
+        let coder = NSCoder()
         guard applicationDelegate?.application(application, shouldSaveSecureApplicationState: coder) == true else {
             return nil
         }

@@ -172,6 +172,10 @@ extension WorkerSession {
         )
         sink.report(.willFinishLaunching)
         _ = applicationDelegate.application(application, willFinishLaunchingWithOptions: launchOptions)
+        _ = applicationDelegate.application(
+            application,
+            willFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
+        )
         return (applicationDelegate, launchOptions)
     }
 
@@ -211,7 +215,7 @@ extension WorkerSession {
 
         if app.rootFromStoryboard { root.runStoryboardInstantiation() }
         let scene = UIWindowScene(session: session, window: try makeWindow(root: root, options))
-        let sceneDelegate = app.makeSceneDelegate()
+        let sceneDelegate = (session.configuration.delegateClass?.init() as? any UISceneDelegate) ?? app.makeSceneDelegate()
         scene.delegate = sceneDelegate
         self.scene = scene
         self.sceneDelegate = sceneDelegate
@@ -223,6 +227,9 @@ extension WorkerSession {
         sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration, value: options.connectionValue))
         isInWillConnectTo = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
+        if let activity = session.stateRestorationActivity {
+            sceneDelegate.scene(scene, restoreInteractionStateWith: activity)
+        }
         isInWillConnectTo = false
         root.runLoadViewIfNeeded()
         loadRestoredControllers()
@@ -262,6 +269,14 @@ extension WorkerSession {
     func didDiscard(_ sessions: [String]) {
         sink.report(CallbackEvent(.didDiscardSceneSessions, value: .array(sessions.map { .string($0) })))
         applicationDelegate?.application(application, didDiscardSceneSessions: Set(sessions))
+        let discarded = sessions.map { identifier in
+            SceneSession(
+                persistentIdentifier: identifier,
+                role: SceneSession.windowApplicationRole,
+                configuration: SceneConfiguration(name: "Default Configuration", sessionRole: SceneSession.windowApplicationRole)
+            )
+        }
+        applicationDelegate?.application(application, didDiscardSceneSessions: Set(discarded))
     }
 
     /// The window size a launch starts at: the host's `width`/`height`, else the default.

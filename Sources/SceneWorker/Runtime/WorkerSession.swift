@@ -55,6 +55,7 @@ final class WorkerSession {
     init(app: WorkerApp, pid: Int32) {
         self.app = app
         self.pid = pid
+        sink.notificationPoster = app.lifecycleNotificationPoster
         application = Application(sink: sink)
         application.makeShared()
         application.changeHandler = self

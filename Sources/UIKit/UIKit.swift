@@ -1,0 +1,15 @@
+// The module a ported app imports as UIKit (Linux only, so the name collides with nothing):
+// the worker runtime under UIKit's names, Foundation as UIKit re-exports it, and the parts
+// of UIKit that need Foundation: the main run loop, lifecycle notifications, `@main` on the
+// app delegate. docs/PORTING.md says what still differs on Linux.
+
+@_exported import Foundation
+@_exported import SceneWorker
+
+// Names both Foundation and the runtime declare: UIKit's meaning wins in a file that imports
+// UIKit (Foundation's `IndexPath` has no `row` or `section` on Linux).
+
+/// A row's position in a table, `IndexPath(row:section:)`.
+public typealias IndexPath = SceneWorker.IndexPath
+/// The keyed coder of `init?(coder:)` and the app's state restoration.
+public typealias NSCoder = SceneWorker.NSCoder

@@ -1,0 +1,51 @@
+import UIKit
+
+class DetailViewController: UIViewController {
+    let index: Int
+    let titleField = UITextField()
+    private var autosave: Timer?
+    private(set) var autosaves = 0
+
+    init(index: Int) {
+        self.index = index
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) {
+        fatalError("init(coder:) has not been implemented")
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = NoteStore.shared.notes[index].title
+        titleField.placeholder = "Title"
+        titleField.accessibilityIdentifier = "title"
+        titleField.text = NoteStore.shared.notes[index].title
+        view.addSubview(titleField)
+        navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Save", image: nil, primaryAction: UIAction { [weak self] _ in
+            self?.save()
+        }, menu: nil)
+    }
+
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        // A timer autosave, on the main run loop.
+        autosave = Timer.scheduledTimer(withTimeInterval: 0.02, repeats: true) { [weak self] _ in
+            MainActor.assumeIsolated { self?.autosaves += 1 }
+        }
+        let activity = NSUserActivity(activityType: "com.example.notes.editing")
+        activity.userInfo = ["index": index]
+        view.window?.windowScene?.userActivity = activity
+    }
+
+    override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        autosave?.invalidate()
+    }
+
+    private func save() {
+        NoteStore.shared.notes[index].title = titleField.text ?? ""
+        Journal.shared.note("saved after \(autosaves > 0 ? "autosave" : "no autosave")")
+        navigationController?.popViewController(animated: true)
+    }
+}

@@ -1,0 +1,62 @@
+import UIKit
+
+struct Note {
+    var title: String
+}
+
+@MainActor
+final class NoteStore {
+    static let shared = NoteStore()
+    var notes = [Note(title: "Groceries"), Note(title: "Ideas"), Note(title: "Travel")]
+}
+
+class ListViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
+    let tableView = UITableView()
+    let journalLabel = UILabel()
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Notes"
+        tableView.dataSource = self
+        tableView.delegate = self
+        tableView.register(UITableViewCell.self, forCellReuseIdentifier: "Cell")
+        view.addSubview(tableView)
+        journalLabel.accessibilityIdentifier = "journal.transient"
+        view.addSubview(journalLabel)
+        navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [weak self] _ in
+            self?.confirmAdd()
+        })
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        journalLabel.text = Journal.shared.lines.joined(separator: "; ")
+    }
+
+    func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        return NoteStore.shared.notes.count
+    }
+
+    func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+        var content = cell.defaultContentConfiguration()
+        content.text = NoteStore.shared.notes[indexPath.row].title
+        cell.contentConfiguration = content
+        return cell
+    }
+
+    func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
+        let detail = DetailViewController(index: indexPath.row)
+        navigationController?.pushViewController(detail, animated: true)
+    }
+
+    private func confirmAdd() {
+        let alert = UIAlertController(title: "New note", message: "Add an untitled note?", preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Add", style: .default) { _ in
+            NoteStore.shared.notes.append(Note(title: "Untitled"))
+            self.tableView.reloadData()
+        })
+        present(alert, animated: true)
+    }
+}
