@@ -26,6 +26,11 @@ enum TestWorker {
         String(hostctl.dropLast("hostctl".count)) + "custom-worker-fixture"
     }
 
+    /// The app of Tests/Fixtures/UIKitApp (`import UIKit`, `@main`), built next to hostctl.
+    static var uikitApp: String {
+        String(hostctl.dropLast("hostctl".count)) + "uikit-app-fixture"
+    }
+
     /// A configuration with millisecond limits for tests.
     static func configuration(_ extra: [String] = [], stateDirectory: String? = nil) -> HostConfiguration {
         var configuration = HostConfiguration(worker: [hostctl, "worker"] + extra)

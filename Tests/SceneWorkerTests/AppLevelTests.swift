@@ -58,6 +58,7 @@ private final class StateSceneDelegate: UISceneDelegate {
 /// list does when a row is tapped.
 @MainActor
 private final class StateViewController: UIViewController {
+    required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
     let log: StateLog
     init(title: String, log: StateLog) {
         self.log = log
@@ -85,6 +86,7 @@ private final class StateViewController: UIViewController {
 /// A controller ported from UIKit: it overrides UIKit's `touchesBegan(_:with:)` forms and
 /// names `UITouch` and `UIOpenURLContext`.
 private final class PortedViewController: UIViewController {
+    required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
     let log: StateLog
     init(log: StateLog) {
         self.log = log

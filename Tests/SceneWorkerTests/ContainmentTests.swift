@@ -6,6 +6,7 @@ import Testing
 /// A controller that notes the containment calls its overrides get.
 @MainActor
 final class ContainedViewController: UIViewController {
+    required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
     let log: Log
 
     init(restorationIdentifier: String, log: Log) {

@@ -6,6 +6,7 @@ import Testing
 /// A controller that notes the presentation API's calls, and is its own sheet's delegate.
 @MainActor
 final class SheetViewController: UIViewController, AdaptivePresentationControllerDelegate {
+    required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
     let log: Log
 
     init(restorationIdentifier: String, log: Log, modal: Bool) {

@@ -9,6 +9,7 @@ import Testing
 @Suite("Porting UIKit code")
 struct UIKitPortingTests {
     final class ItemViewController: UIViewController {
+        required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
         let itemID: Int
         init(itemID: Int) {
             self.itemID = itemID

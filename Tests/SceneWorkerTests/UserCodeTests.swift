@@ -6,6 +6,7 @@ import Testing
 /// A user subclass that records every override into a shared log.
 @MainActor
 final class LoggingViewController: UIViewController {
+    required init?(coder: NSCoder) { fatalError("init(coder:) has not been implemented") }
     let log: Log
 
     init(restorationIdentifier: String, log: Log) {

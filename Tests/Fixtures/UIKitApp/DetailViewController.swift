@@ -3,6 +3,7 @@ import UIKit
 class DetailViewController: UIViewController {
     let index: Int
     let titleField = UITextField()
+    let autosaveLabel = UILabel()
     private var autosave: Timer?
     private(set) var autosaves = 0
 
@@ -22,6 +23,8 @@ class DetailViewController: UIViewController {
         titleField.accessibilityIdentifier = "title"
         titleField.text = NoteStore.shared.notes[index].title
         view.addSubview(titleField)
+        autosaveLabel.accessibilityIdentifier = "autosaves.transient"
+        view.addSubview(autosaveLabel)
         navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Save", image: nil, primaryAction: UIAction { [weak self] _ in
             self?.save()
         }, menu: nil)
@@ -31,7 +34,11 @@ class DetailViewController: UIViewController {
         super.viewDidAppear(animated)
         // A timer autosave, on the main run loop.
         autosave = Timer.scheduledTimer(withTimeInterval: 0.02, repeats: true) { [weak self] _ in
-            MainActor.assumeIsolated { self?.autosaves += 1 }
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.autosaves += 1
+                self.autosaveLabel.text = "\(self.autosaves)"
+            }
         }
         let activity = NSUserActivity(activityType: "com.example.notes.editing")
         activity.userInfo = ["index": index]

@@ -1,0 +1,176 @@
+import HostProcess
+import Protocol
+import SceneHostTesting
+import Testing
+
+/// An app written with `import UIKit` (Tests/Fixtures/UIKitApp), driven as a user would: its
+/// rows, fields, bar buttons and alerts through the user's operations, what it shows through
+/// `inspect`, its lifecycle notifications and timers through the trace.
+@Suite struct UIKitAppEndToEndTests {
+    private static func configuration() -> HostConfiguration {
+        var configuration = TestWorker.configuration()
+        configuration.worker = [TestWorker.uikitApp]
+        return configuration
+    }
+
+    /// The rows of the first table of the top controller of a visible tree.
+    private static func rows(_ tree: JSONValue) -> [String] {
+        guard case .array(let stack)? = tree["stack"], let top = stack.last, case .array(let views)? = top["views"] else {
+            return []
+        }
+        for view in views {
+            guard case .array(let sections)? = view["table"], case .array(let rows)? = sections.first?["rows"] else {
+                continue
+            }
+            return rows.compactMap { if case .string(let text)? = $0["text"] { text } else { nil } }
+        }
+        return []
+    }
+
+    private static func topController(_ tree: JSONValue) -> String? {
+        guard case .array(let stack)? = tree["stack"], case .string(let name)? = stack.last?["vc"] else { return nil }
+        return name
+    }
+
+    @Test func aUserSelectsARowTypesSavesAndAnswersAnAlert() async throws {
+        let host = try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            let list = try await scene.inspect()
+            #expect(Self.rows(list) == ["Groceries", "Ideas", "Travel"])
+            try await within(.seconds(60), "select") { try await scene.selectRow(1) }
+            let detail = try await scene.inspect()
+            #expect(Self.topController(detail) == "DetailViewController", "the app pushed the detail screen")
+            try await within(.seconds(60), "type, save") {
+                try await scene.typeText("Big ideas", into: "title")
+                try await scene.tapControl("Save")
+            }
+            let saved = try await scene.inspect()
+            #expect(Self.topController(saved) == "ListViewController")
+            #expect(Self.rows(saved) == ["Groceries", "Big ideas", "Travel"])
+            try await within(.seconds(60), "alert") {
+                try await scene.tapControl("add")
+                let alert = try await scene.inspect()
+                #expect(alert["presented"]?["vc"] == "UIAlertController")
+                try await scene.alertAction("Add")
+            }
+            let added = try await scene.inspect()
+            #expect(added["presented"] == nil, "the alert is dismissed before its handler runs")
+            #expect(Self.rows(added) == ["Groceries", "Big ideas", "Travel", "Untitled"])
+            return host
+        }
+        let callbacks = host.callbacks(of: "A")
+        let selected = try #require(callbacks.firstIndex(of: "userAction"))
+        #expect(callbacks[selected...].prefix(3) == ["userAction", "DetailViewController.loadView", "DetailViewController.viewDidLoad"], "the app's push follows")
+        #expect(host.verifyTrace() == nil)
+    }
+
+    @Test func everyUserOperationIsRefusedOutsideTheActiveStateAndAMissingTargetChangesNothing() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            let before = host.callbacks(of: "A").count
+            await #expect(throws: HostError.self) { try await scene.selectRow(9) }
+            await #expect(throws: HostError.self) { try await scene.typeText("x", into: "nowhere") }
+            await #expect(throws: HostError.self) { try await scene.tapControl("Nothing") }
+            await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
+            #expect(host.callbacks(of: "A").count == before, "a missing target reports nothing")
+            #expect(await scene.status().activation == .foregroundActive, "and the worker lives on")
+            try await within(.seconds(60), "deactivate") { try await scene.deactivate() }
+            for operation: SceneOperation in [
+                .user(.selectRow(section: 0, row: 0)), .user(.typeText(field: "title", text: "x")),
+                .user(.tapControl(control: "add")), .user(.alertAction(title: "Add")),
+            ] {
+                await #expect(throws: HostError.self, "\(operation) while inactive") { try await scene.perform(operation) }
+            }
+            try await within(.seconds(60), "background") {
+                try await scene.background()
+                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            }
+            await #expect(throws: HostError.self, "inspect of a suspended worker") { _ = try await scene.inspect() }
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// c01: a scene-based app's delegate hears `sceneDidBecomeActive`, and then UIKit posts
+    /// the scene's and the application's notifications; each pair in that order.
+    @Test func lifecycleNotificationsFollowTheirDelegateMethods() async throws {
+        let host = try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "lifecycle") {
+                try await scene.connect(root: "ListViewController")
+                try await scene.background()
+                try await scene.foreground()
+                try await scene.memoryWarning()
+                try await scene.disconnect()
+            }
+            return host
+        }
+        let callbacks = host.callbacks(of: "A")
+        func follows(_ callback: String, _ notifications: [String]) -> Bool {
+            guard let index = callbacks.firstIndex(of: callback) else { return false }
+            return Array(callbacks[(index + 1)...].prefix(notifications.count)) == notifications
+        }
+        #expect(follows("didFinishLaunching", ["UIApplicationDidFinishLaunchingNotification"]))
+        #expect(follows("willConnectTo", ["UISceneWillConnectNotification"]))
+        #expect(
+            follows(
+                "sceneWillEnterForeground",
+                ["UISceneWillEnterForegroundNotification", "UIApplicationWillEnterForegroundNotification"]
+            )
+        )
+        #expect(follows("sceneDidBecomeActive", ["UISceneDidActivateNotification", "UIApplicationDidBecomeActiveNotification"]))
+        #expect(
+            follows("sceneWillResignActive", ["UISceneWillDeactivateNotification", "UIApplicationWillResignActiveNotification"])
+        )
+        #expect(
+            follows(
+                "sceneDidEnterBackground",
+                ["UISceneDidEnterBackgroundNotification", "UIApplicationDidEnterBackgroundNotification"]
+            )
+        )
+        #expect(
+            follows("applicationDidReceiveMemoryWarning", ["UIApplicationDidReceiveMemoryWarningNotification"])
+        )
+        #expect(follows("sceneDidDisconnect", ["UISceneDidDisconnectNotification"]))
+        #expect(!callbacks.contains("applicationDidBecomeActive"), "c01: not the app delegate's method")
+        #expect(host.verifyTrace() == nil)
+    }
+
+    /// The observers ran (the app's journal, shown in the list's label), and UIKit's forms of
+    /// the app delegate's methods ran (no silent no-op).
+    @Test func observersAndUIKitFormsRunAndTimersFire() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(.seconds(60), "detail, then back") {
+                try await scene.selectRow(0)
+                // The autosave timer (every 20 ms on the main run loop) shows its count in the
+                // detail screen: look until it fired, as a user would.
+                while true {
+                    let tree = try await scene.inspect()
+                    guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"],
+                        case .string(let count)? = views.last?["label"], count != ""
+                    else { continue }
+                    break
+                }
+                try await scene.background()
+                try await scene.foreground()
+                try await scene.tapControl("Save")
+                try await scene.push("ListViewController")
+            }
+            let tree = try await scene.inspect()
+            guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"],
+                case .string(let journal)? = views.last?["label"]
+            else {
+                Issue.record("no journal label in \(tree)")
+                return
+            }
+            #expect(journal.contains("willFinishLaunching(UIKit form)"))
+            #expect(journal.contains("sceneDidEnterBackground; observed didEnterBackground"), "delegate, then observer")
+            #expect(journal.contains("observed didBecomeActive"))
+            #expect(journal.contains("saved after autosave"), "the timer fired: \(journal)")
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+}
