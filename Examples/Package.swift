@@ -35,6 +35,25 @@ let package = Package(
             path: "Sources/XcodeTemplate",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A UIKit notes app written as for iOS (Porting/NotesApp.uikit.swift.txt) and ported
+        // by changing one line: `import UIKit`, `@main`, a table in a plain controller, a timer,
+        // a notification observer, restoration through NSUserActivity.
+        .executableTarget(
+            name: "notes-app",
+            dependencies: [.product(name: "UIKit", package: "scenehost")],
+            path: "Sources/NotesApp",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "NotesAppTests",
+            dependencies: [
+                "notes-app",
+                .product(name: "SceneHostTesting", package: "scenehost"),
+                .product(name: "HostProcess", package: "scenehost"),
+                .product(name: "Protocol", package: "scenehost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "PortedListAppTests",
             dependencies: [

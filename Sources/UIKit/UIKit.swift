@@ -13,3 +13,17 @@
 public typealias IndexPath = SceneWorker.IndexPath
 /// The keyed coder of `init?(coder:)` and the app's state restoration.
 public typealias NSCoder = SceneWorker.NSCoder
+
+extension UIView {
+    /// A view with the frame's size (there is no layout: only the size is kept).
+    public convenience init(frame: CGRect) {
+        self.init(size: Size(width: Int(frame.size.width), height: Int(frame.size.height)))
+    }
+}
+
+extension UITableView {
+    /// A table of `style`; the frame is ignored (nothing is laid out).
+    public convenience init(frame: CGRect, style: UITableView.Style) {
+        self.init(style: style)
+    }
+}
