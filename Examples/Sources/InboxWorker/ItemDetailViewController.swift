@@ -10,6 +10,10 @@ final class ItemDetailViewController: UIViewController {
         super.init(restorationIdentifier: "Detail")
     }
 
+    required init?(coder: NSCoder) {
+        fatalError("the host pushes Detail with its item")
+    }
+
     override func viewDidLoad() {
         super.viewDidLoad()
         let item = ItemStore.shared.item(withID: itemID)

@@ -21,6 +21,16 @@ import Testing
         #expect(changed > 0)
     }
 
+    /// The notes app, written with `import UIKit` and `@main`: at most five lines change (the
+    /// issue's bar), storyboard outlets and `@objc` aside (it has neither).
+    @Test func theNotesAppPortChangesAtMostFiveLines() throws {
+        let original = try Self.lines("Porting/NotesApp.uikit.swift.txt")
+        let port = try Self.lines("Sources/NotesApp/NotesApp.swift")
+        #expect(original.count > 120)
+        let changed = LineDiff.changedLines(from: original, to: port)
+        #expect(changed <= 5, "the port changes \(changed) lines of the UIKit app")
+    }
+
     @Test func theCountTakesEachHunkAtItsLongerSide() {
         #expect(LineDiff.changedLines(from: ["a", "b", "c"], to: ["a", "b", "c"]) == 0)
         #expect(LineDiff.changedLines(from: ["a", "b", "c"], to: ["a", "x", "c"]) == 1)
