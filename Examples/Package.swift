@@ -28,10 +28,10 @@ let package = Package(
             path: "Sources/PortedListApp",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Xcode's iOS App template, its three files kept as generated but for `import UIKit`.
+        // Xcode's iOS App template, its three files as generated (`import UIKit`, `@main`).
         .executableTarget(
             name: "template-worker",
-            dependencies: [.product(name: "SceneWorker", package: "scenehost")],
+            dependencies: [.product(name: "UIKit", package: "scenehost")],
             path: "Sources/XcodeTemplate",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -214,3 +214,7 @@ int csh_sched_getcpu(void) {
 int csh_gettid(void) {
     return (int)syscall(SYS_gettid);
 }
+
+int csh_line_buffer_stdout(void) {
+    return setvbuf(stdout, NULL, _IOLBF, 0);
+}

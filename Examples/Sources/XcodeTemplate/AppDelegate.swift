@@ -1,12 +1,12 @@
 // swift-format-ignore-file
 //
 //  AppDelegate.swift
-//  Xcode's iOS App template (storyboard interface), comments shortened. The port:
-//  `import UIKit` became `import SceneWorker`, and `@main` went to main.swift.
+//  Xcode's iOS App template (storyboard interface), comments shortened, as generated.
 //
 
-import SceneWorker
+import UIKit
 
+@main
 class AppDelegate: UIResponder, UIApplicationDelegate {
 
 

@@ -1,11 +1,10 @@
 // swift-format-ignore-file
 //
 //  ViewController.swift
-//  Xcode's iOS App template (storyboard interface). The port: `import UIKit` became
-//  `import SceneWorker`.
+//  Xcode's iOS App template (storyboard interface), comments shortened, as generated.
 //
 
-import SceneWorker
+import UIKit
 
 class ViewController: UIViewController {
 

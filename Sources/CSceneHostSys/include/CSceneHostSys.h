@@ -112,6 +112,10 @@ int csh_main_queue_wake_start(void);
 int csh_main_queue_run_pending(void);
 int csh_main_queue_wait(int fd, int timeout_ms);
 
+/// Makes stdout line-buffered (a worker's `print` goes to stderr, a pipe, where it would be
+/// block-buffered and lost when the worker is killed). 0, or setvbuf's error.
+int csh_line_buffer_stdout(void);
+
 /// malloc_trim(pad), from malloc.h, which the Glibc module does not include.
 int csh_malloc_trim(size_t pad);
 

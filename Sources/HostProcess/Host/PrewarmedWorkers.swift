@@ -35,9 +35,12 @@ package final class PrewarmedWorkers: Sendable {
     package let capacity: Int
     /// How its workers are scheduled (`HostConfiguration.workerScheduling`).
     package let scheduling: ChildProcess.Scheduling
+    /// The workers' environment (nil: the host's).
+    package let environment: [String: String]?
     private let state = Locked(State())
 
-    package init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling) {
+    package init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling, environment: [String: String]? = nil) {
+        self.environment = environment
         self.argv = argv
         self.capacity = max(0, capacity)
         self.scheduling = scheduling
@@ -140,7 +143,7 @@ package final class PrewarmedWorkers: Sendable {
 
     /// On the spawn thread. A failed spawn is not retried until the next launch has ended.
     private func spawnOne() {
-        let child = try? ChildProcess.spawn(argv: argv, environment: nil, scheduling: scheduling, ownCgroup: true)
+        let child = try? ChildProcess.spawn(argv: argv, environment: environment, scheduling: scheduling, ownCgroup: true)
         let kept = state.withLock { state -> Bool in
             guard let child, !state.isClosed else { return false }
             state.idle.append(child)

@@ -70,7 +70,8 @@ public final class SceneHost: Sendable {
             prewarmed: PrewarmedWorkers(
                 argv: configuration.worker,
                 capacity: configuration.prewarmedWorkers,
-                scheduling: configuration.workerScheduling
+                scheduling: configuration.workerScheduling,
+                environment: configuration.workerEnvironment
             ),
             discardedAtLaunch: Set(discardedAtLaunch),
             discards: DiscardMailbox(discardedAtLaunch),

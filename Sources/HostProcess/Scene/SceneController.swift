@@ -463,12 +463,18 @@ package actor SceneController {
             // as an event, in the loop's order with everything else.
             let scene = id
             let scheduling = context.configuration.workerScheduling
+            let environment = context.configuration.workerEnvironment
             do {
                 try BlockingWorkThread.spawnThread().trySubmit { [self] in
                     let outcome: Result<ChildProcess, HostError>
                     do throws(HostError) {
                         outcome = .success(
-                            try WorkerConnection.spawn(scene: scene, argv: argv, scheduling: scheduling)
+                            try WorkerConnection.spawn(
+                                scene: scene,
+                                argv: argv,
+                                scheduling: scheduling,
+                                environment: environment
+                            )
                         )
                     } catch {
                         outcome = .failure(error)

@@ -45,10 +45,11 @@ package final class WorkerConnection: Sendable {
     package static func spawn(
         scene: String,
         argv: [String],
-        scheduling: ChildProcess.Scheduling
+        scheduling: ChildProcess.Scheduling,
+        environment: [String: String]? = nil
     ) throws(HostError) -> ChildProcess {
         do {
-            return try ChildProcess.spawn(argv: argv, environment: nil, scheduling: scheduling, ownCgroup: true)
+            return try ChildProcess.spawn(argv: argv, environment: environment, scheduling: scheduling, ownCgroup: true)
         } catch {
             throw HostError.spawnFailed(scene: scene, message: "\(error)")
         }

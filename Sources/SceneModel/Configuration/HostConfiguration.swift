@@ -22,6 +22,10 @@ public struct HostConfiguration: Sendable, Hashable {
     public var restartPolicy: RestartPolicy? = nil
     /// The argv that starts a worker.
     public var worker: [String]
+    /// The environment every worker starts with; nil (the default) inherits the host's. Each
+    /// test may give its workers their own `HOME`, for example, so that `UserDefaults` do not
+    /// leak between tests. Workers also get `SCENEHOST_HOST_PID` either way.
+    public var workerEnvironment: [String: String]? = nil
     /// How many workers of `worker`'s argv the host keeps started ahead of need once it has
     /// launched one, as iOS prewarms apps: a launch then takes a waiting worker instead of
     /// spawning one (docs/LIFECYCLE.md §4, Prewarming). 0 spawns every worker at its launch.

@@ -95,6 +95,9 @@ enum WorkerProcess {
             close(descriptor)
             return 1
         }
+        // Line by line, as a terminal would take it: what `sceneDidEnterBackground` prints is
+        // there before the worker is suspended or killed.
+        _ = csh_line_buffer_stdout()
         return descriptor
     }
 
