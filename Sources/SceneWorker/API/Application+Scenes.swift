@@ -7,6 +7,15 @@ public struct SceneRequestError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension Application {
+    /// The scenes connected to this process, as UIKit's: this worker's one scene, or none.
+    public var connectedScenes: Set<Scene> {
+        connectedScene.map { [$0] } ?? []
+    }
+
+    /// Whether the app may show several windows: true, as for an iPad app that declares it
+    /// (each window is a scene of its own, in a worker of its own).
+    public var supportsMultipleScenes: Bool { true }
+
     /// Asks the system for a scene (docs/LIFECYCLE.md §3c), as UIKit's
     /// `requestSceneSessionActivation(_:userActivity:options:errorHandler:)`: `session` nil
     /// opens a new window (a new session with a new identifier and its own worker); an

@@ -28,6 +28,19 @@ public struct TransitionCoordinator: Sendable, Hashable {
     /// Whether the transition is animated. Host-driven size changes are not.
     public var isAnimated: Bool
 
+    /// Runs `animation` at once (transitions here are instant), then `completion`; returns
+    /// true, as UIKit's does when the animations will run.
+    @MainActor
+    @discardableResult
+    public func animate(
+        alongsideTransition animation: (@MainActor (TransitionCoordinator) -> Void)?,
+        completion: (@MainActor (TransitionCoordinator) -> Void)? = nil
+    ) -> Bool {
+        animation?(self)
+        completion?(self)
+        return true
+    }
+
     /// A coordinator for a transition from `fromSize` to `toSize`.
     public init(fromSize: Size, toSize: Size, isAnimated: Bool = false) {
         self.fromSize = fromSize

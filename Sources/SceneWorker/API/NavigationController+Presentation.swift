@@ -22,6 +22,8 @@ extension NavigationController {
         presentedViewController = controller
         presenter.presentedViewController = controller
         controller.presentingViewController = presenter
+        controller.isBeingPresented = true
+        defer { controller.isBeingPresented = false }
         controller.runLoadViewIfNeeded()
         let coversPresenter = controller.modalPresentationStyle == .fullScreen
         if coversPresenter { presenter.runViewWillDisappear(true) }
@@ -39,6 +41,8 @@ extension NavigationController {
             return
         }
         let coveredPresenter = presented.modalPresentationStyle == .fullScreen
+        presented.isBeingDismissed = true
+        defer { presented.isBeingDismissed = false }
         presented.runViewWillDisappear(true)
         if coveredPresenter {
             presenter.runViewWillAppear(true)
@@ -65,6 +69,8 @@ extension NavigationController {
             return false
         }
         presented.runPresentationControllerCallback(.presentationControllerWillDismiss)
+        presented.isBeingDismissed = true
+        defer { presented.isBeingDismissed = false }
         presented.runViewDidDisappear(true)
         presented.runPresentationControllerCallback(.presentationControllerDidDismiss)
         releasePresented()
@@ -77,6 +83,10 @@ extension NavigationController {
     func performSwipeBack(completes: Bool) {
         guard completes else {
             guard viewControllers.count >= 2 else { return }
+            // UIKit says the top is moving from its parent until the swipe is cancelled.
+            let moving = viewControllers[viewControllers.count - 1]
+            moving.isMovingFromParent = true
+            defer { moving.isMovingFromParent = false }
             let top = viewControllers[viewControllers.count - 1]
             let below = viewControllers[viewControllers.count - 2]
             top.runViewWillDisappear(true)

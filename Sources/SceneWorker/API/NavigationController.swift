@@ -108,6 +108,8 @@ public final class NavigationController {
         viewControllers.append(viewController)
         viewController.navigationController = self
         guard isOnScreen else { return }
+        viewController.isMovingToParent = true
+        defer { viewController.isMovingToParent = false }
         viewController.runLoadViewIfNeeded()
         previous?.runViewWillDisappear(animated)
         viewController.runViewWillAppear(animated)
@@ -123,6 +125,8 @@ public final class NavigationController {
         let popped = viewControllers.removeLast()
         let revealed = viewControllers[viewControllers.count - 1]
         if isOnScreen {
+            popped.isMovingFromParent = true
+            defer { popped.isMovingFromParent = false }
             popped.runViewWillDisappear(animated)
             revealed.runViewWillAppear(animated)
             // Only a dirty layout runs again: a clean controller does not lay out on pop.

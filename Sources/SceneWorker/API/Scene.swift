@@ -103,9 +103,13 @@ public final class Window {
     }
 }
 
-/// A scene, as `UIScene`: one per worker process, always a `UIWindowScene`.
+/// A scene, as `UIScene`: one per worker process, always a `UIWindowScene`. Hashable by
+/// identity, as UIKit's (for `connectedScenes`).
 @MainActor
-public class Scene {
+public class Scene: Hashable {
+    public nonisolated static func == (lhs: Scene, rhs: Scene) -> Bool { lhs === rhs }
+    public nonisolated func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
     /// What `scene(_:willConnectTo:options:)` and `configurationForConnecting` receive.
     public struct ConnectionOptions: Sendable {
         /// The session's restoration state, as the scene delegate last returned it from
@@ -116,6 +120,13 @@ public class Scene {
 
         /// The user activity the scene is opened with (a scene another scene asked for).
         public var userActivity: UserActivity?
+
+        /// UIKit's form of `userActivity`: the activities the scene is opened with.
+        @MainActor public var userActivities: Set<UserActivity> { userActivity.map { [$0] } ?? [] }
+
+        /// UIKit's form of `url`: the URLs the scene is opened with (`scene(_:openURLContexts:)`
+        /// is not called for them, as on iOS).
+        public var urlContexts: Set<OpenURLContext> { url.map { [OpenURLContext(url: $0)] } ?? [] }
 
         /// Options carrying `restoration`, `url` and `userActivity`.
         public init(restoration: JSONValue? = nil, url: String? = nil, userActivity: UserActivity? = nil) {

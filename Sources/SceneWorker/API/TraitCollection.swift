@@ -9,10 +9,18 @@ public enum UserInterfaceSizeClass: String, Sendable, Hashable {
     }
 }
 
-/// The traits a view controller lays out for, as `UITraitCollection` (the size classes only).
+/// Light or dark, as `UIUserInterfaceStyle`. Scenes are light: the host has no dark
+/// appearance yet.
+public enum UserInterfaceStyle: Int, Sendable, Hashable {
+    case unspecified, light, dark
+}
+
+/// The traits a view controller lays out for, as `UITraitCollection`: the size classes and
+/// the interface style.
 public struct TraitCollection: Sendable, Hashable {
     public var horizontalSizeClass: UserInterfaceSizeClass
     public var verticalSizeClass: UserInterfaceSizeClass
+    public var userInterfaceStyle: UserInterfaceStyle = .light
 
     /// The traits of a window of `size`.
     public init(size: Size) {

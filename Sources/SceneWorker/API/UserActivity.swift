@@ -8,7 +8,11 @@ import Protocol
 /// (`jsonValue`), and a new process reads it back from `session.stateRestorationActivity`
 /// in `scene(_:willConnectTo:options:)`.
 @MainActor
-public final class UserActivity {
+public final class UserActivity: Hashable {
+    /// Activities are equal when they are the same object, as `NSObject`s are by default.
+    public nonisolated static func == (lhs: UserActivity, rhs: UserActivity) -> Bool { lhs === rhs }
+    public nonisolated func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
     /// What the activity is (`"com.example.app.viewing-item"`).
     public let activityType: String
     /// A title for the activity, if any.

@@ -65,6 +65,16 @@ open class UIViewController {
     public private(set) var presentationController: PresentationController?
     /// The traits the controller last appeared or changed size with.
     public internal(set) var traitCollection = TraitCollection(size: .zero)
+    /// True during the appearance callbacks of the push (or the stack's first appearance)
+    /// that adds this controller to its navigation stack, as UIKit's.
+    public internal(set) var isMovingToParent = false
+    /// True during the disappearance callbacks of the pop that removes this controller.
+    public internal(set) var isMovingFromParent = false
+    /// True during the appearance callbacks of this controller's presentation.
+    public internal(set) var isBeingPresented = false
+    /// True during the disappearance callbacks of this controller's dismissal.
+    public internal(set) var isBeingDismissed = false
+
     /// Whether the view must lay out when it next appears: it has not laid out since it
     /// loaded or since the last size change (docs/LIFECYCLE.md §3).
     var needsLayout = true

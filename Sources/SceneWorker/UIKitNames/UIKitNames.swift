@@ -27,6 +27,12 @@ public typealias UINavigationController = NavigationController
 public typealias UIBackgroundTaskIdentifier = BackgroundTaskIdentifier
 /// `UIViewControllerTransitionCoordinator`: what `viewWillTransition(to:with:)` receives.
 public typealias UIViewControllerTransitionCoordinator = TransitionCoordinator
+/// `UITraitCollection`: a controller's traits.
+public typealias UITraitCollection = TraitCollection
+/// `UIUserInterfaceStyle`: light or dark.
+public typealias UIUserInterfaceStyle = UserInterfaceStyle
+/// `UIUserInterfaceSizeClass`: compact or regular.
+public typealias UIUserInterfaceSizeClass = UserInterfaceSizeClass
 /// `UITouch`: one touch of a tap.
 public typealias UITouch = Touch
 /// `UIOpenURLContext`: a URL a scene is asked to open (`scene(_:openURLContexts:)`).
