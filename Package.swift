@@ -64,6 +64,13 @@ let package = Package(
             path: "Tests/Fixtures/UIKitApp",
             swiftSettings: strict
         ),
+        // Every UIKit signature the runtime calls, each proving it ran (UIKitSignatureTests).
+        .executableTarget(
+            name: "uikit-signatures-fixture",
+            dependencies: ["UIKit"],
+            path: "Tests/Fixtures/UIKitSignatures",
+            swiftSettings: strict
+        ),
         // The Foundation half of `hostctl bench`'s codec benchmark, kept out of hostctl (every
         // worker is hostctl, and linking Foundation would cost each one memory and start time).
         .executableTarget(name: "FoundationJSONBench", swiftSettings: strict),
@@ -73,7 +80,8 @@ let package = Package(
             name: "HostProcessTests",
             dependencies: [
                 "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "SceneHostTesting",
-                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "FoundationJSONBench",
+                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "uikit-signatures-fixture",
+                "FoundationJSONBench",
             ],
             swiftSettings: strict
         ),

@@ -13,11 +13,21 @@
 public typealias IndexPath = SceneWorker.IndexPath
 /// The keyed coder of `init?(coder:)` and the app's state restoration.
 public typealias NSCoder = SceneWorker.NSCoder
+/// A size in points, so that `viewWillTransition(to size: CGSize, with:)` is the method the
+/// runtime calls. Integral: the host sends sizes as integers.
+public typealias CGSize = SceneWorker.Size
 
 extension UIView {
     /// A view with the frame's size (there is no layout: only the size is kept).
     public convenience init(frame: CGRect) {
-        self.init(size: Size(width: Int(frame.size.width), height: Int(frame.size.height)))
+        self.init(size: Size(width: Int(frame.width), height: Int(frame.height)))
+    }
+}
+
+extension Size {
+    /// A size of `width` × `height` points, rounded to whole points.
+    public init(width: CGFloat, height: CGFloat) {
+        self.init(width: Int(width.rounded()), height: Int(height.rounded()))
     }
 }
 

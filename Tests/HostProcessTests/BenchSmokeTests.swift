@@ -97,7 +97,7 @@ import Testing
 }
 
 /// A child run to completion with its stdout and stderr collected by the host's event loop.
-private final class CapturedRun: Sendable {
+final class CapturedRun: Sendable {
     private let output = Locked<(stdout: [UInt8], stderr: [UInt8])>(([], []))
     private let ended = Locked<(exit: ChildExit?, waiter: CheckedContinuation<ChildExit, Never>?)>((nil, nil))
 

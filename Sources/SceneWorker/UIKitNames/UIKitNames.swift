@@ -27,6 +27,12 @@ public typealias UINavigationController = NavigationController
 public typealias UIBackgroundTaskIdentifier = BackgroundTaskIdentifier
 /// `UIViewControllerTransitionCoordinator`: what `viewWillTransition(to:with:)` receives.
 public typealias UIViewControllerTransitionCoordinator = TransitionCoordinator
+/// `UIModalPresentationStyle`: `.pageSheet` (the default) or `.fullScreen`.
+public typealias UIModalPresentationStyle = PresentationStyle
+/// `UIPresentationController`: what manages a presentation (`presentationController`).
+public typealias UIPresentationController = PresentationController
+/// `UIAdaptivePresentationControllerDelegate`: hears of the user's swipes on a sheet.
+public typealias UIAdaptivePresentationControllerDelegate = AdaptivePresentationControllerDelegate
 /// `UITraitCollection`: a controller's traits.
 public typealias UITraitCollection = TraitCollection
 /// `UIUserInterfaceStyle`: light or dark.

@@ -1,0 +1,149 @@
+// UIKit methods an app may implement that scenehost does not call (yet). Declaring one in a
+// class that inherits `UIResponder` (app and scene delegates) or `UIViewController` fails to
+// compile ("declared in extension … cannot be overridden"), and the compiler's note points
+// here, where each says what to write instead: no method of yours is silently never called.
+
+extension UIApplication {
+    /// The keys of `application(_:open:options:)`'s options.
+    public struct OpenURLOptionsKey: Hashable, Sendable, RawRepresentable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+}
+
+/// What a background fetch did, as `UIBackgroundFetchResult`.
+public enum UIBackgroundFetchResult: Int, Sendable {
+    case newData, noData, failed
+}
+
+/// A home-screen quick action, as `UIApplicationShortcutItem`.
+public struct UIApplicationShortcutItem: Hashable, Sendable {
+    /// The action's type.
+    public var type: String
+    /// The action's title.
+    public var localizedTitle: String
+
+    /// A quick action of `type` titled `localizedTitle`.
+    public init(type: String, localizedTitle: String) {
+        self.type = type
+        self.localizedTitle = localizedTitle
+    }
+}
+
+/// An object that restores a user activity, as `UIUserActivityRestoring`.
+@MainActor
+public protocol UIUserActivityRestoring: AnyObject {
+    /// Restores the responder's state from `activity`.
+    func restoreUserActivityState(_ activity: NSUserActivity)
+}
+
+/// The orientation of the interface, as `UIInterfaceOrientation`.
+public enum UIInterfaceOrientation: Int, Sendable {
+    case unknown, portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+}
+
+/// A coordinate space, as `UICoordinateSpace` (nothing is laid out: it has no members).
+@MainActor
+public protocol UICoordinateSpace: AnyObject {}
+
+extension UIResponder {
+    /// Not called: a scene-based app gets URLs in `scene(_:openURLContexts:)` and
+    /// `connectionOptions.urlContexts`, as on iOS 13+. Write those.
+    @available(*, deprecated, message: "not called: write scene(_:openURLContexts:)")
+    public func application(
+        _ app: UIApplication,
+        open url: URL,
+        options: [UIApplication.OpenURLOptionsKey: Any] = [:]
+    ) -> Bool { false }
+
+    /// Not called: a scene-based app gets activities in `scene(_:continue:)` and
+    /// `connectionOptions.userActivities`. Write those.
+    @available(*, deprecated, message: "not called: write scene(_:continue:)")
+    public func application(
+        _ application: UIApplication,
+        continue userActivity: NSUserActivity,
+        restorationHandler: @escaping ([any UIUserActivityRestoring]?) -> Void
+    ) -> Bool { false }
+
+    /// Not called yet: the host has no silent pushes. Test the handler's body from
+    /// `scene(_:didReceiveNotification:value:)` with `notify`.
+    @available(*, deprecated, message: "not called yet: no silent pushes; use notify")
+    public func application(
+        _ application: UIApplication,
+        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {}
+
+    /// Not called yet: the host has no quick actions.
+    @available(*, deprecated, message: "not called yet: no quick actions")
+    public func application(
+        _ application: UIApplication,
+        performActionFor shortcutItem: UIApplicationShortcutItem,
+        completionHandler: @escaping (Bool) -> Void
+    ) {}
+
+    /// Not called yet: the host has no quick actions.
+    @available(*, deprecated, message: "not called yet: no quick actions")
+    public func windowScene(
+        _ windowScene: UIWindowScene,
+        performActionFor shortcutItem: UIApplicationShortcutItem,
+        completionHandler: @escaping (Bool) -> Void
+    ) {}
+
+    /// Not called: activities arrive whole, in `scene(_:continue:)`. Write that.
+    @available(*, deprecated, message: "not called: write scene(_:continue:)")
+    public func scene(_ scene: UIScene, willContinueUserActivityWithType userActivityType: String) {}
+
+    /// Not called: an activity the host delivers never fails. Write `scene(_:continue:)`.
+    @available(*, deprecated, message: "not called: write scene(_:continue:)")
+    public func scene(
+        _ scene: UIScene,
+        didFailToContinueUserActivityWithType userActivityType: String,
+        error: any Error
+    ) {}
+
+    /// Not called: nothing updates a scene's activity behind the app's back.
+    @available(*, deprecated, message: "not called: update the activity in the app's own code")
+    public func scene(_ scene: UIScene, didUpdate userActivity: NSUserActivity) {}
+
+    /// Not called yet: a resize reaches controllers in `viewWillTransition(to:with:)` and
+    /// `traitCollectionDidChange(_:)`. Write those.
+    @available(*, deprecated, message: "not called yet: write viewWillTransition(to:with:) in a controller")
+    public func windowScene(
+        _ windowScene: UIWindowScene,
+        didUpdate previousCoordinateSpace: any UICoordinateSpace,
+        interfaceOrientation previousInterfaceOrientation: UIInterfaceOrientation,
+        traitCollection previousTraitCollection: UITraitCollection
+    ) {}
+}
+
+extension UIViewController {
+    /// Not called: controller-level state restoration (`restorationIdentifier` and coders)
+    /// is not run. Save what to restore in the scene's `NSUserActivity`
+    /// (`stateRestorationActivity(for:)`), as iOS 13+ apps do.
+    @available(*, deprecated, message: "not called: save state in the scene's NSUserActivity")
+    public func encodeRestorableState(with coder: NSCoder) {}
+
+    /// Not called: read restored state from `session.stateRestorationActivity` in
+    /// `scene(_:willConnectTo:options:)`.
+    @available(*, deprecated, message: "not called: restore from session.stateRestorationActivity")
+    public func decodeRestorableState(with coder: NSCoder) {}
+
+    /// Not called: controller-level state restoration is not run.
+    @available(*, deprecated, message: "not called: restore in scene(_:willConnectTo:options:)")
+    public func applicationFinishedRestoringState() {}
+
+    /// Not called yet: a size-class change reaches `viewWillTransition(to:with:)` and
+    /// `traitCollectionDidChange(_:)`. Write those.
+    @available(*, deprecated, message: "not called yet: write traitCollectionDidChange(_:)")
+    public func willTransition(
+        to newCollection: UITraitCollection,
+        with coordinator: UIViewControllerTransitionCoordinator
+    ) {}
+
+    /// Not called: a swipe down asks `isModalInPresentation`. Set that.
+    @available(*, deprecated, message: "not called: set isModalInPresentation")
+    public func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool {
+        true
+    }
+}

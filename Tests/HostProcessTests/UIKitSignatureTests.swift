@@ -1,0 +1,98 @@
+import Glibc
+import HostProcess
+import Protocol
+import SceneHostTesting
+import Testing
+
+/// No silent no-ops: every UIKit signature an app may write either runs when UIKit would call
+/// it (the app's own code says so, in a file), or fails to compile.
+@Suite struct UIKitSignatureTests {
+    static var signaturesApp: String {
+        String(TestWorker.hostctl.dropLast("hostctl".count)) + "uikit-signatures-fixture"
+    }
+
+    /// What Tests/Fixtures/UIKitSignatures declares, each as `#function` names it.
+    static let expected: Set<String> = [
+        "application(_:willFinishLaunchingWithOptions:)", "application(_:didFinishLaunchingWithOptions:)",
+        "application(_:configurationForConnecting:options:)", "application(_:didDiscardSceneSessions:)",
+        "applicationDidReceiveMemoryWarning(_:)", "applicationWillTerminate(_:)",
+        "scene(_:willConnectTo:options:)", "sceneDidDisconnect(_:)", "sceneDidBecomeActive(_:)",
+        "sceneWillResignActive(_:)", "sceneWillEnterForeground(_:)", "sceneDidEnterBackground(_:)",
+        "stateRestorationActivity(for:)", "scene(_:restoreInteractionStateWith:)", "scene(_:openURLContexts:)",
+        "scene(_:continue:)",
+        "loadView()", "viewDidLoad()", "viewWillAppear(_:)", "viewIsAppearing(_:)", "viewDidAppear(_:)",
+        "viewWillDisappear(_:)", "viewDidDisappear(_:)", "viewWillLayoutSubviews()", "viewDidLayoutSubviews()",
+        "viewWillTransition(to:with:)", "traitCollectionDidChange(_:)", "didReceiveMemoryWarning()",
+        "awakeFromNib()", "touchesBegan(_:with:)", "touchesEnded(_:with:)", "willMove(toParent:)",
+        "didMove(toParent:)",
+        "presentationControllerWillDismiss(_:)", "presentationControllerDidDismiss(_:)",
+        "presentationControllerDidAttemptToDismiss(_:)",
+    ]
+
+    @Test func everySignatureTheRuntimeCallsRuns() async throws {
+        let log = makeTemporaryDirectory() + "/signatures.log"
+        #expect(writeFile(log, ""))
+        var configuration = TestWorker.configuration()
+        configuration.worker = [Self.signaturesApp]
+        configuration.workerEnvironment = ["SIGNATURE_LOG": log]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "a whole life") {
+                try await scene.connect()
+                try await scene.tap()
+                try await scene.resize(width: 1000, height: 800)
+                try await scene.addChild("ViewController")
+                try await scene.memoryWarning()
+                try await scene.present("SheetViewController")
+                try await scene.swipeDismiss()
+                try await scene.push("ViewController")
+                try await scene.pop()
+                try await scene.openURL("signatures://open")
+                try await scene.continueUserActivity("com.example.continue")
+                // Another session of the app is discarded while this worker runs.
+                let other = try host.scene("B")
+                try await other.connect()
+                try await other.discard()
+                try await scene.background()
+                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+                try await scene.kill()
+                try await scene.connect()  // restores the saved activity
+                try await scene.present("ModalSheetViewController")
+                try await scene.swipeDismiss()  // modal: only the attempt
+            }
+        }
+        let ran = Set(LifecycleDocsTests.read(log).split(separator: "\n").map(String.init))
+        #expect(Self.expected.subtracting(ran).isEmpty, "declared but never ran: \(Self.expected.subtracting(ran).sorted())")
+    }
+
+    @Test func everySignatureTheRuntimeDoesNotCallFailsToCompile() async throws {
+        let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
+        let source = makeTemporaryDirectory() + "/Unsupported.swift"
+        let text = LifecycleDocsTests.read(LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/Unsupported.swift.txt")
+        #expect(writeFile(source, text))
+        let declared = text.split(separator: "\n").filter { $0.contains("func ") && !$0.contains("var window") }.count
+        let swiftc = Self.executable(named: "swiftc")
+        let run = try await CapturedRun.run([
+            swiftc, "-typecheck", "-swift-version", "6", "-I", bin + "/Modules",
+            "-Xcc", "-fmodule-map-file=" + bin + "/CSceneHostSys.build/module.modulemap",
+            "-I", LifecycleDocsTests.root + "/Sources/CSceneHostSys/include", source,
+        ])
+        let output = String(decoding: run.stderr + run.stdout, as: UTF8.self)
+        #expect(run.exit != .exited(status: 0), "the unsupported signatures compiled:\n\(output)")
+        let refusals = Set(
+            output.split(separator: "\n").filter { $0.contains("cannot be overridden") && $0.hasPrefix(source) }
+                .map { $0.split(separator: ":")[1] }
+        )
+        #expect(refusals.count == declared, "\(declared) declarations, \(refusals.count) refused:\n\(output)")
+        #expect(output.contains("Sources/UIKit/Unsupported.swift"), "the note points at what to write instead")
+    }
+
+    /// `name` on the `PATH`, else the name itself (spawning it then fails, naming it).
+    static func executable(named name: String) -> String {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin"
+        for directory in path.split(separator: ":") where access("\(directory)/\(name)", X_OK) == 0 {
+            return "\(directory)/\(name)"
+        }
+        return name
+    }
+}
