@@ -12,16 +12,21 @@ public struct CallbackOrderMismatch: Error, Sendable, Hashable, CustomStringConv
     public var scene: String?
     public var expected: [String]
     public var actual: [String]
+    /// Where the expectation was written (`File.swift:42`), when known: a thrown mismatch is
+    /// reported where the test function starts, so the description says where it came from.
+    public var location: String?
 
-    public init(scene: String?, expected: [String], actual: [String]) {
+    public init(scene: String?, expected: [String], actual: [String], location: String? = nil) {
         self.scene = scene
         self.expected = expected
         self.actual = actual
+        self.location = location
     }
 
     public var description: String {
         let subject = scene.map { "callbacks of scene \($0)" } ?? "callbacks"
-        var lines = ["\(subject) differ from the expected ones (- expected, + actual):"]
+        let place = location.map { " at \($0)" } ?? ""
+        var lines = ["\(subject) differ from the expected ones\(place) (- expected, + actual):"]
         for line in Self.diff(expected, actual) {
             switch line {
             case .same(let callback): lines.append("  " + callback)
@@ -82,8 +87,10 @@ public struct CallbackOrderMismatch: Error, Sendable, Hashable, CustomStringConv
 public func expectCallbacks(
     _ actual: [String],
     _ expected: [String],
-    scene: String? = nil
+    scene: String? = nil,
+    fileID: String = #fileID,
+    line: Int = #line
 ) throws(CallbackOrderMismatch) {
     guard actual != expected else { return }
-    throw CallbackOrderMismatch(scene: scene, expected: expected, actual: actual)
+    throw CallbackOrderMismatch(scene: scene, expected: expected, actual: actual, location: "\(fileID):\(line)")
 }

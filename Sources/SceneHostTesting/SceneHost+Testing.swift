@@ -31,9 +31,17 @@ extension SceneHost {
     public func expectCallbacks(
         of scene: String,
         after seq: Int = 0,
-        _ expected: [String]
+        _ expected: [String],
+        fileID: String = #fileID,
+        line: Int = #line
     ) throws(CallbackOrderMismatch) {
-        try SceneHostTesting.expectCallbacks(callbacks(of: scene, after: seq), expected, scene: scene)
+        try SceneHostTesting.expectCallbacks(
+            callbacks(of: scene, after: seq),
+            expected,
+            scene: scene,
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// What `scene` last saved for restoration (its `stateRestorationActivity` answer, stored
