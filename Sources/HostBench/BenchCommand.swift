@@ -236,15 +236,16 @@ package enum BenchCommand {
         let where_ = placement.map { "; host pinned to CPU 0, worker to CPU \($0.childCPU)" } ?? ""
         report.add(BenchRow(push.kind.name + suffix, push.samples, note: push.kind.note + " (two requests)" + where_))
         for (kind, samples) in results.dropFirst() {
+            let floor = kind.floor.flatMap { name in results.first { $0.kind.name == name } } ?? push
             report.add(
                 BenchRow(
                     kind.name + suffix,
                     samples,
-                    floor: push.samples.median,
-                    floorName: push.kind.name + suffix,
+                    floor: floor.samples.median,
+                    floorName: floor.kind.name + suffix,
                     // Not slower than a push, within the run's noise.
                     target: .ratioAtMost(1.1),
-                    note: kind.note + " (two requests), against a push and its pop" + where_
+                    note: kind.note + " (two requests), against " + (kind.floor == nil ? "a push and its pop" : floor.kind.note) + where_
                 )
             )
         }

@@ -8,6 +8,10 @@ extension BenchHost {
         package var name: String
         package var note: String
         package var pair: @Sendable (SceneHandle) async throws -> Void
+        /// Run on the scene whose worker posts UIKit's lifecycle notifications.
+        package var postsNotifications = false
+        /// The kind this one is compared with (nil: the push).
+        package var floor: String? = nil
     }
 
     /// What is compared; the first (push, pop) is the floor of the others.
@@ -40,6 +44,20 @@ extension BenchHost {
             try await scene.addChild("Panel")
             try await scene.removeChild("Panel")
         },
+        NavigationKind(name: "kinds.resign-activate", note: "deactivate, activate") { scene in
+            try await scene.deactivate()
+            try await scene.activate()
+        },
+        NavigationKind(
+            name: "kinds.notifications",
+            note: "deactivate, activate, each with its two lifecycle notifications reported",
+            pair: { scene in
+                try await scene.deactivate()
+                try await scene.activate()
+            },
+            postsNotifications: true,
+            floor: "kinds.resign-activate"
+        ),
     ]
 
     /// Each kind's pair, `count` times after `warmup`, on one scene whose root is a tab bar
@@ -55,6 +73,10 @@ extension BenchHost {
         let scene = try host.scene("K")
         try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
         if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
+        // The worker of a UIKit app posts the lifecycle notifications: the same worker, told to.
+        let notifying = try host.scene("N")
+        try await notifying.connect(worker: [BenchPaths.executable, "worker", "--lifecycle-notifications"])
+        if let placement, let pid = await notifying.status().pid { _ = placement.pinChild(pid) }
         let kinds = navigationKinds
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
@@ -65,7 +87,7 @@ extension BenchHost {
                 for step in 0..<kinds.count {
                     let position = (index + step) % kinds.count
                     let start = BenchClock.now()
-                    try await kinds[position].pair(scene)
+                    try await kinds[position].pair(kinds[position].postsNotifications ? notifying : scene)
                     if index >= warmup {
                         samples[position].append(BenchClock.microseconds(from: start, to: BenchClock.now()))
                     }

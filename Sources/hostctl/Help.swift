@@ -138,6 +138,7 @@ enum Help {
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
                        [--background-task-on-enter-background] [--storyboard-root]
+                       [--lifecycle-notifications]
 
         Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
         default; the fault options are for testing watchdogs and crash handling. The app
@@ -149,7 +150,8 @@ enum Help {
         on reconnect, and with --background-task-on-enter-background begins a background
         task in sceneDidEnterBackground that the notification finishUpload ends. With
         --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib
-        before willConnectTo).
+        before willConnectTo). With --lifecycle-notifications it reports UIKit's lifecycle
+        notifications after the callbacks that post them, as an app on the UIKit module does.
 
         Test faults:
           --hang-in CALLBACK   block forever inside the first callback of that name (the

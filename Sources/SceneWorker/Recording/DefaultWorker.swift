@@ -18,6 +18,7 @@ extension WorkerApp {
     ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload`.
     /// - `--storyboard-root`: the root is made the storyboard way (`initWithCoder`,
     ///   `awakeFromNib` before `willConnectTo`).
+    /// - `--lifecycle-notifications`: report UIKit's lifecycle notifications (LIFECYCLE.md §3e).
     /// - `--help`: print usage to stdout and exit 0.
     ///
     /// `--opt=value` works too. An unknown option, a missing value or an unknown callback name
@@ -49,6 +50,7 @@ enum DefaultWorkerOptions {
     static let usage = """
         usage: hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
                               [--background-task-on-enter-background] [--storyboard-root]
+                              [--lifecycle-notifications]
         Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
         recording app. The app pushes on the notification openDetail (value: the controller's
         name, default Detail), and from a main-actor task on openDetailLater (value: that many
@@ -58,6 +60,9 @@ enum DefaultWorkerOptions {
                                notification finishUpload ends it
           --storyboard-root    the root is made the storyboard way: initWithCoder and
                                awakeFromNib before willConnectTo, viewDidLoad after
+          --lifecycle-notifications
+                               report UIKit's lifecycle notifications after the callbacks
+                               that post them, as an app on the UIKit module does
         Test faults:
           --hang-in CALLBACK   block forever inside the first callback of that name
           --crash-in CALLBACK  exit with status 70 inside the first callback of that name
@@ -102,6 +107,9 @@ enum DefaultWorkerOptions {
             case "--storyboard-root":
                 guard flag() else { return .failure("option \(argument) takes no value") }
                 options.rootFromStoryboard = true
+            case "--lifecycle-notifications":
+                guard flag() else { return .failure("option \(argument) takes no value") }
+                options.postsLifecycleNotifications = true
             case "--hang-in", "--crash-in":
                 guard let name = value(), !name.isEmpty else {
                     return .failure("option \(argument) needs a callback name")

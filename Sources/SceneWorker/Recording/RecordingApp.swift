@@ -7,6 +7,9 @@ public struct RecordingOptions: Sendable, Hashable {
     public var beginsBackgroundTaskOnEnterBackground = false
     /// The root is the storyboard's initial controller (`WorkerApp.rootFromStoryboard`).
     public var rootFromStoryboard = false
+    /// Report UIKit's lifecycle notifications as an app on the `UIKit` module does (with no
+    /// observers: there is no notification center without Foundation).
+    public var postsLifecycleNotifications = false
 
     /// The defaults: record only.
     public init(beginsBackgroundTaskOnEnterBackground: Bool = false) {
@@ -50,6 +53,7 @@ extension WorkerApp {
             makeViewController: { name in UIViewController(restorationIdentifier: name) }
         )
         app.rootFromStoryboard = options.rootFromStoryboard
+        if options.postsLifecycleNotifications { app.lifecycleNotificationPoster = { _ in } }
         return app
     }
 }
