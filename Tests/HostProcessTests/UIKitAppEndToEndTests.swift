@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    /// What the user types is echoed in the trace: a text whose request or echo would pass
+    /// the frame limit is refused before anything is sent, as is a user activity whose echo
+    /// would nest past what a trace reader parses.
+    @Test func userOperationsAndActivitiesThatCouldNotBeEchoedAreRefused() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(.seconds(60), "select") { try await scene.selectRow(0) }
+            let huge = String(repeating: "a", count: FrameLimits.defaultMaximumFrameSize)
+            await #expect(throws: HostError.self) { try await scene.typeText(huge, into: "title") }
+            var deep: JSONValue = 1
+            for _ in 0..<SceneLimits.maximumUserInfoDepth + 1 { deep = ["inner": deep] }
+            await #expect(throws: HostError.self) { try await scene.continueUserActivity("t", userInfo: deep) }
+            #expect(await scene.status().process == .running, "nothing reached the worker")
+            try await within(.seconds(60), "type") { try await scene.typeText("fits", into: "title") }
+        }
+    }
+
     /// c01: a scene-based app's delegate hears `sceneDidBecomeActive`, and then UIKit posts
     /// the scene's and the application's notifications; each pair in that order.
     @Test func lifecycleNotificationsFollowTheirDelegateMethods() async throws {

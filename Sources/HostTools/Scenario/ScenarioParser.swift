@@ -228,8 +228,8 @@ extension Scenario {
                 throw fields.error("needs \"activityType\"")
             }
             let userInfo = fields.raw("userInfo")
-            if let userInfo, userInfo.nestingDepth > ControlServerFrame.maximumValueDepth {
-                throw fields.error("\"userInfo\" nests deeper than \(ControlServerFrame.maximumValueDepth) levels")
+            if let userInfo, userInfo.nestingDepth > SceneLimits.maximumUserInfoDepth {
+                throw fields.error("\"userInfo\" nests deeper than \(SceneLimits.maximumUserInfoDepth) levels")
             }
             return .continueUserActivity(activityType: activityType, userInfo: userInfo)
         case .push:

@@ -18,7 +18,7 @@ import Protocol
 ///   restored from) stays far below the frame limit.
 package enum RequestLimits {
     /// The longest view controller name, in bytes of its JSON string (quotes and escapes included).
-    package static let maximumViewControllerNameBytes = 256
+    package static let maximumViewControllerNameBytes = SceneLimits.maximumViewControllerNameBytes
     /// The longest URL a scene is opened with, in UTF-8 bytes.
     package static let maximumURLBytes = 8192
 
@@ -75,17 +75,32 @@ package enum RequestLimits {
         case .addChild(let name), .removeChild(let name), .present(let name, _):
             try checkViewControllerName(name, scene: scene, op: op)
         case .continueUserActivity(let activityType, let userInfo):
-            var request: [UInt8] = []
-            HostCommand.request(
-                id: Int.max,
-                .continueUserActivity(activityType: activityType, userInfo: userInfo)
-            ).encode(into: &request)
-            guard request.count <= frameLimit, activityType.utf8.count <= maximumURLBytes else {
+            guard activityType.utf8.count <= maximumURLBytes else {
                 throw HostError.requestTooLarge(
                     scene: scene,
                     op: op.name,
-                    reason: "the user activity would take a \(request.count)-byte frame to the worker (frame limit "
-                        + "\(frameLimit)), or its type is over \(maximumURLBytes) bytes"
+                    reason: "an activity type may take at most \(maximumURLBytes) bytes"
+                )
+            }
+            if let refusal = SceneLimits.userActivityRefusal(
+                activityType: activityType,
+                userInfo: userInfo,
+                frameLimit: frameLimit
+            ) {
+                throw HostError.requestTooLarge(scene: scene, op: op.name, reason: refusal)
+            }
+        case .user(let action):
+            // The request and the worker's `userAction` echo of it must both fit a frame.
+            var request: [UInt8] = []
+            HostCommand.request(id: Int.max, .user(action)).encode(into: &request)
+            var echo: [UInt8] = []
+            WorkerMessage.callback(CallbackEvent(.userAction, value: action.traceValue)).encode(into: &echo)
+            let largest = max(request.count, echo.count)
+            guard largest <= frameLimit else {
+                throw HostError.requestTooLarge(
+                    scene: scene,
+                    op: op.name,
+                    reason: "it would take a \(largest)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
                 )
             }
         default:

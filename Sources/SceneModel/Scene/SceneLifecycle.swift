@@ -70,7 +70,7 @@ package struct SceneLifecycle: Sendable {
     package static let maximumQueuedNotificationBytes = 4 << 20
     /// The deepest navigation stack: with `RequestLimits`' name limit, the restoration
     /// state a worker saves stays far below the frame limit.
-    package static let maximumStackDepth = 256
+    package static let maximumStackDepth = SceneLimits.maximumStackDepth
 
     /// Whether the worker is alive (launching, running or suspended).
     package var hasLiveWorker: Bool { process.isAlive }

@@ -7,6 +7,9 @@ public struct SceneRequestError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension Application {
+    /// The longest activity type an app may ask for a scene with (the host's URL limit).
+    static let maximumActivityTypeBytes = 8192
+
     /// The scenes connected to this process, as UIKit's: this worker's one scene, or none.
     public var connectedScenes: Set<Scene> {
         connectedScene.map { [$0] } ?? []
@@ -36,6 +39,22 @@ extension Application {
         if let session, session.isEmpty {
             errorHandler?(SceneRequestError(description: "an empty session identifier"))
             return
+        }
+        // The limits a client's `continueUserActivity` obeys: the activity is forwarded to the
+        // scene, whose echo of it must fit a frame too (SceneLimits).
+        if let userActivity {
+            guard userActivity.activityType.utf8.count <= Self.maximumActivityTypeBytes else {
+                errorHandler?(SceneRequestError(description: "an activity type over \(Self.maximumActivityTypeBytes) bytes"))
+                return
+            }
+            if let refusal = SceneLimits.userActivityRefusal(
+                activityType: userActivity.activityType,
+                userInfo: userActivity.userInfoJSON,
+                frameLimit: FrameLimits.defaultMaximumFrameSize
+            ) {
+                errorHandler?(SceneRequestError(description: refusal))
+                return
+            }
         }
         sink.send(
             .change(

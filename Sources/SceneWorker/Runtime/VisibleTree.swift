@@ -11,6 +11,37 @@ import Protocol
 /// shown with `"transient": true`: what the app declares restoration need not bring back.
 @MainActor
 enum VisibleTree {
+    /// Texts longer than this many characters are cut (with "…"): a reply must fit a frame.
+    static let maximumTextCharacters = 256
+    /// At most this many views of one controller are shown.
+    static let maximumViews = 500
+    /// A tree whose JSON is larger than this is replaced by its controllers alone, marked
+    /// `"truncated": true`: the reply must fit the frame limit whatever the app shows.
+    static let maximumTreeBytes = FrameLimits.defaultMaximumFrameSize / 2
+
+    /// The tree of `scene` in `state`, within `maximumTreeBytes`.
+    static func bounded(_ scene: Scene?, state: ActivationState) -> JSONValue {
+        let tree = of(scene, state: state)
+        var bytes: [UInt8] = []
+        JSONWriter.write(tree, into: &bytes)
+        guard bytes.count > maximumTreeBytes else { return tree }
+        var outline: [String: JSONValue] = ["state": .string(state.rawValue), "truncated": true]
+        if let scene {
+            outline["stack"] = .array(
+                scene.window.rootViewController.viewControllers.prefix(SceneLimits.maximumStackDepth).map {
+                    .object(["vc": .string($0.restorationIdentifier)])
+                }
+            )
+        }
+        return .object(outline)
+    }
+
+    /// `text`, cut to `maximumTextCharacters`.
+    private static func shown(_ text: String) -> JSONValue {
+        guard text.count > maximumTextCharacters else { return .string(text) }
+        return .string(String(text.prefix(maximumTextCharacters)) + "…")
+    }
+
     /// The tree of `scene` in `state`.
     static func of(_ scene: Scene?, state: ActivationState) -> JSONValue {
         var tree: [String: JSONValue] = ["state": .string(state.rawValue)]
@@ -23,7 +54,7 @@ enum VisibleTree {
         if let tabBar = scene.window.tabBarController {
             tree["tabs"] = .object([
                 "selected": .int(tabBar.selectedIndex),
-                "titles": .array(tabBar.viewControllers.map { .string($0.viewControllers.first?.title ?? "") }),
+                "titles": .array(tabBar.viewControllers.map { shown($0.viewControllers.first?.title ?? "") }),
             ])
         }
         return .object(tree)
@@ -32,20 +63,20 @@ enum VisibleTree {
     /// One controller: identity, title, navigation item, views, children, what it presents.
     static func controller(_ controller: UIViewController) -> JSONValue {
         var object: [String: JSONValue] = ["vc": .string(controller.restorationIdentifier)]
-        if let title = controller.title { object["title"] = .string(title) }
+        if let title = controller.title { object["title"] = shown(title) }
         let item = controller.navigationItem
         if item.title != nil || !item.allItems.isEmpty {
             var bar: [String: JSONValue] = [:]
-            if let title = item.title { bar["title"] = .string(title) }
+            if let title = item.title { bar["title"] = shown(title) }
             if let left = item.leftBarButtonItems, !left.isEmpty { bar["left"] = .array(left.map(barButton)) }
             if let right = item.rightBarButtonItems, !right.isEmpty { bar["right"] = .array(right.map(barButton)) }
             object["navigationItem"] = .object(bar)
         }
         if let alert = controller as? UIAlertController {
-            if let message = alert.message { object["message"] = .string(message) }
+            if let message = alert.message { object["message"] = shown(message) }
             object["actions"] = .array(
                 alert.actions.map { action in
-                    var entry: [String: JSONValue] = ["title": .string(action.title ?? "")]
+                    var entry: [String: JSONValue] = ["title": shown(action.title ?? "")]
                     if !action.isEnabled { entry["enabled"] = .bool(false) }
                     return .object(entry)
                 }
@@ -53,7 +84,7 @@ enum VisibleTree {
         }
         if let view = controller.view {
             let views = content(of: view)
-            if !views.isEmpty { object["views"] = .array(views) }
+            if !views.isEmpty { object["views"] = .array(Array(views.prefix(maximumViews))) }
         }
         if !controller.children.isEmpty {
             object["children"] = .array(controller.children.map { self.controller($0) })
@@ -76,23 +107,23 @@ enum VisibleTree {
         var object: [String: JSONValue] = [:]
         switch view {
         case let field as UITextField:
-            object["field"] = .string(field.accessibilityIdentifier ?? field.placeholder ?? "")
+            object["field"] = shown(field.accessibilityIdentifier ?? field.placeholder ?? "")
             let text = field.text ?? ""
-            object["text"] = .string(field.isSecureTextEntry ? String(repeating: "•", count: text.count) : text)
-            if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder) }
+            object["text"] = field.isSecureTextEntry ? shown(String(repeating: "•", count: min(text.count, 64))) : shown(text)
+            if let placeholder = field.placeholder { object["placeholder"] = shown(placeholder) }
             if !field.isEnabled { object["enabled"] = .bool(false) }
         case let button as UIButton:
-            object["button"] = .string(button.currentTitle ?? button.currentImage?.name ?? "")
+            object["button"] = shown(button.currentTitle ?? button.currentImage?.name ?? "")
             if !button.isEnabled { object["enabled"] = .bool(false) }
         case let label as UILabel:
-            object["label"] = .string(label.text ?? "")
+            object["label"] = shown(label.text ?? "")
         case let table as UITableView:
             object["table"] = .array(sections(of: table))
         default:
             return nil
         }
         if let identifier = view.accessibilityIdentifier {
-            object["identifier"] = .string(identifier)
+            object["identifier"] = shown(identifier)
             if identifier.hasSuffix(".transient") { object["transient"] = .bool(true) }
         }
         return .object(object)
@@ -106,8 +137,8 @@ enum VisibleTree {
             for row in 0..<table.numberOfRows(inSection: section) where rowsLeft > 0 {
                 rowsLeft -= 1
                 guard let cell = table.cellForRow(at: IndexPath(row: row, section: section)) else { continue }
-                var entry: [String: JSONValue] = ["text": .string(cell.shownText ?? "")]
-                if let detail = cell.shownSecondaryText, !detail.isEmpty { entry["detail"] = .string(detail) }
+                var entry: [String: JSONValue] = ["text": shown(cell.shownText ?? "")]
+                if let detail = cell.shownSecondaryText, !detail.isEmpty { entry["detail"] = shown(detail) }
                 if cell.accessoryType == .checkmark { entry["checked"] = .bool(true) }
                 if table.indexPathForSelectedRow == IndexPath(row: row, section: section) {
                     entry["selected"] = .bool(true)
@@ -116,7 +147,7 @@ enum VisibleTree {
             }
             var entry: [String: JSONValue] = ["rows": .array(rows)]
             if let header = table.dataSource?.tableView(table, titleForHeaderInSection: section) {
-                entry["header"] = .string(header)
+                entry["header"] = shown(header)
             }
             sections.append(.object(entry))
         }
@@ -124,9 +155,9 @@ enum VisibleTree {
     }
 
     private static func barButton(_ item: UIBarButtonItem) -> JSONValue {
-        var object: [String: JSONValue] = ["button": .string(item.names.first ?? item.image?.name ?? "")]
+        var object: [String: JSONValue] = ["button": shown(item.names.first ?? item.image?.name ?? "")]
         if !item.isEnabled { object["enabled"] = .bool(false) }
-        if let identifier = item.accessibilityIdentifier { object["identifier"] = .string(identifier) }
+        if let identifier = item.accessibilityIdentifier { object["identifier"] = shown(identifier) }
         return .object(object)
     }
 }

@@ -37,6 +37,15 @@ extension WorkerSession {
         guard !name.isEmpty else {
             return refuse("pushViewController", "the controller has an empty restorationIdentifier")
         }
+        // The limits a client's push obeys (SceneLimits): the app's own may not exceed them.
+        if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("pushViewController", refusal) }
+        let queuedPushes = deferredChanges.count { if case .push = $0 { true } else { false } }
+        guard navigationController.viewControllers.count + queuedPushes < SceneLimits.maximumStackDepth else {
+            return refuse(
+                "pushViewController(\(name))",
+                "the navigation stack is at its limit of \(SceneLimits.maximumStackDepth) view controllers"
+            )
+        }
         guard !navigationController.viewControllers.contains(where: { $0 === controller }),
             !deferredChanges.contains(where: { if case .push(let queued) = $0 { queued === controller } else { false } }
             )
@@ -87,9 +96,15 @@ extension WorkerSession {
         guard let root = navigationController.viewControllers.first, controllers.first === root else {
             return refuse(action, "the stack must start with the root the scene connected with")
         }
+        guard controllers.count <= SceneLimits.maximumStackDepth else {
+            return refuse(action, "the stack may hold at most \(SceneLimits.maximumStackDepth) view controllers")
+        }
         for (index, controller) in controllers.enumerated() {
             guard !controller.restorationIdentifier.isEmpty else {
                 return refuse(action, "a controller has an empty restorationIdentifier")
+            }
+            if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) {
+                return refuse(action, refusal)
             }
             guard !controllers[..<index].contains(where: { $0 === controller }) else {
                 return refuse(action, "\(controller.restorationIdentifier) is in the stack twice")
@@ -111,6 +126,7 @@ extension WorkerSession {
     ) {
         let name = controller.restorationIdentifier
         guard !name.isEmpty else { return refuse("present", "the controller has an empty restorationIdentifier") }
+        if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("present", refusal) }
         guard controller.presentingViewController == nil,
             !navigationController.viewControllers.contains(where: { $0 === controller })
         else {

@@ -41,6 +41,7 @@ extension WorkerSession {
     private func addChildRefusal(_ child: UIViewController, to parent: UIViewController) -> String? {
         let name = child.restorationIdentifier
         guard !name.isEmpty else { return "the controller has an empty restorationIdentifier" }
+        if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refusal }
         guard parent === frontmostController || isQueuedToBeFrontmost(parent) else {
             return "only the frontmost view controller (the presented one, else the top of the stack) adds children"
         }

@@ -130,7 +130,7 @@ extension WorkerSession {
         case .user(let action):
             try performUserAction(action)
         case .inspect:
-            return VisibleTree.of(scene, state: state)
+            return VisibleTree.bounded(scene, state: state)
         }
         return nil
     }

@@ -1,0 +1,77 @@
+/// The sizes every change to a scene obeys, whoever asks for it: a client's request (the
+/// host checks it where it enters) and the app's own change (the worker checks it in the
+/// app's API, where an over-limit change fails with nothing changed). One table, so that the
+/// app cannot make what a client could not: a stack or a name the host would then refuse to
+/// store, or a value whose echo a healthy worker could not send back.
+public enum SceneLimits {
+    /// The longest view controller name, in bytes of its JSON string (quotes and escapes
+    /// included): names are saved with the restoration state, the stack's and the children's.
+    public static let maximumViewControllerNameBytes = 256
+    /// The deepest navigation stack.
+    public static let maximumStackDepth = 256
+    /// How deep a value may nest that the trace records as an event's `value` (a notify's
+    /// value): an event frame wraps it in two objects (`{"event":{…,"value":…}}`), and every
+    /// reader of frames parses at most `JSONParser.defaultMaximumDepth` levels.
+    public static let maximumValueDepth = JSONParser.defaultMaximumDepth - 2
+    /// How deep a user activity's `userInfo` may nest: its echo wraps it once more
+    /// (`"value":{"activityType":…,"userInfo":…}`).
+    public static let maximumUserInfoDepth = maximumValueDepth - 1
+
+    /// The bytes of `name` as a JSON string, or nil when it has more UTF-8 bytes than the
+    /// limit (too long however it is escaped).
+    public static func viewControllerNameBytes(_ name: String) -> Int? {
+        guard name.utf8.count + 2 <= maximumViewControllerNameBytes else { return nil }
+        var bytes: [UInt8] = []
+        JSONWriter.writeString(name, into: &bytes)
+        return bytes.count
+    }
+
+    /// Why the view controller name `name` cannot be used, or nil.
+    public static func viewControllerNameRefusal(_ name: String) -> String? {
+        if name.isEmpty { return "an empty view controller name" }
+        if let bytes = viewControllerNameBytes(name), bytes <= maximumViewControllerNameBytes { return nil }
+        return "a view controller name may take at most \(maximumViewControllerNameBytes) bytes as JSON"
+    }
+
+    /// The larger of the two frames a user activity makes on its way to a scene: the
+    /// `continueUserActivity` request and the worker's echo of it (the same activity in a
+    /// longer envelope). Both must fit the frame limit.
+    public static func continueUserActivityFrameBytes(activityType: String, userInfo: JSONValue?) -> Int {
+        var request: [UInt8] = []
+        HostCommand.request(id: Int.max, .continueUserActivity(activityType: activityType, userInfo: userInfo))
+            .encode(into: &request)
+        var echo: [UInt8] = []
+        WorkerMessage.callback(
+            CallbackEvent(
+                .continueUserActivity,
+                value: .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
+            )
+        ).encode(into: &echo)
+        return max(request.count, echo.count)
+    }
+
+    /// Why a user activity cannot be handed to a scene whose frames are limited to
+    /// `frameLimit` bytes, or nil.
+    public static func userActivityRefusal(activityType: String, userInfo: JSONValue?, frameLimit: Int) -> String? {
+        if let userInfo, userInfo.nestingDepth > maximumUserInfoDepth {
+            return "userInfo nests deeper than \(maximumUserInfoDepth) levels"
+        }
+        let bytes = continueUserActivityFrameBytes(activityType: activityType, userInfo: userInfo)
+        guard bytes <= frameLimit else {
+            return "the activity would take a \(bytes)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
+        }
+        return nil
+    }
+}
+
+extension JSONValue {
+    /// The levels of arrays and objects: 0 for a scalar, 1 for `[]` or `[1]`, 2 for `[[]]`.
+    /// (Recursive: a parsed value is at most `JSONParser.defaultMaximumDepth` deep.)
+    public var nestingDepth: Int {
+        switch self {
+        case .null, .bool, .int, .double, .string: 0
+        case .array(let elements): 1 + (elements.lazy.map(\.nestingDepth).max() ?? 0)
+        case .object(let members): 1 + (members.values.lazy.map(\.nestingDepth).max() ?? 0)
+        }
+    }
+}

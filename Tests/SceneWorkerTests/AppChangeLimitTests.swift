@@ -1,0 +1,89 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// An app's own changes obey every limit a client's request obeys (SceneLimits): an
+/// over-limit change fails in the app's API, and nothing is sent or changed.
+@MainActor
+@Suite struct AppChangeLimitTests {
+    private func navigation(_ h: Harness) -> NavigationController {
+        h.session.scene!.window.rootViewController
+    }
+
+    @Test func anAppPushOfAnOverlongNameIsRefusedAndNothingChanges() {
+        let h = Harness()
+        h.connect()
+        _ = h.session.takeOutput()
+        let long = String(repeating: "x", count: 400 * 1024)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: long), animated: true)
+        #expect(h.session.takeOutput().isEmpty, "no change, no callback")
+        #expect(navigation(h).viewControllers.map(\.restorationIdentifier) == ["Root"])
+        // The longest name a client may push is the longest the app may.
+        let longest = String(repeating: "y", count: SceneLimits.maximumViewControllerNameBytes - 2)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: longest), animated: true)
+        #expect(navigation(h).viewControllers.last?.restorationIdentifier == longest)
+    }
+
+    @Test func anAppPushPastTheStackLimitIsRefused() {
+        let h = Harness()
+        h.connect()
+        for index in 1..<SceneLimits.maximumStackDepth {
+            navigation(h).pushViewController(UIViewController(restorationIdentifier: "V\(index)"), animated: false)
+            _ = h.session.takeOutput()
+            h.session.beginMainQueueTurn()  // each push its own turn: the per-turn budget is not what is tested
+        }
+        #expect(navigation(h).viewControllers.count == SceneLimits.maximumStackDepth)
+        navigation(h).pushViewController(UIViewController(restorationIdentifier: "OneTooMany"), animated: false)
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(navigation(h).viewControllers.count == SceneLimits.maximumStackDepth)
+    }
+
+    @Test func anActivationWhoseUserInfoCouldNotBeForwardedFailsAtTheChange() {
+        let h = Harness()
+        h.connect()
+        _ = h.session.takeOutput()
+        var deep: [AnyHashable: Any] = ["leaf": 1]
+        for _ in 0..<SceneLimits.maximumUserInfoDepth { deep = ["inner": deep] }
+        let activity = UserActivity(activityType: "compose")
+        activity.userInfo = deep
+        var failure: SceneRequestError?
+        Application.shared.requestSceneSessionActivation(nil, userActivity: activity) { failure = $0 }
+        #expect(failure?.description.contains("deeper") == true)
+        #expect(h.session.takeOutput().isEmpty, "nothing is sent")
+
+        let big = UserActivity(activityType: "compose")
+        big.userInfo = ["text": String(repeating: "z", count: FrameLimits.defaultMaximumFrameSize)]
+        failure = nil
+        Application.shared.requestSceneSessionActivation(nil, userActivity: big) { failure = $0 }
+        #expect(failure?.description.contains("frame limit") == true)
+        #expect(h.session.takeOutput().isEmpty)
+
+        // Just within the limits: accepted and sent.
+        let fine = UserActivity(activityType: "compose")
+        fine.userInfo = ["text": "draft"]
+        Application.shared.requestSceneSessionActivation(nil, userActivity: fine) { _ in Issue.record("refused") }
+        #expect(h.session.takeOutput().count == 1)
+    }
+
+    @Test func theVisibleTreeFitsAFrameWhateverTheAppShows() {
+        let h = Harness()
+        h.connect()
+        let root = navigation(h).viewControllers[0]
+        for _ in 0..<2000 {
+            let label = UILabel()
+            label.text = String(repeating: "w", count: 10_000)
+            root.view.addSubview(label)
+        }
+        let tree = VisibleTree.bounded(h.session.scene, state: .foregroundActive)
+        var bytes: [UInt8] = []
+        JSONWriter.write(tree, into: &bytes)
+        #expect(bytes.count <= VisibleTree.maximumTreeBytes)
+        guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.first?["views"] else {
+            Issue.record("no views in \(tree)")
+            return
+        }
+        #expect(views.count == VisibleTree.maximumViews)
+        #expect(views.first?["label"] == .string(String(repeating: "w", count: VisibleTree.maximumTextCharacters) + "…"))
+    }
+}
