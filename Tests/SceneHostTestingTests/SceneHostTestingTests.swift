@@ -130,12 +130,13 @@ import Testing
             var wrong = expected
             wrong.swapAt(2, 3)
             wrong[0] = "Detail.init"
+            let line = #line + 1  // inside a macro's closure, #line is the macro's
             let mismatch = try #require(throws: CallbackOrderMismatch.self) {
                 try expectCallbacks(push, wrong, scene: "A")
             }
             #expect(
                 mismatch.description == """
-                    callbacks of scene A differ from the expected ones (- expected, + actual):
+                    callbacks of scene A differ from the expected ones at \(#fileID):\(line) (- expected, + actual):
                     - Detail.init
                     + Detail.loadView
                       Detail.viewDidLoad
@@ -154,10 +155,20 @@ import Testing
 
     @Test func theDiffHandlesEmptyAndDisjointSides() throws {
         try expectCallbacks([], [])
-        let missing = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks([], ["a", "b"]) }
-        #expect(missing.description == "callbacks differ from the expected ones (- expected, + actual):\n- a\n- b")
-        let extra = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks(["a"], [], scene: "S") }
-        #expect(extra.description == "callbacks of scene S differ from the expected ones (- expected, + actual):\n+ a")
+        let missing = try #require(throws: CallbackOrderMismatch.self) {
+            try expectCallbacks([], ["a", "b"], fileID: "Tests/File.swift", line: 7)
+        }
+        #expect(
+            missing.description
+                == "callbacks differ from the expected ones at Tests/File.swift:7 (- expected, + actual):\n- a\n- b"
+        )
+        let extra = try #require(throws: CallbackOrderMismatch.self) {
+            try expectCallbacks(["a"], [], scene: "S", fileID: "Tests/File.swift", line: 8)
+        }
+        #expect(
+            extra.description
+                == "callbacks of scene S differ from the expected ones at Tests/File.swift:8 (- expected, + actual):\n+ a"
+        )
         let swapped = try #require(throws: CallbackOrderMismatch.self) { try expectCallbacks(["b", "a"], ["a", "b"]) }
         #expect(swapped.description.hasSuffix("\n- a\n  b\n+ a"))
     }
