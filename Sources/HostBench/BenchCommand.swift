@@ -245,7 +245,8 @@ package enum BenchCommand {
                     floorName: floor.kind.name + suffix,
                     // Not slower than a push, within the run's noise.
                     target: .ratioAtMost(1.1),
-                    note: kind.note + " (two requests), against " + (kind.floor == nil ? "a push and its pop" : floor.kind.note) + where_
+                    note: kind.note + " (two requests), against "
+                        + (kind.floor == nil ? "a push and its pop" : floor.kind.note) + where_
                 )
             )
         }

@@ -13,10 +13,12 @@ extension CallbackName {
         switch self {
         case .didFinishLaunching: [.applicationDidFinishLaunchingNotification]
         case .willConnectTo: [.sceneWillConnectNotification]
-        case .sceneWillEnterForeground: [.sceneWillEnterForegroundNotification, .applicationWillEnterForegroundNotification]
+        case .sceneWillEnterForeground:
+            [.sceneWillEnterForegroundNotification, .applicationWillEnterForegroundNotification]
         case .sceneDidBecomeActive: [.sceneDidActivateNotification, .applicationDidBecomeActiveNotification]
         case .sceneWillResignActive: [.sceneWillDeactivateNotification, .applicationWillResignActiveNotification]
-        case .sceneDidEnterBackground: [.sceneDidEnterBackgroundNotification, .applicationDidEnterBackgroundNotification]
+        case .sceneDidEnterBackground:
+            [.sceneDidEnterBackgroundNotification, .applicationDidEnterBackgroundNotification]
         case .sceneDidDisconnect: [.sceneDidDisconnectNotification]
         case .applicationWillTerminate: [.applicationWillTerminateNotification]
         case .applicationDidReceiveMemoryWarning: [.applicationDidReceiveMemoryWarningNotification]

@@ -26,7 +26,8 @@ public func UIApplicationMain(
     guard let name = delegateClassName, let delegateClass = _typeByName(name) as? UIResponder.Type,
         delegateClass is any UIApplicationDelegate.Type
     else {
-        let message = "UIApplicationMain: no app delegate class \(delegateClassName ?? "nil"); pass NSStringFromClass(AppDelegate.self)\n"
+        let message =
+            "UIApplicationMain: no app delegate class \(delegateClassName ?? "nil"); pass NSStringFromClass(AppDelegate.self)\n"
         FileHandle.standardError.write(Data(message.utf8))
         exit(2)
     }

@@ -15,7 +15,8 @@ import Testing
 
     /// The rows of the first table of the top controller of a visible tree.
     private static func rows(_ tree: JSONValue) -> [String] {
-        guard case .array(let stack)? = tree["stack"], let top = stack.last, case .array(let views)? = top["views"] else {
+        guard case .array(let stack)? = tree["stack"], let top = stack.last, case .array(let views)? = top["views"]
+        else {
             return []
         }
         for view in views {
@@ -61,7 +62,12 @@ import Testing
         }
         let callbacks = host.callbacks(of: "A")
         let selected = try #require(callbacks.firstIndex(of: "userAction"))
-        #expect(callbacks[selected...].prefix(3) == ["userAction", "DetailViewController.loadView", "DetailViewController.viewDidLoad"], "the app's push follows")
+        #expect(
+            callbacks[selected...].prefix(3) == [
+                "userAction", "DetailViewController.loadView", "DetailViewController.viewDidLoad",
+            ],
+            "the app's push follows"
+        )
         #expect(host.verifyTrace() == nil)
     }
 
@@ -81,7 +87,9 @@ import Testing
                 .user(.selectRow(section: 0, row: 0)), .user(.typeText(field: "title", text: "x")),
                 .user(.tapControl(control: "add")), .user(.alertAction(title: "Add")),
             ] {
-                await #expect(throws: HostError.self, "\(operation) while inactive") { try await scene.perform(operation) }
+                await #expect(throws: HostError.self, "\(operation) while inactive") {
+                    try await scene.perform(operation)
+                }
             }
             try await within(.seconds(60), "background") {
                 try await scene.background()
@@ -137,9 +145,17 @@ import Testing
                 ["UISceneWillEnterForegroundNotification", "UIApplicationWillEnterForegroundNotification"]
             )
         )
-        #expect(follows("sceneDidBecomeActive", ["UISceneDidActivateNotification", "UIApplicationDidBecomeActiveNotification"]))
         #expect(
-            follows("sceneWillResignActive", ["UISceneWillDeactivateNotification", "UIApplicationWillResignActiveNotification"])
+            follows(
+                "sceneDidBecomeActive",
+                ["UISceneDidActivateNotification", "UIApplicationDidBecomeActiveNotification"]
+            )
+        )
+        #expect(
+            follows(
+                "sceneWillResignActive",
+                ["UISceneWillDeactivateNotification", "UIApplicationWillResignActiveNotification"]
+            )
         )
         #expect(
             follows(

@@ -62,13 +62,18 @@ import Testing
             }
         }
         let ran = Set(LifecycleDocsTests.read(log).split(separator: "\n").map(String.init))
-        #expect(Self.expected.subtracting(ran).isEmpty, "declared but never ran: \(Self.expected.subtracting(ran).sorted())")
+        #expect(
+            Self.expected.subtracting(ran).isEmpty,
+            "declared but never ran: \(Self.expected.subtracting(ran).sorted())"
+        )
     }
 
     @Test func everySignatureTheRuntimeDoesNotCallFailsToCompile() async throws {
         let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
         let source = makeTemporaryDirectory() + "/Unsupported.swift"
-        let text = LifecycleDocsTests.read(LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/Unsupported.swift.txt")
+        let text = LifecycleDocsTests.read(
+            LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/Unsupported.swift.txt"
+        )
         #expect(writeFile(source, text))
         let declared = text.split(separator: "\n").filter { $0.contains("func ") && !$0.contains("var window") }.count
         let swiftc = Self.executable(named: "swiftc")

@@ -84,6 +84,8 @@ import Testing
             return
         }
         #expect(views.count == VisibleTree.maximumViews)
-        #expect(views.first?["label"] == .string(String(repeating: "w", count: VisibleTree.maximumTextCharacters) + "…"))
+        #expect(
+            views.first?["label"] == .string(String(repeating: "w", count: VisibleTree.maximumTextCharacters) + "…")
+        )
     }
 }

@@ -32,7 +32,11 @@ import Testing
             try await notes.selectRow(2)
             let detail = try await notes.inspect()
             #expect(Self.top(detail)?["title"] == "Coffee")
-            #expect(Self.top(detail)?["views"] == [["field": "title", "identifier": "title", "placeholder": "Title", "text": "Coffee"]])
+            #expect(
+                Self.top(detail)?["views"] == [
+                    ["field": "title", "identifier": "title", "placeholder": "Title", "text": "Coffee"]
+                ]
+            )
 
             try await notes.typeText("Decaf", into: "title")
             try await notes.tapControl("Save")

@@ -11,7 +11,12 @@ import Testing
         try await withSceneHost(configuration: .forTesting(worker: [worker])) { host in
             let scene = try host.scene("Main")
             try await scene.move(to: .foregroundActive)
-            #expect(host.callbacks(of: "Main").prefix(4) == ["willFinishLaunching", "didFinishLaunching", "UIApplicationDidFinishLaunchingNotification", "configurationForConnecting"])
+            #expect(
+                host.callbacks(of: "Main").prefix(4) == [
+                    "willFinishLaunching", "didFinishLaunching", "UIApplicationDidFinishLaunchingNotification",
+                    "configurationForConnecting",
+                ]
+            )
             #expect(host.callbacks(of: "Main").contains("Root.viewDidLoad"), "made the storyboard way")
             try await scene.move(to: .background)
             #expect(host.restoration(of: "Main") == nil)  // the template saves nothing

@@ -39,7 +39,12 @@ package final class PrewarmedWorkers: Sendable {
     package let environment: [String: String]?
     private let state = Locked(State())
 
-    package init(argv: [String], capacity: Int, scheduling: ChildProcess.Scheduling, environment: [String: String]? = nil) {
+    package init(
+        argv: [String],
+        capacity: Int,
+        scheduling: ChildProcess.Scheduling,
+        environment: [String: String]? = nil
+    ) {
         self.environment = environment
         self.argv = argv
         self.capacity = max(0, capacity)
@@ -143,7 +148,12 @@ package final class PrewarmedWorkers: Sendable {
 
     /// On the spawn thread. A failed spawn is not retried until the next launch has ended.
     private func spawnOne() {
-        let child = try? ChildProcess.spawn(argv: argv, environment: environment, scheduling: scheduling, ownCgroup: true)
+        let child = try? ChildProcess.spawn(
+            argv: argv,
+            environment: environment,
+            scheduling: scheduling,
+            ownCgroup: true
+        )
         let kept = state.withLock { state -> Bool in
             guard let child, !state.isClosed else { return false }
             state.idle.append(child)

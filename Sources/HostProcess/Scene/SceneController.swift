@@ -89,9 +89,9 @@ package actor SceneController {
         }
     }
 
-    private func performIsolated(_ op: SceneOperation) async throws {
+    private func performIsolated(_ op: SceneOperation, delivering box: DeliveredValue? = nil) async throws {
         try await withUnsafeThrowingContinuationFromAnyThread { continuation in
-            begin(op, continuation)
+            begin(op, continuation, delivering: box)
         }
     }
 
@@ -112,19 +112,14 @@ package actor SceneController {
     package nonisolated func performReturningValue(_ op: SceneOperation) async throws -> JSONValue {
         let box = DeliveredValue()
         if EventLoop.shared.inEventLoop {
-            try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuationFromAnyThread {
+                (continuation: UnsafeContinuation<Void, any Error>) in
                 self.onLoop { $0.begin(op, continuation, delivering: box) }
             }
         } else {
-            try await performReturningValueIsolated(op, box)
+            try await performIsolated(op, delivering: box)
         }
         return box.value ?? .null
-    }
-
-    private func performReturningValueIsolated(_ op: SceneOperation, _ box: DeliveredValue) async throws {
-        try await withUnsafeThrowingContinuationFromAnyThread { continuation in
-            begin(op, continuation, delivering: box)
-        }
     }
 
     /// Records `event` (about this scene, from outside its queue) after the work queued
@@ -597,10 +592,4 @@ private struct ArmedTimer {
     package var deadline: LoopInstant
     package var loopDeadline: LoopInstant
     package var loopID: EventLoopTimerID
-}
-
-/// A value a request's reply carried, handed from the loop to the caller it resumes (which
-/// reads it only after that resumption).
-final class DeliveredValue: @unchecked Sendable {
-    var value: JSONValue?
 }

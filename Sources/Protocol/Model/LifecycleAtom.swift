@@ -265,7 +265,8 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             return [.callback(.touchesEnded, vc: top)]
         case .selectTab:
             return Self.selectTabSteps(from: top, loading: controller ?? "", in: context)
-        case .stateRestoration, .notification, .userAction, .beginBackgroundTask, .backgroundTaskExpiration, .endBackgroundTask,
+        case .stateRestoration, .notification, .userAction, .beginBackgroundTask, .backgroundTaskExpiration,
+            .endBackgroundTask,
             .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration:
             return []
         case .appFirstAppearance:

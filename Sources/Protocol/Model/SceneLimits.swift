@@ -58,7 +58,8 @@ public enum SceneLimits {
         }
         let bytes = continueUserActivityFrameBytes(activityType: activityType, userInfo: userInfo)
         guard bytes <= frameLimit else {
-            return "the activity would take a \(bytes)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
+            return
+                "the activity would take a \(bytes)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
         }
         return nil
     }

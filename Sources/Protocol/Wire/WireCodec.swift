@@ -129,7 +129,10 @@ extension HostCommand {
         case .removeChild: operation = .removeChild(viewController: try message.nonEmptyString("vc"))
         case .selectRow:
             operation = .user(
-                .selectRow(section: try message.nonNegativeInteger("section"), row: try message.nonNegativeInteger("row"))
+                .selectRow(
+                    section: try message.nonNegativeInteger("section"),
+                    row: try message.nonNegativeInteger("row")
+                )
             )
         case .typeText:
             operation = .user(.typeText(field: try message.nonEmptyString("field"), text: try message.string("text")))

@@ -100,7 +100,8 @@ package enum RequestLimits {
                 throw HostError.requestTooLarge(
                     scene: scene,
                     op: op.name,
-                    reason: "it would take a \(largest)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
+                    reason:
+                        "it would take a \(largest)-byte frame to or from the worker, over the frame limit of \(frameLimit)"
                 )
             }
         default:

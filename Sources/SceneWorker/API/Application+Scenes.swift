@@ -44,7 +44,9 @@ extension Application {
         // scene, whose echo of it must fit a frame too (SceneLimits).
         if let userActivity {
             guard userActivity.activityType.utf8.count <= Self.maximumActivityTypeBytes else {
-                errorHandler?(SceneRequestError(description: "an activity type over \(Self.maximumActivityTypeBytes) bytes"))
+                errorHandler?(
+                    SceneRequestError(description: "an activity type over \(Self.maximumActivityTypeBytes) bytes")
+                )
                 return
             }
             if let refusal = SceneLimits.userActivityRefusal(

@@ -109,7 +109,8 @@ enum VisibleTree {
         case let field as UITextField:
             object["field"] = shown(field.accessibilityIdentifier ?? field.placeholder ?? "")
             let text = field.text ?? ""
-            object["text"] = field.isSecureTextEntry ? shown(String(repeating: "•", count: min(text.count, 64))) : shown(text)
+            object["text"] =
+                field.isSecureTextEntry ? shown(String(repeating: "•", count: min(text.count, 64))) : shown(text)
             if let placeholder = field.placeholder { object["placeholder"] = shown(placeholder) }
             if !field.isEnabled { object["enabled"] = .bool(false) }
         case let button as UIButton:

@@ -215,7 +215,8 @@ extension WorkerSession {
 
         if app.rootFromStoryboard { root.runStoryboardInstantiation() }
         let scene = UIWindowScene(session: session, window: try makeWindow(root: root, options))
-        let sceneDelegate = (session.configuration.delegateClass?.init() as? any UISceneDelegate) ?? app.makeSceneDelegate()
+        let sceneDelegate =
+            (session.configuration.delegateClass?.init() as? any UISceneDelegate) ?? app.makeSceneDelegate()
         scene.delegate = sceneDelegate
         self.scene = scene
         self.sceneDelegate = sceneDelegate
@@ -273,7 +274,10 @@ extension WorkerSession {
             SceneSession(
                 persistentIdentifier: identifier,
                 role: SceneSession.windowApplicationRole,
-                configuration: SceneConfiguration(name: "Default Configuration", sessionRole: SceneSession.windowApplicationRole)
+                configuration: SceneConfiguration(
+                    name: "Default Configuration",
+                    sessionRole: SceneSession.windowApplicationRole
+                )
             )
         }
         applicationDelegate?.application(application, didDiscardSceneSessions: Set(discarded))

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The test suite's UIKit app: written as an iOS developer writes one (`import UIKit`, `@main`
 // on the app delegate, a plain controller owning a table, a detail screen with a text field
 // and a Save bar button, an alert, a timer autosave, observers of lifecycle notifications).

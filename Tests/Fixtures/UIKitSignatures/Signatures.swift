@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Every UIKit template signature the runtime calls, written as UIKit declares it. Each body
 // appends its name to the file $SIGNATURE_LOG, so a test proves the app's own code ran, not
 // only that the trace names the callback (UIKitSignatureTests). The signatures the runtime
