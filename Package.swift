@@ -49,7 +49,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "SceneHostTesting", dependencies: ["HostProcess", "Protocol"], swiftSettings: strict),
+        .target(name: "SceneHostTesting", dependencies: ["HostProcess", "HostTools", "Protocol"], swiftSettings: strict),
         // The test suite's own app on the worker runtime. (Examples/ is a package of its own.)
         .executableTarget(
             name: "custom-worker-fixture",
@@ -71,6 +71,13 @@ let package = Package(
             path: "Tests/Fixtures/UIKitSignatures",
             swiftSettings: strict
         ),
+        // An app with lifecycle bugs planted on request (`--bug`), for `hostctl fuzz` to find.
+        .executableTarget(
+            name: "fuzz-target-fixture",
+            dependencies: ["UIKit"],
+            path: "Tests/Fixtures/FuzzTarget",
+            swiftSettings: strict
+        ),
         // The Foundation half of `hostctl bench`'s codec benchmark, kept out of hostctl (every
         // worker is hostctl, and linking Foundation would cost each one memory and start time).
         .executableTarget(name: "FoundationJSONBench", swiftSettings: strict),
@@ -80,7 +87,7 @@ let package = Package(
             name: "HostProcessTests",
             dependencies: [
                 "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "SceneHostTesting",
-                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "uikit-signatures-fixture",
+                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "uikit-signatures-fixture", "fuzz-target-fixture",
                 "FoundationJSONBench",
             ],
             swiftSettings: strict

@@ -135,6 +135,42 @@ enum Help {
         return lines.joined(separator: "\n")
     }
 
+    static let fuzz = """
+        hostctl fuzz --worker PATH [ARG...] [--seed S] [--runs N] [--steps M] [--seconds T]
+                     [--instances N] [--root NAME] [--out FILE] [--json]
+        hostctl fuzz --replay FILE --worker PATH [ARG...]
+
+        Finds your app's lifecycle bugs: drives it through random legal lifecycles (the
+        foreground and the background, suspension, the system killing it while suspended
+        and the user coming back, interruptions, memory warnings, size changes, navigation,
+        and the user's hands: rows, fields, buttons, bar buttons and alert actions chosen
+        from what its screen shows), each run against real workers, and checks that
+          - the trace verifies against the lifecycle model;
+          - after the system kills the suspended app, the user comes back to the screen
+            they left (views whose accessibility identifier ends in .transient excepted);
+          - the app is never killed for a legal lifecycle (crash, watchdog, a background
+            task never ended, a protocol violation).
+        The first failure is shrunk to a minimal run, written as a scenario to FILE (hostctl
+        run FILE replays it) with a report beside it (FILE.txt: the steps, the two screens
+        side by side, the timeline). Exit 1 when something failed, 0 when every run held.
+
+          --worker PATH     the app (its worker executable); words after PATH are its
+                            arguments (or repeat --worker-arg ARG)
+          --seed S          seeds every run: the same seed gives the same runs (default 1)
+          --runs N          at most N runs (default 200)
+          --steps M         steps per run (default 20)
+          --seconds T       start no run after T seconds
+          --instances N     app instances at once (default: the CPUs, at least 2)
+          --root NAME       the controller the app launches with (default Root: the
+                            UIKit module's ViewController)
+          --out FILE        where the shrunk scenario goes (default fuzz-failure.json)
+          --json            one JSON object on stdout instead of the summary line
+          --replay FILE     run a saved failure again and check the same invariants
+
+        A progress line shows on a terminal. The summary says how many steps per second
+        ran and how long shrinking took.
+        """
+
     static let worker = """
         hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
                        [--background-task-on-enter-background] [--storyboard-root]

@@ -33,6 +33,7 @@ func main() async -> ExitCode {
         case "verify": return try Commands.verify(&arguments)
         case "bench": return try await BenchCommand.run(&arguments)
         case "stress": return try await StressCommand.run(&arguments)
+        case "fuzz": return try await FuzzCommand.run(&arguments)
         case "timeline": return try Commands.timeline(&arguments)
         case "control-bench": return try ControlBenchCommand.run(&arguments)
         case _ where ClientCommands.commands.contains(command): return try ClientCommands.run(&arguments)
@@ -41,7 +42,7 @@ func main() async -> ExitCode {
             return .success
         default:
             printError(
-                "hostctl: unknown command \"\(command)\" (commands: demo, run, verify, timeline, serve, stress, bench, "
+                "hostctl: unknown command \"\(command)\" (commands: demo, run, verify, timeline, serve, stress, fuzz, bench, "
                     + "worker; with a serving host: ps, events, quit, sleep and every scenario op, such as connect "
                     + "or push; see hostctl --help)"
             )

@@ -47,7 +47,13 @@ enum VisibleTree {
         var tree: [String: JSONValue] = ["state": .string(state.rawValue)]
         guard let scene else { return .object(tree) }
         let navigation = scene.window.rootViewController
-        tree["stack"] = .array(navigation.viewControllers.map { controller($0) })
+        // Below the top a user sees nothing but the back button's title: the identity and
+        // the title are shown, not the views (those load and update when they appear).
+        tree["stack"] = .array(
+            navigation.viewControllers.enumerated().map { index, shown in
+                index == navigation.viewControllers.count - 1 ? controller(shown) : covered(shown)
+            }
+        )
         if let presented = navigation.presentedViewController {
             tree["presented"] = controller(presented)
         }
@@ -58,6 +64,13 @@ enum VisibleTree {
             ])
         }
         return .object(tree)
+    }
+
+    /// A controller under the top of the stack: its identity and title.
+    static func covered(_ controller: UIViewController) -> JSONValue {
+        var object: [String: JSONValue] = ["vc": .string(controller.restorationIdentifier)]
+        if let title = controller.title { object["title"] = shown(title) }
+        return .object(object)
     }
 
     /// One controller: identity, title, navigation item, views, children, what it presents.

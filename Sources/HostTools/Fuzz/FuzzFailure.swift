@@ -1,0 +1,49 @@
+import HostProcess
+import Protocol
+
+/// What broke in a fuzz run, with the steps that led there.
+public struct FuzzFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Which invariant broke.
+    public enum Kind: String, Sendable, Hashable {
+        /// The trace does not verify against the lifecycle model.
+        case trace
+        /// After the system killed the suspended app, the user came back to another screen.
+        case restoration
+        /// The app died, or was killed by the system, in a legal lifecycle (a crash, a
+        /// watchdog, a background task not ended, a protocol violation).
+        case killed
+        /// An invariant the user wrote (`FuzzInvariant`) does not hold.
+        case invariant
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The steps of the run up to the failure, the failing one last.
+    public var steps: [FuzzStep]
+    /// For `restoration`: the visible tree the user left, and the one the app came back with.
+    public var left: JSONValue?
+    public var restored: JSONValue?
+    /// The run's scene's trace.
+    public var events: [TraceEvent] = []
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+
+    /// Whether `other` is the same failure, for shrinking: the same kind, and for a user's
+    /// invariant the same one.
+    func isSame(as other: FuzzFailure) -> Bool {
+        guard kind == other.kind else { return false }
+        return kind != .invariant || message == other.message
+    }
+}
+
+/// An invariant of the user's: a name, and a check of the visible tree (after every step
+/// the scene is active) and the run's trace so far; nil when it holds, else what is wrong.
+public struct FuzzInvariant: Sendable {
+    public var name: String
+    public var check: @Sendable (_ tree: JSONValue, _ events: [TraceEvent]) -> String?
+
+    public init(_ name: String, check: @escaping @Sendable (_ tree: JSONValue, _ events: [TraceEvent]) -> String?) {
+        self.name = name
+        self.check = check
+    }
+}

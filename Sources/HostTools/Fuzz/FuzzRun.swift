@@ -1,0 +1,255 @@
+import HostProcess
+import Protocol
+
+/// One fuzz run: one app instance (a scene of its own in the fuzzer's host), launched with
+/// `root`, driven through steps given or chosen at random from what is legal and what the
+/// screen offers, checked after every step.
+struct FuzzRun: Sendable {
+    let host: SceneHost
+    let scene: String
+    let root: String
+    let worker: [String]
+    let invariants: [FuzzInvariant]
+    /// How long a background app may take to be suspended (its suspend delay, plus a
+    /// background task it may hold, plus slack).
+    let suspendTimeout: Duration
+
+    /// Runs `given` steps, or `count` chosen with `generator`; returns the steps it ran and
+    /// the first failure. The scene is terminated and discarded afterwards.
+    func run(_ given: [FuzzStep]?, count: Int, generator: inout SeededGenerator) async -> (
+        steps: [FuzzStep], failure: FuzzFailure?
+    ) {
+        var executed: [FuzzStep] = []
+        var failure: FuzzFailure?
+        do {
+            let handle = try host.scene(scene)
+            try await handle.connect(root: root, worker: worker)
+            let total = given?.count ?? count
+            for index in 0..<total {
+                let step: FuzzStep
+                if let given {
+                    step = given[index]
+                } else {
+                    step = await choose(on: handle, &generator)
+                }
+                executed.append(step)
+                if let broken = await perform(step, on: handle) {
+                    // The app's death says more than the step that ran into it.
+                    failure = exitFailure() ?? broken
+                    break
+                }
+                if let broken = exitFailure() {
+                    failure = broken
+                    break
+                }
+                if let broken = await invariantFailure(handle) {
+                    failure = broken
+                    break
+                }
+            }
+            if failure == nil { failure = traceFailure() }
+            if failure == nil { failure = exitFailure() }
+            // Terminated, not discarded: a discard would reach the next run's app
+            // (`didDiscardSceneSessions`), and runs must not depend on each other.
+            try? await handle.terminate()
+        } catch {
+            failure = FuzzFailure(kind: .killed, message: "the run could not start: \(error)", steps: executed)
+        }
+        guard var found = failure else { return (executed, nil) }
+        found.steps = executed
+        found.events = events()
+        return (executed, found)
+    }
+
+    // MARK: - Steps
+
+    private func perform(_ step: FuzzStep, on handle: SceneHandle) async -> FuzzFailure? {
+        do {
+            switch step {
+            case .op(let op):
+                try await handle.perform(op)
+            case .systemKill:
+                return try await systemKill(handle)
+            }
+        } catch let error as HostError {
+            switch error {
+            // Not legal now, or the screen had no such target: the step did nothing.
+            case .refused, .workerError, .requestTooLarge:
+                return nil
+            default:
+                return FuzzFailure(kind: .killed, message: "\(step): \(error)", steps: [])
+            }
+        } catch {
+            return FuzzFailure(kind: .killed, message: "\(step): \(error)", steps: [])
+        }
+        return nil
+    }
+
+    /// The system kills the suspended app; the user comes back: the screen must be the one
+    /// the user left.
+    private func systemKill(_ handle: SceneHandle) async throws -> FuzzFailure? {
+        let status = await handle.status()
+        guard status.process == .running || status.process == .suspended, status.activation != .unattached else {
+            return nil
+        }
+        var left: JSONValue?
+        let mark = host.trace.lastSeq
+        if status.activation == .foregroundActive, status.process == .running {
+            left = try await handle.inspect()
+            try await handle.background()
+        } else if status.activation.isForeground {
+            try await handle.background()
+        }
+        if await handle.status().process != .suspended {
+            guard await suspendedOrExited(after: mark) else {
+                return exitFailure()
+                    ?? FuzzFailure(
+                        kind: .killed,
+                        message: "the app was not suspended within \(suspendTimeout) in the background",
+                        steps: []
+                    )
+            }
+        }
+        try await handle.kill()
+        try await handle.connect(root: root, worker: worker)
+        guard let left else { return nil }
+        let restored = try await handle.inspect()
+        guard left.restorable != restored.restorable else { return nil }
+        return FuzzFailure(
+            kind: .restoration,
+            message: "after the system killed the suspended app, the user came back to another screen",
+            steps: [],
+            left: left,
+            restored: restored
+        )
+    }
+
+    /// Waits, through the trace, until the scene's worker is suspended (true) or has exited
+    /// (false), at most `suspendTimeout`: a worker the system kills in the background (a
+    /// background task never ended) fails the step at once, not at the timeout.
+    private func suspendedOrExited(after mark: Int) async -> Bool {
+        let stream = host.trace.events(fromSeq: mark + 1)
+        let scene = self.scene
+        let timeout = suspendTimeout
+        return await withTaskGroup(of: Bool?.self) { group in
+            group.addTask {
+                for await event in stream where event.scene == scene {
+                    if event.processEvent == .suspended { return true }
+                    if event.processEvent == .exited { return false }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? false
+        }
+    }
+
+    /// A step chosen at random from what is legal in the scene's state and what its screen offers.
+    private func choose(on handle: SceneHandle, _ generator: inout SeededGenerator) async -> FuzzStep {
+        let status = await handle.status()
+        switch (status.activation, status.process) {
+        case (.foregroundActive, .running):
+            let screen = (try? await handle.inspect()).map(FuzzScreen.init) ?? FuzzScreen(.null)
+            var choices: [(weight: Int, step: FuzzStep)] = [
+                (2, .op(.background)), (1, .op(.deactivate)), (1, .op(.memoryWarning)), (3, .systemKill),
+                (1, .op(.resize(width: generator.chance(0.5) ? 390 : 1024, height: 844))),
+            ]
+            if !screen.alertActions.isEmpty {
+                let title = screen.alertActions[generator.next(below: screen.alertActions.count)]
+                choices.append((8, .op(.user(.alertAction(title: title)))))
+            } else if screen.presented != nil {
+                choices.append((2, .op(.swipeDismiss(completes: true))))
+                choices.append((1, .op(.dismiss)))
+            } else if screen.stackDepth > 1 {
+                choices.append((2, .op(.pop)))
+                choices.append((1, .op(.swipeBack(completes: generator.chance(0.7)))))
+            }
+            if screen.rowCount > 0 {
+                choices.append((4, .op(.user(.selectRow(section: 0, row: generator.next(below: screen.rowCount))))))
+            }
+            if !screen.fields.isEmpty {
+                let field = screen.fields[generator.next(below: screen.fields.count)]
+                let text = Self.texts[generator.next(below: Self.texts.count)]
+                choices.append((4, .op(.user(.typeText(field: field, text: text)))))
+            }
+            if !screen.controls.isEmpty {
+                let control = screen.controls[generator.next(below: screen.controls.count)]
+                choices.append((4, .op(.user(.tapControl(control: control)))))
+            }
+            return Self.pick(choices, &generator)
+        case (.foregroundInactive, _):
+            return Self.pick([(3, .op(.activate)), (1, .op(.background))], &generator)
+        case (.background, _):
+            return Self.pick([(3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning))], &generator)
+        default:
+            return .op(.connect(root: root, worker: worker))
+        }
+    }
+
+    /// What the user types: nothing, a word, a sentence, emoji.
+    static let texts = ["", "a", "Draft 7", "Groceries for the weekend", "🙂 ok", "x"]
+
+    private static func pick(_ choices: [(weight: Int, step: FuzzStep)], _ generator: inout SeededGenerator) -> FuzzStep {
+        var roll = generator.next(below: choices.reduce(0) { $0 + $1.weight })
+        for choice in choices {
+            if roll < choice.weight { return choice.step }
+            roll -= choice.weight
+        }
+        return choices[0].step
+    }
+
+    // MARK: - Invariants
+
+    /// The run's scene's events so far.
+    private func events() -> [TraceEvent] {
+        host.trace.history.filter { $0.scene == scene }
+    }
+
+    /// The app died without the fuzzer killing it.
+    private func exitFailure() -> FuzzFailure? {
+        for event in events() where event.processEvent == .exited {
+            switch event.reason {
+            case .killed?, .disconnected?, .terminated?, nil:
+                continue
+            case let reason?:
+                return FuzzFailure(
+                    kind: .killed,
+                    message: "the app's worker ended with reason \(reason) in a legal lifecycle",
+                    steps: []
+                )
+            }
+        }
+        return nil
+    }
+
+    /// The scene's trace against the lifecycle model.
+    private func traceFailure() -> FuzzFailure? {
+        var checker = SceneTraceChecker()
+        for event in events() {
+            if let violation = checker.check(event) {
+                return FuzzFailure(kind: .trace, message: "\(violation)", steps: [])
+            }
+        }
+        return nil
+    }
+
+    private func invariantFailure(_ handle: SceneHandle) async -> FuzzFailure? {
+        guard !invariants.isEmpty else { return nil }
+        let status = await handle.status()
+        guard status.activation == .foregroundActive, status.process == .running,
+            let tree = try? await handle.inspect()
+        else { return nil }
+        let events = events()
+        for invariant in invariants {
+            if let problem = invariant.check(tree, events) {
+                return FuzzFailure(kind: .invariant, message: "\(invariant.name): \(problem)", steps: [])
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,77 @@
+import HostProcess
+import Protocol
+
+/// Delta debugging over a failing run's steps (ddmin), then over their values: the smallest
+/// run found that fails the same way. Each try is a whole run against a fresh worker.
+struct FuzzShrinker {
+    let host: SceneHost
+    let configuration: FuzzConfiguration
+    /// Runs tried.
+    private(set) var attempts = 0
+    /// At most this many runs are tried.
+    static let maximumAttempts = 400
+
+    init(host: SceneHost, configuration: FuzzConfiguration) {
+        self.host = host
+        self.configuration = configuration
+    }
+
+    mutating func shrink(_ original: FuzzFailure) async -> FuzzFailure {
+        var best = original
+        // Steps: remove chunks, halving their size until single steps go.
+        var granularity = 2
+        while best.steps.count >= 2, attempts < Self.maximumAttempts {
+            let chunk = max(1, best.steps.count / granularity)
+            var reduced = false
+            var start = 0
+            while start < best.steps.count, attempts < Self.maximumAttempts {
+                var candidate = best.steps
+                candidate.removeSubrange(start..<min(start + chunk, candidate.count))
+                if let failure = await fails(candidate, like: original) {
+                    best = failure
+                    reduced = true
+                } else {
+                    start += chunk
+                }
+            }
+            if reduced {
+                granularity = max(granularity - 1, 2)
+            } else if chunk == 1 {
+                break
+            } else {
+                granularity = min(granularity * 2, best.steps.count)
+            }
+        }
+        // Values: the simplest text, the first row.
+        for index in best.steps.indices where attempts < Self.maximumAttempts {
+            var candidate = best.steps
+            switch candidate[index] {
+            case .op(.user(.typeText(let field, let text))) where text != "a":
+                candidate[index] = .op(.user(.typeText(field: field, text: "a")))
+            case .op(.user(.selectRow(let section, let row))) where row != 0:
+                candidate[index] = .op(.user(.selectRow(section: section, row: 0)))
+            default:
+                continue
+            }
+            if let failure = await fails(candidate, like: original) { best = failure }
+        }
+        return best
+    }
+
+    /// The failure `steps` run into, when it is `original`'s.
+    private mutating func fails(_ steps: [FuzzStep], like original: FuzzFailure) async -> FuzzFailure? {
+        attempts += 1
+        var generator = SeededGenerator(seed: 0)
+        let run = FuzzRun(
+            host: host,
+            scene: "shrink-\(attempts)",
+            root: configuration.root,
+            worker: configuration.worker,
+            invariants: configuration.invariants,
+            suspendTimeout: Fuzzer.suspendTimeout(configuration.host)
+        )
+        let outcome = await run.run(steps, count: steps.count, generator: &generator)
+        guard let failure = outcome.failure, failure.isSame(as: original) else { return nil }
+        return failure
+    }
+}

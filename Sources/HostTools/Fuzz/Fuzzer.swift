@@ -1,0 +1,183 @@
+import HostProcess
+import Protocol
+
+/// What `Fuzzer.run` does: which app, how many runs of how many steps, for how long.
+public struct FuzzConfiguration: Sendable {
+    /// The argv of the app's worker.
+    public var worker: [String]
+    /// The controller the app launches with (`connect --root`).
+    public var root = "Root"
+    /// Seeds every run: the same seed gives the same runs.
+    public var seed: UInt64 = 1
+    /// At most this many runs.
+    public var runs = 100
+    /// Steps per run.
+    public var steps = 30
+    /// Stop starting runs after this long (nil: no limit).
+    public var seconds: Double?
+    /// App instances at once (each run its own scene and worker).
+    public var instances = 2
+    /// The user's invariants, checked after every step the scene is active.
+    public var invariants: [FuzzInvariant] = []
+    /// The host's limits: short ones, so that suspension comes within milliseconds.
+    public var host: HostConfiguration
+
+    /// Runs of `worker`, with a host whose suspend delay is 50 ms.
+    public init(worker: [String]) {
+        self.worker = worker
+        var host = HostConfiguration(worker: worker)
+        host.suspendDelay = .milliseconds(50)
+        host.backgroundTaskLimit = .seconds(2)
+        host.prewarmedWorkers = 0
+        host.traceHistoryLimitBytes = 256 << 20
+        // What the app prints would bury the progress line; the report has the timeline.
+        host.forwardsWorkerStderr = false
+        self.host = host
+    }
+}
+
+/// What a fuzzing session found.
+public struct FuzzReport: Sendable {
+    /// Runs finished, and lifecycle steps run in them.
+    public var runs = 0
+    public var steps = 0
+    /// Seconds of fuzzing (shrinking aside).
+    public var seconds = 0.0
+    /// The failure found, shrunk; nil when every run held.
+    public var failure: FuzzFailure?
+    /// The failure as first found, before shrinking.
+    public var original: FuzzFailure?
+    /// How long shrinking took, and how many runs it tried.
+    public var shrinkSeconds = 0.0
+    public var shrinkRuns = 0
+    /// The run that failed (its seed is the session's seed and this index).
+    public var failingRun: Int?
+
+    /// Steps per second over the session.
+    public var stepsPerSecond: Double { seconds > 0 ? Double(steps) / seconds : 0 }
+}
+
+/// `hostctl fuzz`: random legal lifecycles against an app, checked against invariants, and
+/// the first failure shrunk to a minimal scenario.
+public enum Fuzzer {
+    /// Fuzzes `configuration.worker`; `progress` hears of each finished run (runs, steps).
+    public static func run(
+        _ configuration: FuzzConfiguration,
+        progress: (@Sendable (_ runs: Int, _ steps: Int) -> Void)? = nil
+    ) async throws -> FuzzReport {
+        let host = try SceneHost(configuration: configuration.host)
+        let start = ContinuousClock.now
+        let state = Locked(SessionState())
+        await withTaskGroup(of: Void.self) { group in
+            for instance in 0..<max(1, configuration.instances) {
+                group.addTask {
+                    var index = instance
+                    while true {
+                        let go = state.withLock { state -> Bool in
+                            state.failure == nil && index < configuration.runs
+                        }
+                        if !go { return }
+                        if let seconds = configuration.seconds, start.duration(to: .now) > .seconds(seconds) { return }
+                        var generator = SeededGenerator(seed: runSeed(configuration.seed, index))
+                        let run = FuzzRun(
+                            host: host,
+                            scene: "fuzz-\(index)",
+                            root: configuration.root,
+                            worker: configuration.worker,
+                            invariants: configuration.invariants,
+                            suspendTimeout: suspendTimeout(configuration.host)
+                        )
+                        let outcome = await run.run(nil, count: configuration.steps, generator: &generator)
+                        let counts = state.withLock { state -> (Int, Int) in
+                            state.runs += 1
+                            state.steps += outcome.steps.count
+                            if let failure = outcome.failure, state.failure == nil {
+                                state.failure = failure
+                                state.failingRun = index
+                            }
+                            return (state.runs, state.steps)
+                        }
+                        progress?(counts.0, counts.1)
+                        index += max(1, configuration.instances)
+                    }
+                }
+            }
+        }
+        var report = FuzzReport()
+        state.withLock { state in
+            report.runs = state.runs
+            report.steps = state.steps
+            report.original = state.failure
+            report.failingRun = state.failingRun
+        }
+        report.seconds = seconds(start.duration(to: .now))
+        if let original = report.original {
+            let shrinkStart = ContinuousClock.now
+            var shrinker = FuzzShrinker(host: host, configuration: configuration)
+            report.failure = await shrinker.shrink(original)
+            report.shrinkRuns = shrinker.attempts
+            report.shrinkSeconds = seconds(shrinkStart.duration(to: .now))
+        }
+        await host.quit()
+        return report
+    }
+
+    /// Runs `steps` once against `configuration.worker`; the failure, if they fail again.
+    public static func replay(_ steps: [FuzzStep], _ configuration: FuzzConfiguration) async throws -> FuzzFailure? {
+        let host = try SceneHost(configuration: configuration.host)
+        var generator = SeededGenerator(seed: 0)
+        let run = FuzzRun(
+            host: host,
+            scene: "replay",
+            root: configuration.root,
+            worker: configuration.worker,
+            invariants: configuration.invariants,
+            suspendTimeout: suspendTimeout(configuration.host)
+        )
+        let failure = await run.run(steps, count: steps.count, generator: &generator).failure
+        await host.quit()
+        return failure
+    }
+
+    /// A scenario that replays `failure`'s steps with `hostctl run` (and `fuzz --replay`).
+    public static func scenario(_ failure: FuzzFailure, _ configuration: FuzzConfiguration) -> JSONValue {
+        let scene = "App"
+        let timeout = suspendTimeout(configuration.host)
+        var steps: [Scenario.Step] = [.scene(scene, .connect(root: configuration.root))]
+        for step in failure.steps {
+            steps += step.scenarioSteps(scene: scene, root: configuration.root, suspendTimeout: timeout)
+        }
+        return .object([
+            "config": .object([
+                "suspendDelayMs": .int(Int(seconds(configuration.host.suspendDelay) * 1000)),
+                "worker": .array(configuration.worker.map { .string($0) }),
+            ]),
+            "steps": .array(steps.map { .object($0.jsonObject) }),
+        ])
+    }
+
+    /// The steps of a scenario `scenario(_:_:)` wrote, and the root it launches with.
+    public static func steps(of scenario: Scenario) -> (root: String, steps: [FuzzStep])? {
+        FuzzStep.steps(of: scenario, scene: "App")
+    }
+
+    static func runSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
+        seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    static func suspendTimeout(_ configuration: HostConfiguration) -> Duration {
+        configuration.suspendDelay + configuration.backgroundTaskLimit + .seconds(5)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    private struct SessionState: Sendable {
+        var runs = 0
+        var steps = 0
+        var failure: FuzzFailure?
+        var failingRun: Int?
+    }
+}

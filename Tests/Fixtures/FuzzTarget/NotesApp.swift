@@ -1,0 +1,184 @@
+// swift-format-ignore-file
+//
+// An app with lifecycle bugs planted on request, written as iOS developers write UIKit, for
+// hostctl fuzz to find (FuzzTests). `draft`: a sent message's draft comes back, because
+// the scene's userActivity is never cleared. `count`: the tap count is saved only in
+// viewWillDisappear, so a kill from the foreground loses it. `background-task`: the
+// upload's background task is never ended, not even when it expires. No flag: the app as it should be.
+
+import UIKit
+
+enum Bug: String {
+    case none, draft, count, backgroundTask = "background-task"
+
+    /// The first argument that names a bug (`draft`, or `--bug draft`).
+    static let planted: Bug = CommandLine.arguments.dropFirst().lazy.compactMap { Bug(rawValue: $0) }.first ?? .none
+}
+
+@MainActor
+final class AppState {
+    static let shared = AppState()
+    var messages: [String] = []
+    var count = 0
+    var draft: String?
+
+    /// What the scene saves: everything the user would expect back.
+    func activity() -> NSUserActivity {
+        let activity = NSUserActivity(activityType: "com.example.messages.state")
+        var info: [String: Any] = ["messages": messages, "count": count]
+        if let draft { info["draft"] = draft }
+        activity.userInfo = info
+        return activity
+    }
+
+    func restore(from activity: NSUserActivity) {
+        messages = activity.userInfo?["messages"] as? [String] ?? []
+        count = activity.userInfo?["count"] as? Int ?? 0
+        draft = activity.userInfo?["draft"] as? String
+    }
+}
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(_ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession, options: UIScene.ConnectionOptions) -> UISceneConfiguration {
+        return UISceneConfiguration(name: "Default Configuration", sessionRole: connectingSceneSession.role)
+    }
+}
+
+class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+    var window: UIWindow?
+    private var uploadTask: UIBackgroundTaskIdentifier = .invalid
+
+    func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+        guard let activity = session.stateRestorationActivity else { return }
+        AppState.shared.restore(from: activity)
+        scene.userActivity = activity
+        if let draft = AppState.shared.draft {
+            let compose = ComposeViewController()
+            compose.restoredDraft = draft
+            window?.rootViewController.pushViewController(compose, animated: false)
+        }
+    }
+
+    func sceneDidEnterBackground(_ scene: UIScene) {
+        // Upload what changed; the system gives the app a little time to finish. (An upload
+        // still running from the last trip to the background carries on.)
+        guard uploadTask == .invalid else { return }
+        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "upload") { [weak self] in
+            guard Bug.planted != .backgroundTask else { return }  // the bug: the task is never ended
+            self?.finishUpload()
+        }
+        guard Bug.planted != .backgroundTask else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(5)) { [weak self] in
+            self?.finishUpload()
+        }
+    }
+
+    func finishUpload() {
+        guard uploadTask != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(uploadTask)
+        uploadTask = .invalid
+    }
+
+    func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
+        return scene.userActivity
+    }
+}
+
+class MessagesViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
+    let tableView = UITableView()
+    let countLabel = UILabel()
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Messages"
+        tableView.dataSource = self
+        tableView.delegate = self
+        view.addSubview(tableView)
+        countLabel.accessibilityIdentifier = "count"
+        view.addSubview(countLabel)
+        let tap = UIButton(type: .system, primaryAction: UIAction(title: "Tap") { [weak self] _ in
+            AppState.shared.count += 1
+            self?.showCount()
+            if Bug.planted != .count { self?.save() }
+        })
+        view.addSubview(tap)
+        navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .compose, primaryAction: UIAction { [weak self] _ in
+            self?.navigationController?.pushViewController(ComposeViewController(), animated: true)
+        })
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        showCount()
+    }
+
+    override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        save()
+    }
+
+    func showCount() {
+        countLabel.text = "Tapped \(AppState.shared.count) times"
+    }
+
+    func save() {
+        view.window?.windowScene?.userActivity = AppState.shared.activity()
+    }
+
+    func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        return AppState.shared.messages.count
+    }
+
+    func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = UITableViewCell(style: .default, reuseIdentifier: nil)
+        cell.textLabel?.text = AppState.shared.messages[indexPath.row]
+        return cell
+    }
+}
+
+class ComposeViewController: UIViewController {
+    let bodyField = UITextField()
+    var restoredDraft: String?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "New Message"
+        bodyField.accessibilityIdentifier = "body"
+        bodyField.text = restoredDraft ?? ""
+        bodyField.addAction(UIAction { [weak self] _ in self?.saveDraft() }, for: .editingChanged)
+        view.addSubview(bodyField)
+        navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Send", image: nil, primaryAction: UIAction { [weak self] _ in
+            self?.send()
+        }, menu: nil)
+        AppState.shared.draft = bodyField.text
+    }
+
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        saveDraft()
+    }
+
+    override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        // Backing out of the message discards it.
+        if isMovingFromParent, AppState.shared.draft != nil {
+            AppState.shared.draft = nil
+            view.window?.windowScene?.userActivity = AppState.shared.activity()
+        }
+    }
+
+    func saveDraft() {
+        AppState.shared.draft = bodyField.text ?? ""
+        view.window?.windowScene?.userActivity = AppState.shared.activity()
+    }
+
+    func send() {
+        AppState.shared.messages.append(bodyField.text ?? "")
+        AppState.shared.draft = nil
+        if Bug.planted != .draft {
+            view.window?.windowScene?.userActivity = AppState.shared.activity()
+        }
+        navigationController?.popViewController(animated: true)
+    }
+}

@@ -1,0 +1,72 @@
+import HostProcess
+import HostTools
+import Protocol
+import Testing
+
+/// `hostctl fuzz` against an app with lifecycle bugs planted on request
+/// (Tests/Fixtures/FuzzTarget): each is found, shrunk to a few steps, and fails again when
+/// replayed; the app without bugs gives no false report.
+@Suite(.serialized) struct LifecycleFuzzTests {
+    static var app: String {
+        String(TestWorker.hostctl.dropLast("hostctl".count)) + "fuzz-target-fixture"
+    }
+
+    static func configuration(_ bug: String) -> FuzzConfiguration {
+        var configuration = FuzzConfiguration(worker: [app, bug])
+        configuration.root = "MessagesViewController"
+        configuration.runs = 60
+        configuration.steps = 12
+        configuration.seconds = 60
+        configuration.host.launchLimit = .seconds(60)
+        configuration.host.transitionLimit = .seconds(30)
+        return configuration
+    }
+
+    @Test(arguments: [("draft", FuzzFailure.Kind.restoration), ("count", .restoration), ("background-task", .killed)])
+    func aPlantedBugIsFoundShrunkAndReplayed(bug: String, kind: FuzzFailure.Kind) async throws {
+        let configuration = Self.configuration(bug)
+        let report = try await Fuzzer.run(configuration)
+        let failure = try #require(report.failure, "\(bug): nothing found in \(report.runs) runs")
+        #expect(failure.kind == kind, "\(failure)")
+        #expect(failure.steps.count <= 8, "\(failure.steps)")
+        #expect(failure.steps.count <= report.original?.steps.count ?? 0)
+        // The scenario it writes reads back as the same steps, and they fail again.
+        let scenario = try Scenario(json: Array(Fuzzer.scenario(failure, configuration).description.utf8))
+        let (root, steps) = try #require(Fuzzer.steps(of: scenario))
+        #expect(root == configuration.root)
+        #expect(steps == failure.steps)
+        let again = try #require(try await Fuzzer.replay(steps, configuration), "the shrunk run held on replay")
+        #expect(again.kind == kind)
+        if kind == .restoration {
+            #expect(failure.left != nil && failure.restored != nil && failure.left != failure.restored)
+        }
+    }
+
+    @Test func theAppWithoutBugsGivesNoFalseReport() async throws {
+        var configuration = Self.configuration("none")
+        configuration.runs = 16
+        let report = try await Fuzzer.run(configuration)
+        #expect(report.failure == nil, "\(report.failure.map { "\($0): \($0.steps)" } ?? "")")
+        #expect(report.runs == 16 || report.seconds >= 60)
+        #expect(report.steps > 0)
+    }
+
+    @Test func aUsersInvariantIsChecked() async throws {
+        var configuration = Self.configuration("none")
+        configuration.runs = 10
+        configuration.invariants = [
+            FuzzInvariant("never two messages") { tree, _ in
+                guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"],
+                    case .array(let sections)? = views.first?["table"], case .array(let rows)? = sections.first?["rows"]
+                else { return nil }
+                return rows.count >= 2 ? "\(rows.count) messages" : nil
+            }
+        ]
+        configuration.steps = 30
+        configuration.runs = 60
+        let report = try await Fuzzer.run(configuration)
+        let failure = try #require(report.failure)
+        #expect(failure.kind == .invariant)
+        #expect(failure.message.hasPrefix("never two messages"))
+    }
+}
