@@ -49,7 +49,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "SceneHostTesting", dependencies: ["HostProcess", "HostTools", "Protocol"], swiftSettings: strict),
+        .target(
+            name: "SceneHostTesting",
+            dependencies: ["HostProcess", "HostTools", "Protocol"],
+            swiftSettings: strict
+        ),
         // The test suite's own app on the worker runtime. (Examples/ is a package of its own.)
         .executableTarget(
             name: "custom-worker-fixture",
@@ -87,7 +91,8 @@ let package = Package(
             name: "HostProcessTests",
             dependencies: [
                 "SceneModel", "HostProcess", "HostTools", "HostBench", "CLISupport", "Protocol", "SceneHostTesting",
-                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "uikit-signatures-fixture", "fuzz-target-fixture",
+                "hostctl", "custom-worker-fixture", "uikit-app-fixture", "uikit-signatures-fixture",
+                "fuzz-target-fixture",
                 "FoundationJSONBench",
             ],
             swiftSettings: strict

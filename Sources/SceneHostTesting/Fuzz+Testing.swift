@@ -1,11 +1,12 @@
 import HostProcess
+import Protocol
+
 @_exported import struct HostTools.FuzzConfiguration
 @_exported import struct HostTools.FuzzFailure
 @_exported import struct HostTools.FuzzInvariant
 @_exported import struct HostTools.FuzzReport
 @_exported import enum HostTools.FuzzStep
 @_exported import enum HostTools.Fuzzer
-import Protocol
 
 /// `hostctl fuzz` from a test: random legal lifecycles against `worker`, checked against the
 /// lifecycle model, restoration after the system kills the suspended app, the app never

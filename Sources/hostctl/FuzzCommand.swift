@@ -29,7 +29,8 @@ enum FuzzCommand {
             }
             seconds = value
         }
-        let instances = try arguments.intOption("--instances", in: 1...64) ?? max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let instances =
+            try arguments.intOption("--instances", in: 1...64) ?? max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let root = try arguments.option("--root") ?? "Root"
         let out = try arguments.option("--out") ?? "fuzz-failure.json"
         let json = arguments.flag("--json")
@@ -69,7 +70,8 @@ enum FuzzCommand {
         if json {
             var object: [String: JSONValue] = [
                 "runs": .int(report.runs), "steps": .int(report.steps), "seconds": .double(report.seconds),
-                "stepsPerSecond": .double(report.stepsPerSecond), "instances": .int(instances), "seed": .string("\(seed)"),
+                "stepsPerSecond": .double(report.stepsPerSecond), "instances": .int(instances),
+                "seed": .string("\(seed)"),
             ]
             if let failure = report.failure {
                 object["failure"] = .object([

@@ -16,11 +16,17 @@ struct FuzzRun: Sendable {
 
     /// Runs `given` steps, or `count` chosen with `generator`; returns the steps it ran and
     /// the first failure. The scene is terminated and discarded afterwards.
-    func run(_ given: [FuzzStep]?, count: Int, generator: inout SeededGenerator) async -> (
+    func run(
+        _ given: [FuzzStep]?,
+        count: Int,
+        generator: inout SeededGenerator
+    ) async -> (
         steps: [FuzzStep], failure: FuzzFailure?
     ) {
         var executed: [FuzzStep] = []
         var failure: FuzzFailure?
+        // Only this run's events are looked at: from here on, not the whole history.
+        let start = host.trace.lastSeq + 1
         do {
             let handle = try host.scene(scene)
             try await handle.connect(root: root, worker: worker)
@@ -35,20 +41,20 @@ struct FuzzRun: Sendable {
                 executed.append(step)
                 if let broken = await perform(step, on: handle) {
                     // The app's death says more than the step that ran into it.
-                    failure = exitFailure() ?? broken
+                    failure = exitFailure(since: start) ?? broken
                     break
                 }
-                if let broken = exitFailure() {
+                if let broken = exitFailure(since: start) {
                     failure = broken
                     break
                 }
-                if let broken = await invariantFailure(handle) {
+                if let broken = await invariantFailure(handle, since: start) {
                     failure = broken
                     break
                 }
             }
-            if failure == nil { failure = traceFailure() }
-            if failure == nil { failure = exitFailure() }
+            if failure == nil { failure = traceFailure(since: start) }
+            if failure == nil { failure = exitFailure(since: start) }
             // Terminated, not discarded: a discard would reach the next run's app
             // (`didDiscardSceneSessions`), and runs must not depend on each other.
             try? await handle.terminate()
@@ -57,7 +63,7 @@ struct FuzzRun: Sendable {
         }
         guard var found = failure else { return (executed, nil) }
         found.steps = executed
-        found.events = events()
+        found.events = events(since: start)
         return (executed, found)
     }
 
@@ -102,7 +108,7 @@ struct FuzzRun: Sendable {
         }
         if await handle.status().process != .suspended {
             guard await suspendedOrExited(after: mark) else {
-                return exitFailure()
+                return exitFailure(since: mark + 1)
                     ?? FuzzFailure(
                         kind: .killed,
                         message: "the app was not suspended within \(suspendTimeout) in the background",
@@ -128,25 +134,34 @@ struct FuzzRun: Sendable {
     /// (false), at most `suspendTimeout`: a worker the system kills in the background (a
     /// background task never ended) fails the step at once, not at the timeout.
     private func suspendedOrExited(after mark: Int) async -> Bool {
-        let stream = host.trace.events(fromSeq: mark + 1)
-        let scene = self.scene
-        let timeout = suspendTimeout
-        return await withTaskGroup(of: Bool?.self) { group in
-            group.addTask {
-                for await event in stream where event.scene == scene {
+        let deadline = ContinuousClock.now + suspendTimeout
+        var next = mark + 1
+        while ContinuousClock.now < deadline {
+            let batch = host.trace.heldEvents(fromSeq: next, maximumBytes: 1 << 20)
+            if let last = batch.last, last.seq >= next {
+                for event in batch where event.scene == scene {
                     if event.processEvent == .suspended { return true }
                     if event.processEvent == .exited { return false }
                 }
-                return false
+                next = last.seq + 1
+                continue
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
+            // Nothing new: wait for the next event, at most until the deadline.
+            let seen = next - 1
+            let trace = host.trace
+            let arrived = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await trace.waitForEvent(after: seen) }
+                group.addTask {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? false
+            if !arrived { return false }
         }
+        return false
     }
 
     /// A step chosen at random from what is legal in the scene's state and what its screen offers.
@@ -194,7 +209,8 @@ struct FuzzRun: Sendable {
     /// What the user types: nothing, a word, a sentence, emoji.
     static let texts = ["", "a", "Draft 7", "Groceries for the weekend", "🙂 ok", "x"]
 
-    private static func pick(_ choices: [(weight: Int, step: FuzzStep)], _ generator: inout SeededGenerator) -> FuzzStep {
+    private static func pick(_ choices: [(weight: Int, step: FuzzStep)], _ generator: inout SeededGenerator) -> FuzzStep
+    {
         var roll = generator.next(below: choices.reduce(0) { $0 + $1.weight })
         for choice in choices {
             if roll < choice.weight { return choice.step }
@@ -205,14 +221,21 @@ struct FuzzRun: Sendable {
 
     // MARK: - Invariants
 
-    /// The run's scene's events so far.
-    private func events() -> [TraceEvent] {
-        host.trace.history.filter { $0.scene == scene }
+    /// The run's scene's events so far, read from the history in batches from `start`.
+    private func events(since start: Int) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        var next = start
+        while true {
+            let batch = host.trace.heldEvents(fromSeq: next, maximumBytes: 1 << 20)
+            guard let last = batch.last, last.seq >= next else { return events }
+            events += batch.lazy.filter { $0.scene == scene }
+            next = last.seq + 1
+        }
     }
 
     /// The app died without the fuzzer killing it.
-    private func exitFailure() -> FuzzFailure? {
-        for event in events() where event.processEvent == .exited {
+    private func exitFailure(since start: Int) -> FuzzFailure? {
+        for event in events(since: start) where event.processEvent == .exited {
             switch event.reason {
             case .killed?, .disconnected?, .terminated?, nil:
                 continue
@@ -228,9 +251,9 @@ struct FuzzRun: Sendable {
     }
 
     /// The scene's trace against the lifecycle model.
-    private func traceFailure() -> FuzzFailure? {
+    private func traceFailure(since start: Int) -> FuzzFailure? {
         var checker = SceneTraceChecker()
-        for event in events() {
+        for event in events(since: start) {
             if let violation = checker.check(event) {
                 return FuzzFailure(kind: .trace, message: "\(violation)", steps: [])
             }
@@ -238,13 +261,13 @@ struct FuzzRun: Sendable {
         return nil
     }
 
-    private func invariantFailure(_ handle: SceneHandle) async -> FuzzFailure? {
+    private func invariantFailure(_ handle: SceneHandle, since start: Int) async -> FuzzFailure? {
         guard !invariants.isEmpty else { return nil }
         let status = await handle.status()
         guard status.activation == .foregroundActive, status.process == .running,
             let tree = try? await handle.inspect()
         else { return nil }
-        let events = events()
+        let events = events(since: start)
         for invariant in invariants {
             if let problem = invariant.check(tree, events) {
                 return FuzzFailure(kind: .invariant, message: "\(invariant.name): \(problem)", steps: [])

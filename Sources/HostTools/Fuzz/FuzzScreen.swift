@@ -38,7 +38,8 @@ struct FuzzScreen: Sendable {
         for view in views where view["enabled"] != .bool(false) {
             if case .string(let name)? = view["field"], !name.isEmpty { fields.append(name) }
             if case .string(let name)? = view["button"], !name.isEmpty { controls.append(name) }
-            if rowCount == 0, case .array(let sections)? = view["table"], case .array(let rows)? = sections.first?["rows"]
+            if rowCount == 0, case .array(let sections)? = view["table"],
+                case .array(let rows)? = sections.first?["rows"]
             {
                 rowCount = rows.count
             }

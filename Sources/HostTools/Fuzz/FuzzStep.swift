@@ -15,7 +15,8 @@ public enum FuzzStep: Sendable, Hashable, CustomStringConvertible {
         case .op(let op):
             let fields = Scenario.Step.scene("A", op).jsonObject.filter { $0.key != "op" && $0.key != "scene" }
             guard !fields.isEmpty else { return op.name }
-            return op.name + " " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            return op.name + " "
+                + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         case .systemKill:
             return "systemKill"
         }

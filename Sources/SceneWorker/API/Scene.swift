@@ -78,6 +78,28 @@ public final class Window {
     /// The scene the window belongs to.
     public internal(set) weak var windowScene: UIWindowScene?
 
+    /// Whether the window is its scene's key window: the scene's one window always is.
+    public var isKeyWindow: Bool { windowScene != nil }
+
+    /// UIKit's call that shows a window made in code. The scene's window is key and is shown
+    /// when the scene appears, so there is nothing left to do; a window of your own
+    /// (`UIWindow(windowScene:)`) is not supported: the scene's window holds the stack the host
+    /// connected it with.
+    public func makeKeyAndVisible() {}
+
+    /// A window made in code is not supported yet: the scene's window is made for you, with
+    /// the root the host connects the scene with (`connect --root`), and is set on the scene
+    /// delegate's `window` before `scene(_:willConnectTo:options:)`.
+    @available(
+        *,
+        unavailable,
+        message:
+            "the scene's window is made for you: use the scene delegate's window (set before willConnectTo); the host names its root (connect --root)"
+    )
+    public convenience init(windowScene: UIWindowScene) {
+        fatalError("unavailable")
+    }
+
     init(rootViewController: NavigationController, size: Size) {
         self.stack = rootViewController
         self.tabBarController = nil

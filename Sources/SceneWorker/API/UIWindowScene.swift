@@ -2,4 +2,10 @@
 /// take a `Scene` (`UIScene`), so that the template's `guard let _ = (scene as? UIWindowScene)`
 /// is a real cast, and it always succeeds.
 @MainActor
-public final class UIWindowScene: Scene {}
+public final class UIWindowScene: Scene {
+    /// The scene's windows, as UIKit's: its one window.
+    public var windows: [Window] { [window] }
+
+    /// The key window: the scene's window.
+    public var keyWindow: Window? { window }
+}
