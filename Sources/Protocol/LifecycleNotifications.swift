@@ -1,7 +1,20 @@
 extension CallbackName {
     /// Whether this is a lifecycle notification UIKit posts on `NotificationCenter.default`
     /// (`UIApplicationDidBecomeActiveNotification`, …), not a delegate or controller callback.
-    public var isLifecycleNotification: Bool { Self.notificationNames.contains(self) }
+    public var isLifecycleNotification: Bool {
+        // A switch, not a set: the host asks for every callback it records.
+        switch self {
+        case .applicationDidFinishLaunchingNotification, .applicationDidBecomeActiveNotification,
+            .applicationWillResignActiveNotification, .applicationDidEnterBackgroundNotification,
+            .applicationWillEnterForegroundNotification, .applicationWillTerminateNotification,
+            .applicationDidReceiveMemoryWarningNotification, .sceneWillConnectNotification,
+            .sceneDidActivateNotification, .sceneWillDeactivateNotification, .sceneDidEnterBackgroundNotification,
+            .sceneWillEnterForegroundNotification, .sceneDidDisconnectNotification:
+            true
+        default:
+            false
+        }
+    }
 
     /// The notifications UIKit posts right after this callback returns, in order: the delegate
     /// first, then the observers (real-ios-orders-3 c01, c02: `applicationWillEnterForeground`
@@ -29,13 +42,4 @@ extension CallbackName {
         default: []
         }
     }
-
-    static let notificationNames: Set<CallbackName> = [
-        .applicationDidFinishLaunchingNotification, .applicationDidBecomeActiveNotification,
-        .applicationWillResignActiveNotification, .applicationDidEnterBackgroundNotification,
-        .applicationWillEnterForegroundNotification, .applicationWillTerminateNotification,
-        .applicationDidReceiveMemoryWarningNotification, .sceneWillConnectNotification,
-        .sceneDidActivateNotification, .sceneWillDeactivateNotification, .sceneDidEnterBackgroundNotification,
-        .sceneWillEnterForegroundNotification, .sceneDidDisconnectNotification,
-    ]
 }

@@ -118,6 +118,41 @@ import Testing
         }
     }
 
+    /// The autosave count the detail screen shows (its timer's fires), nil when not shown.
+    private static func autosaves(_ tree: JSONValue) -> Int? {
+        guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"],
+            case .string(let count)? = views.last?["label"]
+        else { return nil }
+        return Int(count)
+    }
+
+    /// Looks at the screen until the autosave timer has fired more than `count` times, as a
+    /// user watching it would; the caller's `within` bounds the wait.
+    private static func waitForAutosaves(after count: Int, _ scene: SceneHandle) async throws -> Int {
+        while true {
+            if let now = autosaves(try await scene.inspect()), now > count { return now }
+        }
+    }
+
+    /// `RunLoop.main`'s timers fire in the foreground and in the background while the worker
+    /// runs; a suspended worker is stopped, and its timer fires again once it is resumed.
+    @Test func timersFireInTheForegroundTheBackgroundAndAfterResume() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(.seconds(60), "timers") {
+                try await scene.selectRow(0)
+                let foreground = try await Self.waitForAutosaves(after: 0, scene)
+                try await scene.background()
+                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+                try await scene.foreground()
+                let resumed = try await Self.waitForAutosaves(after: foreground, scene)
+                #expect(resumed > foreground)
+            }
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// c01: a scene-based app's delegate hears `sceneDidBecomeActive`, and then UIKit posts
     /// the scene's and the application's notifications; each pair in that order.
     @Test func lifecycleNotificationsFollowTheirDelegateMethods() async throws {

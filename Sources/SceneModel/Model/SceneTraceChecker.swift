@@ -68,10 +68,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     /// The atom in progress and the steps it still owes.
     private var progress = AtomProgress()
-    /// The lifecycle notifications the last callback may still post, in order
-    /// (`CallbackName.postedNotifications`): an app on the UIKit module posts them right after
-    /// the callback returns, one without observers' module posts none.
-    private var owedNotifications: [CallbackName] = []
+    /// The last callback, whose lifecycle notifications may still follow, in order
+    /// (`CallbackName.postedNotifications`), and how many of them came: an app on the UIKit
+    /// module posts them right after the callback returns, any other app none. (The callback,
+    /// not its list: a list would cost an allocation per callback on the host's hot path.)
+    private var owingCallback: CallbackName?
+    private var owedNotificationsSeen = 0
     /// The rules of the app's own changes (AppOriginRules.swift).
     private var appOrigin = AppOriginRules()
     /// `didFinishLaunching` ran in the current process.
@@ -177,6 +179,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         // may come between), in order, each at most once.
         let named = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
         if let named, named.isLifecycleNotification {
+            let owedNotifications = (owingCallback?.postedNotifications ?? []).dropFirst(owedNotificationsSeen)
             guard let index = owedNotifications.firstIndex(of: named) else {
                 let owed = owedNotifications.map(\.rawValue).joined(separator: " or ")
                 throw violation(
@@ -186,7 +189,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                         : "\(owed) (or the next callback)"
                 )
             }
-            owedNotifications.removeFirst(index + 1)
+            owedNotificationsSeen = index + 1
             return
         }
         // The app's own changes first: stand-alone ones, and which atom an event may belong to.
@@ -208,7 +211,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
-            if let callback { owedNotifications = callback.postedNotifications }
+            if let callback {
+                owingCallback = callback
+                owedNotificationsSeen = 0
+            }
             return applyEffects(of: event, callback: callback)
         }
         // (An unknown callback name matches no step, so it is refused below.)
@@ -262,7 +268,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
-        if let callback { owedNotifications = callback.postedNotifications }
+        if let callback {
+            owingCallback = callback
+            owedNotificationsSeen = 0
+        }
         applyEffects(of: event, callback: callback)
         for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {
