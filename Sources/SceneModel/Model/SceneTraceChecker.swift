@@ -68,12 +68,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     /// The atom in progress and the steps it still owes.
     private var progress = AtomProgress()
-    /// The last callback, whose lifecycle notifications may still follow, in order
-    /// (`CallbackName.postedNotifications`), and how many of them came: an app on the UIKit
-    /// module posts them right after the callback returns, any other app none. (The callback,
-    /// not its list: a list would cost an allocation per callback on the host's hot path.)
-    private var owingCallback: CallbackName?
-    private var owedNotificationsSeen = 0
+    /// The lifecycle notifications the last callback may still post.
+    private var owedNotifications = OwedNotifications()
     /// The rules of the app's own changes (AppOriginRules.swift).
     private var appOrigin = AppOriginRules()
     /// `didFinishLaunching` ran in the current process.
@@ -179,17 +175,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         // may come between), in order, each at most once.
         let named = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
         if let named, named.isLifecycleNotification {
-            let owedNotifications = (owingCallback?.postedNotifications ?? []).dropFirst(owedNotificationsSeen)
-            guard let index = owedNotifications.firstIndex(of: named) else {
-                let owed = owedNotifications.map(\.rawValue).joined(separator: " or ")
-                throw violation(
-                    event,
-                    expected: owed.isEmpty
-                        ? "no \(named.rawValue) here (it follows the callback that posts it)"
-                        : "\(owed) (or the next callback)"
-                )
-            }
-            owedNotificationsSeen = index + 1
+            if let expected = owedNotifications.accept(named) { throw violation(event, expected: expected) }
             return
         }
         // The app's own changes first: stand-alone ones, and which atom an event may belong to.
@@ -211,10 +197,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
-            if let callback {
-                owingCallback = callback
-                owedNotificationsSeen = 0
-            }
+            if let callback { owedNotifications.owe(after: callback) }
             return applyEffects(of: event, callback: callback)
         }
         // (An unknown callback name matches no step, so it is refused below.)
@@ -268,10 +251,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
-        if let callback {
-            owingCallback = callback
-            owedNotificationsSeen = 0
-        }
+        if let callback { owedNotifications.owe(after: callback) }
         applyEffects(of: event, callback: callback)
         for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {
