@@ -106,6 +106,12 @@ extension UIResponder {
     @available(*, deprecated, message: "not called: update the activity in the app's own code")
     public func scene(_ scene: UIScene, didUpdate userActivity: NSUserActivity) {}
 
+    /// Not called: an activity is not refreshed before it is saved. Update
+    /// `scene.userActivity` when what it holds changes, or build it in
+    /// `stateRestorationActivity(for:)`.
+    @available(*, deprecated, message: "not called: build the activity in stateRestorationActivity(for:)")
+    public func updateUserActivityState(_ activity: NSUserActivity) {}
+
     /// Not called yet: a resize reaches controllers in `viewWillTransition(to:with:)` and
     /// `traitCollectionDidChange(_:)`. Write those.
     @available(*, deprecated, message: "not called yet: write viewWillTransition(to:with:) in a controller")
@@ -118,6 +124,11 @@ extension UIResponder {
 }
 
 extension UIViewController {
+    /// Not called: an activity is not refreshed before it is saved. Update
+    /// `view.window?.windowScene?.userActivity` when what it holds changes.
+    @available(*, deprecated, message: "not called: set the scene's userActivity when its content changes")
+    public func updateUserActivityState(_ activity: NSUserActivity) {}
+
     /// Not called: controller-level state restoration (`restorationIdentifier` and coders)
     /// is not run. Save what to restore in the scene's `NSUserActivity`
     /// (`stateRestorationActivity(for:)`), as iOS 13+ apps do.

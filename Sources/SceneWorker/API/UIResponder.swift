@@ -7,13 +7,7 @@ open class UIResponder {
     /// configuration's `delegateClass`).
     public required init() {}
 
-    /// The activity this responder is part of, as UIKit's. A scene's `userActivity` is the
-    /// one restoration saves (`stateRestorationActivity(for:)` usually returns it).
+    /// The activity this responder is part of, as UIKit's: storage for the app (a scene's
+    /// own `userActivity` is the one restoration saves).
     public var userActivity: UserActivity?
-
-    /// Puts the responder's state into `activity` before it is saved. Default: nothing.
-    open func updateUserActivityState(_ activity: UserActivity) {}
-
-    /// Restores the responder's state from `activity`. Default: nothing.
-    open func restoreUserActivityState(_ activity: UserActivity) {}
 }
