@@ -87,5 +87,34 @@ import Testing
         #expect(
             views.first?["label"] == .string(String(repeating: "w", count: VisibleTree.maximumTextCharacters) + "…")
         )
+        #expect(tree["truncated"] == nil)
+
+        // A table of long rows, each cut, still passes the tree's budget: the controllers alone.
+        for label in root.view.subviews { label.removeFromSuperview() }
+        let rows = LongRows()
+        let table = UITableView()
+        table.dataSource = rows
+        root.view.addSubview(table)
+        let outline = VisibleTree.bounded(h.session.scene, state: .foregroundActive)
+        bytes = []
+        JSONWriter.write(outline, into: &bytes)
+        #expect(bytes.count <= VisibleTree.maximumTreeBytes)
+        let isOutline = outline["truncated"] == true && outline["stack"] == [["vc": "Root"]]
+        #expect(isOutline, "not the outline: \(bytes.count) bytes")
+    }
+}
+
+/// A thousand rows of long text and long detail.
+@MainActor
+private final class LongRows: UITableViewDataSource {
+    func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        UITableView.maximumVisibleRows
+    }
+
+    func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = UITableViewCell(style: .subtitle, reuseIdentifier: nil)
+        cell.textLabel?.text = String(repeating: "t", count: 1000)
+        cell.detailTextLabel?.text = String(repeating: "d", count: 1000)
+        return cell
     }
 }

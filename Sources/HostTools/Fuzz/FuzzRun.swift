@@ -14,6 +14,22 @@ struct FuzzRun: Sendable {
     /// background task it may hold, plus slack).
     let suspendTimeout: Duration
 
+    /// A run of `configuration`'s app as scene `scene` of `host`.
+    init(_ configuration: FuzzConfiguration, host: SceneHost, scene: String) {
+        self.host = host
+        self.scene = scene
+        root = configuration.root
+        worker = configuration.worker
+        invariants = configuration.invariants
+        suspendTimeout = Fuzzer.suspendTimeout(configuration.host)
+    }
+
+    /// Runs exactly `steps` (a replay, a shrinking try).
+    func run(_ steps: [FuzzStep]) async -> (steps: [FuzzStep], failure: FuzzFailure?) {
+        var unused = SeededGenerator(seed: 0)
+        return await run(steps, count: steps.count, generator: &unused)
+    }
+
     /// Runs `given` steps, or `count` chosen with `generator`; returns the steps it ran and
     /// the first failure. The scene is terminated and discarded afterwards.
     func run(

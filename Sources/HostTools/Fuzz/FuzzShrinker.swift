@@ -61,16 +61,7 @@ struct FuzzShrinker {
     /// The failure `steps` run into, when it is `original`'s.
     private mutating func fails(_ steps: [FuzzStep], like original: FuzzFailure) async -> FuzzFailure? {
         attempts += 1
-        var generator = SeededGenerator(seed: 0)
-        let run = FuzzRun(
-            host: host,
-            scene: "shrink-\(attempts)",
-            root: configuration.root,
-            worker: configuration.worker,
-            invariants: configuration.invariants,
-            suspendTimeout: Fuzzer.suspendTimeout(configuration.host)
-        )
-        let outcome = await run.run(steps, count: steps.count, generator: &generator)
+        let outcome = await FuzzRun(configuration, host: host, scene: "shrink-\(attempts)").run(steps)
         guard let failure = outcome.failure, failure.isSame(as: original) else { return nil }
         return failure
     }

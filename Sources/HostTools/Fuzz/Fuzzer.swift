@@ -79,14 +79,7 @@ public enum Fuzzer {
                         if !go { return }
                         if let seconds = configuration.seconds, start.duration(to: .now) > .seconds(seconds) { return }
                         var generator = SeededGenerator(seed: runSeed(configuration.seed, index))
-                        let run = FuzzRun(
-                            host: host,
-                            scene: "fuzz-\(index)",
-                            root: configuration.root,
-                            worker: configuration.worker,
-                            invariants: configuration.invariants,
-                            suspendTimeout: suspendTimeout(configuration.host)
-                        )
+                        let run = FuzzRun(configuration, host: host, scene: "fuzz-\(index)")
                         let outcome = await run.run(nil, count: configuration.steps, generator: &generator)
                         let counts = state.withLock { state -> (Int, Int) in
                             state.runs += 1
@@ -110,13 +103,13 @@ public enum Fuzzer {
             report.original = state.failure
             report.failingRun = state.failingRun
         }
-        report.seconds = seconds(start.duration(to: .now))
+        report.seconds = StressUnits.seconds(start.duration(to: .now))
         if let original = report.original {
             let shrinkStart = ContinuousClock.now
             var shrinker = FuzzShrinker(host: host, configuration: configuration)
             report.failure = await shrinker.shrink(original)
             report.shrinkRuns = shrinker.attempts
-            report.shrinkSeconds = seconds(shrinkStart.duration(to: .now))
+            report.shrinkSeconds = StressUnits.seconds(shrinkStart.duration(to: .now))
         }
         await host.quit()
         return report
@@ -125,16 +118,7 @@ public enum Fuzzer {
     /// Runs `steps` once against `configuration.worker`; the failure, if they fail again.
     public static func replay(_ steps: [FuzzStep], _ configuration: FuzzConfiguration) async throws -> FuzzFailure? {
         let host = try SceneHost(configuration: configuration.host)
-        var generator = SeededGenerator(seed: 0)
-        let run = FuzzRun(
-            host: host,
-            scene: "replay",
-            root: configuration.root,
-            worker: configuration.worker,
-            invariants: configuration.invariants,
-            suspendTimeout: suspendTimeout(configuration.host)
-        )
-        let failure = await run.run(steps, count: steps.count, generator: &generator).failure
+        let failure = await FuzzRun(configuration, host: host, scene: "replay").run(steps).failure
         await host.quit()
         return failure
     }
@@ -149,7 +133,7 @@ public enum Fuzzer {
         }
         return .object([
             "config": .object([
-                "suspendDelayMs": .int(Int(seconds(configuration.host.suspendDelay) * 1000)),
+                "suspendDelayMs": .int(StressUnits.milliseconds(configuration.host.suspendDelay)),
                 "worker": .array(configuration.worker.map { .string($0) }),
             ]),
             "steps": .array(steps.map { .object($0.jsonObject) }),
@@ -167,11 +151,6 @@ public enum Fuzzer {
 
     static func suspendTimeout(_ configuration: HostConfiguration) -> Duration {
         configuration.suspendDelay + configuration.backgroundTaskLimit + .seconds(5)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
     private struct SessionState: Sendable {

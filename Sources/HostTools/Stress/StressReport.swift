@@ -134,7 +134,7 @@ public struct StressReport: Sendable {
     }
 }
 
-/// Duration conversions for the stress figures.
+/// Duration conversions for the tools' figures (stress, fuzz).
 package enum StressUnits {
     package static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18

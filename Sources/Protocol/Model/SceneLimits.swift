@@ -7,6 +7,8 @@ public enum SceneLimits {
     /// The longest view controller name, in bytes of its JSON string (quotes and escapes
     /// included): names are saved with the restoration state, the stack's and the children's.
     public static let maximumViewControllerNameBytes = 256
+    /// The longest URL a scene is opened with, and the longest user activity type, in UTF-8 bytes.
+    public static let maximumURLBytes = 8192
     /// The deepest navigation stack.
     public static let maximumStackDepth = 256
     /// How deep a value may nest that the trace records as an event's `value` (a notify's

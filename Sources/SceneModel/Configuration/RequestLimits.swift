@@ -20,7 +20,7 @@ package enum RequestLimits {
     /// The longest view controller name, in bytes of its JSON string (quotes and escapes included).
     package static let maximumViewControllerNameBytes = SceneLimits.maximumViewControllerNameBytes
     /// The longest URL a scene is opened with, in UTF-8 bytes.
-    package static let maximumURLBytes = 8192
+    package static let maximumURLBytes = SceneLimits.maximumURLBytes
 
     /// The frame limit both sides hold to: the host's, and at most the worker's default.
     package static func frameLimit(_ configuration: HostConfiguration) -> Int {
@@ -119,14 +119,10 @@ package enum RequestLimits {
     }
 
     private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {
-        // Cheap first: a name of more UTF-8 bytes than the limit is too long however it is escaped.
-        var length = name.utf8.count + 2
-        let exact = length <= maximumViewControllerNameBytes
-        if exact {
-            var bytes: [UInt8] = []
-            JSONWriter.writeString(name, into: &bytes)
-            length = bytes.count
-        }
+        // The app's own names are measured the same way (SceneLimits); nil: too long however escaped.
+        let exactLength = SceneLimits.viewControllerNameBytes(name)
+        let length = exactLength ?? name.utf8.count + 2
+        let exact = exactLength != nil
         guard length <= maximumViewControllerNameBytes else {
             throw HostError.requestTooLarge(
                 scene: scene,

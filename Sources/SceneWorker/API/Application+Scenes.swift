@@ -7,9 +7,6 @@ public struct SceneRequestError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension Application {
-    /// The longest activity type an app may ask for a scene with (the host's URL limit).
-    static let maximumActivityTypeBytes = 8192
-
     /// The scenes connected to this process, as UIKit's: this worker's one scene, or none.
     public var connectedScenes: Set<Scene> {
         connectedScene.map { [$0] } ?? []
@@ -43,9 +40,9 @@ extension Application {
         // The limits a client's `continueUserActivity` obeys: the activity is forwarded to the
         // scene, whose echo of it must fit a frame too (SceneLimits).
         if let userActivity {
-            guard userActivity.activityType.utf8.count <= Self.maximumActivityTypeBytes else {
+            guard userActivity.activityType.utf8.count <= SceneLimits.maximumURLBytes else {
                 errorHandler?(
-                    SceneRequestError(description: "an activity type over \(Self.maximumActivityTypeBytes) bytes")
+                    SceneRequestError(description: "an activity type over \(SceneLimits.maximumURLBytes) bytes")
                 )
                 return
             }
