@@ -113,6 +113,13 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CasePosition
     // `value` says which and with what; whatever the app does in response follows as its own
     // changes (`origin: app`).
     case userAction
+    // iOS fidelity, round 3 (LIFECYCLE.md §3f): a size-class change's `willTransition(to:with:)`,
+    // the window scene's geometry update, the system's ways into a running app.
+    case willTransition
+    case windowSceneDidUpdate
+    case performActionFor
+    case userNotificationCenterDidReceive
+    case didReceiveRemoteNotification
     // Lifecycle notifications on `NotificationCenter.default` (`postedNotifications` says after
     // which callback), traced by UIKit's names. Only an app on the `UIKit` module posts them.
     case applicationDidFinishLaunchingNotification = "UIApplicationDidFinishLaunchingNotification"
@@ -138,7 +145,7 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CasePosition
             .viewWillLayoutSubviews, .viewDidLayoutSubviews, .viewWillTransition, .didReceiveMemoryWarning, .deinit,
             .viewIsAppearing, .traitCollectionDidChange, .presentationControllerWillDismiss,
             .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .touchesBegan, .touchesEnded,
-            .initWithCoder, .awakeFromNib, .willMoveToParent, .didMoveToParent:
+            .initWithCoder, .awakeFromNib, .willMoveToParent, .didMoveToParent, .willTransition:
             return true
         default:
             return false

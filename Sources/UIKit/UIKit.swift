@@ -37,3 +37,6 @@ extension UITableView {
         self.init(style: style)
     }
 }
+
+/// A rectangle in points (`UICoordinateSpace.bounds`).
+public typealias CGRect = SceneWorker.Rect

@@ -50,13 +50,16 @@ import Testing
         case .tapControl: wire = .user(.tapControl(control: "c"))
         case .alertAction: wire = .user(.alertAction(title: "OK"))
         case .inspect: wire = .inspect
-        case .openURL, .continueUserActivity:
+        case .openURL, .continueUserActivity, .quickAction, .openNotification:
             guard state.states.process.isAlive else { return nil }
-            if snapshot.activation == .background {
-                wire = .enterForeground
-            } else {
-                wire = op == .openURL ? .openURL(url: "u") : .continueUserActivity(activityType: "t", userInfo: nil)
+            switch op {
+            case .openURL: wire = .openURL(url: "u")
+            case .continueUserActivity: wire = .continueUserActivity(activityType: "t", userInfo: nil)
+            case .quickAction: wire = .quickAction(type: "t", userInfo: nil)
+            default: wire = .openNotification(actionIdentifier: "a", userInfo: nil)
             }
+        case .remoteNotification: wire = state.place == .suspended ? nil : .remoteNotification(userInfo: nil)
+        case .popToRoot: wire = .popToRoot
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }
         return wire.map { ($0, snapshot) }

@@ -47,7 +47,7 @@ extension PropertyTests {
                 case .push(let name, _): return "push \(name) \(scene)"
                 case .notify(let name, let value): return "notify \(name)=\(value.jsonText) \(scene)"
                 case .resize(let width, let height): return "resize \(width)x\(height) \(scene)"
-                case .present(let name, let style): return "present \(name) \(style) \(scene)"
+                case .present(let name, let style, _): return "present \(name) \(style) \(scene)"
                 case .addChild(let name): return "addChild \(name) \(scene)"
                 case .removeChild(let name): return "removeChild \(name) \(scene)"
                 case .swipeDismiss(let completes): return "swipeDismiss\(completes ? "" : "(cancelled)") \(scene)"

@@ -140,10 +140,16 @@ struct SpecOracle: Sendable, Hashable {
         .swipeBack: [.active, .inactive],
         // §3c: "inactive means running, receives no events": a tap only reaches an active scene.
         .tap: [.active],
-        // §3c: a URL opens any scene not starting up (one with no worker launches for it);
-        // a user activity goes to a connected scene.
+        // §3c, §3f: a URL, a user activity, a quick action or a tapped notification opens any
+        // scene not starting up (one with no worker launches for it).
         .openURL: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
-        .continueUserActivity: [.active, .inactive, .backgroundRunning, .suspended],
+        .continueUserActivity: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        .quickAction: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        .openNotification: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
+        // §3f: a silent push reaches a connected app in any state.
+        .remoteNotification: [.active, .inactive, .backgroundRunning, .suspended],
+        // §3a: navigation.
+        .popToRoot: [.active, .inactive],
         // §3a: a tab switch is navigation: foreground only.
         .selectTab: [.active, .inactive],
         // §3a/§3b: adding or removing a child is navigation too.
@@ -161,12 +167,13 @@ struct SpecOracle: Sendable, Hashable {
     /// everything; pop needs a controller above the root; one background task at a time).
     func allows(_ op: LifecycleOperation) -> Bool {
         // After a discard only a launch is possible: it opens a new session under the same name.
-        guard !isDiscarded || op == .connect || op == .openURL, let places = Self.allowedPlaces[op],
+        let launches: Set<LifecycleOperation> = [.connect, .openURL, .continueUserActivity, .quickAction, .openNotification]
+        guard !isDiscarded || launches.contains(op), let places = Self.allowedPlaces[op],
             places.contains(place)
         else { return false }
         switch op {
         // §3a: the stack is covered while something is presented; one presentation at a time.
-        case .pop, .swipeBack: return stack.count >= 2 && presenting == nil
+        case .pop, .swipeBack, .popToRoot: return stack.count >= 2 && presenting == nil
         case .push, .present: return presenting == nil
         case .dismiss: return presenting != nil
         // Only a sheet can be swiped down.
@@ -175,8 +182,8 @@ struct SpecOracle: Sendable, Hashable {
         case .endBackgroundTask: return hasBackgroundTask
         case .discard: return (hasSession || place != .fresh) && !(appBased && hasWorker)
         // §3d: no scene to release, to open a URL in, or to continue an activity in.
-        case .disconnect, .continueUserActivity: return !appBased
-        case .openURL: return !(appBased && hasWorker)
+        case .disconnect: return !appBased
+        case .openURL, .continueUserActivity, .quickAction, .openNotification: return !(appBased && hasWorker)
         // Only a tab bar root has tabs to select, and not under a presentation.
         case .selectTab: return tabRoots != nil && presenting == nil && !appBased
         default: return true
@@ -277,8 +284,9 @@ struct SpecOracle: Sendable, Hashable {
             let gone = Child(owner: frontOwner, name: name)
             childList.removeAll { $0 == gone }
         case .selectTab(let index):
-            show(tab: index)
-        case .present(let name, let style): presenting = (name, style != .fullScreen)
+            // The selected tab again pops its stack to its root (c27).
+            if index == shownTab { popToRoot() } else { show(tab: index) }
+        case .present(let name, let style, _): presenting = (name, style == .pageSheet)
         case .dismiss:
             dropChildren(of: "presented")
             presenting = nil
@@ -292,7 +300,16 @@ struct SpecOracle: Sendable, Hashable {
                 dropChildren(of: frontOwner)
                 stack.removeLast()
             }
-        case .openURL where place == .fresh || place == .dead:
+        case .popToRoot:
+            popToRoot()
+        case .remoteNotification:
+            // A suspended app is resumed for the push (and suspended again later).
+            delivered = resume()
+            if place == .suspended { place = .backgroundRunning }
+        case .openURL where place == .fresh || place == .dead,
+            .continueUserActivity where place == .fresh || place == .dead,
+            .quickAction where place == .fresh || place == .dead,
+            .openNotification where place == .fresh || place == .dead:
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
             place = .active
@@ -307,7 +324,7 @@ struct SpecOracle: Sendable, Hashable {
             adopt(restoresScene && savedTab == 0 ? savedChildren : [])
             hasBackgroundTask = false
             hasSession = true
-        case .openURL, .continueUserActivity:
+        case .openURL, .continueUserActivity, .quickAction, .openNotification:
             // Delivered in the foreground: a background scene is resumed and brought forward.
             delivered = resume()
             if place == .backgroundRunning {
@@ -361,6 +378,12 @@ struct SpecOracle: Sendable, Hashable {
     var frontChildren: [String] { childList.filter { $0.owner == frontOwner }.map(\.name) }
 
     /// A controller went (popped, dismissed): its children with it.
+    /// The stack pops to its root; the released controllers' children go with them.
+    private mutating func popToRoot() {
+        for index in stack.indices.dropFirst() { dropChildren(of: "tab\(shownTab)/\(index)") }
+        stack = Array(stack.prefix(1))
+    }
+
     private mutating func dropChildren(of owner: String) {
         childList.removeAll { $0.owner == owner }
     }

@@ -48,9 +48,16 @@ public struct SceneHandle: Sendable {
     /// Selects tab `index` (from 0) of a tab bar root (connected with `LaunchParameters.tabs`).
     public func selectTab(_ index: Int) async throws { try await perform(.selectTab(index: index)) }
     /// Presents `viewController` over the stack (`pageSheet` unless `style` says otherwise).
-    public func present(_ viewController: String, style: PresentationStyle = .pageSheet) async throws {
-        try await perform(.present(viewController: viewController, style: style))
+    /// `modalInPresentation`: the user cannot swipe it away (a swipe only tells the delegate).
+    public func present(
+        _ viewController: String,
+        style: PresentationStyle = .pageSheet,
+        modalInPresentation: Bool = false
+    ) async throws {
+        try await perform(.present(viewController: viewController, style: style, modalInPresentation: modalInPresentation))
     }
+    /// Pops the stack to its root (the middle controllers are released with no callbacks).
+    public func popToRoot() async throws { try await perform(.popToRoot) }
     /// Dismisses the presented controller (programmatically).
     public func dismiss() async throws { try await perform(.dismiss) }
     /// The user swipes the presented sheet down; `completes: false` lets it spring back.
@@ -122,6 +129,23 @@ public struct SceneHandle: Sendable {
     /// Hands the connected scene a user activity (`continueUserActivity`), in the foreground.
     public func continueUserActivity(_ activityType: String, userInfo: JSONValue? = nil) async throws {
         try await perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
+    }
+    /// A home-screen quick action of `type`: a running scene gets `performActionFor`, one with
+    /// no worker launches with it as the connection options' shortcut item.
+    public func quickAction(_ type: String, userInfo: JSONValue? = nil) async throws {
+        try await perform(.quickAction(type: type, userInfo: userInfo))
+    }
+    /// The user taps a notification carrying `userInfo`: a running app's notification center
+    /// delegate hears of it, one with no worker launches with it as the notification response.
+    public func openNotification(
+        userInfo: JSONValue? = nil,
+        actionIdentifier: String = SceneOperation.defaultNotificationAction
+    ) async throws {
+        try await perform(.openNotification(userInfo: userInfo, actionIdentifier: actionIdentifier))
+    }
+    /// A silent push for the scene's app: `didReceiveRemoteNotification` in the app's state.
+    public func remoteNotification(userInfo: JSONValue? = nil) async throws {
+        try await perform(.remoteNotification(userInfo: userInfo))
     }
 
     /// Sets this scene's restart policy (nil: never restart), overriding the host's.

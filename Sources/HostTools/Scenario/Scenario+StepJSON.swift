@@ -61,6 +61,7 @@ extension Scenario.Step {
                 if let width = launch.width { object["width"] = .int(width) }
                 if let height = launch.height { object["height"] = .int(height) }
                 if let tabs = launch.tabs { object["tabs"] = .array(tabs.map { .string($0) }) }
+                if let style = launch.style { object["style"] = .string(style.rawValue) }
             case .push(let viewController, let payload):
                 object["vc"] = .string(viewController)
                 if let payload { object["payload"] = payload }
@@ -75,11 +76,20 @@ extension Scenario.Step {
             case .continueUserActivity(let activityType, let userInfo):
                 object["activityType"] = .string(activityType)
                 if let userInfo { object["userInfo"] = userInfo }
+            case .quickAction(let type, let userInfo):
+                object["type"] = .string(type)
+                if let userInfo { object["userInfo"] = userInfo }
+            case .openNotification(let userInfo, let actionIdentifier):
+                object["actionIdentifier"] = .string(actionIdentifier)
+                if let userInfo { object["userInfo"] = userInfo }
+            case .remoteNotification(let userInfo):
+                if let userInfo { object["userInfo"] = userInfo }
             case .kill(let signal):
                 object["signal"] = .string(SignalNames.name(of: signal))
-            case .present(let viewController, let style):
+            case .present(let viewController, let style, let modal):
                 object["vc"] = .string(viewController)
                 object["style"] = .string(style.rawValue)
+                if modal { object["modalInPresentation"] = .bool(true) }
             case .swipeDismiss(let completes), .swipeBack(let completes):
                 object["completes"] = .bool(completes)
             case .dismiss:
@@ -91,7 +101,7 @@ extension Scenario.Step {
             case .user(let action):
                 object.merge(action.fields) { _, new in new }
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
-                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect:
+                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:
                 break
             }
         case .waitFor(let scene, let condition, let timeout):

@@ -176,6 +176,15 @@ extension Scenario {
         }
     }
 
+    /// A step's `userInfo`, no deeper than a worker accepts.
+    private static func userInfo(_ fields: inout Fields) throws(ScenarioError) -> JSONValue? {
+        let userInfo = fields.raw("userInfo")
+        if let userInfo, userInfo.nestingDepth > SceneLimits.maximumUserInfoDepth {
+            throw fields.error("\"userInfo\" nests deeper than \(SceneLimits.maximumUserInfoDepth) levels")
+        }
+        return userInfo
+    }
+
     private static func sceneOperation(
         _ op: LifecycleOperation,
         _ fields: inout Fields
@@ -191,12 +200,20 @@ extension Scenario {
                 }
                 lifecycle = kind
             }
+            var style: InterfaceStyle?
+            if let name = try fields.string("style") {
+                guard let known = InterfaceStyle(rawValue: name) else {
+                    throw fields.error("\"style\" must be \"light\" or \"dark\"")
+                }
+                style = known
+            }
             let launch = LaunchParameters(
                 url: try fields.string("url"),
                 width: try fields.int("width", minimum: 1),
                 height: try fields.int("height", minimum: 1),
                 lifecycle: lifecycle,
-                tabs: try fields.names("tabs")
+                tabs: try fields.names("tabs"),
+                style: style
             )
             if launch.tabs != nil, fields.raw("root") != nil {
                 throw fields.error("takes \"root\" or \"tabs\", not both (the first tab's root is the root)")
@@ -227,11 +244,17 @@ extension Scenario {
             guard let activityType = try fields.string("activityType"), !activityType.isEmpty else {
                 throw fields.error("needs \"activityType\"")
             }
-            let userInfo = fields.raw("userInfo")
-            if let userInfo, userInfo.nestingDepth > SceneLimits.maximumUserInfoDepth {
-                throw fields.error("\"userInfo\" nests deeper than \(SceneLimits.maximumUserInfoDepth) levels")
-            }
-            return .continueUserActivity(activityType: activityType, userInfo: userInfo)
+            return .continueUserActivity(activityType: activityType, userInfo: try userInfo(&fields))
+        case .quickAction:
+            guard let type = try fields.string("type"), !type.isEmpty else { throw fields.error("needs \"type\"") }
+            return .quickAction(type: type, userInfo: try userInfo(&fields))
+        case .openNotification:
+            let action = try fields.string("actionIdentifier") ?? SceneOperation.defaultNotificationAction
+            guard !action.isEmpty else { throw fields.error("\"actionIdentifier\" must not be empty") }
+            return .openNotification(userInfo: try userInfo(&fields), actionIdentifier: action)
+        case .remoteNotification:
+            return .remoteNotification(userInfo: try userInfo(&fields))
+        case .popToRoot: return .popToRoot
         case .push:
             guard let vc = try fields.string("vc"), !vc.isEmpty else { throw fields.error("needs \"vc\"") }
             let payload = fields.raw("payload")
@@ -259,7 +282,11 @@ extension Scenario {
                 let styles = PresentationStyle.allCases.map { "\"\($0)\"" }.joined(separator: " or ")
                 throw fields.error("\"style\" must be \(styles)")
             }
-            return .present(viewController: vc, style: presentation)
+            return .present(
+                viewController: vc,
+                style: presentation,
+                modalInPresentation: try fields.bool("modalInPresentation") ?? false
+            )
         case .dismiss: return .dismiss
         case .swipeDismiss: return .swipeDismiss(completes: try fields.bool("completes") ?? true)
         case .swipeBack: return .swipeBack(completes: try fields.bool("completes") ?? true)

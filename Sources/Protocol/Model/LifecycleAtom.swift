@@ -66,6 +66,16 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     /// A user's action on the frontmost screen (`UserAction`): one `userAction` callback; what
     /// the app does in response follows as app-initiated changes.
     case userAction
+    /// The stack pops to its root (real-ios-orders-3 c22): its callbacks carry
+    /// `op: "popToRoot"`, which tells it from a pop (both start with Top `viewWillDisappear`).
+    case popToRoot
+    /// A home-screen quick action for a running scene (c11): `performActionFor`.
+    case quickAction
+    /// The user tapped a notification of a running app (c12): `userNotificationCenterDidReceive`.
+    case openNotification
+    /// A silent push for a running app (c20): `didReceiveRemoteNotification`, in any attached
+    /// state (the background included).
+    case remoteNotification
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -178,6 +188,10 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         // A name not yet a child is added; a child's name is removed (the checker tells).
         case .addChild, .removeChild: return .callback(.willMoveToParent, .newController)
         case .userAction: return .callback(.userAction)
+        case .popToRoot: return .callback(.viewWillDisappear, vc: top)
+        case .quickAction: return .callback(.performActionFor)
+        case .openNotification: return .callback(.userNotificationCenterDidReceive)
+        case .remoteNotification: return .callback(.didReceiveRemoteNotification)
         }
     }
 
@@ -192,13 +206,14 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .firstAppearance:
             return Array(Self.firstAppearanceSteps(from: context.activation, controller: .named(top)).dropFirst())
         case .enterForeground:
-            return Self.remainingForegroundSteps(becomingActive: .sceneDidBecomeActive)
+            return Self.remainingForegroundSteps(becomingActive: .sceneDidBecomeActive, delivering: true)
         case .becomeActive, .appBecomeActive:
             return [.state(from: .foregroundInactive, to: .foregroundActive)]
         case .resignActive, .appResignActive:
             return [.state(from: .foregroundActive, to: .foregroundInactive)]
         case .enterBackground:
             return Array(Self.enterBackgroundSteps(from: .foregroundInactive).dropFirst())
+                + [.oneOf([Self.snapshotTraitFlips(context.allControllers), []])]
         case .disconnect:
             // Deinits top first, or applicationWillTerminate with no deinits (choice). A tab bar:
             // the shown tab's, then each other loaded tab's in tab order, top first (choice).
@@ -245,14 +260,19 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .dismiss:
             return Self.dismissSteps(in: context)
         case .sizeChange:
-            // A change of size class adds every controller's traitCollectionDidChange, root
-            // first; the trace does not carry sizes, so all of them or none (the worker knows).
-            // A tab bar's other loaded tabs follow the shown stack (the model's choice).
+            // A change of size class adds every controller's willTransition(to:with:), then
+            // every controller's traitCollectionDidChange, root first (real-ios-orders-3 c24);
+            // the trace does not carry sizes, so all of them or none (the worker knows). A tab
+            // bar's other loaded tabs follow the shown stack (the model's choice). A scene's
+            // delegate then hears of the new geometry (c25); an app-based app has none.
             let all = context.allControllers
-            let traits = all.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
+            let traits =
+                all.map { ExpectedStep.callback(.willTransition, vc: $0) }
+                + all.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
             return [.mark(.sizeChanged)]
                 + all.dropFirst().map { ExpectedStep.callback(.viewWillTransition, vc: $0) } + [
                     .oneOf([traits, []]),
+                    .oneOf([[.callback(.windowSceneDidUpdate)], []]),
                     .callback(.viewWillLayoutSubviews, vc: top),
                     .callback(.viewDidLayoutSubviews, vc: top),
                     .mark(.laidOut(fromTop: 0)),
@@ -265,9 +285,12 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             return [.callback(.touchesEnded, vc: top)]
         case .selectTab:
             return Self.selectTabSteps(from: top, loading: controller ?? "", in: context)
+        case .popToRoot:
+            return Self.popToRootSteps(in: context)
         case .stateRestoration, .notification, .userAction, .beginBackgroundTask, .backgroundTaskExpiration,
             .endBackgroundTask,
-            .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration:
+            .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration,
+            .quickAction, .openNotification, .remoteNotification:
             return []
         case .appFirstAppearance:
             return Array(Self.appFirstAppearanceSteps(from: .background, controller: .named(top)).dropFirst())
@@ -275,20 +298,39 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             return Self.remainingForegroundSteps(becomingActive: .applicationDidBecomeActive)
         case .appEnterBackground:
             return Array(Self.appEnterBackgroundSteps(from: .foregroundInactive).dropFirst())
+                + [.oneOf([Self.snapshotTraitFlips(context.allControllers), []])]
         case .appTerminate:
             return [.state(from: .background, to: .unattached)]
         }
     }
 
+    /// A dark scene that went to the background: UIKit snapshots it for the app switcher in
+    /// both appearances, so every loaded controller's traits flip to light and back
+    /// (real-ios-orders-3 c17). A light scene has none: the trace does not carry the style, so
+    /// all of them or none (the worker knows).
+    static func snapshotTraitFlips(_ controllers: [String]) -> [ExpectedStep] {
+        let once = controllers.map { ExpectedStep.callback(.traitCollectionDidChange, vc: $0) }
+        return once + once
+    }
+
     /// After a trip to the foreground's first callback (the scene's or the app delegate's
     /// `…WillEnterForeground`): inactive, `becomingActive`, active.
-    static func remainingForegroundSteps(becomingActive: CallbackName) -> [ExpectedStep] {
-        [
-            .state(from: .background, to: .foregroundInactive),
+    /// `delivering`: what the system hands the scene on the way (§3f) comes in between, before
+    /// it becomes active.
+    static func remainingForegroundSteps(becomingActive: CallbackName, delivering: Bool = false) -> [ExpectedStep] {
+        [.state(from: .background, to: .foregroundInactive)] + (delivering ? [deliveryOnTheWay] : []) + [
             .callback(becomingActive),
             .state(from: .foregroundInactive, to: .foregroundActive),
         ]
     }
+
+    /// What the system hands a scene it brings to the foreground, between
+    /// `sceneWillEnterForeground` and `sceneDidBecomeActive` (real-ios-orders-3 c07, c10, c12):
+    /// a URL, an activity, a quick action or a tapped notification, or nothing.
+    static let deliveryOnTheWay: ExpectedStep = .oneOf([
+        [.callback(.openURLContexts)], [.callback(.continueUserActivity)], [.callback(.performActionFor)],
+        [.callback(.userNotificationCenterDidReceive)], [],
+    ])
 
     /// After `willFinishLaunching`: a scene-based launch, or an app-based one (§3d), told apart
     /// by the callback after `didFinishLaunching` (the root's `loadView`, with no scene to
@@ -348,7 +390,6 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         let appearing: [ExpectedStep] = [
             .callback(.viewWillAppear, controller),
             .callback(.viewIsAppearing, controller),
-            .callback(.traitCollectionDidChange, controller),
             .callback(.viewWillLayoutSubviews, controller),
             .callback(.viewDidLayoutSubviews, controller),
             .mark(.laidOut(fromTop: 0)),
@@ -381,12 +422,12 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         [
             .callback(.viewWillAppear, controller),
             .callback(.viewIsAppearing, controller),
-            .callback(.traitCollectionDidChange, controller),
             .callback(.viewWillLayoutSubviews, controller),
             .callback(.viewDidLayoutSubviews, controller),
             .mark(.laidOut(fromTop: 0)),
             .callback(.sceneWillEnterForeground),
             .state(from: from, to: .foregroundInactive),
+            deliveryOnTheWay,
             .callback(.sceneDidBecomeActive),
             .state(from: .foregroundInactive, to: .foregroundActive),
             .callback(.viewDidAppear, controller),
@@ -438,6 +479,10 @@ extension LifecycleAtom {
         case .endBackgroundTask: [.attached, .backgroundTask]
         // Inactive means "running, receives no events".
         case .tap, .userAction: [.activation([.foregroundActive])]
+        case .popToRoot: [.foreground, .nothingPresented, .controllerAboveRoot]
+        case .quickAction: [.foreground, .lifecycle(.scene)]
+        case .openNotification: [.foreground]
+        case .remoteNotification: [.attached]
         // The host brings a background scene forward first (choice).
         case .openURL, .continueUserActivity: [.foreground, .lifecycle(.scene)]
         case .discardedSessions: [.attached, .lifecycle(.scene)]
@@ -465,6 +510,7 @@ extension LifecycleAtom {
         switch self {
         case .present: "present"
         case .selectTab: "selectTab"
+        case .popToRoot: "popToRoot"
         default: nil
         }
     }
@@ -503,6 +549,27 @@ extension LifecycleAtom {
             + forwarded(.viewDidDisappear, old, to: oldChildren) + forwarded(.viewDidAppear, new, to: newChildren)
     }
 
+    /// The stack [Root, …middle…, Top] pops to Root (real-ios-orders-3 c22), after Top's
+    /// `viewWillDisappear`: Root appears (layout when dirty), the middle controllers are released
+    /// with no appearance callbacks (top-most first, the model's choice), Top disappears, Root
+    /// `viewDidAppear`, Top is released. The checker reorders its stack first (`.poppingToRoot`)
+    /// so that each `deinit` takes the controller it names off the end.
+    private static func popToRootSteps(in context: Context) -> [ExpectedStep] {
+        let stack = context.stack
+        let top = stack.last ?? ""
+        let root = stack.first ?? ""
+        let topChildren = context.children(fromTop: 0)
+        let rootFromTop = stack.count - 1
+        let middle = stack.indices.dropFirst().dropLast().reversed().flatMap { index in
+            forwarded(.deinit, stack[index], to: context.children(fromTop: stack.count - 1 - index))
+        }
+        return [.mark(.poppingToRoot)] + forwardedOnly(.viewWillDisappear, to: topChildren)
+            + appearingSteps(root, fromTop: rootFromTop, in: context) + middle
+            + forwarded(.viewDidDisappear, top, to: topChildren)
+            + forwarded(.viewDidAppear, root, to: context.children(fromTop: rootFromTop))
+            + forwarded(.deinit, top, to: topChildren)
+    }
+
     /// B (just loaded) is presented over A (LIFECYCLE.md §3a).
     private static func presentSteps(_ presented: String, over top: String, children: [String]) -> [ExpectedStep] {
         let appears: [ExpectedStep] = [
@@ -518,7 +585,8 @@ extension LifecycleAtom {
             [.callback(.viewWillDisappear, vc: top), .mark(.presented(.fullScreen))]
             + forwardedOnly(.viewWillDisappear, to: children) + appears
             + forwarded(.viewDidDisappear, top, to: children)
-        // Page sheet: A stays visible and hears nothing.
+        // Page sheet, over full screen, alert: A stays in the hierarchy and hears nothing
+        // (real-ios-orders-3 c21); the trace does not tell these styles apart.
         let sheet: [ExpectedStep] = [appears[0], .mark(.presented(.pageSheet))] + appears.dropFirst()
         return [.callback(.viewDidLoad, vc: presented), .oneOf([fullScreen, sheet])]
     }

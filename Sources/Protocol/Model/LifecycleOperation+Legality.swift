@@ -36,7 +36,7 @@ extension LifecycleOperation {
         case .resize: [.foreground, .process([.running])]
         // The stack under a presented controller is covered: push and pop wait for its dismissal.
         case .push, .present: [.foreground, .process([.running]), .nothingPresented]
-        case .pop, .swipeBack: [.foreground, .process([.running]), .nothingPresented, .controllerAboveRoot]
+        case .pop, .swipeBack, .popToRoot: [.foreground, .process([.running]), .nothingPresented, .controllerAboveRoot]
         case .dismiss: [.foreground, .process([.running]), .presented(PresentationStyle.allCases)]
         case .swipeDismiss: [.foreground, .process([.running]), .presented([.pageSheet])]
         case .memoryWarning: [.attached, .process([.running])]
@@ -46,9 +46,12 @@ extension LifecycleOperation {
         case .kill, .terminate: [.liveWorker]
         case .memoryPressure, .waitFor, .sleep, .quit: []
         case .tap: [.activation([.foregroundActive]), .process([.running])]
-        // No live worker: it launches with the URL; a launching one is refused.
-        case .openURL: [.process([.none, .running, .suspended, .terminated]), .noLiveAppBasedWorker]
-        case .continueUserActivity: [.attached, .process([.running, .suspended]), .lifecycle(.scene)]
+        // No live worker: it launches with the URL (the activity, the shortcut item, the
+        // notification response) in its connection options; a launching one is refused.
+        // A silent push wakes a running app in any state (a suspended one is resumed for it).
+        case .remoteNotification: [.attached, .process([.running, .suspended])]
+        case .openURL, .continueUserActivity, .quickAction, .openNotification:
+            [.process([.none, .running, .suspended, .terminated]), .noLiveAppBasedWorker]
         // The index is a parameter: out of range is refused with the tab count (SceneSnapshot).
         case .selectTab: [.foreground, .process([.running]), .nothingPresented, .tabBar, .lifecycle(.scene)]
         // The child's name is a parameter: checked against the frontmost controller's children
@@ -87,17 +90,19 @@ extension LifecycleOperation {
         case .waitFor: "waits until the scene reaches the state or process state"
         case .sleep: "waits"
         case .quit: "terminates every scene, stops the host"
-        case .present: "present (`pageSheet` by default, or `fullScreen`)"
+        case .present: "present (`pageSheet` by default, `fullScreen`, `overFullScreen` or `alert`)"
         case .dismiss: "dismiss the presented controller"
         case .swipeDismiss: "interactive dismissal of the sheet, completed (default) or cancelled"
         case .swipeBack: "interactive pop, completed (default) or cancelled"
         case .tap: "tap (`touchesBegan`, `touchesEnded` to the frontmost controller)"
-        case .openURL:
-            "no live worker: spawn, launch with the URL, first appearance; else (resume, queued notifications), "
-                + "(first appearance or enter foreground), `openURLContexts`"
-        case .continueUserActivity:
-            "(resume, queued notifications), (first appearance or enter foreground), `continueUserActivity`"
-        case .selectTab: "tab switch (nothing when the tab is already selected)"
+        case .openURL: Self.delivery("the URL", "`openURLContexts`")
+        case .continueUserActivity: Self.delivery("the activity", "`continueUserActivity`")
+        case .quickAction: Self.delivery("the shortcut item", "`performActionFor`")
+        case .openNotification: Self.delivery("the notification response", "`userNotificationCenterDidReceive`")
+        case .remoteNotification:
+            "(resume), `didReceiveRemoteNotification` in the app's state (suspended again after the delay)"
+        case .popToRoot: "pop to root (the middle controllers get no appearance callbacks)"
+        case .selectTab: "tab switch (the selected tab again: pop to its root)"
         case .addChild: "the frontmost controller adds a child controller, which loads and appears"
         case .removeChild: "the frontmost controller removes a child controller, which disappears and is released"
         case .selectRow: "the user taps a row of the frontmost table (`userAction`; the app's response follows)"
@@ -108,9 +113,22 @@ extension LifecycleOperation {
         }
     }
 
+    /// The system hands a scene something (§3f): a scene with no live worker launches with it
+    /// in its connection options; a running one gets its callback, from the background between
+    /// `sceneWillEnterForeground` and `sceneDidBecomeActive`.
+    private static func delivery(_ what: String, _ callback: String) -> String {
+        "no live worker: spawn, launch with \(what), first appearance; else (resume, queued notifications), "
+            + "(enter foreground or first appearance: \(callback) before becoming active), else \(callback)"
+    }
+
     /// Whether the operation, on a discarded session, opens a new session under the same name
     /// (docs/LIFECYCLE.md §3c) instead of being refused: the ones that start a worker.
-    public var opensNewSession: Bool { self == .connect || self == .openURL }
+    public var opensNewSession: Bool {
+        switch self {
+        case .connect, .openURL, .continueUserActivity, .quickAction, .openNotification: true
+        default: false
+        }
+    }
 
     /// Why the operation is illegal in `snapshot`, or nil when it is legal.
     public func refusal(in snapshot: SceneSnapshot) -> LifecycleRefusal? {

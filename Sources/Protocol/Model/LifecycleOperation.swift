@@ -43,6 +43,11 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
     case tapControl
     case alertAction
     case inspect
+    // The system's ways into an app (real-ios-orders-3 c11, c12) and a stack's pop to its root (c22).
+    case quickAction
+    case openNotification
+    case popToRoot
+    case remoteNotification
 
     /// What an operation acts on.
     public enum Kind: Sendable, Hashable {
@@ -77,6 +82,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
                 OperationField("height", .positiveInt, placeholder: "N"),
                 OperationField("lifecycle", .string(nonEmpty: true), placeholder: "scene|app"),
                 OperationField("tabs", .names, placeholder: "NAME,…"),
+                OperationField("style", .string(nonEmpty: true), placeholder: "light|dark"),
             ]
         case .push:
             [
@@ -112,6 +118,18 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
             [
                 .scene, OperationField("vc", .string(nonEmpty: true), .required, placeholder: "NAME"),
                 OperationField("style", .string(nonEmpty: true), placeholder: "STYLE"),
+                OperationField("modalInPresentation", .bool),
+            ]
+        case .quickAction:
+            [
+                .scene, OperationField("type", .string(nonEmpty: true), .required, placeholder: "TYPE"),
+                OperationField("userInfo", .json, placeholder: "JSON"),
+            ]
+        case .remoteNotification: [.scene, OperationField("userInfo", .json, placeholder: "JSON")]
+        case .openNotification:
+            [
+                .scene, OperationField("userInfo", .json, placeholder: "JSON"),
+                OperationField("actionIdentifier", .string(nonEmpty: true), placeholder: "ID"),
             ]
         case .swipeDismiss, .swipeBack: [.scene, OperationField("completes", .bool)]
         case .dismiss: [.scene]
@@ -133,7 +151,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
         case .alertAction:
             [.scene, OperationField("title", .string(nonEmpty: true), .required, placeholder: "TITLE")]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
-            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect:
+            .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:
             [.scene]
         }
     }

@@ -32,7 +32,7 @@ enum FrameScratch {
                     .removeChild(let viewController):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
-                case .present(let viewController, let style):
+                case .present(let viewController, let style, false):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
                     writer.literal(#","style":"#)
@@ -49,9 +49,10 @@ enum FrameScratch {
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
                     .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
-                    .expireBackgroundTask, .tap, .dismiss, .inspect:
+                    .expireBackgroundTask, .tap, .dismiss, .inspect, .popToRoot:
                     break
-                case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user:
+                case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user,
+                    .present, .quickAction, .openNotification, .remoteNotification:
                     // The general encoder writes these, and a push with a payload (the fast
                     // path covers the round trips' operations).
                     writer.fail()

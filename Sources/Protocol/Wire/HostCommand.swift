@@ -48,8 +48,13 @@ public enum WorkerOperation: Sendable, Hashable {
     case endBackgroundTask
     /// `{"op":"expireBackgroundTask"}`: run the expiration handler of the running background task.
     case expireBackgroundTask
-    /// `{"op":"present","vc":"Compose","style":"pageSheet"}` (LIFECYCLE.md §3a)
-    case present(viewController: String, style: PresentationStyle)
+    /// `{"op":"present","vc":"Compose","style":"pageSheet"}` (LIFECYCLE.md §3a); with
+    /// `"modalInPresentation":true` the controller is `isModalInPresentation` (a swipe down
+    /// only tells the delegate of the attempt).
+    case present(viewController: String, style: PresentationStyle, modalInPresentation: Bool = false)
+    /// `{"op":"popToRoot"}`: the stack pops to its root (the middle controllers get no
+    /// appearance callbacks).
+    case popToRoot
     /// `{"op":"dismiss"}`: dismiss the presented controller (programmatic).
     case dismiss
     /// `{"op":"swipeDismiss","completes":true}`: the user swipes the sheet down.
@@ -63,6 +68,15 @@ public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"continueUserActivity","activityType":"com.example.edit","userInfo":{...}}`:
     /// `scene(_:continue:)` (a foreground scene).
     case continueUserActivity(activityType: String, userInfo: JSONValue?)
+    /// `{"op":"quickAction","type":"com.example.new","userInfo":{...}}`: a home-screen quick
+    /// action for a running scene (`windowScene(_:performActionFor:completionHandler:)`).
+    case quickAction(type: String, userInfo: JSONValue?)
+    /// `{"op":"openNotification","actionIdentifier":"…","userInfo":{...}}`: the user tapped a
+    /// notification (`userNotificationCenter(_:didReceive:withCompletionHandler:)`).
+    case openNotification(actionIdentifier: String, userInfo: JSONValue?)
+    /// `{"op":"remoteNotification","userInfo":{...}}`: a silent push
+    /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+    case remoteNotification(userInfo: JSONValue?)
     /// `{"op":"didDiscardSceneSessions","sessions":["A"]}`: sessions of the app discarded
     /// elsewhere (`application(_:didDiscardSceneSessions:)`).
     case didDiscardSceneSessions(sessions: [String])
@@ -104,6 +118,10 @@ public enum WorkerOperation: Sendable, Hashable {
         case .tap: "tap"
         case .openURL: "openURL"
         case .continueUserActivity: "continueUserActivity"
+        case .quickAction: "quickAction"
+        case .openNotification: "openNotification"
+        case .remoteNotification: "remoteNotification"
+        case .popToRoot: "popToRoot"
         case .didDiscardSceneSessions: "didDiscardSceneSessions"
         case .selectTab: "selectTab"
         case .addChild: "addChild"
@@ -147,6 +165,18 @@ public struct ConnectOptions: Sendable, Hashable {
     /// The roots of a tab bar root's tabs, in tab order (`"tabs"`, omitted for a scene whose
     /// root is one navigation stack): each tab is its own stack, the first one selected.
     public var tabs: [String]?
+    /// The window's interface style (`"style"`, omitted when light).
+    public var style: InterfaceStyle?
+    /// The home-screen quick action the scene is opened with (`"shortcutItem"`:
+    /// `{"type":…,"userInfo":…}`, omitted when none): `connectionOptions.shortcutItem`.
+    public var shortcutItem: JSONValue?
+    /// The tapped notification the scene is opened with (`"notificationResponse"`:
+    /// `{"actionIdentifier":…,"userInfo":…}`, omitted when none):
+    /// `connectionOptions.notificationResponse`.
+    public var notificationResponse: JSONValue?
+    /// A silent push the app is launched for (`"remoteNotification"`: its `userInfo`, omitted
+    /// when none): the app launches into the background with no scene connected.
+    public var remoteNotification: JSONValue?
 
     public init(
         session: String,
@@ -162,8 +192,16 @@ public struct ConnectOptions: Sendable, Hashable {
         discardedSessions: [String]? = nil,
         activityType: String? = nil,
         userInfo: JSONValue? = nil,
-        tabs: [String]? = nil
+        tabs: [String]? = nil,
+        style: InterfaceStyle? = nil,
+        shortcutItem: JSONValue? = nil,
+        notificationResponse: JSONValue? = nil,
+        remoteNotification: JSONValue? = nil
     ) {
+        self.style = style
+        self.shortcutItem = shortcutItem
+        self.notificationResponse = notificationResponse
+        self.remoteNotification = remoteNotification
         self.session = session
         self.configuration = configuration
         self.role = role

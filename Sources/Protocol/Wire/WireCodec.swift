@@ -96,7 +96,16 @@ extension HostCommand {
                     discardedSessions: try message.optionalNameList("discardedSessions"),
                     activityType: try message.optionalString("activityType"),
                     userInfo: message.value("userInfo"),
-                    tabs: try message.optionalNameList("tabs")
+                    tabs: try message.optionalNameList("tabs"),
+                    style: try message.optionalString("style").map { style throws(ProtocolError) in
+                        guard let known = InterfaceStyle(rawValue: style) else {
+                            throw ProtocolError(.invalidParameters, "connect: unknown style \(quoted(style))")
+                        }
+                        return known
+                    },
+                    shortcutItem: message.value("shortcutItem"),
+                    notificationResponse: message.value("notificationResponse"),
+                    remoteNotification: message.value("remoteNotification")
                 )
             )
         case .push:
@@ -113,7 +122,11 @@ extension HostCommand {
             guard let presentation = PresentationStyle(rawValue: style) else {
                 throw ProtocolError(.invalidParameters, "present: unknown style \(quoted(style))")
             }
-            operation = .present(viewController: try message.nonEmptyString("vc"), style: presentation)
+            operation = .present(
+                viewController: try message.nonEmptyString("vc"),
+                style: presentation,
+                modalInPresentation: try message.optionalBool("modalInPresentation")
+            )
         case .swipeDismiss: operation = .swipeDismiss(completes: try message.bool("completes"))
         case .swipeBack: operation = .swipeBack(completes: try message.bool("completes"))
         case .didDiscardSceneSessions:
@@ -124,6 +137,15 @@ extension HostCommand {
                 activityType: try message.nonEmptyString("activityType"),
                 userInfo: message.value("userInfo")
             )
+        case .quickAction:
+            operation = .quickAction(type: try message.nonEmptyString("type"), userInfo: message.value("userInfo"))
+        case .openNotification:
+            operation = .openNotification(
+                actionIdentifier: try message.nonEmptyString("actionIdentifier"),
+                userInfo: message.value("userInfo")
+            )
+        case .remoteNotification:
+            operation = .remoteNotification(userInfo: message.value("userInfo"))
         case .selectTab: operation = .selectTab(index: try message.nonNegativeInteger("index"))
         case .addChild: operation = .addChild(viewController: try message.nonEmptyString("vc"))
         case .removeChild: operation = .removeChild(viewController: try message.nonEmptyString("vc"))
@@ -205,6 +227,20 @@ extension WorkerOperation {
                 JSONWriter.appendLiteral(#","tabs":"#, to: &buffer)
                 JSONWriter.write(.array(tabs.map { .string($0) }), into: &buffer)
             }
+            if let style = options.style {
+                JSONWriter.appendLiteral(#","style":"#, to: &buffer)
+                JSONWriter.writeString(style.rawValue, into: &buffer)
+            }
+            for (key, value) in [
+                ("shortcutItem", options.shortcutItem), ("notificationResponse", options.notificationResponse),
+                ("remoteNotification", options.remoteNotification),
+            ] {
+                guard let value else { continue }
+                JSONWriter.appendLiteral(",", to: &buffer)
+                JSONWriter.writeString(key, into: &buffer)
+                JSONWriter.appendLiteral(":", to: &buffer)
+                JSONWriter.write(value, into: &buffer)
+            }
         case .selectTab(let index):
             JSONWriter.appendLiteral(#","index":"#, to: &buffer)
             JSONWriter.writeInt(index, into: &buffer)
@@ -241,16 +277,36 @@ extension WorkerOperation {
             JSONWriter.writeString(name, into: &buffer)
             JSONWriter.appendLiteral(#","value":"#, to: &buffer)
             JSONWriter.write(value, into: &buffer)
-        case .present(let viewController, let style):
+        case .present(let viewController, let style, let modal):
             JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
             JSONWriter.writeString(viewController, into: &buffer)
             JSONWriter.appendLiteral(#","style":"#, to: &buffer)
             JSONWriter.writeString(style.rawValue, into: &buffer)
+            if modal { JSONWriter.appendLiteral(#","modalInPresentation":true"#, to: &buffer) }
+        case .quickAction(let type, let userInfo):
+            JSONWriter.appendLiteral(#","type":"#, to: &buffer)
+            JSONWriter.writeString(type, into: &buffer)
+            if let userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
+            }
+        case .openNotification(let actionIdentifier, let userInfo):
+            JSONWriter.appendLiteral(#","actionIdentifier":"#, to: &buffer)
+            JSONWriter.writeString(actionIdentifier, into: &buffer)
+            if let userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
+            }
+        case .remoteNotification(let userInfo):
+            if let userInfo {
+                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+                JSONWriter.write(userInfo, into: &buffer)
+            }
         case .swipeDismiss(let completes), .swipeBack(let completes):
             JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
             .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap,
-            .inspect:
+            .inspect, .popToRoot:
             break
         case .user(let action):
             for (key, value) in action.fields.sorted(by: { $0.key < $1.key }) {
@@ -288,6 +344,10 @@ enum OperationKind: String, CaseIterable {
     case tap
     case openURL
     case continueUserActivity
+    case quickAction
+    case openNotification
+    case remoteNotification
+    case popToRoot
     case didDiscardSceneSessions
     case selectTab
     case addChild
@@ -319,6 +379,8 @@ enum OperationKind: String, CaseIterable {
         case .dismiss: .dismiss
         case .tap: .tap
         case .inspect: .inspect
+        case .popToRoot: .popToRoot
+        case .quickAction, .openNotification, .remoteNotification: nil
         case .selectRow, .typeText, .tapControl, .alertAction: nil
         case .connect, .push, .resize, .notify, .present, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
             .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:

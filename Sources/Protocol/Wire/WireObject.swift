@@ -80,6 +80,13 @@ struct WireObject {
         return names
     }
 
+    /// A boolean field that may be absent (false).
+    mutating func optionalBool(_ key: StaticString) throws(ProtocolError) -> Bool {
+        guard let value = value(key) else { return false }
+        guard case .bool(let flag) = value else { throw mistyped(key, "a boolean") }
+        return flag
+    }
+
     mutating func bool(_ key: StaticString) throws(ProtocolError) -> Bool {
         guard case .bool(let flag) = try requiredValue(key) else { throw mistyped(key, "a boolean") }
         return flag

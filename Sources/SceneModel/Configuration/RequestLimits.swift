@@ -72,9 +72,12 @@ package enum RequestLimits {
         case .openURL(let url):
             try checkURL(url, scene: scene, op: op)
         // Children's names (and the presented one's) are saved with the restoration state too.
-        case .addChild(let name), .removeChild(let name), .present(let name, _):
+        case .addChild(let name), .removeChild(let name), .present(let name, _, _):
             try checkViewControllerName(name, scene: scene, op: op)
-        case .continueUserActivity(let activityType, let userInfo):
+        // What the system hands a scene is echoed in the trace, and goes into its connection
+        // options at a launch: the same limits as a user activity's.
+        case .continueUserActivity(let activityType, let userInfo), .quickAction(let activityType, let userInfo),
+            .openNotification(let userInfo, let activityType):
             guard activityType.utf8.count <= maximumURLBytes else {
                 throw HostError.requestTooLarge(
                     scene: scene,
@@ -87,6 +90,10 @@ package enum RequestLimits {
                 userInfo: userInfo,
                 frameLimit: frameLimit
             ) {
+                throw HostError.requestTooLarge(scene: scene, op: op.name, reason: refusal)
+            }
+        case .remoteNotification(let userInfo):
+            if let refusal = SceneLimits.userActivityRefusal(activityType: "", userInfo: userInfo, frameLimit: frameLimit) {
                 throw HostError.requestTooLarge(scene: scene, op: op.name, reason: refusal)
             }
         case .user(let action):

@@ -365,6 +365,13 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .childRemoved(let name):
             if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
             pendingChildDeinits += 1
+        case .poppingToRoot:
+            // [Root, m1 … mk, Top] → [Root, Top, m1 … mk]: the middle ones are released top-most
+            // first, then Top, and each deinit takes the controller it names off the end.
+            guard stack.count > 2, needsLayout.count == stack.count, children.count == stack.count else { break }
+            stack.insert(stack.removeLast(), at: 1)
+            needsLayout.insert(needsLayout.removeLast(), at: 1)
+            children.insert(children.removeLast(), at: 1)
         }
     }
 

@@ -20,6 +20,13 @@ public struct LaunchParameters: Sendable, Hashable {
     /// The roots of a tab bar root's tabs (`"tabs"`, LIFECYCLE.md §3a), first one selected;
     /// nil: the root is one navigation stack.
     public var tabs: [String]?
+    /// The window's interface style (`"style"`); nil: light.
+    public var style: InterfaceStyle?
+    /// What the system opens the scene for (§3f), in its connection options: a quick action's
+    /// shortcut item (`{"type":…,"userInfo":…}`) or a tapped notification's response
+    /// (`{"actionIdentifier":…,"userInfo":…}`). Not kept for a restart.
+    public var shortcutItem: JSONValue?
+    public var notificationResponse: JSONValue?
 
     /// Launch parameters; all nil: a plain launch.
     public init(
@@ -29,8 +36,10 @@ public struct LaunchParameters: Sendable, Hashable {
         activityType: String? = nil,
         userInfo: JSONValue? = nil,
         lifecycle: LifecycleKind? = nil,
-        tabs: [String]? = nil
+        tabs: [String]? = nil,
+        style: InterfaceStyle? = nil
     ) {
+        self.style = style
         self.url = url
         self.width = width
         self.height = height
@@ -62,6 +71,9 @@ public struct LaunchParameters: Sendable, Hashable {
         options.activityType = activityType
         options.userInfo = userInfo
         options.tabs = tabs
+        options.style = style
+        options.shortcutItem = shortcutItem
+        options.notificationResponse = notificationResponse
         // The first tab's root is the scene's root: the one that loads at launch.
         if let first = tabs?.first { options.root = first }
     }

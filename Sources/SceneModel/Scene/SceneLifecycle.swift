@@ -111,8 +111,10 @@ package struct SceneLifecycle: Sendable {
             if let refusal = LifecycleOperation.selectTabRefusal(index: index, in: snapshot) {
                 return .refuse(refusal.reason)
             }
-            // The selected tab again: nothing happens (no callbacks), as in UIKit.
-            return .perform(index == selectedTab ? [] : [.send(.selectTab(index: index))])
+            // The selected tab again: its stack pops to its root (real-ios-orders-3 c27), and a
+            // root alone hears nothing, as in UIKit.
+            guard index == selectedTab else { return .perform([.send(.selectTab(index: index))]) }
+            return .perform(stack.count > 1 && presented == nil ? [.send(.popToRoot)] : [])
         }
         switch op {
         case .addChild(let name), .removeChild(let name):
@@ -189,20 +191,30 @@ package struct SceneLifecycle: Sendable {
             return .perform([.send(.inspect)])
         case .openURL(let url):
             guard !url.isEmpty else { return .refuse("openURL needs a non-empty url") }
-            guard hasLiveWorker else { return .perform([.launch(background: false, root: launchedRoot)]) }
-            return .perform(resumeSteps + toForegroundSteps + [.send(.openURL(url: url))])
+            return .perform(deliverySteps(.openURL(url: url)))
         case .continueUserActivity(let activityType, let userInfo):
             guard !activityType.isEmpty else { return .refuse("continueUserActivity needs an activityType") }
-            let send = SceneLifecycle.Step.send(.continueUserActivity(activityType: activityType, userInfo: userInfo))
-            return .perform(resumeSteps + toForegroundSteps + [send])
+            return .perform(deliverySteps(.continueUserActivity(activityType: activityType, userInfo: userInfo)))
+        case .quickAction(let type, let userInfo):
+            guard !type.isEmpty else { return .refuse("quickAction needs a type") }
+            return .perform(deliverySteps(.quickAction(type: type, userInfo: userInfo)))
+        case .openNotification(let userInfo, let actionIdentifier):
+            guard !actionIdentifier.isEmpty else { return .refuse("openNotification needs a non-empty actionIdentifier") }
+            return .perform(
+                deliverySteps(.openNotification(actionIdentifier: actionIdentifier, userInfo: userInfo))
+            )
+        case .remoteNotification(let userInfo):
+            return .perform(resumeSteps + [.send(.remoteNotification(userInfo: userInfo))])
+        case .popToRoot:
+            return .perform([.send(.popToRoot)])
         case .terminate:
             // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
             // still launching (it has no scene to disconnect yet).
             if process != .running { return .perform([.signal(SIGKILLNumber, .killed)]) }
             return .perform(toBackgroundSteps + [.terminateWorker])
-        case .present(let name, let style):
+        case .present(let name, let style, let modal):
             guard !name.isEmpty else { return .refuse("present needs a view controller name") }
-            return .perform([.send(.present(viewController: name, style: style))])
+            return .perform([.send(.present(viewController: name, style: style, modalInPresentation: modal))])
         case .dismiss:
             return .perform([.send(.dismiss)])
         case .swipeDismiss(let completes):
@@ -218,10 +230,12 @@ package struct SceneLifecycle: Sendable {
         process == .suspended ? [.resume, .deliverQueuedNotifications] : []
     }
 
-    /// A URL or an activity is delivered in the foreground (choice): a background scene is
-    /// brought forward first.
-    private var toForegroundSteps: [Step] {
-        activation == .background ? [.send(.enterForeground)] : []
+    /// What the system hands a scene (§3f): with no live worker the scene launches with it in
+    /// its connection options (the machine takes it from the request); a suspended one is
+    /// resumed, and the worker brings a background scene forward with it in one operation.
+    private func deliverySteps(_ delivery: WorkerOperation) -> [Step] {
+        guard hasLiveWorker else { return [.launch(background: false, root: launchedRoot)] }
+        return resumeSteps + [.send(delivery)]
     }
 
     private var toBackgroundSteps: [Step] {
@@ -275,7 +289,7 @@ package struct SceneLifecycle: Sendable {
             containment.popped(stackCount: stack.count)
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
-        case .present(let name, let style):
+        case .present(let name, let style, _):
             presented = (name, style)
             containment.presented = []
         case .dismiss:
@@ -301,8 +315,14 @@ package struct SceneLifecycle: Sendable {
             containment.add(name, presented: presented != nil, stackCount: stack.count)
         case .removeChild(let name):
             containment.remove(name, presented: presented != nil, stackCount: stack.count)
+        case .openURL, .continueUserActivity, .quickAction, .openNotification:
+            // A background scene came to the foreground for it.
+            if activation == .background { activation = .foregroundActive }
+        case .popToRoot:
+            stack = Array(stack.prefix(1))
+            containment.popped(stackCount: stack.count)
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
-            .tap, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user, .inspect:
+            .tap, .didDiscardSceneSessions, .user, .inspect, .remoteNotification:
             break
         }
     }

@@ -33,7 +33,9 @@ extension SceneMachine {
             var argv = lastConnectedArgv ?? configuration.worker
             switch inFlight?.work {
             case .request(.connect(_, _, let worker?, _), _): argv = worker
-            case .restart, .request(.openURL, _): argv = lastArgv ?? argv
+            case .restart, .request(.openURL, _), .request(.continueUserActivity, _), .request(.quickAction, _),
+                .request(.openNotification, _):
+                argv = lastArgv ?? argv
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)

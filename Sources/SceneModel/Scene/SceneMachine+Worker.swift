@@ -231,6 +231,7 @@ extension SceneMachine {
         switch operation {
         case .present: return LifecycleOperation.present.rawValue
         case .selectTab: return LifecycleOperation.selectTab.rawValue
+        case .popToRoot: return LifecycleOperation.popToRoot.rawValue
         default: return nil
         }
     }

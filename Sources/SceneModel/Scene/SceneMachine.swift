@@ -264,7 +264,21 @@ package struct SceneMachine: Sendable {
             case .request(.openURL(let url), _): lastLaunch.url = url
             default: break
             }
-            lastLaunch.apply(to: &options)
+            // What the system opens the scene for this once (§3f): not kept for a restart.
+            var launch = lastLaunch
+            switch flight.work {
+            case .request(.continueUserActivity(let activityType, let userInfo), _):
+                launch.activityType = activityType
+                launch.userInfo = userInfo
+            case .request(.quickAction(let type, let userInfo), _):
+                launch.shortcutItem = .object(["type": .string(type), "userInfo": userInfo ?? .null])
+            case .request(.openNotification(let userInfo, let actionIdentifier), _):
+                launch.notificationResponse = .object([
+                    "actionIdentifier": .string(actionIdentifier), "userInfo": userInfo ?? .null,
+                ])
+            default: break
+            }
+            launch.apply(to: &options)
             // A connect that asks for no lifecycle keeps the one the session's app declared.
             let asked = lastLaunch.lifecycle ?? (lifecycle.kind == .app ? .app : nil)
             if asked == .app {

@@ -31,7 +31,8 @@ public enum SceneOperation: Sendable, Hashable {
     /// Terminate the scene's worker (LIFECYCLE.md §4).
     case terminate
     /// Present a controller over the stack (LIFECYCLE.md §3a).
-    case present(viewController: String, style: PresentationStyle = .pageSheet)
+    /// `modalInPresentation`: a swipe down only tells the delegate of the attempt (c28).
+    case present(viewController: String, style: PresentationStyle = .pageSheet, modalInPresentation: Bool = false)
     /// Dismiss the presented controller (programmatic).
     case dismiss
     /// The user swipes the presented sheet down; `completes: false` lets it spring back.
@@ -41,11 +42,25 @@ public enum SceneOperation: Sendable, Hashable {
     /// A tap on the frontmost controller (`touchesBegan`, `touchesEnded`); only while
     /// `foregroundActive`.
     case tap
-    /// Open `url` in the scene: a connected one gets `openURLContexts` (brought to the
-    /// foreground first); one with no live worker launches with the URL.
+    /// Open `url` in the scene: a running one gets `openURLContexts` (from the background,
+    /// between `sceneWillEnterForeground` and `sceneDidBecomeActive`); one with no live
+    /// worker launches with the URL in its connection options.
     case openURL(url: String)
-    /// Hand the connected scene a user activity (`continueUserActivity`), in the foreground.
+    /// Hand the scene a user activity (a universal link): `continueUserActivity` as `openURL`
+    /// gets its URL; one with no live worker launches with it in its connection options.
     case continueUserActivity(activityType: String, userInfo: JSONValue? = nil)
+    /// A home-screen quick action: `performActionFor` as `openURL` gets its URL; one with no
+    /// live worker launches with it as the connection options' shortcut item.
+    case quickAction(type: String, userInfo: JSONValue? = nil)
+    /// The user taps a notification: `userNotificationCenterDidReceive` as `openURL` gets its
+    /// URL; one with no live worker launches with it as the connection options' notification
+    /// response, and gets the callback while still `foregroundInactive`.
+    case openNotification(userInfo: JSONValue? = nil, actionIdentifier: String = defaultNotificationAction)
+    /// A silent push for the scene's app: `didReceiveRemoteNotification` in whatever state the
+    /// app is in (a suspended one is resumed for it and suspended again).
+    case remoteNotification(userInfo: JSONValue? = nil)
+    /// The stack pops to its root.
+    case popToRoot
     /// Select tab `index` of a tab bar root (LIFECYCLE.md §3a).
     case selectTab(index: Int)
     /// The frontmost controller adds a child named `viewController` (LIFECYCLE.md §3a).
@@ -85,6 +100,10 @@ public enum SceneOperation: Sendable, Hashable {
         case .tap: .tap
         case .openURL: .openURL
         case .continueUserActivity: .continueUserActivity
+        case .quickAction: .quickAction
+        case .openNotification: .openNotification
+        case .remoteNotification: .remoteNotification
+        case .popToRoot: .popToRoot
         case .selectTab: .selectTab
         case .addChild: .addChild
         case .removeChild: .removeChild
@@ -103,6 +122,9 @@ public enum SceneOperation: Sendable, Hashable {
         default: nil
         }
     }
+
+    /// `UNNotificationDefaultActionIdentifier`: the user tapped the notification itself.
+    public static let defaultNotificationAction = "com.apple.UNNotificationDefaultActionIdentifier"
 
     /// The op's name as scenario files and the trace write it.
     public var name: String { kind.rawValue }

@@ -108,6 +108,15 @@ public protocol ApplicationDelegate: AnyObject {
     /// have the host store it. Default: `false` (nothing saved).
     func application(_ application: Application, shouldSaveSecureApplicationState coder: NSCoder) -> Bool
 
+    /// A silent push (trace: `didReceiveRemoteNotification`), in whatever state the app is in:
+    /// `userInfo` is the push's payload. Call `completionHandler` when done. Default: calls it
+    /// with `.noData`.
+    func application(
+        _ application: Application,
+        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (BackgroundFetchResult) -> Void
+    )
+
     /// Between `willFinishLaunching` and `didFinishLaunching` of a launch that has saved state
     /// (trace: `shouldRestoreSecureApplicationState`, with the state as `restoration`): `coder`
     /// holds it. Default: `false`.
@@ -155,6 +164,14 @@ extension ApplicationDelegate {
 
     /// Does nothing.
     public func applicationDidReceiveMemoryWarning(_ application: Application) {}
+
+    public func application(
+        _ application: Application,
+        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (BackgroundFetchResult) -> Void
+    ) {
+        completionHandler(.noData)
+    }
 
     /// Does nothing.
     public func applicationWillTerminate(_ application: Application) {}

@@ -138,6 +138,35 @@ public final class NavigationController {
         return popped
     }
 
+    /// The host's pop to the root (real-ios-orders-3 c22): Top `viewWillDisappear`, Root
+    /// `viewWillAppear`, `viewIsAppearing` (layout when dirty), the middle controllers released
+    /// top-most first with no appearance callbacks, Top `viewDidDisappear`, Root
+    /// `viewDidAppear`, then Top released.
+    func performPopToRoot(animated: Bool = true) {
+        guard viewControllers.count >= 2 else { return }
+        let top = viewControllers.removeLast()
+        var middle = Array(viewControllers.dropFirst())
+        let root = viewControllers[0]
+        viewControllers = [root]
+        top.isMovingFromParent = true
+        if isOnScreen {
+            top.runViewWillDisappear(animated)
+            root.runViewWillAppear(animated)
+            root.runLayoutIfNeeded(size: size)
+        }
+        // Each middle controller's last reference goes at the end of its turn: its deinit runs
+        // there, unless app code keeps it.
+        while let controller = middle.popLast() {
+            controller.navigationController = nil
+        }
+        if isOnScreen {
+            top.runViewDidDisappear(animated)
+            root.runViewDidAppear(animated)
+        }
+        top.isMovingFromParent = false
+        top.navigationController = nil
+    }
+
     /// Replaces the stack without callbacks (only before it is on screen).
     func replaceStack(with newStack: [UIViewController]) {
         for controller in viewControllers where !newStack.contains(where: { $0 === controller }) {

@@ -75,6 +75,14 @@ public final class Window {
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
 
+    /// Light or dark, as the host connected the scene (`connect --style`).
+    public internal(set) var userInterfaceStyle = UserInterfaceStyle.light
+
+    /// The traits the window's controllers lay out for: its size classes and style.
+    public var traitCollection: TraitCollection {
+        TraitCollection(size: size, userInterfaceStyle: userInterfaceStyle)
+    }
+
     /// The scene the window belongs to.
     public internal(set) weak var windowScene: UIWindowScene?
 
@@ -150,11 +158,28 @@ public class Scene: Hashable {
         /// is not called for them, as on iOS).
         public var urlContexts: Set<OpenURLContext> { url.map { [OpenURLContext(url: $0)] } ?? [] }
 
-        /// Options carrying `restoration`, `url` and `userActivity`.
-        public init(restoration: JSONValue? = nil, url: String? = nil, userActivity: UserActivity? = nil) {
+        /// The home-screen quick action the scene is opened with, if any: at a launch,
+        /// `windowScene(_:performActionFor:completionHandler:)` is not called for it (as on iOS).
+        public var shortcutItem: ApplicationShortcutItem?
+
+        /// The tapped notification the scene is opened with, if any: the notification center's
+        /// delegate also hears of it, before the scene becomes active (as on iOS).
+        public var notificationResponse: NotificationResponse?
+
+        /// Options carrying `restoration`, `url`, `userActivity`, `shortcutItem` and
+        /// `notificationResponse`.
+        public init(
+            restoration: JSONValue? = nil,
+            url: String? = nil,
+            userActivity: UserActivity? = nil,
+            shortcutItem: ApplicationShortcutItem? = nil,
+            notificationResponse: NotificationResponse? = nil
+        ) {
             self.restoration = restoration
             self.url = url
             self.userActivity = userActivity
+            self.shortcutItem = shortcutItem
+            self.notificationResponse = notificationResponse
         }
     }
 

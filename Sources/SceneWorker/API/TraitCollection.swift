@@ -9,8 +9,8 @@ public enum UserInterfaceSizeClass: String, Sendable, Hashable {
     }
 }
 
-/// Light or dark, as `UIUserInterfaceStyle`. Scenes are light: the host has no dark
-/// appearance yet.
+/// Light or dark, as `UIUserInterfaceStyle`. A scene is light unless the host connected it
+/// dark (`connect --style dark`).
 public enum UserInterfaceStyle: Int, Sendable, Hashable {
     case unspecified, light, dark
 }
@@ -22,9 +22,16 @@ public struct TraitCollection: Sendable, Hashable {
     public var verticalSizeClass: UserInterfaceSizeClass
     public var userInterfaceStyle: UserInterfaceStyle = .light
 
-    /// The traits of a window of `size`.
-    public init(size: Size) {
+    /// The traits of a window of `size` in `userInterfaceStyle`.
+    public init(size: Size, userInterfaceStyle: UserInterfaceStyle = .light) {
         horizontalSizeClass = UserInterfaceSizeClass(points: size.width)
         verticalSizeClass = UserInterfaceSizeClass(points: size.height)
+        self.userInterfaceStyle = userInterfaceStyle
+    }
+
+    /// Whether going from `self` to `other` changes a size class (the change
+    /// `willTransition(to:with:)` announces).
+    func changesSizeClass(to other: TraitCollection) -> Bool {
+        horizontalSizeClass != other.horizontalSizeClass || verticalSizeClass != other.verticalSizeClass
     }
 }

@@ -146,6 +146,10 @@ open class UIViewController {
     /// nil the first time. The base implementation does nothing.
     open func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {}
 
+    /// A size-class change is coming (`newCollection`): called for every loaded controller
+    /// before its `traitCollectionDidChange(_:)`. The base implementation does nothing.
+    open func willTransition(to newCollection: TraitCollection, with coordinator: TransitionCoordinator) {}
+
     /// The view appeared. The base implementation does nothing.
     open func viewDidAppear(_ animated: Bool) {}
 
@@ -232,12 +236,26 @@ extension UIViewController {
         for child in children { child.runViewWillAppear(animated) }
     }
 
-    func runTraitCollectionDidChange(to traits: TraitCollection, first: Bool) {
-        let previous = first ? nil : traitCollection
+    func runTraitCollectionDidChange(to traits: TraitCollection) {
+        let previous = traitCollection
         traitCollection = traits
         report(.traitCollectionDidChange)
         traitCollectionDidChange(previous)
-        for child in children { child.runTraitCollectionDidChange(to: traits, first: first) }
+        for child in children { child.runTraitCollectionDidChange(to: traits) }
+    }
+
+    /// `willTransition(to:with:)`, before a size-class change's `traitCollectionDidChange`.
+    func runWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) {
+        report(.willTransition)
+        willTransition(to: traits, with: coordinator)
+        for child in children { child.runWillTransition(to: traits, with: coordinator) }
+    }
+
+    /// Takes the traits it is added to the hierarchy with, silently: UIKit predicts them and
+    /// does not call `traitCollectionDidChange` when they come true (real-ios-orders-3 c26).
+    func adoptTraits(_ traits: TraitCollection) {
+        traitCollection = traits
+        for child in children { child.adoptTraits(traits) }
     }
 
     /// One layout pass, only when the layout is dirty (a controller that appears again).

@@ -52,7 +52,7 @@ extension WorkerSession {
         let navigationController = scene.window.rootViewController
         top.runLoadViewIfNeeded()
         top.runViewWillAppear(false)
-        top.runTraitCollectionDidChange(to: TraitCollection(size: scene.window.size), first: true)
+        top.adoptTraits(scene.window.traitCollection)
         top.runLayout(size: scene.window.size)
         if scene.activationState == .background {
             appEnterForeground()

@@ -87,9 +87,10 @@ extension WorkerSession {
             application.finishTask(origin: nil)
         case .expireBackgroundTask:
             application.expireBackgroundTask()
-        case .present(let name, let style):
+        case .present(let name, let style, let modal):
             let controller = try makeViewController(name, payload: nil)
             controller.modalPresentationStyle = style
+            if modal { controller.isModalInPresentation = true }
             scene?.window.rootViewController.performPresent(controller)
         case .dismiss:
             scene?.window.rootViewController.performDismiss()
@@ -106,20 +107,20 @@ extension WorkerSession {
         case .didDiscardSceneSessions(let sessions):
             didDiscard(sessions)
         case .openURL(let url):
-            // The trace says which URL arrived (`value`).
-            sink.report(CallbackEvent(.openURLContexts, value: .string(url)))
-            if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
+            deliverInForeground { $0.openURLContexts(url) }
         case .continueUserActivity(let activityType, let userInfo):
-            // The trace says which activity arrived (`value`).
-            sink.report(
-                CallbackEvent(
-                    .continueUserActivity,
-                    value: .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
-                )
+            deliverInForeground { $0.continueUserActivity(activityType, userInfo: userInfo) }
+        case .quickAction(let type, let userInfo):
+            deliverInForeground { $0.performAction(type: type, userInfo: userInfo) }
+        case .openNotification(let actionIdentifier, let userInfo):
+            let response = NotificationResponse(
+                jsonValue: .object(["actionIdentifier": .string(actionIdentifier), "userInfo": userInfo ?? .null])
             )
-            if let scene {
-                sceneDelegate?.scene(scene, continue: UserActivity(activityType: activityType, userInfo: userInfo))
-            }
+            deliverInForeground { $0.didReceive(response ?? NotificationResponse()) }
+        case .remoteNotification(let userInfo):
+            didReceiveRemoteNotification(userInfo)
+        case .popToRoot:
+            scene?.window.rootViewController.performPopToRoot()
         case .selectTab(let index):
             scene?.window.tabBarController?.performSelect(index)
         case .addChild(let name):
@@ -202,7 +203,9 @@ extension WorkerSession {
         let connectionOptions = Scene.ConnectionOptions(
             restoration: options.restoration,
             url: options.url,
-            userActivity: options.activityType.map { UserActivity(activityType: $0, userInfo: options.userInfo) }
+            userActivity: options.activityType.map { UserActivity(activityType: $0, userInfo: options.userInfo) },
+            shortcutItem: options.shortcutItem.flatMap(ApplicationShortcutItem.init(jsonValue:)),
+            notificationResponse: options.notificationResponse.flatMap(NotificationResponse.init(jsonValue:))
         )
         if !options.reconnect {
             sink.report(.configurationForConnecting)
@@ -238,7 +241,13 @@ extension WorkerSession {
         if options.background {
             return enterBackground()
         }
-        firstAppearance()
+        // A tapped notification that launched the app reaches the notification center's
+        // delegate while the scene is still foregroundInactive (real-ios-orders-3 c12).
+        if let response = connectionOptions.notificationResponse {
+            firstAppearance { $0.didReceive(response) }
+        } else {
+            firstAppearance()
+        }
         return nil
     }
 
@@ -253,7 +262,9 @@ extension WorkerSession {
         }
         let size = Self.launchSize(options)
         guard let tabs = options.tabs else {
-            return Window(rootViewController: stack(root), size: size)
+            let window = Window(rootViewController: stack(root), size: size)
+            window.userInterfaceStyle = options.style == .dark ? .dark : .light
+            return window
         }
         var stacks = [stack(root)]
         for name in tabs.dropFirst() {
@@ -263,7 +274,9 @@ extension WorkerSession {
         }
         let tabBarController = TabBarController(viewControllers: stacks)
         tabBarController.changeHandler = self
-        return Window(tabBarController: tabBarController, size: size)
+        let window = Window(tabBarController: tabBarController, size: size)
+        window.userInterfaceStyle = options.style == .dark ? .dark : .light
+        return window
     }
 
     /// `application(_:didDiscardSceneSessions:)`, reported with the sessions as its `value`.
@@ -289,16 +302,17 @@ extension WorkerSession {
         return Size(width: width, height: height)
     }
 
-    /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, `sceneDidBecomeActive`,
-    /// Top `viewDidAppear`.
-    func firstAppearance() {
+    /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, (`delivering`),
+    /// `sceneDidBecomeActive`, Top `viewDidAppear`.
+    func firstAppearance(delivering delivery: ((WorkerSession) -> Void)? = nil) {
         guard let scene, let top = scene.window.rootViewController.topViewController else { return }
         let navigationController = scene.window.rootViewController
         top.runLoadViewIfNeeded()
         top.runViewWillAppear(false)
-        top.runTraitCollectionDidChange(to: TraitCollection(size: scene.window.size), first: true)
+        top.adoptTraits(scene.window.traitCollection)
         top.runLayout(size: scene.window.size)
         enterForeground()
+        delivery?(self)
         becomeActive()
         navigationController.isOnScreen = true
         hasAppeared = true
@@ -327,12 +341,28 @@ extension WorkerSession {
     }
 
     /// `sceneDidEnterBackground`, `stateRestorationActivity`; returns the latter's answer.
+    /// From the foreground, a dark scene's snapshots follow (`snapshotInBothAppearances`).
     func enterBackground() -> JSONValue? {
         guard let scene else { return nil }
+        let wasOnScreen = scene.activationState.isForeground
         scene.activationState = .background
         sink.report(.sceneDidEnterBackground)
         sceneDelegate?.sceneDidEnterBackground(scene)
-        return stateRestorationActivity()
+        let answer = stateRestorationActivity()
+        if wasOnScreen { snapshotInBothAppearances() }
+        return answer
+    }
+
+    /// UIKit snapshots a dark scene for the app switcher in both appearances: every loaded
+    /// controller's traits flip to light, then back (real-ios-orders-3 c17). A light scene's
+    /// snapshot changes nothing.
+    func snapshotInBothAppearances() {
+        guard let window = scene?.window, window.userInterfaceStyle == .dark else { return }
+        let controllers = window.allLoadedControllers
+        var light = window.traitCollection
+        light.userInterfaceStyle = .light
+        for controller in controllers { controller.runTraitCollectionDidChange(to: light) }
+        for controller in controllers { controller.runTraitCollectionDidChange(to: window.traitCollection) }
     }
 
     func stateRestorationActivity() -> JSONValue? {
@@ -368,13 +398,22 @@ extension WorkerSession {
         for controller in controllers {
             controller.runViewWillTransition(to: size, with: coordinator)
         }
-        let traits = TraitCollection(size: size)
-        if traits != TraitCollection(size: scene.window.size) {
-            for controller in controllers {
-                controller.runTraitCollectionDidChange(to: traits, first: false)
-            }
+        let before = scene.window.traitCollection
+        let traits = TraitCollection(size: size, userInterfaceStyle: scene.window.userInterfaceStyle)
+        if before.changesSizeClass(to: traits) {
+            for controller in controllers { controller.runWillTransition(to: traits, with: coordinator) }
+            for controller in controllers { controller.runTraitCollectionDidChange(to: traits) }
         }
         scene.window.size = size
+        if let windowScene = scene as? UIWindowScene {
+            sink.report(.windowSceneDidUpdate)
+            (sceneDelegate as? any UIWindowSceneDelegate)?.windowScene(
+                windowScene,
+                didUpdate: WindowCoordinateSpace(size: coordinator.fromSize),
+                interfaceOrientation: InterfaceOrientation(size: coordinator.fromSize),
+                traitCollection: before
+            )
+        }
         for tab in scene.window.tabBarController?.viewControllers ?? [navigationController] { tab.size = size }
         navigationController.visibleViewController?.runLayout(size: size)
     }

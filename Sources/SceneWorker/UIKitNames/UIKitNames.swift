@@ -44,6 +44,19 @@ public typealias UITouch = Touch
 /// `UIOpenURLContext`: a URL a scene is asked to open (`scene(_:openURLContexts:)`).
 public typealias UIOpenURLContext = OpenURLContext
 
+/// `UIApplicationShortcutItem`: a home-screen quick action.
+public typealias UIApplicationShortcutItem = ApplicationShortcutItem
+/// `UNNotificationResponse`: the user's answer to a notification.
+public typealias UNNotificationResponse = NotificationResponse
+/// `UNNotification`: a delivered notification.
+public typealias UNNotification = DeliveredNotification
+/// `UIBackgroundFetchResult`: what a silent push's handling fetched.
+public typealias UIBackgroundFetchResult = BackgroundFetchResult
+/// `UIInterfaceOrientation`: portrait or landscape.
+public typealias UIInterfaceOrientation = InterfaceOrientation
+/// `UICoordinateSpace`: a window's geometry.
+public typealias UICoordinateSpace = CoordinateSpace
+
 /// `UIEvent`, so that UIKit's `touchesBegan(_:with:)` compiles: a worker delivers no event
 /// object (the argument is always nil), so there is nothing to make one of.
 public enum UIEvent: Sendable {}
