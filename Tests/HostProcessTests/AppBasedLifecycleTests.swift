@@ -23,7 +23,7 @@ import Testing
         "process spawned",
         "cb willFinishLaunching", "cb didFinishLaunching",
         "cb loadView Root", "cb viewDidLoad Root",
-        "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+        "cb viewWillAppear Root", "cb viewIsAppearing Root",
         "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
         "cb applicationDidBecomeActive", "state unattached>foregroundInactive",
         "state foregroundInactive>foregroundActive",
@@ -146,7 +146,7 @@ import Testing
             try await scene.foreground()
             #expect(
                 host.compactEvents(of: "A", after: mark) == [
-                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root",
                     "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
                     "cb applicationWillEnterForeground", "state background>foregroundInactive",
                     "cb applicationDidBecomeActive", "state foregroundInactive>foregroundActive",

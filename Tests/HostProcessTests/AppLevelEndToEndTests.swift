@@ -18,7 +18,7 @@ import Testing
                     "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
                     "cb willConnectTo",
                     "cb loadView Root", "cb viewDidLoad Root",
-                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root",
                     "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
                     "cb sceneWillEnterForeground", "state unattached>foregroundInactive",
                     "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
@@ -98,8 +98,7 @@ import Testing
                 host.compactEvents(of: "A", after: mark) == [
                     "process resumed", "cb didReceiveNotification",
                     "cb sceneWillEnterForeground", "state background>foregroundInactive",
-                    "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
-                    "cb openURLContexts",
+                    "cb openURLContexts", "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
                 ]
             )
             // The trace says which URL arrived each time.
@@ -142,24 +141,34 @@ import Testing
         }
     }
 
-    @Test func aUserActivityGoesToAConnectedSceneOnly() async throws {
+    /// real-ios-orders-3 c09, c10: a universal link launches a scene with no worker (in the
+    /// connection options, no `continueUserActivity`), and reaches a background one on its way
+    /// to the foreground.
+    @Test func aUserActivityLaunchesASceneOrComesOnItsWayToTheForeground() async throws {
         var configuration = TestWorker.configuration()
         configuration.suspendDelay = .seconds(600)
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")
-            await #expect(throws: HostError.self) { try await scene.continueUserActivity("edit") }
-            #expect(host.compactEvents(of: "A") == ["error continueUserActivity"])
+            try await scene.continueUserActivity("edit", userInfo: .object(["id": .int(2)]))
+            #expect(!host.compactEvents(of: "A").contains("cb continueUserActivity"))
+            let connect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
+            #expect(
+                connect?.value
+                    == .object([
+                        "userActivity": .object(["activityType": .string("edit"), "userInfo": .object(["id": .int(2)])])
+                    ])
+            )
+            try await scene.terminate()
             try await scene.connect(background: true)
             let mark = host.lastSeq
             try await scene.continueUserActivity("edit", userInfo: .object(["id": .int(3)]))
-            // A first trip to the foreground (first appearance), then the activity.
+            // The first trip to the foreground (first appearance), the activity before it is active.
             #expect(
                 host.compactEvents(of: "A", after: mark) == [
-                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root",
                     "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root",
-                    "cb sceneWillEnterForeground", "state background>foregroundInactive",
+                    "cb sceneWillEnterForeground", "state background>foregroundInactive", "cb continueUserActivity",
                     "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive", "cb viewDidAppear Root",
-                    "cb continueUserActivity",
                 ]
             )
             let activity = host.trace.history.last { $0.scene == "A" && $0.name == "continueUserActivity" }

@@ -47,30 +47,43 @@ import Testing
         #expect(firstViolation(hidden.events) != nil)
     }
 
-    @Test func aURLOrAnActivityComesAfterTheForegroundTripNotInsideIt() {
-        for name in [CallbackName.openURLContexts, .continueUserActivity] {
+    /// real-ios-orders-3 c07, c10, c12: from the background, between `sceneWillEnterForeground`
+    /// and `sceneDidBecomeActive`; in the foreground, on its own.
+    @Test func whatTheSystemHandsABackgroundSceneComesOnItsWayToTheForeground() {
+        for name in [
+            CallbackName.openURLContexts, .continueUserActivity, .performActionFor, .userNotificationCenterDidReceive,
+        ] {
             var good = TraceBuilder()
             good.connectToForeground()
             good.toBackground()
             good.callback(.sceneWillEnterForeground)
             good.state(.background, .foregroundInactive)
+            good.callback(name)
             good.callback(.sceneDidBecomeActive)
             good.state(.foregroundInactive, .foregroundActive)
-            good.callback(name)
-            #expect(firstViolation(good.events) == nil)
+            #expect(firstViolation(good.events) == nil, "\(name)")
+            // An active scene gets it on its own.
+            var active = good
+            active.callback(name)
+            #expect(firstViolation(active.events) == nil, "\(name)")
 
-            // Swapped with the become-active pair: inside the enter-foreground atom.
+            // Swapped with sceneWillEnterForeground: in the background, never.
             var swapped = good.events
-            swapped.insert(swapped.removeLast(), at: swapped.count - 2)
+            swapped.swapAt(swapped.count - 5, swapped.count - 3)
             for index in swapped.indices { swapped[index].seq = index + 1 }
-            #expect(firstViolation(swapped)?.seq == swapped.count - 2)
+            #expect(firstViolation(swapped)?.seq == swapped.count - 4, "\(name)")
 
-            // In the background: never (the host brings the scene forward first).
+            // After sceneDidBecomeActive but before its state event: inside the become-active step.
+            var late = good.events
+            late.swapAt(late.count - 3, late.count - 2)
+            for index in late.indices { late[index].seq = index + 1 }
+            #expect(firstViolation(late)?.seq == late.count - 1, "\(name)")
+
             var background = TraceBuilder()
             background.connectToForeground()
             background.toBackground()
             background.callback(name)
-            #expect(firstViolation(background.events)?.seq == background.events.count)
+            #expect(firstViolation(background.events)?.seq == background.events.count, "\(name)")
         }
     }
 

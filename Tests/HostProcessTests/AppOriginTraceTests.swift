@@ -50,7 +50,6 @@ private struct AppTrace {
     mutating func firstAppearance(_ top: String = "Root") {
         callback(.viewWillAppear, top)
         callback(.viewIsAppearing, top)
-        callback(.traitCollectionDidChange, top)
         callback(.viewWillLayoutSubviews, top)
         callback(.viewDidLayoutSubviews, top)
         callback(.sceneWillEnterForeground)

@@ -89,7 +89,7 @@ import Testing
                     "cb willFinishLaunching", "cb didFinishLaunching", "cb configurationForConnecting",
                     "cb willConnectTo",
                     "cb loadView Root", "cb viewDidLoad Root",
-                    "cb viewWillAppear Root", "cb viewIsAppearing Root", "cb traitCollectionDidChange Root",
+                    "cb viewWillAppear Root", "cb viewIsAppearing Root",
                     "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",
                     "state unattached>foregroundInactive",
                     "cb sceneDidBecomeActive", "state foregroundInactive>foregroundActive",
@@ -168,7 +168,8 @@ import Testing
             #expect(
                 host.compactEvents(of: "A", after: mark) == [
                     "cb viewWillTransition Root", "cb viewWillTransition Detail",
-                    "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
+                    "cb willTransition Root", "cb willTransition Detail",
+                    "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail", "cb windowSceneDidUpdate",
                     "cb viewWillLayoutSubviews Detail", "cb viewDidLayoutSubviews Detail",
                 ]
             )

@@ -52,6 +52,8 @@ import Testing
             .continueUserActivity(activityType: "t", userInfo: nil),
             .didDiscardSceneSessions(sessions: ["A"]), .selectTab(index: 1),
             .addChild(viewController: "C"), .removeChild(viewController: "C"),
+            .quickAction(type: "t", userInfo: nil), .openNotification(actionIdentifier: "a", userInfo: nil),
+            .remoteNotification(userInfo: nil), .popToRoot,
         ]
         return ["| wire op | legal when one of these may start |", "| --- | --- |"]
             + operations.map { operation in

@@ -32,12 +32,12 @@ import Testing
         #expect(checker.stack == ["Root"])
         #expect(checker.isInsideAtom)
         #expect(checker.processState == .launching)
-        for event in events[7..<17] { #expect(checker.check(event) == nil) }
+        for event in events[7..<16] { #expect(checker.check(event) == nil) }
         #expect(checker.activation == .foregroundActive)
         #expect(checker.processState == .running)
         #expect(!checker.isInsideAtom)
         // Through the push.
-        for event in events[17..<30] { #expect(checker.check(event) == nil) }
+        for event in events[16..<29] { #expect(checker.check(event) == nil) }
         #expect(checker.stack == ["Root", "Detail"])
     }
 

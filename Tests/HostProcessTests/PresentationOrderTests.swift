@@ -192,8 +192,9 @@ import Testing
             #expect(
                 resize == [
                     "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
+                    "cb willTransition Root", "cb willTransition Detail", "cb willTransition Sheet",
                     "cb traitCollectionDidChange Root", "cb traitCollectionDidChange Detail",
-                    "cb traitCollectionDidChange Sheet", "cb viewWillLayoutSubviews Sheet",
+                    "cb traitCollectionDidChange Sheet", "cb windowSceneDidUpdate", "cb viewWillLayoutSubviews Sheet",
                     "cb viewDidLayoutSubviews Sheet",
                 ]
             )
@@ -202,7 +203,7 @@ import Testing
             #expect(
                 sameClasses == [
                     "cb viewWillTransition Root", "cb viewWillTransition Detail", "cb viewWillTransition Sheet",
-                    "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
+                    "cb windowSceneDidUpdate", "cb viewWillLayoutSubviews Sheet", "cb viewDidLayoutSubviews Sheet",
                 ]
             )
             let warning = try await Self.transition(host) { try await scene.memoryWarning() }

@@ -167,7 +167,9 @@ struct SpecOracle: Sendable, Hashable {
     /// everything; pop needs a controller above the root; one background task at a time).
     func allows(_ op: LifecycleOperation) -> Bool {
         // After a discard only a launch is possible: it opens a new session under the same name.
-        let launches: Set<LifecycleOperation> = [.connect, .openURL, .continueUserActivity, .quickAction, .openNotification]
+        let launches: Set<LifecycleOperation> = [
+            .connect, .openURL, .continueUserActivity, .quickAction, .openNotification,
+        ]
         guard !isDiscarded || launches.contains(op), let places = Self.allowedPlaces[op],
             places.contains(place)
         else { return false }

@@ -36,7 +36,7 @@ struct MultiSceneTrace {
             ("willFinishLaunching", nil), ("didFinishLaunching", nil), ("configurationForConnecting", nil),
             ("willConnectTo", nil),
             ("loadView", "Root"), ("viewDidLoad", "Root"), ("viewWillAppear", "Root"), ("viewIsAppearing", "Root"),
-            ("traitCollectionDidChange", "Root"), ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
+            ("viewWillLayoutSubviews", "Root"), ("viewDidLayoutSubviews", "Root"),
         ] as [(String, String?)] {
             add(next(), TraceEvent(kind: .callback, scene: scene, name: name, viewController: vc))
         }

@@ -74,7 +74,6 @@ struct TraceBuilder {
     mutating func firstAppearance(from: ActivationState, top: String = "Root") {
         callback(.viewWillAppear, top)
         callback(.viewIsAppearing, top)
-        callback(.traitCollectionDidChange, top)
         callback(.viewWillLayoutSubviews, top)
         callback(.viewDidLayoutSubviews, top)
         callback(.sceneWillEnterForeground)
@@ -141,7 +140,6 @@ func fullLife(scene: String = "A") -> [TraceEvent] {
     t.callback(.viewDidLoad, "Root")
     t.callback(.viewWillAppear, "Root")
     t.callback(.viewIsAppearing, "Root")
-    t.callback(.traitCollectionDidChange, "Root")
     t.callback(.viewWillLayoutSubviews, "Root")
     t.callback(.viewDidLayoutSubviews, "Root")
     t.callback(.sceneWillEnterForeground)

@@ -114,7 +114,7 @@ import Testing
                     "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "Root.loadView",
                     "Root.viewDidLoad", "Root.viewWillAppear", "Root.viewIsAppearing",
-                    "Root.traitCollectionDidChange", "Root.viewWillLayoutSubviews", "Root.viewDidLayoutSubviews",
+                    "Root.viewWillLayoutSubviews", "Root.viewDidLayoutSubviews",
                     "sceneWillEnterForeground", "sceneDidBecomeActive",
                     "Root.viewDidAppear",
                 ]

@@ -70,7 +70,7 @@ import Testing
         #expect(
             harness.connect() == [
                 "willFinishLaunching", "didFinishLaunching", "Root.loadView", "Root.viewDidLoad", "Root.viewWillAppear",
-                "Root.viewIsAppearing", "Root.traitCollectionDidChange", "Root.viewWillLayoutSubviews",
+                "Root.viewIsAppearing", "Root.viewWillLayoutSubviews",
                 "Root.viewDidLayoutSubviews", "applicationDidBecomeActive", "Root.viewDidAppear", "reply 1",
             ]
         )

@@ -48,7 +48,7 @@ struct FrameTests {
         }
         #expect(replies == [1, 2, 3, 4])
         #expect(messages.last == .reply(id: 4, result: nil))
-        #expect(messages.count == 1 + (14 + 1) + (9 + 1) + (3 + 1) + (3 + 1))
+        #expect(messages.count == 1 + (13 + 1) + (9 + 1) + (3 + 1) + (3 + 1))
         #expect(session.exitStatus == 0)
     }
 
@@ -58,7 +58,7 @@ struct FrameTests {
             session,
             hello + #"{"id":7,"op":"fly"}"# + "\n" + "not json\n" + #"{"id":8,"op":"push"}"# + "\n" + connect
         )
-        #expect(messages.count == 4 + 14 + 1)
+        #expect(messages.count == 4 + 13 + 1)
         guard case .failure(7, let unknown) = messages[1], case .failure(nil, let parse) = messages[2],
             case .failure(8, let parameters) = messages[3]
         else {

@@ -143,8 +143,11 @@ struct LifecycleOrderTests {
             h.send(.resize(width: 800, height: 600))
                 == [
                     // 390 → 800 points wide: compact → regular, so the traits change too.
-                    "Root.viewWillTransition", "Detail.viewWillTransition", "Root.traitCollectionDidChange",
-                    "Detail.traitCollectionDidChange", "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews",
+                    // willTransition(to:with:) before the trait change (c24), then the window scene's
+                    // update (c25).
+                    "Root.viewWillTransition", "Detail.viewWillTransition", "Root.willTransition",
+                    "Detail.willTransition", "Root.traitCollectionDidChange", "Detail.traitCollectionDidChange",
+                    "windowSceneDidUpdate", "Detail.viewWillLayoutSubviews", "Detail.viewDidLayoutSubviews",
                     "reply 3",
                 ]
         )

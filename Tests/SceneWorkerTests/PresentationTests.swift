@@ -96,7 +96,12 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         let log = Log()
         let h = Harness(app: Self.app(log: log))
         h.connect()
-        #expect(log.entries == ["Root.viewIsAppearing", "Root.traits(compact/regular, previous nil)"])
+        // No trait change on the first appearance: the predicted traits came true (c26).
+        #expect(log.entries == ["Root.viewIsAppearing"])
+        #expect(
+            h.session.scene?.window.rootViewController.topViewController?.traitCollection.horizontalSizeClass
+                == .compact
+        )
         log.entries.removeAll()
         h.send(.present(viewController: "Sheet", style: .fullScreen))
         #expect(log.entries == ["Sheet.viewIsAppearing"])

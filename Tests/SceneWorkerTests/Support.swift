@@ -107,7 +107,7 @@ final class Log {
 /// The callbacks of the first appearance of `top`.
 func firstAppearance(_ top: String = "Root") -> [String] {
     [
-        "\(top).viewWillAppear", "\(top).viewIsAppearing", "\(top).traitCollectionDidChange",
+        "\(top).viewWillAppear", "\(top).viewIsAppearing",
         "\(top).viewWillLayoutSubviews", "\(top).viewDidLayoutSubviews", "sceneWillEnterForeground",
         "sceneDidBecomeActive", "\(top).viewDidAppear",
     ]

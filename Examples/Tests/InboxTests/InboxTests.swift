@@ -23,7 +23,7 @@ import Testing
                 [
                     "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "List.loadView", "List.viewDidLoad",
-                    "List.viewWillAppear", "List.viewIsAppearing", "List.traitCollectionDidChange",
+                    "List.viewWillAppear", "List.viewIsAppearing",
                     "List.viewWillLayoutSubviews", "List.viewDidLayoutSubviews",
                     "sceneWillEnterForeground", "sceneDidBecomeActive", "List.viewDidAppear",
                 ]

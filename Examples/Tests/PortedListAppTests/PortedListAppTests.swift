@@ -28,7 +28,7 @@ import Testing
                     "willFinishLaunching", "didFinishLaunching", "configurationForConnecting", "willConnectTo",
                     "ListViewController.loadView", "ListViewController.viewDidLoad",
                     "ListViewController.viewWillAppear", "ListViewController.viewIsAppearing",
-                    "ListViewController.traitCollectionDidChange", "ListViewController.viewWillLayoutSubviews",
+                    "ListViewController.viewWillLayoutSubviews",
                     "ListViewController.viewDidLayoutSubviews", "sceneWillEnterForeground", "sceneDidBecomeActive",
                     "ListViewController.viewDidAppear",
                 ]

@@ -54,7 +54,9 @@ public struct SceneHandle: Sendable {
         style: PresentationStyle = .pageSheet,
         modalInPresentation: Bool = false
     ) async throws {
-        try await perform(.present(viewController: viewController, style: style, modalInPresentation: modalInPresentation))
+        try await perform(
+            .present(viewController: viewController, style: style, modalInPresentation: modalInPresentation)
+        )
     }
     /// Pops the stack to its root (the middle controllers are released with no callbacks).
     public func popToRoot() async throws { try await perform(.popToRoot) }

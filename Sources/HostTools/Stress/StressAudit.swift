@@ -71,8 +71,11 @@ package struct StressAudit: Sendable {
     private struct TraceTally: Sendable {
         package var atoms: [LifecycleOperation: Int] = [:]
         package var refusals: [String: Int] = [:]
-        /// `openURLContexts` delivered (an `openURL` to a scene without a worker spawns instead).
-        package var urlContexts = 0
+        /// URLs, activities, quick actions and tapped notifications delivered (one to a scene
+        /// without a worker spawns it instead).
+        package var deliveries = 0
+        /// Between a launch's first callback and its first activation or background entry.
+        package var launching = false
         package var lastCallback: String?
     }
 
@@ -295,8 +298,16 @@ package struct StressAudit: Sendable {
                 tally.atoms[.beginBackgroundTask, default: 0] += 1
             case CallbackName.endBackgroundTask.rawValue:
                 tally.atoms[.endBackgroundTask, default: 0] += 1
-            case CallbackName.openURLContexts.rawValue:
-                tally.urlContexts += 1
+            case CallbackName.openURLContexts.rawValue, CallbackName.continueUserActivity.rawValue,
+                CallbackName.performActionFor.rawValue, CallbackName.userNotificationCenterDidReceive.rawValue:
+                // A tapped notification that launched the scene reaches it inside the launch: that
+                // request is counted by the launch.
+                if !tally.launching { tally.deliveries += 1 }
+            case CallbackName.willFinishLaunching.rawValue:
+                tally.launching = true
+            case CallbackName.sceneDidBecomeActive.rawValue, CallbackName.sceneDidEnterBackground.rawValue,
+                CallbackName.applicationDidBecomeActive.rawValue, CallbackName.applicationDidEnterBackground.rawValue:
+                tally.launching = false
             case CallbackName.viewWillTransition.rawValue:
                 if tally.lastCallback != name { tally.atoms[.resize, default: 0] += 1 }
             default:
@@ -473,6 +484,11 @@ package struct StressAudit: Sendable {
         }
     }
 
+    /// The operations that launch a scene with no worker, or deliver their callback to it.
+    private static let deliveryOperations: [LifecycleOperation] = [
+        .openURL, .continueUserActivity, .quickAction, .openNotification,
+    ]
+
     /// Atoms and refusals per scene against the requests' outcomes.
     private func checkCounts(_ traceTallies: [String: TraceTally]) {
         let scenes = Set(requestTallies.keys).union(traceTallies.keys).sorted()
@@ -488,15 +504,22 @@ package struct StressAudit: Sendable {
                 var also = ""
                 switch op {
                 case .connect:
-                    // An `openURL` spawns (no live worker) or delivers `openURLContexts`, and an
-                    // app's window request may spawn.
-                    let urls = requested[LifecycleOperation.openURL.rawValue] ?? RequestTally()
-                    atoms += trace.urlContexts
-                    accepted += urls.accepted
-                    allowed += urls.accepted + urls.failed + target.activations
+                    // What the system hands a scene (a URL, an activity, a quick action, a tapped
+                    // notification) spawns it (no live worker) or is delivered, and an app's
+                    // window request spawns or delivers its activity.
+                    var handed = RequestTally()
+                    for delivery in Self.deliveryOperations {
+                        let tally = requested[delivery.rawValue] ?? RequestTally()
+                        handed.accepted += tally.accepted
+                        handed.failed += tally.failed
+                    }
+                    atoms += trace.deliveries
+                    accepted += handed.accepted
+                    allowed += handed.accepted + handed.failed + target.activations
                     also =
-                        " (with \(trace.urlContexts) openURLContexts; \(urls.accepted) accepted and \(urls.failed)"
-                        + " failed openURL, \(target.activations) app window requests)"
+                        " (with \(trace.deliveries) deliveries; \(handed.accepted) accepted and \(handed.failed)"
+                        + " failed openURL, continueUserActivity, quickAction or openNotification, "
+                        + "\(target.activations) app window requests)"
                 case .disconnect:
                     // An app's request to close the window ends its worker cleanly.
                     allowed += target.destructions

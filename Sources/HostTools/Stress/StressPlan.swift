@@ -38,6 +38,7 @@ public struct StressPlan: Sendable, Hashable {
         (.connectAppBased, 2),
         (.addChild, 3), (.removeChild, 2),
         (.openURL, 4), (.openWindow, 4), (.closeWindow, 2),
+        (.popToRoot, 3), (.quickAction, 2), (.openNotification, 2), (.remoteNotification, 2),
     ]
 
     package enum Kind: Sendable {
@@ -58,6 +59,11 @@ public struct StressPlan: Sendable, Hashable {
         /// The default worker's `closeWindow` notification naming one of the first windows the
         /// scene's app opened (`requestSceneSessionDestruction`: discarded for good).
         case closeWindow
+        /// The system's ways in (docs/LIFECYCLE.md §3f): each launches a scene with no worker
+        /// or reaches a running one (from the background on its way to the foreground).
+        case quickAction, openNotification, remoteNotification
+        /// The stack pops to its root.
+        case popToRoot
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -69,8 +75,9 @@ public struct StressPlan: Sendable, Hashable {
         var clients = [[StressAction]](repeating: [], count: clientCount)
         let steady: Set<Kind> = [
             .connect, .connectBackground, .disconnect, .terminate, .connectAppBased, .openWindow, .closeWindow,
-            // A URL relaunches a scene whose worker ended (a background task past its limit, say).
-            .openURL,
+            // A URL (an activity, a quick action, a notification) relaunches a scene whose
+            // worker ended (a background task past its limit, say).
+            .openURL, .continueUserActivity, .quickAction, .openNotification,
         ]
         let weights = Self.weights.map { options.mix == .steady && steady.contains($0.kind) ? 0 : $0.weight }
         let connects = options.mix == .steady ? min(options.scenes, max(0, options.ops)) : 0
@@ -115,7 +122,11 @@ public struct StressPlan: Sendable, Hashable {
         case .disconnect: .disconnect
         case .terminate: .terminate
         case .present:
-            .present(viewController: presentedName(request: id), style: parameter % 2 == 0 ? .pageSheet : .fullScreen)
+            .present(
+                viewController: presentedName(request: id),
+                style: PresentationStyle.allCases[parameter % PresentationStyle.allCases.count],
+                modalInPresentation: parameter % 5 == 0
+            )
         case .dismiss: .dismiss
         case .swipeDismiss: .swipeDismiss(completes: parameter % 3 != 0)
         case .swipeBack: .swipeBack(completes: parameter % 3 != 0)
@@ -126,6 +137,10 @@ public struct StressPlan: Sendable, Hashable {
         // One of the last few requests' children: often there (or refused when it is not).
         case .removeChild: .removeChild(viewController: childName(request: max(0, id - 1 - parameter % 4)))
         case .openURL: .openURL(url: url(request: id))
+        case .quickAction: .quickAction(type: "compose", userInfo: .int(id))
+        case .openNotification: .openNotification(userInfo: .object(["id": .int(id)]))
+        case .remoteNotification: .remoteNotification(userInfo: .object(["id": .int(id)]))
+        case .popToRoot: .popToRoot
         // An integer value: a new window (the value is its user info), and the request's mark.
         case .openWindow: .notify(name: openWindow, value: .int(id))
         case .closeWindow:

@@ -93,7 +93,11 @@ package enum RequestLimits {
                 throw HostError.requestTooLarge(scene: scene, op: op.name, reason: refusal)
             }
         case .remoteNotification(let userInfo):
-            if let refusal = SceneLimits.userActivityRefusal(activityType: "", userInfo: userInfo, frameLimit: frameLimit) {
+            if let refusal = SceneLimits.userActivityRefusal(
+                activityType: "",
+                userInfo: userInfo,
+                frameLimit: frameLimit
+            ) {
                 throw HostError.requestTooLarge(scene: scene, op: op.name, reason: refusal)
             }
         case .user(let action):

@@ -32,6 +32,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
     public private(set) var isDiscarded = false
     /// The style of the controller presented on top of `stack` (the last one), nil when none is.
     public private(set) var presentation: PresentationStyle?
+    /// The style the presentation in progress named (its `loadView`'s `value`), until its
+    /// branch is known.
+    private var presentingStyle: PresentationStyle?
     /// The lifecycle of the current (or last) worker's app: the launch's branch tells it.
     public private(set) var lifecycle = LifecycleKind.scene
     /// A tab bar root's tab count (from `willConnectTo`'s `tabs`), 0 for one stack.
@@ -248,6 +251,11 @@ public struct SceneTraceChecker: Sendable, Equatable {
             progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             startedAtom = true
             if atom == .selectTab { show(tab: tab) }
+            // The style a presentation names (`value` of its loadView): sheet-like styles share
+            // their callbacks, and only a page sheet may be swiped down.
+            if atom == .present, case .string(let name)? = event.value {
+                presentingStyle = PresentationStyle(rawValue: name)
+            }
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
@@ -350,7 +358,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private mutating func apply(_ mark: AtomMark) {
         switch mark {
         case .presented(let style):
-            presentation = style
+            let named = presentingStyle == .fullScreen ? nil : presentingStyle
+            presentation = style == .fullScreen ? style : named ?? style
+            presentingStyle = nil
         case .laidOut(let fromTop):
             let index = needsLayout.count - 1 - fromTop
             if needsLayout.indices.contains(index) { needsLayout[index] = false }

@@ -199,7 +199,9 @@ package struct SceneLifecycle: Sendable {
             guard !type.isEmpty else { return .refuse("quickAction needs a type") }
             return .perform(deliverySteps(.quickAction(type: type, userInfo: userInfo)))
         case .openNotification(let userInfo, let actionIdentifier):
-            guard !actionIdentifier.isEmpty else { return .refuse("openNotification needs a non-empty actionIdentifier") }
+            guard !actionIdentifier.isEmpty else {
+                return .refuse("openNotification needs a non-empty actionIdentifier")
+            }
             return .perform(
                 deliverySteps(.openNotification(actionIdentifier: actionIdentifier, userInfo: userInfo))
             )

@@ -46,13 +46,13 @@ extension SceneMachine {
             return
         }
         worker!.appChangeOpen = true
-        worker!.appChangePresents = isPresent(change)
+        worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
     }
 
-    private func isPresent(_ change: AppChange) -> Bool {
-        if case .present = change { return true }
-        return false
+    private func presentedStyle(_ change: AppChange) -> PresentationStyle? {
+        if case .present(_, let style) = change { return style }
+        return nil
     }
 
     /// Why `change` is illegal now, or nil.

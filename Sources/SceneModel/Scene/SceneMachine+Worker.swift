@@ -193,7 +193,7 @@ extension SceneMachine {
             viewController: callback.viewController,
             restoration: callback.restoration,
             notification: callback.notification,
-            value: callback.value,
+            value: callback.value ?? presentedStyleValue(callback),
             origin: callback.origin?.rawValue,
             op: callback.origin == nil ? presentingOp : appChangeOp,
             tab: callback.origin == nil ? selectingTab : worker!.appChangeTab,
@@ -236,9 +236,18 @@ extension SceneMachine {
         }
     }
 
+    /// A presentation's style, on the presented controller's `loadView` (`value`): the trace
+    /// tells the styles apart by it, as their callbacks are alike (LIFECYCLE.md §3a).
+    private func presentedStyleValue(_ callback: CallbackEvent) -> JSONValue? {
+        guard callback.name == .loadView else { return nil }
+        if callback.origin != nil { return worker!.appChangePresentStyle.map { .string($0.rawValue) } }
+        guard case .reply(_, .present(_, let style, _))? = inFlight?.wait else { return nil }
+        return .string(style.rawValue)
+    }
+
     /// The `op` the callbacks of the open app change carry: `present` or `selectTab`, else none.
     private var appChangeOp: String? {
-        if worker!.appChangePresents { return LifecycleOperation.present.rawValue }
+        if worker!.appChangePresentStyle != nil { return LifecycleOperation.present.rawValue }
         return worker!.appChangeTab == nil ? nil : LifecycleOperation.selectTab.rawValue
     }
 

@@ -41,8 +41,9 @@ package struct WorkerProcessMachine: Sendable {
     /// The host is killing it silently (a `terminate` of a worker that is not running):
     /// its `exited` event says so.
     package var killedSilently = false
-    /// The open app change is a `present`: its callbacks carry `op: "present"` in the trace.
-    package var appChangePresents = false
+    /// The open app change is a `present` in this style: its callbacks carry `op: "present"`
+    /// in the trace, and the presented controller's `loadView` the style.
+    package var appChangePresentStyle: PresentationStyle?
     /// The open app change is a tab switch to this tab: its callbacks carry `op: "selectTab"`
     /// and `tab` in the trace.
     package var appChangeTab: Int?

@@ -11,6 +11,8 @@ extension ConnectOptions {
         if let activityType {
             members["userActivity"] = .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
         }
+        if let shortcutItem { members["shortcutItem"] = shortcutItem }
+        if let notificationResponse { members["notificationResponse"] = notificationResponse }
         return members.isEmpty ? nil : .object(members)
     }
 
