@@ -133,6 +133,10 @@ extension PropertyTests {
             let awake = open.filter { oracles[$0]?.place != .suspended }
             guard !awake.isEmpty else { return nil }
             return .op(scene: generator.element(of: awake), .notify(name: SpecAppWindows.closeWindow, value: .null))
+        case 6:
+            // A window's worker crashes (its app's other windows run on).
+            guard !open.isEmpty else { return nil }
+            return .crash(scene: generator.element(of: open))
         default:
             guard !open.isEmpty else { return nil }
             // (Its notifications are `sync` and `mail`: no window notification.)
@@ -174,6 +178,14 @@ extension PropertyTests {
             (4, { .op(scene: scene, .tap) }),
             (3, { .op(scene: scene, .openURL(url: "notes://\(index)")) }),
             (2, { .op(scene: scene, .continueUserActivity(activityType: "edit", userInfo: .int(index))) }),
+            // §3f: the system's other ways in, and a pop to the root.
+            (2, { .op(scene: scene, .quickAction(type: "compose", userInfo: .int(index))) }),
+            (2, { .op(scene: scene, .openNotification(userInfo: .object(["id": .int(index)]))) }),
+            (2, { .op(scene: scene, .remoteNotification(userInfo: .int(index))) }),
+            (3, { .op(scene: scene, .popToRoot) }),
+            (2, { .op(scene: scene, .present(viewController: "O\(index)", style: .overFullScreen)) }),
+            (1, { .op(scene: scene, .present(viewController: "A\(index)", style: .alert)) }),
+            (1, { .op(scene: scene, .present(viewController: "S\(index)", modalInPresentation: true)) }),
             (6, { .op(scene: scene, .notify(name: index % 2 == 0 ? "sync" : "mail", value: .int(index))) }),
             (4, { .op(scene: scene, .beginBackgroundTask) }),
             (4, { .op(scene: scene, .endBackgroundTask) }),
@@ -417,7 +429,9 @@ extension PropertyTests {
                 oracle = oracles[scene] ?? oracle
             }
             // The app selects its saved tab again right after a reconnect (its own change).
-            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+            if [.connect, .foreground, .openURL, .continueUserActivity, .quickAction, .openNotification].contains(
+                op.kind
+            ), legal,
                 oracle.tabRoots != nil, oracle.states.process.isAlive
             {
                 let tab = oracle.shownTab
@@ -440,7 +454,9 @@ extension PropertyTests {
                 }
             }
             // The app adds its saved children again right after a reconnect (its own changes).
-            if [.connect, .foreground, .openURL, .continueUserActivity].contains(op.kind), legal,
+            if [.connect, .foreground, .openURL, .continueUserActivity, .quickAction, .openNotification].contains(
+                op.kind
+            ), legal,
                 !oracle.frontChildren.isEmpty
             {
                 let expected = oracle.frontChildren

@@ -615,6 +615,11 @@ extension LifecycleAtom {
         let kids = context.children(fromTop: 0)
         // The presented controller's children follow its viewWillDisappear (the first step).
         let willDisappear = forwardedOnly(.viewWillDisappear, to: kids)
+        let programmatic = forwarded(.viewDidDisappear, presented, to: kids) + forwarded(.deinit, presented, to: kids)
+        if context.presentation == .overFullScreen || context.presentation == .alert {
+            // The presenter stayed in the hierarchy: it hears nothing (c21); no swipe.
+            return willDisappear + programmatic
+        }
         guard context.presentation == .pageSheet else {
             // Full screen, programmatic: A reappears; B's did-disappear comes before A's
             // did-appear, as in a pop (the model's choice).
@@ -626,7 +631,7 @@ extension LifecycleAtom {
         return willDisappear + [
             .oneOf([
                 // Programmatic: no delegate callbacks.
-                forwarded(.viewDidDisappear, presented, to: kids) + forwarded(.deinit, presented, to: kids),
+                programmatic,
                 // Swipe down, completed.
                 [.callback(.presentationControllerWillDismiss, vc: presented)]
                     + forwarded(.viewDidDisappear, presented, to: kids)

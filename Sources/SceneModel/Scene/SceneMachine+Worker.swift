@@ -290,6 +290,9 @@ extension SceneMachine {
         case .endBackgroundTask:
             cancelBackgroundTaskTimers()
             scheduleSuspension()
+        case .remoteNotification:
+            // A background app resumed for a silent push is suspended again after the delay.
+            scheduleSuspension()
         default:
             break
         }
