@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "Protocol", targets: ["Protocol"]),
         .library(name: "SceneWorker", targets: ["SceneWorker"]),
         // `import UIKit` in a ported app: the worker runtime under UIKit's names, with Foundation.
-        .library(name: "UIKit", targets: ["UIKit"]),
+        .library(name: "UIKit", targets: ["UIKit", "UserNotifications"]),
         .library(name: "HostProcess", targets: ["HostProcess"]),
         // For tests in your own package: withSceneHost, the worker locator, callback assertions.
         .library(name: "SceneHostTesting", targets: ["SceneHostTesting"]),
@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "SceneWorker", dependencies: ["Protocol", "CSceneHostSys"], swiftSettings: strict),
         // UIKit for Linux: SceneWorker plus Foundation's run loop and notification center.
         .target(name: "UIKit", dependencies: ["SceneWorker", "Protocol"], swiftSettings: strict),
+        // `import UserNotifications` beside `import UIKit`: the notification center's names.
+        .target(name: "UserNotifications", dependencies: ["SceneWorker"], swiftSettings: strict),
         // The pure model: the scene machine, the lifecycle rules and the trace checker. Events in,
         // actions out; no I/O and no clock (it imports nothing but Protocol).
         .target(name: "SceneModel", dependencies: ["Protocol"], swiftSettings: strict),
@@ -71,7 +73,7 @@ let package = Package(
         // Every UIKit signature the runtime calls, each proving it ran (UIKitSignatureTests).
         .executableTarget(
             name: "uikit-signatures-fixture",
-            dependencies: ["UIKit"],
+            dependencies: ["UIKit", "UserNotifications"],
             path: "Tests/Fixtures/UIKitSignatures",
             swiftSettings: strict
         ),

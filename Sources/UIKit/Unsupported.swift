@@ -11,40 +11,12 @@ extension UIApplication {
     }
 }
 
-/// What a background fetch did, as `UIBackgroundFetchResult`.
-public enum UIBackgroundFetchResult: Int, Sendable {
-    case newData, noData, failed
-}
-
-/// A home-screen quick action, as `UIApplicationShortcutItem`.
-public struct UIApplicationShortcutItem: Hashable, Sendable {
-    /// The action's type.
-    public var type: String
-    /// The action's title.
-    public var localizedTitle: String
-
-    /// A quick action of `type` titled `localizedTitle`.
-    public init(type: String, localizedTitle: String) {
-        self.type = type
-        self.localizedTitle = localizedTitle
-    }
-}
-
 /// An object that restores a user activity, as `UIUserActivityRestoring`.
 @MainActor
 public protocol UIUserActivityRestoring: AnyObject {
     /// Restores the responder's state from `activity`.
     func restoreUserActivityState(_ activity: NSUserActivity)
 }
-
-/// The orientation of the interface, as `UIInterfaceOrientation`.
-public enum UIInterfaceOrientation: Int, Sendable {
-    case unknown, portrait, portraitUpsideDown, landscapeLeft, landscapeRight
-}
-
-/// A coordinate space, as `UICoordinateSpace` (nothing is laid out: it has no members).
-@MainActor
-public protocol UICoordinateSpace: AnyObject {}
 
 extension UIResponder {
     /// Not called: a scene-based app gets URLs in `scene(_:openURLContexts:)` and
@@ -65,27 +37,11 @@ extension UIResponder {
         restorationHandler: @escaping ([any UIUserActivityRestoring]?) -> Void
     ) -> Bool { false }
 
-    /// Not called yet: the host has no silent pushes. Test the handler's body from
-    /// `scene(_:didReceiveNotification:value:)` with `notify`.
-    @available(*, deprecated, message: "not called yet: no silent pushes; use notify")
+    /// Not called: a scene-based app's quick actions reach the scene delegate
+    /// (`windowScene(_:performActionFor:completionHandler:)`), as on iOS 13+. Write that.
+    @available(*, deprecated, message: "not called: write windowScene(_:performActionFor:completionHandler:)")
     public func application(
         _ application: UIApplication,
-        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
-        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
-    ) {}
-
-    /// Not called yet: the host has no quick actions.
-    @available(*, deprecated, message: "not called yet: no quick actions")
-    public func application(
-        _ application: UIApplication,
-        performActionFor shortcutItem: UIApplicationShortcutItem,
-        completionHandler: @escaping (Bool) -> Void
-    ) {}
-
-    /// Not called yet: the host has no quick actions.
-    @available(*, deprecated, message: "not called yet: no quick actions")
-    public func windowScene(
-        _ windowScene: UIWindowScene,
         performActionFor shortcutItem: UIApplicationShortcutItem,
         completionHandler: @escaping (Bool) -> Void
     ) {}
@@ -112,15 +68,6 @@ extension UIResponder {
     @available(*, deprecated, message: "not called: build the activity in stateRestorationActivity(for:)")
     public func updateUserActivityState(_ activity: NSUserActivity) {}
 
-    /// Not called yet: a resize reaches controllers in `viewWillTransition(to:with:)` and
-    /// `traitCollectionDidChange(_:)`. Write those.
-    @available(*, deprecated, message: "not called yet: write viewWillTransition(to:with:) in a controller")
-    public func windowScene(
-        _ windowScene: UIWindowScene,
-        didUpdate previousCoordinateSpace: any UICoordinateSpace,
-        interfaceOrientation previousInterfaceOrientation: UIInterfaceOrientation,
-        traitCollection previousTraitCollection: UITraitCollection
-    ) {}
 }
 
 extension UIViewController {
@@ -143,14 +90,6 @@ extension UIViewController {
     /// Not called: controller-level state restoration is not run.
     @available(*, deprecated, message: "not called: restore in scene(_:willConnectTo:options:)")
     public func applicationFinishedRestoringState() {}
-
-    /// Not called yet: a size-class change reaches `viewWillTransition(to:with:)` and
-    /// `traitCollectionDidChange(_:)`. Write those.
-    @available(*, deprecated, message: "not called yet: write traitCollectionDidChange(_:)")
-    public func willTransition(
-        to newCollection: UITraitCollection,
-        with coordinator: UIViewControllerTransitionCoordinator
-    ) {}
 
     /// Not called: a swipe down asks `isModalInPresentation`. Set that.
     @available(*, deprecated, message: "not called: set isModalInPresentation")

@@ -63,6 +63,12 @@ enum DemoScenario {
             .scene("Notes", .pop),
             // Mail is closed; Music goes to background and is suspended before the quit.
             .scene("Mail", .disconnect),
+            // A home-screen quick action relaunches Mail: the item comes in its connection
+            // options. Sent to the background, Mail gets the next one on its way back to the
+            // foreground, before it is active (as on iOS).
+            .scene("Mail", .quickAction(type: "com.example.compose")),
+            .scene("Mail", .background),
+            .scene("Mail", .quickAction(type: "com.example.search")),
             // Clock comes back, then the quit terminates it: applicationWillTerminate.
             .scene("Clock", .foreground),
             .scene("Music", .background),

@@ -93,6 +93,7 @@ import Testing
         #expect(demo.stdout.contains("didMoveToParent") && demo.stdout.contains("Toolbar"))
         // §3d: an app-based app beside the scene-based ones.
         #expect(demo.stdout.contains("scene Clock") && demo.stdout.contains("applicationDidEnterBackground"))
+        #expect(demo.stdout.contains("performActionFor"))
         let valid = try await Self.run(["verify", trace])
         #expect(valid.exit == .exited(status: 0))
         // `-` is stdin, as for `timeline`.

@@ -19,7 +19,10 @@ import Testing
         "scene(_:willConnectTo:options:)", "sceneDidDisconnect(_:)", "sceneDidBecomeActive(_:)",
         "sceneWillResignActive(_:)", "sceneWillEnterForeground(_:)", "sceneDidEnterBackground(_:)",
         "stateRestorationActivity(for:)", "scene(_:restoreInteractionStateWith:)", "scene(_:openURLContexts:)",
-        "scene(_:continue:)",
+        "scene(_:continue:)", "windowScene(_:didUpdate:interfaceOrientation:traitCollection:)",
+        "windowScene(_:performActionFor:completionHandler:)", "willTransition(to:with:)",
+        "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
+        "userNotificationCenter(_:didReceive:withCompletionHandler:)",
         "loadView()", "viewDidLoad()", "viewWillAppear(_:)", "viewIsAppearing(_:)", "viewDidAppear(_:)",
         "viewWillDisappear(_:)", "viewDidDisappear(_:)", "viewWillLayoutSubviews()", "viewDidLayoutSubviews()",
         "viewWillTransition(to:with:)", "traitCollectionDidChange(_:)", "didReceiveMemoryWarning()",
@@ -49,6 +52,9 @@ import Testing
                 try await scene.pop()
                 try await scene.openURL("signatures://open")
                 try await scene.continueUserActivity("com.example.continue")
+                try await scene.quickAction("com.example.compose")
+                try await scene.openNotification(userInfo: .object(["thread": .string("t")]))
+                try await scene.remoteNotification(userInfo: .object(["sync": .bool(true)]))
                 // Another session of the app is discarded while this worker runs.
                 let other = try host.scene("B")
                 try await other.connect()

@@ -5,6 +5,7 @@
 // does not call are in Tests/Fixtures/UIKitUnsupported, and must not compile.
 
 import UIKit
+import UserNotifications
 
 @MainActor
 func ran(_ name: String) {
@@ -19,7 +20,11 @@ func ran(_ name: String) {
 @main
 class AppDelegate: UIResponder, UIApplicationDelegate {
     func application(_ application: UIApplication, willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool { ran(#function); return true }
-    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool { ran(#function); return true }
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        ran(#function)
+        UNUserNotificationCenter.current().delegate = NotificationHandler.shared
+        return true
+    }
     func application(_ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession, options: UIScene.ConnectionOptions) -> UISceneConfiguration {
         ran(#function)
         return UISceneConfiguration(name: "Default Configuration", sessionRole: connectingSceneSession.role)
@@ -27,6 +32,19 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
     func application(_ application: UIApplication, didDiscardSceneSessions sceneSessions: Set<UISceneSession>) { ran(#function) }
     func applicationDidReceiveMemoryWarning(_ application: UIApplication) { ran(#function) }
     func applicationWillTerminate(_ application: UIApplication) { ran(#function) }
+    func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any], fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+        ran(#function)
+        completionHandler(.newData)
+    }
+}
+
+/// The notification center's delegate, set while launching as apps do.
+final class NotificationHandler: NSObject, UNUserNotificationCenterDelegate {
+    static let shared = NotificationHandler()
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping () -> Void) {
+        ran(#function)
+        completionHandler()
+    }
 }
 
 class SceneDelegate: UIResponder, UIWindowSceneDelegate {
@@ -44,6 +62,11 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     func scene(_ scene: UIScene, restoreInteractionStateWith stateRestorationActivity: NSUserActivity) { ran(#function) }
     func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) { ran(#function) }
     func scene(_ scene: UIScene, continue userActivity: NSUserActivity) { ran(#function) }
+    func windowScene(_ windowScene: UIWindowScene, didUpdate previousCoordinateSpace: UICoordinateSpace, interfaceOrientation previousInterfaceOrientation: UIInterfaceOrientation, traitCollection previousTraitCollection: UITraitCollection) { ran(#function) }
+    func windowScene(_ windowScene: UIWindowScene, performActionFor shortcutItem: UIApplicationShortcutItem, completionHandler: @escaping (Bool) -> Void) {
+        ran(#function)
+        completionHandler(true)
+    }
 }
 
 class ViewController: UIViewController {
@@ -65,6 +88,10 @@ class ViewController: UIViewController {
         ran(#function)
     }
     override func didReceiveMemoryWarning() { super.didReceiveMemoryWarning(); ran(#function) }
+    override func willTransition(to newCollection: UITraitCollection, with coordinator: UIViewControllerTransitionCoordinator) {
+        super.willTransition(to: newCollection, with: coordinator)
+        ran(#function)
+    }
     override func awakeFromNib() { super.awakeFromNib(); ran(#function) }
     override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) { ran(#function) }
     override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) { ran(#function) }
