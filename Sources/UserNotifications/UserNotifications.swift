@@ -4,8 +4,8 @@
 // runtime, which `import UIKit` re-exports too; this module only lets the import compile.
 @_exported import struct SceneWorker.DeliveredNotification
 @_exported import struct SceneWorker.NotificationResponse
+@_exported import typealias SceneWorker.UNNotification
+@_exported import let SceneWorker.UNNotificationDefaultActionIdentifier
+@_exported import typealias SceneWorker.UNNotificationResponse
 @_exported import class SceneWorker.UNUserNotificationCenter
 @_exported import protocol SceneWorker.UNUserNotificationCenterDelegate
-@_exported import let SceneWorker.UNNotificationDefaultActionIdentifier
-@_exported import typealias SceneWorker.UNNotification
-@_exported import typealias SceneWorker.UNNotificationResponse

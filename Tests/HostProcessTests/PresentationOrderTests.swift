@@ -233,7 +233,6 @@ import Testing
             #expect(await refusal(.swipeDismiss()) == "the presented view controller is fullScreen, not pageSheet")
             let covered = "a view controller is presented (fullScreen): dismiss it first"
             #expect(await refusal(.push(viewController: "Detail")) == covered)
-            #expect(await refusal(.present(viewController: "Other")) == covered)
             #expect(await refusal(.pop) == covered)
             try await scene.background()
             try await scene.waitFor(process: .suspended, timeout: .seconds(30))

@@ -545,9 +545,9 @@ extension PropertyTests {
         for scene in scenes {
             let oracle = oracles[scene] ?? SpecOracle()
             let checker = verifier.checker(forScene: scene) ?? SceneTraceChecker()
-            // The checker keeps a presented controller on top of its stack.
+            // The checker keeps the presented controllers on top of its stack.
             let presented = checker.presentation == nil ? nil : checker.stack.last
-            let stack = presented == nil ? checker.stack : Array(checker.stack.dropLast())
+            let stack = Array(checker.stack.dropLast(checker.snapshot.presentationDepth))
             let traced =
                 "\(checker.activation)/\(checker.processState) stack \(stack) task \(checker.hasBackgroundTask)"
                 + presenting(presented, checker.presentation) + (checker.isDiscarded ? " discarded" : "")

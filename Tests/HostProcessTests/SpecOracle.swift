@@ -49,6 +49,8 @@ struct SpecOracle: Sendable, Hashable {
     /// §3a: the controller shown over the stack, and whether it is a sheet (the presenter
     /// stays visible, the user may swipe it down) rather than full screen.
     var presenting: (vc: String, sheet: Bool)?
+    /// §3f (c23): the controllers `presenting` was presented over, the first presented first.
+    var presentedBelow: [(vc: String, sheet: Bool)] = []
     /// What was presented when the state was last saved: the default worker presents it again
     /// once a reconnected scene is active (an app change right after the connect).
     var savedPresenting: (vc: String, sheet: Bool)?
@@ -93,7 +95,8 @@ struct SpecOracle: Sendable, Hashable {
             && a.tabRoots == b.tabRoots
             && a.shownTab == b.shownTab && a.hiddenStacks == b.hiddenStacks && a.savedTab == b.savedTab
             && a.pendingTab == b.pendingTab && a.childList == b.childList && a.savedChildren == b.savedChildren
-            && a.pendingChildren == b.pendingChildren
+            && a.pendingChildren == b.pendingChildren && a.presentedBelow.map(\.vc) == b.presentedBelow.map(\.vc)
+            && a.presentedBelow.map(\.sheet) == b.presentedBelow.map(\.sheet)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -176,7 +179,9 @@ struct SpecOracle: Sendable, Hashable {
         switch op {
         // §3a: the stack is covered while something is presented; one presentation at a time.
         case .pop, .swipeBack, .popToRoot: return stack.count >= 2 && presenting == nil
-        case .push, .present: return presenting == nil
+        case .push: return presenting == nil
+        // A presented controller may present another, up to the limit.
+        case .present: return presentationDepth < SceneSnapshot.maximumPresentationDepth
         case .dismiss: return presenting != nil
         // Only a sheet can be swiped down.
         case .swipeDismiss: return presenting?.sheet == true
@@ -288,14 +293,16 @@ struct SpecOracle: Sendable, Hashable {
         case .selectTab(let index):
             // The selected tab again pops its stack to its root (c27).
             if index == shownTab { popToRoot() } else { show(tab: index) }
-        case .present(let name, let style, _): presenting = (name, style == .pageSheet)
+        case .present(let name, let style, _):
+            if let current = presenting { presentedBelow.append(current) }
+            presenting = (name, style == .pageSheet)
         case .dismiss:
-            dropChildren(of: "presented")
-            presenting = nil
+            dropChildren(of: frontOwner)
+            presenting = presentedBelow.popLast()
         case .swipeDismiss(let completes):
             if completes {
-                dropChildren(of: "presented")
-                presenting = nil
+                dropChildren(of: frontOwner)
+                presenting = presentedBelow.popLast()
             }
         case .swipeBack(let completes):
             if completes {
@@ -368,13 +375,19 @@ struct SpecOracle: Sendable, Hashable {
             return
         }
         savedStack = stack
-        savedPresenting = presenting
+        // The default worker saves the first presentation only.
+        savedPresenting = presentedBelow.first ?? presenting
         savedTab = tabRoots == nil ? 0 : shownTab
         savedChildren = frontChildren
     }
 
     /// Where the frontmost controller is: the presented one, else the shown stack's top.
-    var frontOwner: String { presenting == nil ? "tab\(shownTab)/\(stack.count - 1)" : "presented" }
+    var frontOwner: String {
+        presenting == nil ? "tab\(shownTab)/\(stack.count - 1)" : "presented\(presentedBelow.count)"
+    }
+
+    /// How many controllers are presented, one over another.
+    var presentationDepth: Int { presenting == nil ? 0 : presentedBelow.count + 1 }
 
     /// The frontmost controller's children, oldest first.
     var frontChildren: [String] { childList.filter { $0.owner == frontOwner }.map(\.name) }
@@ -444,6 +457,7 @@ struct SpecOracle: Sendable, Hashable {
         shownTab = 0
         hiddenStacks = [:]
         presenting = nil
+        presentedBelow = []
         pendingPresenting = nil
         hasBackgroundTask = false
         heldNames = []
@@ -487,6 +501,7 @@ struct SpecOracle: Sendable, Hashable {
             isDiscarded: isDiscarded,
             sessionExists: hasSession,
             presentation: presenting.map { $0.sheet ? .pageSheet : .fullScreen },
+            presentationDepth: presentationDepth,
             lifecycle: appBased ? .app : .scene,
             tabCount: place == .dead || place == .fresh ? 0 : tabRoots?.count ?? 0,
             selectedTab: shownTab,

@@ -166,3 +166,54 @@ import Testing
         }
     }
 }
+
+extension SystemEntryPointTests {
+    /// c23: a presented sheet presents another; dismissing goes one at a time, top first; the
+    /// chain has a limit, past which a present is refused with nothing changed.
+    @Test func aPresentedSheetPresentsAnotherUpToTheLimit() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.present("First")
+            let second = try await PresentationOrderTests.transition(host) { try await scene.present("Second") }
+            #expect(
+                second == [
+                    "cb loadView Second", "cb viewDidLoad Second", "cb viewWillAppear Second",
+                    "cb viewIsAppearing Second", "cb viewWillLayoutSubviews Second", "cb viewDidLayoutSubviews Second",
+                    "cb viewDidAppear Second",
+                ]
+            )
+            // Full screen over the second sheet: the second disappears, not the first.
+            let cover = try await PresentationOrderTests.transition(host) {
+                try await scene.present("Cover", style: .fullScreen)
+            }
+            #expect(cover.contains("cb viewWillDisappear Second") && !cover.contains { $0.hasSuffix(" First") })
+            let uncover = try await PresentationOrderTests.transition(host) { try await scene.dismiss() }
+            #expect(
+                uncover == [
+                    "cb viewWillDisappear Cover", "cb viewWillAppear Second", "cb viewIsAppearing Second",
+                    "cb viewDidDisappear Cover", "cb viewDidAppear Second", "cb deinit Cover",
+                ]
+            )
+            let swipe = try await PresentationOrderTests.transition(host) { try await scene.swipeDismiss() }
+            #expect(swipe.last == "cb deinit Second")
+            #expect(await scene.status().presented == "First")
+            for index in 2...SceneSnapshot.maximumPresentationDepth { try await scene.present("Sheet\(index)") }
+            let limit = await host.refusalReason(of: .present(viewController: "TooMany"), on: scene)
+            #expect(limit?.contains("the limit") == true, "\(limit ?? "accepted")")
+            #expect(await scene.status().presented == "Sheet\(SceneSnapshot.maximumPresentationDepth)")
+            let inspect = try await scene.inspect()
+            guard case .array(let below)? = inspect["presentedBelow"] else {
+                Issue.record("no presentedBelow in \(inspect)")
+                return
+            }
+            #expect(below.count == SceneSnapshot.maximumPresentationDepth - 1)
+            // The disconnect releases every presented controller, the last presented first.
+            let mark = host.lastSeq
+            try await scene.disconnect()
+            let deinits = host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb deinit") }
+            #expect(deinits.first == "cb deinit Sheet\(SceneSnapshot.maximumPresentationDepth)")
+            #expect(deinits.last == "cb deinit Root")
+        }
+    }
+}

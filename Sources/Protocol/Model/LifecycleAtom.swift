@@ -472,7 +472,8 @@ extension LifecycleAtom {
         case .pop: [.foreground, .nothingPresented, .controllerAboveRoot]
         case .dismiss: [.foreground, .presented(PresentationStyle.allCases)]
         case .attemptToDismiss: [.foreground, .presented([.pageSheet])]
-        case .present: [.foreground, .nothingPresented]
+        // A presented controller may present another (c23).
+        case .present: [.foreground, .roomForPresentation]
         case .memoryWarning, .notification: [.attached]
         case .beginBackgroundTask: [.attached, .noBackgroundTask]
         case .backgroundTaskExpiration: [.attached, .unexpiredBackgroundTask]

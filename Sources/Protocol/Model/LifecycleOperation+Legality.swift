@@ -35,7 +35,9 @@ extension LifecycleOperation {
         case .discard: [.process([.none, .running, .suspended, .terminated]), .sessionOrWorker, .noLiveAppBasedWorker]
         case .resize: [.foreground, .process([.running])]
         // The stack under a presented controller is covered: push and pop wait for its dismissal.
-        case .push, .present: [.foreground, .process([.running]), .nothingPresented]
+        case .push: [.foreground, .process([.running]), .nothingPresented]
+        // The frontmost controller presents: over a presented one too (c23).
+        case .present: [.foreground, .process([.running]), .roomForPresentation]
         case .pop, .swipeBack, .popToRoot: [.foreground, .process([.running]), .nothingPresented, .controllerAboveRoot]
         case .dismiss: [.foreground, .process([.running]), .presented(PresentationStyle.allCases)]
         case .swipeDismiss: [.foreground, .process([.running]), .presented([.pageSheet])]

@@ -37,6 +37,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case childNamed(String)
     /// The frontmost controller has fewer children than `SceneSnapshot.maximumChildren`.
     case roomForChild
+    /// Fewer than `SceneSnapshot.maximumPresentationDepth` controllers presented.
+    case roomForPresentation
 
     /// Every attached activation state.
     public static let attached = activation([.foregroundActive, .foregroundInactive, .background])
@@ -68,6 +70,7 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .noChildNamed(let name): !snapshot.frontmostChildren.contains(name)
         case .childNamed(let name): snapshot.frontmostChildren.contains(name)
         case .roomForChild: snapshot.frontmostChildren.count < SceneSnapshot.maximumChildren
+        case .roomForPresentation: snapshot.presentationDepth < SceneSnapshot.maximumPresentationDepth
         }
     }
 
@@ -101,6 +104,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .noChildNamed: return "no child of that name"
         case .childNamed: return "a child of that name"
         case .roomForChild: return "fewer than \(SceneSnapshot.maximumChildren) children"
+        case .roomForPresentation:
+            return "fewer than \(SceneSnapshot.maximumPresentationDepth) controllers presented"
         }
     }
 
@@ -149,6 +154,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .roomForChild:
             return "the frontmost view controller already has \(SceneSnapshot.maximumChildren) children, "
                 + "the limit: remove one first"
+        case .roomForPresentation:
+            return "\(SceneSnapshot.maximumPresentationDepth) view controllers are presented one over another, "
+                + "the limit: dismiss one first"
         }
     }
 }

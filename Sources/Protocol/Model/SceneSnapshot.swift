@@ -18,8 +18,10 @@ public struct SceneSnapshot: Sendable, Hashable {
     /// Whether a stored session exists (then `connect` is a reconnect and `discard` has
     /// something to delete even with no worker).
     public var sessionExists: Bool
-    /// The style of the controller presented over the stack, nil when none is.
+    /// The style of the last controller presented over the stack, nil when none is.
     public var presentation: PresentationStyle?
+    /// How many controllers are presented, one over another (real-ios-orders-3 c23).
+    public var presentationDepth: Int
     /// The lifecycle the worker's app declared (scene-based until a worker says otherwise).
     public var lifecycle: LifecycleKind
     /// How many tabs the tab bar root has; 0 when the root is one navigation stack.
@@ -32,6 +34,8 @@ public struct SceneSnapshot: Sendable, Hashable {
 
     /// The most children one controller may have: `addChild` past it is refused.
     public static let maximumChildren = 16
+    /// The most controllers presented one over another: a `present` past it is refused.
+    public static let maximumPresentationDepth = 8
 
     public init(
         activation: ActivationState = .unattached,
@@ -42,6 +46,7 @@ public struct SceneSnapshot: Sendable, Hashable {
         isDiscarded: Bool = false,
         sessionExists: Bool = false,
         presentation: PresentationStyle? = nil,
+        presentationDepth: Int? = nil,
         lifecycle: LifecycleKind = .scene,
         tabCount: Int = 0,
         selectedTab: Int = 0,
@@ -55,6 +60,7 @@ public struct SceneSnapshot: Sendable, Hashable {
         self.isDiscarded = isDiscarded
         self.sessionExists = sessionExists
         self.presentation = presentation
+        self.presentationDepth = presentationDepth ?? (presentation == nil ? 0 : 1)
         self.lifecycle = lifecycle
         self.tabCount = tabCount
         self.selectedTab = selectedTab

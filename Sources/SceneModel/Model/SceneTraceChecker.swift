@@ -31,7 +31,11 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
     public private(set) var isDiscarded = false
     /// The style of the controller presented on top of `stack` (the last one), nil when none is.
-    public private(set) var presentation: PresentationStyle?
+    /// The styles of the controllers presented over the stack, the first presented first (they
+    /// are the top entries of `stack`).
+    private var presentations: [PresentationStyle] = []
+    /// The style of the last controller presented, if any.
+    public var presentation: PresentationStyle? { presentations.last }
     /// The style the presentation in progress named (its `loadView`'s `value`), until its
     /// branch is known.
     private var presentingStyle: PresentationStyle?
@@ -62,6 +66,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
             presentation: presentation,
+            presentationDepth: presentations.count,
             lifecycle: lifecycle,
             tabCount: tabCount,
             selectedTab: selectedTab,
@@ -322,7 +327,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 stack.removeLast()
                 needsLayout.removeLast()
                 pendingChildDeinits = children.popLast()?.count ?? 0
-                presentation = nil
+                if !presentations.isEmpty { presentations.removeLast() }
             }
             if shutdown == .disconnecting && stack.isEmpty && pendingChildDeinits == 0 { shutdown = .disconnected }
         case .sceneDidDisconnect:
@@ -359,7 +364,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         switch mark {
         case .presented(let style):
             let named = presentingStyle == .fullScreen ? nil : presentingStyle
-            presentation = style == .fullScreen ? style : named ?? style
+            presentations.append(style == .fullScreen ? style : named ?? style)
             presentingStyle = nil
         case .laidOut(let fromTop):
             let index = needsLayout.count - 1 - fromTop
@@ -442,7 +447,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             appOrigin.reset()
             stack = []
             needsLayout = []
-            presentation = nil
+            presentations = []
             tabCount = 0
             selectedTab = 0
             tabStacks = []

@@ -5,8 +5,8 @@ package struct SceneContainment: Sendable, Hashable {
     /// Per controller of the shown stack, root first: its children. Shorter than the stack
     /// when the top controllers have none.
     package var stack: [[String]] = []
-    /// The presented controller's children.
-    package var presented: [String] = []
+    /// Each presented controller's children, the first presented first.
+    package var presented: [[String]] = []
     /// Per tab (by index): its stack's children, saved while another tab is shown.
     package var tabs: [Int: [[String]]] = [:]
 
@@ -17,7 +17,7 @@ package struct SceneContainment: Sendable, Hashable {
 
     package mutating func add(_ name: String, presented isPresented: Bool, stackCount: Int) {
         if isPresented {
-            presented.append(name)
+            if !presented.isEmpty { presented[presented.count - 1].append(name) }
             return
         }
         guard stackCount > 0 else { return }
@@ -27,7 +27,7 @@ package struct SceneContainment: Sendable, Hashable {
 
     package mutating func remove(_ name: String, presented isPresented: Bool, stackCount: Int) {
         if isPresented {
-            presented.removeAll { $0 == name }
+            if !presented.isEmpty { presented[presented.count - 1].removeAll { $0 == name } }
             return
         }
         guard stack.indices.contains(stackCount - 1) else { return }

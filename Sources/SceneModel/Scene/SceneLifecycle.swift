@@ -38,8 +38,11 @@ package struct SceneLifecycle: Sendable {
     package private(set) var process: ProcessState = .none
     /// The navigation stack by controller name, root first.
     package private(set) var stack: [String] = []
-    /// The controller presented over the stack and its style (LIFECYCLE.md §3a), if any.
-    package private(set) var presented: (name: String, style: PresentationStyle)?
+    /// The controllers presented over the stack, each with its style, the first presented
+    /// first: a presented controller may present another (LIFECYCLE.md §3a, §3f).
+    package private(set) var presentedChain: [(name: String, style: PresentationStyle)] = []
+    /// The last controller presented (the frontmost one), if any.
+    package var presented: (name: String, style: PresentationStyle)? { presentedChain.last }
     package private(set) var hasBackgroundTask = false
     /// A tab bar root's tabs, each tab's stack root first (LIFECYCLE.md §3a); empty when the
     /// root is one navigation stack. The selected tab's entry is stale: `stack` is its stack.
@@ -85,6 +88,7 @@ package struct SceneLifecycle: Sendable {
             isDiscarded: isDiscarded,
             sessionExists: sessionExists,
             presentation: presented?.style,
+            presentationDepth: presentedChain.count,
             lifecycle: kind,
             tabCount: tabs.count,
             selectedTab: selectedTab,
@@ -94,7 +98,7 @@ package struct SceneLifecycle: Sendable {
 
     /// The children of the frontmost controller: the presented one, else the stack's top.
     package var frontmostChildren: [String] {
-        presented == nil ? containment.children(ofTopOf: stack.count) : containment.presented
+        presented == nil ? containment.children(ofTopOf: stack.count) : containment.presented.last ?? []
     }
 
     /// Every tab's stack, the selected one's current (empty without tabs).
@@ -253,7 +257,7 @@ package struct SceneLifecycle: Sendable {
         isDiscarded = false
         process = .launching
         stack = [root]
-        presented = nil
+        presentedChain = []
         containment = SceneContainment()
         hasBackgroundTask = false
         queuedNotifications = []
@@ -292,15 +296,15 @@ package struct SceneLifecycle: Sendable {
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
         case .present(let name, let style, _):
-            presented = (name, style)
-            containment.presented = []
+            presentedChain.append((name, style))
+            containment.presented.append([])
         case .dismiss:
-            presented = nil
-            containment.presented = []
+            _ = presentedChain.popLast()
+            _ = containment.presented.popLast()
         case .swipeDismiss:
             if result == .bool(true) {
-                presented = nil
-                containment.presented = []
+                _ = presentedChain.popLast()
+                _ = containment.presented.popLast()
             }
         case .swipeBack(let completes):
             if completes {
@@ -387,7 +391,7 @@ package struct SceneLifecycle: Sendable {
         process = .terminated
         activation = .unattached
         stack = []
-        presented = nil
+        presentedChain = []
         hasBackgroundTask = false
         queuedNotifications = []
         tabs = []

@@ -2,24 +2,35 @@
 /// orders. The runtime drives these for the host's `present`, `dismiss`, `swipeDismiss` and
 /// `swipeBack`, after checking them with the model's rules.
 extension NavigationController {
-    /// Every loaded controller, root first, the presented one last (memory warnings, size
+    /// Every loaded controller, root first, the presented ones last (memory warnings, size
     /// changes).
-    var allControllers: [UIViewController] {
-        viewControllers + (presentedViewController.map { [$0] } ?? [])
+    var allControllers: [UIViewController] { viewControllers + presentedChain }
+
+    /// The controllers presented over the stack, the first presented first: a presented
+    /// controller may present another (real-ios-orders-3 c23).
+    var presentedChain: [UIViewController] {
+        var chain: [UIViewController] = []
+        var next = presentedViewController
+        while let controller = next {
+            chain.append(controller)
+            next = controller.presentedViewController
+        }
+        return chain
     }
 
-    /// The controller on screen: the presented one, else the stack's top.
-    var visibleViewController: UIViewController? { presentedViewController ?? topViewController }
+    /// The controller on screen: the last presented one, else the stack's top.
+    var visibleViewController: UIViewController? { presentedChain.last ?? topViewController }
 
-    /// Presents `controller` over the top in `controller.modalPresentationStyle`. Full screen:
-    /// B loads, A `viewWillDisappear`, B appears (`viewWillAppear`, `viewIsAppearing`, layout,
-    /// `viewDidAppear`), then A `viewDidDisappear`. Page sheet: A hears nothing.
+    /// Presents `controller` over the frontmost controller in `controller.modalPresentationStyle`.
+    /// Full screen: B loads, A `viewWillDisappear`, B appears (`viewWillAppear`,
+    /// `viewIsAppearing`, layout, `viewDidAppear`), then A `viewDidDisappear`. Page sheet, over
+    /// full screen, alert: A hears nothing.
     func performPresent(_ controller: UIViewController) {
-        guard presentedViewController == nil, let presenter = topViewController else { return }
+        guard let presenter = visibleViewController else { return }
         if controller.sink == nil {
             controller.sink = sink
         }
-        presentedViewController = controller
+        if presentedViewController == nil { presentedViewController = controller }
         presenter.presentedViewController = controller
         controller.presentingViewController = presenter
         controller.isBeingPresented = true
@@ -37,7 +48,7 @@ extension NavigationController {
     /// B `viewWillDisappear`, A reappears (layout only if dirty), B `viewDidDisappear`
     /// before A `viewDidAppear`; page sheet: B's disappearance only. B is released.
     func performDismiss() {
-        guard let presented = presentedViewController, let presenter = presented.presentingViewController else {
+        guard let presented = presentedChain.last, let presenter = presented.presentingViewController else {
             return
         }
         let coveredPresenter = presented.modalPresentationStyle == .fullScreen
@@ -57,7 +68,7 @@ extension NavigationController {
     /// Returns whether the sheet was dismissed: a controller `isModalInPresentation` is never,
     /// its delegate only hears of the attempt.
     func performSwipeDismiss(completes: Bool) -> Bool {
-        guard let presented = presentedViewController else { return false }
+        guard let presented = presentedChain.last else { return false }
         if presented.isModalInPresentation {
             presented.runPresentationControllerCallback(.presentationControllerDidAttemptToDismiss)
             return false
@@ -101,12 +112,12 @@ extension NavigationController {
         performPop(animated: true)
     }
 
-    /// Drops the stack's reference to the presented controller, so that its `deinit` runs
-    /// now unless app code keeps it.
+    /// Drops the last reference the stack holds to the last presented controller, so that
+    /// its `deinit` runs now unless app code keeps it.
     func releasePresented() {
-        guard let presented = presentedViewController else { return }
+        guard let presented = presentedChain.last else { return }
         presented.presentingViewController?.presentedViewController = nil
         presented.presentingViewController = nil
-        presentedViewController = nil
+        if presentedViewController === presented { presentedViewController = nil }
     }
 }

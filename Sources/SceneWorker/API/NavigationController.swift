@@ -185,7 +185,7 @@ public final class NavigationController {
     /// order (for those nothing else keeps alive). The stack is empty afterwards: only for
     /// a disconnecting scene.
     func releaseAllTopFirst() {
-        releasePresented()
+        while presentedViewController != nil { releasePresented() }
         while !viewControllers.isEmpty {
             releaseTop()
         }

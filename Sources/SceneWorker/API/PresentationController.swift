@@ -56,6 +56,15 @@ extension UIViewController {
             )
             return
         }
+        // UIKit refuses a second presentation from the same presenter ("already presenting");
+        // the presented controller itself may present (real-ios-orders-3 c23).
+        if let presented = presentedViewController {
+            writeError(
+                "scenehost worker: present(\(viewControllerToPresent.restorationIdentifier)) ignored: "
+                    + "\(restorationIdentifier) is already presenting \(presented.restorationIdentifier)"
+            )
+            return
+        }
         session.appRequestsPresent(viewControllerToPresent, on: navigationController, completion: completion)
     }
 
@@ -71,8 +80,14 @@ extension UIViewController {
         session.appRequestsDismiss(on: navigationController, completion: completion)
     }
 
-    /// The scene's stack this controller is in, or presented over.
+    /// The scene's stack this controller is in, or presented over (however many
+    /// presentations down).
     private var sceneNavigationController: NavigationController? {
-        navigationController ?? presentingViewController?.navigationController
+        var controller: UIViewController? = self
+        while let current = controller {
+            if let navigationController = current.navigationController { return navigationController }
+            controller = current.presentingViewController
+        }
+        return nil
     }
 }

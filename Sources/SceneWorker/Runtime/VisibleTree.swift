@@ -54,8 +54,14 @@ enum VisibleTree {
                 index == navigation.viewControllers.count - 1 ? controller(shown) : covered(shown)
             }
         )
-        if let presented = navigation.presentedViewController {
+        // The frontmost presented controller in full; those it covers (a sheet over a sheet)
+        // by identity and title, as the stack's covered ones.
+        let chain = navigation.presentedChain
+        if let presented = chain.last {
             tree["presented"] = controller(presented)
+        }
+        if chain.count > 1 {
+            tree["presentedBelow"] = .array(chain.dropLast().map(covered))
         }
         if let tabBar = scene.window.tabBarController {
             tree["tabs"] = .object([

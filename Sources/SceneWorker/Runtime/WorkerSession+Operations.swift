@@ -103,7 +103,7 @@ extension WorkerSession {
         case .tap:
             // The frontmost controller: the presented one, if any, else the stack's top.
             let navigation = scene?.window.rootViewController
-            (navigation?.presentedViewController ?? navigation?.topViewController)?.runTap()
+            navigation?.visibleViewController?.runTap()
         case .didDiscardSceneSessions(let sessions):
             didDiscard(sessions)
         case .openURL(let url):
