@@ -199,7 +199,10 @@ struct FuzzRun: Sendable {
             } else if screen.stackDepth > 1 {
                 choices.append((2, .op(.pop)))
                 choices.append((1, .op(.swipeBack(completes: generator.chance(0.7)))))
+                if screen.stackDepth > 2 { choices.append((1, .op(.popToRoot))) }
             }
+            // The system's ways in (LIFECYCLE.md §3f), as the app is used.
+            choices.append((1, Self.systemEntry(&generator)))
             if screen.rowCount > 0 {
                 choices.append((4, .op(.user(.selectRow(section: 0, row: generator.next(below: screen.rowCount))))))
             }
@@ -216,10 +219,24 @@ struct FuzzRun: Sendable {
         case (.foregroundInactive, _):
             return Self.pick([(3, .op(.activate)), (1, .op(.background))], &generator)
         case (.background, _):
-            return Self.pick([(3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning))], &generator)
+            return Self.pick(
+                [
+                    (3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning)),
+                    (1, Self.systemEntry(&generator)),
+                    (1, .op(.remoteNotification(userInfo: .object(["fuzz": .bool(true)])))),
+                ],
+                &generator
+            )
         default:
             return .op(.connect(root: root, worker: worker))
         }
+    }
+
+    /// A quick action or a tapped notification: the app is brought to the foreground with it.
+    private static func systemEntry(_ generator: inout SeededGenerator) -> FuzzStep {
+        generator.chance(0.5)
+            ? .op(.quickAction(type: "fuzz.quickAction"))
+            : .op(.openNotification(userInfo: .object(["fuzz": .bool(true)])))
     }
 
     /// What the user types: nothing, a word, a sentence, emoji.

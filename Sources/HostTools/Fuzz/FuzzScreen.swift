@@ -55,6 +55,7 @@ extension JSONValue {
         guard case .object(var object) = withoutTransientViews else { return withoutTransientViews }
         object["state"] = nil
         object["presented"] = nil
+        object["presentedBelow"] = nil
         return .object(object)
     }
 }
