@@ -77,6 +77,12 @@ enum ClientCommands {
             printError("hostctl discard: \(directory) is not a state directory")
             return .runtimeFailure
         }
+        // Looked up before the store is opened: opening one lays out a directory (its lock,
+        // `sessions/`, `discarded/`), and a failed discard must leave the directory as it was.
+        guard stat(directory + "/sessions/" + scene + ".json", &status) == 0 else {
+            printError("hostctl discard: no stored session \(scene) in \(directory)")
+            return .runtimeFailure
+        }
         do {
             let store = try SessionStore(directory: directory)
             defer { store.close() }

@@ -190,6 +190,13 @@ import Testing
         let unknown = try await Self.run(["discard", "B", "--state-dir", state])
         #expect(unknown.exit == .exited(status: 3))
         #expect(unknown.stderr == "hostctl discard: no stored session B in \(state)\n")
+        // A failed discard changes nothing on disk: an empty directory stays empty.
+        let empty = directory + "/empty"
+        #expect(mkdir(empty, 0o700) == 0)
+        let nothing = try await Self.run(["discard", "B", "--state-dir", empty])
+        #expect(nothing.exit == .exited(status: 3))
+        #expect(LifecycleDocsTests.walk(empty).isEmpty, "\(LifecycleDocsTests.walk(empty))")
+        #expect(access(empty + "/sessions", F_OK) != 0 && access(empty + "/discarded", F_OK) != 0)
 
         let next = directory + "/next.json"
         let trace = directory + "/next.jsonl"

@@ -420,3 +420,26 @@ import Testing
         #expect(afterExit?.to == .unattached)
     }
 }
+
+extension SceneMachineTests {
+    /// A second `beginBackgroundTask` while one runs is refused and changes nothing: the running
+    /// task's clock keeps its start, so the expiration comes at the limit counted from then.
+    @Test func aRefusedSecondBackgroundTaskLeavesTheRunningTasksClockAlone() {
+        var harness = SceneMachineHarness { $0.backgroundTaskLimit = .seconds(10) }
+        harness.connect()
+        harness.request(.background)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        harness.request(.beginBackgroundTask)
+        harness.reply(callbacks: [.beginBackgroundTask])
+        harness.advance(by: .seconds(6))
+        let refused = harness.request(.beginBackgroundTask)
+        #expect(harness.error(of: refused) != nil)
+        #expect(harness.pendingRequests.isEmpty)
+        // The expiration is asked for 2 s before the limit (the handler's lead): at 8 s from
+        // the task's start, not from the refusal.
+        harness.advance(by: .milliseconds(1_900))
+        #expect(harness.pendingRequests.isEmpty)
+        harness.advance(by: .milliseconds(100))
+        #expect(harness.pendingRequests.map(\.op) == [.expireBackgroundTask])
+    }
+}
