@@ -488,3 +488,35 @@ func writeBytes(_ path: String, _ bytes: [UInt8]) -> Bool {
     defer { close(descriptor) }
     return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
 }
+
+extension SessionStoreHardeningTests {
+    /// A stored state that fits a connect frame alone, and a long escaped URL (or activity)
+    /// that fits one alone, may not fit together: the worker's `willConnectTo` echoes both.
+    /// The launch is refused before anything is spawned, and the scene still launches with
+    /// less.
+    @Test func aLaunchWhoseStateAndURLTogetherPassTheFrameLimitIsRefused() async throws {
+        let state = makeTemporaryDirectory()
+        #expect(mkdir(state + "/sessions", 0o700) == 0)
+        let blob = String(repeating: "x", count: 40_000)
+        let file =
+            #"{"identifier":"Big","configuration":"Default Configuration","role":"windowApplication","#
+            + #""restoration":{"blob":""# + blob + #""}}"#
+        #expect(writeBytes(state + "/sessions/Big.json", Array(file.utf8)))
+        var configuration = TestWorker.configuration(stateDirectory: state)
+        configuration.maximumFrameSize = 64 << 10
+        try await withSceneHost(configuration: configuration) { host in
+            let big = try host.scene("Big")
+            // 8,000 control characters: 8,000 bytes, 48,000 once escaped in JSON.
+            let url = "notes://" + String(repeating: "\u{1}", count: 8_000)
+            await #expect(throws: HostError.self) { try await big.openURL(url) }
+            await #expect(throws: HostError.self) {
+                try await big.continueUserActivity("edit", userInfo: .string(String(repeating: "\u{1}", count: 8_000)))
+            }
+            #expect(!host.trace.history.contains { $0.scene == "Big" && $0.processEvent == .spawned })
+            let refusal = host.trace.history.last { $0.scene == "Big" && $0.kind == .error }
+            #expect(refusal?.message?.contains("cannot fit a connect frame") == true, "\(String(describing: refusal))")
+            try await big.openURL("notes://7")
+            #expect(await big.status().activation == .foregroundActive)
+        }
+    }
+}

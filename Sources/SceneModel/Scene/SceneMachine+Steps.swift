@@ -15,17 +15,24 @@ extension SceneMachine {
             // a frame could never launch (the worker refuses the frame, and the launch watchdog
             // ends it). Refused before anything is spawned; nothing changed.
             // (A worker's state that large is not stored; this one came from a session file.)
-            if let restoration = session?.restoration, lifecycle.sessionExists {
-                let size = Self.encodedSize(of: restoration)
-                if size > maximumRestorationBytes {
-                    let op = inFlight.map { Self.operationName(of: $0.work) } ?? "connect"
-                    let reason =
-                        "the session's restoration state is \(size) bytes: a connect frame cannot carry "
+            // So must the launch's URL or activity besides it: the worker's `willConnectTo`
+            // echoes both, and one that passes the frame limit would get a healthy worker
+            // killed.
+            let restorationSize =
+                lifecycle.sessionExists ? session?.restoration.map(Self.encodedSize(of:)) ?? 0 : 0
+            let launchSize = inFlight.map { Self.encodedSize(of: launchParameters(for: $0.work).echoedValue) } ?? 0
+            if restorationSize + launchSize > maximumRestorationBytes {
+                let op = inFlight.map { Self.operationName(of: $0.work) } ?? "connect"
+                let reason =
+                    launchSize > 2
+                    ? "the session's restoration state (\(restorationSize) bytes) and what the scene is opened with "
+                        + "(\(launchSize) bytes) cannot fit a connect frame (the frame limit is "
+                        + "\(configuration.frameLimit) bytes); open it with less, or discard the session"
+                    : "the session's restoration state is \(restorationSize) bytes: a connect frame cannot carry "
                         + "it (the frame limit is \(configuration.frameLimit) bytes); discard the session to start afresh"
-                    recordError(op: op, .invalidParameters, reason)
-                    fail(.requestTooLarge(scene: id, op: op, reason: reason))
-                    return
-                }
+                recordError(op: op, .invalidParameters, reason)
+                fail(.requestTooLarge(scene: id, op: op, reason: reason))
+                return
             }
             // A restart runs the worker that died again. A connect runs the one it names,
             // else the last one that connected: a reconnect starts the app the scene ran

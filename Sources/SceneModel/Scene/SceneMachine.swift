@@ -240,6 +240,28 @@ package struct SceneMachine: Sendable {
 
     // MARK: Completions from the shell
 
+    /// What a launch for `work` starts the worker with: a connect's parameters, else the last
+    /// connect's, with what the system opens the scene for this once (§3f, not kept for a
+    /// restart).
+    package func launchParameters(for work: Work) -> LaunchParameters {
+        var launch = lastLaunch
+        switch work {
+        case .request(.connect(_, _, _, let parameters), _): launch = parameters
+        case .request(.openURL(let url), _): launch.url = url
+        case .request(.continueUserActivity(let activityType, let userInfo), _):
+            launch.activityType = activityType
+            launch.userInfo = userInfo
+        case .request(.quickAction(let type, let userInfo), _):
+            launch.shortcutItem = .object(["type": .string(type), "userInfo": userInfo ?? .null])
+        case .request(.openNotification(let userInfo, let actionIdentifier), _):
+            launch.notificationResponse = .object([
+                "actionIdentifier": .string(actionIdentifier), "userInfo": userInfo ?? .null,
+            ])
+        default: break
+        }
+        return launch
+    }
+
     /// `discarded`: sessions the launching worker is to hear of right after launching.
     package mutating func spawnCompleted(pid: Int32, discarded: [String] = []) -> [Action] {
         guard var worker, worker.pid == nil else { return finishEvent() }
@@ -264,21 +286,7 @@ package struct SceneMachine: Sendable {
             case .request(.openURL(let url), _): lastLaunch.url = url
             default: break
             }
-            // What the system opens the scene for this once (§3f): not kept for a restart.
-            var launch = lastLaunch
-            switch flight.work {
-            case .request(.continueUserActivity(let activityType, let userInfo), _):
-                launch.activityType = activityType
-                launch.userInfo = userInfo
-            case .request(.quickAction(let type, let userInfo), _):
-                launch.shortcutItem = .object(["type": .string(type), "userInfo": userInfo ?? .null])
-            case .request(.openNotification(let userInfo, let actionIdentifier), _):
-                launch.notificationResponse = .object([
-                    "actionIdentifier": .string(actionIdentifier), "userInfo": userInfo ?? .null,
-                ])
-            default: break
-            }
-            launch.apply(to: &options)
+            launchParameters(for: flight.work).apply(to: &options)
             // A connect that asks for no lifecycle keeps the one the session's app declared.
             let asked = lastLaunch.lifecycle ?? (lifecycle.kind == .app ? .app : nil)
             if asked == .app {
