@@ -37,6 +37,3 @@ extension UITableView {
         self.init(style: style)
     }
 }
-
-/// A rectangle in points (`UICoordinateSpace.bounds`).
-public typealias CGRect = SceneWorker.Rect
