@@ -243,3 +243,24 @@ import Testing
         }
     }
 }
+
+extension UIKitAppEndToEndTests {
+    /// A programmatic app makes its window in `scene(_:willConnectTo:options:)`: its root
+    /// replaces the host's, the host's model follows (the app's `setStack`), the trace verifies,
+    /// and after a kill the app makes it again.
+    @Test func aWindowMadeInCodeReplacesTheHostsRoot() async throws {
+        var configuration = Self.configuration()
+        configuration.workerEnvironment = ["WINDOW_IN_CODE": "1"]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await within(.seconds(60), "connect") { try await scene.connect() }
+            #expect(await scene.status().stack == ["ListViewController"])
+            #expect(Self.topController(try await scene.inspect()) == "ListViewController")
+            #expect(!Self.rows(try await scene.inspect()).isEmpty)
+            try await scene.kill()
+            try await within(.seconds(60), "reconnect") { try await scene.connect() }
+            #expect(await scene.status().stack == ["ListViewController"])
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+}

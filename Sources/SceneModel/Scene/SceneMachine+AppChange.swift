@@ -99,8 +99,12 @@ extension SceneMachine {
             guard let flight = inFlight, case .reply(_, .connect) = flight.wait else {
                 return "setStack outside willConnectTo"
             }
-            guard let root = stack.first, root == lifecycle.stack.first else {
-                return "the rebuilt stack must start with the root \(lifecycle.stack.first ?? "")"
+            // Its root is the host's, or one the app chose for a window it made in code.
+            guard !stack.isEmpty, stack.count <= SceneLifecycle.maximumStackDepth else {
+                return "a rebuilt stack of \(stack.count) view controllers"
+            }
+            if lifecycle.tabs.count > 0, stack.first != lifecycle.stack.first {
+                return "a tab bar root's stack must start with the tab's root \(lifecycle.stack.first ?? "")"
             }
             return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
         case .requestSceneSessionActivation(let session, let activityType, _):

@@ -63,14 +63,30 @@ public final class Window {
     public static let defaultSize = Size(width: 390, height: 844)
 
     /// The navigation stack the window shows: with a tab bar root, the selected tab's
-    /// (push, pop and presentation act on it).
-    public var rootViewController: NavigationController { tabBarController?.selectedViewController ?? stack }
+    /// (push, pop and presentation act on it). A window made in code takes the stack an app
+    /// sets here (`UINavigationController(rootViewController:)`) in
+    /// `scene(_:willConnectTo:options:)`; the stack's root then replaces the one the host
+    /// connected the scene with (docs/PORTING.md).
+    public var rootViewController: NavigationController {
+        get { tabBarController?.selectedViewController ?? stack }
+        set {
+            guard tabBarController == nil else {
+                writeError(
+                    "scenehost worker: rootViewController not set: the window's root is a tab bar (connect --tabs)"
+                )
+                return
+            }
+            stack = newValue
+            newValue.window = self
+            newValue.size = size
+        }
+    }
 
     /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a).
     public let tabBarController: TabBarController?
 
     /// The stack of a window without tabs (the first tab's otherwise).
-    private let stack: NavigationController
+    private var stack: NavigationController
 
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
@@ -89,23 +105,29 @@ public final class Window {
     /// Whether the window is its scene's key window: the scene's one window always is.
     public var isKeyWindow: Bool { windowScene != nil }
 
-    /// UIKit's call that shows a window made in code. The scene's window is key and is shown
-    /// when the scene appears, so there is nothing left to do; a window of your own
-    /// (`UIWindow(windowScene:)`) is not supported: the scene's window holds the stack the host
-    /// connected it with.
-    public func makeKeyAndVisible() {}
+    /// Shows the window: a window made in code (`UIWindow(windowScene:)`) becomes its scene's
+    /// window, with the stack set as its `rootViewController`. Only in
+    /// `scene(_:willConnectTo:options:)`, before the scene's controllers load (anywhere else it
+    /// is ignored and logged); the scene's own window is key and shown already.
+    public func makeKeyAndVisible() {
+        guard let windowScene, windowScene.window !== self else { return }
+        guard windowScene.acceptsWindowMadeInCode else {
+            writeError(
+                "scenehost worker: makeKeyAndVisible() ignored: a window is shown only in scene(_:willConnectTo:options:)"
+            )
+            return
+        }
+        windowScene.window = self
+    }
 
-    /// A window made in code is not supported yet: the scene's window is made for you, with
-    /// the root the host connects the scene with (`connect --root`), and is set on the scene
-    /// delegate's `window` before `scene(_:willConnectTo:options:)`.
-    @available(
-        *,
-        unavailable,
-        message:
-            "the scene's window is made for you: use the scene delegate's window (set before willConnectTo); the host names its root (connect --root)"
-    )
+    /// A window for `windowScene`, as `UIWindow(windowScene:)`: set its `rootViewController`
+    /// (a `UINavigationController(rootViewController:)`) and call `makeKeyAndVisible()` in
+    /// `scene(_:willConnectTo:options:)`. Its size is the scene's.
     public convenience init(windowScene: UIWindowScene) {
-        fatalError("unavailable")
+        let placeholder = NavigationController(rootViewController: UIViewController(restorationIdentifier: ""))
+        self.init(rootViewController: placeholder, size: windowScene.window.size)
+        self.windowScene = windowScene
+        userInterfaceStyle = windowScene.window.userInterfaceStyle
     }
 
     init(rootViewController: NavigationController, size: Size) {
@@ -191,8 +213,9 @@ public class Scene: Hashable {
     /// runs (`sceneDidBecomeActive`, `sceneDidEnterBackground`, `sceneDidDisconnect`).
     public internal(set) var activationState: ActivationState = .unattached
 
-    /// The scene's window, holding its navigation stack.
-    public let window: Window
+    /// The scene's window, holding its navigation stack: the one the runtime made, or one
+    /// the app made in `scene(_:willConnectTo:options:)` and showed (`makeKeyAndVisible()`).
+    public internal(set) var window: Window
 
     /// The scene delegate.
     public internal(set) var delegate: (any UISceneDelegate)?

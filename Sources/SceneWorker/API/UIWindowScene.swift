@@ -8,4 +8,8 @@ public final class UIWindowScene: Scene {
 
     /// The key window: the scene's window.
     public var keyWindow: Window? { window }
+
+    /// Whether a window made in code may become the scene's window now: while the scene
+    /// delegate's `scene(_:willConnectTo:options:)` runs (the runtime says so).
+    var acceptsWindowMadeInCode = false
 }

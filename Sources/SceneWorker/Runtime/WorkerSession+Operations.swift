@@ -230,12 +230,16 @@ extension WorkerSession {
         }
         sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration, value: options.connectionValue))
         isInWillConnectTo = true
+        let runtimeWindow = scene.window
+        scene.acceptsWindowMadeInCode = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
+        scene.acceptsWindowMadeInCode = false
+        adoptWindowMadeInCode(scene, replacing: runtimeWindow, root: root)
         if let activity = session.stateRestorationActivity {
             sceneDelegate.scene(scene, restoreInteractionStateWith: activity)
         }
         isInWillConnectTo = false
-        root.runLoadViewIfNeeded()
+        scene.window.rootViewController.viewControllers.first?.runLoadViewIfNeeded()
         loadRestoredControllers()
 
         if options.background {
