@@ -18,7 +18,7 @@ import Testing
             guard let windowScene = scene as? UIWindowScene, let makeRoot = Self.makeRoot else { return }
             let window = UIWindow(windowScene: windowScene)
             let controllers = makeRoot()
-            let navigationController = UINavigationController(rootViewController: controllers[0])
+            let navigationController = AppNavigationController(rootViewController: controllers[0])
             if controllers.count > 1 { navigationController.setViewControllers(controllers, animated: false) }
             window.rootViewController = navigationController
             self.window = window
@@ -27,6 +27,10 @@ import Testing
     }
 
     final class ItemsViewController: UIViewController {}
+    /// An app's own navigation controller class.
+    final class AppNavigationController: UINavigationController {
+        var theme = "dark"
+    }
     final class DetailViewController: UIViewController {}
 
     static func app() -> WorkerApp {
@@ -50,6 +54,7 @@ import Testing
         )
         let scene = h.session.scene as? UIWindowScene
         #expect(scene?.window.rootViewController.topViewController is ItemsViewController)
+        #expect((scene?.window.rootViewController as? AppNavigationController)?.theme == "dark")
         #expect((h.session.sceneDelegate as? SceneDelegate)?.window === scene?.window)
         // Navigation goes on in the window made in code.
         #expect(h.send(.push(viewController: "Detail")).last == "reply 2")

@@ -12,8 +12,12 @@ import Protocol
 /// the worker carries out a host request (from inside a callback) runs right after that
 /// request's reply; an illegal one (navigation in the background, popping the root) is
 /// ignored and logged on stderr, with nothing changed.
+///
+/// Open for an app's own subclass (`class AppNavigationController: UINavigationController`)
+/// set as a window's `rootViewController`; its methods are the runtime's, so an override of
+/// one (or of a view controller's callback, which a stack does not have) fails to compile.
 @MainActor
-public final class NavigationController {
+open class NavigationController {
     /// The stack, root first. Empty only once the scene disconnected.
     public private(set) var viewControllers: [UIViewController]
 
