@@ -181,6 +181,25 @@ extension HostCommand {
 }
 
 extension WorkerOperation {
+    /// `,"<key>":"<name>"`, then its `userInfo` if any: what the system hands a scene.
+    fileprivate static func appendDelivery(
+        _ key: StaticString,
+        _ name: String,
+        userInfo: JSONValue?,
+        into buffer: inout [UInt8]
+    ) {
+        JSONWriter.appendLiteral(key, to: &buffer)
+        JSONWriter.writeString(name, into: &buffer)
+        appendUserInfo(userInfo, into: &buffer)
+    }
+
+    /// `,"userInfo":…`, or nothing without one.
+    fileprivate static func appendUserInfo(_ userInfo: JSONValue?, into buffer: inout [UInt8]) {
+        guard let userInfo else { return }
+        JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
+        JSONWriter.write(userInfo, into: &buffer)
+    }
+
     /// Appends `,"key":value` for each parameter of this operation.
     fileprivate func encodeParameters(into buffer: inout [UInt8]) {
         switch self {
@@ -261,12 +280,7 @@ extension WorkerOperation {
             JSONWriter.appendLiteral(#","url":"#, to: &buffer)
             JSONWriter.writeString(url, into: &buffer)
         case .continueUserActivity(let activityType, let userInfo):
-            JSONWriter.appendLiteral(#","activityType":"#, to: &buffer)
-            JSONWriter.writeString(activityType, into: &buffer)
-            if let userInfo {
-                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
-                JSONWriter.write(userInfo, into: &buffer)
-            }
+            Self.appendDelivery(#","activityType":"#, activityType, userInfo: userInfo, into: &buffer)
         case .resize(let width, let height):
             JSONWriter.appendLiteral(#","width":"#, to: &buffer)
             JSONWriter.writeInt(width, into: &buffer)
@@ -284,24 +298,11 @@ extension WorkerOperation {
             JSONWriter.writeString(style.rawValue, into: &buffer)
             if modal { JSONWriter.appendLiteral(#","modalInPresentation":true"#, to: &buffer) }
         case .quickAction(let type, let userInfo):
-            JSONWriter.appendLiteral(#","type":"#, to: &buffer)
-            JSONWriter.writeString(type, into: &buffer)
-            if let userInfo {
-                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
-                JSONWriter.write(userInfo, into: &buffer)
-            }
+            Self.appendDelivery(#","type":"#, type, userInfo: userInfo, into: &buffer)
         case .openNotification(let actionIdentifier, let userInfo):
-            JSONWriter.appendLiteral(#","actionIdentifier":"#, to: &buffer)
-            JSONWriter.writeString(actionIdentifier, into: &buffer)
-            if let userInfo {
-                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
-                JSONWriter.write(userInfo, into: &buffer)
-            }
+            Self.appendDelivery(#","actionIdentifier":"#, actionIdentifier, userInfo: userInfo, into: &buffer)
         case .remoteNotification(let userInfo):
-            if let userInfo {
-                JSONWriter.appendLiteral(#","userInfo":"#, to: &buffer)
-                JSONWriter.write(userInfo, into: &buffer)
-            }
+            Self.appendUserInfo(userInfo, into: &buffer)
         case .swipeDismiss(let completes), .swipeBack(let completes):
             JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,

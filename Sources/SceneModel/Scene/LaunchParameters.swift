@@ -66,14 +66,9 @@ public struct LaunchParameters: Sendable, Hashable {
     /// What the worker's `willConnectTo` echoes of these parameters (its `value`): the URL, the
     /// activity, the shortcut item, the notification response; `{}` for a plain launch.
     package var echoedValue: JSONValue {
-        var members: [String: JSONValue] = [:]
-        if let url { members["url"] = .string(url) }
-        if let activityType {
-            members["userActivity"] = .object(["activityType": .string(activityType), "userInfo": userInfo ?? .null])
-        }
-        if let shortcutItem { members["shortcutItem"] = shortcutItem }
-        if let notificationResponse { members["notificationResponse"] = notificationResponse }
-        return .object(members)
+        var options = ConnectOptions(session: "")
+        apply(to: &options)
+        return options.connectionValue ?? .object([:])
     }
 
     /// Adds these parameters to a worker's `connect`.
