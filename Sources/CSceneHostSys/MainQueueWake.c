@@ -21,6 +21,8 @@ int csh_main_queue_wake_start(void) {
     return port < 0 ? EINVAL : 0;
 }
 
+int csh_main_queue_is_watched(void) { return port >= 0; }
+
 int csh_main_queue_run_pending(void) {
     if (port >= 0) {
         uint64_t count;

@@ -27,7 +27,10 @@ import Testing
         return configuration
     }
 
-    @Test(arguments: [("draft", FuzzFailure.Kind.restoration), ("count", .restoration), ("background-task", .killed)])
+    @Test(arguments: [
+        ("draft", FuzzFailure.Kind.restoration), ("count", .restoration), ("background-task", .killed),
+        ("timer", .timer),
+    ])
     func aPlantedBugIsFoundShrunkAndReplayed(bug: String, kind: FuzzFailure.Kind) async throws {
         let configuration = Self.configuration(bug)
         let report = try await Fuzzer.run(configuration)

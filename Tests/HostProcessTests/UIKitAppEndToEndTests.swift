@@ -143,11 +143,21 @@ import Testing
             try await within(.seconds(60), "timers") {
                 try await scene.selectRow(0)
                 let foreground = try await Self.waitForAutosaves(after: 0, scene)
+                #expect(try await scene.inspect()["backgroundTimerFires"] == nil)
                 try await scene.background()
                 try await scene.waitFor(process: .suspended, timeout: .seconds(30))
                 try await scene.foreground()
                 let resumed = try await Self.waitForAutosaves(after: foreground, scene)
                 #expect(resumed > foreground)
+                // The autosave stops only when its screen disappears: it fired in the
+                // background (before the suspension, and on resume before the foreground
+                // callbacks), which a device would have run late, and the tree says so.
+                let fires = try await scene.inspect()["backgroundTimerFires"]
+                guard case .int(let count)? = fires else {
+                    Issue.record("no backgroundTimerFires in the tree: \(String(describing: fires))")
+                    return
+                }
+                #expect(count > 0)
             }
             #expect(host.verifyTrace() == nil)
         }

@@ -95,6 +95,7 @@ class DetailViewController: UIViewController {
     let titleField = UITextField()
     var restoredDraft: String?
     private var autosaveTimer: Timer?
+    private var lifecycleObservers: [NSObjectProtocol] = []
 
     init(index: Int) {
         self.index = index
@@ -119,14 +120,35 @@ class DetailViewController: UIViewController {
 
     override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
-        autosaveTimer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] _ in
-            MainActor.assumeIsolated { self?.updateActivity() }
-        }
+        startAutosave()
         updateActivity()
+        // The autosave runs only while the app is in front: a suspended app's timer would
+        // fire late, on resume, in the background.
+        lifecycleObservers = [
+            NotificationCenter.default.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { [weak self] _ in
+                MainActor.assumeIsolated { self?.stopAutosave() }
+            },
+            NotificationCenter.default.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main) { [weak self] _ in
+                MainActor.assumeIsolated { self?.startAutosave() }
+            },
+        ]
     }
 
     override func viewWillDisappear(_ animated: Bool) {
         super.viewWillDisappear(animated)
+        lifecycleObservers.forEach(NotificationCenter.default.removeObserver)
+        lifecycleObservers = []
+        stopAutosave()
+    }
+
+    func startAutosave() {
+        guard autosaveTimer == nil else { return }
+        autosaveTimer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] _ in
+            MainActor.assumeIsolated { self?.updateActivity() }
+        }
+    }
+
+    func stopAutosave() {
         autosaveTimer?.invalidate()
         autosaveTimer = nil
     }

@@ -110,6 +110,8 @@ int csh_gettid(void);
 /// 0 after a signal or the timeout, -1 on an error.
 int csh_main_queue_wake_start(void);
 int csh_main_queue_run_pending(void);
+/// Whether the main queue's eventfd is polled (1): without it, work may always be waiting.
+int csh_main_queue_is_watched(void);
 int csh_main_queue_wait(int fd, int timeout_ms);
 
 /// Makes stdout line-buffered (a worker's `print` goes to stderr, a pipe, where it would be

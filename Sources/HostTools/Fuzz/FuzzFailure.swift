@@ -14,6 +14,9 @@ public struct FuzzFailure: Sendable, Hashable, CustomStringConvertible {
         case killed
         /// An invariant the user wrote (`FuzzInvariant`) does not hold.
         case invariant
+        /// A timer of the main run loop fired while the app was in the background with no
+        /// background task: on a device it would fire late, on resume, in the background.
+        case timer
     }
 
     public var kind: Kind

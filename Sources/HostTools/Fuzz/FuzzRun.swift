@@ -64,7 +64,7 @@ struct FuzzRun: Sendable {
                     failure = broken
                     break
                 }
-                if let broken = await invariantFailure(handle, since: start) {
+                if let broken = await screenFailure(handle, since: start) {
                     failure = broken
                     break
                 }
@@ -92,6 +92,8 @@ struct FuzzRun: Sendable {
                 try await handle.perform(op)
             case .systemKill:
                 return try await systemKill(handle)
+            case .suspension:
+                return await suspension(handle)
             }
         } catch let error as HostError {
             switch error {
@@ -144,6 +146,23 @@ struct FuzzRun: Sendable {
             left: left,
             restored: restored
         )
+    }
+
+    /// The app stays in the background until the system suspends it (a step from the
+    /// background only): its timers stop there, and fire late when it is resumed.
+    private func suspension(_ handle: SceneHandle) async -> FuzzFailure? {
+        let mark = host.trace.lastSeq
+        let status = await handle.status()
+        guard status.activation == .background, status.process == .running else { return nil }
+        guard await suspendedOrExited(after: mark) else {
+            return exitFailure(since: mark + 1)
+                ?? FuzzFailure(
+                    kind: .killed,
+                    message: "the app was not suspended within \(suspendTimeout) in the background",
+                    steps: []
+                )
+        }
+        return nil
     }
 
     /// Waits, through the trace, until the scene's worker is suspended (true) or has exited
@@ -218,15 +237,14 @@ struct FuzzRun: Sendable {
             return Self.pick(choices, &generator)
         case (.foregroundInactive, _):
             return Self.pick([(3, .op(.activate)), (1, .op(.background))], &generator)
-        case (.background, _):
-            return Self.pick(
-                [
-                    (3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning)),
-                    (1, Self.systemEntry(&generator)),
-                    (1, .op(.remoteNotification(userInfo: .object(["fuzz": .bool(true)])))),
-                ],
-                &generator
-            )
+        case (.background, let process):
+            var choices: [(weight: Int, step: FuzzStep)] = [
+                (3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning)),
+                (1, Self.systemEntry(&generator)),
+                (1, .op(.remoteNotification(userInfo: .object(["fuzz": .bool(true)])))),
+            ]
+            if process == .running { choices.append((2, .suspension)) }
+            return Self.pick(choices, &generator)
         default:
             return .op(.connect(root: root, worker: worker))
         }
@@ -294,12 +312,24 @@ struct FuzzRun: Sendable {
         return nil
     }
 
-    private func invariantFailure(_ handle: SceneHandle, since start: Int) async -> FuzzFailure? {
-        guard !invariants.isEmpty else { return nil }
+    /// What the screen says after a step the scene is active in: a timer that fired while
+    /// the app could have been suspended (the tree's `backgroundTimerFires`), then the
+    /// user's invariants.
+    private func screenFailure(_ handle: SceneHandle, since start: Int) async -> FuzzFailure? {
         let status = await handle.status()
         guard status.activation == .foregroundActive, status.process == .running,
             let tree = try? await handle.inspect()
         else { return nil }
+        if case .int(let fires)? = tree["backgroundTimerFires"], fires > 0 {
+            return FuzzFailure(
+                kind: .timer,
+                message: "a timer fired while the app was in the background with no background task: on a "
+                    + "device the app is suspended by then, and the timer fires late, on resume, in the "
+                    + "background (stop it in sceneDidEnterBackground, or on didEnterBackgroundNotification)",
+                steps: []
+            )
+        }
+        guard !invariants.isEmpty else { return nil }
         let events = events(since: start)
         for invariant in invariants {
             if let problem = invariant.check(tree, events) {

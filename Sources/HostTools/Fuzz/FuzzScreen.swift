@@ -50,10 +50,12 @@ struct FuzzScreen: Sendable {
 extension JSONValue {
     /// What restoration must bring back of a visible tree: the stack's controllers and what
     /// they show, without what the app marked transient, the rows' selection, the activation
-    /// state, and what was presented (an alert or a sheet is not restored on iOS either).
+    /// state, what was presented (an alert or a sheet is not restored on iOS either), and
+    /// the worker's count of timers that fired in the background.
     var restorable: JSONValue {
         guard case .object(var object) = withoutTransientViews else { return withoutTransientViews }
         object["state"] = nil
+        object["backgroundTimerFires"] = nil
         object["presented"] = nil
         object["presentedBelow"] = nil
         return .object(object)

@@ -9,6 +9,8 @@ public enum FuzzStep: Sendable, Hashable, CustomStringConvertible {
     /// Background (if in the foreground), wait until suspended, SIGKILL, then the user
     /// returns (`connect`, which launches the app into the foreground with its saved state).
     case systemKill
+    /// The app, in the background, is left there until the system suspends it.
+    case suspension
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum FuzzStep: Sendable, Hashable, CustomStringConvertible {
                 + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         case .systemKill:
             return "systemKill"
+        case .suspension:
+            return "suspension"
         }
     }
 
@@ -35,6 +39,8 @@ public enum FuzzStep: Sendable, Hashable, CustomStringConvertible {
                 .scene(scene, .kill(signal: SIGKILLNumber)),
                 .scene(scene, .connect(root: root)),
             ]
+        case .suspension:
+            return [.waitFor(scene: scene, condition: .process(.suspended), timeout: suspendTimeout)]
         }
     }
 
@@ -47,14 +53,18 @@ public enum FuzzStep: Sendable, Hashable, CustomStringConvertible {
         while let step = entries.popFirst() {
             switch step {
             case .scene(scene, .background):
-                if case .waitFor(scene, .process(.suspended), _)? = entries.first {
+                let next = Array(entries.prefix(3))
+                if next.count == 3, case .waitFor(scene, .process(.suspended), _) = next[0],
+                    case .scene(scene, .kill) = next[1], case .scene(scene, .connect) = next[2]
+                {
                     // background, waitFor suspended, kill, connect: a system kill.
-                    guard entries.count >= 3 else { return nil }
                     entries = entries.dropFirst(3)
                     steps.append(.systemKill)
                 } else {
                     steps.append(.op(.background))
                 }
+            case .waitFor(scene, .process(.suspended), _):
+                steps.append(.suspension)
             case .scene(scene, let op):
                 steps.append(.op(op))
             default:

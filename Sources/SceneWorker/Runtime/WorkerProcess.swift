@@ -109,14 +109,19 @@ enum WorkerProcess {
         output: OutputWriter,
         runLoopTurn: (@MainActor @Sendable () -> Int32?)?
     ) -> Int {
-        // Whether main-queue work may be waiting: at first, and whenever the wait said so (the
-        // common turn, a request and no work, costs no look at the main queue).
-        var workMayWait = true
+        // Whether main-queue work may be waiting: whenever the wait said so. Work queued while
+        // a request ran made the eventfd readable as well, so the common turn, a request and
+        // no work, costs no look at the main queue. Without the eventfd it always may.
+        var workMayWait = csh_main_queue_is_watched() == 0
+        // The frames just handled ran app code.
+        session.backgroundTimers.appCodeRan()
+        var turnedForDueTimer = false
         while true {
             if workMayWait {
                 workMayWait = false
                 session.beginMainQueueTurn()
                 if csh_main_queue_run_pending() != 0 {
+                    session.backgroundTimers.appCodeRan()
                     output.take(from: session.sink)
                     output.flush()
                     if let status = session.exitStatus {
@@ -130,7 +135,10 @@ enum WorkerProcess {
             var timeout: Int32 = -1
             if let runLoopTurn {
                 session.beginMainQueueTurn()
-                timeout = runLoopTurn() ?? -1
+                session.backgroundTimers.turning(at: BackgroundTimerWatch.now(), suspendable: session.isSuspendable)
+                let next = runLoopTurn()
+                session.backgroundTimers.turned(at: BackgroundTimerWatch.now(), nextInMilliseconds: next)
+                timeout = next ?? -1
                 if !session.sink.messages.isEmpty {
                     output.take(from: session.sink)
                     output.flush()
@@ -143,6 +151,13 @@ enum WorkerProcess {
             if ready < 0 { return 0 }
             if ready & 2 != 0 { workMayWait = true }
             guard ready & 1 != 0 else { continue }
+            // A timer that came due while the worker was stopped fires before the request
+            // that resumed it, in the state the app was stopped in: a device resumes a
+            // suspended app in the background before it brings it forward.
+            if runLoopTurn != nil, !turnedForDueTimer, session.backgroundTimers.isDue(at: BackgroundTimerWatch.now()) {
+                turnedForDueTimer = true
+                continue
+            }
             let count = read(0, buffer.baseAddress, buffer.count)
             if count >= 0 {
                 return count

@@ -131,7 +131,10 @@ extension WorkerSession {
         case .user(let action):
             try performUserAction(action)
         case .inspect:
-            return VisibleTree.bounded(scene, state: state)
+            let tree = VisibleTree.bounded(scene, state: state)
+            guard backgroundTimers.fires > 0, case .object(var object) = tree else { return tree }
+            object["backgroundTimerFires"] = .int(backgroundTimers.fires)
+            return .object(object)
         }
         return nil
     }

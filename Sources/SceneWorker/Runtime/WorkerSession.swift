@@ -51,6 +51,8 @@ final class WorkerSession {
     /// main-queue work), against an app that navigates from every callback of its own
     /// navigation.
     @exclusivity(unchecked) var appChangesThisTurn = 0
+    /// The main run loop's timers that fire while the app could be suspended.
+    var backgroundTimers = BackgroundTimerWatch()
 
     init(app: WorkerApp, pid: Int32) {
         self.app = app
@@ -63,6 +65,9 @@ final class WorkerSession {
 
     /// The scene's activation state (`unattached` before connect).
     var state: ActivationState { scene?.activationState ?? .unattached }
+
+    /// Whether a device could suspend the app now: in the background, no background task.
+    var isSuspendable: Bool { state == .background && application.task == nil }
 
     /// The exit status, once the worker must exit (after writing its output).
     var exitStatus: Int32? {

@@ -4,12 +4,14 @@
 // hostctl fuzz to find (FuzzTests). `draft`: a sent message's draft comes back, because
 // the scene's userActivity is never cleared. `count`: the tap count is saved only in
 // viewWillDisappear, so a kill from the foreground loses it. `background-task`: the
-// upload's background task is never ended, not even when it expires. No flag: the app as it should be.
+// upload's background task is never ended, not even when it expires. `timer`: the "checking
+// for new messages" ticker is stopped only when its screen disappears, so it keeps firing
+// in the background. No flag: the app as it should be.
 
 import UIKit
 
 enum Bug: String {
-    case none, draft, count, backgroundTask = "background-task"
+    case none, draft, count, backgroundTask = "background-task", timer
 
     /// The first argument that names a bug (`draft`, or `--bug draft`).
     static let planted: Bug = CommandLine.arguments.dropFirst().lazy.compactMap { Bug(rawValue: $0) }.first ?? .none
@@ -88,6 +90,9 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 class MessagesViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
     let tableView = UITableView()
     let countLabel = UILabel()
+    let tickerLabel = UILabel()
+    private var ticker: Timer?
+    private var observers: [NSObjectProtocol] = []
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -97,6 +102,20 @@ class MessagesViewController: UIViewController, UITableViewDataSource, UITableVi
         view.addSubview(tableView)
         countLabel.accessibilityIdentifier = "count"
         view.addSubview(countLabel)
+        tickerLabel.accessibilityIdentifier = "ticker.transient"
+        view.addSubview(tickerLabel)
+        if Bug.planted != .timer {
+            // The ticker runs only while the app is on screen.
+            observers.append(NotificationCenter.default.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { [weak self] _ in
+                MainActor.assumeIsolated { self?.stopTicker() }
+            })
+            observers.append(NotificationCenter.default.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main) { [weak self] _ in
+                MainActor.assumeIsolated {
+                    guard let self, self.navigationController?.topViewController === self else { return }
+                    self.startTicker()
+                }
+            })
+        }
         let tap = UIButton(type: .system, primaryAction: UIAction(title: "Tap") { [weak self] _ in
             AppState.shared.count += 1
             self?.showCount()
@@ -113,9 +132,31 @@ class MessagesViewController: UIViewController, UITableViewDataSource, UITableVi
         showCount()
     }
 
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        startTicker()
+    }
+
     override func viewWillDisappear(_ animated: Bool) {
         super.viewWillDisappear(animated)
+        stopTicker()
         save()
+    }
+
+    func startTicker() {
+        guard ticker == nil else { return }
+        ticker = Timer.scheduledTimer(withTimeInterval: 0.03, repeats: true) { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let dots = ((self.tickerLabel.text?.count ?? 0) + 1) % 4
+                self.tickerLabel.text = String(repeating: ".", count: dots)
+            }
+        }
+    }
+
+    func stopTicker() {
+        ticker?.invalidate()
+        ticker = nil
     }
 
     func showCount() {
