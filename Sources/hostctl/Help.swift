@@ -80,8 +80,8 @@ enum Help {
     static let verify = """
         hostctl verify TRACE.jsonl
 
-        Checks a trace against the lifecycle model (docs/LIFECYCLE.md): seq strictly
-        increasing from 1, each scene's callbacks in the model's order, state events matching
+        Checks a trace against the lifecycle model (docs/LIFECYCLE.md): seq 1, 2, 3, …
+        without a gap (a missing event is a lost one), each scene's callbacks in the model's order, state events matching
         their callbacks, nothing after sceneDidDisconnect but what the model allows.
         Exit 0 when valid; 1 with the first violation (seq, scene, expected, got); 2 when
         the file cannot be opened; 3 when a read fails or a line is longer than 4 MiB. A trace of any length is

@@ -341,11 +341,8 @@ private struct AppTrace {
         #expect(verifier.check(bad) != nil)
         #expect(verifier.checker(forScene: "A") == before)
         t.app { $0.push("Detail", over: "Root") }
-        for event in t.events.suffix(9) {
-            var event = event
-            event.seq += 1
-            #expect(verifier.check(event) == nil)
-        }
+        // Nothing of the refused event was taken, its seq neither: the next event takes it.
+        for event in t.events.suffix(9) { #expect(verifier.check(event) == nil) }
     }
 
     @Test func aTraceFileWithAppChangesVerifies() {

@@ -125,6 +125,28 @@ import Testing
         #expect(swappedPiped.exit == .exited(status: 1) && swappedPiped.stderr == swapped.stderr)
     }
 
+    /// A trace with an event missing is invalid even when what remains would pass the
+    /// model: the host writes every event it numbers, so a gap in `seq` is an event lost.
+    @Test func verifyRejectsAGapInSeq() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/demo.jsonl"
+        #expect(try await Self.run(["demo", "--trace", trace, "--quiet"]).exit == .exited(status: 0))
+        let lines = try readLines(trace)
+        let events = try lines.map { try TraceEvent(jsonLine: Array($0.utf8)) }
+        // An error event takes part in nothing but the seq order: without it, only the gap is wrong.
+        let removed = try #require(events.indices.dropFirst().first { events[$0].kind == .error })
+        var kept = lines
+        kept.remove(at: removed)
+        #expect(writeFile(trace, kept.joined(separator: "\n") + "\n"))
+        let gap = try await Self.run(["verify", trace])
+        #expect(gap.exit == .exited(status: 1))
+        let after = events[removed].seq
+        #expect(
+            gap.stderr.contains("seq \(after + 1)") && gap.stderr.contains("expected seq \(after)"),
+            "\(gap.stderr)"
+        )
+    }
+
     /// The demo switches Music's tabs; `verify` rejects the switch with the new tab's
     /// `viewWillAppear` and the old tab's `viewWillDisappear` swapped (a push's order).
     @Test func verifyRejectsATabSwitchWithItsWillsSwapped() async throws {

@@ -282,8 +282,12 @@ struct HeldSizeTests {
     }
 
     /// A frame refused as it is read waits for its turn charged what its reply holds, not
-    /// the frame's few bytes: 8,192 one-byte garbage lines behind a sleep do not fit a 1 MiB
+    /// the frame's few bytes: 8,192 one-byte garbage lines behind a wait do not fit a 1 MiB
     /// budget, so the connection is refused for it, in order, and closed.
+    ///
+    /// The wait ends when the test connects A, once the server has refused the connection's
+    /// reading (not after some time): on a loaded machine a 100 ms `sleep` could end before
+    /// the server read the lines, and their refusals were answered instead of queued.
     @Test func queuedRefusalsAreChargedWhatTheyHold() async throws {
         try await withSceneHost(configuration: TestWorker.configuration()) { host in
             let budget = 1 << 20
@@ -291,9 +295,23 @@ struct HeldSizeTests {
             let client = try #require(RawClient(socket: server.path))
             defer { client.close() }
             let garbage: [UInt8] = Array(repeating: [UInt8(ascii: "x"), 10], count: 8192).flatMap { $0 }
+            let wait = Array(#"{"id":1,"op":"waitFor","scene":"A","state":"foregroundActive","timeoutMs":120000}"#.utf8)
+            let written = await onThread { client.write(wait + [10] + garbage) }
+            #expect(written)
+            // The server reads until the queued refusals fill the budget, then reads no more.
+            let deadline = ContinuousClock.now + .seconds(30)
+            func readingEnded() -> Bool {
+                server.connections.withLock { $0.values.contains { $0.hasEndedReading } }
+            }
+            while !readingEnded(), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(readingEnded(), "the server never stopped reading the client")
+            try await host.scene("A").connect()
+            // Had the server not refused its reading, the half-close makes it close after the
+            // replies: the test fails now, not at the idle limit.
+            shutdown(client.descriptor, Int32(SHUT_WR))
             let frames = await onThread { () -> [RawClient.Read] in
-                let sleep: [UInt8] = Array(#"{"id":1,"op":"sleep","ms":100}"#.utf8) + [10]
-                _ = client.write(sleep + garbage)
                 var frames: [RawClient.Read] = []
                 while true {
                     let frame = client.readFrame()
@@ -302,7 +320,7 @@ struct HeldSizeTests {
                 }
             }
             let replies = frames.compactMap { $0.frame.flatMap(decodeReply) }
-            #expect(replies.first.map { $0.id == .int(1) && $0.code == nil } == true)
+            #expect(replies.first.map { $0.id == .int(1) && $0.code == nil } == true, "\(replies.prefix(1))")
             #expect(replies.last?.code == ProtocolError.Code.resourceExhausted.rawValue, "\(replies.suffix(2))")
             let parseErrors = replies.filter { $0.code == ProtocolError.Code.parseError.rawValue }.count
             #expect(parseErrors > 0 && parseErrors < 8192, "\(parseErrors)")

@@ -247,6 +247,33 @@ struct ControlLimitTests {
         }
     }
 
+    /// Each client that leaves gives its slot back: more clients than there are slots, one
+    /// after another, are all served normally, none on a quit lane.
+    @Test("departed clients free their slots: the 257th client and later are served normally")
+    func slotsAreReturned() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let server = try startedControlServer(for: host)
+            let socket = server.path
+            let clients = ControlServer.maximumConnections + 44
+            var unserved: [String] = []
+            for index in 0..<clients {
+                // Each waits for its reply and the server's close before the next connects.
+                let frames = await rawExchange(socket: socket, Array(#"{"id":\#(index),"op":"ps"}"#.utf8) + [10])
+                let served =
+                    frames.count == 1
+                    && frames.first.flatMap(decodeReply).map { $0.id == .int(index) && $0.code == nil } == true
+                if !served { unserved.append("client \(index): \(frames)") }
+            }
+            #expect(unserved.isEmpty, "\(unserved.count) not served, first: \(unserved.prefix(2))")
+            #expect(server.quitLaneClients.load(ordering: .relaxed) == 0)
+            // Every earlier slot is back (the last client's may not be yet: the server frees
+            // it right after closing the socket, which the client may see first).
+            #expect(server.activeClients.load(ordering: .relaxed) <= 1)
+            server.shutdown()
+            await server.finished()
+        }
+    }
+
     @Test("clients together stay within the buffer budget; the largest holder is disconnected")
     func bufferBudget() async throws {
         try await withSceneHost(configuration: TestWorker.configuration()) { host in

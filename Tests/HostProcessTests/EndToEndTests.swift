@@ -124,7 +124,7 @@ import Testing
                     "cb stateRestorationActivity", "process suspended",
                 ]
             )
-            #expect(host.sessions.session("A")?.restoration != nil)
+            #expect(host.sessions.session("A")?.restoration?["stack"] == .array([.string("Root")]))
             mark = host.lastSeq
             try await scene.foreground()
             #expect(
@@ -440,7 +440,14 @@ import Testing
             try await scene.connect()
             let reconnect = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.kind == .callback }
             #expect(!reconnect.contains { $0.name == "configurationForConnecting" })
-            #expect(reconnect.first { $0.name == "willConnectTo" }?.restoration != nil)
+            // What the app saved is given back, and the app rebuilds the stack from it.
+            let restoration = reconnect.first { $0.name == "willConnectTo" }?.restoration
+            #expect(
+                restoration?["stack"] == .array([.string("Root"), .string("Detail")]),
+                "\(String(describing: restoration))"
+            )
+            #expect(reconnect.contains { $0.name == "loadView" && $0.viewController == "Detail" })
+            #expect(await scene.status().stack == ["Root", "Detail"])
         }
     }
 }

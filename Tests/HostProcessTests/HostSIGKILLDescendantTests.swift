@@ -96,6 +96,55 @@ struct HostSIGKILLDescendantTests {
         #expect(ended, "the worker's grandchild \(grandchild) outlived the SIGKILLed host")
         if !ended { kill(grandchild, SIGKILL) }
     }
+
+    /// A worker run by hand (`hostctl worker | consumer` in a job-control shell; issue 35,
+    /// item 9) leads the pipeline's process group, which is the user's, not one a host made:
+    /// it starts no sentinel, so its exit kills nothing of that group.
+    @Test(.enabled(if: access("/bin/bash", X_OK) == 0, "needs bash: its set -m makes job groups without a terminal"))
+    func aWorkerRunByHandSparesItsPipelinesConsumer() async throws {
+        // As an interactive shell does, bash's `set -m` runs the pipeline in a group of its
+        // own, led by its first process, the worker. The worker reads the shell's stdin (fd 3)
+        // and nothing else holds it, so the test ends the worker by closing it.
+        let script = """
+            unset SCENEHOST_HOST_PID
+            set -m
+            exec 3<&0 0</dev/null
+            "$0" worker <&3 3<&- | sleep 30 3<&- &
+            echo "$!"
+            exec 3<&-
+            wait
+            """
+        let shell = try Spawned(["/bin/bash", "-c", script, TestWorker.hostctl])
+        defer { try? shell.child.send(signal: SIGKILL) }
+        let consumer = try #require(await shell.line { !$0.isEmpty }.flatMap { Int32($0) })
+        defer { kill(consumer, SIGKILL) }
+        let group = try #require(processGroup(of: consumer))
+        // The pipeline's group (the worker, a sentinel if it started one, the consumer) is
+        // only this test's: killed whatever happens.
+        defer { kill(-group, SIGKILL) }
+        #expect(group != consumer && group != getpgrp(), "the pipeline runs in a group of its own")
+
+        shell.child.closeStdin()
+        #expect(await processEnds(group, limit: 20_000), "the worker (\(group)) did not exit at its input's end")
+        // A sentinel kills the whole group, the consumer too, and then itself: once every
+        // other member has ended, the consumer either died with them or was spared.
+        for member in HardeningProbe.processGroupMembers(group) where member != consumer {
+            #expect(await processEnds(member, limit: 20_000), "group member \(member) lives on")
+        }
+        #expect(kill(consumer, 0) == 0 && processState(consumer) != "Z", "the worker's exit killed its consumer")
+        kill(consumer, SIGKILL)
+        #expect(await shell.exit() == .exited(status: 0), "\(shell.stderr)")
+    }
+}
+
+/// The process group of `pid` (field 5 of /proc/PID/stat), or nil when it is gone.
+private func processGroup(of pid: Int32) -> Int32? {
+    guard let stat = HardeningProbe.readLines("/proc/\(pid)/stat").first, let close = stat.lastIndex(of: ")") else {
+        return nil
+    }
+    // After "comm)": state ppid pgrp …
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 2 ? Int32(fields[2]) : nil
 }
 
 private func readAll(_ path: String) throws -> [UInt8] {

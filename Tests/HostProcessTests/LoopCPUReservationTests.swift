@@ -7,8 +7,9 @@ import Testing
 @testable import HostProcess
 
 /// When the event loop keeps a CPU to itself (`LoopCPUReservation`: pure, no loop, no clock),
-/// and what a reservation does to the loop and to real workers.
-struct LoopCPUReservationTests {
+/// and what a reservation does to the loop and to real workers. Serialized: the loop is
+/// shared, and one test's reservation would move the other's workers.
+@Suite(.serialized) struct LoopCPUReservationTests {
     @Test func twoSaturatedWindowsInARowReserveTheCPUTheLoopIsOn() {
         var reservation = LoopCPUReservation()
         #expect(reservation.windowEnded(busy: 0.9, cpu: 1, mayReserve: true) == nil, "one window is a burst")
@@ -49,6 +50,40 @@ struct LoopCPUReservationTests {
         #expect(mask.contains(0) && mask.contains(65) && !mask.contains(1) && !mask.contains(-1))
         #expect(mask.removing(65) == CPUMask.only(0))
         #expect(CPUMask.ofThread(0).map(\.count) ?? 0 >= 1)
+    }
+
+    /// Reserved while allowed, the CPU is given back by the loop itself once it idles (a
+    /// second of quiet windows), no `setCPUReservation(allowed: false)` asked: its windows go
+    /// on while it sleeps, and the loop and the workers get their CPUs back.
+    @Test(.enabled(if: (CPUMask.ofThread(0)?.count ?? 0) >= 2, "needs two CPUs"))
+    func anIdleLoopGivesItsReservedCPUBack() async throws {
+        let loop = EventLoop.shared
+        await loop.setCPUReservation(allowed: true)
+        var configuration = TestWorker.configuration()
+        configuration.tuning = .throughput
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
+            let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
+            let cpu = try #require((Int32(0)..<1024).first { hostMask.contains($0) })
+            await loop.reserveCPUForTesting(cpu)
+            #expect(loop.reservedLoopCPU == cpu)
+            #expect(CPUMask.ofThread(pid) == hostMask.removing(cpu))
+
+            // The host is left idle: 20 quiet windows of 50 ms give the CPU back, in a second;
+            // 10 s allow for a loaded machine.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while loop.reservedLoopCPU != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(loop.reservedLoopCPU == nil, "still reserved after 10 s of an idle loop")
+            await loop.cpuReservationSettled()
+            #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
+            for thread in CPUMask.threads(ofProcess: pid) {
+                #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread)")
+            }
+        }
     }
 
     /// The loop pins itself to the reserved CPU; every thread of every worker keeps off it,

@@ -117,16 +117,23 @@ extension ModelTests {
         repeated[10].seq = repeated[9].seq
         let violation = firstViolation(repeated)
         #expect(violation?.seq == 10)
-        #expect(violation?.expected == "seq greater than 10")
+        #expect(violation?.expected == "seq 11 (the one after 10)")
 
         var decreasing = life
         decreasing[20].seq = 5
         #expect(firstViolation(decreasing)?.seq == 5)
 
-        // Gaps are allowed.
-        var gaps = life
-        for index in gaps.indices { gaps[index].seq = index * 3 + 1 }
-        #expect(firstViolation(gaps) == nil)
+        // A gap is a lost event (every trace the host writes or streams is whole from its
+        // start), so it is refused where it opens, even with every later seq in order.
+        var gap = life
+        for index in gap.indices where index >= 10 { gap[index].seq += 1 }
+        let gapViolation = firstViolation(gap)
+        #expect(gapViolation?.seq == 12)
+        #expect(gapViolation?.expected == "seq 11 (the one after 10)")
+        var spread = life
+        for index in spread.indices { spread[index].seq = index * 3 + 1 }
+        #expect(firstViolation(spread)?.seq == 4)
+        #expect(firstViolation(life) == nil)
     }
 
     @Test func timeMustNotGoBackwards() {

@@ -431,3 +431,24 @@ import Testing
         #expect(firstViolation(pushAsPresent.events) != nil)
     }
 }
+
+/// `hostctl ps` shows what is presented by the name an app or client gave it, which is any
+/// text: a terminal escape in it is printed escaped, as `events` and errors print it.
+@Suite struct PresentedColumnTests {
+    @Test func psEscapesTerminalControlsInAPresentedControllersName() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+        // Clears the screen and rings the bell if printed raw.
+        let name = "\u{1B}[2JEvil\u{07}"
+        let present = try await server.run("present", "A", "--vc", name)
+        #expect(present.status == 0, "\(present.stderr)")
+        // The host keeps the name as given (`--json` carries it as a JSON string).
+        #expect(try await server.scenes()["A"]?.presented == name)
+        let ps = try await server.run("ps")
+        #expect(ps.status == 0, "\(ps.stderr)")
+        #expect(!ps.stdout.utf8.contains(0x1B) && !ps.stdout.utf8.contains(0x07), "\(ps.stdout.debugDescription)")
+        #expect(ps.stdout.contains(#"\u001B[2JEvil\u0007 ("#), "\(ps.stdout.debugDescription)")
+        try await server.quit()
+    }
+}

@@ -39,7 +39,12 @@ import Testing
             let restarted = try #require(await scene.status().pid)
             #expect(restarted != firstPid)
             let willConnect = host.trace.history.last { $0.scene == "A" && $0.name == "willConnectTo" }
-            #expect(willConnect?.restoration != nil)
+            // The restart restores what the app saved: the stack it had, Detail on top.
+            #expect(
+                willConnect?.restoration?["stack"] == .array([.string("Root"), .string("Detail")]),
+                "\(String(describing: willConnect?.restoration))"
+            )
+            #expect(await scene.status().stack == ["Root", "Detail"])
 
             mark = host.lastSeq
             #expect(Glibc.kill(restarted, SIGKILL) == 0)

@@ -17,6 +17,11 @@ import Testing
             report.violations.contains { $0.contains("dropped events") && $0.contains("limit 4096 bytes") },
             "\(report.violations.prefix(5))"
         )
+        // The drop is reported once, not again as a seq gap at each event after it.
+        #expect(
+            !report.violations.contains { $0.contains("(the one after") },
+            "\(report.violations.filter { $0.contains("(the one after") }.prefix(3))"
+        )
     }
 
     @Test func theDefaultHistoryHoldsARoundAndTheAuditSeesEveryEvent() async throws {

@@ -193,6 +193,27 @@ import Testing
         }
     }
 
+    /// Jetsam kills the suspended scene that frees the most first (LIFECYCLE.md §4): with
+    /// the limit between the two, killing the large one is enough, and the small one lives.
+    @Test func memoryPressureKillsTheLargestSuspendedSceneFirst() async throws {
+        var configuration = TestWorker.configuration()
+        // Above the small worker's tree, below the large one's helper alone.
+        configuration.memoryLimitBytes = ProcessTreeMemoryTests.helperBytes * 3 / 4
+        configuration.memoryCheckInterval = .seconds(3600)  // only the explicit request below acts
+        try await withSceneHost(configuration: configuration) { host in
+            try await host.scene("Large").connect(background: true, worker: ProcessTreeMemoryTests.launcher)
+            try await host.scene("Small").connect(background: true)
+            try await host.scene("Large").waitFor(process: .suspended, timeout: .seconds(60))
+            try await host.scene("Small").waitFor(process: .suspended, timeout: .seconds(60))
+            let sizes = await host.controlRows().map { "\($0.scene): \(($0.residentBytes ?? 0) >> 20) MiB" }
+            await host.memoryPressure()
+            let kills = host.trace.history.filter { $0.processEvent == .exited }.map { $0.scene ?? "" }
+            #expect(kills == ["Large"], "\(sizes)")
+            #expect(exitEvent(host, "Large")?.reason == .jetsam)
+            #expect(try await host.scene("Small").status().process == .suspended)
+        }
+    }
+
     @Test func overTheMemoryLimitRunningWorkersAreKilledActiveLast() async throws {
         var configuration = TestWorker.configuration()
         configuration.memoryLimitBytes = 1

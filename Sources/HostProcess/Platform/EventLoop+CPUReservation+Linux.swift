@@ -171,13 +171,20 @@ extension EventLoop {
     /// after a second of quiet windows).
     package func reserveCPUForTesting(_ cpu: Int32) async {
         await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
-            cpuReservation.withLock { state in
-                guard let hostMask = state.hostMask else { return }
+            let reserved = cpuReservation.withLock { state -> Bool in
+                guard let hostMask = state.hostMask else { return false }
                 state.policy = LoopCPUReservation()
                 _ = state.policy.windowEnded(busy: 1, cpu: cpu, mayReserve: true)
-                if let action = state.policy.windowEnded(busy: 1, cpu: cpu, mayReserve: true) {
-                    perform(action, hostMask: hostMask, loopThread: state.loopThreadID)
-                }
+                guard let action = state.policy.windowEnded(busy: 1, cpu: cpu, mayReserve: true) else { return false }
+                perform(action, hostMask: hostMask, loopThread: state.loopThreadID)
+                return true
+            }
+            // As `cpuReservationWindowEnded` does on reserving: the next window ends even if
+            // the loop sleeps till then (a window ends at most one window from now), so that
+            // an idle loop lets go.
+            if reserved {
+                let windowEnd = LoopInstant.now().nanoseconds + LoopCPUReservation.window
+                _ = scheduleTimer(at: LoopInstant(nanoseconds: windowEnd)) {}
             }
             BlockingWorkThread.sweeps.submit { continuation.resume() }
         }

@@ -142,6 +142,10 @@ package final class ControlConnection: Sendable {
     /// Whether the loop should read more from the socket now.
     package var wantsRead: Bool { state.withLock { !$0.isClosed && !$0.readEnded && !$0.readPaused } }
 
+    /// Whether the connection reads no more (`endReading`: a half-close, or a frame refused
+    /// for good, such as one over the budget); its queued replies may still be unsent.
+    package var hasEndedReading: Bool { state.withLock { $0.readEnded } }
+
     /// No request waits for its reply and nothing waits to be written (or the client is gone).
     package var isIdle: Bool { state.withLock { $0.isClosed || ($0.pending.isEmpty && $0.buffered == 0) } }
 

@@ -49,6 +49,7 @@ package final class AuditFeed: Sendable {
                         "the host's trace history (limit \(limit.map { "\($0) bytes" } ?? "none")) dropped events"
                             + " \(audit.nextSeq)...\(head.seq - 1) before the audit read them"
                     )
+                    audit.skipLostEvents(before: head.seq)
                 }
                 for event in batch where event.seq >= audit.nextSeq { audit.feed(event) }
             }

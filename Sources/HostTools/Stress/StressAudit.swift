@@ -234,8 +234,18 @@ package struct StressAudit: Sendable {
         activity.add(spans: spans, refused: refused)
     }
 
+    /// Events before `seq` were lost (the host's history dropped them before the audit read
+    /// them), which the caller reported: the trace check goes on from `seq` without
+    /// reporting the gap again at each later event.
+    package mutating func skipLostEvents(before seq: Int) {
+        nextSeq = max(nextSeq, seq)
+    }
+
     /// The next event of the trace.
     package mutating func feed(_ event: TraceEvent) {
+        // Every event before this one was seen (a refused one too, reported already), so the
+        // verifier checks only that this one follows it.
+        verifier.skip(through: nextSeq - 1)
         eventCount += 1
         nextSeq = event.seq + 1
         activity.feed(event)
