@@ -208,7 +208,15 @@ struct FuzzRun: Sendable {
             var choices: [(weight: Int, step: FuzzStep)] = [
                 (2, .op(.background)), (1, .op(.deactivate)), (1, .op(.memoryWarning)), (3, .systemKill),
                 (1, .op(.resize(width: generator.chance(0.5) ? 390 : 1024, height: 844))),
+                // A crash or a kill while the app runs: the next step launches it again.
+                (1, .op(.kill(signal: SIGKILLNumber))),
             ]
+            // The host presents one of the app's controllers over what it shows.
+            if !screen.controllerNames.isEmpty, screen.alertActions.isEmpty {
+                let name = screen.controllerNames[generator.next(below: screen.controllerNames.count)]
+                let style: PresentationStyle = generator.chance(0.7) ? .pageSheet : .fullScreen
+                choices.append((1, .op(.present(viewController: name, style: style))))
+            }
             if !screen.alertActions.isEmpty {
                 let title = screen.alertActions[generator.next(below: screen.alertActions.count)]
                 choices.append((8, .op(.user(.alertAction(title: title)))))
