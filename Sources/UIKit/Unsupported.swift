@@ -9,6 +9,31 @@ extension UIApplication {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
     }
+
+    /// The keys of `open(_:options:completionHandler:)`'s options.
+    public struct OpenExternalURLOptionsKey: Hashable, Sendable, RawRepresentable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+
+    /// Unavailable: under scenehost the app is the only app there is, so a URL opens nowhere.
+    /// A URL of your own scheme reaches your scene as the system delivers it
+    /// (`scene(_:openURLContexts:)`) when the host sends it: `hostctl openURL SCENE --url URL`,
+    /// `SceneHandle.openURL(_:)`, or a scenario's `openURL`.
+    @available(
+        *,
+        unavailable,
+        message: "no other app opens URLs under scenehost; deliver your own URLs to the scene with the host's openURL"
+    )
+    public func open(
+        _ url: URL,
+        options: [OpenExternalURLOptionsKey: Any] = [:],
+        completionHandler: (@MainActor @Sendable (Bool) -> Void)? = nil
+    ) {}
+
+    /// Unavailable: no other app is installed under scenehost (see `open(_:options:completionHandler:)`).
+    @available(*, unavailable, message: "no other app is installed under scenehost; nothing can open a URL")
+    public func canOpenURL(_ url: URL) -> Bool { false }
 }
 
 /// An object that restores a user activity, as `UIUserActivityRestoring`.

@@ -98,6 +98,30 @@ import Testing
         #expect(output.contains("Sources/UIKit/Unsupported.swift"), "the note points at what to write instead")
     }
 
+    /// Calls with no meaning under scenehost (opening another app's URL) fail to compile,
+    /// each with a message that says what to do instead.
+    @Test func everyCallWithNoMeaningHereFailsToCompileSayingWhatToDo() async throws {
+        let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
+        let source = makeTemporaryDirectory() + "/UnavailableCalls.swift"
+        let text = LifecycleDocsTests.read(
+            LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/UnavailableCalls.swift.txt"
+        )
+        #expect(writeFile(source, text))
+        let calls = text.split(separator: "\n").filter { $0.contains("UIApplication.shared.") }.count
+        let run = try await CapturedRun.run([
+            Self.executable(named: "swiftc"), "-typecheck", "-swift-version", "6", "-I", bin + "/Modules",
+            "-Xcc", "-fmodule-map-file=" + bin + "/CSceneHostSys.build/module.modulemap",
+            "-I", LifecycleDocsTests.root + "/Sources/CSceneHostSys/include", source,
+        ])
+        let output = String(decoding: run.stderr + run.stdout, as: UTF8.self)
+        #expect(run.exit != .exited(status: 0), "the calls compiled:\n\(output)")
+        let refusals = output.split(separator: "\n").filter {
+            $0.hasPrefix(source) && $0.contains("is unavailable: no other app")
+        }
+        #expect(refusals.count == calls, "\(calls) calls, \(refusals.count) refused:\n\(output)")
+        #expect(output.contains("openURL"), "the message names the host's openURL")
+    }
+
     /// `name` on the `PATH`, else the name itself (spawning it then fails, naming it).
     static func executable(named name: String) -> String {
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin"
