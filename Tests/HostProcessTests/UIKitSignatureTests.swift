@@ -75,20 +75,8 @@ import Testing
     }
 
     @Test func everySignatureTheRuntimeDoesNotCallFailsToCompile() async throws {
-        let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
-        let source = makeTemporaryDirectory() + "/Unsupported.swift"
-        let text = LifecycleDocsTests.read(
-            LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/Unsupported.swift.txt"
-        )
-        #expect(writeFile(source, text))
+        let (source, text, run, output) = try await Self.typecheck("Unsupported")
         let declared = text.split(separator: "\n").filter { $0.contains("func ") && !$0.contains("var window") }.count
-        let swiftc = Self.executable(named: "swiftc")
-        let run = try await CapturedRun.run([
-            swiftc, "-typecheck", "-swift-version", "6", "-I", bin + "/Modules",
-            "-Xcc", "-fmodule-map-file=" + bin + "/CSceneHostSys.build/module.modulemap",
-            "-I", LifecycleDocsTests.root + "/Sources/CSceneHostSys/include", source,
-        ])
-        let output = String(decoding: run.stderr + run.stdout, as: UTF8.self)
         #expect(run.exit != .exited(status: 0), "the unsupported signatures compiled:\n\(output)")
         let refusals = Set(
             output.split(separator: "\n").filter { $0.contains("cannot be overridden") && $0.hasPrefix(source) }
@@ -101,25 +89,35 @@ import Testing
     /// Calls with no meaning under scenehost (opening another app's URL) fail to compile,
     /// each with a message that says what to do instead.
     @Test func everyCallWithNoMeaningHereFailsToCompileSayingWhatToDo() async throws {
-        let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
-        let source = makeTemporaryDirectory() + "/UnavailableCalls.swift"
-        let text = LifecycleDocsTests.read(
-            LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/UnavailableCalls.swift.txt"
-        )
-        #expect(writeFile(source, text))
+        let (source, text, run, output) = try await Self.typecheck("UnavailableCalls")
         let calls = text.split(separator: "\n").filter { $0.contains("UIApplication.shared.") }.count
-        let run = try await CapturedRun.run([
-            Self.executable(named: "swiftc"), "-typecheck", "-swift-version", "6", "-I", bin + "/Modules",
-            "-Xcc", "-fmodule-map-file=" + bin + "/CSceneHostSys.build/module.modulemap",
-            "-I", LifecycleDocsTests.root + "/Sources/CSceneHostSys/include", source,
-        ])
-        let output = String(decoding: run.stderr + run.stdout, as: UTF8.self)
         #expect(run.exit != .exited(status: 0), "the calls compiled:\n\(output)")
         let refusals = output.split(separator: "\n").filter {
             $0.hasPrefix(source) && $0.contains("is unavailable: no other app")
         }
         #expect(refusals.count == calls, "\(calls) calls, \(refusals.count) refused:\n\(output)")
         #expect(output.contains("openURL"), "the message names the host's openURL")
+    }
+
+    /// Type-checks the fixture `Tests/Fixtures/UIKitUnsupported/NAME.swift.txt` against the
+    /// built UIKit module: the source's path, its text, the run and its output.
+    static func typecheck(
+        _ name: String
+    ) async throws -> (
+        source: String, text: String, run: (exit: ChildExit, stdout: [UInt8], stderr: [UInt8]), output: String
+    ) {
+        let bin = String(TestWorker.hostctl.dropLast("/hostctl".count))
+        let source = makeTemporaryDirectory() + "/\(name).swift"
+        let text = LifecycleDocsTests.read(
+            LifecycleDocsTests.root + "/Tests/Fixtures/UIKitUnsupported/\(name).swift.txt"
+        )
+        #expect(writeFile(source, text))
+        let run = try await CapturedRun.run([
+            executable(named: "swiftc"), "-typecheck", "-swift-version", "6", "-I", bin + "/Modules",
+            "-Xcc", "-fmodule-map-file=" + bin + "/CSceneHostSys.build/module.modulemap",
+            "-I", LifecycleDocsTests.root + "/Sources/CSceneHostSys/include", source,
+        ])
+        return (source, text, run, String(decoding: run.stderr + run.stdout, as: UTF8.self))
     }
 
     /// `name` on the `PATH`, else the name itself (spawning it then fails, naming it).

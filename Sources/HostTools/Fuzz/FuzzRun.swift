@@ -124,15 +124,8 @@ struct FuzzRun: Sendable {
         } else if status.activation.isForeground {
             try await handle.background()
         }
-        if await handle.status().process != .suspended {
-            guard await suspendedOrExited(after: mark) else {
-                return exitFailure(since: mark + 1)
-                    ?? FuzzFailure(
-                        kind: .killed,
-                        message: "the app was not suspended within \(suspendTimeout) in the background",
-                        steps: []
-                    )
-            }
+        if await handle.status().process != .suspended, let broken = await awaitSuspension(after: mark) {
+            return broken
         }
         try await handle.kill()
         try await handle.connect(root: root, worker: worker)
@@ -154,6 +147,12 @@ struct FuzzRun: Sendable {
         let mark = host.trace.lastSeq
         let status = await handle.status()
         guard status.activation == .background, status.process == .running else { return nil }
+        return await awaitSuspension(after: mark)
+    }
+
+    /// Waits for the background app's suspension (events after `mark`); nil once suspended,
+    /// else the failure: the app died, or was not suspended in time.
+    private func awaitSuspension(after mark: Int) async -> FuzzFailure? {
         guard await suspendedOrExited(after: mark) else {
             return exitFailure(since: mark + 1)
                 ?? FuzzFailure(
