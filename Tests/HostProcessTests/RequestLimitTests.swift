@@ -100,7 +100,7 @@ import Testing
         let scene = try host.scene("A")
         try await scene.connect()
         try await scene.background()
-        try await scene.waitFor(process: .suspended)
+        try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
         return scene
     }
 

@@ -126,10 +126,10 @@ import Testing
         let socket = directory + "/host.sock"
         let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])
         defer { try? serve.child.send(signal: SIGKILL) }
-        #expect(await serve.waitUntilServing(), "serve did not start")
+        #expect(try await serve.waitUntilServing(), "serve did not start")
         let quit = try await CommandLineTests.run(["quit", "--socket", socket])
         #expect(quit.exit == .exited(status: 0), "\(quit.stderr)")
-        #expect(await serve.exit() == .exited(status: 0))
+        #expect(try await serve.exit() == .exited(status: 0))
     }
 
     // MARK: Names (issue 13 item 15)
