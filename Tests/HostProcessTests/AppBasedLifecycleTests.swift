@@ -163,7 +163,7 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect(launch: Self.app)
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let mark = host.lastSeq
             try await scene.terminate()
             let after = host.compactEvents(of: "A", after: mark)
@@ -280,7 +280,7 @@ import Testing
             #expect(await scene.status().process == .none)
             try await scene.connect(launch: LaunchParameters(lifecycle: .app))
             try await scene.kill()
-            try await scene.waitFor(process: .terminated, timeout: .seconds(30))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             await #expect(throws: HostError.self) {
                 try await scene.connect(launch: LaunchParameters(tabs: ["One", "Two"]))
             }

@@ -17,7 +17,7 @@ struct AppInitiatedTests {
         after seq: Int,
         _ matches: @escaping @Sendable (TraceEvent) -> Bool
     ) async -> TraceEvent? {
-        try? await host.trace.firstEvent(fromSeq: seq + 1, within: .seconds(30), "the app's event", where: matches)
+        try? await host.trace.firstEvent(fromSeq: seq + 1, within: TestLimit.event, "the app's event", where: matches)
     }
 
     private func isApp(_ name: CallbackName, _ vc: String? = nil) -> @Sendable (TraceEvent) -> Bool {
@@ -124,7 +124,7 @@ struct AppInitiatedTests {
             try await scene.notify("finishUpload", value: .null)
             #expect(await event(in: host, after: mark, isApp(.endBackgroundTask)) != nil)
             // Without its task the worker is suspended after the suspend delay.
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             #expect(await !scene.status().hasBackgroundTask)
         }
     }
@@ -137,7 +137,7 @@ struct AppInitiatedTests {
             try await scene.push("Detail")
             try await scene.background()
             try await scene.kill()
-            try await scene.waitFor(.unattached, timeout: .seconds(30))
+            try await scene.waitFor(.unattached, timeout: TestLimit.event)
             let mark = host.lastSeq
             try await scene.connect()
             #expect(await scene.status().stack == ["Root", "List", "Detail"])

@@ -72,7 +72,7 @@ import Testing
             #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
             #expect(await scene.status() == inactive)
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             mark = host.lastSeq
             await #expect(throws: HostError.self) { try await scene.tap() }
             #expect(host.compactEvents(of: "A", after: mark).allSatisfy { $0.hasPrefix("error tap") })
@@ -90,7 +90,7 @@ import Testing
             try await scene.openURL("notes://1")
             #expect(host.compactEvents(of: "A", after: mark) == ["cb openURLContexts"])
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             try await scene.notify("sync", value: .int(1))
             mark = host.lastSeq
             try await scene.openURL("notes://2")
@@ -261,7 +261,7 @@ import Testing
             let suspended = try host.scene("B")
             try await suspended.connect()
             try await suspended.background()
-            try await suspended.waitFor(process: .suspended, timeout: .seconds(60))
+            try await suspended.waitFor(process: .suspended, timeout: TestLimit.event)
             let scene = try host.scene("A")
             try await scene.connect()
             try await scene.discard()
@@ -294,7 +294,11 @@ import Testing
             try await opener.tap()
             // The new window: a new session and its own worker, opened with the user activity
             // (the custom app opens its editor from it).
-            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the second window appears") {
+            _ = try await host.trace.firstEvent(
+                fromSeq: mark + 1,
+                within: TestLimit.launch,
+                "the second window appears"
+            ) {
                 $0.scene == "A-1" && $0.name == "viewDidAppear" && $0.viewController == "Editor"
             }
             let request = host.trace.history.first { $0.scene == "A-1" && $0.kind == .host }
@@ -333,13 +337,13 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect()
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             try await scene.notify("closeWindow", value: .string("A-1"))
             try await scene.notify("openWindow", value: .bool(true))
             let mark = host.lastSeq
             try await scene.foreground()
             let window = try host.scene("A-1")
-            try await window.waitFor(.foregroundActive, timeout: .seconds(60))
+            try await window.waitFor(.foregroundActive, timeout: TestLimit.launch)
             let requests = host.trace.history.filter { $0.seq > mark && $0.scene == "A-1" && $0.kind != .callback }
                 .map { "\($0.kind.rawValue) \($0.name ?? $0.op ?? "")" }
             #expect(
@@ -411,7 +415,7 @@ import Testing
             let scene = try host.scene("B")
             try await scene.connect(root: "Closer")
             try await scene.tap()
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             _ = try await host.trace.firstEvent("B discarded") {
                 $0.scene == "B" && $0.kind == .callback && $0.name == "didDiscardSceneSessions"
             }

@@ -112,6 +112,8 @@ final class CapturedRun: Sendable {
         )
         child.closeStdin()
         // Past the test's own time limit: a hung bench then fails (killed) instead of hanging.
+        // Not a `TestLimit`: this bounds a whole `hostctl bench` run (every benchmark's
+        // launches and rounds), not one event it waits for.
         let deadline = killAfter(.seconds(330), child)
         defer { deadline.cancel() }
         let exit = await capture.exit()

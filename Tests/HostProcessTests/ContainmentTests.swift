@@ -199,7 +199,7 @@ import Testing
             #expect(await scene.status().children.count == SceneSnapshot.maximumChildren)
             try await scene.background()
             // Suspended first, so that the suspension does not come between a refusal and its check.
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let background = "the scene is background, not foregroundActive or foregroundInactive"
             #expect(await refusal(.addChild(viewController: "X")) == background)
             #expect(await refusal(.removeChild(viewController: "Player")) == background)
@@ -217,7 +217,7 @@ import Testing
             try await scene.connect()
             var mark = host.lastSeq
             try await scene.notify("addChild", value: .string("Player"))
-            try await host.controller("A").waitUntil("the app's child", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the app's child", timeout: TestLimit.event) {
                 $0.children == ["Player"]
             }
             // The change comes before its callbacks: a request after it waits for them all.
@@ -226,7 +226,9 @@ import Testing
             #expect(added.map(\.compact) == ContainmentOrderTests.added)
             mark = host.lastSeq
             try await scene.notify("removeChild", value: .string("Player"))
-            try await host.controller("A").waitUntil("the app's removal", timeout: .seconds(30)) { $0.children.isEmpty }
+            try await host.controller("A").waitUntil("the app's removal", timeout: TestLimit.event) {
+                $0.children.isEmpty
+            }
             try await scene.tap()  // after the removal's deinit
             let removed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
             #expect(
@@ -252,7 +254,7 @@ import Testing
             try await scene.kill()
             let mark = host.lastSeq
             try await scene.connect()
-            try await host.controller("A").waitUntil("the restored child", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the restored child", timeout: TestLimit.launch) {
                 $0.children == ["Player"]
             }
             try await scene.tap()  // after the restored child's callbacks

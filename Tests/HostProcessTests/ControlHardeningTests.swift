@@ -18,7 +18,7 @@ struct ControlHardeningTests {
         defer { server.kill() }
         #expect(try await server.run("connect", "A").status == 0)
         #expect(try await server.run("quit").status == 0)
-        #expect(await server.process.exit() == .exited(status: 3))
+        #expect(try await server.process.exit() == .exited(status: 3))
         #expect(
             server.process.stderr == "hostctl serve: cannot write trace file /dev/full: No space left on device\n",
             "\(server.process.stderr)"
@@ -299,7 +299,7 @@ struct HeldSizeTests {
             let written = await onThread { client.write(wait + [10] + garbage) }
             #expect(written)
             // The server reads until the queued refusals fill the budget, then reads no more.
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + TestLimit.event
             func readingEnded() -> Bool {
                 server.connections.withLock { $0.values.contains { $0.hasEndedReading } }
             }

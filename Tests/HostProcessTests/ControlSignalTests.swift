@@ -18,17 +18,17 @@ struct ControlSignalTests {
         #expect(try await server.run("connect", "A").status == 0)
         let follower = try server.spawn("events", "--follow", "--json")
         defer { try? follower.child.send(signal: SIGKILL) }
-        #expect(await follower.line { _ in true } != nil)
+        #expect(try await follower.line { _ in true } != nil)
         let pids = try await server.scenes().values.compactMap(\.pid)
         #expect(pids.count == 1)
 
         try server.process.child.send(signal: SIGHUP)
-        #expect(await server.process.exit() == .exited(status: 0), "\(server.process.stderr)")
+        #expect(try await server.process.exit() == .exited(status: 0), "\(server.process.stderr)")
         #expect(access(server.socket, F_OK) != 0, "the socket file is removed")
         for pid in pids {
             #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH, "worker \(pid) is gone")
         }
-        #expect(await follower.status() == 0)
+        #expect(try await follower.status() == 0)
         #expect(follower.stdout.contains("applicationWillTerminate"), "\(follower.stdout)")
     }
 

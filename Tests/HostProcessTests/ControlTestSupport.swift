@@ -65,28 +65,40 @@ final class Spawned: Sendable {
     var stdout: String { box.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
     var stderr: String { box.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
-    func exit() async -> ChildExit {
-        await withCheckedContinuationFromAnyThread { continuation in
-            let exit = box.state.withLock { state in
-                if state.exit == nil { state.exitWaiters.append(continuation) }
-                return state.exit
+    /// Its exit, or `TimedOut` after `limit` (by default a launch's: a `serve` quitting
+    /// stops its workers, which under a sanitizer has taken 20 s).
+    func exit(within limit: Duration = TestLimit.launch) async throws -> ChildExit {
+        let box = self.box
+        return try await abandoning(after: limit, "the exit of \(child.pid)") {
+            await withCheckedContinuationFromAnyThread { continuation in
+                let exit = box.state.withLock { state in
+                    if state.exit == nil { state.exitWaiters.append(continuation) }
+                    return state.exit
+                }
+                if let exit { continuation.resume(returning: exit) }
             }
-            if let exit { continuation.resume(returning: exit) }
         }
     }
 
     /// The exit status (128 + signal for a signal), like a shell's `$?`.
-    func status() async -> Int32 {
-        switch await exit() {
+    func status(within limit: Duration = TestLimit.launch) async throws -> Int32 {
+        switch try await exit(within: limit) {
         case .exited(let status): status
         case .signaled(let signal): 128 + signal
         }
     }
 
-    /// The first stdout line matching `predicate`; nil when stdout ended first.
-    func line(where predicate: (String) -> Bool) async -> String? {
-        for await line in lines where predicate(line) { return line }
-        return nil
+    /// The first stdout line matching `predicate`; nil when stdout ended first; `TimedOut`
+    /// after `limit` (by default a launch's: the lines waited for are a start's).
+    func line(
+        within limit: Duration = TestLimit.launch,
+        where predicate: @escaping @Sendable (String) -> Bool
+    ) async throws -> String? {
+        let lines = self.lines
+        return try await within(limit, "a line of \(child.pid)") {
+            for await line in lines where predicate(line) { return line }
+            return nil
+        }
     }
 }
 
@@ -129,7 +141,7 @@ struct TestServer {
         }
         if let fileLimit { argv = ["/bin/sh", "-c", #"ulimit -n \#(fileLimit) && exec "$0" "$@""#] + argv }
         let process = try Spawned(argv)
-        let ready = await process.line { $0.hasPrefix("serving on ") }
+        let ready = try await process.line { $0.hasPrefix("serving on ") }
         try #require(ready == "serving on \(socket) (pid \(process.child.pid))", "serve failed: \(process.stderr)")
         return TestServer(directory: directory, socket: socket, process: process)
     }
@@ -164,7 +176,7 @@ struct TestServer {
     func quit() async throws {
         let result = try await run("quit")
         #expect(result.status == 0, "quit: \(result.stderr)")
-        #expect(await process.exit() == .exited(status: 0), "serve stderr: \(process.stderr)")
+        #expect(try await process.exit() == .exited(status: 0), "serve stderr: \(process.stderr)")
         #expect(access(socket, F_OK) != 0, "the socket file is removed at exit")
     }
 

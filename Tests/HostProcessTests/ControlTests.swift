@@ -75,7 +75,7 @@ struct ControlTests {
         let pid = try #require(try await server.scenes()["A"]?.pid)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
 
-        let exitedLine = await follower.line { line in
+        let exitedLine = try await follower.line { line in
             guard let event = try? TraceEvent(jsonLine: Array(line.utf8)) else { return false }
             return event.scene == "A" && event.processEvent == .exited && event.pid == pid
         }
@@ -85,7 +85,7 @@ struct ControlTests {
 
         try await server.quit()
         // The follow stream ends when the host quits; the client then exits 0.
-        #expect(await follower.status() == 0)
+        #expect(try await follower.status() == 0)
         #expect(follower.stdout.contains(#""name":"stopped""#))
         // Everything the follower saw is the trace file, line for line.
         let file = String(decoding: readWholeFile(tracePath, limit: 1 << 24) ?? [], as: UTF8.self)
@@ -191,14 +191,14 @@ struct ControlTests {
             close(descriptor)
             return written == request.count
         }
-        let appeared = await follower.line { $0.contains(#""name":"viewDidAppear","vc":"Gone""#) }
+        let appeared = try await follower.line { $0.contains(#""name":"viewDidAppear","vc":"Gone""#) }
         #expect(appeared != nil)
 
         // Everyone else is fine.
         #expect(try await server.run("pop", "A").status == 0)
         #expect(try await server.scenes()["A"]?.stack == ["Root"])
         try await server.quit()
-        #expect(await follower.status() == 0)
+        #expect(try await follower.status() == 0)
     }
 
     /// Hosts started at once on a stale socket: exactly one serves, however they interleave
@@ -221,12 +221,12 @@ struct ControlTests {
             let hosts = try (0..<3).map { _ in try Spawned([TestWorker.hostctl, "serve", "--socket", socket]) }
             defer { for host in hosts { try? host.child.send(signal: SIGKILL) } }
             var serving: [Spawned] = []
-            for host in hosts where await host.line(where: { $0.hasPrefix("serving on") }) != nil {
-                serving.append(host)
+            for host in hosts {
+                if try await host.line(where: { $0.hasPrefix("serving on") }) != nil { serving.append(host) }
             }
             #expect(serving.count == 1, "\(hosts.map(\.stderr))")
             #expect(try await runHostctlClient(["quit", "--socket", socket]).status == 0)
-            for host in hosts { _ = await host.exit() }
+            for host in hosts { _ = try await host.exit() }
             #expect(access(socket, F_OK) != 0, "the socket went with its host")
         }
     }
@@ -285,7 +285,7 @@ struct ControlTests {
 
         // SIGINT stops the host like quit.
         try server.process.child.send(signal: SIGINT)
-        #expect(await server.process.exit() == .exited(status: 0))
+        #expect(try await server.process.exit() == .exited(status: 0))
         #expect(access(socket, F_OK) != 0)
         unlink(file)
         rmdir(shared)
@@ -302,16 +302,16 @@ struct ControlTests {
         let follower = try server.spawn("events", "--follow", "--json", "--from-seq", "1")
         defer { try? follower.child.send(signal: SIGKILL) }
         // Its first line proves it is subscribed: the SIGTERM must not beat its connect.
-        #expect(await follower.line { _ in true } != nil)
+        #expect(try await follower.line { _ in true } != nil)
         let pids = try await server.scenes().values.compactMap(\.pid)
         #expect(pids.count == 2)
 
         try server.process.child.send(signal: SIGTERM)
-        #expect(await server.process.exit() == .exited(status: 0), "\(server.process.stderr)")
+        #expect(try await server.process.exit() == .exited(status: 0), "\(server.process.stderr)")
         for pid in pids {
             #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH, "worker \(pid) is gone")
         }
-        #expect(await follower.status() == 0)
+        #expect(try await follower.status() == 0)
         // A running scene is told (applicationWillTerminate); a suspended one is killed silently.
         let lines = follower.stdout.split(separator: "\n")
         #expect(lines.contains { $0.contains(#""scene":"A""#) && $0.contains("applicationWillTerminate") })

@@ -121,7 +121,7 @@ struct DiskFullTests {
                 return true
             }
             #expect(host.sessions.session("A")?.restoration == stored)
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             #expect(await scene.status().activation == .background)
             disk.free()
         }

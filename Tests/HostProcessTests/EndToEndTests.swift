@@ -44,7 +44,7 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect()
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             try await scene.notify("sync", value: .int(1))
             try await scene.kill(signal: SIGTERM)
             do {
@@ -116,7 +116,7 @@ import Testing
             try await scene.background()
             // The suspension follows 50 ms after the transition, before or after this test reads
             // the trace: wait for it, so that the list is the same whenever it came.
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             #expect(
                 host.compactEvents(of: "A", after: mark) == [
                     "cb sceneWillResignActive", "state foregroundActive>foregroundInactive",
@@ -301,7 +301,7 @@ import Testing
             }
             // The task's expiration, then its deadline's kill, come whatever was refused meanwhile:
             // a refusal that disarmed them would leave the worker running and this wait time out.
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             let events = host.trace.history.filter { $0.scene == "A" }
             let exit = try #require(events.first { $0.processEvent == .exited })
             #expect(exit.reason == .backgroundTaskTimeout)
@@ -434,7 +434,7 @@ import Testing
             try await scene.foreground()
             let pid = try #require(await scene.status().pid)
             #expect(Glibc.kill(pid, SIGKILL) == 0)
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             #expect(await scene.status().lastExit?.reason == .killed)
             let mark = host.lastSeq
             try await scene.connect()

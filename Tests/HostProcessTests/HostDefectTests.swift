@@ -124,7 +124,7 @@ import Testing
     static func killedRun() async throws -> [TraceEvent] {
         let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect and kill") {
+            try await within(TestLimit.launch, "connect and kill") {
                 try await scene.connect()
                 try await scene.kill()
             }
@@ -214,7 +214,7 @@ extension EditedTraceTests {
     /// be recorded, which `verify` now refuses.
     @Test func aMemoryPressureAfterTheQuitRecordsNothing() async throws {
         let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
-            try await within(.seconds(300), "connect") { try await host.scene("A").connect() }
+            try await within(TestLimit.launch, "connect") { try await host.scene("A").connect() }
             return host
         }
         await host.memoryPressure()

@@ -54,7 +54,7 @@ struct HostSIGKILLDescendantTests {
                 waiting?.resume(returning: exit)
             }
         )
-        await serveOutput.wait(for: "serving on")
+        try await serveOutput.wait(for: "serving on")
 
         let launcher = "sleep 1000 & echo $$ $! > \(pidFile); exec \(TestWorker.hostctl) worker"
         let connect = try await ChildProcess.spawn(argv: [
@@ -82,13 +82,15 @@ struct HostSIGKILLDescendantTests {
         #expect(kill(grandchild, 0) == 0)
 
         try serve.send(signal: SIGKILL)
-        let exit = await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
-            let already: ChildExit? = serveExit.withLock { continuation in
-                if let exit = serveExited.withLock({ $0 }) { return exit }
-                continuation = done
-                return nil
+        let exit = try await abandoning(after: TestLimit.event, "the SIGKILLed host's exit") {
+            await withCheckedContinuationFromAnyThread { (done: CheckedContinuation<ChildExit, Never>) in
+                let already: ChildExit? = serveExit.withLock { continuation in
+                    if let exit = serveExited.withLock({ $0 }) { return exit }
+                    continuation = done
+                    return nil
+                }
+                if let already { done.resume(returning: already) }
             }
-            if let already { done.resume(returning: already) }
         }
         #expect(exit == .signaled(signal: SIGKILL))
 
@@ -116,7 +118,7 @@ struct HostSIGKILLDescendantTests {
             """
         let shell = try Spawned(["/bin/bash", "-c", script, TestWorker.hostctl])
         defer { try? shell.child.send(signal: SIGKILL) }
-        let consumer = try #require(await shell.line { !$0.isEmpty }.flatMap { Int32($0) })
+        let consumer = try #require(try await shell.line { !$0.isEmpty }.flatMap { Int32($0) })
         defer { kill(consumer, SIGKILL) }
         let group = try #require(processGroup(of: consumer))
         // The pipeline's group (the worker, a sentinel if it started one, the consumer) is
@@ -133,7 +135,7 @@ struct HostSIGKILLDescendantTests {
         }
         #expect(kill(consumer, 0) == 0 && processState(consumer) != "Z", "the worker's exit killed its consumer")
         kill(consumer, SIGKILL)
-        #expect(await shell.exit() == .exited(status: 0), "\(shell.stderr)")
+        #expect(try await shell.exit() == .exited(status: 0), "\(shell.stderr)")
     }
 }
 

@@ -83,7 +83,7 @@ import Testing
             let exit = try #require(self.exit, "A's worker has no exit event", sourceLocation: sourceLocation)
             #expect(exit.reason == reason, sourceLocation: sourceLocation)
             // The scene learns of the death through its mailbox, right after the failed operation.
-            try await a.waitFor(process: .terminated, timeout: .seconds(60))
+            try await a.waitFor(process: .terminated, timeout: TestLimit.event)
             let workerPid = try #require(exit.pid, sourceLocation: sourceLocation)
 
             // The healthy scene keeps working.
@@ -212,7 +212,7 @@ import Testing
         try await Harness.run { harness in
             try await harness.a.connect(worker: harness.worker("close-stdout.sh"))
             // No request needed: the host notices the EOF and kills the worker after the grace.
-            try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
+            try await harness.a.waitFor(process: .terminated, timeout: TestLimit.event)
             #expect(harness.violations.contains { $0.contains("closed its stdout") })
             try await harness.checkAftermath(reason: .protocolViolation)
         }
@@ -241,7 +241,7 @@ import Testing
     @Test func aLegalAppChangeIsFollowed() async throws {
         try await Harness.run { harness in
             try await harness.a.connect(worker: harness.worker("app-push.sh"))
-            try await harness.host.controller("A").waitUntil("the app's push", timeout: .seconds(30)) {
+            try await harness.host.controller("A").waitUntil("the app's push", timeout: TestLimit.event) {
                 $0.stack == ["Root", "Detail"]
             }
             try await harness.a.pop()
@@ -258,7 +258,7 @@ import Testing
     @Test func anIllegalAppChangeIsAProtocolViolation() async throws {
         try await Harness.run { harness in
             try await harness.a.connect(worker: harness.worker("app-lies.sh"))
-            try await harness.host.controller("A").waitUntil("the violation's kill", timeout: .seconds(30)) {
+            try await harness.host.controller("A").waitUntil("the violation's kill", timeout: TestLimit.event) {
                 $0.pid == nil
             }
             #expect(harness.violations.contains { $0.contains("illegal app change pop") })
@@ -293,7 +293,7 @@ import Testing
         try await Harness.run { harness in
             try await harness.a.connect(worker: harness.worker("grandchild.sh"))
             // Seen through the pidfd, although the grandchild keeps stdout and stderr open.
-            try await harness.a.waitFor(process: .terminated, timeout: .seconds(60))
+            try await harness.a.waitFor(process: .terminated, timeout: TestLimit.event)
             let lines = HardeningProbe.readLines(harness.record)
             let grandchild = try #require(lines.count == 4 ? Int32(lines[3]) : nil, "\(lines)")
             #expect(HardeningProbe.waitForDeath(of: grandchild), "grandchild \(grandchild) outlived the worker")
@@ -338,7 +338,7 @@ import Testing
             try await scene.connect(worker: ["/usr/bin/env", "python3", "-c", script, TestWorker.hostctl, "worker"])
             let pid = try #require(await scene.status().pid)
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let stat = try #require(HardeningProbe.readLines("/proc/\(pid)/stat").first)
             let state = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ").first
             #expect(state == "T", "\(stat)")

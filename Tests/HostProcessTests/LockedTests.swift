@@ -39,7 +39,7 @@ import Testing
         let shared = Locked("before")
         let held = Flag()
         let waiterAsking = Flag()
-        let seen = try await within(.seconds(300), "the waiter takes the released lock") {
+        let seen = try await within(TestLimit.event, "the waiter takes the released lock") {
             await withTaskGroup(of: String?.self) { group in
                 group.addTask {
                     await onThread {

@@ -313,6 +313,33 @@ import Testing
         #expect(firstViolation(bare.events)?.seq == bare.events.count)
     }
 
+    /// A push to a controller without children: the top's `viewWillDisappear` comes before
+    /// the pushed one's `viewWillAppear` (`LifecycleOrderTests.pushAndPop` in the worker);
+    /// swapped, the checker refuses the trace at the first of the pair, not only the worker's
+    /// own order test.
+    @Test func aChildlessPushWithItsWillPairSwappedIsRejected() {
+        var good = TraceBuilder()
+        good.connectToForeground()
+        good.push("Detail", over: "Root")
+        #expect(firstViolation(good.events) == nil)
+
+        var swapped = TraceBuilder()
+        swapped.connectToForeground()
+        swapped.callback(.loadView, "Detail")
+        swapped.callback(.viewDidLoad, "Detail")
+        swapped.callback(.viewWillAppear, "Detail")
+        let firstOfThePair = swapped.events.count
+        swapped.callback(.viewWillDisappear, "Root")
+        swapped.callback(.viewIsAppearing, "Detail")
+        swapped.callback(.viewWillLayoutSubviews, "Detail")
+        swapped.callback(.viewDidLayoutSubviews, "Detail")
+        swapped.callback(.viewDidDisappear, "Root")
+        swapped.callback(.viewDidAppear, "Detail")
+        #expect(good.events.map(\.compact).sorted() == swapped.events.map(\.compact).sorted(), "the same events")
+        let violation = firstViolation(swapped.events)
+        #expect(violation?.seq == firstOfThePair, "\(violation?.description ?? "accepted")")
+    }
+
     @Test func navigationOnlyInForeground() {
         var t = TraceBuilder()
         t.connectToForeground()

@@ -21,15 +21,18 @@ final class OutputLines: Sendable {
         resumed?.resume()
     }
 
-    /// Returns once the output contains `needle` (the test's time limit bounds it).
-    func wait(for needle: String) async {
-        await withCheckedContinuationFromAnyThread { continuation in
-            let found = text.withLock { text in
-                if text.contains(needle) { return true }
-                waiter.withLock { $0 = (needle, continuation) }
-                return false
+    /// Returns once the output contains `needle`, or throws `TimedOut` after `limit` (by
+    /// default a launch's: what the tests wait for is a `hostctl serve` saying it serves).
+    func wait(for needle: String, within limit: Duration = TestLimit.launch) async throws {
+        try await abandoning(after: limit, "\"\(needle)\" in the output") {
+            await withCheckedContinuationFromAnyThread { continuation in
+                let found = self.text.withLock { text in
+                    if text.contains(needle) { return true }
+                    self.waiter.withLock { $0 = (needle, continuation) }
+                    return false
+                }
+                if found { continuation.resume() }
             }
-            if found { continuation.resume() }
         }
     }
 }

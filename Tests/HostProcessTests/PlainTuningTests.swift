@@ -92,7 +92,7 @@ struct PlainTuningTests {
             onStderr: { _ in },
             onExit: { serveExit.deliver($0) }
         )
-        await serveOutput.wait(for: "serving on")
+        try await serveOutput.wait(for: "serving on")
         let daemon = try #require(
             readSmallFile(daemonFile).split(whereSeparator: { !$0.isNumber }).first.flatMap { Int32($0) }
         )
@@ -109,7 +109,7 @@ struct PlainTuningTests {
         #expect(kill(daemon, 0) == 0, "the daemon died with a worker")
 
         try serve.send(signal: SIGKILL)
-        #expect(await serveExit.wait() == .signaled(signal: SIGKILL))
+        #expect(try await serveExit.wait(within: TestLimit.event) == .signaled(signal: SIGKILL))
         #expect(kill(daemon, 0) == 0, "the daemon died with the host")
         #expect(CPUMask.ofThread(daemon) == maskBefore)
         #expect(sched_getscheduler(daemon) == SCHED_OTHER)
@@ -222,13 +222,17 @@ private final class ExitMailbox: Sendable {
         waiter?.resume(returning: exit)
     }
 
-    func wait() async -> ChildExit {
-        await withCheckedContinuationFromAnyThread { continuation in
-            let exit = state.withLock { state in
-                if state.exit == nil { state.waiter = continuation }
-                return state.exit
+    /// The exit, or `TimedOut` after `limit`.
+    func wait(within limit: Duration) async throws -> ChildExit {
+        let state = self.state
+        return try await abandoning(after: limit, "the exit") {
+            await withCheckedContinuationFromAnyThread { continuation in
+                let exit = state.withLock { state in
+                    if state.exit == nil { state.waiter = continuation }
+                    return state.exit
+                }
+                if let exit { continuation.resume(returning: exit) }
             }
-            if let exit { continuation.resume(returning: exit) }
         }
     }
 }

@@ -235,7 +235,7 @@ import Testing
             #expect(await refusal(.push(viewController: "Detail")) == covered)
             #expect(await refusal(.pop) == covered)
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             #expect(await refusal(.dismiss) == "the scene is background, not foregroundActive or foregroundInactive")
             #expect(
                 await refusal(.present(viewController: "Other"))
@@ -277,7 +277,7 @@ import Testing
             try await scene.connect()
             var mark = host.lastSeq
             try await scene.notify("openSheet", value: .string("fullScreen:Compose"))
-            try await host.controller("A").waitUntil("the app's present", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the app's present", timeout: TestLimit.event) {
                 $0.presented == "Compose"
             }
             let presented = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
@@ -295,7 +295,7 @@ import Testing
 
             mark = host.lastSeq
             try await scene.notify("closeSheet", value: .null)
-            try await host.controller("A").waitUntil("the app's dismiss", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the app's dismiss", timeout: TestLimit.event) {
                 $0.presented == nil
             }
             let dismissed = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
@@ -307,7 +307,7 @@ import Testing
             )
             // And the host can dismiss what the app presented.
             try await scene.notify("openSheet", value: .string("Sheet"))
-            try await host.controller("A").waitUntil("the app's sheet", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the app's sheet", timeout: TestLimit.event) {
                 $0.presented == "Sheet"
             }
             try await scene.swipeDismiss()
@@ -328,7 +328,7 @@ import Testing
             try await scene.kill()
             let mark = host.lastSeq
             try await scene.connect()
-            try await host.controller("A").waitUntil("the restored presentation", timeout: .seconds(30)) {
+            try await host.controller("A").waitUntil("the restored presentation", timeout: TestLimit.launch) {
                 $0.presented == "Compose"
             }
             let status = await scene.status()

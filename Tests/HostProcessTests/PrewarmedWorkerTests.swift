@@ -40,7 +40,7 @@ import Testing
     /// it has. Polled, with a limit: no event tells another process that a process forked (a
     /// condition waited for, not a sleep standing in for an order of events).
     private func sentinel(of worker: pid_t) async throws -> pid_t {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + TestLimit.launch
         while ContinuousClock.now < deadline {
             if let text = ProcFile.text("/proc/\(worker)/task/\(worker)/children"),
                 let first = text.split(separator: " ").first, let pid = pid_t(first)
@@ -120,12 +120,12 @@ import Testing
         configuration.prewarmedWorkers = 1
         let host = try SceneHost(configuration: configuration)
         let first = try host.scene("A")
-        try await within(.seconds(300), "connect A") { try await first.connect() }
+        try await within(TestLimit.launch, "connect A") { try await first.connect() }
         await host.prewarmed.startsFinished()
         let prewarmed = try #require(host.prewarmed.waitingPIDs.first)
 
         let second = try host.scene("B")
-        try await within(.seconds(300), "connect B") { try await second.connect() }
+        try await within(TestLimit.launch, "connect B") { try await second.connect() }
         #expect(await second.status().pid == prewarmed)
         await host.prewarmed.startsFinished()
         let next = try #require(host.prewarmed.waitingPIDs.first, "B's launch started the next one")
@@ -150,7 +150,7 @@ import Testing
         configuration.tuning = tuning
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect A") { try await scene.connect() }
+            try await within(TestLimit.launch, "connect A") { try await scene.connect() }
             await host.prewarmed.startsFinished()
             let launched = try #require(await scene.status().pid)
             let prewarmed = try #require(host.prewarmed.waitingPIDs.first)

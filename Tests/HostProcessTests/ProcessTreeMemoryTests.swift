@@ -72,7 +72,7 @@ import Testing
             try await host.scene("A").connect(worker: Self.launcher)
             // Bounded by events, not by the test's own clock: the full suite under a sanitizer
             // has kept a test from starting for most of a minute (pool threads busy elsewhere).
-            let exit = try await host.trace.firstEvent(within: .seconds(300), "A's exit") {
+            let exit = try await host.trace.firstEvent(within: TestLimit.launch, "A's exit") {
                 $0.processEvent == .exited
             }
             #expect(exit.scene == "A")

@@ -384,7 +384,7 @@ extension PropertyTests {
                 throw Failure(step: 0, message: "kill(\(pid), SIGKILL) failed: errno \(errno)")
             }
             // §1: after any death the worker is `terminated` until the next spawn.
-            try await handle.waitFor(process: .terminated, timeout: .seconds(60))
+            try await handle.waitFor(process: .terminated, timeout: TestLimit.event)
             oracle.crashed()
             oracles[scene] = oracle
 
@@ -436,7 +436,7 @@ extension PropertyTests {
             {
                 let tab = oracle.shownTab
                 do {
-                    try await host.controller(scene).waitUntil("the restored tab", timeout: .seconds(60)) {
+                    try await host.controller(scene).waitUntil("the restored tab", timeout: TestLimit.launch) {
                         $0.selectedTab == tab
                     }
                 } catch {
@@ -446,7 +446,7 @@ extension PropertyTests {
             // The app presents its saved controller again right after a reconnect (its own change).
             if op.kind == .connect || op.kind == .foreground, legal, let restored = oracle.presenting {
                 do {
-                    try await host.controller(scene).waitUntil("the restored presentation", timeout: .seconds(60)) {
+                    try await host.controller(scene).waitUntil("the restored presentation", timeout: TestLimit.launch) {
                         $0.presented == restored.vc
                     }
                 } catch {
@@ -461,7 +461,7 @@ extension PropertyTests {
             {
                 let expected = oracle.frontChildren
                 do {
-                    try await host.controller(scene).waitUntil("the restored children", timeout: .seconds(60)) {
+                    try await host.controller(scene).waitUntil("the restored children", timeout: TestLimit.launch) {
                         $0.children == expected
                     }
                     // The host follows a change when it arrives, before its callbacks: a request
@@ -473,7 +473,7 @@ extension PropertyTests {
             }
             if oracle.shouldSuspend {
                 do {
-                    try await handle.waitFor(process: .suspended, timeout: .seconds(60))
+                    try await handle.waitFor(process: .suspended, timeout: TestLimit.event)
                 } catch {
                     throw Failure(
                         step: 0,
@@ -493,11 +493,13 @@ extension PropertyTests {
             do {
                 switch effect {
                 case .open(let window):
-                    try await host.scene(window).waitFor(.foregroundActive, timeout: .seconds(60))
+                    try await host.scene(window).waitFor(.foregroundActive, timeout: TestLimit.launch)
                 case .close(let window):
-                    try await host.controller(window).waitUntil("discarded", timeout: .seconds(60)) { $0.isDiscarded }
+                    try await host.controller(window).waitUntil("discarded", timeout: TestLimit.event) {
+                        $0.isDiscarded
+                    }
                 case .refusedClose(let window):
-                    _ = try await host.trace.firstEvent(fromSeq: mark + 1, within: .seconds(60), "the refusal") {
+                    _ = try await host.trace.firstEvent(fromSeq: mark + 1, within: TestLimit.event, "the refusal") {
                         $0.scene == window && $0.kind == .error && $0.op == LifecycleOperation.discard.rawValue
                     }
                 }

@@ -69,8 +69,12 @@ import Testing
 
     /// The host's pure state machine (`SceneLifecycle`, each plan carried out with its
     /// expected completion) follows the oracle along random walks: the same refusals, the same
-    /// state, the same notifications delivered. No processes: a broken merge of queued
-    /// notifications or a wrong state fails here deterministically.
+    /// state, the same notifications delivered. No processes: a wrong state fails here
+    /// deterministically. The order of merged notifications does not: these walks seldom
+    /// queue two names before a resume (a merge delivering in last-arrival order passed
+    /// them), so that order is tested as such, by
+    /// `SceneLifecycleTests.notificationsForASuspendedWorkerAreQueuedAndMergedByName` and
+    /// `TerminationTests.queuedNotificationsAreMergedAndDeliveredFirstOnResume`.
     @Test func theHostsStateMachineFollowsTheOracle() {
         for seed in UInt64(1)...300 {
             var generator = SeededGenerator(seed: seed)

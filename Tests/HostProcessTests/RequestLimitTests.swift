@@ -94,13 +94,73 @@ import Testing
         }
     }
 
+    // MARK: A user activity's userInfo (issue 35, item 7)
+
+    /// The length of the `userInfo` string (`{"text":…}`) whose activity's larger frame (the
+    /// request or the worker's echo) is exactly at `frame` bytes, or just under.
+    static func longestFittingUserInfo(activityType: String, frame: Int) -> Int {
+        func bytes(_ count: Int) -> Int {
+            SceneLimits.continueUserActivityFrameBytes(
+                activityType: activityType,
+                userInfo: .object(["text": .string(String(repeating: "u", count: count))])
+            )
+        }
+        var (low, high) = (0, frame)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if bytes(middle) <= frame { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// An activity just under the size limit is accepted by a running worker (in the
+    /// foreground, or suspended and woken by it) and no reply or echo of the worker's passes
+    /// the frame limit: the worker lives through all of it. One byte more is refused at the
+    /// request, and so is the same activity where it would launch a worker.
+    @Test func aUserActivityJustUnderTheLimitNeverMakesAWorkersFramePassTheLimit() async throws {
+        let configuration = TestWorker.payloadConfiguration()
+        let frame = RequestLimits.frameLimit(configuration)
+        let fitting = Self.longestFittingUserInfo(activityType: "t", frame: frame)
+        let userInfo = JSONValue.object(["text": .string(String(repeating: "u", count: fitting))])
+        let tooLarge = JSONValue.object(["text": .string(String(repeating: "u", count: fitting + 1))])
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.continueUserActivity("t", userInfo: userInfo)
+            await #expect {
+                try await scene.continueUserActivity("t", userInfo: tooLarge)
+            } throws: {
+                Self.isTooLarge($0, op: "continueUserActivity")
+            }
+            try await scene.background()
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
+            try await scene.continueUserActivity("t", userInfo: userInfo)
+            #expect(await scene.status().activation == .foregroundActive)
+            // A scene without a worker would be launched with it, in a connect frame that
+            // also holds the restoration state: refused at the request, and nothing launched.
+            let unlaunched = try host.scene("B")
+            await #expect {
+                try await unlaunched.continueUserActivity("t", userInfo: userInfo)
+            } throws: {
+                Self.isTooLarge($0, op: "continueUserActivity")
+            }
+            #expect(!host.trace.history.contains { $0.scene == "B" && $0.processEvent == .spawned })
+            try await scene.disconnect()
+
+            #expect(!host.trace.history.contains { $0.processEvent == .exited && $0.reason != .disconnected })
+            let echoes = host.trace.history.filter { $0.name == CallbackName.continueUserActivity.rawValue }
+            #expect(echoes.count == 2, "\(echoes.map(\.compact))")
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     // MARK: A suspended worker's queue (item 4)
 
     static func suspendedScene(_ host: SceneHost) async throws -> SceneHandle {
         let scene = try host.scene("A")
         try await scene.connect()
         try await scene.background()
-        try await scene.waitFor(process: .suspended)
+        try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
         return scene
     }
 

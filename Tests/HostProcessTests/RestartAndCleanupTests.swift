@@ -33,7 +33,11 @@ import Testing
             var mark = host.lastSeq
             #expect(Glibc.kill(firstPid, SIGKILL) == 0)
             // The restart shows up as a second launch reaching foregroundActive again.
-            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "the restarted scene active") {
+            _ = try await host.trace.firstEvent(
+                fromSeq: mark + 1,
+                within: TestLimit.launch,
+                "the restarted scene active"
+            ) {
                 $0.scene == "A" && $0.to == .foregroundActive
             }
             let restarted = try #require(await scene.status().pid)
@@ -59,7 +63,7 @@ import Testing
         let host = try SceneHost(configuration: TestWorker.configuration())
         try await host.scene("A").connect()
         try await host.scene("B").connect(background: true)
-        try await host.scene("B").waitFor(process: .suspended, timeout: .seconds(60))
+        try await host.scene("B").waitFor(process: .suspended, timeout: TestLimit.event)
         try await host.scene("C").connect()
         await host.quit()
         #expect(host.livingWorkerPids().isEmpty)
@@ -89,8 +93,9 @@ import Testing
         let host = try await ChildProcess.spawn(argv: [
             TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout",
         ])
-        // Killed below anyway; this ends a host that never shows the suspension.
-        let deadline = killAfter(.seconds(120), host)
+        // Killed below anyway; this ends a host that never shows the suspension (two launches
+        // and a suspension: twice a launch's limit).
+        let deadline = killAfter(TestLimit.launch * 2, host)
         defer { deadline.cancel() }
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let buffer = LineBuffer()

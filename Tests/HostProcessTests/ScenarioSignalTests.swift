@@ -21,10 +21,10 @@ import Testing
         let run = try Spawned([TestWorker.hostctl, "run", scenario, "--quiet", "--trace", "/dev/stdout"])
         defer { try? run.child.send(signal: SIGKILL) }
         // A is up: the run is in its ten-minute sleep.
-        #expect(await run.line { $0.contains(#""name":"viewDidAppear""#) } != nil)
+        #expect(try await run.line { $0.contains(#""name":"viewDidAppear""#) } != nil)
         try run.child.send(signal: signal)
 
-        #expect(await run.exit() == .exited(status: 3), "\(run.stderr)")
+        #expect(try await run.exit() == .exited(status: 3), "\(run.stderr)")
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         #expect(
             run.stderr.hasSuffix(
@@ -56,15 +56,15 @@ extension ScenarioSignalTests {
         let run = try Spawned([TestWorker.hostctl, "run", scenario, "--quiet", "--trace", fifo])
         defer { try? run.child.send(signal: SIGKILL) }
         // No event says that a thread waits for the FIFO's reader: its wait channel does.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + TestLimit.launch
         while !Self.aThread(of: run.child.pid, waitsIn: "wait_for_partner"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(1))
         }
         try run.child.send(signal: SIGTERM)
         // A run that does not end fails the test (killed), not the suite (hung).
-        let limit = killAfter(.seconds(60), run.child)
+        let limit = killAfter(TestLimit.event, run.child)
         defer { limit.cancel() }
-        #expect(await run.exit() == .exited(status: 3), "\(run.stderr)")
+        #expect(try await run.exit() == .exited(status: 3), "\(run.stderr)")
         #expect(
             run.stderr.hasSuffix("hostctl: SIGTERM before the host started: stopping, nothing ran\n"),
             "\(run.stderr)"

@@ -70,7 +70,7 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect()
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let pid = try #require(await scene.status().pid)
             try await scene.kill(signal: SIGWINCH)
             #expect(await scene.status().process == .suspended)
@@ -112,7 +112,7 @@ enum ProcessStateProbe {
         let scene = try host.scene("L")
         // A program that never says ready: it stays launching.
         let connect = Task { try await scene.connect(worker: ["/bin/sleep", "100"]) }
-        try await scene.waitFor(process: .launching, timeout: .seconds(30))
+        try await scene.waitFor(process: .launching, timeout: TestLimit.event)
         return (scene, connect)
     }
 
@@ -126,9 +126,9 @@ enum ProcessStateProbe {
     @Test func aTerminateKillsALaunchingWorkerAtOnce() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let (scene, connect) = try await Self.launching(in: host)
-            // 45 s: at once, not at the 90 s limits, even under a sanitizer with the suite around it
-            // (a quit there has been seen to take 20 s: it also stops the prewarmed workers).
-            #expect(await finishes(within: .seconds(45)) { try? await scene.terminate() })
+            // An event's limit: at once, not at the 90 s limits, even under a sanitizer with the
+            // suite around it (a quit there has been seen to take 20 s).
+            #expect(await finishes(within: TestLimit.event) { try? await scene.terminate() })
             #expect(await connect.result.isFailure)
             Self.checkSilentKill(host)
         }
@@ -137,7 +137,7 @@ enum ProcessStateProbe {
     @Test func aQuitKillsALaunchingWorkerAtOnce() async throws {
         let host = try SceneHost(configuration: Self.configuration())
         let (_, connect) = try await Self.launching(in: host)
-        #expect(await finishes(within: .seconds(45)) { await host.quit() })
+        #expect(await finishes(within: TestLimit.event) { await host.quit() })
         #expect(await connect.result.isFailure)
         Self.checkSilentKill(host)
         #expect(!host.trace.history.contains { $0.kind == .error && $0.scene == "L" }, "a stray refusal")

@@ -151,7 +151,7 @@ extension SessionStoreHardeningTests {
         // The first host: a real `hostctl serve`.
         let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])
         defer { try? serve.child.send(signal: SIGKILL) }
-        try #require(await serve.waitUntilServing(), "serve did not start")
+        try #require(try await serve.waitUntilServing(), "serve did not start")
         let message = "state directory \(state) is in use by another host (pid \(serve.child.pid))"
 
         let trace = directory + "/second.jsonl"
@@ -171,7 +171,7 @@ extension SessionStoreHardeningTests {
         // Once the first host has quit, the same run succeeds.
         let quit = try await CommandLineTests.run(["quit", "--socket", socket])
         #expect(quit.exit == .exited(status: 0), "\(quit.stderr)")
-        #expect(await serve.exit() == .exited(status: 0))
+        #expect(try await serve.exit() == .exited(status: 0))
         let again = try await CommandLineTests.run(["run", scenario, "--quiet"])
         #expect(again.exit == .exited(status: 0), "\(again.stderr)")
     }

@@ -434,19 +434,28 @@ struct WatchedHostctl {
         )
     }
 
-    /// Whether it printed its `serving on` line (false: it exited first).
-    func waitUntilServing() async -> Bool {
-        var text = ""
-        for await chunk in stdout {
-            text += chunk
-            if text.contains("serving on ") && text.contains("\n") { return true }
+    /// Whether it printed its `serving on` line (false: it exited first); `TimedOut` after
+    /// a launch's limit.
+    func waitUntilServing() async throws -> Bool {
+        let stdout = self.stdout
+        return try await within(TestLimit.launch, "serve's start") {
+            var text = ""
+            for await chunk in stdout {
+                text += chunk
+                if text.contains("serving on ") && text.contains("\n") { return true }
+            }
+            return false
         }
-        return false
     }
 
-    func exit() async -> ChildExit? {
-        for await exit in exits { return exit }
-        return nil
+    /// Its exit (nil: the wait was cancelled); `TimedOut` after a launch's limit (a quit
+    /// stops workers, which under a sanitizer has taken 20 s).
+    func exit() async throws -> ChildExit? {
+        let exits = self.exits
+        return try await within(TestLimit.launch, "the exit") {
+            for await exit in exits { return exit }
+            return nil
+        }
     }
 }
 

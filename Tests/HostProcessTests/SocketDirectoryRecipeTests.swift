@@ -22,14 +22,14 @@ import Testing
             + #"; exec "$0" serve --socket "$dir/\#(name)" --suspend-delay-ms 50"#
         let server = try Spawned(["/bin/sh", "-c", script, TestWorker.hostctl])
         defer { try? server.child.send(signal: SIGKILL) }
-        let ready = await server.line { $0.hasPrefix("serving on ") }
+        let ready = try await server.line { $0.hasPrefix("serving on ") }
         let socket = "/tmp/scenehost-\(geteuid())/\(name)"
         #expect(ready == "serving on \(socket) (pid \(server.child.pid))", "\(server.stderr)")
         var info = stat()
         #expect(stat("/tmp/scenehost-\(geteuid())", &info) == 0 && info.st_mode & 0o777 == 0o700)
         let quit = try await runHostctlClient(["quit", "--socket", socket])
         #expect(quit.status == 0, "\(quit.stderr)")
-        #expect(await server.exit() == .exited(status: 0))
+        #expect(try await server.exit() == .exited(status: 0))
         // The host leaves its socket's lock file (CONTROL.md); this test's name is its own.
         unlink(socket + ".lock")
     }

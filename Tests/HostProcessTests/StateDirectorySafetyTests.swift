@@ -126,10 +126,10 @@ import Testing
         let socket = directory + "/host.sock"
         let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])
         defer { try? serve.child.send(signal: SIGKILL) }
-        #expect(await serve.waitUntilServing(), "serve did not start")
+        #expect(try await serve.waitUntilServing(), "serve did not start")
         let quit = try await CommandLineTests.run(["quit", "--socket", socket])
         #expect(quit.exit == .exited(status: 0), "\(quit.stderr)")
-        #expect(await serve.exit() == .exited(status: 0))
+        #expect(try await serve.exit() == .exited(status: 0))
     }
 
     // MARK: Names (issue 13 item 15)
@@ -251,5 +251,71 @@ import Testing
             #expect(throws: HostError.self) { try store.markDiscarded("A") }
             #expect(SessionStoreHardeningTests.list(state + "/discarded").isEmpty)
         }
+    }
+
+    // MARK: Durability
+
+    /// What each `fsync` of the store synced: `file`, or the directory it names.
+    final class Syncs: Sendable {
+        private let names = Locked<[String]>([])
+        private let sessionsInode: ino_t
+        private let discardedInode: ino_t
+
+        init(state: String) {
+            var info = stat()
+            stat(state + "/sessions", &info)
+            sessionsInode = info.st_ino
+            stat(state + "/discarded", &info)
+            discardedInode = info.st_ino
+        }
+
+        var operations: StateFileOperations {
+            var operations = StateFileOperations.system
+            operations.fsync = { descriptor in
+                var info = stat()
+                fstat(descriptor, &info)
+                let name =
+                    switch info.st_ino {
+                    case self.sessionsInode: "sessions/"
+                    case self.discardedInode: "discarded/"
+                    default: (info.st_mode & S_IFMT) == S_IFDIR ? "another directory" : "file"
+                    }
+                self.names.withLock { $0.append(name) }
+                return Glibc.fsync(descriptor)
+            }
+            return operations
+        }
+
+        /// The syncs since the last call.
+        func take() -> [String] {
+            names.withLock { names in
+                defer { names = [] }
+                return names
+            }
+        }
+    }
+
+    /// A save is durable only with two fsyncs, the new file's before its rename and its
+    /// directory's after it; a delete syncs the directory it removed from. Each counted, so
+    /// that one gone fails here, not only where a fault is injected.
+    @Test func aSaveSyncsTheFileThenItsDirectory() throws {
+        let state = makeTemporaryDirectory()
+        try SessionStore(directory: state).close()
+        let syncs = Syncs(state: state)
+        let store = try SessionStore(
+            directory: state,
+            renameFile: { renameat($0, $1, $0, $2) },
+            operations: syncs.operations
+        )
+        defer { store.close() }
+        #expect(syncs.take() == [], "opening a sound store syncs nothing")
+        try store.save(SceneSession(identifier: "A", restoration: .string("one")))
+        #expect(syncs.take() == ["file", "sessions/"])
+        try store.save(SceneSession(identifier: "A", restoration: .string("two")))
+        #expect(syncs.take() == ["file", "sessions/"])
+        try store.markDiscarded("A")
+        #expect(syncs.take() == ["file", "discarded/"])
+        store.delete("A")
+        #expect(syncs.take() == ["sessions/"])
     }
 }

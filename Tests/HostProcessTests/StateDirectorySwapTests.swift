@@ -15,16 +15,25 @@ import Testing
         #expect(mkdir(state, 0o700) == 0)
         let store = try SessionStore(directory: state)
         defer { store.close() }
-        // Swapped: the state directory moved away, a symlink to another place in its stead.
-        #expect(mkdir(elsewhere, 0o700) == 0 && mkdir(elsewhere + "/sessions", 0o700) == 0)
+        // Swapped: the state directory moved away, a symlink to another place in its stead,
+        // where files the store would delete by name wait to prove that it does not.
+        #expect(mkdir(elsewhere, 0o700) == 0)
+        #expect(mkdir(elsewhere + "/sessions", 0o700) == 0 && mkdir(elsewhere + "/discarded", 0o700) == 0)
+        #expect(writeFile(elsewhere + "/sessions/Gone.json", "{}"))
+        #expect(writeFile(elsewhere + "/discarded/Gone", ""))
         #expect(rename(state, base + "/moved") == 0)
         #expect(symlink(elsewhere, state) == 0)
 
         try store.save(SceneSession(identifier: "A", restoration: .string("kept")))
+        try store.markDiscarded("B")
         store.delete("Gone")
         var info = stat()
         #expect(stat(base + "/moved/sessions/A.json", &info) == 0, "written where the store started")
         #expect(stat(elsewhere + "/sessions/A.json", &info) != 0, "nothing written through the symlink")
+        #expect(stat(base + "/moved/discarded/B", &info) == 0, "the discard recorded where the store started")
+        #expect(stat(elsewhere + "/discarded/B", &info) != 0, "no discard recorded through the symlink")
+        #expect(stat(elsewhere + "/sessions/Gone.json", &info) == 0, "a session deleted through the symlink")
+        #expect(stat(elsewhere + "/discarded/Gone", &info) == 0, "a discard deleted through the symlink")
     }
 
     @Test func aStateDirectoryUnderAParentOthersMayWriteIsRefused() throws {

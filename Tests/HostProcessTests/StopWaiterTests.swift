@@ -37,7 +37,7 @@ struct StopWaiterTests {
             log.append("other \(stopped)")
             otherDone.fire()
         }
-        try await otherDone.wait(within: .seconds(300), "the other worker's stop")
+        try await otherDone.wait(within: TestLimit.event, "the other worker's stop")
         // One thread waiting for each stop in turn reported nothing for `other` before
         // `stuck`'s limit.
         #expect(log.values == ["other true"])
@@ -45,11 +45,11 @@ struct StopWaiterTests {
 
         // `stuck` ends its own wait by dying (a worker gone counts as stopped).
         try stuck.send(signal: SIGKILL)
-        try await stuckDone.wait(within: .seconds(300), "the stuck worker's wait")
+        try await stuckDone.wait(within: TestLimit.event, "the stuck worker's wait")
         #expect(log.values == ["other true", "stuck true"])
         try other.send(signal: SIGKILL)
-        try await stuckExited.wait(within: .seconds(300), "the stuck worker's exit")
-        try await otherExited.wait(within: .seconds(300), "the other worker's exit")
+        try await stuckExited.wait(within: TestLimit.event, "the stuck worker's exit")
+        try await otherExited.wait(within: TestLimit.event, "the other worker's exit")
     }
 
     @Test func aStopThatDoesNotHappenInTimeIsReportedAsNotStopped() async throws {
@@ -64,10 +64,10 @@ struct StopWaiterTests {
             outcome.withLock { $0 = stopped }
             done.fire()
         }
-        try await done.wait(within: .seconds(300), "the wait's limit")
+        try await done.wait(within: TestLimit.event, "the wait's limit")
         #expect(outcome.withLock { $0 } == false)
         try child.send(signal: SIGKILL)
-        try await exited.wait(within: .seconds(300), "the child's exit")
+        try await exited.wait(within: TestLimit.event, "the child's exit")
     }
 }
 

@@ -31,7 +31,7 @@ import Testing
             let opener = try host.scene("S0")
             try await opener.connect()
             try await opener.notify(StressPlan.openWindow, value: .int(1))
-            try await host.scene("S0-1").waitFor(.foregroundActive, timeout: .seconds(60))
+            try await host.scene("S0-1").waitFor(.foregroundActive, timeout: TestLimit.launch)
             try await opener.openURL(StressPlan.url(request: 2))
             try await host.scene("S1").openURL(StressPlan.url(request: 3))
             let mark = host.lastSeq

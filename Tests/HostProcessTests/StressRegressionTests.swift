@@ -44,7 +44,7 @@ import Testing
             let host = try await withSceneHost(configuration: configuration) { host in
                 let scene = try host.scene("A")
                 try await scene.connect(background: true)
-                try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+                try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
                 let pid = try #require(await scene.status().pid)
                 #expect(Glibc.kill(pid, SIGKILL) == 0)
                 try? await scene.foreground()

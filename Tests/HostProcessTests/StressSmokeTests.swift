@@ -199,7 +199,9 @@ import Testing
         let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
         child.closeStdin()
         let collected = Collected()
-        // A hung run is killed (status 137) rather than left to hang the suite.
+        // A hung run is killed (status 137) rather than left to hang the suite. Not a
+        // `TestLimit`: this bounds a whole `hostctl stress` run (thousands of operations and
+        // many launches, sanitized on two busy cores), not one event it waits for.
         let deadline = killAfter(.seconds(300), child)
         defer { deadline.cancel() }
         return await withCheckedContinuationFromAnyThread { continuation in

@@ -35,7 +35,7 @@ import Testing
                     ])
             )
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let fromBackground = try await PresentationOrderTests.transition(host) {
                 try await scene.quickAction("search")
             }
@@ -88,13 +88,13 @@ import Testing
             await #expect(throws: HostError.self) { try await scene.remoteNotification() }
             try await scene.connect()
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let push = try await PresentationOrderTests.transition(host) {
                 try await scene.remoteNotification(userInfo: .object(["sync": .bool(true)]))
             }
             #expect(Array(push.prefix(2)) == ["process resumed", "cb didReceiveRemoteNotification"])
             #expect(await scene.status().activation == .background)
-            try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
         }
     }
 

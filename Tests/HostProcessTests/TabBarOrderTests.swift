@@ -183,7 +183,7 @@ import Testing
             try await scene.connect(launch: TabBarOrderTests.tabs)
             let mark = host.lastSeq
             try await scene.notify("selectTab", value: .int(1))
-            try await host.controller("A").waitUntil("the app's tab switch", timeout: .seconds(60)) {
+            try await host.controller("A").waitUntil("the app's tab switch", timeout: TestLimit.event) {
                 $0.selectedTab == 1
             }
             // A request after it: its reply comes after every callback of the app's change.
@@ -217,10 +217,12 @@ import Testing
             try await scene.selectTab(1)
             try await scene.background()
             try await scene.kill(signal: 9)
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             let mark = host.lastSeq
             try await scene.connect(launch: TabBarOrderTests.tabs)
-            try await host.controller("A").waitUntil("the restored tab", timeout: .seconds(60)) { $0.selectedTab == 1 }
+            try await host.controller("A").waitUntil("the restored tab", timeout: TestLimit.launch) {
+                $0.selectedTab == 1
+            }
             try await scene.notify("noop", value: .null)
             let restored = host.trace.history.filter { $0.scene == "A" && $0.seq > mark && $0.origin == "app" }
             #expect(restored.first?.compact == "cb loadView Search" && restored.allSatisfy { $0.op == "selectTab" })

@@ -43,7 +43,7 @@ import Testing
             try await scene.connect()
             let pid = try #require(await scene.status().pid)
             #expect(Glibc.kill(pid, SIGKILL) == 0)
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             var verifier = TraceVerifier()
             for event in host.trace.history { #expect(verifier.check(event) == nil) }
             #expect(verifier.checker(forScene: "A")?.processState == .terminated)

@@ -93,7 +93,7 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect()
             try await scene.background()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             let pid = try #require(await scene.status().pid)
             #expect(processState(pid) == "T")
             let mark = host.lastSeq
@@ -108,7 +108,7 @@ import Testing
         try await withSceneHost(configuration: TestWorker.configuration()) { host in
             let scene = try host.scene("A")
             try await scene.connect(background: true)
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             try await scene.notify("sync", value: .int(1))
             try await scene.notify("mail", value: .string("hello"))
             try await scene.notify("sync", value: .int(2))
@@ -137,7 +137,7 @@ import Testing
             let scene = try host.scene("A")
             try await scene.connect(background: true)
             try await scene.beginBackgroundTask()
-            try await scene.waitFor(process: .terminated, timeout: .seconds(60))
+            try await scene.waitFor(process: .terminated, timeout: TestLimit.event)
             let names = host.trace.history.filter { $0.scene == "A" }.compactMap(\.name)
             #expect(names.contains("backgroundTaskExpiration"))
             #expect(!host.trace.history.contains { $0.scene == "A" && $0.processEvent == .suspended })
@@ -156,7 +156,7 @@ import Testing
             try await scene.beginBackgroundTask()
             try await scene.background()
             try await scene.endBackgroundTask()
-            try await scene.waitFor(process: .suspended, timeout: .seconds(60))
+            try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
         }
     }
 
@@ -181,7 +181,7 @@ import Testing
     @Test func memoryPressureKillsSuspendedFirstThenWarns() async throws {
         try await withSceneHost(configuration: TestWorker.configuration()) { host in
             try await host.scene("Suspended").connect(background: true)
-            try await host.scene("Suspended").waitFor(process: .suspended, timeout: .seconds(60))
+            try await host.scene("Suspended").waitFor(process: .suspended, timeout: TestLimit.event)
             try await host.scene("Active").connect()
             await host.memoryPressure()
             #expect(exitEvent(host, "Suspended")?.reason == .jetsam)
@@ -203,8 +203,8 @@ import Testing
         try await withSceneHost(configuration: configuration) { host in
             try await host.scene("Large").connect(background: true, worker: ProcessTreeMemoryTests.launcher)
             try await host.scene("Small").connect(background: true)
-            try await host.scene("Large").waitFor(process: .suspended, timeout: .seconds(60))
-            try await host.scene("Small").waitFor(process: .suspended, timeout: .seconds(60))
+            try await host.scene("Large").waitFor(process: .suspended, timeout: TestLimit.event)
+            try await host.scene("Small").waitFor(process: .suspended, timeout: TestLimit.event)
             let sizes = await host.controlRows().map { "\($0.scene): \(($0.residentBytes ?? 0) >> 20) MiB" }
             await host.memoryPressure()
             let kills = host.trace.history.filter { $0.processEvent == .exited }.map { $0.scene ?? "" }

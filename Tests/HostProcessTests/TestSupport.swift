@@ -150,11 +150,26 @@ struct TimedOut: Error, CustomStringConvertible {
     var description: String { "timed out after \(limit) waiting for \(what)" }
 }
 
+/// How long a test waits for what it waits for, by kind: a regression fails in seconds
+/// instead of hanging the suite. The limits are safety nets, not expectations: under a
+/// sanitizer, with the whole suite starting workers at once on two cores, a healthy worker's
+/// launch has taken over 10 s, so sanitized runs get several times as long.
+enum TestLimit {
+    /// Whether this process (and so the `hostctl` built with it) runs under a sanitizer.
+    static let sanitized = runsUnderThreadSanitizer || runsUnderAddressSanitizer
+
+    /// What the host produces at once, from a worker already running: a kill seen, a
+    /// suspension after a 50 ms delay, one transition's reply, a thread handing over a lock.
+    static let event: Duration = sanitized ? .seconds(45) : .seconds(10)
+
+    /// A worker's start and first transition (a connect, a restore, a window an app opened),
+    /// and the few events that follow it in the same wait.
+    static let launch: Duration = sanitized ? .seconds(90) : .seconds(20)
+}
+
 /// Runs `body` for at most `limit`, then cancels it and throws `TimedOut`: a test waiting
 /// for something that never comes fails instead of hanging the suite. `body` must end
-/// when cancelled (a loop over an `AsyncStream` does). The limits are safety nets, not
-/// expectations, so they are generous (300 s): the ThreadSanitizer suite on two cores has
-/// taken over 60 s for two launches, a push and a suspension (WorkerArgvTests).
+/// when cancelled (a loop over an `AsyncStream` does). Take `limit` from `TestLimit`.
 func within<Value: Sendable>(
     _ limit: Duration,
     _ what: String,
@@ -176,30 +191,41 @@ func within<Value: Sendable>(
 /// waiting for it when it does not: for a body that may be stuck in a blocking call, which
 /// no cancellation ends (`within` would wait for it). A stuck body is left behind.
 func finishes(within limit: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
-    let first = FirstOutcome()
-    return await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
-        first.await(continuation)
-        Task.detached {
-            await body()
-            first.settle(true)
-        }
-        Task.detached {
-            try? await Task.sleep(for: limit)
-            first.settle(false)
-        }
-    }
+    (try? await abandoning(after: limit, "") { await body() }) != nil
 }
 
-/// Resumes one continuation with whichever outcome comes first (`finishes`).
-private final class FirstOutcome: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+/// `body`'s value if it comes within `limit`, else `TimedOut`, without waiting for a body
+/// that does not end when cancelled (a continuation only the awaited event resumes): a stuck
+/// body is left behind, which only a failing test pays for.
+func abandoning<Value: Sendable>(
+    after limit: Duration,
+    _ what: String,
+    _ body: @escaping @Sendable () async -> Value
+) async throws -> Value {
+    let first = FirstOutcome<Value>()
+    let value = await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Value?, Never>) in
+        first.await(continuation)
+        Task.detached { first.settle(await body()) }
+        Task.detached {
+            try? await Task.sleep(for: limit)
+            first.settle(nil)
+        }
+    }
+    guard let value else { throw TimedOut(what: what, limit: limit) }
+    return value
+}
 
-    func await(_ continuation: CheckedContinuation<Bool, Never>) {
+/// Resumes one continuation with whichever outcome comes first (`abandoning`): a value, or
+/// nil for the limit.
+private final class FirstOutcome<Value: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Value?, Never>?>(nil)
+
+    func await(_ continuation: CheckedContinuation<Value?, Never>) {
         self.continuation.withLock { $0 = continuation }
     }
 
-    func settle(_ finished: Bool) {
-        continuation.withLock { $0.take() }?.resume(returning: finished)
+    func settle(_ outcome: Value?) {
+        continuation.withLock { $0.take() }?.resume(returning: outcome)
     }
 }
 
@@ -208,7 +234,7 @@ extension TraceRecorder {
     /// for it at most `limit`.
     func firstEvent(
         fromSeq: Int = 1,
-        within limit: Duration = .seconds(300),
+        within limit: Duration = TestLimit.event,
         _ what: String,
         where predicate: @escaping @Sendable (TraceEvent) -> Bool
     ) async throws -> TraceEvent {
@@ -243,6 +269,9 @@ func killAfter(_ limit: Duration, _ child: ChildProcess) -> Task<Void, Never> {
 
 /// Whether this test process (and so the `hostctl` built with it) runs under ThreadSanitizer.
 let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+/// Whether this test process (and so the `hostctl` built with it) runs under AddressSanitizer.
+let runsUnderAddressSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
 
 extension SceneHost {
     /// Performs `op` on `handle`, which the test expects refused: the refusal's reason, after

@@ -37,7 +37,7 @@ import Testing
         let recorder = try TraceRecorder(path: pipe.path, keepHistory: false)
         let value = JSONValue.string(String(repeating: "v", count: 60 << 10))
         // About 18 MiB, over the 16 MiB the file's reader may fall behind.
-        let recorded = await finishes(within: .seconds(60)) {
+        let recorded = await finishes(within: TestLimit.launch) {
             for _ in 0..<300 { recorder.record(TraceEvent(kind: .host, name: "large", value: value)) }
         }
         #expect(recorded)
@@ -74,11 +74,11 @@ import Testing
         let host = try SceneHost(configuration: configuration, tracePath: pipe.path)
         let value = JSONValue.string(String(repeating: "v", count: 1000))
         for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
-        // Bounded by the 300 ms terminate limit; the limit here is what a sanitized suite on
-        // two loaded cores needs (quits of 20 s and more were seen there, with the shared
-        // loop and pool busy with the suite's other hosts): a quit that waited for the reader
-        // would never end.
-        #expect(await finishes(within: .seconds(90)) { await host.quit() })
+        // Bounded by the 300 ms terminate limit; the limit here is a launch's, what a sanitized
+        // suite on two loaded cores needs (quits of 20 s and more were seen there, with the
+        // shared loop and pool busy with the suite's other hosts): a quit that waited for the
+        // reader would never end.
+        #expect(await finishes(within: TestLimit.launch) { await host.quit() })
         let error = try #require(host.trace.fileError)
         #expect("\(error)".contains("its reader did not take the rest within"), "\(error)")
     }
@@ -96,7 +96,7 @@ import Testing
         let value = JSONValue.string(String(repeating: "v", count: 1000))
         for index in 0..<200 { host.trace.record(TraceEvent(kind: .host, name: "e\(index)", value: value)) }
         // As above: bounded by the terminate limit, with room for a loaded sanitized suite.
-        #expect(await finishes(within: .seconds(90)) { await host.quit() })
+        #expect(await finishes(within: TestLimit.launch) { await host.quit() })
         #expect(host.trace.fileError != nil)
         #expect(await pipe.hangsUp(within: .seconds(20)), "the writer still holds the pipe")
     }

@@ -36,20 +36,20 @@ import Testing
     @Test func aUserSelectsARowTypesSavesAndAnswersAnAlert() async throws {
         let host = try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
             let list = try await scene.inspect()
             #expect(Self.rows(list) == ["Groceries", "Ideas", "Travel"])
-            try await within(.seconds(60), "select") { try await scene.selectRow(1) }
+            try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
             let detail = try await scene.inspect()
             #expect(Self.topController(detail) == "DetailViewController", "the app pushed the detail screen")
-            try await within(.seconds(60), "type, save") {
+            try await within(TestLimit.launch, "type, save") {
                 try await scene.typeText("Big ideas", into: "title")
                 try await scene.tapControl("Save")
             }
             let saved = try await scene.inspect()
             #expect(Self.topController(saved) == "ListViewController")
             #expect(Self.rows(saved) == ["Groceries", "Big ideas", "Travel"])
-            try await within(.seconds(60), "alert") {
+            try await within(TestLimit.launch, "alert") {
                 try await scene.tapControl("add")
                 let alert = try await scene.inspect()
                 #expect(alert["presented"]?["vc"] == "UIAlertController")
@@ -74,7 +74,7 @@ import Testing
     @Test func everyUserOperationIsRefusedOutsideTheActiveStateAndAMissingTargetChangesNothing() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
             let before = host.callbacks(of: "A").count
             await #expect(throws: HostError.self) { try await scene.selectRow(9) }
             await #expect(throws: HostError.self) { try await scene.typeText("x", into: "nowhere") }
@@ -82,7 +82,7 @@ import Testing
             await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
             #expect(host.callbacks(of: "A").count == before, "a missing target reports nothing")
             #expect(await scene.status().activation == .foregroundActive, "and the worker lives on")
-            try await within(.seconds(60), "deactivate") { try await scene.deactivate() }
+            try await within(TestLimit.event, "deactivate") { try await scene.deactivate() }
             for operation: SceneOperation in [
                 .user(.selectRow(section: 0, row: 0)), .user(.typeText(field: "title", text: "x")),
                 .user(.tapControl(control: "add")), .user(.alertAction(title: "Add")),
@@ -91,9 +91,9 @@ import Testing
                     try await scene.perform(operation)
                 }
             }
-            try await within(.seconds(60), "background") {
+            try await within(TestLimit.launch, "background") {
                 try await scene.background()
-                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+                try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
             }
             await #expect(throws: HostError.self, "inspect of a suspended worker") { _ = try await scene.inspect() }
             #expect(host.verifyTrace() == nil)
@@ -106,15 +106,15 @@ import Testing
     @Test func userOperationsAndActivitiesThatCouldNotBeEchoedAreRefused() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
-            try await within(.seconds(60), "select") { try await scene.selectRow(0) }
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.event, "select") { try await scene.selectRow(0) }
             let huge = String(repeating: "a", count: FrameLimits.defaultMaximumFrameSize)
             await #expect(throws: HostError.self) { try await scene.typeText(huge, into: "title") }
             var deep: JSONValue = 1
             for _ in 0..<SceneLimits.maximumUserInfoDepth + 1 { deep = ["inner": deep] }
             await #expect(throws: HostError.self) { try await scene.continueUserActivity("t", userInfo: deep) }
             #expect(await scene.status().process == .running, "nothing reached the worker")
-            try await within(.seconds(60), "type") { try await scene.typeText("fits", into: "title") }
+            try await within(TestLimit.event, "type") { try await scene.typeText("fits", into: "title") }
         }
     }
 
@@ -139,13 +139,13 @@ import Testing
     @Test func timersFireInTheForegroundTheBackgroundAndAfterResume() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
-            try await within(.seconds(60), "timers") {
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.launch, "timers") {
                 try await scene.selectRow(0)
                 let foreground = try await Self.waitForAutosaves(after: 0, scene)
                 #expect(try await scene.inspect()["backgroundTimerFires"] == nil)
                 try await scene.background()
-                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+                try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
                 try await scene.foreground()
                 let resumed = try await Self.waitForAutosaves(after: foreground, scene)
                 #expect(resumed > foreground)
@@ -168,7 +168,7 @@ import Testing
     @Test func lifecycleNotificationsFollowTheirDelegateMethods() async throws {
         let host = try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "lifecycle") {
+            try await within(TestLimit.launch, "lifecycle") {
                 try await scene.connect(root: "ListViewController")
                 try await scene.background()
                 try await scene.foreground()
@@ -221,8 +221,8 @@ import Testing
     @Test func observersAndUIKitFormsRunAndTimersFire() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(root: "ListViewController") }
-            try await within(.seconds(60), "detail, then back") {
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.launch, "detail, then back") {
                 try await scene.selectRow(0)
                 // The autosave timer (every 20 ms on the main run loop) shows its count in the
                 // detail screen: look until it fired, as a user would.
@@ -263,12 +263,12 @@ extension UIKitAppEndToEndTests {
         configuration.workerEnvironment = ["WINDOW_IN_CODE": "1"]
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(60), "connect") { try await scene.connect() }
+            try await within(TestLimit.launch, "connect") { try await scene.connect() }
             #expect(await scene.status().stack == ["ListViewController"])
             #expect(Self.topController(try await scene.inspect()) == "ListViewController")
             #expect(!Self.rows(try await scene.inspect()).isEmpty)
             try await scene.kill()
-            try await within(.seconds(60), "reconnect") { try await scene.connect() }
+            try await within(TestLimit.launch, "reconnect") { try await scene.connect() }
             #expect(await scene.status().stack == ["ListViewController"])
             #expect(host.verifyTrace() == nil)
         }

@@ -40,7 +40,7 @@ import Testing
         configuration.workerEnvironment = ["SIGNATURE_LOG": log]
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "a whole life") {
+            try await within(TestLimit.launch, "a whole life") {
                 try await scene.connect()
                 try await scene.tap()
                 try await scene.resize(width: 1000, height: 800)
@@ -60,7 +60,7 @@ import Testing
                 try await other.connect()
                 try await other.discard()
                 try await scene.background()
-                try await scene.waitFor(process: .suspended, timeout: .seconds(30))
+                try await scene.waitFor(process: .suspended, timeout: TestLimit.event)
                 try await scene.kill()
                 try await scene.connect()  // restores the saved activity
                 try await scene.present("ModalSheetViewController")

@@ -20,14 +20,14 @@ import Testing
         let custom = [TestWorker.customWorker]
         let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
             let scene = try host.scene("A")
-            try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
+            try await within(TestLimit.launch, "connect") { try await scene.connect(worker: custom) }
             #expect(await scene.status().workerArgv == custom)
             try await scene.kill()
             #expect(await scene.status().workerArgv == custom, "the last worker, while none runs")
-            try await within(.seconds(300), "reconnect") { try await scene.connect() }
+            try await within(TestLimit.launch, "reconnect") { try await scene.connect() }
             // Another scene, never given a worker, runs the host's.
             let other = try host.scene("B")
-            try await within(.seconds(300), "connect B") { try await other.connect() }
+            try await within(TestLimit.launch, "connect B") { try await other.connect() }
             return host
         }
         #expect(spawnedArgvs(host, "A") == [custom, custom])
@@ -49,11 +49,11 @@ import Testing
         try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
             let scene = try host.scene("A")
             #expect(await scene.status().workerArgv == nil)
-            try await within(.seconds(300), "connect") { try await scene.connect() }
+            try await within(TestLimit.launch, "connect") { try await scene.connect() }
             #expect(spawnedArgvs(host, "A") == [[TestWorker.hostctl, "worker"]])
-            try await within(.seconds(300), "kill") { try await scene.kill() }
+            try await within(TestLimit.launch, "kill") { try await scene.kill() }
             let custom = [TestWorker.customWorker]
-            try await within(.seconds(300), "connect") { try await scene.connect(worker: custom) }
+            try await within(TestLimit.launch, "connect") { try await scene.connect(worker: custom) }
             #expect(host.sessions.session("A")?.worker == custom, "stored as soon as it connected")
         }
         try await withSceneHost(configuration: TestWorker.configuration(stateDirectory: state)) { host in
@@ -66,11 +66,11 @@ import Testing
         let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
             let a = try host.scene("A")
             let b = try host.scene("B")
-            try await within(.seconds(300), "setup") {
+            try await within(TestLimit.launch, "setup") {
                 try await a.connect()
                 try await a.push("Detail")
                 try await a.background()
-                try await a.waitFor(process: .suspended, timeout: .seconds(30))
+                try await a.waitFor(process: .suspended, timeout: TestLimit.event)
                 try await b.connect()
                 try await b.kill()
             }
@@ -130,7 +130,7 @@ import Testing
             "/bin/sh", "-c", #"cd "$0" && exec "$1" connect A --worker ./custom-worker-fixture --socket "$2""#,
             directory, TestWorker.hostctl, server.socket,
         ])
-        #expect(await client.status() == 0, "\(client.stderr)")
+        #expect(try await client.status() == 0, "\(client.stderr)")
         #expect(try await server.scenes()["A"]?.worker == [directory + "/custom-worker-fixture"])
         try await server.quit()
     }

@@ -21,7 +21,7 @@ import Testing
             let scene = try host.scene("A")
             var failure: HostError?
             do {
-                try await within(.seconds(300), "connect") { try await scene.connect(worker: argv) }
+                try await within(TestLimit.launch, "connect") { try await scene.connect(worker: argv) }
                 Issue.record("connect succeeded with \(argv)")
             } catch let error as HostError {
                 failure = error

@@ -39,6 +39,68 @@ import Testing
         #expect(navigation(h).viewControllers.count == SceneLimits.maximumStackDepth)
     }
 
+    /// A name past the limit a client's names obey (`SceneLimits.maximumViewControllerNameBytes`).
+    private static let overlongName = String(repeating: "x", count: SceneLimits.maximumViewControllerNameBytes + 1)
+
+    /// A harness whose scene delegate runs `onWillConnect` in `willConnectTo`.
+    private func harness(onWillConnect: @escaping (Scene) -> Void) -> Harness {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onWillConnect = onWillConnect
+        return Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+    }
+
+    @Test func anAppStackDeeperThanTheLimitIsRefusedAndNothingChanges() {
+        let h = harness { scene in
+            let navigationController = scene.window.rootViewController
+            let root = navigationController.viewControllers[0]
+            let deeper = (1...SceneLimits.maximumStackDepth).map { UIViewController(restorationIdentifier: "V\($0)") }
+            navigationController.setViewControllers([root] + deeper, animated: false)
+        }
+        #expect(!h.connect().contains { $0.hasPrefix("change") }, "no change sent")
+        #expect(navigation(h).viewControllers.map(\.restorationIdentifier) == ["Root"])
+    }
+
+    @Test func anAppStackWithAnOverlongNameIsRefusedAndNothingChanges() {
+        let h = harness { scene in
+            let navigationController = scene.window.rootViewController
+            let root = navigationController.viewControllers[0]
+            let long = UIViewController(restorationIdentifier: Self.overlongName)
+            navigationController.setViewControllers([root, long], animated: false)
+        }
+        #expect(!h.connect().contains { $0.hasPrefix("change") }, "no change sent")
+        #expect(navigation(h).viewControllers.map(\.restorationIdentifier) == ["Root"])
+    }
+
+    @Test func anAppPresentationOfAnOverlongNameIsRefusedAndNothingChanges() {
+        let h = Harness()
+        h.connect()
+        _ = h.session.takeOutput()
+        let root = navigation(h).viewControllers[0]
+        var completed = false
+        root.present(UIViewController(restorationIdentifier: Self.overlongName), animated: true) { completed = true }
+        #expect(h.session.takeOutput().isEmpty, "no change, no callback")
+        #expect(root.presentedViewController == nil)
+        #expect(!completed)
+    }
+
+    @Test func anAppChildOfAnOverlongNameIsRefusedAndNothingChanges() {
+        let h = Harness()
+        h.connect()
+        _ = h.session.takeOutput()
+        let root = navigation(h).viewControllers[0]
+        let child = UIViewController(restorationIdentifier: Self.overlongName)
+        root.addChild(child)
+        #expect(h.session.takeOutput().isEmpty, "no change, no callback")
+        #expect(root.children.isEmpty)
+        #expect(child.parent == nil && !child.isViewLoaded)
+    }
+
     @Test func anActivationWhoseUserInfoCouldNotBeForwardedFailsAtTheChange() {
         let h = Harness()
         h.connect()

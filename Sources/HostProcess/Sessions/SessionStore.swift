@@ -82,7 +82,7 @@ public final class SessionStore: Sendable {
                 }
             }
             // The renames survive a crash (else the next start finds the file again, harmlessly).
-            if !damaged.isEmpty { fsync(held.sessions) }
+            if !damaged.isEmpty { _ = operations.fsync(held.sessions) }
         }
         self.sessionsDirectory = held.sessions
         self.discardedDirectory = held.discarded
@@ -180,7 +180,7 @@ public final class SessionStore: Sendable {
                 unlinkat(sessionsDirectory, identifier + ".json", 0)
             }
             unlinkat(discardedDirectory, identifier, 0)
-            fsync(sessionsDirectory)
+            _ = operations.fsync(sessionsDirectory)
         }
     }
 

@@ -7,6 +7,7 @@ import Synchronization
 /// `StateFileOperations.system`.
 package struct StateFileOperations: Sendable {
     package var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    /// Of files and of the held directories alike (every `fsync` the store makes).
     package var fsync: @Sendable (_ descriptor: Int32) -> Int32
     /// `renameat` within one held directory.
     package var rename: @Sendable (_ directory: Int32, _ from: String, _ to: String) -> Int32
@@ -185,7 +186,8 @@ package enum StateFiles {
             unlinkat(directory, temporaryName, 0)
             throw what(failure)
         }
-        fsync(directory)
+        // Through `operations` like the file's: a test then sees this fsync, and its absence.
+        _ = operations.fsync(directory)
     }
 
     /// A temporary name for `name` no other file has: the prefix, the name, this process and
