@@ -92,6 +92,19 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
     }
 
+    /// A presented controller's view is in its presenter's window, as on iOS: app code that
+    /// saves through `view.window?.windowScene` works from a sheet too.
+    @Test func aPresentedControllersViewIsInTheScenesWindowUntilItIsDismissed() throws {
+        let h = Harness(app: Self.app(log: Log()))
+        h.connect()
+        h.send(.present(viewController: "Sheet", style: .pageSheet))
+        let window = try #require(h.session.scene?.window)
+        let sheet = try #require(window.rootViewController.presentedViewController)
+        #expect(sheet.view.window === window)
+        h.send(.dismiss)
+        #expect(sheet.view.window == nil)
+    }
+
     @Test func viewIsAppearingAndTheFirstTraitsReachTheOverrides() {
         let log = Log()
         let h = Harness(app: Self.app(log: log))

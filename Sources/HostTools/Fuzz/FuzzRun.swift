@@ -210,12 +210,6 @@ struct FuzzRun: Sendable {
                 // A crash or a kill while the app runs: the next step launches it again.
                 (1, .op(.kill(signal: SIGKILLNumber))),
             ]
-            // The host presents one of the app's controllers over what it shows.
-            if !screen.controllerNames.isEmpty, screen.alertActions.isEmpty {
-                let name = screen.controllerNames[generator.next(below: screen.controllerNames.count)]
-                let style: PresentationStyle = generator.chance(0.7) ? .pageSheet : .fullScreen
-                choices.append((1, .op(.present(viewController: name, style: style))))
-            }
             if !screen.alertActions.isEmpty {
                 let title = screen.alertActions[generator.next(below: screen.alertActions.count)]
                 choices.append((8, .op(.user(.alertAction(title: title)))))

@@ -9,23 +9,10 @@ struct FuzzScreen: Sendable {
     var alertActions: [String] = []
     var stackDepth = 0
     var presented: String?
-    /// The app's controllers the tree names (the stack's, the presented one): what the
-    /// host may present (the app makes them by name, as for `push`).
-    var controllerNames: [String] = []
 
     init(_ tree: JSONValue) {
-        if case .array(let stack)? = tree["stack"] {
-            stackDepth = stack.count
-            for entry in stack {
-                if case .string(let name)? = entry["vc"], !controllerNames.contains(name) {
-                    controllerNames.append(name)
-                }
-            }
-        }
-        if case .string(let name)? = tree["presented"]?["vc"] {
-            presented = name
-            if !controllerNames.contains(name) { controllerNames.append(name) }
-        }
+        if case .array(let stack)? = tree["stack"] { stackDepth = stack.count }
+        if case .string(let name)? = tree["presented"]?["vc"] { presented = name }
         let front: JSONValue?
         if let presented = tree["presented"] {
             front = presented

@@ -51,6 +51,14 @@ open class UIViewController {
     /// The controller that contains this one as a child, while it does.
     public internal(set) weak var parent: UIViewController?
 
+    /// The window that shows this controller: its stack's, its parent's, or, while it is
+    /// presented, its presenter's (a presented controller's view is in the same window).
+    var windowShowingIt: Window? {
+        if let navigationController { return navigationController.window }
+        if let parent { return parent.windowShowingIt }
+        return presentingViewController?.windowShowingIt
+    }
+
     /// How this controller covers its presenter when presented. The host's `present`
     /// sets it to the style it names.
     public var modalPresentationStyle: ModalPresentationStyle = .pageSheet

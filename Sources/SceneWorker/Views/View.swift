@@ -29,12 +29,13 @@ open class View {
     /// An integer the app may use to find the view, as UIKit's.
     public var tag = 0
 
-    /// The window the view is in, as UIKit's: its controller's scene's window, while the
-    /// controller is in that scene's stack; nil otherwise.
+    /// The window the view is in, as UIKit's: its controller's scene's window while the
+    /// controller is on screen there (in the scene's stack, presented over it, or a child of
+    /// either); nil otherwise.
     public var window: Window? {
         var view: View? = self
         while let current = view {
-            if let owner = current.owner { return owner.navigationController?.window }
+            if let owner = current.owner { return owner.windowShowingIt }
             view = current.superview
         }
         return nil
