@@ -86,6 +86,49 @@ import Testing
         }
     }
 
+    /// A mask a worker set itself (as `taskset` does) is its own: a reservation takes the
+    /// loop's CPU only from threads that had it and another, and gives it back to those alone.
+    @Test(.enabled(if: (CPUMask.ofThread(0)?.count ?? 0) >= 2, "needs two CPUs"))
+    func aWorkersOwnMaskOutlivesAReservation() async throws {
+        let loop = EventLoop.shared
+        await loop.setCPUReservation(allowed: false)
+        var configuration = TestWorker.configuration()
+        configuration.tuning = .throughput
+        try await withSceneHost(configuration: configuration) { host in
+            let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
+            let cpus = (Int32(0)..<1024).filter { hostMask.contains($0) }
+            let (cpu, other) = (cpus[0], cpus[1])
+            // Pinned by itself away from the CPU to be reserved, pinned to it alone, and free.
+            var pinned: [(pid: pid_t, mask: CPUMask)] = []
+            for (name, own) in [("Elsewhere", CPUMask.only(other)), ("There", CPUMask.only(cpu))] {
+                let scene = try host.scene(name)
+                try await scene.connect()
+                let pid = try #require(await scene.status().pid)
+                for thread in CPUMask.threads(ofProcess: pid) { #expect(own.apply(toThread: thread)) }
+                pinned.append((pid, own))
+            }
+            let free = try host.scene("Free")
+            try await free.connect()
+            let freePID = try #require(await free.status().pid)
+
+            await loop.reserveCPUForTesting(cpu)
+            for (pid, own) in pinned {
+                for thread in CPUMask.threads(ofProcess: pid) { #expect(CPUMask.ofThread(thread) == own) }
+            }
+            for thread in CPUMask.threads(ofProcess: freePID) {
+                #expect(CPUMask.ofThread(thread) == hostMask.removing(cpu))
+            }
+
+            await loop.setCPUReservation(allowed: false)
+            for (pid, own) in pinned {
+                for thread in CPUMask.threads(ofProcess: pid) {
+                    #expect(CPUMask.ofThread(thread) == own, "a worker's own mask is given back as it was")
+                }
+            }
+            for thread in CPUMask.threads(ofProcess: freePID) { #expect(CPUMask.ofThread(thread) == hostMask) }
+        }
+    }
+
     /// The loop pins itself to the reserved CPU; every thread of every worker keeps off it,
     /// a worker that connects meanwhile too; forbidding the reservation gives all of them
     /// their CPUs back before it returns.

@@ -91,20 +91,20 @@ extension EventLoop {
         BlockingWorkThread.sweeps.submit { [self] in applyCPUReservationToWorkers(hostMask: hostMask) }
     }
 
-    /// Gives every worker the mask the reservation calls for now: the host's CPUs but the
-    /// loop's while it keeps one, else all of them. Runs on the sweep thread, one job after
-    /// another, each reading the reservation when it runs, so the last word wins.
+    /// Has every worker thread follow the reservation as it is now: off the loop's CPU while
+    /// it keeps one, that CPU given back to the threads it was taken from once it does not.
+    /// Runs on the sweep thread, one job after another, each reading the reservation when it
+    /// runs, so the last word wins.
     private func applyCPUReservationToWorkers(hostMask: CPUMask) {
-        let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
-        let mask = cpu < 0 ? hostMask : hostMask.removing(cpu)
         let workers = watches.withLock { table in table.values.filter { $0.child.scheduling == .batch }.map(\.child.pid)
         }
         // Each worker's whole tree: a launcher that did not exec holds the real worker, and
-        // what a worker starts inherits its mask, and must get the CPUs back too.
+        // what a worker starts inherits its mask, and must get the CPU back too.
         let processes = ProcessTable.snapshot()
-        for pid in workers {
-            for member in processes.members(ofTreeAt: pid) ?? [pid] { mask.apply(toProcess: member) }
+        let threads = workers.flatMap { pid in
+            (processes.members(ofTreeAt: pid) ?? [pid]).flatMap { CPUMask.threads(ofProcess: $0) }
         }
+        followReservation(threads, hostMask: hostMask)
     }
 
     /// A worker just registered: while a CPU is reserved, it keeps off it too.
@@ -112,8 +112,41 @@ extension EventLoop {
         guard child.scheduling == .batch, reservedCPU.load(ordering: .sequentiallyConsistent) >= 0 else { return }
         guard let hostMask = cpuReservation.withLock({ $0.hostMask }) else { return }
         BlockingWorkThread.sweeps.submit { [self] in
-            let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
-            (cpu < 0 ? hostMask : hostMask.removing(cpu)).apply(toProcess: child.pid)
+            followReservation(CPUMask.threads(ofProcess: child.pid), hostMask: hostMask)
+        }
+    }
+
+    /// Takes the reserved CPU from each of `threads` whose mask has it and another (a thread
+    /// pinned to that CPU alone keeps it), remembering which; or, once nothing is reserved,
+    /// gives it back to those, and to threads that appeared since with a mask it was taken
+    /// from (inherited: a thread or process a changed one started). What the reservation saw
+    /// and did not change it leaves alone: a worker's own `taskset` stays.
+    private func followReservation(_ threads: [pid_t], hostMask: CPUMask) {
+        let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
+        workerThreadsKeptOff.withLock { keptOff in
+            if keptOff.cpu >= 0, keptOff.cpu != cpu {
+                let inherited = hostMask.removing(keptOff.cpu)
+                for tid in threads where !keptOff.untouched.contains(tid) {
+                    guard var mask = CPUMask.ofThread(tid), !mask.contains(keptOff.cpu) else { continue }
+                    guard keptOff.changed.contains(tid) || mask == inherited else { continue }
+                    mask.insert(keptOff.cpu)
+                    mask.apply(toThread: tid)
+                }
+                keptOff = WorkerThreadsKeptOff()
+            }
+            guard cpu >= 0 else { return }
+            keptOff.cpu = cpu
+            let inherited = hostMask.removing(cpu)
+            for tid in threads where !keptOff.changed.contains(tid) {
+                guard let mask = CPUMask.ofThread(tid) else { continue }
+                let without = mask.removing(cpu)
+                if mask.contains(cpu), without.count > 0, without.apply(toThread: tid) {
+                    keptOff.changed.insert(tid)
+                } else if !keptOff.swept || mask != inherited {
+                    keptOff.untouched.insert(tid)
+                }
+            }
+            keptOff.swept = true
         }
     }
 

@@ -75,6 +75,10 @@ package final class EventLoop: Sendable {
     package let cpuReservation = Locked(CPUReservationState())
     /// The CPU the loop keeps to itself, -1 when none: workers keep off it.
     package let reservedCPU = Atomic<Int32>(-1)
+    /// The CPU the workers were kept off, the worker threads the reservation took it from,
+    /// and those it saw and left alone (the sweep thread's): a release gives the CPU back to
+    /// the first alone, so a mask a worker set itself stays its own.
+    package let workerThreadsKeptOff = Locked(WorkerThreadsKeptOff())
     /// How many running hosts asked for `HostTuning.throughput`: the loop polls before it
     /// sleeps and may reserve its CPU only while one does.
     package let throughputHosts = Atomic<Int>(0)

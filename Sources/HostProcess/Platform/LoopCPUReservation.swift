@@ -1,5 +1,18 @@
 import SceneModel
 
+/// What a reservation did to the workers' threads, so that a release undoes just that.
+package struct WorkerThreadsKeptOff: Sendable {
+    /// The CPU they were kept off; -1 while nothing is reserved.
+    package var cpu: Int32 = -1
+    /// The threads it was taken from.
+    package var changed: Set<Int32> = []
+    /// The threads seen and left alone: kept off it already, or pinned to it alone.
+    package var untouched: Set<Int32> = []
+    /// Whether the reservation's first sweep ran: a later one cannot tell a mask a thread
+    /// inherited from one the reservation changed from a mask of its own.
+    package var swept = false
+}
+
 /// When the event loop keeps a CPU to itself.
 ///
 /// Every transition of every scene passes through the loop's one thread, so once that thread
