@@ -314,19 +314,19 @@ struct FuzzRun: Sendable {
     }
 
     /// What the screen says after a step the scene is active in: a timer that fired while
-    /// the app could have been suspended (the tree's `backgroundTimerFires`), then the
+    /// the app could have been suspended (the tree's `backgroundTimers`), then the
     /// user's invariants.
     private func screenFailure(_ handle: SceneHandle, since start: Int) async -> FuzzFailure? {
         let status = await handle.status()
         guard status.activation == .foregroundActive, status.process == .running,
             let tree = try? await handle.inspect()
         else { return nil }
-        if case .int(let fires)? = tree["backgroundTimerFires"], fires > 0 {
+        if case .int(let count)? = tree["backgroundTimers"], count > 0 {
             return FuzzFailure(
                 kind: .timer,
-                message: "a timer fired while the app was in the background with no background task: on a "
-                    + "device the app is suspended by then, and the timer fires late, on resume, in the "
-                    + "background (stop it in sceneDidEnterBackground, or on didEnterBackgroundNotification)",
+                message: "a timer was still scheduled when the app could be suspended (in the background, no "
+                    + "background task): on a device it fires late, on resume, in the background (stop it in "
+                    + "sceneDidEnterBackground, or on didEnterBackgroundNotification)",
                 steps: []
             )
         }

@@ -51,11 +51,11 @@ extension JSONValue {
     /// What restoration must bring back of a visible tree: the stack's controllers and what
     /// they show, without what the app marked transient, the rows' selection, the activation
     /// state, what was presented (an alert or a sheet is not restored on iOS either), and
-    /// the worker's count of timers that fired in the background.
+    /// the worker's count of timers left scheduled in the background.
     var restorable: JSONValue {
         guard case .object(var object) = withoutTransientViews else { return withoutTransientViews }
         object["state"] = nil
-        object["backgroundTimerFires"] = nil
+        object["backgroundTimers"] = nil
         object["presented"] = nil
         object["presentedBelow"] = nil
         return .object(object)

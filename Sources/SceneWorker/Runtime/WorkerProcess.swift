@@ -135,9 +135,12 @@ enum WorkerProcess {
             var timeout: Int32 = -1
             if let runLoopTurn {
                 session.beginMainQueueTurn()
-                session.backgroundTimers.turning(at: BackgroundTimerWatch.now(), suspendable: session.isSuspendable)
                 let next = runLoopTurn()
-                session.backgroundTimers.turned(at: BackgroundTimerWatch.now(), nextInMilliseconds: next)
+                session.backgroundTimers.turned(
+                    at: BackgroundTimerWatch.now(),
+                    nextInMilliseconds: next,
+                    suspendable: session.isSuspendable
+                )
                 timeout = next ?? -1
                 if !session.sink.messages.isEmpty {
                     output.take(from: session.sink)

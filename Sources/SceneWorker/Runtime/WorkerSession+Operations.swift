@@ -132,8 +132,9 @@ extension WorkerSession {
             try performUserAction(action)
         case .inspect:
             let tree = VisibleTree.bounded(scene, state: state)
-            guard backgroundTimers.fires > 0, case .object(var object) = tree else { return tree }
-            object["backgroundTimerFires"] = .int(backgroundTimers.fires)
+            let count = backgroundTimers.scheduledWhileSuspendable
+            guard count > 0, case .object(var object) = tree else { return tree }
+            object["backgroundTimers"] = .int(count)
             return .object(object)
         }
         return nil

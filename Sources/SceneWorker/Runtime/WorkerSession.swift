@@ -51,7 +51,7 @@ final class WorkerSession {
     /// main-queue work), against an app that navigates from every callback of its own
     /// navigation.
     @exclusivity(unchecked) var appChangesThisTurn = 0
-    /// The main run loop's timers that fire while the app could be suspended.
+    /// The main run loop's timers left scheduled while the app could be suspended.
     var backgroundTimers = BackgroundTimerWatch()
 
     init(app: WorkerApp, pid: Int32) {
