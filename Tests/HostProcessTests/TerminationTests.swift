@@ -196,9 +196,17 @@ import Testing
     /// Jetsam kills the suspended scene that frees the most first (LIFECYCLE.md §4): with
     /// the limit between the two, killing the large one is enough, and the small one lives.
     @Test func memoryPressureKillsTheLargestSuspendedSceneFirst() async throws {
+        // A plain worker's tree, measured first: under a sanitizer its shadow memory makes it
+        // several times what it is in a plain build.
+        let smallBytes = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            try await host.scene("Probe").connect(background: true)
+            try await host.scene("Probe").waitFor(process: .suspended, timeout: TestLimit.event)
+            return await host.controlRows().first?.residentBytes ?? 0
+        }
+        #expect(smallBytes > 0)
         var configuration = TestWorker.configuration()
-        // Above the small worker's tree, below the large one's helper alone.
-        configuration.memoryLimitBytes = ProcessTreeMemoryTests.helperBytes * 3 / 4
+        // Above the small worker's tree (or the two together), below the large one's.
+        configuration.memoryLimitBytes = smallBytes + ProcessTreeMemoryTests.helperBytes / 2
         configuration.memoryCheckInterval = .seconds(3600)  // only the explicit request below acts
         try await withSceneHost(configuration: configuration) { host in
             try await host.scene("Large").connect(background: true, worker: ProcessTreeMemoryTests.launcher)

@@ -58,11 +58,17 @@ struct FuzzShrinker {
         return best
     }
 
-    /// The failure `steps` run into, when it is `original`'s.
+    /// The failure `steps` run into, when it is `original`'s, twice in a row: an app's
+    /// asynchronous work may race the next step, and a failure that came from the race once
+    /// must not shrink to steps that do not fail again.
     private mutating func fails(_ steps: [FuzzStep], like original: FuzzFailure) async -> FuzzFailure? {
-        attempts += 1
-        let outcome = await FuzzRun(configuration, host: host, scene: "shrink-\(attempts)").run(steps)
-        guard let failure = outcome.failure, failure.isSame(as: original) else { return nil }
+        var failure: FuzzFailure?
+        for _ in 0..<2 {
+            attempts += 1
+            let outcome = await FuzzRun(configuration, host: host, scene: "shrink-\(attempts)").run(steps)
+            guard let found = outcome.failure, found.isSame(as: original) else { return nil }
+            failure = found
+        }
         return failure
     }
 }

@@ -71,9 +71,8 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             self?.finishUpload()
         }
         guard Bug.planted != .backgroundTask else { return }
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(5)) { [weak self] in
-            self?.finishUpload()
-        }
+        // The upload is handed to the system's transfer service: done before the scene is.
+        finishUpload()
     }
 
     func finishUpload() {
