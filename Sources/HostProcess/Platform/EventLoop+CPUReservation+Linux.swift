@@ -201,9 +201,10 @@ extension EventLoop {
     /// Reserves `cpu` for the loop as two saturated windows would, and returns once every
     /// worker keeps off it. For tests, with the reservation forbidden: it then stays until
     /// `setCPUReservation(allowed: false)` is called again (allowed, the policy lets it go
-    /// after a second of quiet windows).
-    package func reserveCPUForTesting(_ cpu: Int32) async {
-        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
+    /// after a second of quiet windows). Whether it reserved the CPU.
+    @discardableResult
+    package func reserveCPUForTesting(_ cpu: Int32) async -> Bool {
+        await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
             let reserved = cpuReservation.withLock { state -> Bool in
                 guard let hostMask = state.hostMask else { return false }
                 state.policy = LoopCPUReservation()
@@ -219,7 +220,7 @@ extension EventLoop {
                 let windowEnd = LoopInstant.now().nanoseconds + LoopCPUReservation.window
                 _ = scheduleTimer(at: LoopInstant(nanoseconds: windowEnd)) {}
             }
-            BlockingWorkThread.sweeps.submit { continuation.resume() }
+            BlockingWorkThread.sweeps.submit { continuation.resume(returning: reserved) }
         }
     }
 
