@@ -111,7 +111,7 @@ struct HostSIGKILLDescendantTests {
             unset SCENEHOST_HOST_PID
             set -m
             exec 3<&0 0</dev/null
-            "$0" worker <&3 3<&- | sleep 30 3<&- &
+            "$0" worker <&3 3<&- | sleep 600 3<&- &
             echo "$!"
             exec 3<&-
             wait
