@@ -11,17 +11,23 @@ import Testing
 /// and the audit's own checks on doctored runs (a checker that never fires proves nothing).
 @Suite struct StressSmokeTests {
     @Test func concurrentClientsWithKillsBreakNoInvariant() async throws {
-        var options = StressOptions.inTests(scenes: 4, ops: 300, clients: 4)
-        options.killRate = 0.05
-        options.seed = 7
-        let report = try await options.run()
-        #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.accepted + report.refused + report.failed + report.kills <= 300)
-        #expect(report.accepted > 50 && report.refused > 20, "\(report.detailLine)")
-        #expect(report.kills > 0)
+        // Which suspensions come after a refusal depends on timing: on a loaded machine one
+        // seed's run may have none, so up to three seeds run until the timer audit sees one.
+        var timersKept = 0
+        for seed: UInt64 in [7, 8, 9] where timersKept == 0 {
+            var options = StressOptions.inTests(scenes: 4, ops: 300, clients: 4)
+            options.killRate = 0.05
+            options.seed = seed
+            let report = try await options.run()
+            #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
+            #expect(report.accepted + report.refused + report.failed + report.kills <= 300)
+            #expect(report.accepted > 50 && report.refused > 20, "\(report.detailLine)")
+            #expect(report.kills > 0)
+            #expect(report.summaryLine.contains("violations=0"))
+            timersKept = report.timersKept
+        }
         // The timer audit saw suspensions and background tasks' ends come after refusals.
-        #expect(report.timersKept > 0, "\(report.detailLine)")
-        #expect(report.summaryLine.contains("violations=0"))
+        #expect(timersKept > 0)
     }
 
     @Test func scaleRunConnectsEveryScene() async throws {

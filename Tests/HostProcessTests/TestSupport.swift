@@ -160,11 +160,11 @@ enum TestLimit {
 
     /// What the host produces at once, from a worker already running: a kill seen, a
     /// suspension after a 50 ms delay, one transition's reply, a thread handing over a lock.
-    static let event: Duration = sanitized ? .seconds(45) : .seconds(10)
+    static let event: Duration = sanitized ? .seconds(90) : .seconds(10)
 
     /// A worker's start and first transition (a connect, a restore, a window an app opened),
     /// and the few events that follow it in the same wait.
-    static let launch: Duration = sanitized ? .seconds(90) : .seconds(20)
+    static let launch: Duration = sanitized ? .seconds(180) : .seconds(20)
 }
 
 /// Runs `body` for at most `limit`, then cancels it and throws `TimedOut`: a test waiting
