@@ -9,9 +9,11 @@ import Testing
 /// and a worker that does not stop must not hold up another's.
 @Suite
 struct StopWaiterTests {
-    /// Spawns `sleep 60`, watched by the loop (which reaps it); `exited` hears of its exit.
+    /// Spawns `sleep 3600`, watched by the loop (which reaps it); `exited` hears of its exit.
+    /// Long past any test's time (a sanitized run of this suite has taken two minutes): it
+    /// must not end by itself. Each test kills its sleepers however it ends.
     private func sleeper(_ exited: Fired) async throws -> ChildProcess {
-        let child = try await ChildProcess.spawn(argv: ["/bin/sleep", "60"])
+        let child = try await ChildProcess.spawn(argv: ["/bin/sleep", "3600"])
         EventLoop.shared.watch(child, onStdout: { _ in }, onStderr: { _ in }, onExit: { _ in exited.fire() })
         return child
     }
@@ -20,7 +22,9 @@ struct StopWaiterTests {
         let stuckExited = Fired()
         let otherExited = Fired()
         let stuck = try await sleeper(stuckExited)
+        defer { try? stuck.send(signal: SIGKILL) }
         let other = try await sleeper(otherExited)
+        defer { try? other.send(signal: SIGKILL) }
         let log = Entries()
         let stuckDone = Fired()
         let otherDone = Fired()
@@ -55,6 +59,7 @@ struct StopWaiterTests {
     @Test func aStopThatDoesNotHappenInTimeIsReportedAsNotStopped() async throws {
         let exited = Fired()
         let child = try await sleeper(exited)
+        defer { try? child.send(signal: SIGKILL) }
         let pidfd = csh_pidfd_open(child.pid, 0)
         try #require(pidfd >= 0)
         let outcome = Locked<Bool?>(nil)
