@@ -285,7 +285,7 @@ struct SpecOracle: Sendable, Hashable {
         case .pop:
             dropChildren(of: frontOwner)
             stack.removeLast()
-        case .resize, .memoryWarning, .tap, .user, .inspect: break
+        case .resize, .memoryWarning, .windowMemoryWarning, .tap, .user, .inspect: break
         case .addChild(let name): childList.append(Child(owner: frontOwner, name: name))
         case .removeChild(let name):
             let gone = Child(owner: frontOwner, name: name)

@@ -18,6 +18,8 @@ package struct HostContext: Sendable {
     package let tasks: HostTasks
     /// Scene requests apps make from their own code.
     package let sceneRequests: AppSceneRequests
+    /// The processes of apps whose scenes share one (`connect`'s `app`).
+    package let apps = AppProcesses()
 }
 
 /// Host-wide switches the scenes read.

@@ -259,7 +259,9 @@ public final class SceneHost: Sendable {
                             ignoringCancellation: true
                         ) { !$0.process.isAlive }
                     case .running, .suspended:
-                        try? await controller.perform(.terminate)
+                        // Each scene of an app process on its own: its worker ends the process
+                        // with the app's last scene.
+                        try? await controller.performAlone(.terminate)
                     case .none, .terminated:
                         break
                     }
@@ -270,6 +272,8 @@ public final class SceneHost: Sendable {
                 }
             }
         }
+        // The processes of apps that no scene is in any more end too.
+        for process in context.apps.running { await process.end(within: limit) }
         // The app requests still being carried out end now (every scene refuses new work),
         // and the memory monitor with them: nothing records after `stopped`.
         await context.tasks.finish()

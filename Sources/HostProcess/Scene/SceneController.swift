@@ -18,9 +18,12 @@ import SceneModel
 /// ends before the actions it returned are performed. The compiler still checks statically.
 package actor SceneController {
     package nonisolated let id: String
-    private let context: HostContext
-    @exclusivity(unchecked) private var machine: SceneMachine
-    @exclusivity(unchecked) private var connection: WorkerConnection?
+    let context: HostContext
+    @exclusivity(unchecked) var machine: SceneMachine
+    @exclusivity(unchecked) var connection: WorkerConnection?
+    /// The app process the worker is, when the scene shares it with its app's others
+    /// (SceneController+AppProcess.swift).
+    @exclusivity(unchecked) var appProcess: AppProcess?
     /// The callers waiting, each resumed exactly once: by the `resume` action that takes it
     /// out of here, or by a cancelled wait that does. (Unsafe continuations: the checked
     /// ones allocate a guard per transition to catch what this single owner rules out.)
@@ -49,7 +52,7 @@ package actor SceneController {
     /// `unsafeBitCast` directly goes through two reabstraction thunks, each a heap allocation
     /// (about 700 instructions per call, three calls per transition). A struct's layout is
     /// fixed, so casting one copies its two words and nothing else.
-    private nonisolated func onLoop(_ operation: (isolated SceneController) -> Void) {
+    nonisolated func onLoop(_ operation: (isolated SceneController) -> Void) {
         precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
         withoutActuallyEscaping(operation) { operation in
             unsafeBitCast(IsolatedBody(run: operation), to: PlainBody.self).run(self)
@@ -83,6 +86,15 @@ package actor SceneController {
     /// one job on the loop, not two (the actor's, then the hop back to the caller's executor).
     /// Running synchronously on the loop thread is running on this actor's executor.
     package nonisolated func perform(_ op: SceneOperation) async throws {
+        switch op {
+        case .memoryWarning, .terminate: return try await performInApp(op)
+        default: try await performAlone(op)
+        }
+    }
+
+    /// `perform` on this scene alone, whatever its app's other scenes (a `memoryWarning` or
+    /// `terminate` of a scene in an app process reaches them too, see `performInApp`).
+    package nonisolated func performAlone(_ op: SceneOperation) async throws {
         guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
         try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
             self.onLoop { $0.begin(op, continuation) }
@@ -246,10 +258,10 @@ package actor SceneController {
     // MARK: Events from the loop
 
     /// The worker of `connection` did something (called on the loop thread).
-    private func workerEvent(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
+    func workerEvent(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
         guard sender === connection else { return }
         switch event {
-        case .message(let message):
+        case .message(let message), .sceneMessage(_, let message):
             apply(machine.received(message))
         case .violation(let message, let code):
             apply(machine.workerViolated(message, code: code))
@@ -257,6 +269,13 @@ package actor SceneController {
             apply(machine.pipeClosed(.stdout))
         case .exited(let exit, let stderrTail):
             connection = nil
+            if let appProcess {
+                self.appProcess = nil
+                appProcess.remove(self)
+                if let kill = appProcess.killReason(excluding: id) {
+                    apply(machine.processKilledBySibling(reason: kill.reason, onPurpose: kill.onPurpose))
+                }
+            }
             apply(machine.processExited(exit, now: .now, stderrTail: stderrTail))
         }
     }
@@ -269,6 +288,9 @@ package actor SceneController {
     }
 
     private func stopFinished(pid: Int32, stopped: Bool) {
+        if let appProcess {
+            return appProcessStopFinished(appProcess, pid: pid, stopped: stopped)
+        }
         apply(machine.stopCompleted(pid: pid, stopped: stopped))
     }
 
@@ -399,7 +421,7 @@ package actor SceneController {
     /// Each action is moved out of the array, not copied: a trace event it carries then
     /// reaches the recorder uniquely referenced, which stamps it in place instead of copying
     /// its storage (and a copy and a release per action, on every transition, are saved).
-    private func apply(_ actions: consuming [SceneMachine.Action]) {
+    func apply(_ actions: consuming [SceneMachine.Action]) {
         var actions = actions
         var followUps = FollowUps()
         // Reversed once, then popped from the end: `popLast` moves an element out in constant
@@ -428,15 +450,27 @@ package actor SceneController {
                 scene: id,
                 child: child,
                 maximumFrameSize: context.configuration.maximumFrameSize,
-                forwardsStderr: context.configuration.forwardsWorkerStderr
+                forwardsStderr: context.configuration.forwardsWorkerStderr,
+                carriesScenes: machine.appName != nil
             )
             self.connection = connection
             let actions = machine.spawnCompleted(pid: child.pid, discarded: context.discards.takeAll())
-            connection.start { [self] sender, event in
-                self.onLoop { $0.workerEvent(event, from: sender) }
+            if let app = machine.appName {
+                startAppProcess(app, connection)
+            } else {
+                connection.start { [self] sender, event in
+                    self.onLoop { $0.workerEvent(event, from: sender) }
+                }
             }
             return actions
-        case .spawnFailed(let error): return machine.spawnFailed(error)
+        case .attached(let process):
+            joinAppProcess(process)
+            return machine.attachCompleted(pid: process.pid)
+        case .stopDeferred:
+            return machine.stopDeferred()
+        case .spawnFailed(let error):
+            if let app = machine.appName { appProcessSpawnFailed(app, error) }
+            return machine.spawnFailed(error)
         case .stored: return machine.storeCompleted()
         case .storeFailed(let error): return machine.storeFailed(error)
         case .stdinClosed: return machine.pipeClosed(.stdin)
@@ -448,8 +482,19 @@ package actor SceneController {
 
     private func perform(_ action: consuming SceneMachine.Action, followUps: inout FollowUps) {
         switch consume action {
-        case .spawn(let argv):
+        case .spawn(let argv, let app):
             launchingArgv = argv
+            if let app {
+                switch context.apps.join(app, self) {
+                case .attach(let process):
+                    followUps.append(.attached(process))
+                    return
+                case .wait:
+                    return
+                case .spawn:
+                    break
+                }
+            }
             if let child = context.prewarmed.take(argv: argv) {
                 followUps.append(.spawned(child))
                 return
@@ -486,17 +531,21 @@ package actor SceneController {
                 followUps.append(.stdinClosed)
                 return
             }
-            switch connection.write(commands) {
+            switch connection.write(commands, scene: appProcess == nil ? nil : id) {
             case .written: break
             case .closed: followUps.append(.stdinClosed)
             case .refused(let message): followUps.append(.writeFailed(message))
             }
         case .signal(let number):
             connection?.signal(number)
+            if let appProcess, let kill = machine.killReason {
+                appProcess.noteKill(by: id, reason: kill.reason, onPurpose: kill.onPurpose)
+            }
         case .signalProcessGroup(let number):
             // The worker too, through its pidfd: it may have left its group (as stops do).
             try? connection?.child.sendToProcessGroup(signal: number)
             connection?.signal(number)
+            if let appProcess, number == SIGCONTNumber { appProcessContinued(appProcess) }
         case .probeExiting:
             // Off the hot path (once a second at most, and only for a worker whose pipe
             // closed): one read of /proc on the loop.
@@ -506,6 +555,10 @@ package actor SceneController {
             // the outcome comes back as an event. A worker already gone counts as stopped:
             // its exit event follows.
             guard let child = connection?.child else { return }
+            if let appProcess, !othersMayBeSuspended(appProcess) {
+                followUps.append(.stopDeferred)
+                return
+            }
             StopWaiter.stop(child) { [self] stopped in
                 EventLoop.shared.execute { [self] in
                     self.onLoop { $0.stopFinished(pid: child.pid, stopped: stopped) }
@@ -543,6 +596,10 @@ package actor SceneController {
             context.discards.discarded(id)
         case .returnDiscards(let sessions):
             context.discards.add(sessions)
+        case .leaveAppProcess:
+            appProcess?.remove(self)
+            appProcess = nil
+            connection = nil
         case .appSceneRequest(let change):
             // Refused at once (its line is full, or the host quits), it is recorded in this
             // scene's turn: the app asked from a callback of the transition in flight.
@@ -557,6 +614,10 @@ extension SceneMachine {
     /// What the shell reports back after performing an action.
     package enum Event: Sendable {
         case spawned(ChildProcess)
+        /// The scene joins its app's running process (`attachCompleted`).
+        case attached(AppProcess)
+        /// The app's process is not stopped for this scene (`stopDeferred`).
+        case stopDeferred
         case spawnFailed(HostError)
         case stored
         case storeFailed(HostError)

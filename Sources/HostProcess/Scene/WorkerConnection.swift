@@ -12,6 +12,8 @@ package final class WorkerConnection: Sendable {
     /// What the worker did, as the scene is told.
     package enum Event: Sendable {
         case message(WorkerMessage)
+        /// A message about one scene of an app process (a tagged frame, `SceneTag`).
+        case sceneMessage(String, WorkerMessage)
         /// The worker broke the framing: an oversized or unreadable frame.
         case violation(String, ProtocolError.Code)
         /// Its stdout reached EOF while it was not seen dead.
@@ -31,6 +33,8 @@ package final class WorkerConnection: Sendable {
 
     package let scene: String
     package let child: ChildProcess
+    /// The worker carries the scenes of one app: its frames may be tagged with their scene.
+    package let carriesScenes: Bool
     private let forwardsStderr: Bool
     private let decoder: Locked<FrameDecoder>
     /// The last bytes it wrote on stderr, for the error its death gives (only the loop
@@ -55,9 +59,17 @@ package final class WorkerConnection: Sendable {
         }
     }
 
-    package init(scene: String, child: ChildProcess, maximumFrameSize: Int, forwardsStderr: Bool) {
+    /// `carriesScenes`: an app process's (its frames are tagged with their scene).
+    package init(
+        scene: String,
+        child: ChildProcess,
+        maximumFrameSize: Int,
+        forwardsStderr: Bool,
+        carriesScenes: Bool = false
+    ) {
         self.scene = scene
         self.child = child
+        self.carriesScenes = carriesScenes
         self.forwardsStderr = forwardsStderr
         self.decoder = Locked(FrameDecoder(maximumFrameSize: maximumFrameSize))
     }
@@ -77,11 +89,20 @@ package final class WorkerConnection: Sendable {
         )
     }
 
-    /// Writes `commands` as frames, all or nothing.
-    package func write(_ commands: [HostCommand]) -> WriteOutcome {
+    /// Writes `commands` as frames, all or nothing; in an app process, each request tagged
+    /// with `scene` (the handshake is the process's).
+    package func write(_ commands: [HostCommand], scene: String? = nil) -> WriteOutcome {
         let frames = scratch.withLock { buffer in
             buffer.removeAll(keepingCapacity: true)
-            for command in commands { command.encode(into: &buffer) }
+            for command in commands {
+                guard let scene, case .request = command else {
+                    command.encode(into: &buffer)
+                    continue
+                }
+                var frame: [UInt8] = []
+                command.encode(into: &frame)
+                SceneTag.append(frame, scene: scene, to: &buffer)
+            }
             return buffer
         }
         do {
@@ -120,6 +141,13 @@ package final class WorkerConnection: Sendable {
                     return false
                 case .frame(let bytes):
                     do throws(ProtocolError) {
+                        if carriesScenes, SceneTag.isTagged(bytes) {
+                            guard let (scene, body) = SceneTag.split(bytes) else {
+                                throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
+                            }
+                            deliver(self, .sceneMessage(scene, try WorkerMessage(frame: body)))
+                            return true
+                        }
                         deliver(self, .message(try WorkerMessage(frame: bytes)))
                         return true
                     } catch {

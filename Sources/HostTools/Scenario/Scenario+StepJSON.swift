@@ -62,6 +62,7 @@ extension Scenario.Step {
                 if let height = launch.height { object["height"] = .int(height) }
                 if let tabs = launch.tabs { object["tabs"] = .array(tabs.map { .string($0) }) }
                 if let style = launch.style { object["style"] = .string(style.rawValue) }
+                if let app = launch.app { object["app"] = .string(app) }
             case .push(let viewController, let payload):
                 object["vc"] = .string(viewController)
                 if let payload { object["payload"] = payload }
@@ -101,7 +102,7 @@ extension Scenario.Step {
             case .user(let action):
                 object.merge(action.fields) { _, new in new }
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
-                .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:
+                .memoryWarning, .windowMemoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:
                 break
             }
         case .waitFor(let scene, let condition, let timeout):

@@ -207,7 +207,7 @@ extension Scenario {
                 }
                 style = known
             }
-            let launch = LaunchParameters(
+            var launch = LaunchParameters(
                 url: try fields.string("url"),
                 width: try fields.int("width", minimum: 1),
                 height: try fields.int("height", minimum: 1),
@@ -215,6 +215,7 @@ extension Scenario {
                 tabs: try fields.names("tabs"),
                 style: style
             )
+            launch.app = try fields.string("app")
             if launch.tabs != nil, fields.raw("root") != nil {
                 throw fields.error("takes \"root\" or \"tabs\", not both (the first tab's root is the root)")
             }

@@ -97,10 +97,10 @@ extension Drawing {
             out += "<g class=\"marker \(marker.event.rawValue)\">"
             out += "<title>\(escape("\(marker.detail) @ \(formatTime(marker.time))"))</title>"
             switch marker.event {
-            case .spawned: spawnedGlyph(x: px, cy: glyphY)
+            case .spawned, .attached: spawnedGlyph(x: px, cy: glyphY)
             case .suspended: suspendedGlyph(x: px, cy: glyphY)
             case .resumed: resumedGlyph(x: px, cy: glyphY)
-            case .exited: exitedGlyph(x: px, cy: glyphY)
+            case .exited, .detached: exitedGlyph(x: px, cy: glyphY)
             }
             out += "</g>\n"
         }
@@ -174,10 +174,10 @@ extension Drawing {
     /// How far a process marker's glyph reaches either side of its time, halo included.
     package static func glyphHalfWidth(_ event: TraceEvent.ProcessEvent) -> Double {
         switch event {
-        case .spawned: 4.5
+        case .spawned, .attached: 4.5
         case .suspended: 5
         case .resumed: 5.5
-        case .exited: 6
+        case .exited, .detached: 6
         }
     }
 

@@ -357,7 +357,7 @@ private struct TrackBuilder {
             )
             track.processMarkers.append(marker)
             switch what {
-            case .spawned:
+            case .spawned, .attached:
                 closeSuspension(at: event.time)
                 closeWorker(at: event.time, exit: nil)
                 openWorker = WorkerSpan(pid: event.pid, start: event.time, end: event.time, exit: nil)
@@ -366,7 +366,7 @@ private struct TrackBuilder {
                 openSuspension = SuspensionSpan(pid: event.pid, start: event.time, end: event.time, isOpen: true)
             case .resumed:
                 closeSuspension(at: event.time)
-            case .exited:
+            case .exited, .detached:
                 closeSuspension(at: event.time)
                 if openWorker == nil {
                     // The trace began with this worker already running.

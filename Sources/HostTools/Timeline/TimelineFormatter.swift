@@ -29,10 +29,10 @@ public enum TimelineFormatter {
             output += "\nscene \(scene)\n"
             var pid: Int32?
             for event in byScene[scene] ?? [] {
-                if event.processEvent == .spawned { pid = event.pid }
+                if event.processEvent == .spawned || event.processEvent == .attached { pid = event.pid }
                 let pidColumn = pad(pid.map { "pid \($0)" } ?? "", 9)
                 output += "  \(time(event))  \(pidColumn)  \(describe(event))\n"
-                if event.processEvent == .exited { pid = nil }
+                if event.processEvent == .exited || event.processEvent == .detached { pid = nil }
             }
         }
         return output

@@ -76,6 +76,15 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     /// A silent push for a running app (c20): `didReceiveRemoteNotification`, in any attached
     /// state (the background included).
     case remoteNotification
+    /// A new scene connects in its app's running process (real-ios-orders-3 c13): no launch,
+    /// `configurationForConnecting` first, then the scene's connect.
+    case connectInProcess
+    /// A scene whose session connected before reconnects in its app's running process (c15):
+    /// `willConnectTo` first, with no launch and no `configurationForConnecting`.
+    case reconnectInProcess
+    /// An app process's memory warning reaches another of its windows (c14): that scene's
+    /// loaded controllers, root first; the app delegate heard of it once already.
+    case windowMemoryWarning
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -192,6 +201,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .quickAction: return .callback(.performActionFor)
         case .openNotification: return .callback(.userNotificationCenterDidReceive)
         case .remoteNotification: return .callback(.didReceiveRemoteNotification)
+        case .connectInProcess: return .callback(.configurationForConnecting)
+        case .reconnectInProcess: return .callback(.willConnectTo)
+        case .windowMemoryWarning: return .callback(.didReceiveMemoryWarning, vc: stack.first ?? "")
         }
     }
 
@@ -301,8 +313,31 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
                 + [.oneOf([Self.snapshotTraitFlips(context.allControllers), []])]
         case .appTerminate:
             return [.state(from: .background, to: .unattached)]
+        case .connectInProcess:
+            return [.oneOf([Self.storyboardRootSteps, []])] + Self.connectSteps
+        case .reconnectInProcess:
+            return Array(Self.connectSteps.dropFirst())
+        case .windowMemoryWarning:
+            return context.allControllers.dropFirst().map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
         }
     }
+
+    /// A storyboard root is made (and wakes) before `willConnectTo`, and loads after it.
+    static let storyboardRootSteps: [ExpectedStep] = [
+        .callback(.initWithCoder, .newController), .callback(.awakeFromNib, .newController),
+    ]
+
+    /// A scene's connect, from `willConnectTo` to its first appearance or its entry to the
+    /// background: the end of every scene-based launch, and all of a connect in a running process.
+    static let connectSteps: [ExpectedStep] = [
+        .callback(.willConnectTo),
+        .callback(.loadView, .newController),
+        .callback(.viewDidLoad, .top),
+        .oneOf([
+            firstAppearanceSteps(from: .unattached, controller: .top),
+            enterBackgroundSteps(from: .unattached),
+        ]),
+    ]
 
     /// A dark scene that went to the background: UIKit snapshots it for the app switcher in
     /// both appearances, so every loaded controller's traits flip to light and back
@@ -338,19 +373,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     private static func launchSteps(in context: Context) -> [ExpectedStep] {
         // The root's name is unknown until its loadView: later steps use `.top`.
         // A storyboard root is made (and wakes) before willConnectTo, and loads after it.
-        let storyboardRoot: [ExpectedStep] = [
-            .callback(.initWithCoder, .newController), .callback(.awakeFromNib, .newController),
-        ]
+        let storyboardRoot = storyboardRootSteps
         let storyboard: ExpectedStep = .oneOf([storyboardRoot, []])
-        let connectTail: [ExpectedStep] = [
-            .callback(.willConnectTo),
-            .callback(.loadView, .newController),
-            .callback(.viewDidLoad, .top),
-            .oneOf([
-                firstAppearanceSteps(from: .unattached, controller: .top),
-                enterBackgroundSteps(from: .unattached),
-            ]),
-        ]
+        let connectTail = connectSteps
         // After another step the storyboard's is optional; a branch of its own starts with it
         // or without it (a branch is chosen by its first step).
         let sceneTail: [ExpectedStep] = [storyboard] + connectTail
@@ -484,6 +509,9 @@ extension LifecycleAtom {
         case .quickAction: [.foreground, .lifecycle(.scene)]
         case .openNotification: [.foreground]
         case .remoteNotification: [.attached]
+        // The trace checker also asks for a process the scene shares with its app's others.
+        case .connectInProcess, .reconnectInProcess: [.activation([.unattached])]
+        case .windowMemoryWarning: [.attached]
         // The host brings a background scene forward first (choice).
         case .openURL, .continueUserActivity: [.foreground, .lifecycle(.scene)]
         case .discardedSessions: [.attached, .lifecycle(.scene)]

@@ -83,6 +83,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
                 OperationField("lifecycle", .string(nonEmpty: true), placeholder: "scene|app"),
                 OperationField("tabs", .names, placeholder: "NAME,…"),
                 OperationField("style", .string(nonEmpty: true), placeholder: "light|dark"),
+                OperationField("app", .string(nonEmpty: true), placeholder: "NAME"),
             ]
         case .push:
             [

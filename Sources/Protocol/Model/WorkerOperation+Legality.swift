@@ -17,6 +17,7 @@ extension WorkerOperation {
         case .pop: [.pop]
         case .resize: [.sizeChange]
         case .memoryWarning: [.memoryWarning]
+        case .windowMemoryWarning: [.windowMemoryWarning]
         case .notify: [.notification]
         case .beginBackgroundTask: [.beginBackgroundTask]
         case .endBackgroundTask: [.endBackgroundTask]

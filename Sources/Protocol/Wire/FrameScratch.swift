@@ -48,7 +48,7 @@ enum FrameScratch {
                     writer.literal(#","height":"#)
                     writer.int(height)
                 case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect,
-                    .terminate, .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask,
+                    .terminate, .pop, .memoryWarning, .windowMemoryWarning, .beginBackgroundTask, .endBackgroundTask,
                     .expireBackgroundTask, .tap, .dismiss, .inspect, .popToRoot:
                     break
                 case .push, .connect, .notify, .openURL, .continueUserActivity, .didDiscardSceneSessions, .user,

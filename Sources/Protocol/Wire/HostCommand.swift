@@ -40,6 +40,10 @@ public enum WorkerOperation: Sendable, Hashable {
     case resize(width: Int, height: Int)
     /// `{"op":"memoryWarning"}`
     case memoryWarning
+    /// `{"op":"windowMemoryWarning"}`: the memory warning of an app process reaches one more of
+    /// its windows: that scene's loaded controllers, and not the app delegate, which heard of
+    /// it once with the first window's `memoryWarning` (real-ios-orders-3 c14).
+    case windowMemoryWarning
     /// `{"op":"notify","name":"sync","value":3}`
     case notify(name: String, value: JSONValue)
     /// `{"op":"beginBackgroundTask"}`
@@ -92,6 +96,10 @@ public enum WorkerOperation: Sendable, Hashable {
     /// `{"op":"inspect"}`: the reply's result is the visible tree (`VisibleTree`). No callback.
     case inspect
 
+    /// What a worker that carries several scenes of one app (`SceneTag`) answers a
+    /// `disconnect` or `terminate` with when the scene leaves and the process runs on.
+    public static let detachedReply: JSONValue = .string("detached")
+
     /// The `op` string on the wire.
     public var name: String {
         switch self {
@@ -107,6 +115,7 @@ public enum WorkerOperation: Sendable, Hashable {
         case .pop: "pop"
         case .resize: "resize"
         case .memoryWarning: "memoryWarning"
+        case .windowMemoryWarning: "windowMemoryWarning"
         case .notify: "notify"
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"

@@ -12,6 +12,7 @@ enum OperationKind: String, CaseIterable {
     case pop
     case resize
     case memoryWarning
+    case windowMemoryWarning
     case notify
     case beginBackgroundTask
     case endBackgroundTask
@@ -52,6 +53,7 @@ enum OperationKind: String, CaseIterable {
         case .terminate: .terminate
         case .pop: .pop
         case .memoryWarning: .memoryWarning
+        case .windowMemoryWarning: .windowMemoryWarning
         case .beginBackgroundTask: .beginBackgroundTask
         case .endBackgroundTask: .endBackgroundTask
         case .expireBackgroundTask: .expireBackgroundTask

@@ -307,7 +307,7 @@ extension WorkerOperation {
             JSONWriter.appendLiteral(completes ? #","completes":true"# : #","completes":false"#, to: &buffer)
         case .activate, .deactivate, .enterBackground, .enterForeground, .stateRestoration, .disconnect, .terminate,
             .pop, .memoryWarning, .beginBackgroundTask, .endBackgroundTask, .expireBackgroundTask, .dismiss, .tap,
-            .inspect, .popToRoot:
+            .inspect, .popToRoot, .windowMemoryWarning:
             break
         case .user(let action):
             for (key, value) in action.fields.sorted(by: { $0.key < $1.key }) {

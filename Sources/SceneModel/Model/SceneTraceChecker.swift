@@ -80,8 +80,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private var owedNotifications = OwedNotifications()
     /// The rules of the app's own changes (AppOriginRules.swift).
     private var appOrigin = AppOriginRules()
-    /// `didFinishLaunching` ran in the current process.
+    /// `didFinishLaunching` ran in the current process (or the scene attached to its app's
+    /// running process, which had).
     private var hasLaunched = false
+    /// The current process carries the scenes of one app (`spawned` or `attached` named it):
+    /// scenes connect in it and leave it, and its memory warnings reach every window.
+    private var inAppProcess = false
     /// The controllers have begun appearing in the current process (first appearance ran).
     private var hasAppeared = false
     private var backgroundTask = BackgroundTaskState.none
@@ -154,7 +158,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private mutating func apply(_ event: TraceEvent, callback: CallbackName?) throws(LifecycleViolation) {
         if isDiscarded {
             // Only a new worker may follow: it opens a new session under the same name.
-            guard event.kind == .process, event.processEvent == .spawned else {
+            guard event.kind == .process, event.processEvent == .spawned || event.processEvent == .attached else {
                 throw violation(event, expected: "no further event but process spawned (the session was discarded)")
             }
             isDiscarded = false
@@ -392,7 +396,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     private mutating func applyProcessEvent(_ event: TraceEvent) throws(LifecycleViolation) {
         guard let processEvent = event.processEvent else {
-            throw violation(event, expected: "a process event (spawned, suspended, resumed or exited)")
+            throw violation(event, expected: "a process event (spawned, attached, suspended, resumed, detached or exited)")
         }
         if processEvent != .spawned, let pid = event.pid, let livePid, pid != livePid {
             throw violation(event, expected: "process \(processEvent) of pid \(livePid), the worker spawned last")
@@ -411,6 +415,27 @@ public struct SceneTraceChecker: Sendable, Equatable {
             processState = .launching
             livePid = event.pid
             lifecycle = .scene
+            inAppProcess = event.app != nil
+        case .attached:
+            guard !processState.isAlive else {
+                throw violation(event, expected: "process exited or detached before the scene attached again")
+            }
+            guard activation == .unattached, event.app != nil else {
+                throw violation(event, expected: "an unattached scene attaching to a named app's process")
+            }
+            processState = .launching
+            livePid = event.pid
+            lifecycle = .scene
+            hasLaunched = true
+            inAppProcess = true
+        case .detached:
+            guard inAppProcess, processState.isAlive, shutdown == .disconnected, !isInsideAtom else {
+                throw violation(
+                    event,
+                    expected: "callback sceneDidDisconnect and every deinit of a scene in an app process before process detached"
+                )
+            }
+            forgetProcess()
         case .suspended:
             // Mid-atom first: the steps still owed say most about what went wrong.
             guard !isInsideAtom else {
@@ -441,27 +466,34 @@ public struct SceneTraceChecker: Sendable, Equatable {
             try checkExit(event)
             // The process is gone with everything in it; the session (and `sessionExists`)
             // stays, and the activation waits for the host's state event to `unattached`.
-            processState = .terminated
-            livePid = nil
-            progress = AtomProgress()
-            appOrigin.reset()
-            stack = []
-            needsLayout = []
-            presentations = []
-            tabCount = 0
-            selectedTab = 0
-            tabStacks = []
-            tabNeedsLayout = []
-            children = []
-            tabChildren = []
-            isAddingChild = false
-            pendingChildDeinits = 0
-            hasLaunched = false
-            hasAppeared = false
-            backgroundTask = .none
-            hasBegunBackgroundTask = false
-            shutdown = .none
+            forgetProcess()
         }
+    }
+
+    /// The scene has no process any more (it exited, or the scene left its app's process):
+    /// everything the process held of it is gone.
+    private mutating func forgetProcess() {
+        processState = .terminated
+        livePid = nil
+        progress = AtomProgress()
+        appOrigin.reset()
+        stack = []
+        needsLayout = []
+        presentations = []
+        tabCount = 0
+        selectedTab = 0
+        tabStacks = []
+        tabNeedsLayout = []
+        children = []
+        tabChildren = []
+        isAddingChild = false
+        pendingChildDeinits = 0
+        hasLaunched = false
+        hasAppeared = false
+        backgroundTask = .none
+        hasBegunBackgroundTask = false
+        shutdown = .none
+        inAppProcess = false
     }
 
     /// Any reason may cut an atom short, except the two clean exits, which must follow
@@ -523,6 +555,17 @@ public struct SceneTraceChecker: Sendable, Equatable {
     private func mayStart(_ atom: LifecycleAtom, in snapshot: SceneSnapshot) -> Bool {
         guard processState == .launching || processState == .running else { return false }
         guard hasLaunched else { return atom == .launch }
+        switch atom {
+        case .connectInProcess, .reconnectInProcess:
+            // Only in an app's process, into a scene that is not connected yet; a session that
+            // connected before reconnects without `configurationForConnecting` (c15).
+            return inAppProcess && shutdown == .none && (atom == .reconnectInProcess) == sessionExists
+                && atom.mayStart(in: snapshot)
+        case .windowMemoryWarning:
+            guard inAppProcess else { return false }
+        default:
+            break
+        }
         guard shutdown == .none, atom != .launch else { return false }
         return atom.mayStart(in: snapshot)
     }

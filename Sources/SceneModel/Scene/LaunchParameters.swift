@@ -27,6 +27,10 @@ public struct LaunchParameters: Sendable, Hashable {
     /// (`{"actionIdentifier":…,"userInfo":…}`). Not kept for a restart.
     public var shortcutItem: JSONValue?
     public var notificationResponse: JSONValue?
+    /// The app the scene belongs to (`connect … "app"`): scenes of one app share one worker
+    /// process, as an iOS app's windows share one process (real-ios-orders-3 c13–c15). nil:
+    /// the scene has a worker process of its own (the default).
+    public var app: String?
 
     /// Launch parameters; all nil: a plain launch.
     public init(
@@ -54,6 +58,12 @@ public struct LaunchParameters: Sendable, Hashable {
         if (width == nil) != (height == nil) { return "connect needs both \"width\" and \"height\", or neither" }
         if let width, let height, width <= 0 || height <= 0 { return "connect needs a positive width and height" }
         if url?.isEmpty == true { return "connect needs a non-empty \"url\"" }
+        if let app, !SceneSession.isValidIdentifier(app) {
+            return "connect needs \"app\" to be a name as a scene's is (letters, digits, '.', '-', '_'; at most 64)"
+        }
+        if app != nil, lifecycle == .app {
+            return "an app process carries scenes: \"app\" needs the scene-based lifecycle"
+        }
         if let tabs {
             if tabs.isEmpty || tabs.contains(where: \.isEmpty) {
                 return "connect needs \"tabs\" to be a non-empty list of non-empty names"

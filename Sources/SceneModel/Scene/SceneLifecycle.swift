@@ -168,6 +168,8 @@ package struct SceneLifecycle: Sendable {
             return .perform([.send(.resize(width: width, height: height))])
         case .memoryWarning:
             return .perform([.send(.memoryWarning)])
+        case .windowMemoryWarning:
+            return .perform([.send(.windowMemoryWarning)])
         case .notify(let name, let value):
             if process == .suspended {
                 if let full = queueRefusal(name: name, value: value) { return .refuse(full) }
@@ -328,7 +330,7 @@ package struct SceneLifecycle: Sendable {
             stack = Array(stack.prefix(1))
             containment.popped(stackCount: stack.count)
         case .disconnect, .terminate, .stateRestoration, .resize, .memoryWarning, .notify, .expireBackgroundTask,
-            .tap, .didDiscardSceneSessions, .user, .inspect, .remoteNotification:
+            .tap, .didDiscardSceneSessions, .user, .inspect, .remoteNotification, .windowMemoryWarning:
             break
         }
     }

@@ -40,7 +40,9 @@ extension SceneMachine {
     /// comes back as an event.
     package enum Action: Sendable {
         /// Start the worker on the blocking thread; answer with `spawnCompleted` or `spawnFailed`.
-        case spawn(argv: [String])
+        /// `app`: the app the worker is for (`connect`'s `app`); when that app's process runs
+        /// already, the scene joins it instead: answer with `attachCompleted`.
+        case spawn(argv: [String], app: String?)
         /// Write these frames to the worker's stdin, all or nothing; a closed pipe is reported
         /// as `pipeClosed(.stdin)`, a full backlog as `writeFailed`.
         case write([HostCommand])
@@ -75,6 +77,8 @@ extension SceneMachine {
         case returnDiscards([String])
         /// The app asked for another scene, or for a scene's destruction: the host carries it out.
         case appSceneRequest(AppChange)
+        /// The scene left its app's process, which runs on (`detached`): the shell lets go of it.
+        case leaveAppProcess
     }
 
     /// The limits the machine enforces, taken from the host's configuration.

@@ -21,6 +21,9 @@ extension SceneMachine {
         case recordInTurn(TraceEvent, CallerID?)
         /// Resume the caller: everything queued before it is done.
         case settle(CallerID)
+        /// Another scene of the app resumed the app's process: deliver what was queued for
+        /// this scene while it was suspended.
+        case deliverQueuedNotifications
     }
 
     /// What the step in flight waits for.

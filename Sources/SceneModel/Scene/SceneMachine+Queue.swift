@@ -133,6 +133,9 @@ extension SceneMachine {
             if let caller { output.append(.resume(caller, .success(()))) }
         case .settle(let caller):
             output.append(.resume(caller, .success(())))
+        case .deliverQueuedNotifications:
+            guard lifecycle.process == .running, worker?.pid != nil else { return }
+            inFlight = InFlight(work: work, steps: [.deliverQueuedNotifications])
         case .expireBackgroundTask:
             guard expirationDue else { return }
             expirationDue = false

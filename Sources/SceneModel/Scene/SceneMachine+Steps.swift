@@ -165,8 +165,10 @@ extension SceneMachine {
         lifecycle.launching(root: root)
         lastArgv = argv
         worker = WorkerProcessMachine(argv: argv)
+        appName = inFlight.map { launchParameters(for: $0.work).app } ?? lastLaunch.app
+        worker!.isShared = appName != nil
         setWait(.spawn)
-        output.append(.spawn(argv: argv))
+        output.append(.spawn(argv: argv, app: appName))
     }
 
     /// The step watchdog fired.

@@ -268,6 +268,11 @@ extension SceneMachine {
             violation("reply to unknown request \(requestID)")
             return
         }
+        // A disconnect or terminate of a scene in its app's process, which runs on.
+        if worker!.isShared, result == Self.detachedReply, case .exit(requestID, _, _)? = inFlight?.wait {
+            detach()
+            return
+        }
         guard case .reply(requestID, let operation)? = inFlight?.wait else { return }
         cancel(.step)
         setWait(.none)

@@ -37,6 +37,9 @@ package struct SceneMachine: Sendable {
     package var lastConnectedArgv: [String]?
     /// The last connect's launch parameters, for a restart.
     var lastLaunch = LaunchParameters()
+    /// The app whose process the current (or last) worker is (`LaunchParameters.app`); nil: a
+    /// process of the scene's own.
+    package internal(set) var appName: String?
     /// The scene as it was before the launch in flight, for a spawn that fails: then no
     /// worker ran, and the launch is undone (the session it stored included).
     var beforeLaunch: (lifecycle: SceneLifecycle, session: SceneSession?, lastArgv: [String]?)?
@@ -268,8 +271,30 @@ package struct SceneMachine: Sendable {
         beforeLaunch = nil
         let deferred = worker.spawned(pid: pid)
         self.worker = worker
-        record(TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv))
+        record(
+            TraceEvent(kind: .process, scene: id, processEvent: .spawned, pid: pid, argv: worker.argv, app: appName)
+        )
         for signal in deferred { output.append(.signal(signal)) }
+        writeConnect(handshake: true, discarded: discarded)
+        return finishEvent()
+    }
+
+    /// The scene joined its app's running process `pid` (the `spawn` found it running): the
+    /// scene connects there, with no handshake and no launch (real-ios-orders-3 c13, c15).
+    package mutating func attachCompleted(pid: Int32) -> [Action] {
+        guard var worker, worker.pid == nil else { return finishEvent() }
+        beforeLaunch = nil
+        let deferred = worker.spawned(pid: pid)
+        worker.attachedToRunningProcess()
+        self.worker = worker
+        record(TraceEvent(kind: .process, scene: id, processEvent: .attached, pid: pid, app: appName))
+        for signal in deferred { output.append(.signal(signal)) }
+        writeConnect(handshake: false, discarded: [])
+        return finishEvent()
+    }
+
+    /// Writes the launch's `connect` (after the `hello` of a new process, when `handshake`).
+    private mutating func writeConnect(handshake: Bool, discarded: [String]) {
         if var flight = inFlight, flight.wait == .spawn, let launch = flight.launch {
             let session = self.session ?? SceneSession(identifier: id)
             var options = ConnectOptions(
@@ -297,11 +322,11 @@ package struct SceneMachine: Sendable {
             }
             let operation = WorkerOperation.connect(options)
             let requestID = self.worker!.register(operation.name)
+            let request = HostCommand.request(id: requestID, operation)
             output.append(
-                .write([
-                    .hello(protocolVersion: ProtocolVersion.current, lifecycle: asked),
-                    .request(id: requestID, operation),
-                ])
+                .write(
+                    handshake ? [.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request] : [request]
+                )
             )
             arm(.step, after: configuration.launchLimit)
             flight.wait = .reply(id: requestID, operation)
@@ -309,7 +334,6 @@ package struct SceneMachine: Sendable {
         } else if !discarded.isEmpty {
             output.append(.returnDiscards(discarded))
         }
-        return finishEvent()
     }
 
     /// No worker started (a path that is not there or not executable, the process limit):

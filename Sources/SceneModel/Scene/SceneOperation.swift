@@ -23,6 +23,10 @@ public enum SceneOperation: Sendable, Hashable {
     case pop
     case resize(width: Int, height: Int)
     case memoryWarning
+    /// The memory warning of an app process reaches another of its windows: that scene's
+    /// loaded controllers, not the app delegate (the host sends it after a `memoryWarning` of
+    /// one of the app's scenes, c14). Judged as a `memoryWarning`.
+    case windowMemoryWarning
     case notify(name: String, value: JSONValue)
     case beginBackgroundTask
     case endBackgroundTask
@@ -87,7 +91,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .push: .push
         case .pop: .pop
         case .resize: .resize
-        case .memoryWarning: .memoryWarning
+        case .memoryWarning, .windowMemoryWarning: .memoryWarning
         case .notify: .notify
         case .beginBackgroundTask: .beginBackgroundTask
         case .endBackgroundTask: .endBackgroundTask

@@ -49,6 +49,9 @@ package struct WorkerProcessMachine: Sendable {
     package var appChangeTab: Int?
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     package var closedPipe: SceneMachine.Pipe?
+    /// The process carries the scenes of one app (`connect`'s `app`), this one among them: a
+    /// disconnect may leave it running, and its stops, continues and death are the app's.
+    package var isShared = false
 
     package init(argv: [String]) {
         self.argv = argv
@@ -88,6 +91,19 @@ package struct WorkerProcessMachine: Sendable {
 
     package mutating func requestCallbackArrived() {
         requestStarted = true
+    }
+
+    /// The scene joined its app's process, which said `ready` long ago: no handshake.
+    package mutating func attachedToRunningProcess() {
+        sawReady = true
+        isShared = true
+    }
+
+    /// Another scene of the app's process killed it with `reason`: its death has that reason
+    /// here too (unless this scene had one of its own).
+    package mutating func adoptKillReason(_ reason: TerminationReason, onPurpose: Bool) {
+        if killReason == nil { killReason = reason }
+        if onPurpose { endsOnPurpose = true }
     }
 
     /// The first `ready`: true; a second one is a violation (false).

@@ -57,6 +57,7 @@ extension TraceEvent {
             Self.appendInteger(Int(status), to: &buffer)
         }
         Self.appendField(#","signal":"#, signal, to: &buffer)
+        Self.appendField(#","app":"#, app, to: &buffer)
         if silent == true { buffer.append(contentsOf: #","silent":true"#.utf8) }
         if let argv {
             buffer.append(contentsOf: #","argv":"#.utf8)
@@ -176,7 +177,8 @@ extension TraceEvent {
             argv: try reader.strings("argv"),
             silent: try reader.bool("silent"),
             tab: try reader.integer("tab"),
-            tabCount: try reader.integer("tabs")
+            tabCount: try reader.integer("tabs"),
+            app: try reader.string("app")
         )
 
         // The fields without which the event says nothing.

@@ -30,6 +30,7 @@ public struct TraceEvent: Sendable, Hashable {
         package var silent: Bool?
         package var tab: Int?
         package var tabCount: Int?
+        package var app: String?
     }
 
     package final class Storage: @unchecked Sendable {
@@ -62,6 +63,11 @@ public struct TraceEvent: Sendable, Hashable {
     /// The `event` field of `process` events.
     public enum ProcessEvent: String, Sendable, Hashable, CaseIterable {
         case spawned, suspended, resumed, exited
+        /// The scene joined its app's running process (an app process, `connect`'s `app`):
+        /// it connects there without a launch.
+        case attached
+        /// The scene's disconnect ended; its app's process runs on without it.
+        case detached
     }
 
     /// Strictly increasing from 1 over the whole trace.
@@ -183,6 +189,13 @@ public struct TraceEvent: Sendable, Hashable {
         set { uniqueStorage().fields.tabCount = newValue }
     }
 
+    /// For `spawned` and `attached`: the app whose process it is (`connect`'s `app`), when
+    /// the process carries the scenes of one app.
+    public var app: String? {
+        get { storage.fields.app }
+        set { uniqueStorage().fields.app = newValue }
+    }
+
     public init(
         seq: Int = 0,
         time: Double = 0,
@@ -207,7 +220,8 @@ public struct TraceEvent: Sendable, Hashable {
         argv: [String]? = nil,
         silent: Bool? = nil,
         tab: Int? = nil,
-        tabCount: Int? = nil
+        tabCount: Int? = nil,
+        app: String? = nil
     ) {
         storage = Storage(
             Fields(
@@ -234,7 +248,8 @@ public struct TraceEvent: Sendable, Hashable {
                 argv: argv,
                 silent: silent,
                 tab: tab,
-                tabCount: tabCount
+                tabCount: tabCount,
+                app: app
             )
         )
     }

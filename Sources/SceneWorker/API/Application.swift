@@ -220,7 +220,9 @@ public final class Application {
 
     private(set) var task: Task?
     private var lastIdentifier = 0
-    private let sink: CallbackSink?
+    /// Where the application reports: the sink of the session it runs for (in an app process,
+    /// the session of the scene whose request runs).
+    var sink: CallbackSink?
     /// The session whose scene this application runs: it checks and reports the app's own
     /// background tasks. nil for an application without a session (nothing is connected).
     weak var changeHandler: WorkerSession?

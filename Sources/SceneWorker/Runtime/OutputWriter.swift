@@ -26,6 +26,18 @@ final class OutputWriter {
         }
     }
 
+    /// Encodes every message `sink` holds into the pending buffer, each tagged with `scene`
+    /// (a scene of an app process, `SceneTag`).
+    func take(from sink: CallbackSink, scene: String) {
+        sink.drain { message in
+            tagScratch.removeAll(keepingCapacity: true)
+            message.encode(into: &tagScratch)
+            SceneTag.append(tagScratch, scene: scene, to: &pending)
+        }
+    }
+
+    private var tagScratch: [UInt8] = []
+
     /// Appends raw bytes (only `--garbage` needs this).
     func appendRaw(_ bytes: some Sequence<UInt8>) {
         pending.append(contentsOf: bytes)

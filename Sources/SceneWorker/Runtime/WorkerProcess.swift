@@ -34,9 +34,17 @@ enum WorkerProcess {
 
         var decoder = FrameDecoder()
         var garbagePending = faults.garbageAfterHandshake
+        // Made at the first tagged frame: the host runs several scenes of one app here.
+        var appProcess: WorkerAppProcess?
+        let outputs = SessionOutputs(
+            drain: {
+                if let appProcess { appProcess.drain(into: output) } else { output.take(from: session.sink) }
+            },
+            exitStatus: { appProcess?.exitStatus ?? session.exitStatus }
+        )
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
-            let count = readSome(into: buffer, session: session, output: output, runLoopTurn: app.runLoopTurn)
+            let count = readSome(into: buffer, session: session, output: output, outputs: outputs, runLoopTurn: app.runLoopTurn)
             if count == 0 {
                 // EOF: the host closed our stdin (or is gone). Any unterminated tail is dropped.
                 output.flush()
@@ -47,19 +55,25 @@ enum WorkerProcess {
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { piece in
                 switch piece {
                 case .frame(let frame):
-                    session.handleFrame(frame)
+                    if SceneTag.isTagged(frame), let (scene, body) = SceneTag.split(frame) {
+                        let process = appProcess ?? WorkerAppProcess(primary: session)
+                        appProcess = process
+                        process.handleFrame(scene: scene, body: body)
+                    } else {
+                        session.handleFrame(frame)
+                    }
                 case .oversized(let length):
                     session.handleOversizedFrame(length: length)
                 }
-                output.take(from: session.sink)
+                outputs.drain()
                 if garbagePending, session.phase == .running {
                     garbagePending = false
                     output.appendRaw(FaultPlan.garbageLine.utf8)
                 }
-                return session.exitStatus == nil
+                return outputs.exitStatus() == nil
             }
             output.flush()
-            if let status = session.exitStatus {
+            if let status = outputs.exitStatus() {
                 exit(status)
             }
         }
@@ -107,6 +121,7 @@ enum WorkerProcess {
         into buffer: UnsafeMutableRawBufferPointer,
         session: WorkerSession,
         output: OutputWriter,
+        outputs: SessionOutputs,
         runLoopTurn: (@MainActor @Sendable () -> Int32?)?
     ) -> Int {
         // Whether main-queue work may be waiting: whenever the wait said so. Work queued while
@@ -122,9 +137,9 @@ enum WorkerProcess {
                 session.beginMainQueueTurn()
                 if csh_main_queue_run_pending() != 0 {
                     session.backgroundTimers.appCodeRan()
-                    output.take(from: session.sink)
+                    outputs.drain()
                     output.flush()
-                    if let status = session.exitStatus {
+                    if let status = outputs.exitStatus() {
                         exit(status)
                     }
                 }
@@ -142,11 +157,9 @@ enum WorkerProcess {
                     suspendable: session.isSuspendable
                 )
                 timeout = next ?? -1
-                if !session.sink.messages.isEmpty {
-                    output.take(from: session.sink)
-                    output.flush()
-                    if let status = session.exitStatus { exit(status) }
-                }
+                outputs.drain()
+                output.flush()
+                if let status = outputs.exitStatus() { exit(status) }
             }
             // A request and work both waiting: the request first (the work runs next turn),
             // so an app whose main-queue work queues more forever still serves the host.
@@ -172,6 +185,13 @@ enum WorkerProcess {
                 return 0
             }
         }
+    }
+
+    /// How the run loop writes what the sessions recorded, and learns that one of them ends
+    /// the process: the process's one session's, or every scene's of an app process.
+    struct SessionOutputs {
+        let drain: @MainActor () -> Void
+        let exitStatus: @MainActor () -> Int32?
     }
 
     /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it

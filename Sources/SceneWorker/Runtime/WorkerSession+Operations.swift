@@ -38,15 +38,18 @@ extension WorkerSession {
         case .stateRestoration:
             return lifecycle == .app ? appSaveState() : stateRestorationActivity()
         case .disconnect:
-            didDisconnect()
-            guard let scene else { break }
-            // The shown stack first, then each other loaded tab's, in tab order (choice).
-            scene.window.rootViewController.releaseAllTopFirst()
-            for tab in scene.window.tabBarController?.otherLoadedTabs ?? [] { tab.releaseAllTopFirst() }
+            didDisconnectAndRelease()
+            // In an app process the scene leaves, and the process runs on (c15).
+            if appProcess != nil { return detach() }
         case .terminate:
             if lifecycle == .app {
                 appWillTerminate()
                 break
+            }
+            // The app's other scenes go first; its last one ends the process (c13).
+            if let appProcess, appProcess.hasOtherScenes(than: self) {
+                didDisconnectAndRelease()
+                return detach()
             }
             didDisconnect()
             sink.report(.applicationWillTerminate)
@@ -61,6 +64,10 @@ extension WorkerSession {
         case .memoryWarning:
             sink.report(.applicationDidReceiveMemoryWarning)
             applicationDelegate?.applicationDidReceiveMemoryWarning(application)
+            for controller in scene?.window.allLoadedControllers ?? [] {
+                controller.runDidReceiveMemoryWarning()
+            }
+        case .windowMemoryWarning:
             for controller in scene?.window.allLoadedControllers ?? [] {
                 controller.runDidReceiveMemoryWarning()
             }
@@ -140,6 +147,24 @@ extension WorkerSession {
         return nil
     }
 
+    /// `sceneDidDisconnect`, then the window's controllers are released: the shown stack
+    /// first, then each other loaded tab's, in tab order (choice).
+    func didDisconnectAndRelease() {
+        didDisconnect()
+        guard let scene else { return }
+        scene.window.rootViewController.releaseAllTopFirst()
+        for tab in scene.window.tabBarController?.otherLoadedTabs ?? [] { tab.releaseAllTopFirst() }
+    }
+
+    /// The scene leaves its app's process, which runs on: the reply says so.
+    func detach() -> JSONValue {
+        hasDetached = true
+        if application.connectedScene === scene { application.connectedScene = nil }
+        scene = nil
+        sceneDelegate = nil
+        return WorkerOperation.detachedReply
+    }
+
     /// The frontmost controller: the presented one, else the top of the selected stack.
     var frontmostController: UIViewController? { scene?.window.rootViewController.visibleViewController }
 
@@ -186,6 +211,11 @@ extension WorkerSession {
 
     func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
         let root = try makeViewController(options.root, payload: nil)
+        // Another scene of the app connects in its running process: no launch (c13, c15).
+        if appProcess != nil, let launched = application.delegate {
+            applicationDelegate = launched
+            return try connectScene(options, root: root, applicationDelegate: launched)
+        }
         let (applicationDelegate, launchOptions) = willFinishLaunching(options)
         sink.report(.didFinishLaunching)
         _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
@@ -197,7 +227,17 @@ extension WorkerSession {
         if let discarded = options.discardedSessions, !discarded.isEmpty {
             didDiscard(discarded)
         }
+        return try connectScene(options, root: root, applicationDelegate: applicationDelegate)
+    }
 
+    /// A scene's connect, after the app's launch (or in the app's running process):
+    /// `configurationForConnecting` for a new session, `willConnectTo`, the root, and the
+    /// first appearance or the entry to the background.
+    func connectScene(
+        _ options: ConnectOptions,
+        root: UIViewController,
+        applicationDelegate: any ApplicationDelegate
+    ) throws(ProtocolError) -> JSONValue? {
         let session = SceneSession(
             persistentIdentifier: options.session,
             role: options.role,

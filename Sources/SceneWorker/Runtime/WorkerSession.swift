@@ -54,12 +54,36 @@ final class WorkerSession {
     /// The main run loop's timers left scheduled while the app could be suspended.
     var backgroundTimers = BackgroundTimerWatch()
 
+    /// The app process this session's scene shares with the app's other scenes (a tagged
+    /// session, `SceneTag`); nil: the process's one session.
+    @exclusivity(unchecked) weak var appProcess: WorkerAppProcess?
+    /// The scene left the app's process, which runs on: the session is done.
+    @exclusivity(unchecked) var hasDetached = false
+
     init(app: WorkerApp, pid: Int32) {
         self.app = app
         self.pid = pid
         sink.notificationPoster = app.lifecycleNotificationPoster
         application = Application(sink: sink)
         application.makeShared()
+        application.changeHandler = self
+    }
+
+    /// A session for one more scene of the app in this process: it shares `primary`'s
+    /// application (and so its delegate, once launched) and handshake.
+    init(sharing primary: WorkerSession, in appProcess: WorkerAppProcess) {
+        app = primary.app
+        pid = primary.pid
+        application = primary.application
+        phase = .running
+        lifecycle = primary.lifecycle
+        self.appProcess = appProcess
+        sink.notificationPoster = app.lifecycleNotificationPoster
+    }
+
+    /// The application reports to this session while its scene's request runs.
+    func takeApplication() {
+        application.sink = sink
         application.changeHandler = self
     }
 
@@ -191,6 +215,9 @@ final class WorkerSession {
         }
         isCarryingOutRequest = false
         switch operation {
+        case .disconnect where hasDetached, .terminate where hasDetached:
+            // The scene left the app's process, which runs on (no exit).
+            deferredChanges.removeAll()
         case .disconnect, .terminate:
             deferredChanges.removeAll()
             exit(status: 0)

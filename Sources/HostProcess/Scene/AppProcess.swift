@@ -1,0 +1,194 @@
+import Glibc
+import Protocol
+import SceneModel
+
+/// One app's worker process, shared by the app's scenes (`connect`'s `app`): the iOS model
+/// of one process per app, whose windows connect and disconnect in it (real-ios-orders-3
+/// c13–c15). The default stays one process per scene.
+///
+/// Each scene keeps its own actor and machine; this object owns what they share: the
+/// connection, whose frames carry their scene (`SceneTag`) and are handed to that scene's
+/// actor, and the process's stops, continues, kills and death, which are the whole app's.
+/// The process is stopped only when every scene of the app may be suspended, and a continue
+/// for one resumes them all. A disconnect leaves the process running (with no scene at all,
+/// possibly); a terminate ends it once the app's other scenes have left.
+///
+/// Touched on the event loop thread only (its lock is uncontended).
+package final class AppProcess: Sendable {
+    package let app: String
+    package let connection: WorkerConnection
+    private let state: Locked<State>
+
+    private struct State {
+        /// The scenes in the process, in the order they joined; the first one did the handshake.
+        var members: [SceneController] = []
+        /// Why the process was signalled to die, and by which scene.
+        var kill: (scene: String, reason: TerminationReason, onPurpose: Bool)?
+        var isAlive = true
+        /// Callers waiting for the process's death (the host's quit).
+        var exitWaiters: [UnsafeContinuation<Void, Never>] = []
+    }
+
+    package var pid: Int32 { connection.pid }
+
+    package init(app: String, connection: WorkerConnection, owner: SceneController) {
+        self.app = app
+        self.connection = connection
+        self.state = Locked(State(members: [owner]))
+    }
+
+    /// Starts watching the process: each scene's frames go to that scene, the untagged ones
+    /// (the handshake) to the scene that started it, and its end to every scene in it.
+    package func start(onExit: @escaping @Sendable (AppProcess) -> Void) {
+        connection.start { [self] sender, event in
+            switch event {
+            case .sceneMessage(let scene, _):
+                member(scene)?.appProcessEvent(event, from: sender)
+            case .message:
+                state.withLock { $0.members.first }?.appProcessEvent(event, from: sender)
+            case .violation, .stdoutClosed:
+                for member in members { member.appProcessEvent(event, from: sender) }
+            case .exited:
+                let (members, waiters) = state.withLock { state in
+                    state.isAlive = false
+                    defer { state.exitWaiters = [] }
+                    return (state.members, state.exitWaiters)
+                }
+                for member in members { member.appProcessEvent(event, from: sender) }
+                onExit(self)
+                for waiter in waiters { waiter.resume() }
+            }
+        }
+    }
+
+    package var members: [SceneController] { state.withLock { $0.members } }
+
+    private func member(_ scene: String) -> SceneController? {
+        state.withLock { state in state.members.first { $0.id == scene } }
+    }
+
+    package var isAlive: Bool { state.withLock { $0.isAlive } }
+
+    /// `scene` joins the running process.
+    package func add(_ scene: SceneController) {
+        state.withLock { state in
+            if !state.members.contains(where: { $0 === scene }) { state.members.append(scene) }
+        }
+    }
+
+    /// `scene` left the process (it detached, or died with it).
+    package func remove(_ scene: SceneController) {
+        state.withLock { state in state.members.removeAll { $0 === scene } }
+    }
+
+    /// The other scenes in the process.
+    package func others(than scene: SceneController) -> [SceneController] {
+        state.withLock { state in state.members.filter { $0 !== scene } }
+    }
+
+    /// `scene` signalled the process to die, with `reason`: the others' records say so too.
+    package func noteKill(by scene: String, reason: TerminationReason, onPurpose: Bool) {
+        state.withLock { state in
+            if state.kill == nil { state.kill = (scene, reason, onPurpose) }
+        }
+    }
+
+    /// Why another scene than `scene` killed the process, if one did.
+    package func killReason(excluding scene: String) -> (reason: TerminationReason, onPurpose: Bool)? {
+        state.withLock { state in
+            guard let kill = state.kill, kill.scene != scene else { return nil }
+            return (kill.reason, kill.onPurpose)
+        }
+    }
+
+    /// Ends a process no scene is in any more (the host quits): its stdin closes, which a
+    /// worker takes as the end; one still alive `limit` later is SIGKILLed. Returns at its death.
+    package func end(within limit: Duration) async {
+        guard state.withLock({ $0.members.isEmpty && $0.isAlive }) else { return }
+        connection.child.closeStdin()
+        let timer = EventLoop.shared.scheduleTimer(at: LoopInstant.now() + limit) { [connection] in
+            connection.signal(SIGKILL)
+        }
+        await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
+            let alive = state.withLock { state in
+                if state.isAlive { state.exitWaiters.append(continuation) }
+                return state.isAlive
+            }
+            if !alive { continuation.resume() }
+        }
+        EventLoop.shared.cancelTimer(timer)
+    }
+}
+
+/// The app processes of one host, by app name: a launch of a scene of an app whose process
+/// runs joins it, and scenes that launch while its spawn is under way wait for it.
+package final class AppProcesses: Sendable {
+    private enum Entry {
+        case spawning(waiting: [SceneController])
+        case running(AppProcess)
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
+
+    package init() {}
+
+    /// What a scene launching into `app` does.
+    package enum Join {
+        /// Start the app's process: this scene is the first.
+        case spawn
+        /// Wait: the app's process is being started (`spawned` or `spawnFailed` tells).
+        case wait
+        /// Join the running process.
+        case attach(AppProcess)
+    }
+
+    package func join(_ app: String, _ scene: SceneController) -> Join {
+        entries.withLock { entries in
+            switch entries[app] {
+            case .running(let process)? where process.isAlive:
+                return .attach(process)
+            case .spawning(let waiting)?:
+                entries[app] = .spawning(waiting: waiting + [scene])
+                return .wait
+            default:
+                entries[app] = .spawning(waiting: [])
+                return .spawn
+            }
+        }
+    }
+
+    /// The app's process started; returns the scenes that waited for it.
+    package func spawned(_ process: AppProcess) -> [SceneController] {
+        entries.withLock { entries in
+            defer { entries[process.app] = .running(process) }
+            if case .spawning(let waiting)? = entries[process.app] { return waiting }
+            return []
+        }
+    }
+
+    /// The app's process could not be started; returns the scenes that waited for it.
+    package func spawnFailed(_ app: String) -> [SceneController] {
+        entries.withLock { entries in
+            defer { entries[app] = nil }
+            if case .spawning(let waiting)? = entries[app] { return waiting }
+            return []
+        }
+    }
+
+    /// The app's process ended.
+    package func exited(_ process: AppProcess) {
+        entries.withLock { entries in
+            if case .running(let current)? = entries[process.app], current === process { entries[process.app] = nil }
+        }
+    }
+
+    /// Every app process still running.
+    package var running: [AppProcess] {
+        entries.withLock { entries in
+            entries.values.compactMap { entry in
+                if case .running(let process) = entry { return process }
+                return nil
+            }
+        }
+    }
+}

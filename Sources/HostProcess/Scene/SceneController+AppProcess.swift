@@ -1,0 +1,117 @@
+import Glibc
+import Protocol
+import SceneModel
+
+/// A scene whose worker is its app's process, shared with the app's other scenes
+/// (`AppProcess`): joining it, and what the process's stops and continues mean for the others.
+extension SceneController {
+    /// What the app process's connection did, for this scene (called on the loop thread).
+    nonisolated func appProcessEvent(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
+        onLoop { $0.workerEvent(event, from: sender) }
+    }
+
+    /// This scene started its app's process: the app's scenes that waited for it join it.
+    func startAppProcess(_ app: String, _ connection: WorkerConnection) {
+        let process = AppProcess(app: app, connection: connection, owner: self)
+        appProcess = process
+        let apps = context.apps
+        process.start { process in apps.exited(process) }
+        for waiting in apps.spawned(process) {
+            // Each in a loop job of its own, after this scene's handshake and connect are written.
+            EventLoop.shared.execute {
+                waiting.onLoop { $0.apply($0.feedAttached(process)) }
+            }
+        }
+    }
+
+    private func feedAttached(_ process: AppProcess) -> [SceneMachine.Action] {
+        guard process.isAlive else {
+            return machine.spawnFailed(
+                .spawnFailed(scene: id, message: "the process of app \(process.app) ended while the scene waited to join it")
+            )
+        }
+        joinAppProcess(process)
+        return machine.attachCompleted(pid: process.pid)
+    }
+
+    /// This scene's app's process could not be started: the scenes that waited for it fail too.
+    func appProcessSpawnFailed(_ app: String, _ error: HostError) {
+        for waiting in context.apps.spawnFailed(app) where waiting !== self {
+            EventLoop.shared.execute {
+                waiting.onLoop { $0.apply($0.machine.spawnFailed(error)) }
+            }
+        }
+    }
+
+    func joinAppProcess(_ process: AppProcess) {
+        process.add(self)
+        appProcess = process
+        connection = process.connection
+    }
+
+    /// Whether every other scene of the app may be suspended now, with the process.
+    func othersMayBeSuspended(_ process: AppProcess) -> Bool {
+        process.others(than: self).allSatisfy { other in
+            var may = false
+            other.onLoop { may = $0.machine.canJoinSuspension }
+            return may
+        }
+    }
+
+    /// The stop this scene asked of its app's process ended. Another scene may have become
+    /// busy meanwhile (a request on its way to the stopped process): then the stop is undone,
+    /// and nothing was suspended.
+    func appProcessStopFinished(_ process: AppProcess, pid: Int32, stopped: Bool) {
+        guard stopped, othersMayBeSuspended(process) else {
+            if stopped { try? process.connection.child.sendToProcessGroup(signal: SIGCONT) }
+            if stopped { process.connection.signal(SIGCONT) }
+            apply(stopped ? machine.stopDeferred() : machine.stopCompleted(pid: pid, stopped: false))
+            return
+        }
+        apply(machine.stopCompleted(pid: pid, stopped: true))
+        for other in process.others(than: self) {
+            other.onLoop { $0.apply($0.machine.processStoppedBySibling(pid: pid)) }
+        }
+    }
+
+    /// This scene continued its app's process: the others run again too (in loop jobs of their
+    /// own, after this scene's turn).
+    func appProcessContinued(_ process: AppProcess) {
+        let pid = process.pid
+        for other in process.others(than: self) {
+            EventLoop.shared.execute {
+                other.onLoop { $0.apply($0.machine.processContinuedBySibling(pid: pid)) }
+            }
+        }
+    }
+}
+
+extension SceneController {
+    /// A `memoryWarning` or `terminate` of a scene in an app process is the app's: a memory
+    /// warning reaches the app delegate once, then every window of the app (c14); a terminate
+    /// lets the app's other scenes leave first, so that the app's last scene ends the process
+    /// with one `applicationWillTerminate` (c13).
+    nonisolated func performInApp(_ op: SceneOperation) async throws {
+        let siblings = await appSiblings()
+        guard !siblings.isEmpty else { return try await performAlone(op) }
+        switch op {
+        case .terminate:
+            for sibling in siblings where await sibling.status.process.isAlive {
+                try? await sibling.performAlone(.terminate)
+            }
+            try await performAlone(.terminate)
+        default:
+            try await performAlone(op)
+            for sibling in siblings {
+                let status = await sibling.status
+                guard status.activation != .unattached, status.process == .running else { continue }
+                try await sibling.performAlone(.windowMemoryWarning)
+            }
+        }
+    }
+
+    /// The other scenes in this scene's app process, none when it has a process of its own.
+    private func appSiblings() -> [SceneController] {
+        appProcess?.others(than: self) ?? []
+    }
+}

@@ -1,0 +1,78 @@
+import Protocol
+
+/// A scene in a process it shares with the other scenes of its app (`connect`'s `app`,
+/// real-ios-orders-3 c13–c15): leaving the process while it runs on, and hearing of what the
+/// app's other scenes did to the process (a stop, a continue, a kill).
+extension SceneMachine {
+    /// What a worker of an app process answers a `disconnect` or `terminate` with when the
+    /// scene leaves and the process runs on (`detached`), instead of exiting.
+    package static let detachedReply = WorkerOperation.detachedReply
+
+    /// The scene's disconnect ended in its app's process, which runs on: the scene has no
+    /// process from now on (a later connect joins the app's process again, or starts one).
+    mutating func detach() {
+        guard let pid = worker?.pid else { return }
+        cancel(.step)
+        setWait(.none)
+        record(TraceEvent(kind: .process, scene: id, processEvent: .detached, pid: pid))
+        worker = nil
+        lifecycle.processExited()
+        cancelSuspension()
+        cancelBackgroundTaskTimers()
+        cancel(.pipeClosedGrace)
+        cancel(.killGrace)
+        cancel(.quitDeadline)
+        resumeKillWaiters()
+        output.append(.leaveAppProcess)
+    }
+
+    /// Whether the app's process may be stopped as far as this scene goes: it is suspended
+    /// already, or it would be suspended now and nothing of it is in flight.
+    package var canJoinSuspension: Bool {
+        guard worker?.pid != nil else { return true }
+        return lifecycle.process == .suspended || (lifecycle.shouldSuspend && isIdle)
+    }
+
+    /// The stop this scene asked for did not happen: another scene of the app is not ready to
+    /// be suspended. The scene runs on in the background; the app's last scene to be ready
+    /// stops the process for all of them.
+    package mutating func stopDeferred() -> [Action] {
+        guard let flight = inFlight, flight.wait == .stop else { return finishEvent() }
+        setWait(.none)
+        return finishEvent()
+    }
+
+    /// Another scene of the app stopped the app's process `pid`: this scene is suspended with it.
+    package mutating func processStoppedBySibling(pid: Int32) -> [Action] {
+        guard worker?.pid == pid, lifecycle.shouldSuspend, isIdle else { return finishEvent() }
+        record(TraceEvent(kind: .process, scene: id, processEvent: .suspended, pid: pid))
+        lifecycle.suspended()
+        cancelSuspension()
+        return finishEvent()
+    }
+
+    /// Another scene of the app continued the app's process `pid`: this scene runs again, in
+    /// the background, gets what was queued for it, and is suspended again after the delay
+    /// (with the rest of the app, once all of it may be).
+    package mutating func processContinuedBySibling(pid: Int32) -> [Action] {
+        guard worker?.pid == pid, lifecycle.process == .suspended else { return finishEvent() }
+        record(TraceEvent(kind: .process, scene: id, processEvent: .resumed, pid: pid))
+        lifecycle.resumed()
+        enqueue(.deliverQueuedNotifications)
+        scheduleSuspension()
+        return finishEvent()
+    }
+
+    /// Another scene of the app killed the app's process with `reason`: its death here has
+    /// that reason (and is no reason to restart when it was on purpose).
+    package mutating func processKilledBySibling(reason: TerminationReason, onPurpose: Bool) -> [Action] {
+        worker?.adoptKillReason(reason, onPurpose: onPurpose)
+        return finishEvent()
+    }
+
+    /// Why this scene's worker was just signalled, for the app's other scenes.
+    package var killReason: (reason: TerminationReason, onPurpose: Bool)? {
+        guard let worker, let reason = worker.killReason else { return nil }
+        return (reason, worker.endsOnPurpose)
+    }
+}

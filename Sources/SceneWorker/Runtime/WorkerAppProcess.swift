@@ -1,0 +1,54 @@
+import Protocol
+
+/// The scenes of one app in this worker process (an app process, `connect`'s `app` on the
+/// host): the host tags each frame with its scene (`SceneTag`), and each scene gets a session
+/// of its own, sharing the application (and so the app delegate, launched once) of the
+/// process's first session, which did the handshake.
+@MainActor
+final class WorkerAppProcess {
+    let primary: WorkerSession
+    /// The scenes' sessions, in the order they first appeared.
+    private var sessions: [(scene: String, session: WorkerSession)] = []
+
+    init(primary: WorkerSession) {
+        self.primary = primary
+    }
+
+    /// Whether a scene other than `session`'s is connected in this process.
+    func hasOtherScenes(than session: WorkerSession) -> Bool {
+        sessions.contains { $0.session !== session && $0.session.scene != nil }
+    }
+
+    /// Handles one tagged frame, without its tag: before the handshake it is the process's
+    /// (which refuses it); after it, the session of `scene`'s, made for a scene new here.
+    func handleFrame(scene: String, body: [UInt8]) {
+        guard primary.phase == .running else {
+            primary.handleFrame(body)
+            return
+        }
+        let session: WorkerSession
+        if let found = sessions.first(where: { $0.scene == scene }) {
+            session = found.session
+        } else {
+            session = WorkerSession(sharing: primary, in: self)
+            sessions.append((scene, session))
+        }
+        session.takeApplication()
+        session.handleFrame(body)
+    }
+
+    /// Writes what every session recorded, each scene's messages tagged with its scene, and
+    /// lets go of the sessions whose scene left (or never connected).
+    func drain(into output: OutputWriter) {
+        output.take(from: primary.sink)
+        for (scene, session) in sessions where !session.sink.messages.isEmpty {
+            output.take(from: session.sink, scene: scene)
+        }
+        sessions.removeAll { $0.session.hasDetached || ($0.session.scene == nil && $0.session.exitStatus == nil) }
+    }
+
+    /// The status to exit with, once a session decided the process ends.
+    var exitStatus: Int32? {
+        primary.exitStatus ?? sessions.lazy.compactMap(\.session.exitStatus).first
+    }
+}
