@@ -277,7 +277,10 @@ enum ClientCommands {
 
     static func psTable(_ rows: [ControlSceneRow]) -> String {
         var table = [
-            ["SCENE", "SESSION", "STATE", "PROCESS", "PID", "RSS", "UPTIME", "PRESENTED", "TAB", "LIFECYCLE", "WORKER"]
+            [
+                "SCENE", "SESSION", "STATE", "PROCESS", "PID", "APP", "RSS", "UPTIME", "PRESENTED", "TAB", "LIFECYCLE",
+                "WORKER",
+            ]
         ]
         for row in rows {
             table.append([
@@ -286,6 +289,7 @@ enum ClientCommands {
                 row.activation.rawValue,
                 row.process.rawValue,
                 row.pid.map { String($0) } ?? "-",
+                row.app.map(escapingTerminalControls) ?? "-",
                 row.residentBytes.map { mebibytes($0) } ?? "-",
                 row.uptimeSeconds.map { duration($0) } ?? "-",
                 // An app names its controllers: what it names is escaped, as `events` and errors do.

@@ -27,6 +27,8 @@ public struct ControlSceneRow: Sendable, Hashable {
     public var selectedTab: Int?
     /// The children of the frontmost controller (LIFECYCLE.md §3a), in the order added.
     public var children: [String] = []
+    /// The app whose process the worker is, shared with the app's other scenes (`connect`'s `app`).
+    public var app: String?
 
     public init(
         scene: String,
@@ -67,6 +69,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             "lifecycle": .string(lifecycle.rawValue),
             "selectedTab": selectedTab.map { .int($0) } ?? .null,
             "children": .array(children.map { .string($0) }),
+            "app": app.map { .string($0) } ?? .null,
         ])
     }
 
@@ -97,6 +100,7 @@ public struct ControlSceneRow: Sendable, Hashable {
             self.lifecycle = lifecycle
         }
         if case .int(let tab)? = object["selectedTab"] { self.selectedTab = tab }
+        if case .string(let app)? = object["app"] { self.app = app }
         if case .array(let items)? = object["children"] {
             self.children = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
         }

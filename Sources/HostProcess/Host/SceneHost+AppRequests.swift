@@ -28,7 +28,9 @@ extension SceneHost {
             await onAppRequestTarget(target, of: change, from: opener) { handle in
                 let status = await handle.status()
                 if !status.process.isAlive {
-                    let launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
+                    var launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
+                    // A window an app process opens is the app's: it connects in that process (c13).
+                    launch.app = await existingScene(opener)?.status.app
                     await carryOut(change, from: opener) { try await handle.perform(.connect(launch: launch)) }
                 } else if let activityType {
                     await carryOut(change, from: opener) {

@@ -37,6 +37,7 @@ extension SceneHost {
             row.lifecycle = status.lifecycle
             row.selectedTab = status.selectedTab
             row.children = status.children
+            row.app = status.app
             if let pid = status.pid {
                 row.residentBytes = processes.residentBytes(ofTreeAt: pid)
                 row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)

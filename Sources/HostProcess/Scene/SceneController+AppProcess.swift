@@ -27,7 +27,10 @@ extension SceneController {
     private func feedAttached(_ process: AppProcess) -> [SceneMachine.Action] {
         guard process.isAlive else {
             return machine.spawnFailed(
-                .spawnFailed(scene: id, message: "the process of app \(process.app) ended while the scene waited to join it")
+                .spawnFailed(
+                    scene: id,
+                    message: "the process of app \(process.app) ended while the scene waited to join it"
+                )
             )
         }
         joinAppProcess(process)

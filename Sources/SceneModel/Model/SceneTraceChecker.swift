@@ -396,7 +396,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
 
     private mutating func applyProcessEvent(_ event: TraceEvent) throws(LifecycleViolation) {
         guard let processEvent = event.processEvent else {
-            throw violation(event, expected: "a process event (spawned, attached, suspended, resumed, detached or exited)")
+            throw violation(
+                event,
+                expected: "a process event (spawned, attached, suspended, resumed, detached or exited)"
+            )
         }
         if processEvent != .spawned, let pid = event.pid, let livePid, pid != livePid {
             throw violation(event, expected: "process \(processEvent) of pid \(livePid), the worker spawned last")
@@ -432,7 +435,8 @@ public struct SceneTraceChecker: Sendable, Equatable {
             guard inAppProcess, processState.isAlive, shutdown == .disconnected, !isInsideAtom else {
                 throw violation(
                     event,
-                    expected: "callback sceneDidDisconnect and every deinit of a scene in an app process before process detached"
+                    expected:
+                        "callback sceneDidDisconnect and every deinit of a scene in an app process before process detached"
                 )
             }
             forgetProcess()

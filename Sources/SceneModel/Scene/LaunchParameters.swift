@@ -41,8 +41,10 @@ public struct LaunchParameters: Sendable, Hashable {
         userInfo: JSONValue? = nil,
         lifecycle: LifecycleKind? = nil,
         tabs: [String]? = nil,
-        style: InterfaceStyle? = nil
+        style: InterfaceStyle? = nil,
+        app: String? = nil
     ) {
+        self.app = app
         self.style = style
         self.url = url
         self.width = width

@@ -135,7 +135,8 @@ package struct SceneMachine: Sendable {
             lifecycle: lifecycle.kind,
             selectedTab: lifecycle.tabs.isEmpty ? nil : lifecycle.selectedTab,
             tabs: lifecycle.tabs.isEmpty ? nil : lifecycle.tabStacks,
-            children: lifecycle.frontmostChildren
+            children: lifecycle.frontmostChildren,
+            app: worker == nil ? nil : appName
         )
     }
 
@@ -325,7 +326,8 @@ package struct SceneMachine: Sendable {
             let request = HostCommand.request(id: requestID, operation)
             output.append(
                 .write(
-                    handshake ? [.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request] : [request]
+                    handshake
+                        ? [.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request] : [request]
                 )
             )
             arm(.step, after: configuration.launchLimit)

@@ -31,6 +31,9 @@ public struct SceneStatus: Sendable, Hashable {
     /// The children of the frontmost controller (the presented one, else the top of the
     /// stack), in the order they were added (LIFECYCLE.md §3a).
     public var children: [String] = []
+    /// The app whose process the scene's worker is, when it shares one with the app's other
+    /// scenes (`connect`'s `app`); nil: a process of its own.
+    public var app: String? = nil
     package init(
         scene: String,
         activation: ActivationState,
@@ -46,7 +49,8 @@ public struct SceneStatus: Sendable, Hashable {
         lifecycle: LifecycleKind = .scene,
         selectedTab: Int? = nil,
         tabs: [[String]]? = nil,
-        children: [String] = []
+        children: [String] = [],
+        app: String? = nil
     ) {
         self.scene = scene
         self.activation = activation
@@ -63,5 +67,6 @@ public struct SceneStatus: Sendable, Hashable {
         self.selectedTab = selectedTab
         self.tabs = tabs
         self.children = children
+        self.app = app
     }
 }

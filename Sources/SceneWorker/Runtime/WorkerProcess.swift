@@ -44,7 +44,13 @@ enum WorkerProcess {
         )
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
-            let count = readSome(into: buffer, session: session, output: output, outputs: outputs, runLoopTurn: app.runLoopTurn)
+            let count = readSome(
+                into: buffer,
+                session: session,
+                output: output,
+                outputs: outputs,
+                runLoopTurn: app.runLoopTurn
+            )
             if count == 0 {
                 // EOF: the host closed our stdin (or is gone). Any unterminated tail is dropped.
                 output.flush()

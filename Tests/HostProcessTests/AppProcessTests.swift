@@ -1,0 +1,187 @@
+import Glibc
+import Protocol
+import SceneHostTesting
+import SceneModel
+import Testing
+
+@testable import HostProcess
+
+/// Scenes of one app in one worker process (`connect`'s `app`), against real default workers,
+/// in real iOS's order (real-ios-orders-3 c13–c15): launched once, a memory warning to the app
+/// once then to every window, a disconnect that leaves the process running, suspension only
+/// when every window may be suspended, and one `applicationWillTerminate`.
+@Suite struct AppProcessTests {
+    static func configuration() -> HostConfiguration {
+        var configuration = TestWorker.configuration()
+        configuration.suspendDelay = .milliseconds(20)
+        return configuration
+    }
+
+    static let mail = LaunchParameters(app: "Mail")
+
+    /// `scene`'s events after `seq`, as `PresentationOrderTests` writes them.
+    static func events(_ host: SceneHost, _ scene: String, after seq: Int = 0) -> [String] {
+        host.trace.history.filter { $0.seq > seq && $0.scene == scene }.map(\.compact)
+    }
+
+    static func count(_ host: SceneHost, _ name: String) -> Int {
+        host.trace.history.filter { $0.kind == .callback && $0.name == name }.count
+    }
+
+    /// c13: the second window connects inside the running process: no second launch, the new
+    /// session configured, then connected and brought forward; at the end one
+    /// `applicationWillTerminate` for the process, after the other window left.
+    @Test func aSecondWindowConnectsInTheRunningProcessAndTheAppTerminatesOnce() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            let mark = host.lastSeq
+            try await b.connect(launch: Self.mail)
+            let pid = try #require(await a.status().pid)
+            #expect(await b.status().pid == pid)
+            #expect(await b.status().app == "Mail")
+            #expect(
+                Self.events(host, "B", after: mark) == [
+                    "process attached", "cb configurationForConnecting", "cb willConnectTo", "cb loadView Root",
+                    "cb viewDidLoad Root", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewWillLayoutSubviews Root", "cb viewDidLayoutSubviews Root", "cb sceneWillEnterForeground",
+                    "state unattached>foregroundInactive", "cb sceneDidBecomeActive",
+                    "state foregroundInactive>foregroundActive", "cb viewDidAppear Root",
+                ]
+            )
+            #expect(host.trace.history.filter { $0.processEvent == .spawned }.count == 1)
+            #expect(Self.count(host, "didFinishLaunching") == 1)
+            let beforeTerminate = host.lastSeq
+            try await a.terminate()
+            #expect(Self.count(host, "applicationWillTerminate") == 1)
+            #expect(
+                Self.events(host, "B", after: beforeTerminate).suffix(4) == [
+                    "cb sceneDidDisconnect", "state background>unattached", "cb deinit Root", "process detached",
+                ]
+            )
+            #expect(
+                Self.events(host, "A", after: beforeTerminate).suffix(3) == [
+                    "state background>unattached", "cb applicationWillTerminate", "process exited terminated",
+                ]
+            )
+            // B left before A's terminate began.
+            let bLeft = try #require(host.trace.history.last { $0.scene == "B" && $0.processEvent == .detached }?.seq)
+            let aDisconnected = try #require(
+                host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidDisconnect" }?.seq
+            )
+            #expect(bLeft < aDisconnected)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// c14: one `applicationDidReceiveMemoryWarning`, then every loaded controller of every window.
+    @Test func aMemoryWarningReachesTheAppOnceThenEveryWindow() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await b.push("Detail")
+            let mark = host.lastSeq
+            try await a.memoryWarning()
+            let warnings = host.trace.history.filter { $0.seq > mark }.map { "\($0.scene ?? "-") \($0.compact)" }
+            #expect(
+                warnings == [
+                    "A cb applicationDidReceiveMemoryWarning", "A cb didReceiveMemoryWarning Root",
+                    "B cb didReceiveMemoryWarning Root", "B cb didReceiveMemoryWarning Detail",
+                ]
+            )
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// c15: a background window disconnects and the process runs on (no terminate, no exit);
+    /// reopened, it connects in that process with its restoration state, with neither a launch
+    /// nor `configurationForConnecting`.
+    @Test func aDisconnectedWindowReconnectsInTheRunningProcess() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await b.push("Detail")
+            try await b.background()
+            let pid = try #require(await a.status().pid)
+            let mark = host.lastSeq
+            try await b.disconnect()
+            #expect(
+                Self.events(host, "B", after: mark) == [
+                    "cb sceneDidDisconnect", "state background>unattached", "cb deinit Detail", "cb deinit Root",
+                    "process detached",
+                ]
+            )
+            #expect(await b.status().process == .terminated && Glibc.kill(pid, 0) == 0)
+            let reconnect = host.lastSeq
+            try await b.connect(launch: Self.mail)
+            let events = Self.events(host, "B", after: reconnect)
+            #expect(Array(events.prefix(2)) == ["process attached", "cb willConnectTo"])
+            #expect(!events.contains("cb configurationForConnecting") && !events.contains("cb didFinishLaunching"))
+            let restored = host.trace.history.last { $0.scene == "B" && $0.name == "willConnectTo" }?.restoration
+            #expect(restored != nil)
+            #expect(await b.status().stack == ["Root", "Detail"])
+            #expect(Self.count(host, "applicationWillTerminate") == 0)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// A background window of an app with a window in the foreground is not suspended; once
+    /// every window is in the background the process is, for all of them, and a window brought
+    /// forward resumes the process for all of them.
+    @Test func theProcessIsSuspendedOnlyWhenEveryWindowMayBe() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await b.background()
+            // Five suspend delays: B's came and went, and B stays running with A in front.
+            await #expect(throws: HostError.self) {
+                try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
+            }
+            try await a.background()
+            try await a.waitFor(process: .suspended, timeout: TestLimit.event)
+            try await b.waitFor(process: .suspended, timeout: TestLimit.event)
+            let mark = host.lastSeq
+            try await a.foreground()
+            let resumed = host.trace.history.filter { $0.seq > mark && $0.processEvent == .resumed }.compactMap(\.scene)
+            #expect(Set(resumed) == ["A", "B"])
+            #expect(await b.status().process == .running)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// A kill of the app's process ends every window of it, each with the kill's reason.
+    @Test func aKillEndsEveryWindowOfTheApp() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await a.kill()
+            try await b.waitFor(process: .terminated, timeout: TestLimit.event)
+            let exits = host.trace.history.filter { $0.processEvent == .exited }
+            #expect(exits.map(\.scene) == ["A", "B"] && exits.allSatisfy { $0.reason == .killed })
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// A process with no window left (each disconnected) runs until the host quits, and then ends.
+    @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
+        var pid: Int32 = 0
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            try await a.connect(launch: Self.mail)
+            pid = try #require(await a.status().pid)
+            try await a.background()
+            try await a.disconnect()
+            #expect(Glibc.kill(pid, 0) == 0)
+        }
+        #expect(Glibc.kill(pid, 0) != 0)
+    }
+}
