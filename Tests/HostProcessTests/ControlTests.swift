@@ -343,9 +343,9 @@ struct ControlTests {
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(
             Array(rows.dropFirst()) == [
-                // The last columns: nothing presented, no tab bar, scene-based, no worker yet.
-                ["A", "yes", "unattached", "none", "-", "-", "-", "-", "-", "scene", "-"],
-                ["B", "yes", "unattached", "none", "-", "-", "-", "-", "-", "scene", "-"],
+                // The last columns: no app process, nothing presented, no tab bar, scene-based, no worker yet.
+                ["A", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-", "scene", "-"],
+                ["B", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-", "scene", "-"],
             ],
             "\(table.stdout)"
         )

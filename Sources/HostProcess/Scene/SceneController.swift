@@ -31,7 +31,7 @@ package actor SceneController {
     @exclusivity(unchecked) private var nextCaller = 0
     /// Where the callers of `performReturningValue` get what their reply carried.
     @exclusivity(unchecked) private var deliveries: [SceneMachine.CallerID: DeliveredValue] = [:]
-    @exclusivity(unchecked) private var timers = TimerTable<ArmedTimer>()
+    @exclusivity(unchecked) var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
 
@@ -325,94 +325,6 @@ package actor SceneController {
         }
     }
 
-    /// The loop timer `loopID` of `timer` fired: the machine hears of it if its timer is
-    /// still armed and was armed for this loop timer's deadline (or an earlier one); one
-    /// armed later since waits again, for a loop timer of its own.
-    ///
-    /// Not "due by now": the loop fires a timer only once everything the descriptors said
-    /// before its deadline has been handled (EventLoop's `fireDueTimers(dueBy:)`), which a
-    /// deadline passed during this turn has not had. Set again, even in the past, it fires
-    /// on the next turn, after a wait that collects what arrived meanwhile.
-    private func loopTimerFired(_ timer: SceneMachine.Timer, setFor loopDeadline: LoopInstant) {
-        // A replaced loop timer was cancelled on this thread, so it cannot fire; the deadline
-        // check is only a guard.
-        guard let armed = timers[timer], armed.loopDeadline == loopDeadline else { return }
-        guard let token = armed.token else {
-            timers[timer] = nil
-            return
-        }
-        guard armed.deadline <= armed.loopDeadline else {
-            timers[timer] = ArmedTimer(
-                token: token,
-                deadline: armed.deadline,
-                loopDeadline: armed.deadline,
-                loopID: scheduleLoopTimer(timer, at: armed.deadline)
-            )
-            return
-        }
-        timers[timer] = nil
-        apply(machine.timerFired(token, now: .now))
-    }
-
-    private func scheduleLoopTimer(
-        _ timer: SceneMachine.Timer,
-        at deadline: LoopInstant
-    ) -> EventLoopTimerID {
-        EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
-            self?.onLoop { $0.loopTimerFired(timer, setFor: deadline) }
-        }
-    }
-
-    private func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
-        let deadline = LoopInstant.now() + delay
-        // One access to `timers` on the common path (each is a runtime exclusivity check).
-        guard case .needsLoopTimer(let replacing) = Self.rearm(&timers[token.timer], token, deadline) else { return }
-        if let replacing { EventLoop.shared.cancelTimer(replacing) }
-        timers[token.timer] = ArmedTimer(
-            token: token,
-            deadline: deadline,
-            loopDeadline: deadline,
-            loopID: scheduleLoopTimer(token.timer, at: deadline)
-        )
-    }
-
-    private enum Rearming {
-        /// The loop timer already set fires first, and then waits again for the new deadline.
-        case rearmed
-        /// A loop timer must be set for the new deadline, replacing this one (if any).
-        case needsLoopTimer(replacing: EventLoopTimerID?)
-    }
-
-    /// Arms `armed` for `deadline` in place when its loop timer fires first: a watchdog armed
-    /// and cancelled on every transition then costs no loop timer each.
-    private static func rearm(
-        _ armed: inout ArmedTimer?,
-        _ token: SceneMachine.TimerToken,
-        _ deadline: LoopInstant
-    ) -> Rearming {
-        guard let current = armed else { return .needsLoopTimer(replacing: nil) }
-        guard current.loopDeadline <= deadline else { return .needsLoopTimer(replacing: current.loopID) }
-        armed = ArmedTimer(token: token, deadline: deadline, loopDeadline: current.loopDeadline, loopID: current.loopID)
-        return .rearmed
-    }
-
-    private func cancelTimer(_ token: SceneMachine.TimerToken) {
-        if let loopID = Self.disarm(&timers[token.timer], token) { EventLoop.shared.cancelTimer(loopID) }
-    }
-
-    /// Disarms `armed` if `token` armed it, in one access. A waiter's timer is dropped, and its
-    /// loop timer returned for cancelling: one per wait, never armed again, they would pile up
-    /// until their timeouts. Any other is kept for its next arming (see `armTimer`).
-    private static func disarm(_ armed: inout ArmedTimer?, _ token: SceneMachine.TimerToken) -> EventLoopTimerID? {
-        guard let current = armed, current.token == token else { return nil }
-        if case .waiter = token.timer {
-            armed = nil
-            return current.loopID
-        }
-        armed!.token = nil
-        return nil
-    }
-
     // MARK: Actions
 
     /// Performs `actions` in order; what they report back (a spawn, a store, a recorded
@@ -643,14 +555,4 @@ private struct FollowUps {
             rest.append(event)
         }
     }
-}
-
-/// A machine timer as the shell keeps it: the token armed (nil once cancelled) and its
-/// deadline, and the loop timer that stands for it, which may fire earlier than that
-/// deadline (never later) and is then set again.
-private struct ArmedTimer {
-    package var token: SceneMachine.TimerToken?
-    package var deadline: LoopInstant
-    package var loopDeadline: LoopInstant
-    package var loopID: EventLoopTimerID
 }

@@ -8,7 +8,7 @@ import Protocol
 /// it was, so that a host can refuse the event and go on.
 public struct SceneTraceChecker: Sendable, Equatable {
     /// How far a disconnect has gone in this process.
-    private enum Shutdown: Sendable, Equatable {
+    enum Shutdown: Sendable, Equatable {
         case none
         /// `sceneDidDisconnect` ran; deinits or `applicationWillTerminate` follow.
         case disconnecting
@@ -19,34 +19,34 @@ public struct SceneTraceChecker: Sendable, Equatable {
     }
 
     /// The scene's activation state as the accepted events left it.
-    public private(set) var activation: ActivationState = .unattached
+    public internal(set) var activation: ActivationState = .unattached
     /// The worker process's state: `none` before the first `spawned`, `launching` until the
     /// launch atom ends, `terminated` after `exited`.
-    public private(set) var processState: ProcessState = .none
+    public internal(set) var processState: ProcessState = .none
     /// The pid the live worker's `spawned` named, if it named one: its other process events
     /// name the same.
-    private var livePid: Int32?
+    var livePid: Int32?
     /// The navigation stack by controller name, root first.
-    public private(set) var stack: [String] = []
+    public internal(set) var stack: [String] = []
     /// Whether `didDiscardSceneSessions` ended the scene: every later scene event is refused.
-    public private(set) var isDiscarded = false
+    public internal(set) var isDiscarded = false
     /// The style of the controller presented on top of `stack` (the last one), nil when none is.
     /// The styles of the controllers presented over the stack, the first presented first (they
     /// are the top entries of `stack`).
-    private var presentations: [PresentationStyle] = []
+    var presentations: [PresentationStyle] = []
     /// The style of the last controller presented, if any.
     public var presentation: PresentationStyle? { presentations.last }
     /// The style the presentation in progress named (its `loadView`'s `value`), until its
     /// branch is known.
-    private var presentingStyle: PresentationStyle?
+    var presentingStyle: PresentationStyle?
     /// The lifecycle of the current (or last) worker's app: the launch's branch tells it.
-    public private(set) var lifecycle = LifecycleKind.scene
+    public internal(set) var lifecycle = LifecycleKind.scene
     /// A tab bar root's tab count (from `willConnectTo`'s `tabs`), 0 for one stack.
-    public private(set) var tabCount = 0
+    public internal(set) var tabCount = 0
     /// The selected tab: `stack` is its stack.
-    public private(set) var selectedTab = 0
+    public internal(set) var selectedTab = 0
     /// Per controller of `stack`: its children, in the order they were added (LIFECYCLE.md §3a).
-    public private(set) var children: [[String]] = []
+    public internal(set) var children: [[String]] = []
 
     /// Whether an atom has started and still owes steps (optional trailing steps, such as a
     /// repeated layout pass, do not count).
@@ -75,42 +75,42 @@ public struct SceneTraceChecker: Sendable, Equatable {
     }
 
     /// The atom in progress and the steps it still owes.
-    private var progress = AtomProgress()
+    var progress = AtomProgress()
     /// The lifecycle notifications the last callback may still post.
-    private var owedNotifications = OwedNotifications()
+    var owedNotifications = OwedNotifications()
     /// The rules of the app's own changes (AppOriginRules.swift).
-    private var appOrigin = AppOriginRules()
+    var appOrigin = AppOriginRules()
     /// `didFinishLaunching` ran in the current process (or the scene attached to its app's
     /// running process, which had).
-    private var hasLaunched = false
+    var hasLaunched = false
     /// The current process carries the scenes of one app (`spawned` or `attached` named it):
     /// scenes connect in it and leave it, and its memory warnings reach every window.
-    private var inAppProcess = false
+    var inAppProcess = false
     /// The controllers have begun appearing in the current process (first appearance ran).
-    private var hasAppeared = false
-    private var backgroundTask = BackgroundTaskState.none
+    var hasAppeared = false
+    var backgroundTask = BackgroundTaskState.none
     /// The current process began a background task (ended or not): the only kind of process
     /// the host ends with reason `background-task-timeout`.
-    private var hasBegunBackgroundTask = false
-    private var shutdown = Shutdown.none
+    var hasBegunBackgroundTask = false
+    var shutdown = Shutdown.none
     /// The session connected before in this trace, so a launch is a reconnect and has no
     /// `configurationForConnecting`.
-    private var sessionExists = false
+    var sessionExists = false
     /// Per controller of `stack`: its layout is dirty (LifecycleAtom.Context.needsLayout).
-    private var needsLayout: [Bool] = []
+    var needsLayout: [Bool] = []
     /// Every tab's stack and layout flags (the selected tab's entries are stale: `stack` and
     /// `needsLayout` are current); an empty stack is a tab not loaded yet.
-    private var tabStacks: [[String]] = []
-    private var tabNeedsLayout: [[Bool]] = []
+    var tabStacks: [[String]] = []
+    var tabNeedsLayout: [[Bool]] = []
     /// Every tab's controllers' children (the selected tab's entry is stale: `children` is current).
-    private var tabChildren: [[[String]]] = []
+    var tabChildren: [[[String]]] = []
     /// An `addChild` atom runs: its `loadView` is a child's, not a new top's.
-    private var isAddingChild = false
+    var isAddingChild = false
     /// How many children's `deinit`s come next: those of a released parent, or of a removed child.
-    private var pendingChildDeinits = 0
+    var pendingChildDeinits = 0
 
     /// The other tabs' loaded stacks' children, in tab order.
-    private var otherTabChildren: [[[String]]] {
+    var otherTabChildren: [[[String]]] {
         // One stack (no tab bar), the common case: nothing to filter.
         guard !tabStacks.isEmpty else { return [] }
         return tabStacks.indices.filter { $0 != selectedTab && !tabStacks[$0].isEmpty }.map {
@@ -119,7 +119,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     }
 
     /// The other tabs' loaded stacks, in tab order.
-    private var otherTabs: [[String]] {
+    var otherTabs: [[String]] {
         guard !tabStacks.isEmpty else { return [] }
         return tabStacks.indices.filter { $0 != selectedTab }.map { tabStacks[$0] }.filter { !$0.isEmpty }
     }
@@ -394,162 +394,6 @@ public struct SceneTraceChecker: Sendable, Equatable {
         }
     }
 
-    private mutating func applyProcessEvent(_ event: TraceEvent) throws(LifecycleViolation) {
-        guard let processEvent = event.processEvent else {
-            throw violation(
-                event,
-                expected: "a process event (spawned, attached, suspended, resumed, detached or exited)"
-            )
-        }
-        if processEvent != .spawned, let pid = event.pid, let livePid, pid != livePid {
-            throw violation(event, expected: "process \(processEvent) of pid \(livePid), the worker spawned last")
-        }
-        switch processEvent {
-        case .spawned:
-            guard !processState.isAlive else {
-                throw violation(event, expected: "process exited before another spawned")
-            }
-            guard activation == .unattached else {
-                throw violation(
-                    event,
-                    expected: ExpectedStep.state(from: activation, to: .unattached).summary(stack: stack)
-                )
-            }
-            processState = .launching
-            livePid = event.pid
-            lifecycle = .scene
-            inAppProcess = event.app != nil
-        case .attached:
-            guard !processState.isAlive else {
-                throw violation(event, expected: "process exited or detached before the scene attached again")
-            }
-            guard activation == .unattached, event.app != nil else {
-                throw violation(event, expected: "an unattached scene attaching to a named app's process")
-            }
-            processState = .launching
-            livePid = event.pid
-            lifecycle = .scene
-            hasLaunched = true
-            inAppProcess = true
-        case .detached:
-            guard inAppProcess, processState.isAlive, shutdown == .disconnected, !isInsideAtom else {
-                throw violation(
-                    event,
-                    expected:
-                        "callback sceneDidDisconnect and every deinit of a scene in an app process before process detached"
-                )
-            }
-            forgetProcess()
-        case .suspended:
-            // Mid-atom first: the steps still owed say most about what went wrong.
-            guard !isInsideAtom else {
-                throw violation(
-                    event,
-                    expected: ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
-                )
-            }
-            guard processState == .running else {
-                throw violation(event, expected: "a running worker before process suspended (it is \(processState))")
-            }
-            guard activation == .background else {
-                throw violation(event, expected: "a background scene before process suspended (it is \(activation))")
-            }
-            guard backgroundTask == .none else {
-                throw violation(event, expected: "callback endBackgroundTask before process suspended")
-            }
-            processState = .suspended
-        case .resumed:
-            guard processState == .suspended else {
-                throw violation(
-                    event,
-                    expected: "process suspended before process resumed (the worker is \(processState))"
-                )
-            }
-            processState = .running
-        case .exited:
-            try checkExit(event)
-            // The process is gone with everything in it; the session (and `sessionExists`)
-            // stays, and the activation waits for the host's state event to `unattached`.
-            forgetProcess()
-        }
-    }
-
-    /// The scene has no process any more (it exited, or the scene left its app's process):
-    /// everything the process held of it is gone.
-    private mutating func forgetProcess() {
-        processState = .terminated
-        livePid = nil
-        progress = AtomProgress()
-        appOrigin.reset()
-        stack = []
-        needsLayout = []
-        presentations = []
-        tabCount = 0
-        selectedTab = 0
-        tabStacks = []
-        tabNeedsLayout = []
-        children = []
-        tabChildren = []
-        isAddingChild = false
-        pendingChildDeinits = 0
-        hasLaunched = false
-        hasAppeared = false
-        backgroundTask = .none
-        hasBegunBackgroundTask = false
-        shutdown = .none
-        inAppProcess = false
-    }
-
-    /// Any reason may cut an atom short, except the two clean exits, which must follow
-    /// their complete disconnect.
-    private func checkExit(_ event: TraceEvent) throws(LifecycleViolation) {
-        guard processState.isAlive else {
-            throw violation(event, expected: "process spawned before process exited")
-        }
-        guard (event.status == nil) != (event.signal == nil) else {
-            throw violation(event, expected: "process exited with either a status or a signal")
-        }
-        // As the host names signals: `KILL`, not `SIGKILL` or `9`; a number only for a signal
-        // without a name (a real-time one).
-        if let signal = event.signal {
-            guard let number = SignalNames.number(named: signal), SignalNames.name(of: number) == signal else {
-                throw violation(
-                    event,
-                    expected:
-                        "process exited with a signal named as the host names it (KILL, TERM, …; 1–64 for one without a name)"
-                )
-            }
-        }
-        switch event.reason {
-        case nil:
-            throw violation(event, expected: "process exited with a reason")
-        case .disconnected:
-            if shutdown == .disconnected && !isInsideAtom { return }
-            let owed =
-                isInsideAtom
-                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
-                : "callback sceneDidDisconnect and every deinit before process exited (reason disconnected)"
-            throw violation(event, expected: owed)
-        case .backgroundTaskTimeout:
-            // Not "a task still running": the app may end it just as the host's deadline kills.
-            guard hasBegunBackgroundTask else {
-                throw violation(
-                    event,
-                    expected: "callback beginBackgroundTask before process exited (reason background-task-timeout)"
-                )
-            }
-        case .terminated:
-            if shutdown == .terminating { return }
-            let owed =
-                isInsideAtom
-                ? ExpectedStep.describeNext(progress.remaining, stack: stack, afterwards: nil)
-                : "callback applicationWillTerminate before process exited (reason terminated)"
-            throw violation(event, expected: owed)
-        default:
-            return
-        }
-    }
-
     // MARK: - What may start
 
     /// Whether `atom` may start now (no atom in progress): a new process runs the launch
@@ -601,7 +445,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     }
 
     /// What may come when no atom may start.
-    private var idleExpectation: String {
+    var idleExpectation: String {
         switch shutdown {
         case .disconnected: "process exited (reason disconnected)"
         case .terminating: "process exited (reason terminated)"
@@ -609,7 +453,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         }
     }
 
-    private func violation(_ event: TraceEvent, expected: String) -> LifecycleViolation {
+    func violation(_ event: TraceEvent, expected: String) -> LifecycleViolation {
         LifecycleViolation(seq: event.seq, scene: event.scene, expected: expected, got: event.violationSummary)
     }
 }
