@@ -58,7 +58,10 @@ import Testing
             case .quickAction: wire = .quickAction(type: "t", userInfo: nil)
             default: wire = .openNotification(actionIdentifier: "a", userInfo: nil)
             }
-        case .remoteNotification: wire = state.place == .suspended ? nil : .remoteNotification(userInfo: nil)
+        case .remoteNotification:
+            // With no live worker the push is a launch, not a request to a running scene.
+            guard state.states.process.isAlive, state.place != .suspended else { return nil }
+            wire = .remoteNotification(userInfo: nil)
         case .popToRoot: wire = .popToRoot
         case .connect, .kill, .memoryPressure, .waitFor, .sleep, .quit: wire = nil
         }

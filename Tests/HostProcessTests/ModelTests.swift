@@ -176,11 +176,12 @@ import Testing
         again.callback(.configurationForConnecting)
         let violation = firstViolation(again.events)
         #expect(violation?.seq == again.events.count)
-        // (or the root's loadView of an app without scenes, §3d).
+        // (or the root's loadView of an app without scenes, §3d, or a silent push the app was
+        // launched for with no scene, c20).
         #expect(
             violation?.expected
                 == "callback didDiscardSceneSessions or callback willConnectTo or callback initWithCoder (vc: a new controller) "
-                + "or callback loadView (vc: a new controller)"
+                + "or callback loadView (vc: a new controller) or callback didReceiveRemoteNotification"
         )
     }
 

@@ -224,11 +224,16 @@ extension PropertyTests {
         _ steps: [SceneLifecycle.Step],
         to model: inout SceneLifecycle,
         scene: String,
-        tabs: [String]? = nil
+        tabs: [String]? = nil,
+        forPush: Bool = false
     ) -> [String] {
         var delivered: [String] = []
         for step in steps {
             switch step {
+            case .launch(_, let root) where forPush:
+                // Launched for a silent push: the app's process runs on with no scene (c20).
+                model.launching(root: root)
+                model.processExited()
             case .launch(let background, let root):
                 model.launching(root: root)
                 model.completed(

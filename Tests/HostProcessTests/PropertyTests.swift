@@ -110,7 +110,18 @@ import Testing
                             }
                             // A relaunch (openURL) reuses the last connect's tabs, as the host does.
                             if case .connect(_, _, _, let launch) = op { lastTabs = launch.tabs }
-                            let delivered = Self.apply(plan, to: &lifecycle, scene: "A", tabs: lastTabs)
+                            var forPush = false
+                            if case .remoteNotification = op { forPush = true }
+                            // The machine notes that the user ended the app (a launching worker is
+                            // killed without its turn).
+                            if case .terminate = op, lifecycle.process != .launching { lifecycle.userEndedTheApp() }
+                            let delivered = Self.apply(
+                                plan,
+                                to: &lifecycle,
+                                scene: "A",
+                                tabs: lastTabs,
+                                forPush: forPush
+                            )
                             let expected = oracle.perform(op)
                             if delivered != expected {
                                 Issue.record("\(place): the host delivers \(delivered), the oracle \(expected)")

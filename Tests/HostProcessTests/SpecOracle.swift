@@ -41,6 +41,9 @@ struct SpecOracle: Sendable, Hashable {
     var hasBackgroundTask = false
     var isDiscarded = false
     var hasSession = false
+    /// The user ended the app (`terminate` of a worker past its launch): no silent push
+    /// launches it until a launch of the user's (c20).
+    var userEndedApp = false
     /// The root of the last connect (a relaunch for a URL uses it).
     var lastRoot = "Root"
     /// Notifications held while suspended: names in first-arrival order, each with its latest value.
@@ -149,8 +152,9 @@ struct SpecOracle: Sendable, Hashable {
         .continueUserActivity: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
         .quickAction: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
         .openNotification: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
-        // §3f: a silent push reaches a connected app in any state.
-        .remoteNotification: [.active, .inactive, .backgroundRunning, .suspended],
+        // §3f: a silent push reaches a connected app in any state, and launches one that does
+        // not run into the background with no scene connected (c20).
+        .remoteNotification: [.fresh, .dead, .active, .inactive, .backgroundRunning, .suspended],
         // §3a: navigation.
         .popToRoot: [.active, .inactive],
         // §3a: a tab switch is navigation: foreground only.
@@ -187,7 +191,9 @@ struct SpecOracle: Sendable, Hashable {
         case .swipeDismiss: return presenting?.sheet == true
         case .beginBackgroundTask: return !hasBackgroundTask
         case .endBackgroundTask: return hasBackgroundTask
-        case .discard: return (hasSession || place != .fresh) && !(appBased && hasWorker)
+        case .discard: return (hasSession || hasWorker) && !(appBased && hasWorker)
+        // c20: not after the user ended the app, until it is opened again.
+        case .remoteNotification: return hasWorker || (!userEndedApp && !appBased)
         // §3d: no scene to release, to open a URL in, or to continue an activity in.
         case .disconnect: return !appBased
         case .openURL, .continueUserActivity, .quickAction, .openNotification: return !(appBased && hasWorker)
@@ -234,6 +240,7 @@ struct SpecOracle: Sendable, Hashable {
             shownTab = 0
             hiddenStacks = [:]
             isDiscarded = false
+            userEndedApp = false
             lastRoot = root
             if let kind = launch.lifecycle { appBased = kind == .app }
             place = background ? .backgroundRunning : .active
@@ -311,6 +318,10 @@ struct SpecOracle: Sendable, Hashable {
             }
         case .popToRoot:
             popToRoot()
+        case .remoteNotification where place == .fresh || place == .dead:
+            // Launched for the push with no scene connected: the scene stays unattached, its
+            // app's process runs on without it (c20).
+            place = .dead
         case .remoteNotification:
             // A suspended app is resumed for the push (and suspended again later).
             delivered = resume()
@@ -321,6 +332,7 @@ struct SpecOracle: Sendable, Hashable {
             .openNotification where place == .fresh || place == .dead:
             // Launched for the URL, to the foreground, like a connect with the last root.
             isDiscarded = false
+            userEndedApp = false
             place = .active
             let restored = restoresScene ? savedStack : nil
             stack = restored?.first == lastRoot ? restored! : [lastRoot]
@@ -356,6 +368,7 @@ struct SpecOracle: Sendable, Hashable {
         case .endBackgroundTask: hasBackgroundTask = false
         case .kill: workerEnded()
         case .terminate:
+            if place != .launching { userEndedApp = true }
             // A running worker is moved to background (and saves) before it terminates.
             if place == .active || place == .inactive || place == .backgroundRunning { save() }
             workerEnded()

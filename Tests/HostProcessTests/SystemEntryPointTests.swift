@@ -80,12 +80,62 @@ import Testing
         }
     }
 
+    /// c20: a silent push launches an app that does not run into the background, with no
+    /// scene connected (`didFinishLaunching`, then the push); the process, the scene's own, is
+    /// not what the scene's next connect runs in. After the user ended the app, no push
+    /// launches it until the user opens it again.
+    @Test func aSilentPushLaunchesAnAppThatDoesNotRunWithNoScene() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            let launch = try await PresentationOrderTests.transition(host) {
+                try await scene.remoteNotification(userInfo: .object(["sync": .int(1)]))
+            }
+            #expect(
+                launch == [
+                    "process spawned", "cb willFinishLaunching", "cb didFinishLaunching",
+                    "cb didReceiveRemoteNotification", "process detached",
+                ]
+            )
+            let status = await scene.status()
+            #expect(status.activation == .unattached && !status.process.isAlive)
+            let pushed = host.trace.history.first { $0.processEvent == .spawned }?.pid
+            try await scene.connect()
+            #expect(await scene.status().pid != pushed)
+            try await scene.terminate()
+            await #expect(throws: HostError.self) { try await scene.remoteNotification() }
+            try await scene.connect()
+            try await scene.remoteNotification()
+        }
+    }
+
+    /// c20 in an app's process (`connect`'s `app`): a push for a scene that is not connected
+    /// reaches the running app with no scene, and a push to an app that does not run launches
+    /// its process, which the app's next scene connects in.
+    @Test func aSilentPushForAnAppProcessReachesItOrLaunchesIt() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: LaunchParameters(app: "Mail"))
+            try await a.background()
+            try await a.disconnect()
+            let mark = host.lastSeq
+            try await a.remoteNotification()
+            #expect(
+                AppProcessTests.events(host, "A", after: mark) == [
+                    "process attached", "cb didReceiveRemoteNotification", "process detached",
+                ]
+            )
+            try await b.connect(launch: LaunchParameters(app: "Mail"))
+            #expect(AppProcessTests.events(host, "B", after: mark).first == "process attached")
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// c20 (a running app): a silent push reaches a suspended app in the background, which is
-    /// resumed for it and suspended again; an app with no worker refuses it.
+    /// resumed for it and suspended again.
     @Test func aSilentPushReachesASuspendedAppInTheBackground() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
-            await #expect(throws: HostError.self) { try await scene.remoteNotification() }
             try await scene.connect()
             try await scene.background()
             try await scene.waitFor(process: .suspended, timeout: TestLimit.event)

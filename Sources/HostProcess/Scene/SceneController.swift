@@ -508,8 +508,9 @@ package actor SceneController {
             context.discards.discarded(id)
         case .returnDiscards(let sessions):
             context.discards.add(sessions)
-        case .leaveAppProcess:
+        case .leaveAppProcess(let endsProcess):
             appProcess?.remove(self)
+            if endsProcess, let appProcess, appProcess.members.isEmpty { appProcess.connection.child.closeStdin() }
             appProcess = nil
             connection = nil
         case .appSceneRequest(let change):

@@ -405,6 +405,11 @@ package struct StressAudit: Sendable {
             default:
                 break
             }
+        case .detached:
+            // The scene left its app's process, which the trace follows no further: a process
+            // with no scene in it ends unseen (at the host's quit, or once a push it was
+            // launched for is handled, c20).
+            exited.insert(pid)
         default:
             break
         }
@@ -525,7 +530,9 @@ package struct StressAudit: Sendable {
                     }
                     atoms += trace.deliveries
                     accepted += handed.accepted
-                    allowed += handed.accepted + handed.failed + target.activations
+                    // A silent push launches a scene's app that does not run (c20), with no scene.
+                    let pushes = requested[LifecycleOperation.remoteNotification.rawValue] ?? RequestTally()
+                    allowed += handed.accepted + handed.failed + target.activations + pushes.accepted + pushes.failed
                     also =
                         " (with \(trace.deliveries) deliveries; \(handed.accepted) accepted and \(handed.failed)"
                         + " failed openURL, continueUserActivity, quickAction or openNotification, "

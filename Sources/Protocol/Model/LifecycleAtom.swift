@@ -392,9 +392,11 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             ]),
         ]
         let appRoot: [ExpectedStep] = [.callback(.loadView, .newController), .mark(.appBased)] + appTail
+        // Launched into the background for a silent push, with no scene to connect (c20).
+        let forPush: [ExpectedStep] = [.callback(.didReceiveRemoteNotification)]
         let afterLaunching: [[ExpectedStep]] =
             [discarded] + (context.sessionExists ? [] : [configured])
-            + [connectTail, storyboardRoot + connectTail, appRoot]
+            + [connectTail, storyboardRoot + connectTail, appRoot, forPush]
         return [
             .oneOf([
                 [.callback(.didFinishLaunching), .oneOf(afterLaunching)],

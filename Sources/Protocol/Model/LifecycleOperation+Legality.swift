@@ -50,8 +50,9 @@ extension LifecycleOperation {
         case .tap: [.activation([.foregroundActive]), .process([.running])]
         // No live worker: it launches with the URL (the activity, the shortcut item, the
         // notification response) in its connection options; a launching one is refused.
-        // A silent push wakes a running app in any state (a suspended one is resumed for it).
-        case .remoteNotification: [.attached, .process([.running, .suspended])]
+        // A silent push wakes a running app in any state (a suspended one is resumed for it);
+        // an app that does not run is launched for it, with no scene connected (c20).
+        case .remoteNotification: [.process([.none, .running, .suspended, .terminated]), .liveWorkerUnlessAppBased]
         case .openURL, .continueUserActivity, .quickAction, .openNotification:
             [.process([.none, .running, .suspended, .terminated]), .noLiveAppBasedWorker]
         // The index is a parameter: out of range is refused with the tab count (SceneSnapshot).
@@ -102,7 +103,9 @@ extension LifecycleOperation {
         case .quickAction: Self.delivery("the shortcut item", "`performActionFor`")
         case .openNotification: Self.delivery("the notification response", "`userNotificationCenterDidReceive`")
         case .remoteNotification:
-            "(resume), `didReceiveRemoteNotification` in the app's state (suspended again after the delay)"
+            "no live worker: spawn, launch into the background, `didReceiveRemoteNotification`, no scene "
+                + "connected (refused after the user's `terminate`); else (resume), `didReceiveRemoteNotification` "
+                + "in the app's state (suspended again after the delay)"
         case .popToRoot: "pop to root (the middle controllers get no appearance callbacks)"
         case .selectTab: "tab switch (the selected tab again: pop to its root)"
         case .addChild: "the frontmost controller adds a child controller, which loads and appears"

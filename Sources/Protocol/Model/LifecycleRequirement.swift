@@ -27,6 +27,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
     case lifecycle(LifecycleKind)
     /// No app-based worker is alive: an app without scene support has no scene to release.
     case noLiveAppBasedWorker
+    /// A live worker, or a scene-based app: an app without scene support has no process apart
+    /// from its window, so nothing is launched for it without its window (a silent push, c20).
+    case liveWorkerUnlessAppBased
     /// The scene's root is a tab bar (LIFECYCLE.md §3a).
     case tabBar
     /// The tab bar has a tab of this index.
@@ -65,6 +68,7 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .presented(let styles): snapshot.presentation.map(styles.contains) ?? false
         case .lifecycle(let kind): snapshot.lifecycle == kind
         case .noLiveAppBasedWorker: snapshot.lifecycle == .scene || !snapshot.process.isAlive
+        case .liveWorkerUnlessAppBased: snapshot.lifecycle == .scene || snapshot.process.isAlive
         case .tabBar: snapshot.tabCount > 0
         case .tabIndex(let index): index >= 0 && index < snapshot.tabCount
         case .noChildNamed(let name): !snapshot.frontmostChildren.contains(name)
@@ -99,6 +103,7 @@ public enum LifecycleRequirement: Sendable, Hashable {
             return "a " + styles.map { "`\($0)`" }.joined(separator: " or ") + " presented"
         case .lifecycle(let kind): return kind == .app ? "app-based" : "scene-based"
         case .noLiveAppBasedWorker: return "no live app-based worker"
+        case .liveWorkerUnlessAppBased: return "a live worker or a scene-based app"
         case .tabBar: return "a tab bar root"
         case .tabIndex: return "an index below the tab count"
         case .noChildNamed: return "no child of that name"
@@ -141,6 +146,8 @@ public enum LifecycleRequirement: Sendable, Hashable {
         case .noLiveAppBasedWorker:
             return
                 "the app does not support scenes: it has no scene to discard or to open a URL in (terminate it first)"
+        case .liveWorkerUnlessAppBased:
+            return "the app does not support scenes: it is launched with its window only (connect it first)"
         case .tabBar: return "the scene's root is not a tab bar (connect it with tabs)"
         case .tabIndex(let index):
             return

@@ -351,6 +351,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
             tabChildren = []
         case .applicationWillTerminate:
             shutdown = .terminating
+        case .didReceiveRemoteNotification where activation == .unattached:
+            // The push was all the scene had in the app's process: it leaves it (c20).
+            shutdown = .disconnected
         case .beginBackgroundTask:
             backgroundTask = .running
             hasBegunBackgroundTask = true
@@ -411,6 +414,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 && atom.mayStart(in: snapshot)
         case .windowMemoryWarning:
             guard inAppProcess else { return false }
+        case .remoteNotification where activation == .unattached:
+            // A silent push for the app, in its process, for a scene that is not connected (c20).
+            return inAppProcess && shutdown == .none
         default:
             break
         }

@@ -27,6 +27,8 @@ public struct LaunchParameters: Sendable, Hashable {
     /// (`{"actionIdentifier":…,"userInfo":…}`). Not kept for a restart.
     public var shortcutItem: JSONValue?
     public var notificationResponse: JSONValue?
+    /// A silent push the app is launched for, with no scene connected (c20). Not kept for a restart.
+    public var remoteNotification: JSONValue?
     /// The app the scene belongs to (`connect … "app"`): scenes of one app share one worker
     /// process, as an iOS app's windows share one process (real-ios-orders-3 c13–c15). nil:
     /// the scene has a worker process of its own (the default).
@@ -94,6 +96,7 @@ public struct LaunchParameters: Sendable, Hashable {
         options.style = style
         options.shortcutItem = shortcutItem
         options.notificationResponse = notificationResponse
+        options.remoteNotification = remoteNotification
         // The first tab's root is the scene's root: the one that loads at launch.
         if let first = tabs?.first { options.root = first }
     }

@@ -57,6 +57,9 @@ package struct SceneLifecycle: Sendable {
     package private(set) var launchedRoot = "Root"
     /// Whether a session exists for this scene (so `connect` is a reconnect).
     package var sessionExists = false
+    /// The user ended the app (`terminate`): iOS launches it for no silent push until the
+    /// user opens it again (c20).
+    package private(set) var userEndedApp = false
     /// The lifecycle the last worker's app declared in its `ready` (docs/LIFECYCLE.md §3d);
     /// it stays after the worker's death, as the session's kind.
     package var kind = LifecycleKind.scene
@@ -212,6 +215,16 @@ package struct SceneLifecycle: Sendable {
                 deliverySteps(.openNotification(actionIdentifier: actionIdentifier, userInfo: userInfo))
             )
         case .remoteNotification(let userInfo):
+            guard hasLiveWorker else {
+                if userEndedApp {
+                    return .refuse(
+                        "the user ended the app (terminate): a silent push launches it only after the user opens it again"
+                    )
+                }
+
+                // Launched into the background for the push, with no scene connected (c20).
+                return .perform([.launch(background: true, root: launchedRoot)])
+            }
             return .perform(resumeSteps + [.send(.remoteNotification(userInfo: userInfo))])
         case .popToRoot:
             return .perform([.send(.popToRoot)])
@@ -255,6 +268,7 @@ package struct SceneLifecycle: Sendable {
     /// The worker is being started.
     package mutating func launching(root: String) {
         launchedRoot = root
+        userEndedApp = false
         // A launch after a discard opens a new session under the same name.
         isDiscarded = false
         process = .launching
@@ -334,6 +348,9 @@ package struct SceneLifecycle: Sendable {
             break
         }
     }
+
+    /// The user ended the app: `terminate` carried out.
+    package mutating func userEndedTheApp() { userEndedApp = true }
 
     /// The worker's process group was stopped.
     package mutating func suspended() { process = .suspended }

@@ -77,8 +77,10 @@ extension SceneMachine {
         case returnDiscards([String])
         /// The app asked for another scene, or for a scene's destruction: the host carries it out.
         case appSceneRequest(AppChange)
-        /// The scene left its app's process, which runs on (`detached`): the shell lets go of it.
-        case leaveAppProcess
+        /// The scene left its app's process, which runs on (`detached`): the shell lets go of
+        /// it. `endsProcess`: the process was the scene's own, for a silent push (c20): it ends
+        /// once no scene is in it.
+        case leaveAppProcess(endsProcess: Bool)
     }
 
     /// The limits the machine enforces, taken from the host's configuration.

@@ -23,7 +23,8 @@ extension SceneMachine {
         cancel(.killGrace)
         cancel(.quitDeadline)
         resumeKillWaiters()
-        output.append(.leaveAppProcess)
+        output.append(.leaveAppProcess(endsProcess: scenelessApp != nil))
+        scenelessApp = nil
     }
 
     /// Whether the app's process may be stopped as far as this scene goes: it is suspended

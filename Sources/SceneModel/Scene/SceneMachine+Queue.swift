@@ -104,7 +104,10 @@ extension SceneMachine {
                 refuse(op.name, reason: reason, caller: caller, viewController: op.child)
             case .perform(let steps):
                 switch op {
-                case .disconnect, .discard, .terminate: worker?.endsOnPurpose = true
+                case .disconnect, .discard: worker?.endsOnPurpose = true
+                case .terminate:
+                    worker?.endsOnPurpose = true
+                    lifecycle.userEndedTheApp()
                 default: break
                 }
                 inFlight = InFlight(work: work, steps: Steps(steps))

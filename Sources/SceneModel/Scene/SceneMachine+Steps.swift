@@ -41,13 +41,16 @@ extension SceneMachine {
             switch inFlight?.work {
             case .request(.connect(_, _, let worker?, _), _): argv = worker
             case .restart, .request(.openURL, _), .request(.continueUserActivity, _), .request(.quickAction, _),
-                .request(.openNotification, _):
+                .request(.openNotification, _), .request(.remoteNotification, _):
                 argv = lastArgv ?? argv
             default: break
             }
             inFlight?.launch = (background, root, lifecycle.sessionExists)
             beforeLaunch = (lifecycle, session, lastArgv)
-            if !lifecycle.sessionExists {
+            // A launch for a silent push connects no scene: it stores no session.
+            if case .request(.remoteNotification, _)? = inFlight?.work {
+                beginLaunch(background: background, root: root, argv: argv)
+            } else if !lifecycle.sessionExists {
                 // Its worker is stored once it connects (`storeConnectedWorker`): one that
                 // never says ready must not be what the next host starts.
                 var fresh = session ?? SceneSession(identifier: id)
@@ -166,6 +169,8 @@ extension SceneMachine {
         lastArgv = argv
         worker = WorkerProcessMachine(argv: argv)
         appName = inFlight.map { launchParameters(for: $0.work).app } ?? lastLaunch.app
+        scenelessApp = nil
+        if case .request(.remoteNotification, _)? = inFlight?.work, lastLaunch.app == nil { scenelessApp = appName }
         worker!.isShared = appName != nil
         setWait(.spawn)
         output.append(.spawn(argv: argv, app: appName))

@@ -269,9 +269,15 @@ extension SceneMachine {
             return
         }
         // A disconnect or terminate of a scene in its app's process, which runs on.
-        if worker!.isShared, result == Self.detachedReply, case .exit(requestID, _, _)? = inFlight?.wait {
-            detach()
-            return
+        if worker!.isShared, result == Self.detachedReply {
+            switch inFlight?.wait {
+            case .exit(requestID, _, _)?, .reply(requestID, .connect)?:
+                // (A connect answered so launched the app for a silent push, with no scene, c20.)
+                detach()
+                return
+            default:
+                break
+            }
         }
         guard case .reply(requestID, let operation)? = inFlight?.wait else { return }
         cancel(.step)

@@ -40,6 +40,10 @@ package struct SceneMachine: Sendable {
     /// The app whose process the current (or last) worker is (`LaunchParameters.app`); nil: a
     /// process of the scene's own.
     package internal(set) var appName: String?
+    /// The process of its own a silent push launched this scene's app in, with no scene
+    /// connected (c20): a scene that names no app ends it once the push is handled, as the
+    /// system would reclaim it, and its next launch is a launch.
+    var scenelessApp: String?
     /// The scene as it was before the launch in flight, for a spawn that fails: then no
     /// worker ran, and the launch is undone (the session it stored included).
     var beforeLaunch: (lifecycle: SceneLifecycle, session: SceneSession?, lastArgv: [String]?)?
@@ -261,6 +265,11 @@ package struct SceneMachine: Sendable {
             launch.notificationResponse = .object([
                 "actionIdentifier": .string(actionIdentifier), "userInfo": userInfo ?? .null,
             ])
+        case .request(.remoteNotification(let userInfo), _):
+            // The app's process outlives the scene it has not got (an app process): the
+            // scene's app's, else one of its own, which ends once the push is handled.
+            launch.remoteNotification = userInfo ?? .object([:])
+            launch.app = launch.app ?? id
         default: break
         }
         return launch

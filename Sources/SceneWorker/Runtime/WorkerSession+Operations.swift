@@ -210,6 +210,23 @@ extension WorkerSession {
     }
 
     func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
+        // A silent push for an app that does not run: launched into the background for it,
+        // with no scene connected (c20); in its running process, the push alone.
+        if let push = options.remoteNotification, appProcess != nil {
+            if let launched = application.delegate {
+                applicationDelegate = launched
+            } else {
+                let (applicationDelegate, launchOptions) = willFinishLaunching(options)
+                sink.report(.didFinishLaunching)
+                _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
+                _ = applicationDelegate.application(
+                    application,
+                    didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
+                )
+            }
+            didReceiveRemoteNotification(push)
+            return detach()
+        }
         let root = try makeViewController(options.root, payload: nil)
         // Another scene of the app connects in its running process: no launch (c13, c15).
         if appProcess != nil, let launched = application.delegate {
