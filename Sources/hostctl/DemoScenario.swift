@@ -9,8 +9,9 @@ enum DemoScenario {
         limits.suspendDelay = .milliseconds(100)
         let steps: [Scenario.Step] = [
             // Three windows: two opened by the user, one launched by the system in background
-            // (Music has a tab bar: Library and Radio, each its own navigation stack).
-            .scene("Mail", .connect()),
+            // (Music has a tab bar: Library and Radio, each its own navigation stack). Mail is an
+            // app whose windows share one process, as on iPadOS (its `app`).
+            .scene("Mail", .connect(launch: LaunchParameters(app: "Mail"))),
             // Notes launches straight into landscape: its first layout is at that size.
             .scene("Notes", .connect(launch: LaunchParameters(width: 844, height: 390))),
             .scene("Music", .connect(background: true, launch: LaunchParameters(tabs: ["Library", "Radio"]))),
@@ -39,11 +40,13 @@ enum DemoScenario {
             .scene("Notes", .dismiss),
             // The user starts swiping back from Notes' editor, then changes their mind.
             .scene("Notes", .swipeBack(completes: false)),
-            // Mail's app opens a second window itself (a scene with its own worker). It names the
-            // session, so that a rerun with the same --state-dir brings that window back
-            // (restored) instead of opening yet another beside it.
+            // Mail's app opens a second window itself: it connects in Mail's running process (no
+            // second launch). It names the session, so that a rerun with the same --state-dir
+            // brings that window back (restored) instead of opening yet another beside it.
             .scene("Mail", .notify(name: "openWindow", value: .string("Mail-1"))),
             .waitFor(scene: "Mail-1", condition: .state(.foregroundActive), timeout: .seconds(5)),
+            // One memory warning for the app, then every controller of both its windows.
+            .scene("Mail", .memoryWarning),
             // Notes goes to background (state saved), gets suspended, receives queued notifications.
             .scene("Notes", .background),
             .waitFor(scene: "Notes", condition: .process(.suspended), timeout: .seconds(5)),
@@ -61,11 +64,11 @@ enum DemoScenario {
             // The restored editor is closed: a rerun with the same --state-dir starts from the
             // same stack, not one Editor deeper each time (the stack's limit would end it).
             .scene("Notes", .pop),
-            // Mail is closed; Music goes to background and is suspended before the quit.
+            // Mail's first window is closed; its process runs on with Mail-1.
             .scene("Mail", .disconnect),
-            // A home-screen quick action relaunches Mail: the item comes in its connection
-            // options. Sent to the background, Mail gets the next one on its way back to the
-            // foreground, before it is active (as on iOS).
+            // A home-screen quick action reopens it, in the running process: the item comes in
+            // its connection options. Sent to the background, Mail gets the next one on its way
+            // back to the foreground, before it is active (as on iOS).
             .scene("Mail", .quickAction(type: "com.example.compose")),
             .scene("Mail", .background),
             .scene("Mail", .quickAction(type: "com.example.search")),
