@@ -306,8 +306,12 @@ extension TimelineTests {
             #expect(!callbacks.isEmpty)
             let listed = ticks(in: group).flatMap(\.lines).map(\.label)
             #expect(listed == callbacks.map { CallbackTick($0).label }, "\(scene)")
+            // A scene's worker starts, or the scene joins its app's running process (Mail-1).
             let spawns = events.filter { $0.scene == scene && $0.processEvent == .spawned }.count
-            #expect(spawns >= 1 && occurrences(of: "class=\"marker spawned\"", in: group) == spawns, "\(scene)")
+            let joins = events.filter { $0.scene == scene && $0.processEvent == .attached }.count
+            #expect(spawns + joins >= 1, "\(scene)")
+            #expect(occurrences(of: "class=\"marker spawned\"", in: group) == spawns, "\(scene)")
+            #expect(occurrences(of: "class=\"marker attached\"", in: group) == joins, "\(scene)")
         }
         #expect(svg.contains(">quit</text>"))
     }

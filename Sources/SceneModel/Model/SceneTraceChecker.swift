@@ -408,9 +408,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard hasLaunched else { return atom == .launch }
         switch atom {
         case .connectInProcess, .reconnectInProcess:
-            // Only in an app's process, into a scene that is not connected yet; a session that
-            // connected before reconnects without `configurationForConnecting` (c15).
-            return inAppProcess && shutdown == .none && (atom == .reconnectInProcess) == sessionExists
+            // Only in an app's process, into a scene that is not connected yet. A session that
+            // connected before in this trace reconnects without `configurationForConnecting`
+            // (c15); one the trace has not seen may be new, or stored by an earlier host.
+            return inAppProcess && shutdown == .none && !(atom == .connectInProcess && sessionExists)
                 && atom.mayStart(in: snapshot)
         case .windowMemoryWarning:
             guard inAppProcess else { return false }
