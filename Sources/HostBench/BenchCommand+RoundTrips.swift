@@ -39,6 +39,12 @@ extension BenchCommand {
             count: counts.transition
         )
         let transitions = cost.latencies
+        let inApp = try await BenchHost.transition(
+            placement: placement,
+            warmup: counts.transitionWarmup,
+            count: counts.transition,
+            inApp: true
+        )
         let after = try await echoFloors()
         let eventLoopCost =
             after.eventLoop.latencies.median < before.eventLoop.latencies.median ? after.eventLoop : before.eventLoop
@@ -95,6 +101,15 @@ extension BenchCommand {
                 + where_
         )
         row.details["eventLoopRatio"] = transitions.median / eventLoop.median
+        let appRow = BenchRow(
+            "transition.app" + suffix,
+            inApp.latencies,
+            floor: transitions.median,
+            floorName: "transition" + suffix,
+            target: .ratioAtMost(1.1),
+            note: "the same with the scene's worker an app process carrying a second scene (every frame "
+                + "tagged with its scene, LIFECYCLE.md §4a); floor = transition" + suffix + where_
+        )
         // CPU per transition, user and system: the host's (all its threads) and the worker's,
         // and what each spends above its side of the event-loop echo (the same pipes and loop
         // with nothing on top): whose work there is to cut.
@@ -124,6 +139,7 @@ extension BenchCommand {
             count: counts.echo
         )
         report.add(row)
+        report.add(appRow)
         if let node {
             report.add(
                 BenchRow(

@@ -356,6 +356,18 @@ package enum BenchCommand {
                         + "default (the launch takes a worker started ahead); floor = spawn-ready" + staticNote
                 )
             )
+            let inApp = try await BenchHost.connectInApp(warmup: counts.spawnWarmup, count: counts.spawn)
+            report.add(
+                BenchRow(
+                    "connect.in-app",
+                    inApp,
+                    floor: ready.median,
+                    floorName: "spawn-ready",
+                    target: .ratioAtMost(0.5),
+                    note: "a new scene of a running app to foregroundActive acknowledged: it connects in the "
+                        + "app's process (LIFECYCLE.md §4a), no spawn; floor = spawn-ready"
+                )
+            )
             let cold = try await BenchHost.connect(
                 warmup: counts.spawnWarmup,
                 count: counts.spawn,

@@ -37,14 +37,16 @@ package enum BenchHelp {
                        CPU per transition of the host and of the worker, and what each
                        spends above its side of the event-loop echo (hostCPUOverEchoUs,
                        workerCPUOverEchoUs; the echo's row: hostCPUUs, childCPUUs):
-                       whose work to cut
+                       whose work to cut; transition.app: the same scene in an app
+                       process carrying a second scene (≤ 1.1× of transition)
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push),
                        unpinned and in each placement
           connect      a new scene to foregroundActive vs spawning to a bare ready line: with
                        the host's default prewarming (≤ 1.1×) and without it (connect.cold,
-                       p50 ≤ 5 ms)
+                       p50 ≤ 5 ms); connect.in-app: a new scene of a running app, in its
+                       process, no spawn (≤ 0.5× of spawn-ready)
           kill         SIGKILL from outside until the exited trace event arrives
           throughput   transitions/s with 1, 8 and 64 scenes driven concurrently (≥ 150k
                        with 8 and 64), next to throughput-floor.N: as many bench-echo

@@ -85,14 +85,18 @@ package enum BenchHost {
 
     /// `transition`: one scene, `deactivate`/`activate` alternating; the latencies, and the
     /// CPU per transition of the host and of the worker, which says whose work to cut.
+    /// `inApp`: the scene shares its worker with a second scene of its app (in the background),
+    /// so every frame carries its scene (an app process, LIFECYCLE.md §4a).
     package static func transition(
         placement: BenchPlacement? = nil,
         warmup: Int,
-        count: Int
+        count: Int,
+        inApp: Bool = false
     ) async throws -> RoundTripCost {
         let host = try SceneHost(configuration: configuration())
         let scene = try host.scene("T")
-        try await scene.connect()
+        try await scene.connect(launch: LaunchParameters(app: inApp ? "Bench" : nil))
+        if inApp { try await host.scene("T2").connect(background: true, launch: LaunchParameters(app: "Bench")) }
         let pid = await scene.status().pid
         if let placement, let pid { _ = placement.pinChild(pid) }
         let meter = CPUMeter(child: pid)
@@ -122,6 +126,25 @@ package enum BenchHost {
             let latency = try await measure { try await scene.connect() }
             if index >= warmup { samples.append(latency) }
             try await scene.kill(signal: SIGKILL)
+        }
+        await host.quit()
+        return samples
+    }
+
+    /// `connect.in-app`: a new scene of a running app to `foregroundActive` acknowledged: it
+    /// connects in the app's process, no spawn. Each is sent to the background and
+    /// disconnected (untimed) before the next; the process runs on.
+    package static func connectInApp(warmup: Int, count: Int) async throws -> Samples {
+        let host = try SceneHost(configuration: configuration())
+        let app = LaunchParameters(app: "Bench")
+        try await host.scene("First").connect(launch: app)
+        var samples = Samples()
+        for index in 0..<(warmup + count) {
+            let scene = try host.scene("W\(index)")
+            let latency = try await measure { try await scene.connect(launch: app) }
+            if index >= warmup { samples.append(latency) }
+            try await scene.background()
+            try await scene.disconnect()
         }
         await host.quit()
         return samples

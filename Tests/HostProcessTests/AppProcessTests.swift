@@ -24,6 +24,39 @@ import Testing
         host.trace.history.filter { $0.seq > seq && $0.scene == scene }.map(\.compact)
     }
 
+    /// `verify` rejects the trace with any two of `scene`'s callbacks after `seq` swapped (the
+    /// order of each new grammar is checked, not only its events); returns how many swaps.
+    @discardableResult
+    static func swapsAreRejected(
+        _ host: SceneHost,
+        _ scene: String,
+        after seq: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
+        let history = host.trace.history
+        let callbacks = history.indices.filter {
+            history[$0].seq > seq && history[$0].scene == scene && history[$0].kind == .callback
+        }
+        var swaps = 0
+        for (n, i) in callbacks.enumerated() {
+            for j in callbacks[(n + 1)...] where history[i].compact != history[j].compact {
+                var swapped = history
+                swapped[i] = history[j]
+                swapped[i].seq = history[i].seq
+                swapped[j] = history[i]
+                swapped[j].seq = history[j].seq
+                swaps += 1
+                #expect(
+                    firstViolation(swapped) != nil,
+                    "swap of \(history[i].compact) and \(history[j].compact) accepted",
+                    sourceLocation: sourceLocation
+                )
+            }
+        }
+        #expect(swaps > 0, sourceLocation: sourceLocation)
+        return swaps
+    }
+
     static func count(_ host: SceneHost, _ name: String) -> Int {
         host.trace.history.filter { $0.kind == .callback && $0.name == name }.count
     }
@@ -51,6 +84,7 @@ import Testing
                 ]
             )
             #expect(host.trace.history.filter { $0.processEvent == .spawned }.count == 1)
+            Self.swapsAreRejected(host, "B", after: mark)
             #expect(Self.count(host, "didFinishLaunching") == 1)
             let beforeTerminate = host.lastSeq
             try await a.terminate()
@@ -71,6 +105,8 @@ import Testing
                 host.trace.history.last { $0.scene == "A" && $0.name == "sceneDidDisconnect" }?.seq
             )
             #expect(bLeft < aDisconnected)
+            Self.swapsAreRejected(host, "A", after: beforeTerminate)
+            Self.swapsAreRejected(host, "B", after: beforeTerminate)
             #expect(host.verifyTrace() == nil)
         }
     }
@@ -92,6 +128,8 @@ import Testing
                     "B cb didReceiveMemoryWarning Root", "B cb didReceiveMemoryWarning Detail",
                 ]
             )
+            Self.swapsAreRejected(host, "A", after: mark)
+            Self.swapsAreRejected(host, "B", after: mark)
             #expect(host.verifyTrace() == nil)
         }
     }
@@ -126,6 +164,7 @@ import Testing
             #expect(restored != nil)
             #expect(await b.status().stack == ["Root", "Detail"])
             #expect(Self.count(host, "applicationWillTerminate") == 0)
+            Self.swapsAreRejected(host, "B", after: mark)
             #expect(host.verifyTrace() == nil)
         }
     }

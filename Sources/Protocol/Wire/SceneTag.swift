@@ -36,20 +36,32 @@ public enum SceneTag {
         var index = prefix.count + 1
         guard frame[prefix.count] == UInt8(ascii: "\"") else { return nil }
         var escaped = false
+        var sawEscape = false
         while index < frame.count {
             let byte = frame[index]
             if escaped {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {
                 escaped = true
+                sawEscape = true
             } else if byte == UInt8(ascii: "\"") {
                 break
+            } else if byte < 0x20 {
+                return nil
             }
             index += 1
         }
         guard index < frame.count else { return nil }
-        let quoted = Array(frame[prefix.count...index])
-        guard case .string(let scene)? = try? JSONParser.parse(quoted) else { return nil }
+        let scene: String
+        if sawEscape {
+            guard case .string(let parsed)? = try? JSONParser.parse(Array(frame[prefix.count...index])) else {
+                return nil
+            }
+            scene = parsed
+        } else {
+            // The common case (scene names are plain): the bytes are the name.
+            scene = String(decoding: UnsafeRawBufferPointer(rebasing: frame[(prefix.count + 1)..<index]), as: UTF8.self)
+        }
         var body: [UInt8] = [UInt8(ascii: "{")]
         let after = index + 1
         guard after < frame.count else { return nil }
