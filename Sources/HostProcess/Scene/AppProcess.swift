@@ -25,6 +25,8 @@ package final class AppProcess: Sendable {
         /// Why the process was signalled to die, and by which scene.
         var kill: (scene: String, reason: TerminationReason, onPurpose: Bool)?
         var isAlive = true
+        /// Stopped for the suspension of every scene in it.
+        var isStopped = false
         /// Callers waiting for the process's death (the host's quit).
         var exitWaiters: [UnsafeContinuation<Void, Never>] = []
     }
@@ -68,6 +70,13 @@ package final class AppProcess: Sendable {
     }
 
     package var isAlive: Bool { state.withLock { $0.isAlive } }
+
+    /// Whether the process is stopped (every scene in it suspended).
+    package var isStopped: Bool { state.withLock { $0.isStopped } }
+
+    package func noteStopped(_ stopped: Bool) {
+        state.withLock { $0.isStopped = stopped }
+    }
 
     /// `scene` joins the running process.
     package func add(_ scene: SceneController) {

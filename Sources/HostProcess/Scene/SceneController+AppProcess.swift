@@ -47,6 +47,12 @@ extension SceneController {
     }
 
     func joinAppProcess(_ process: AppProcess) {
+        // A scene connecting in a suspended app's process resumes it, for every scene in it.
+        if process.isStopped {
+            try? process.connection.child.sendToProcessGroup(signal: SIGCONT)
+            process.connection.signal(SIGCONT)
+            appProcessContinued(process)
+        }
         process.add(self)
         appProcess = process
         connection = process.connection
@@ -71,6 +77,7 @@ extension SceneController {
             apply(stopped ? machine.stopDeferred() : machine.stopCompleted(pid: pid, stopped: false))
             return
         }
+        process.noteStopped(true)
         apply(machine.stopCompleted(pid: pid, stopped: true))
         for other in process.others(than: self) {
             other.onLoop { $0.apply($0.machine.processStoppedBySibling(pid: pid)) }
@@ -80,6 +87,7 @@ extension SceneController {
     /// This scene continued its app's process: the others run again too (in loop jobs of their
     /// own, after this scene's turn).
     func appProcessContinued(_ process: AppProcess) {
+        process.noteStopped(false)
         let pid = process.pid
         for other in process.others(than: self) {
             EventLoop.shared.execute {
@@ -108,7 +116,8 @@ extension SceneController {
             for sibling in siblings {
                 let status = await sibling.status
                 guard status.activation != .unattached, status.process == .running else { continue }
-                try await sibling.performAlone(.windowMemoryWarning)
+                // The request asked was carried out: a window that dies meanwhile changes nothing of it.
+                try? await sibling.performAlone(.windowMemoryWarning)
             }
         }
     }

@@ -126,6 +126,9 @@ package struct StressAudit: Sendable {
     package private(set) var exited: Set<Int32> = []
     /// The scene each pid was spawned for.
     private var spawnedScenes: [Int32: String] = [:]
+    /// The scenes in a process they share with their app's others (LIFECYCLE.md §4a): their
+    /// suspension waits for every scene of the app, which the timer audit cannot see.
+    private var scenesInAppProcesses: Set<String> = []
     /// Quiet stretches after a refusal that lasted until a timer was due and ended with its event.
     package private(set) var timersKept = 0
     /// The windows the apps opened and closed themselves.
@@ -257,7 +260,9 @@ package struct StressAudit: Sendable {
             if !quitting, SceneActivity.isRefusal(event), let op = event.op,
                 let checker = verifier.checker(forScene: scene), !checker.isInsideAtom
             {
-                timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
+                if !scenesInAppProcesses.contains(scene) {
+                    timers?.refusal(event, scene: scene, op: op, snapshot: checker.snapshot)
+                }
             } else {
                 timers?.event(event, scene: scene, activity: activity)
             }
@@ -392,8 +397,15 @@ package struct StressAudit: Sendable {
             spawned.append(pid)
             spawnedScenes[pid] = scene
             tally.atoms[.connect, default: 0] += 1
+            if event.app != nil { scenesInAppProcesses.insert(scene) } else { scenesInAppProcesses.remove(scene) }
+        case .attached:
+            // A connect in the app's running process: no spawn, no launch callbacks.
+            tally.atoms[.connect, default: 0] += 1
+            tally.launching = true
+            scenesInAppProcesses.insert(scene)
         case .exited:
             exited.insert(pid)
+            scenesInAppProcesses.remove(scene)
             switch event.reason {
             case .disconnected:
                 tally.atoms[.disconnect, default: 0] += 1
@@ -406,6 +418,7 @@ package struct StressAudit: Sendable {
                 break
             }
         case .detached:
+            scenesInAppProcesses.remove(scene)
             // The scene left its app's process, which the trace follows no further: a process
             // with no scene in it ends unseen (at the host's quit, or once a push it was
             // launched for is handled, c20).
@@ -445,7 +458,10 @@ package struct StressAudit: Sendable {
                 } else {
                     operation?.refusal(in: snapshot)
                 }
-            if operation != nil, refusal == nil {
+            // A silent push for an app the user ended is refused until the user opens it again
+            // (c20): the trace cannot tell a terminate of the user's from the host's quit.
+            let userMayHaveEndedApp = operation == .remoteNotification && !snapshot.process.isAlive
+            if operation != nil, refusal == nil, !userMayHaveEndedApp {
                 log.record(
                     "\(place): \(op) was refused (\(message)) but the model allows it"
                         + " (scene \(snapshot.activation), worker \(snapshot.process), stack \(before.stack))"

@@ -39,6 +39,7 @@ public struct StressPlan: Sendable, Hashable {
         (.addChild, 3), (.removeChild, 2),
         (.openURL, 4), (.openWindow, 4), (.closeWindow, 2),
         (.popToRoot, 3), (.quickAction, 2), (.openNotification, 2), (.remoteNotification, 2),
+        (.connectInApp, 4),
     ]
 
     package enum Kind: Sendable {
@@ -64,6 +65,9 @@ public struct StressPlan: Sendable, Hashable {
         case quickAction, openNotification, remoteNotification
         /// The stack pops to its root.
         case popToRoot
+        /// A connect of a scene of an app whose scenes share one process (LIFECYCLE.md §4a):
+        /// scenes pair up, `S0` and `S1` in `App0`, and so on.
+        case connectInApp
     }
 
     /// Notification names: few, so that notifications queued while suspended get merged.
@@ -75,6 +79,7 @@ public struct StressPlan: Sendable, Hashable {
         var clients = [[StressAction]](repeating: [], count: clientCount)
         let steady: Set<Kind> = [
             .connect, .connectBackground, .disconnect, .terminate, .connectAppBased, .openWindow, .closeWindow,
+            .connectInApp,
             // A URL (an activity, a quick action, a notification) relaunches a scene whose
             // worker ended (a background task past its limit, say).
             .openURL, .continueUserActivity, .quickAction, .openNotification,
@@ -141,6 +146,8 @@ public struct StressPlan: Sendable, Hashable {
         case .openNotification: .openNotification(userInfo: .object(["id": .int(id)]))
         case .remoteNotification: .remoteNotification(userInfo: .object(["id": .int(id)]))
         case .popToRoot: .popToRoot
+        // Scene-based, whatever the session's app was: an app process carries scenes.
+        case .connectInApp: .connect(launch: LaunchParameters(lifecycle: .scene, app: "App\(scene / 2)"))
         // An integer value: a new window (the value is its user info), and the request's mark.
         case .openWindow: .notify(name: openWindow, value: .int(id))
         case .closeWindow:

@@ -143,6 +143,13 @@ package struct SceneLifecycle: Sendable {
             if launch.tabs != nil, (launch.lifecycle ?? kind) == .app {
                 return .refuse("a tab bar root needs a scene-based app; this one has no scene support")
             }
+            // An app process carries scenes (§4a): an app without scene support has none to share.
+            if launch.app != nil, (launch.lifecycle ?? kind) == .app {
+                return .refuse(
+                    "\"app\" needs a scene-based app; this session's app has no scene support (connect it with "
+                        + "\"lifecycle\": \"scene\")"
+                )
+            }
             // A tab bar's first tab's root is the root that launches.
             return .perform([.launch(background: background, root: launch.tabs?.first ?? root)])
         case .activate:

@@ -67,7 +67,9 @@ extension SceneMachine {
     /// Another scene of the app killed the app's process with `reason`: its death here has
     /// that reason (and is no reason to restart when it was on purpose).
     package mutating func processKilledBySibling(reason: TerminationReason, onPurpose: Bool) -> [Action] {
-        worker?.adoptKillReason(reason, onPurpose: onPurpose)
+        // Another scene's background task outlived its limit: for this scene (which began
+        // none) the system simply killed the app.
+        worker?.adoptKillReason(reason == .backgroundTaskTimeout ? .killed : reason, onPurpose: onPurpose)
         return finishEvent()
     }
 

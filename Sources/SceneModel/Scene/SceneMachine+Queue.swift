@@ -100,6 +100,10 @@ extension SceneMachine {
         switch work {
         case .request(let op, let caller):
             switch lifecycle.request(op) {
+            case .refuse where op == .windowMemoryWarning:
+                // The host's own fan-out of an app's memory warning: a window that is no longer
+                // running by its turn (suspended, gone) does not hear of it, as on iOS. No refusal.
+                output.append(.resume(caller, .success(())))
             case .refuse(let reason):
                 refuse(op.name, reason: reason, caller: caller, viewController: op.child)
             case .perform(let steps):

@@ -297,6 +297,8 @@ package struct SceneMachine: Sendable {
         let deferred = worker.spawned(pid: pid)
         worker.attachedToRunningProcess()
         self.worker = worker
+        // No `ready` here: an app process is scene-based (its launch refused anything else).
+        lifecycle.kind = .scene
         record(TraceEvent(kind: .process, scene: id, processEvent: .attached, pid: pid, app: appName))
         for signal in deferred { output.append(.signal(signal)) }
         writeConnect(handshake: false, discarded: [])

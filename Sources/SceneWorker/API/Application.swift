@@ -218,7 +218,16 @@ public final class Application {
         var expired: Bool
     }
 
-    private(set) var task: Task?
+    /// The background task of the scene whose request runs: each scene of an app process has
+    /// its own (the host keeps each scene's clock); kept by the scene's session, here while no
+    /// session runs this application.
+    private(set) var task: Task? {
+        get { changeHandler.map { $0.backgroundTask } ?? taskWithoutSession }
+        set {
+            if let changeHandler { changeHandler.backgroundTask = newValue } else { taskWithoutSession = newValue }
+        }
+    }
+    private var taskWithoutSession: Task?
     private var lastIdentifier = 0
     /// Where the application reports: the sink of the session it runs for (in an app process,
     /// the session of the scene whose request runs).

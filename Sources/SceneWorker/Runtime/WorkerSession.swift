@@ -51,6 +51,8 @@ final class WorkerSession {
     /// main-queue work), against an app that navigates from every callback of its own
     /// navigation.
     @exclusivity(unchecked) var appChangesThisTurn = 0
+    /// This scene's background task (`Application.task` while its request runs).
+    @exclusivity(unchecked) var backgroundTask: Application.Task?
     /// The main run loop's timers left scheduled while the app could be suspended.
     var backgroundTimers = BackgroundTimerWatch()
 
