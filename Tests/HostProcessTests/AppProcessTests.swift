@@ -210,6 +210,27 @@ import Testing
         }
     }
 
+    /// A session belongs to its app: after a host restart, a connect that names no app joins
+    /// the app's process all the same (the session stored the app, as it stores its worker).
+    @Test func aStoredSessionJoinsItsAppAfterAHostRestart() async throws {
+        var configuration = Self.configuration()
+        configuration.stateDirectory = try makePrivateDirectory()
+        try await withSceneHost(configuration: configuration) { first in
+            try await first.scene("A").connect(launch: Self.mail)
+            try await first.scene("B").connect(launch: Self.mail)
+        }
+        try await withSceneHost(configuration: configuration) { restarted in
+            let a = try restarted.scene("A")
+            let b = try restarted.scene("B")
+            try await a.connect()
+            try await b.connect()
+            let (first, second) = (await a.status(), await b.status())
+            #expect(first.app == "Mail" && second.app == "Mail" && first.pid == second.pid)
+            #expect(restarted.trace.history.filter { $0.processEvent == .attached }.compactMap(\.scene) == ["B"])
+            #expect(restarted.verifyTrace() == nil)
+        }
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0

@@ -218,7 +218,8 @@ func rawExchange(socket: String, _ bytes: [UInt8], halfClose: Bool = true) async
     await onThread {
         guard let descriptor = try? ControlSocket.connect(path: socket) else { return ["<connect failed>"] }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        // Sanitized, a host decoding a large frame on two loaded cores has taken over 60 s.
+        var timeout = timeval(tv_sec: TestLimit.sanitized ? 240 : 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         bytes.withUnsafeBytes { raw in
@@ -249,7 +250,8 @@ struct RawClient {
 
     init?(socket: String) {
         guard let descriptor = try? ControlSocket.connect(path: socket) else { return nil }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        // Sanitized, a host decoding a large frame on two loaded cores has taken over 60 s.
+        var timeout = timeval(tv_sec: TestLimit.sanitized ? 240 : 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor

@@ -58,6 +58,21 @@ import Testing
         #expect(SceneSession(json: .object(newer))?.lifecycle == nil)
     }
 
+    /// A session stores its app; a name that is not one reads as none (a process of its
+    /// own) rather than losing the session.
+    @Test func theAppRoundTripsThroughTheSessionFile() throws {
+        let mail = SceneSession(identifier: "A", app: "Mail")
+        #expect(SceneSession(json: mail.json) == mail)
+        guard case .object(var fields) = mail.json else {
+            Issue.record("not an object")
+            return
+        }
+        fields["app"] = .string("../Mail")
+        #expect(SceneSession(json: .object(fields)) == SceneSession(identifier: "A"))
+        guard case .object(let plain) = SceneSession(identifier: "B").json else { return }
+        #expect(plain["app"] == nil)
+    }
+
     /// After a host restart, a connect that asks for no lifecycle asks for the stored one.
     @Test func aStoredAppBasedSessionIsAskedForAgain() {
         var harness = SceneMachineHarness(session: SceneSession(identifier: "A", lifecycle: .app))

@@ -168,9 +168,13 @@ extension SceneMachine {
         lifecycle.launching(root: root)
         lastArgv = argv
         worker = WorkerProcessMachine(argv: argv)
-        appName = inFlight.map { launchParameters(for: $0.work).app } ?? lastLaunch.app
+        // A connect that names no app joins the one its session last ran in (§4a).
+        let launch = inFlight.map { launchParameters(for: $0.work) } ?? lastLaunch
+        appName = launch.app ?? (launch.lifecycle == .app ? nil : session?.app)
         scenelessApp = nil
-        if case .request(.remoteNotification, _)? = inFlight?.work, lastLaunch.app == nil { scenelessApp = appName }
+        if case .request(.remoteNotification, _)? = inFlight?.work, lastLaunch.app == nil, session?.app == nil {
+            scenelessApp = appName
+        }
         worker!.isShared = appName != nil
         setWait(.spawn)
         output.append(.spawn(argv: argv, app: appName))

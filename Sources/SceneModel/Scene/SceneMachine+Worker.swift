@@ -374,7 +374,7 @@ extension SceneMachine {
         }
         guard
             result != nil || session?.restoration != nil || session?.lifecycle != kind
-                || session?.worker != storedWorker(worker?.argv)
+                || session?.worker != storedWorker(worker?.argv) || session?.app != storedApp
         else {
             scheduleSuspension()
             return
@@ -383,6 +383,7 @@ extension SceneMachine {
         stored.restoration = result
         stored.lifecycle = kind
         stored.worker = storedWorker(worker?.argv)
+        stored.app = storedApp
         inFlight?.storing = stored
         setWait(.store(.restoration))
         output.append(.storeSession(stored))
@@ -391,15 +392,22 @@ extension SceneMachine {
     /// Stores the worker that just connected in the foreground, if it is not the one stored:
     /// a later host starts it again (the launch stored none, in case it never connected).
     private mutating func storeConnectedWorker() {
-        guard session?.worker != storedWorker(worker?.argv) else {
+        guard session?.worker != storedWorker(worker?.argv) || session?.app != storedApp else {
             scheduleSuspension()
             return
         }
         var stored = session ?? SceneSession(identifier: id)
         stored.worker = storedWorker(worker?.argv)
+        stored.app = storedApp
         inFlight?.storing = stored
         setWait(.store(.connectedWorker))
         output.append(.storeSession(stored))
+    }
+
+    /// What a session stores of the app whose process the scene runs in: nothing for a
+    /// process of its own, nor for the one a silent push started for a scene of no app.
+    private var storedApp: String? {
+        scenelessApp == nil ? appName : session?.app
     }
 
     /// The worker broke the protocol: recorded once, then SIGKILLed with reason `protocol-violation`.

@@ -269,7 +269,7 @@ package struct SceneMachine: Sendable {
             // The app's process outlives the scene it has not got (an app process): the
             // scene's app's, else one of its own, which ends once the push is handled.
             launch.remoteNotification = userInfo ?? .object([:])
-            launch.app = launch.app ?? id
+            launch.app = launch.app ?? session?.app ?? id
         default: break
         }
         return launch

@@ -18,6 +18,10 @@ public struct SceneSession: Sendable, Hashable {
     /// state of another app. Nil for the default worker (the file has no `worker` field), so
     /// a host whose own path changed still starts its default.
     public var worker: [String]?
+    /// The app whose process the session's scene last ran in (docs/LIFECYCLE.md §4a): a later
+    /// connect that names no app, after a host restart too, joins it. Nil for a scene with a
+    /// process of its own (the file then has no `app` field).
+    public var app: String?
 
     public init(
         identifier: String,
@@ -25,7 +29,8 @@ public struct SceneSession: Sendable, Hashable {
         role: String = "windowApplication",
         restoration: JSONValue? = nil,
         lifecycle: LifecycleKind? = nil,
-        worker: [String]? = nil
+        worker: [String]? = nil,
+        app: String? = nil
     ) {
         self.identifier = identifier
         self.configuration = configuration
@@ -33,6 +38,7 @@ public struct SceneSession: Sendable, Hashable {
         self.restoration = restoration
         self.lifecycle = lifecycle
         self.worker = worker
+        self.app = app
     }
 
     package var json: JSONValue {
@@ -44,6 +50,7 @@ public struct SceneSession: Sendable, Hashable {
         if let restoration { object["restoration"] = restoration }
         if lifecycle == .app { object["lifecycle"] = .string(LifecycleKind.app.rawValue) }
         if let worker { object["worker"] = .array(worker.map { .string($0) }) }
+        if let app { object["app"] = .string(app) }
         return .object(object)
     }
 
@@ -66,13 +73,18 @@ public struct SceneSession: Sendable, Hashable {
             }
             if strings.count == elements.count { worker = strings }
         }
+        // An app name that is not a valid one reads as none: the scene then gets a process
+        // of its own rather than the session being lost.
+        var app: String?
+        if case .string(let name)? = object["app"], SceneSession.isValidIdentifier(name) { app = name }
         self.init(
             identifier: identifier,
             configuration: configuration,
             role: role,
             restoration: object["restoration"],
             lifecycle: lifecycle,
-            worker: worker
+            worker: worker,
+            app: app
         )
     }
 

@@ -7,9 +7,11 @@ public struct SceneRequestError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension Application {
-    /// The scenes connected to this process, as UIKit's: this worker's one scene, or none.
+    /// The scenes connected to this process, as UIKit's: this worker's one scene, or none; in
+    /// an app process (LIFECYCLE.md §4a), every scene of the app connected in it.
     public var connectedScenes: Set<Scene> {
-        connectedScene.map { [$0] } ?? []
+        guard appProcessScenes.isEmpty else { return Set(appProcessScenes) }
+        return connectedScene.map { [$0] } ?? []
     }
 
     /// Whether the app may show several windows: true, as for an iPad app that declares it

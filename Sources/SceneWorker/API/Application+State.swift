@@ -15,7 +15,14 @@ extension Application {
     /// is `inactive`, or `background` for a launch into the background; after
     /// `sceneDidDisconnect` it is `background`.
     public var applicationState: State {
-        switch connectedScene?.activationState ?? appActivation {
+        // An app process's state is its most active scene's, as UIKit's.
+        if appProcessScenes.count > 1 {
+            let states = appProcessScenes.map(\.activationState)
+            if states.contains(.foregroundActive) { return .active }
+            if states.contains(.foregroundInactive) { return .inactive }
+            return .background
+        }
+        return switch connectedScene?.activationState ?? appActivation {
         case .foregroundActive?: .active
         case .foregroundInactive?: .inactive
         case .background?: .background

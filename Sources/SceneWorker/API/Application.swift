@@ -201,8 +201,11 @@ public final class Application {
     /// The app delegate, once the scene connected.
     public internal(set) var delegate: (any ApplicationDelegate)?
 
-    /// The worker's scene, once connected.
+    /// The worker's scene, once connected (in an app process, the scene whose request runs).
     public internal(set) var connectedScene: Scene?
+    /// Every scene connected in an app process, in the order they connected (empty in a
+    /// process of one scene).
+    var appProcessScenes: [Scene] = []
 
     /// `applicationState` while no scene is attached: set at launch and at disconnect.
     var unattachedState: State = .inactive

@@ -14,6 +14,11 @@ final class WorkerAppProcess {
         self.primary = primary
     }
 
+    /// The session of `scene`, if it has one here.
+    func session(_ scene: String) -> WorkerSession? {
+        sessions.first { $0.scene == scene }?.session
+    }
+
     /// Whether a scene other than `session`'s is connected in this process.
     func hasOtherScenes(than session: WorkerSession) -> Bool {
         sessions.contains { $0.session !== session && $0.session.scene != nil }
@@ -35,6 +40,7 @@ final class WorkerAppProcess {
         }
         session.takeApplication()
         session.handleFrame(body)
+        primary.application.appProcessScenes = sessions.compactMap(\.session.scene)
     }
 
     /// Writes what every session recorded, each scene's messages tagged with its scene, and
@@ -45,6 +51,7 @@ final class WorkerAppProcess {
             output.take(from: session.sink, scene: scene)
         }
         sessions.removeAll { $0.session.hasDetached || ($0.session.scene == nil && $0.session.exitStatus == nil) }
+        primary.application.appProcessScenes = sessions.compactMap(\.session.scene)
     }
 
     /// The status to exit with, once a session decided the process ends.

@@ -87,6 +87,7 @@ final class WorkerSession {
     func takeApplication() {
         application.sink = sink
         application.changeHandler = self
+        application.connectedScene = scene
     }
 
     /// The scene's activation state (`unattached` before connect).
