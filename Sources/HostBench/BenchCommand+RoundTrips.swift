@@ -101,7 +101,7 @@ extension BenchCommand {
                 + where_
         )
         row.details["eventLoopRatio"] = transitions.median / eventLoop.median
-        let appRow = BenchRow(
+        var appRow = BenchRow(
             "transition.app" + suffix,
             inApp.latencies,
             floor: transitions.median,
@@ -131,6 +131,14 @@ extension BenchCommand {
                     signed: true
                 )
             }
+        }
+
+        if let hostCPU = inApp.hostCPU, let workerCPU = inApp.childCPU {
+            addCPU(
+                [("hostCPUUs", "host", hostCPU), ("workerCPUUs", "worker", workerCPU)],
+                to: &appRow,
+                lead: "; CPU per transition: "
+            )
         }
 
         let node = await BenchNodeReference.roundTrips(

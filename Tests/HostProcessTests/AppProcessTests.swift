@@ -195,6 +195,24 @@ import Testing
         }
     }
 
+    /// A window that waited for the app's front window to suspend the process with it is
+    /// suspended once that window disconnects instead (the property tests found it waiting on).
+    @Test func aWindowThatWaitedIsSuspendedWhenTheOtherLeaves() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await b.background()
+            await #expect(throws: HostError.self) {
+                try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
+            }
+            try await a.disconnect()
+            try await b.waitFor(process: .suspended, timeout: TestLimit.event)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// A kill of the app's process ends every window of it, each with the kill's reason.
     @Test func aKillEndsEveryWindowOfTheApp() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in

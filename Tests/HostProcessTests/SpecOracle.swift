@@ -450,6 +450,10 @@ struct SpecOracle: Sendable, Hashable {
 
     mutating func suspended() { place = .suspended }
 
+    /// §4a: the app's process was resumed for another of its scenes: this one runs again in
+    /// the background, its held notifications delivered first.
+    mutating func continuedBySibling() -> [String] { resume() }
+
     /// Resuming delivers the held notifications first, merged by name (§5).
     private mutating func resume() -> [String] {
         guard place == .suspended else { return [] }

@@ -509,10 +509,15 @@ package actor SceneController {
         case .returnDiscards(let sessions):
             context.discards.add(sessions)
         case .leaveAppProcess(let endsProcess):
+            let others = appProcess?.others(than: self) ?? []
             appProcess?.remove(self)
             if endsProcess, let appProcess, appProcess.members.isEmpty { appProcess.connection.child.closeStdin() }
             appProcess = nil
             connection = nil
+            // A scene that waited for this one to suspend the process with it may now.
+            for other in others {
+                EventLoop.shared.execute { other.onLoop { $0.apply($0.machine.siblingLeftProcess()) } }
+            }
         case .appSceneRequest(let change):
             // Refused at once (its line is full, or the host quits), it is recorded in this
             // scene's turn: the app asked from a callback of the transition in flight.

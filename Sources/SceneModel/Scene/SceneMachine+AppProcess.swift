@@ -43,6 +43,16 @@ extension SceneMachine {
         return finishEvent()
     }
 
+    /// Another scene left the app's process, which runs on: a stop this scene deferred for it
+    /// may happen now (after the delay, as any suspension).
+    package mutating func siblingLeftProcess() -> [Action] {
+        guard worker?.pid != nil, lifecycle.process == .running, lifecycle.shouldSuspend, isIdle else {
+            return finishEvent()
+        }
+        scheduleSuspension()
+        return finishEvent()
+    }
+
     /// Another scene of the app stopped the app's process `pid`: this scene is suspended with it.
     package mutating func processStoppedBySibling(pid: Int32) -> [Action] {
         guard worker?.pid == pid, lifecycle.shouldSuspend, isIdle else { return finishEvent() }

@@ -40,7 +40,17 @@ final class WorkerAppProcess {
         }
         session.takeApplication()
         session.handleFrame(body)
-        primary.application.appProcessScenes = sessions.compactMap(\.session.scene)
+        noteScenes()
+    }
+
+    /// Tells the application which scenes are connected here (`connectedScenes`), when that
+    /// changed: most frames change nothing of it.
+    private func noteScenes() {
+        let application = primary.application
+        let scenes = application.appProcessScenes
+        guard scenes.count != sessions.count || !zip(scenes, sessions).allSatisfy({ $0.0 === $0.1.session.scene })
+        else { return }
+        application.appProcessScenes = sessions.compactMap(\.session.scene)
     }
 
     /// Writes what every session recorded, each scene's messages tagged with its scene, and
@@ -51,7 +61,7 @@ final class WorkerAppProcess {
             output.take(from: session.sink, scene: scene)
         }
         sessions.removeAll { $0.session.hasDetached || ($0.session.scene == nil && $0.session.exitStatus == nil) }
-        primary.application.appProcessScenes = sessions.compactMap(\.session.scene)
+        noteScenes()
     }
 
     /// The status to exit with, once a session decided the process ends.
