@@ -26,6 +26,24 @@ import Testing
         #expect(decoded == .request(id: 7, .push(viewController: "Detail")))
     }
 
+    /// Tagging frames where they were encoded, the tag's bytes made once for a batch, gives
+    /// what `append` gives, an empty object and an escaped name included.
+    @Test func taggingInPlaceMatchesAppend() {
+        for scene in ["B", #"a"b"#] {
+            var tag: [UInt8] = []
+            var inPlace: [UInt8] = Array("x\n".utf8)
+            var appended: [UInt8] = Array("x\n".utf8)
+            for frame in [#"{"type":"reply","id":1}"#, "{}", #"{"id":2}"#] {
+                let bytes = Array((frame + "\n").utf8)
+                let start = inPlace.count
+                inPlace += bytes
+                SceneTag.tagFrame(at: start, in: &inPlace, scene: scene, tag: &tag)
+                SceneTag.append(bytes, scene: scene, to: &appended)
+            }
+            #expect(String(decoding: inPlace, as: UTF8.self) == String(decoding: appended, as: UTF8.self))
+        }
+    }
+
     @Test func escapesAnEmptyObjectAndWhatIsNotATag() {
         #expect(Self.split(#"{"scene":"a\"b","type":"reply","id":1}"#)?.scene == "a\"b")
         #expect(Self.split(#"{"scene":"A"}"#)?.body == "{}")

@@ -13,7 +13,7 @@ import Testing
         var plain: [UInt8] = []
         HostCommand.request(id: id, operation).encode(into: &plain)
         var tagged: [UInt8] = []
-        SceneTag.append(plain.dropLast(), scene: scene, to: &tagged)
+        SceneTag.append(Array(plain.dropLast()), scene: scene, to: &tagged)
         tagged.withUnsafeBytes { bytes in
             let split = SceneTag.split(bytes)!
             process.handleFrame(scene: split.scene, body: split.body)

@@ -42,6 +42,9 @@ package final class WorkerConnection: Sendable {
     private let stderrTail = Locked(StderrTail())
     /// Reused for encoding; only the scene (on the loop thread) writes, the lock is uncontended.
     private let scratch = Locked<[UInt8]>([])
+    /// Reused for a request's scene tag, and for a tagged frame once its tag came off (an app
+    /// process's; loop thread only, uncontended).
+    private let tagScratch = Locked<[UInt8]>([])
 
     package var pid: Int32 { child.pid }
 
@@ -99,9 +102,12 @@ package final class WorkerConnection: Sendable {
                     command.encode(into: &buffer)
                     continue
                 }
-                var frame: [UInt8] = []
-                command.encode(into: &frame)
-                SceneTag.append(frame, scene: scene, to: &buffer)
+                let start = buffer.count
+                command.encode(into: &buffer)
+                tagScratch.withLock { tag in
+                    tag.removeAll(keepingCapacity: true)
+                    SceneTag.tagFrame(at: start, in: &buffer, scene: scene, tag: &tag)
+                }
             }
             return buffer
         }
@@ -142,10 +148,13 @@ package final class WorkerConnection: Sendable {
                 case .frame(let bytes):
                     do throws(ProtocolError) {
                         if carriesScenes, SceneTag.isTagged(bytes) {
-                            guard let (scene, body) = SceneTag.split(bytes) else {
-                                throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
+                            let (scene, message) = try tagScratch.withLock { body throws(ProtocolError) in
+                                guard let scene = SceneTag.split(bytes, body: &body) else {
+                                    throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
+                                }
+                                return (scene, try WorkerMessage(frame: body))
                             }
-                            deliver(self, .sceneMessage(scene, try WorkerMessage(frame: body)))
+                            deliver(self, .sceneMessage(scene, message))
                             return true
                         }
                         deliver(self, .message(try WorkerMessage(frame: bytes)))

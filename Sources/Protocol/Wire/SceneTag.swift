@@ -9,27 +9,64 @@ public enum SceneTag {
     private static let prefix: [UInt8] = Array(#"{"scene":"#.utf8)
 
     /// Appends `frame` (one encoded frame: `{…}\n`) to `buffer` with `scene` as its first key.
-    public static func append(_ frame: some Collection<UInt8>, scene: String, to buffer: inout [UInt8]) {
+    public static func append(_ frame: [UInt8], scene: String, to buffer: inout [UInt8]) {
+        frame.withUnsafeBytes { append($0, scene: scene, to: &buffer) }
+    }
+
+    /// Appends `frame` to `buffer` with `scene` as its first key. (Byte buffers, not a generic
+    /// collection: the bytes are copied whole, on every tagged frame of both ends.)
+    public static func append(_ frame: UnsafeRawBufferPointer, scene: String, to buffer: inout [UInt8]) {
         guard frame.first == UInt8(ascii: "{") else {
             buffer.append(contentsOf: frame)
             return
         }
         buffer.append(contentsOf: prefix)
         JSONWriter.writeString(scene, into: &buffer)
-        let rest = frame.dropFirst()
+        let rest = UnsafeRawBufferPointer(rebasing: frame[1...])
         // `{}` stays an object: no comma before its end.
         if rest.first != UInt8(ascii: "}") { buffer.append(UInt8(ascii: ",")) }
         buffer.append(contentsOf: rest)
     }
 
+    /// Puts `scene`'s tag on the frame that starts at `start` in `buffer` (encoded there
+    /// just now): what `append` makes, without a second buffer. `tag` holds the tag's bytes
+    /// from an earlier call for the same scene, or is empty (then it is filled), so that a
+    /// batch of one scene's frames encodes the name once.
+    public static func tagFrame(at start: Int, in buffer: inout [UInt8], scene: String, tag: inout [UInt8]) {
+        guard start < buffer.count, buffer[start] == UInt8(ascii: "{") else { return }
+        if tag.isEmpty {
+            tag.append(contentsOf: prefix)
+            JSONWriter.writeString(scene, into: &tag)
+            tag.append(UInt8(ascii: ","))
+        }
+        // `{}` stays an object: no comma before its end.
+        let isEmpty = start + 1 < buffer.count && buffer[start + 1] == UInt8(ascii: "}")
+        tag.withUnsafeBytes { bytes in
+            let replacement = isEmpty ? UnsafeRawBufferPointer(rebasing: bytes.dropLast()) : bytes
+            buffer.replaceSubrange(start..<(start + 1), with: replacement)
+        }
+    }
+
     /// Whether `frame` starts with a scene tag (a cheap look, before `split`).
     public static func isTagged(_ frame: UnsafeRawBufferPointer) -> Bool {
-        frame.count > prefix.count && frame.starts(with: prefix)
+        let tag = prefix
+        guard frame.count > tag.count else { return false }
+        for index in tag.indices where frame[index] != tag[index] { return false }
+        return true
     }
 
     /// The tag of a tagged frame and the frame without it; nil when `frame` has no tag or a
     /// tag that is not a plain JSON string followed by more of the object.
     public static func split(_ frame: UnsafeRawBufferPointer) -> (scene: String, body: [UInt8])? {
+        var body: [UInt8] = []
+        guard let scene = split(frame, body: &body) else { return nil }
+        return (scene, body)
+    }
+
+    /// The tag of a tagged frame, with the frame without it in `body` (replaced, its storage
+    /// kept: the ends reuse one buffer for every frame); nil, and `body` unspecified, when
+    /// `frame` has no tag or a tag that is not a plain JSON string followed by more of the object.
+    public static func split(_ frame: UnsafeRawBufferPointer, body: inout [UInt8]) -> String? {
         guard isTagged(frame) else { return nil }
         // The string ends at the first quote not escaped; its text is parsed by the JSON
         // parser (escapes and all).
@@ -62,14 +99,17 @@ public enum SceneTag {
             // The common case (scene names are plain): the bytes are the name.
             scene = String(decoding: UnsafeRawBufferPointer(rebasing: frame[(prefix.count + 1)..<index]), as: UTF8.self)
         }
-        var body: [UInt8] = [UInt8(ascii: "{")]
         let after = index + 1
         guard after < frame.count else { return nil }
+        let rest: UnsafeRawBufferPointer
         switch frame[after] {
-        case UInt8(ascii: ","): body.append(contentsOf: frame[(after + 1)...])
-        case UInt8(ascii: "}"): body.append(contentsOf: frame[after...])
+        case UInt8(ascii: ","): rest = UnsafeRawBufferPointer(rebasing: frame[(after + 1)...])
+        case UInt8(ascii: "}"): rest = UnsafeRawBufferPointer(rebasing: frame[after...])
         default: return nil
         }
-        return (scene, body)
+        body.removeAll(keepingCapacity: true)
+        body.append(UInt8(ascii: "{"))
+        body.append(contentsOf: rest)
+        return scene
     }
 }

@@ -29,14 +29,16 @@ final class OutputWriter {
     /// Encodes every message `sink` holds into the pending buffer, each tagged with `scene`
     /// (a scene of an app process, `SceneTag`).
     func take(from sink: CallbackSink, scene: String) {
+        tag.removeAll(keepingCapacity: true)
         sink.drain { message in
-            tagScratch.removeAll(keepingCapacity: true)
-            message.encode(into: &tagScratch)
-            SceneTag.append(tagScratch, scene: scene, to: &pending)
+            let start = pending.count
+            message.encode(into: &pending)
+            SceneTag.tagFrame(at: start, in: &pending, scene: scene, tag: &tag)
         }
     }
 
-    private var tagScratch: [UInt8] = []
+    /// The tag of the scene whose messages are taken (`SceneTag.tagFrame`).
+    private var tag: [UInt8] = []
 
     /// Appends raw bytes (only `--garbage` needs this).
     func appendRaw(_ bytes: some Sequence<UInt8>) {

@@ -24,6 +24,21 @@ final class WorkerAppProcess {
         sessions.contains { $0.session !== session && $0.session.scene != nil }
     }
 
+    /// Handles one frame with a scene tag; false when its tag is not one (the caller then
+    /// hands the frame to the process's session, which refuses it).
+    func handleTaggedFrame(_ frame: UnsafeRawBufferPointer) -> Bool {
+        // The frame without its tag goes into one buffer, reused: taken out while it is read,
+        // as a frame handled meanwhile (an app's run loop turn) gets a buffer of its own.
+        var body: [UInt8] = []
+        swap(&body, &bodyScratch)
+        defer { swap(&body, &bodyScratch) }
+        guard let scene = SceneTag.split(frame, body: &body) else { return false }
+        handleFrame(scene: scene, body: body)
+        return true
+    }
+
+    private var bodyScratch: [UInt8] = []
+
     /// Handles one tagged frame, without its tag: before the handshake it is the process's
     /// (which refuses it); after it, the session of `scene`'s, made for a scene new here.
     func handleFrame(scene: String, body: [UInt8]) {
@@ -32,25 +47,26 @@ final class WorkerAppProcess {
             return
         }
         let session: WorkerSession
+        var joined = false
         if let found = sessions.first(where: { $0.scene == scene }) {
             session = found.session
         } else {
             session = WorkerSession(sharing: primary, in: self)
             sessions.append((scene, session))
+            joined = true
         }
-        session.takeApplication()
+        // Most frames are the same scene's as the last one: the application stays with it
+        // (a session's sink is its own, and only `takeApplication` hands it over).
+        if primary.application.sink !== session.sink { session.takeApplication() }
+        let sceneBefore = session.scene
         session.handleFrame(body)
-        noteScenes()
+        if joined || session.scene !== sceneBefore { noteScenes() }
     }
 
-    /// Tells the application which scenes are connected here (`connectedScenes`), when that
-    /// changed: most frames change nothing of it.
+    /// Tells the application which scenes are connected here (`connectedScenes`): called
+    /// when a scene joined, connected, disconnected or left.
     private func noteScenes() {
-        let application = primary.application
-        let scenes = application.appProcessScenes
-        guard scenes.count != sessions.count || !zip(scenes, sessions).allSatisfy({ $0.0 === $0.1.session.scene })
-        else { return }
-        application.appProcessScenes = sessions.compactMap(\.session.scene)
+        primary.application.appProcessScenes = sessions.compactMap(\.session.scene)
     }
 
     /// Writes what every session recorded, each scene's messages tagged with its scene, and
@@ -60,8 +76,9 @@ final class WorkerAppProcess {
         for (scene, session) in sessions where !session.sink.messages.isEmpty {
             output.take(from: session.sink, scene: scene)
         }
+        let count = sessions.count
         sessions.removeAll { $0.session.hasDetached || ($0.session.scene == nil && $0.session.exitStatus == nil) }
-        noteScenes()
+        if sessions.count != count { noteScenes() }
     }
 
     /// The status to exit with, once a session decided the process ends.

@@ -61,10 +61,10 @@ enum WorkerProcess {
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { piece in
                 switch piece {
                 case .frame(let frame):
-                    if SceneTag.isTagged(frame), let (scene, body) = SceneTag.split(frame) {
+                    if SceneTag.isTagged(frame) {
                         let process = appProcess ?? WorkerAppProcess(primary: session)
                         appProcess = process
-                        process.handleFrame(scene: scene, body: body)
+                        if !process.handleTaggedFrame(frame) { session.handleFrame(frame) }
                     } else {
                         session.handleFrame(frame)
                     }
