@@ -177,9 +177,13 @@ extension PropertyTests {
                 throw Failure(step: 0, message: "the oracle expects \(dead)'s worker to die with the process: \(error)")
             }
         }
+        // The trace's `resumed`, not the status: an idle scene is suspended again after the
+        // delay, possibly before a look at its status.
         for continued in outcome.continued {
             do {
-                try await host.scene(continued).waitFor(process: .running, timeout: TestLimit.event)
+                _ = try await host.trace.firstEvent(fromSeq: mark + 1, "\(continued) resumed") {
+                    $0.scene == continued && $0.processEvent == .resumed
+                }
             } catch {
                 throw Failure(
                     step: 0,
