@@ -240,19 +240,26 @@ final class WorkerSession {
             case nil: .none
             case let task?: task.expired ? .expired : .running
             }
+        // Every request is checked: one look at the window and one walk of what is presented
+        // serve every field.
+        let window = scene?.window
+        let root = window?.rootViewController
+        let presented = root?.presentedChain ?? []
+        let frontmost = presented.last ?? root?.topViewController
+        let tabBar = window?.tabBarController
         let snapshot = SceneSnapshot(
             activation: state,
             process: .running,
-            stackDepth: scene?.window.rootViewController.viewControllers.count ?? 0,
+            stackDepth: root?.viewControllers.count ?? 0,
             backgroundTask: backgroundTask,
             hasAppeared: hasAppeared,
             sessionExists: true,
-            presentation: scene?.window.rootViewController.presentedChain.last?.modalPresentationStyle,
-            presentationDepth: scene?.window.rootViewController.presentedChain.count ?? 0,
+            presentation: presented.last?.modalPresentationStyle,
+            presentationDepth: presented.count,
             lifecycle: lifecycle,
-            tabCount: scene?.window.tabBarController?.viewControllers.count ?? 0,
-            selectedTab: scene?.window.tabBarController?.selectedIndex ?? 0,
-            frontmostChildren: frontmostController?.children.map(\.restorationIdentifier) ?? []
+            tabCount: tabBar?.viewControllers.count ?? 0,
+            selectedTab: tabBar?.selectedIndex ?? 0,
+            frontmostChildren: frontmost?.children.map(\.restorationIdentifier) ?? []
         )
         if let refusal = operation.refusal(in: snapshot) {
             return ProtocolError(.illegalTransition, refusal.description)
