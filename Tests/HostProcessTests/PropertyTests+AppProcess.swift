@@ -18,20 +18,8 @@ extension PropertyTests {
     static let appStepsPerSeed = 50
 
     @Test func appProcessesFollowTheModel() async throws {
-        let failures = await withTaskGroup(of: String?.self, returning: [String].self) { group in
-            var pending = Self.appSeeds[...]
-            var failures: [String] = []
-            for _ in 0..<3 {
-                guard let seed = pending.popFirst() else { break }
-                group.addTask { await Self.checkAppSeed(seed) }
-            }
-            for await failure in group {
-                if let failure { failures.append(failure) }
-                if let seed = pending.popFirst() { group.addTask { await Self.checkAppSeed(seed) } }
-            }
-            return failures
-        }
-        for failure in failures.sorted() { Issue.record("\(failure)") }
+        let failures = await Self.failures(of: Self.appSeeds, width: 3) { await Self.checkAppSeed($0) }
+        for failure in failures { Issue.record("\(failure)") }
     }
 
     /// The seeds share a process, suspend it together, resume it for one another and die
@@ -96,43 +84,19 @@ extension PropertyTests {
 
     /// Runs `steps` on a fresh host; the first disagreement, if any.
     static func runInApp(_ steps: [Step]) async -> Failure? {
-        let outcome: (host: SceneHost, failure: Failure?)
-        do {
-            outcome = try await withSceneHost(configuration: configuration, verifiesTrace: false) { host in
-                var app = SpecAppProcess()
-                var verifier = TraceVerifier()
-                var verifiedCount = 0
-                var failure: Failure?
-                for (index, step) in steps.enumerated() {
-                    do {
-                        try await runInApp(step, on: host, app: &app)
-                        try compare(
-                            host: host,
-                            scenes: appScenes,
-                            oracles: app.scenes,
-                            verifier: &verifier,
-                            verifiedCount: &verifiedCount
-                        )
-                        for scene in appScenes { try await compare(scene, host: host, oracle: app.oracle(scene)) }
-                        try await compareProcesses(host: host, app: app)
-                    } catch let error as Failure {
-                        failure = Failure(step: index, message: error.message)
-                        break
-                    } catch {
-                        failure = Failure(step: index, message: "\(error)")
-                        break
-                    }
-                }
-                return (host, failure)
-            }
-        } catch {
-            return Failure(step: 0, message: "the host did not start: \(error)")
+        var app = SpecAppProcess()
+        return await runSteps(steps) { step, host, verifier, verifiedCount in
+            try await runInApp(step, on: host, app: &app)
+            try compare(
+                host: host,
+                scenes: appScenes,
+                oracles: app.scenes,
+                verifier: &verifier,
+                verifiedCount: &verifiedCount
+            )
+            for scene in appScenes { try await compare(scene, host: host, oracle: app.oracle(scene)) }
+            try await compareProcesses(host: host, app: app)
         }
-        var failure = outcome.failure
-        if failure == nil, let violation = outcome.host.verifyTrace() {
-            failure = Failure(step: steps.count - 1, message: "the trace after quit breaks the model: \(violation)")
-        }
-        return failure
     }
 
     static func runInApp(_ step: Step, on host: SceneHost, app: inout SpecAppProcess) async throws {
@@ -149,23 +113,8 @@ extension PropertyTests {
                 throw Failure(step: 0, message: "kill(\(pid), SIGKILL) failed: errno \(errno)")
             }
         case .op(_, let op):
-            var refusal: String?
-            do {
-                try await handle.perform(op)
-            } catch HostError.refused(_, _, let reason) {
-                refusal = reason
-            } catch {
-                throw Failure(step: 0, message: "the host failed: \(error)")
-            }
             let legal = app.allows(step)
-            guard legal == (refusal == nil) else {
-                throw Failure(
-                    step: 0,
-                    message: "the oracle says \(op.name) is \(legal ? "legal" : "illegal") in "
-                        + "\(app.oracle(scene).summary), but the host "
-                        + (refusal.map { "refused it: \($0)" } ?? "accepted it")
-                )
-            }
+            try await perform(op, on: handle, legal: legal, in: app.oracle(scene))
             guard legal else { return }
         }
         let outcome = app.apply(step)

@@ -326,47 +326,16 @@ extension PropertyTests {
 
     /// Runs `steps` on a fresh host; the first disagreement, if any.
     static func run(_ steps: [Step]) async -> Failure? {
-        let outcome: (host: SceneHost, failure: Failure?)
-        do {
-            // No check by the helper: a trace that breaks the model is this run's failure, below.
-            outcome = try await withSceneHost(configuration: configuration, verifiesTrace: false) { host in
-                var oracles: [String: SpecOracle] = [:]
-                var windows = SpecAppWindows()
-                var verified = TraceVerifier()
-                var verifiedCount = 0
-                var failure: Failure?
-                for (index, step) in steps.enumerated() {
-                    do {
-                        try await run(step, on: host, oracles: &oracles, windows: &windows)
-                        let all = scenes + windows.given
-                        try compare(
-                            host: host,
-                            scenes: all,
-                            oracles: oracles,
-                            verifier: &verified,
-                            verifiedCount: &verifiedCount
-                        )
-                        for scene in all {
-                            try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
-                        }
-                    } catch let error as Failure {
-                        failure = Failure(step: index, message: error.message)
-                        break
-                    } catch {
-                        failure = Failure(step: index, message: "\(error)")
-                        break
-                    }
-                }
-                return (host, failure)
+        var windows = SpecAppWindows()
+        var oracles: [String: SpecOracle] = [:]
+        return await runSteps(steps) { step, host, verifier, verifiedCount in
+            try await run(step, on: host, oracles: &oracles, windows: &windows)
+            let all = scenes + windows.given
+            try compare(host: host, scenes: all, oracles: oracles, verifier: &verifier, verifiedCount: &verifiedCount)
+            for scene in all {
+                try await compare(scene, host: host, oracle: oracles[scene] ?? SpecOracle())
             }
-        } catch {
-            return Failure(step: 0, message: "the host did not start: \(error)")
         }
-        var failure = outcome.failure
-        if failure == nil, let violation = outcome.host.verifyTrace() {
-            failure = Failure(step: steps.count - 1, message: "the trace after quit breaks the model: \(violation)")
-        }
-        return failure
     }
 
     static func run(
@@ -397,22 +366,8 @@ extension PropertyTests {
             let handle = try host.scene(scene)
             var oracle = oracles[scene] ?? SpecOracle()
             let mark = host.lastSeq
-            var refusal: String?
-            do {
-                try await handle.perform(op)
-            } catch HostError.refused(_, _, let reason) {
-                refusal = reason
-            } catch {
-                throw Failure(step: 0, message: "the host failed: \(error)")
-            }
             let legal = oracle.allows(op)
-            guard legal == (refusal == nil) else {
-                throw Failure(
-                    step: 0,
-                    message: "the oracle says \(op.name) is \(legal ? "legal" : "illegal") in \(oracle.summary), "
-                        + "but the host \(refusal.map { "refused it: \($0)" } ?? "accepted it")"
-                )
-            }
+            try await perform(op, on: handle, legal: legal, in: oracle)
             if legal {
                 let appBased = oracle.appBased
                 let expected = oracle.perform(op)

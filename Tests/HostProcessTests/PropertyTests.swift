@@ -30,21 +30,9 @@ import Testing
 
     @Test func realWorkersFollowTheModel() async throws {
         #expect(!Self.seeds.isEmpty, "SCENEHOST_PROPERTY_SEEDS names no seed")
-        let failures = await withTaskGroup(of: String?.self, returning: [String].self) { group in
-            var pending = Self.seeds[...]
-            var failures: [String] = []
-            // Four seeds at a time: enough to overlap the waits, light on two cores.
-            for _ in 0..<4 {
-                guard let seed = pending.popFirst() else { break }
-                group.addTask { await Self.checkSeed(seed) }
-            }
-            for await failure in group {
-                if let failure { failures.append(failure) }
-                if let seed = pending.popFirst() { group.addTask { await Self.checkSeed(seed) } }
-            }
-            return failures
-        }
-        for failure in failures.sorted() { Issue.record("\(failure)") }
+        // Four seeds at a time: enough to overlap the waits, light on two cores.
+        let failures = await Self.failures(of: Self.seeds, width: 4) { await Self.checkSeed($0) }
+        for failure in failures { Issue.record("\(failure)") }
     }
 
     /// The model's legality table (`LifecycleOperation.refusal(in:)`, which the host, the
