@@ -249,6 +249,37 @@ import Testing
         }
     }
 
+    /// A process with no window left is suspended after the delay, as an app in the
+    /// background with nothing to finish; a window reconnecting resumes it, and the host's
+    /// quit ends it even while it is stopped.
+    @Test func aProcessWithNoWindowLeftIsSuspendedAndResumedForTheNextWindow() async throws {
+        var pid: Int32 = 0
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            try await a.connect(launch: Self.mail)
+            let worker = try #require(await a.status().pid)
+            pid = worker
+            try await a.background()
+            try await a.disconnect()
+            try await Self.waitUntilStopped(worker)
+            try await a.connect(launch: Self.mail)
+            let status = await a.status()
+            #expect(status.pid == worker && status.activation == .foregroundActive)
+            #expect(ProcessStateProbe.state(of: worker) != "T")
+            try await a.background()
+            try await a.disconnect()
+            try await Self.waitUntilStopped(worker)
+        }
+        #expect(Glibc.kill(pid, 0) != 0)
+    }
+
+    /// Waits until `pid` is stopped (`T` in /proc, which tells no one: it is looked at).
+    static func waitUntilStopped(_ pid: Int32) async throws {
+        try await within(TestLimit.event, "process \(pid) stopped") {
+            while ProcessStateProbe.state(of: pid) != "T" { try await Task.sleep(for: .milliseconds(2)) }
+        }
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0

@@ -29,6 +29,8 @@ package final class AppProcess: Sendable {
         var isStopped = false
         /// Callers waiting for the process's death (the host's quit).
         var exitWaiters: [UnsafeContinuation<Void, Never>] = []
+        /// The suspension of the process once its last scene left, pending.
+        var idleTimer: EventLoopTimerID?
     }
 
     package var pid: Int32 { connection.pid }
@@ -110,10 +112,45 @@ package final class AppProcess: Sendable {
         }
     }
 
+    /// The process's last scene left and it runs on: like any app in the background with
+    /// nothing to finish, it is suspended after `delay`, unless a scene joins first (which
+    /// resumes a stopped one, `SceneController.joinAppProcess`).
+    package func suspendWhenIdle(after delay: Duration) {
+        let timer = EventLoop.shared.scheduleTimer(at: LoopInstant.now() + delay) { [self] in
+            let stops = state.withLock { state in
+                state.idleTimer = nil
+                guard state.members.isEmpty, state.isAlive, !state.isStopped else { return false }
+                state.isStopped = true
+                return true
+            }
+            guard stops else { return }
+            try? connection.child.sendToProcessGroup(signal: SIGSTOP)
+            connection.signal(SIGSTOP)
+        }
+        let replaced = state.withLock { state in
+            defer { state.idleTimer = timer }
+            return state.idleTimer
+        }
+        if let replaced { EventLoop.shared.cancelTimer(replaced) }
+    }
+
     /// Ends a process no scene is in any more (the host quits): its stdin closes, which a
-    /// worker takes as the end; one still alive `limit` later is SIGKILLed. Returns at its death.
+    /// worker takes as the end (a suspended one is resumed first, to read it); one still alive
+    /// `limit` later is SIGKILLed. Returns at its death.
     package func end(within limit: Duration) async {
         guard state.withLock({ $0.members.isEmpty && $0.isAlive }) else { return }
+        let (idleTimer, stopped) = state.withLock { state in
+            defer {
+                state.idleTimer = nil
+                state.isStopped = false
+            }
+            return (state.idleTimer, state.isStopped)
+        }
+        if let idleTimer { EventLoop.shared.cancelTimer(idleTimer) }
+        if stopped {
+            try? connection.child.sendToProcessGroup(signal: SIGCONT)
+            connection.signal(SIGCONT)
+        }
         connection.child.closeStdin()
         let timer = EventLoop.shared.scheduleTimer(at: LoopInstant.now() + limit) { [connection] in
             connection.signal(SIGKILL)

@@ -511,7 +511,13 @@ package actor SceneController {
         case .leaveAppProcess(let endsProcess):
             let others = appProcess?.others(than: self) ?? []
             appProcess?.remove(self)
-            if endsProcess, let appProcess, appProcess.members.isEmpty { appProcess.connection.child.closeStdin() }
+            if let appProcess, appProcess.members.isEmpty {
+                if endsProcess {
+                    appProcess.connection.child.closeStdin()
+                } else {
+                    appProcess.suspendWhenIdle(after: context.configuration.suspendDelay)
+                }
+            }
             appProcess = nil
             connection = nil
             // A scene that waited for this one to suspend the process with it may now.
