@@ -169,20 +169,26 @@ import Testing
         }
     }
 
+    /// Mail's windows A in front and B in the background, B still running (five of its
+    /// suspend delays came and went: the stop waits for A).
+    static func mailWithWindowBWaiting(on host: SceneHost) async throws -> (SceneHandle, SceneHandle) {
+        let a = try host.scene("A")
+        let b = try host.scene("B")
+        try await a.connect(launch: mail)
+        try await b.connect(launch: mail)
+        try await b.background()
+        await #expect(throws: HostError.self) {
+            try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
+        }
+        return (a, b)
+    }
+
     /// A background window of an app with a window in the foreground is not suspended; once
     /// every window is in the background the process is, for all of them, and a window brought
     /// forward resumes the process for all of them.
     @Test func theProcessIsSuspendedOnlyWhenEveryWindowMayBe() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
-            try await b.background()
-            // Five suspend delays: B's came and went, and B stays running with A in front.
-            await #expect(throws: HostError.self) {
-                try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
-            }
+            let (a, b) = try await Self.mailWithWindowBWaiting(on: host)
             try await a.background()
             try await a.waitFor(process: .suspended, timeout: TestLimit.event)
             try await b.waitFor(process: .suspended, timeout: TestLimit.event)
@@ -199,14 +205,7 @@ import Testing
     /// suspended once that window disconnects instead (the property tests found it waiting on).
     @Test func aWindowThatWaitedIsSuspendedWhenTheOtherLeaves() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
-            try await b.background()
-            await #expect(throws: HostError.self) {
-                try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
-            }
+            let (a, b) = try await Self.mailWithWindowBWaiting(on: host)
             try await a.disconnect()
             try await b.waitFor(process: .suspended, timeout: TestLimit.event)
             #expect(host.verifyTrace() == nil)

@@ -16,13 +16,7 @@ extension SceneMachine {
         setWait(.none)
         record(TraceEvent(kind: .process, scene: id, processEvent: .detached, pid: pid))
         worker = nil
-        lifecycle.processExited()
-        cancelSuspension()
-        cancelBackgroundTaskTimers()
-        cancel(.pipeClosedGrace)
-        cancel(.killGrace)
-        cancel(.quitDeadline)
-        resumeKillWaiters()
+        workerGone()
         output.append(.leaveAppProcess(endsProcess: scenelessApp != nil))
         scenelessApp = nil
     }

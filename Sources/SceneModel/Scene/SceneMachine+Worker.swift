@@ -133,13 +133,7 @@ extension SceneMachine {
             watchdogLimit: exit.reason == .watchdog ? watchdogLimit : nil
         )
         watchdogLimit = nil
-        lifecycle.processExited()
-        cancelSuspension()
-        cancelBackgroundTaskTimers()
-        cancel(.pipeClosedGrace)
-        cancel(.killGrace)
-        cancel(.quitDeadline)
-        resumeKillWaiters()
+        workerGone()
         considerRestart(after: exit, onPurpose: worker.endsOnPurpose, background: background, root: root, now: now)
         if let flight = inFlight {
             switch flight.wait {
@@ -402,6 +396,18 @@ extension SceneMachine {
         inFlight?.storing = stored
         setWait(.store(.connectedWorker))
         output.append(.storeSession(stored))
+    }
+
+    /// The scene has no process any more (it died, or left its app's): nothing of it is
+    /// timed or waited for.
+    mutating func workerGone() {
+        lifecycle.processExited()
+        cancelSuspension()
+        cancelBackgroundTaskTimers()
+        cancel(.pipeClosedGrace)
+        cancel(.killGrace)
+        cancel(.quitDeadline)
+        resumeKillWaiters()
     }
 
     /// What a session stores of the app whose process the scene runs in: nothing for a

@@ -209,6 +209,19 @@ extension WorkerSession {
         return (applicationDelegate, launchOptions)
     }
 
+    /// The app's launch: `willFinishLaunching`, then `didFinishLaunching`; the new delegate.
+    private func launch(_ options: ConnectOptions) -> any ApplicationDelegate {
+        let (applicationDelegate, launchOptions) = willFinishLaunching(options)
+        sink.report(.didFinishLaunching)
+        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
+        // UIKit's form of the same callback (a template's), right after: scene-based apps get nil.
+        _ = applicationDelegate.application(
+            application,
+            didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
+        )
+        return applicationDelegate
+    }
+
     func connect(_ options: ConnectOptions) throws(ProtocolError) -> JSONValue? {
         // A silent push for an app that does not run: launched into the background for it,
         // with no scene connected (c20); in its running process, the push alone.
@@ -216,13 +229,7 @@ extension WorkerSession {
             if let launched = application.delegate {
                 applicationDelegate = launched
             } else {
-                let (applicationDelegate, launchOptions) = willFinishLaunching(options)
-                sink.report(.didFinishLaunching)
-                _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
-                _ = applicationDelegate.application(
-                    application,
-                    didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
-                )
+                _ = launch(options)
             }
             didReceiveRemoteNotification(push)
             return detach()
@@ -233,14 +240,7 @@ extension WorkerSession {
             applicationDelegate = launched
             return try connectScene(options, root: root, applicationDelegate: launched)
         }
-        let (applicationDelegate, launchOptions) = willFinishLaunching(options)
-        sink.report(.didFinishLaunching)
-        _ = applicationDelegate.application(application, didFinishLaunchingWithOptions: launchOptions)
-        // UIKit's form of the same callback (a template's), right after: scene-based apps get nil.
-        _ = applicationDelegate.application(
-            application,
-            didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
-        )
+        let applicationDelegate = launch(options)
         if let discarded = options.discardedSessions, !discarded.isEmpty {
             didDiscard(discarded)
         }
