@@ -37,3 +37,24 @@ extension UITableView {
         self.init(style: style)
     }
 }
+
+// `Bundle.main` where UIKit takes a bundle: there is one storyboard and no nibs, so the
+// bundle names nothing. Disfavoured, so that `bundle: nil` keeps meaning the runtime's.
+
+extension UIStoryboard {
+    /// The app's storyboard, as `UIStoryboard(name: "Main", bundle: Bundle.main)`: the app's
+    /// controller factory whatever the name and bundle.
+    @_disfavoredOverload
+    public convenience init(name: String, bundle: Bundle?) {
+        self.init(name: name, bundle: NibBundle?.none)
+    }
+}
+
+extension UIViewController {
+    /// A controller made as `UIViewController(nibName:bundle: Bundle.main)`: the bundle is
+    /// ignored (there are no nibs) and a `nibName` serves as the identity.
+    @_disfavoredOverload
+    public convenience init(nibName: String?, bundle: Bundle?) {
+        self.init(nibName: nibName, bundle: NibBundle?.none)
+    }
+}

@@ -273,4 +273,23 @@ extension UIKitAppEndToEndTests {
             #expect(host.verifyTrace() == nil)
         }
     }
+
+    /// A plain controller as the window's root, made by the storyboard (`Bundle.main`): shown
+    /// as the host's root would be, and, as on iOS, it has no navigation controller, so the
+    /// app's own push from a row does nothing while the host's push still navigates.
+    @Test func aPlainControllerMadeInCodeIsTheWindowsRoot() async throws {
+        var configuration = Self.configuration()
+        configuration.workerEnvironment = ["WINDOW_IN_CODE": "plain"]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await within(TestLimit.launch, "connect") { try await scene.connect() }
+            #expect(await scene.status().stack == ["ListViewController"])
+            #expect(Self.topController(try await scene.inspect()) == "ListViewController")
+            try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
+            #expect(await scene.status().stack == ["ListViewController"])
+            try await within(TestLimit.event, "push") { try await scene.push("Detail") }
+            #expect(await scene.status().stack == ["ListViewController", "Detail"])
+            #expect(host.verifyTrace() == nil)
+        }
+    }
 }

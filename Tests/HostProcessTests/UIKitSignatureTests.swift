@@ -99,6 +99,20 @@ import Testing
         #expect(output.contains("openURL"), "the message names the host's openURL")
     }
 
+    /// A navigation or tab bar controller's own callbacks fail to compile, each saying what to
+    /// write instead.
+    @Test func aContainersOwnCallbacksFailToCompile() async throws {
+        let (source, text, run, output) = try await Self.typecheck("Containers")
+        let refused = text.split(separator: "\n").filter { $0.hasSuffix("// refused") }.count
+        #expect(run.exit != .exited(status: 0), "the containers compiled:\n\(output)")
+        let refusals = Set(
+            output.split(separator: "\n").filter {
+                $0.hasPrefix(source) && $0.contains("error:") && $0.contains("under scenehost")
+            }.map { $0.split(separator: ":")[1] }
+        )
+        #expect(refusals.count == refused, "\(refused) refused lines, \(refusals.count) refusals:\n\(output)")
+    }
+
     /// Type-checks the fixture `Tests/Fixtures/UIKitUnsupported/NAME.swift.txt` against the
     /// built UIKit module: the source's path, its text, the run and its output.
     static func typecheck(

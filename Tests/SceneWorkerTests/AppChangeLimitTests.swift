@@ -8,7 +8,7 @@ import Testing
 @MainActor
 @Suite struct AppChangeLimitTests {
     private func navigation(_ h: Harness) -> NavigationController {
-        h.session.scene!.window.rootViewController
+        h.session.scene!.window.navigationStack
     }
 
     @Test func anAppPushOfAnOverlongNameIsRefusedAndNothingChanges() {
@@ -57,7 +57,7 @@ import Testing
 
     @Test func anAppStackDeeperThanTheLimitIsRefusedAndNothingChanges() {
         let h = harness { scene in
-            let navigationController = scene.window.rootViewController
+            let navigationController = scene.window.navigationStack
             let root = navigationController.viewControllers[0]
             let deeper = (1...SceneLimits.maximumStackDepth).map { UIViewController(restorationIdentifier: "V\($0)") }
             navigationController.setViewControllers([root] + deeper, animated: false)
@@ -68,7 +68,7 @@ import Testing
 
     @Test func anAppStackWithAnOverlongNameIsRefusedAndNothingChanges() {
         let h = harness { scene in
-            let navigationController = scene.window.rootViewController
+            let navigationController = scene.window.navigationStack
             let root = navigationController.viewControllers[0]
             let long = UIViewController(restorationIdentifier: Self.overlongName)
             navigationController.setViewControllers([root, long], animated: false)

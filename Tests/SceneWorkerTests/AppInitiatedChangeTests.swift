@@ -50,7 +50,7 @@ struct AppInitiatedChangeTests {
     }
 
     private func navigation(_ h: Harness) -> NavigationController {
-        h.session.scene!.window.rootViewController
+        h.session.scene!.window.navigationStack
     }
 
     private func titles(_ h: Harness) -> [String] {
@@ -135,7 +135,7 @@ struct AppInitiatedChangeTests {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillResignActive = { scene in
             // Legal when asked (still foreground), illegal once the background transition is done.
-            scene.window.rootViewController.pushViewController(
+            scene.window.navigationStack.pushViewController(
                 UIViewController(restorationIdentifier: "Late"),
                 animated: true
             )
@@ -286,7 +286,7 @@ struct AppInitiatedChangeTests {
     @Test func setViewControllersIsRefusedOutsideWillConnectToOrWithAnotherRoot() {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillConnect = { scene in
-            let navigationController = scene.window.rootViewController
+            let navigationController = scene.window.navigationStack
             let root = navigationController.viewControllers[0]
             let other = UIViewController(restorationIdentifier: "Other")
             navigationController.setViewControllers([other], animated: false)

@@ -51,7 +51,7 @@ final class ContainedViewController: UIViewController {
             ]
         )
         #expect(log.entries == ["Kid.willMove(Root)", "Kid.didMove(Root)"])
-        let root = h.session.scene?.window.rootViewController.topViewController
+        let root = h.session.scene?.window.navigationStack.topViewController
         #expect(root?.children.map(\.restorationIdentifier) == ["Kid"])
         #expect(root?.children.first?.parent === root)
         // A second child of that name, and the removal of a stranger, are refused.
@@ -82,7 +82,7 @@ final class ContainedViewController: UIViewController {
     @Test func theAppAddsAndRemovesAChildItself() {
         let h = Harness()
         h.connect()
-        guard let root = h.session.scene?.window.rootViewController.topViewController else {
+        guard let root = h.session.scene?.window.navigationStack.topViewController else {
             Issue.record("no root")
             return
         }

@@ -119,7 +119,7 @@ struct IllegalOperationTests {
         let h = Harness(app: app)
         h.connect()
         #expect(h.send(.push(viewController: "Bad")) == ["failure 2 operationFailed"])
-        #expect(h.session.scene?.window.rootViewController.viewControllers.count == 1)
+        #expect(h.session.scene?.window.navigationStack.viewControllers.count == 1)
         // And at connect: nothing runs at all.
         let b = Harness(app: app)
         #expect(b.connect(root: "Bad") == ["failure 1 operationFailed"])

@@ -153,7 +153,7 @@ struct LifecycleOrderTests {
         )
         #expect(h.session.scene?.window.size == Size(width: 800, height: 600))
         #expect(
-            h.session.scene?.window.rootViewController.topViewController?.view?.size == Size(width: 800, height: 600)
+            h.session.scene?.window.navigationStack.topViewController?.view?.size == Size(width: 800, height: 600)
         )
     }
 

@@ -65,7 +65,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         )
         #expect(h.lastResult == .bool(false))
         #expect(log.entries == ["SheetModal.didAttemptToDismiss"])
-        let navigation = h.session.scene?.window.rootViewController
+        let navigation = h.session.scene?.window.navigationStack
         #expect(navigation?.presentedViewController?.restorationIdentifier == "SheetModal")
         #expect(navigation?.topViewController?.presentedViewController?.restorationIdentifier == "SheetModal")
         #expect(navigation?.presentedViewController?.presentingViewController?.restorationIdentifier == "Root")
@@ -89,7 +89,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         h.send(.swipeDismiss(completes: true))
         #expect(h.lastResult == .bool(true))
         #expect(log.entries == ["Sheet.willDismiss(Sheet)", "Sheet.didDismiss"])
-        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+        #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
     }
 
     /// A presented controller's view is in its presenter's window, as on iOS: app code that
@@ -99,7 +99,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         h.connect()
         h.send(.present(viewController: "Sheet", style: .pageSheet))
         let window = try #require(h.session.scene?.window)
-        let sheet = try #require(window.rootViewController.presentedViewController)
+        let sheet = try #require(window.navigationStack.presentedViewController)
         #expect(sheet.view.window === window)
         h.send(.dismiss)
         #expect(sheet.view.window == nil)
@@ -112,14 +112,14 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         // No trait change on the first appearance: the predicted traits came true (c26).
         #expect(log.entries == ["Root.viewIsAppearing"])
         #expect(
-            h.session.scene?.window.rootViewController.topViewController?.traitCollection.horizontalSizeClass
+            h.session.scene?.window.navigationStack.topViewController?.traitCollection.horizontalSizeClass
                 == .compact
         )
         log.entries.removeAll()
         h.send(.present(viewController: "Sheet", style: .fullScreen))
         #expect(log.entries == ["Sheet.viewIsAppearing"])
         #expect(
-            h.session.scene?.window.rootViewController.presentedViewController?.modalPresentationStyle == .fullScreen
+            h.session.scene?.window.navigationStack.presentedViewController?.modalPresentationStyle == .fullScreen
         )
     }
 
@@ -133,10 +133,10 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         #expect(h.send(.push(viewController: "Detail")) == ["failure 6 illegalTransition"])
         // The presented controller presents another (real-ios-orders-3 c23); the first stays.
         #expect(h.send(.present(viewController: "Other", style: .pageSheet)).last == "reply 7")
-        let navigation = h.session.scene?.window.rootViewController
+        let navigation = h.session.scene?.window.navigationStack
         #expect(navigation?.presentedViewController?.restorationIdentifier == "Modal")
         #expect(navigation?.presentedChain.map(\.restorationIdentifier) == ["Modal", "Other"])
-        #expect(h.session.scene?.window.rootViewController.viewControllers.count == 1)
+        #expect(h.session.scene?.window.navigationStack.viewControllers.count == 1)
     }
 
     @Test func presentRequestsRoundTripOnTheWire() throws {
@@ -161,7 +161,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
     @Test func presentAndDismissFromAppCode() {
         let h = Harness()
         h.connect()
-        guard let root = h.session.scene?.window.rootViewController.topViewController else {
+        guard let root = h.session.scene?.window.navigationStack.topViewController else {
             Issue.record("no root")
             return
         }
@@ -190,7 +190,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
             ]
         )
         #expect(completions == ["presented", "dismissed"])
-        #expect(h.session.scene?.window.rootViewController.presentedViewController == nil)
+        #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
         // The test keeps `sheet`: its deinit comes when the test lets it go.
     }
 }

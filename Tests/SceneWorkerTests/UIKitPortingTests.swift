@@ -44,7 +44,7 @@ struct UIKitPortingTests {
             log?.entries.append("window set: \(window === scene.window)")
             if let activity = session.stateRestorationActivity, let id = activity.userInfo?["itemID"] as? Int {
                 log?.entries.append("restoring \(activity.activityType) \(activity.title ?? "-") \(id)")
-                window?.rootViewController.pushViewController(ItemViewController(itemID: id), animated: false)
+                window?.navigationStack.pushViewController(ItemViewController(itemID: id), animated: false)
             }
         }
 
@@ -97,7 +97,7 @@ struct UIKitPortingTests {
         let pushed = h.send(.push(viewController: "ItemViewController", payload: ["id": 42]))
         #expect(pushed == push("ItemViewController", over: "Root") + ["reply 2"])
         #expect(log.entries.contains("make ItemViewController {\"id\":42}"))
-        #expect(h.session.scene?.window.rootViewController.topViewController?.title == "Item 42, seen")
+        #expect(h.session.scene?.window.navigationStack.topViewController?.title == "Item 42, seen")
         #expect(log.entries.contains("didFinishLaunching(nil)"))
         #expect(log.entries.contains("window set: true"))
     }
@@ -172,12 +172,12 @@ struct UIStoryboardTests {
             )
         )
         delegate.onNotification = { scene, _ in
-            let root = scene.window.rootViewController.viewControllers[0]
+            let root = scene.window.navigationStack.viewControllers[0]
             let detail = root.storyboard?.instantiateViewController(
                 withIdentifier: "ItemViewController",
                 payload: ["id": 5]
             )
-            if let detail { scene.window.rootViewController.pushViewController(detail, animated: true) }
+            if let detail { scene.window.navigationStack.pushViewController(detail, animated: true) }
         }
         h.connect()
         let said = h.send(.notify(name: "open", value: .null))
@@ -185,7 +185,7 @@ struct UIStoryboardTests {
         #expect(said.contains("change push ItemViewController"))
         #expect(said.last == "ItemViewController.viewDidAppear@app")
         #expect(
-            (h.session.scene?.window.rootViewController.topViewController as? UIKitPortingTests.ItemViewController)?
+            (h.session.scene?.window.navigationStack.topViewController as? UIKitPortingTests.ItemViewController)?
                 .itemID == 5
         )
     }
@@ -199,7 +199,7 @@ struct PushWhileConnectingTests {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillConnect = { scene in
             for index in 0..<(WorkerSession.maximumAppChangesPerTurn + 10) {
-                scene.window.rootViewController.pushViewController(
+                scene.window.navigationStack.pushViewController(
                     UIViewController(restorationIdentifier: "D\(index)"),
                     animated: false
                 )
@@ -215,7 +215,7 @@ struct PushWhileConnectingTests {
         let said = h.connect()
         #expect(said.filter { $0.hasPrefix("change setStack") }.count == WorkerSession.maximumAppChangesPerTurn)
         #expect(
-            h.session.scene?.window.rootViewController.viewControllers.count == WorkerSession.maximumAppChangesPerTurn
+            h.session.scene?.window.navigationStack.viewControllers.count == WorkerSession.maximumAppChangesPerTurn
                 + 1
         )
         #expect(said.last == "reply 1")

@@ -81,7 +81,7 @@ final class LoggingSceneDelegate: UISceneDelegate {
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
         log.entries.append(
-            "scene.willConnectTo(\(session.persistentIdentifier), \(session.configuration.name), \(scene.window.rootViewController.topViewController?.restorationIdentifier ?? "-"), loaded: \(scene.window.rootViewController.topViewController?.isViewLoaded ?? false))"
+            "scene.willConnectTo(\(session.persistentIdentifier), \(session.configuration.name), \(scene.window.navigationStack.topViewController?.restorationIdentifier ?? "-"), loaded: \(scene.window.navigationStack.topViewController?.isViewLoaded ?? false))"
         )
     }
     func sceneWillEnterForeground(_ scene: Scene) {
@@ -169,7 +169,7 @@ struct UserCodeTests {
                 "Root.viewDidLayoutSubviews", "Detail.viewDidDisappear", "Root.viewDidAppear",
             ]
         )
-        #expect(h.session.scene?.window.rootViewController.topViewController?.navigationController != nil)
+        #expect(h.session.scene?.window.navigationStack.topViewController?.navigationController != nil)
     }
 
     @Test func sceneDelegateAnswersAndStates() {
@@ -214,7 +214,7 @@ struct UserCodeTests {
         let log = Log()
         let h = Harness(app: makeApp(log))
         h.connect(root: "Viewless")
-        #expect(h.session.scene?.window.rootViewController.topViewController?.isViewLoaded == true)
+        #expect(h.session.scene?.window.navigationStack.topViewController?.isViewLoaded == true)
     }
 
     @Test func aLeakedControllerReportsNoDeinit() {
@@ -223,7 +223,7 @@ struct UserCodeTests {
         let h = Harness(app: makeApp(log, sceneDelegate: sceneDelegate))
         h.connect()
         h.send(.push(viewController: "Detail"))
-        sceneDelegate.leaked = h.session.scene?.window.rootViewController.viewControllers ?? []
+        sceneDelegate.leaked = h.session.scene?.window.navigationStack.viewControllers ?? []
         #expect(h.send(.pop).contains("Detail.deinit") == false)
         h.send(.enterBackground)
         // Root leaks too: no deinit at all.

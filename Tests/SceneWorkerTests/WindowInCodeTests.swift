@@ -14,8 +14,24 @@ import Testing
         /// What the delegate puts in its window: nil makes none.
         static var makeRoot: (@MainActor () -> [UIViewController])?
 
+        /// A root the delegate sets instead (on a window of its own, or on the scene's).
+        static var makeOtherRoot: (@MainActor () -> UIViewController)?
+        static var setsTheScenesOwnWindow = false
+
         func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options: UIScene.ConnectionOptions) {
-            guard let windowScene = scene as? UIWindowScene, let makeRoot = Self.makeRoot else { return }
+            guard let windowScene = scene as? UIWindowScene else { return }
+            if let makeOtherRoot = Self.makeOtherRoot {
+                if Self.setsTheScenesOwnWindow {
+                    window?.rootViewController = makeOtherRoot()
+                    return
+                }
+                let window = UIWindow(windowScene: windowScene)
+                window.rootViewController = makeOtherRoot()
+                self.window = window
+                window.makeKeyAndVisible()
+                return
+            }
+            guard let makeRoot = Self.makeRoot else { return }
             let window = UIWindow(windowScene: windowScene)
             let controllers = makeRoot()
             let navigationController = AppNavigationController(rootViewController: controllers[0])
@@ -53,12 +69,12 @@ import Testing
             ] + firstAppearance("ItemsViewController") + ["reply 1"]
         )
         let scene = h.session.scene as? UIWindowScene
-        #expect(scene?.window.rootViewController.topViewController is ItemsViewController)
+        #expect(scene?.window.navigationStack.topViewController is ItemsViewController)
         #expect((scene?.window.rootViewController as? AppNavigationController)?.theme == "dark")
         #expect((h.session.sceneDelegate as? SceneDelegate)?.window === scene?.window)
         // Navigation goes on in the window made in code.
         #expect(h.send(.push(viewController: "Detail")).last == "reply 2")
-        #expect(scene?.window.rootViewController.viewControllers.count == 2)
+        #expect(scene?.window.navigationStack.viewControllers.count == 2)
     }
 
     @Test func aStackMadeInCodeLoadsAsARestoredOne() {
@@ -78,5 +94,107 @@ import Testing
         let connect = h.connect()
         #expect(!connect.contains { $0.hasPrefix("change") })
         #expect(connect.contains("Root.loadView"))
+    }
+
+    /// A plain controller as the root: shown as the host's root would be, without a navigation
+    /// controller (as in UIKit), while the host's own push still navigates.
+    @Test func aPlainControllerIsTheRootWithoutANavigationController() {
+        SceneDelegate.makeOtherRoot = { ItemsViewController() }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(connect.contains("change setStack ItemsViewController"))
+        #expect(connect.contains("ItemsViewController.viewDidAppear"))
+        let window = (h.session.scene as? UIWindowScene)?.window
+        let root = window?.rootViewController
+        #expect(root is ItemsViewController)
+        #expect(root?.navigationController == nil)
+        #expect(h.send(.push(viewController: "Detail")).last == "reply 2")
+        #expect(window?.rootViewController === root)
+        #expect(window?.navigationStack.viewControllers.count == 2)
+    }
+
+    /// A root set on the scene's own window while connecting replaces the host's as a window
+    /// made in code does: the host hears of it.
+    @Test func aRootSetOnTheScenesOwnWindowIsShown() {
+        SceneDelegate.makeOtherRoot = { UINavigationController(rootViewController: ItemsViewController()) }
+        SceneDelegate.setsTheScenesOwnWindow = true
+        defer {
+            SceneDelegate.makeOtherRoot = nil
+            SceneDelegate.setsTheScenesOwnWindow = false
+        }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(connect.contains("change setStack ItemsViewController"))
+        #expect(!connect.contains("Root.loadView"))
+        #expect((h.session.scene as? UIWindowScene)?.window.navigationStack.topViewController is ItemsViewController)
+    }
+
+    /// A shown window keeps its root: a later assignment changes nothing (it is logged).
+    @Test func aShownWindowKeepsItsRoot() {
+        let h = Harness(app: Self.app())
+        _ = h.connect()
+        let window = (h.session.scene as? UIWindowScene)?.window
+        let root = window?.rootViewController
+        #expect(root is UINavigationController)
+        window?.rootViewController = ItemsViewController()
+        window?.rootViewController = nil
+        #expect(window?.rootViewController === root)
+        #expect(window?.navigationStack.topViewController?.restorationIdentifier == "Root")
+    }
+
+    /// A tab bar made in code is not shown (the host's root stays, logged): tab bars come
+    /// from the host's `connect --tabs`.
+    @Test func aTabBarMadeInCodeIsNotShown() {
+        SceneDelegate.makeOtherRoot = {
+            let tabBar = AppTabBarController()
+            tabBar.viewControllers = [UINavigationController(rootViewController: ItemsViewController())]
+            return tabBar
+        }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(!connect.contains { $0.hasPrefix("change") })
+        #expect(connect.contains("Root.loadView"))
+        #expect((h.session.scene as? UIWindowScene)?.window.rootViewController is UINavigationController)
+    }
+
+    /// An app's own tab bar class, as UIKit's: its tabs are navigation controllers or plain
+    /// controllers, each plain one kept in a stack the app does not see.
+    @Test func aTabBarControllerSubclassHoldsAnyControllers() {
+        let list = UINavigationController(rootViewController: ItemsViewController())
+        let plain = DetailViewController()
+        let tabBar = AppTabBarController()
+        tabBar.viewControllers = [list, plain]
+        #expect(tabBar.viewControllers?.count == 2)
+        #expect(tabBar.viewControllers?[0] === list)
+        #expect(tabBar.viewControllers?[1] === plain)
+        #expect(plain.navigationController == nil)
+        #expect(tabBar.selectedViewController === list)
+        tabBar.selectedIndex = 1
+        #expect(tabBar.selectedViewController === plain)
+        #expect(tabBar.badge == 3)
+    }
+
+    final class AppTabBarController: UITabBarController {
+        var badge = 3
+    }
+}
+
+extension WindowInCodeTests {
+    /// A container presented, pushed or added as a child has no place in the model: each is
+    /// refused (logged) and nothing changes.
+    @Test func aContainerOutOfPlaceChangesNothing() {
+        let h = Harness(app: Self.app())
+        _ = h.connect()
+        let stack = (h.session.scene as? UIWindowScene)?.window.navigationStack
+        let top = stack?.topViewController
+        top?.present(UINavigationController(rootViewController: DetailViewController()), animated: true)
+        top?.addChild(UITabBarController())
+        stack?.pushViewController(UINavigationController(rootViewController: DetailViewController()), animated: true)
+        #expect(h.session.deferredChanges.isEmpty)
+        #expect(stack?.presentedViewController == nil)
+        #expect(top?.children.isEmpty == true)
+        #expect(stack?.viewControllers.count == 1)
     }
 }

@@ -11,7 +11,8 @@ final class InboxSceneDelegate: UISceneDelegate {
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
-        let detail = scene.window.rootViewController.topViewController as? ItemDetailViewController
+        let stack = scene.window.rootViewController as? NavigationController
+        let detail = stack?.topViewController as? ItemDetailViewController
         let state = InboxState(
             selectedItemID: detail?.itemID ?? ItemStore.shared.pendingSelection,
             readItemIDs: ItemStore.shared.readItemIDs.sorted()

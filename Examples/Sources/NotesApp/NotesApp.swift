@@ -37,7 +37,7 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     var window: UIWindow?
 
     func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
-        guard let navigationController = window?.rootViewController else { return }
+        guard let navigationController = window?.rootViewController as? UINavigationController else { return }
         if let activity = session.stateRestorationActivity, activity.activityType == SceneDelegate.editingItem,
            let index = activity.userInfo?["index"] as? Int, ItemStore.shared.items.indices.contains(index) {
             let detail = DetailViewController(index: index)

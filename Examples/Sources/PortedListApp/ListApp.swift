@@ -31,7 +31,7 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 
     func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
         // The storyboard made the window: a navigation controller with the list as its root.
-        guard let navigationController = window?.rootViewController else { return }
+        guard let navigationController = window?.rootViewController as? UINavigationController else { return }
         if let activity = session.stateRestorationActivity, activity.activityType == SceneDelegate.viewingItem,
            let itemID = activity.userInfo?["itemID"] as? Int,
            let item = Item.all.first(where: { $0.id == itemID }) {

@@ -13,16 +13,15 @@ import Protocol
 /// request's reply; an illegal one (navigation in the background, popping the root) is
 /// ignored and logged on stderr, with nothing changed.
 ///
-/// Open for an app's own subclass (`class AppNavigationController: UINavigationController`)
-/// set as a window's `rootViewController`; its methods are the runtime's, so an override of
-/// one (or of a view controller's callback, which a stack does not have) fails to compile.
+/// A view controller, as UIKit's, so a window's `rootViewController` may be one. Open for an
+/// app's own subclass (`class AppNavigationController: UINavigationController`); its methods
+/// are the runtime's, and a container's own callbacks are not the model's (its controllers
+/// report theirs), so an override of one fails to compile, saying so.
 @MainActor
-open class NavigationController {
+open class NavigationController: ContainerViewController {
     /// The stack, root first. Empty only once the scene disconnected.
     public private(set) var viewControllers: [UIViewController]
 
-    /// Where pushed controllers report their callbacks.
-    var sink: CallbackSink?
     /// The session of the scene that shows this stack: it checks, runs and reports the
     /// app's changes. nil for a stack no scene shows (the changes then apply directly).
     weak var changeHandler: WorkerSession?
@@ -32,14 +31,31 @@ open class NavigationController {
     var size: Size
     /// The window that shows this stack, if any.
     weak var window: Window?
-    /// The controller presented over the stack's top (docs/LIFECYCLE.md §3a), if any.
-    public internal(set) var presentedViewController: UIViewController?
+    /// A stack the runtime keeps a plain root (a window's or a tab's) in: the app does not
+    /// see it (the root's `navigationController` is nil), the host does (it pushes onto it).
+    let isImplicit: Bool
 
     /// A stack holding `rootViewController` alone.
     public init(rootViewController: UIViewController) {
         viewControllers = [rootViewController]
         size = .zero
-        rootViewController.navigationController = self
+        isImplicit = false
+        super.init()
+        rootViewController.containingStack = self
+    }
+
+    /// The stack the runtime keeps `root` in, a window's or a tab's plain root.
+    init(implicitRoot root: UIViewController) {
+        viewControllers = [root]
+        size = .zero
+        isImplicit = true
+        super.init()
+        root.containingStack = self
+    }
+
+    /// Not made from a storyboard under scenehost: always nil.
+    public required init?(coder: NSCoder) {
+        return nil
     }
 
     /// The controller on top of the stack (the visible one).
@@ -110,7 +126,7 @@ open class NavigationController {
         }
         let previous = topViewController
         viewControllers.append(viewController)
-        viewController.navigationController = self
+        viewController.containingStack = self
         guard isOnScreen else { return }
         viewController.isMovingToParent = true
         defer { viewController.isMovingToParent = false }
@@ -138,7 +154,7 @@ open class NavigationController {
             popped.runViewDidDisappear(animated)
             revealed.runViewDidAppear(animated)
         }
-        popped.navigationController = nil
+        popped.containingStack = nil
         return popped
     }
 
@@ -161,26 +177,26 @@ open class NavigationController {
         // Each middle controller's last reference goes at the end of its turn: its deinit runs
         // there, unless app code keeps it.
         while let controller = middle.popLast() {
-            controller.navigationController = nil
+            controller.containingStack = nil
         }
         if isOnScreen {
             top.runViewDidDisappear(animated)
             root.runViewDidAppear(animated)
         }
         top.isMovingFromParent = false
-        top.navigationController = nil
+        top.containingStack = nil
     }
 
     /// Replaces the stack without callbacks (only before it is on screen).
     func replaceStack(with newStack: [UIViewController]) {
         for controller in viewControllers where !newStack.contains(where: { $0 === controller }) {
-            controller.navigationController = nil
+            controller.containingStack = nil
         }
         for controller in newStack {
             if controller.sink == nil {
                 controller.sink = sink
             }
-            controller.navigationController = self
+            controller.containingStack = self
         }
         viewControllers = newStack
     }
@@ -197,6 +213,6 @@ open class NavigationController {
 
     private func releaseTop() {
         let top = viewControllers.removeLast()
-        top.navigationController = nil
+        top.containingStack = nil
     }
 }

@@ -85,7 +85,7 @@ extension UIViewController {
     private var sceneNavigationController: NavigationController? {
         var controller: UIViewController? = self
         while let current = controller {
-            if let navigationController = current.navigationController { return navigationController }
+            if let stack = current as? NavigationController ?? current.containingStack { return stack }
             controller = current.presentingViewController
         }
         return nil

@@ -62,31 +62,37 @@ public final class Window {
     /// The size of a window until the host resizes it.
     public static let defaultSize = Size(width: 390, height: 844)
 
-    /// The navigation stack the window shows: with a tab bar root, the selected tab's
-    /// (push, pop and presentation act on it). A window made in code takes the stack an app
-    /// sets here (`UINavigationController(rootViewController:)`) in
-    /// `scene(_:willConnectTo:options:)`; the stack's root then replaces the one the host
-    /// connected the scene with (docs/PORTING.md).
-    public var rootViewController: NavigationController {
-        get { tabBarController?.selectedViewController ?? stack }
-        set {
-            guard tabBarController == nil else {
-                writeError(
-                    "scenehost worker: rootViewController not set: the window's root is a tab bar (connect --tabs)"
-                )
-                return
-            }
-            stack = newValue
-            newValue.window = self
-            newValue.size = size
+    /// The window's root, as UIKit's: a navigation controller, a tab bar controller, or a
+    /// plain controller. nil only for a window made in code whose root is not set yet.
+    ///
+    /// A window made in code (`UIWindow(windowScene:)`) takes any of the three before
+    /// `makeKeyAndVisible()` in `scene(_:willConnectTo:options:)`, and so does the scene's own
+    /// window during that call; the root then replaces the one the host connected the scene
+    /// with (docs/PORTING.md). A shown window keeps its root: setting it later, or to nil,
+    /// changes nothing and is logged.
+    public var rootViewController: UIViewController? {
+        get {
+            if let tabBarController { return tabBarController }
+            if stack.isImplicit { return stack.viewControllers.first }
+            return hasRoot ? stack : nil
         }
+        set { setRoot(newValue) }
     }
 
-    /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a).
-    public let tabBarController: TabBarController?
+    /// The navigation stack the window shows: the selected tab's with a tab bar root, the one
+    /// the runtime keeps a plain root in, or the root navigation controller. Push, pop and
+    /// presentation act on it.
+    var navigationStack: NavigationController { tabBarController?.selectedStack ?? stack }
+
+    /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a) or a window
+    /// whose `rootViewController` is a tab bar controller.
+    public private(set) var tabBarController: TabBarController?
 
     /// The stack of a window without tabs (the first tab's otherwise).
     private var stack: NavigationController
+
+    /// Whether a root was given: a window made in code has none until one is set.
+    private var hasRoot = true
 
     /// The window's size; changes on the host's `resize`.
     public internal(set) var size: Size
@@ -126,6 +132,7 @@ public final class Window {
     public convenience init(windowScene: UIWindowScene) {
         let placeholder = NavigationController(rootViewController: UIViewController(restorationIdentifier: ""))
         self.init(rootViewController: placeholder, size: windowScene.window.size)
+        hasRoot = false
         self.windowScene = windowScene
         userInterfaceStyle = windowScene.window.userInterfaceStyle
     }
@@ -139,19 +146,64 @@ public final class Window {
     }
 
     init(tabBarController: TabBarController, size: Size) {
-        self.stack = tabBarController.viewControllers[0]
+        self.stack = tabBarController.tabStacks[0]
         self.tabBarController = tabBarController
         self.size = size
-        for tab in tabBarController.viewControllers {
+        for tab in tabBarController.tabStacks {
             tab.size = size
             tab.window = self
         }
     }
 
+    /// The root setter's work (see `rootViewController`).
+    private func setRoot(_ root: UIViewController?) {
+        if let windowScene, windowScene.window === self, !windowScene.acceptsWindowMadeInCode {
+            writeError(
+                "scenehost worker: rootViewController not changed: a shown window's root is set only in scene(_:willConnectTo:options:)"
+            )
+            return
+        }
+        guard let root else {
+            writeError("scenehost worker: rootViewController not changed: a window's root cannot be nil")
+            return
+        }
+        installRoot(root)
+    }
+
+    /// Makes `root` the window's root, without the setter's checks.
+    func installRoot(_ root: UIViewController) {
+        switch root {
+        case let tabBarController as TabBarController:
+            guard let first = tabBarController.tabStacks.first else {
+                writeError("scenehost worker: rootViewController not changed: the tab bar controller has no tabs")
+                return
+            }
+            for tab in tabBarController.tabStacks where tab.window != nil && tab.window !== self {
+                writeError("scenehost worker: rootViewController not changed: the tab bar is another window's")
+                return
+            }
+            self.tabBarController = tabBarController
+            stack = first
+            for tab in tabBarController.tabStacks {
+                tab.size = size
+                tab.window = self
+            }
+        case let navigationController as NavigationController:
+            tabBarController = nil
+            stack = navigationController
+        default:
+            tabBarController = nil
+            stack = NavigationController(implicitRoot: root)
+        }
+        hasRoot = true
+        stack.window = self
+        stack.size = size
+    }
+
     /// Every loaded controller: the shown stack's (root first, the presented one last), then
     /// each other loaded tab's, in tab order (size changes, memory warnings).
     var allLoadedControllers: [UIViewController] {
-        rootViewController.allControllers + (tabBarController?.otherLoadedTabs ?? []).flatMap(\.allControllers)
+        navigationStack.allControllers + (tabBarController?.otherLoadedTabs ?? []).flatMap(\.allControllers)
     }
 }
 

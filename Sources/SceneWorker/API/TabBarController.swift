@@ -8,15 +8,23 @@ import Protocol
 /// to another runs: the new top's `loadView`/`viewDidLoad` (first time), `viewWillAppear`,
 /// `viewIsAppearing`, its layout (when dirty), then the old top's `viewWillDisappear`,
 /// `viewDidDisappear`, and the new top's `viewDidAppear`. Push and pop act on the selected
-/// tab's stack (the window's `rootViewController`).
+/// tab's stack (`selectedViewController`).
 ///
 /// App code may set `selectedIndex`: the worker checks the change with the host's rules
 /// (foreground, nothing presented, an index in range), runs it and reports it to the host as
 /// app-initiated (docs/LIFECYCLE.md §3b); an illegal one is ignored and logged on stderr.
+///
+/// A view controller, as UIKit's, open for an app's own subclass. Its `viewControllers` may
+/// be navigation controllers or plain ones (a plain tab is kept in a stack the app does not
+/// see, as a plain window root is). A tab bar root comes from the host (`connect --tabs`): one
+/// set as a window's `rootViewController` in code is not shown (logged, docs/PORTING.md).
+/// Like a navigation controller, its own callbacks are not called (overriding one fails to
+/// compile).
 @MainActor
-public final class TabBarController {
-    /// The tabs' navigation stacks, in tab order.
-    public let viewControllers: [NavigationController]
+open class TabBarController: ContainerViewController {
+    /// The tabs' stacks, in tab order: a tab's navigation controller, or the one the runtime
+    /// keeps a plain tab in.
+    var tabStacks: [NavigationController] = []
 
     /// The session of the scene that shows this tab bar: it checks, runs and reports the
     /// app's selections. nil for a tab bar no scene shows (selections then apply directly).
@@ -25,9 +33,32 @@ public final class TabBarController {
     private var selected = 0
 
     /// A tab bar of `viewControllers` (at least one), the first selected.
-    public init(viewControllers: [NavigationController]) {
+    public convenience init(viewControllers: [NavigationController]) {
         precondition(!viewControllers.isEmpty, "a tab bar needs at least one tab")
-        self.viewControllers = viewControllers
+        self.init()
+        tabStacks = viewControllers
+    }
+
+    /// The tabs' root controllers, in tab order, as UIKit's: each tab's navigation controller,
+    /// or its plain controller. Set them before the tab bar is shown (a window made in code in
+    /// `scene(_:willConnectTo:options:)`); a shown tab bar keeps its tabs (setting them changes
+    /// nothing and is logged), and so does setting none.
+    public var viewControllers: [UIViewController]? {
+        get { tabStacks.map { $0.isImplicit ? $0.viewControllers[0] : $0 } }
+        set {
+            guard tabStacks.first?.window == nil else {
+                writeError(
+                    "scenehost worker: viewControllers not changed: the tab bar is shown (its tabs are set before)"
+                )
+                return
+            }
+            guard let newValue, !newValue.isEmpty else {
+                writeError("scenehost worker: viewControllers not changed: a tab bar needs at least one tab")
+                return
+            }
+            tabStacks = newValue.map { $0 as? NavigationController ?? NavigationController(implicitRoot: $0) }
+            selected = 0
+        }
     }
 
     /// The selected tab's index. Setting it selects that tab (see the type's summary); the
@@ -43,19 +74,24 @@ public final class TabBarController {
         }
     }
 
-    /// The selected tab's navigation stack.
-    public var selectedViewController: NavigationController { viewControllers[selected] }
+    /// The selected tab's root controller (its navigation controller, or its plain one).
+    public var selectedViewController: UIViewController? {
+        viewControllers.flatMap { $0.indices.contains(selected) ? $0[selected] : nil }
+    }
+
+    /// The selected tab's stack.
+    var selectedStack: NavigationController { tabStacks[selected] }
 
     /// Every other tab's stack that has loaded, in tab order.
     var otherLoadedTabs: [NavigationController] {
-        viewControllers.indices.filter { $0 != selected }.map { viewControllers[$0] }.filter(\.hasLoaded)
+        tabStacks.indices.filter { $0 != selected }.map { tabStacks[$0] }.filter(\.hasLoaded)
     }
 
     /// The switch itself, without any check beyond the index's.
     func performSelect(_ index: Int) {
-        guard viewControllers.indices.contains(index), index != selected else { return }
-        let old = viewControllers[selected]
-        let new = viewControllers[index]
+        guard tabStacks.indices.contains(index), index != selected else { return }
+        let old = tabStacks[selected]
+        let new = tabStacks[index]
         selected = index
         guard old.isOnScreen, let leaving = old.visibleViewController, let arriving = new.topViewController else {
             return

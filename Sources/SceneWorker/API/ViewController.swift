@@ -34,8 +34,15 @@ open class UIViewController {
     /// as UIKit's (`view.window`), but never loaded by reading it: read it once it loaded.
     public var view: View!
 
-    /// The navigation controller whose stack holds this controller, if any.
-    public internal(set) weak var navigationController: NavigationController?
+    /// The navigation controller whose stack holds this controller, if any: nil for a
+    /// window's or a tab's plain root, as in UIKit.
+    public var navigationController: NavigationController? {
+        guard let containingStack, !containingStack.isImplicit else { return nil }
+        return containingStack
+    }
+    /// The stack that holds this controller: a navigation controller, or the one the runtime
+    /// keeps a plain root in (the app does not see it).
+    weak var containingStack: NavigationController?
 
     /// Where this controller reports its callbacks: set when a session adopts it.
     var sink: CallbackSink?
@@ -54,7 +61,7 @@ open class UIViewController {
     /// The window that shows this controller: its stack's, its parent's, or, while it is
     /// presented, its presenter's (a presented controller's view is in the same window).
     var windowShowingIt: Window? {
-        if let navigationController { return navigationController.window }
+        if let containingStack { return containingStack.window }
         if let parent { return parent.windowShowingIt }
         return presentingViewController?.windowShowingIt
     }
@@ -91,8 +98,19 @@ open class UIViewController {
     /// Its view is not loaded yet.
     public init(restorationIdentifier: String? = nil) {
         self.restorationIdentifier = restorationIdentifier ?? String(describing: Self.self)
+        isContainer = false
         presentationController = PresentationController(presentedViewController: self)
     }
+
+    /// A container (`ContainerViewController`), named by its class.
+    init(container: Void) {
+        restorationIdentifier = String(describing: Self.self)
+        isContainer = true
+        presentationController = PresentationController(presentedViewController: self)
+    }
+
+    /// Whether this is a navigation or tab bar controller: it reports nothing of its own.
+    let isContainer: Bool
 
     /// A controller made the storyboard way, as UIKit's required `init?(coder:)`: identified by
     /// its class's name. The runtime makes the storyboard's initial controller with it (the
@@ -106,6 +124,7 @@ open class UIViewController {
         } else {
             restorationIdentifier = String(describing: Self.self)
         }
+        isContainer = false
         presentationController = PresentationController(presentedViewController: self)
     }
 
@@ -113,13 +132,15 @@ open class UIViewController {
     /// unchanged: there are no nibs, and a `nibName` serves as the identity.
     public init(nibName: String?, bundle: NibBundle?) {
         restorationIdentifier = nibName ?? String(describing: Self.self)
+        isContainer = false
         presentationController = PresentationController(presentedViewController: self)
     }
 
     // Not `isolated`, so that subclasses can declare a plain `deinit`. A controller released
     // off the main thread cannot report (the runtime never runs code off the main thread).
     deinit {
-        guard let sink, sink.isCurrentThread else { return }
+        // A container is not a controller of the model: its stack's controllers report.
+        guard !isContainer, let sink, sink.isCurrentThread else { return }
         let event = CallbackEvent(.deinit, viewController: restorationIdentifier, origin: deinitOrigin)
         MainActor.assumeIsolated {
             sink.report(event)

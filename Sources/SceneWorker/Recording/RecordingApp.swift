@@ -177,12 +177,12 @@ final class RecordingSceneDelegate: UISceneDelegate {
         let presentation = pendingPresentation
         pendingPresentation = nil
         if let controller = presentation {
-            scene.window.rootViewController.topViewController?.present(controller, animated: false)
+            scene.window.navigationStack.topViewController?.present(controller, animated: false)
         }
         // `{"children":["Player"],…}`: added again to the frontmost controller, as app changes.
         let children = pendingChildren
         pendingChildren = []
-        guard let parent = presentation ?? scene.window.rootViewController.topViewController else { return }
+        guard let parent = presentation ?? scene.window.navigationStack.topViewController else { return }
         for name in children { parent.addChild(UIViewController(restorationIdentifier: name)) }
     }
 
@@ -190,7 +190,7 @@ final class RecordingSceneDelegate: UISceneDelegate {
     private func restoreStack(of scene: Scene, from restoration: JSONValue?) {
         guard case .object(let state)? = restoration, case .array(let saved)? = state["stack"], saved.count > 1
         else { return }
-        let navigationController = scene.window.rootViewController
+        let navigationController = scene.window.navigationStack
         guard let root = navigationController.viewControllers.first, saved.first == .string(root.restorationIdentifier)
         else {
             return
@@ -205,7 +205,7 @@ final class RecordingSceneDelegate: UISceneDelegate {
 
     func scene(_ scene: Scene, didReceiveNotification name: String, value: JSONValue) {
         notifications += 1
-        let navigationController = scene.window.rootViewController
+        let navigationController = scene.window.navigationStack
         switch name {
         case Self.openDetail:
             var restorationIdentifier = "Detail"
@@ -284,18 +284,18 @@ final class RecordingSceneDelegate: UISceneDelegate {
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
         var state: [String: JSONValue] = [
-            "stack": .array(scene.window.rootViewController.viewControllers.map { .string($0.restorationIdentifier) }),
+            "stack": .array(scene.window.navigationStack.viewControllers.map { .string($0.restorationIdentifier) }),
             "size": .object(["width": .int(scene.window.size.width), "height": .int(scene.window.size.height)]),
             "notifications": .int(notifications),
         ]
         if let tabBarController = scene.window.tabBarController {
             state["selectedTab"] = .int(tabBarController.selectedIndex)
         }
-        let frontmost = scene.window.rootViewController.visibleViewController
+        let frontmost = scene.window.navigationStack.visibleViewController
         if let children = frontmost?.children, !children.isEmpty {
             state["children"] = .array(children.map { .string($0.restorationIdentifier) })
         }
-        if let presented = scene.window.rootViewController.presentedViewController {
+        if let presented = scene.window.navigationStack.presentedViewController {
             state["presented"] = .object([
                 "vc": .string(presented.restorationIdentifier),
                 "style": .string(presented.modalPresentationStyle.rawValue),

@@ -28,7 +28,7 @@ enum VisibleTree {
         var outline: [String: JSONValue] = ["state": .string(state.rawValue), "truncated": true]
         if let scene {
             outline["stack"] = .array(
-                scene.window.rootViewController.viewControllers.prefix(SceneLimits.maximumStackDepth).map {
+                scene.window.navigationStack.viewControllers.prefix(SceneLimits.maximumStackDepth).map {
                     .object(["vc": .string($0.restorationIdentifier)])
                 }
             )
@@ -46,7 +46,7 @@ enum VisibleTree {
     static func of(_ scene: Scene?, state: ActivationState) -> JSONValue {
         var tree: [String: JSONValue] = ["state": .string(state.rawValue)]
         guard let scene else { return .object(tree) }
-        let navigation = scene.window.rootViewController
+        let navigation = scene.window.navigationStack
         // Below the top a user sees nothing but the back button's title: the identity and
         // the title are shown, not the views (those load and update when they appear).
         tree["stack"] = .array(
@@ -66,7 +66,7 @@ enum VisibleTree {
         if let tabBar = scene.window.tabBarController {
             tree["tabs"] = .object([
                 "selected": .int(tabBar.selectedIndex),
-                "titles": .array(tabBar.viewControllers.map { shown($0.viewControllers.first?.title ?? "") }),
+                "titles": .array(tabBar.tabStacks.map { shown($0.viewControllers.first?.title ?? "") }),
             ])
         }
         return .object(tree)

@@ -48,8 +48,8 @@ extension WorkerSession {
     /// Top `viewWillAppear` … layout, (`applicationWillEnterForeground` from the background),
     /// `applicationDidBecomeActive`, Top `viewDidAppear`: UIKit's window-based launch order.
     func appFirstAppearance() {
-        guard let scene, let top = scene.window.rootViewController.topViewController else { return }
-        let navigationController = scene.window.rootViewController
+        guard let scene, let top = scene.window.navigationStack.topViewController else { return }
+        let navigationController = scene.window.navigationStack
         top.runLoadViewIfNeeded()
         top.runViewWillAppear(false)
         top.adoptTraits(scene.window.traitCollection)

@@ -37,6 +37,9 @@ extension WorkerSession {
         guard !name.isEmpty else {
             return refuse("pushViewController", "the controller has an empty restorationIdentifier")
         }
+        guard !controller.isContainer else {
+            return refuse("pushViewController(\(name))", "a container is pushed nowhere (push its view controller)")
+        }
         // The limits a client's push obeys (SceneLimits): the app's own may not exceed them.
         if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("pushViewController", refusal) }
         let queuedPushes = deferredChanges.count { if case .push = $0 { true } else { false } }
@@ -126,6 +129,9 @@ extension WorkerSession {
     ) {
         let name = controller.restorationIdentifier
         guard !name.isEmpty else { return refuse("present", "the controller has an empty restorationIdentifier") }
+        guard !controller.isContainer else {
+            return refuse("present(\(name))", "a container is presented nowhere (present its view controller)")
+        }
         if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("present", refusal) }
         guard controller.presentingViewController == nil,
             !navigationController.viewControllers.contains(where: { $0 === controller })
@@ -183,7 +189,7 @@ extension WorkerSession {
     func runDeferredAppChanges() {
         while !deferredChanges.isEmpty {
             let change = deferredChanges.removeFirst()
-            guard exitStatus == nil, let navigationController = scene?.window.rootViewController else {
+            guard exitStatus == nil, let navigationController = scene?.window.navigationStack else {
                 continue
             }
             switch change {
@@ -254,7 +260,7 @@ extension WorkerSession {
     /// bottom first, as the app's callbacks (choice: eager, so the trace names the whole
     /// restored stack).
     func loadRestoredControllers() {
-        guard let stack = scene?.window.rootViewController.viewControllers, stack.count > 1 else { return }
+        guard let stack = scene?.window.navigationStack.viewControllers, stack.count > 1 else { return }
         sink.origin = .app
         for controller in stack.dropFirst() {
             controller.runLoadViewIfNeeded()

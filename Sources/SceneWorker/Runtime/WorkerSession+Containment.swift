@@ -7,6 +7,7 @@ extension WorkerSession {
     func appRequestsAddChild(_ child: UIViewController, to parent: UIViewController) {
         let name = child.restorationIdentifier
         let action = "addChild(\(name))"
+        if child.isContainer { return refuse(action, "a container is a child nowhere (add its view controller)") }
         if let reason = addChildRefusal(child, to: parent) { return refuse(action, reason) }
         request(.addChild(child, parent: parent), describedAs: action)
     }

@@ -56,7 +56,7 @@ extension WorkerSession {
             applicationDelegate?.applicationWillTerminate(application)
         case .push(let name, let payload):
             let controller = try makeViewController(name, payload: payload)
-            scene?.window.rootViewController.performPush(controller, animated: true)
+            scene?.window.navigationStack.performPush(controller, animated: true)
         case .pop:
             popAndRelease()
         case .resize(let width, let height):
@@ -98,18 +98,18 @@ extension WorkerSession {
             let controller = try makeViewController(name, payload: nil)
             controller.modalPresentationStyle = style
             if modal { controller.isModalInPresentation = true }
-            scene?.window.rootViewController.performPresent(controller)
+            scene?.window.navigationStack.performPresent(controller)
         case .dismiss:
-            scene?.window.rootViewController.performDismiss()
+            scene?.window.navigationStack.performDismiss()
         case .swipeDismiss(let completes):
             // The reply says whether the sheet went (a modal-in-presentation one never does).
-            let dismissed = scene?.window.rootViewController.performSwipeDismiss(completes: completes) ?? false
+            let dismissed = scene?.window.navigationStack.performSwipeDismiss(completes: completes) ?? false
             return .bool(dismissed)
         case .swipeBack(let completes):
-            scene?.window.rootViewController.performSwipeBack(completes: completes)
+            scene?.window.navigationStack.performSwipeBack(completes: completes)
         case .tap:
             // The frontmost controller: the presented one, if any, else the stack's top.
-            let navigation = scene?.window.rootViewController
+            let navigation = scene?.window.navigationStack
             navigation?.visibleViewController?.runTap()
         case .didDiscardSceneSessions(let sessions):
             didDiscard(sessions)
@@ -127,7 +127,7 @@ extension WorkerSession {
         case .remoteNotification(let userInfo):
             didReceiveRemoteNotification(userInfo)
         case .popToRoot:
-            scene?.window.rootViewController.performPopToRoot()
+            scene?.window.navigationStack.performPopToRoot()
         case .selectTab(let index):
             scene?.window.tabBarController?.performSelect(index)
         case .addChild(let name):
@@ -152,7 +152,7 @@ extension WorkerSession {
     func didDisconnectAndRelease() {
         didDisconnect()
         guard let scene else { return }
-        scene.window.rootViewController.releaseAllTopFirst()
+        scene.window.navigationStack.releaseAllTopFirst()
         for tab in scene.window.tabBarController?.otherLoadedTabs ?? [] { tab.releaseAllTopFirst() }
     }
 
@@ -166,7 +166,7 @@ extension WorkerSession {
     }
 
     /// The frontmost controller: the presented one, else the top of the selected stack.
-    var frontmostController: UIViewController? { scene?.window.rootViewController.visibleViewController }
+    var frontmostController: UIViewController? { scene?.window.navigationStack.visibleViewController }
 
     /// Removes the frontmost controller's child `name` and drops the runtime's last reference
     /// to it, so its `deinit` runs (and reports) before the reply, unless app code keeps it.
@@ -292,15 +292,16 @@ extension WorkerSession {
         sink.report(CallbackEvent(.willConnectTo, restoration: options.restoration, value: options.connectionValue))
         isInWillConnectTo = true
         let runtimeWindow = scene.window
+        let runtimeRoot = runtimeWindow.rootViewController
         scene.acceptsWindowMadeInCode = true
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
         scene.acceptsWindowMadeInCode = false
-        adoptWindowMadeInCode(scene, replacing: runtimeWindow, root: root)
+        adoptWindowMadeInCode(scene, replacing: runtimeWindow, originalRoot: runtimeRoot, root: root)
         if let activity = session.stateRestorationActivity {
             sceneDelegate.scene(scene, restoreInteractionStateWith: activity)
         }
         isInWillConnectTo = false
-        scene.window.rootViewController.viewControllers.first?.runLoadViewIfNeeded()
+        scene.window.navigationStack.viewControllers.first?.runLoadViewIfNeeded()
         loadRestoredControllers()
 
         if options.background {
@@ -370,8 +371,8 @@ extension WorkerSession {
     /// Top `viewWillAppear`, Top layout pair, `sceneWillEnterForeground`, (`delivering`),
     /// `sceneDidBecomeActive`, Top `viewDidAppear`.
     func firstAppearance(delivering delivery: ((WorkerSession) -> Void)? = nil) {
-        guard let scene, let top = scene.window.rootViewController.topViewController else { return }
-        let navigationController = scene.window.rootViewController
+        guard let scene, let top = scene.window.navigationStack.topViewController else { return }
+        let navigationController = scene.window.navigationStack
         top.runLoadViewIfNeeded()
         top.runViewWillAppear(false)
         top.adoptTraits(scene.window.traitCollection)
@@ -451,12 +452,12 @@ extension WorkerSession {
     /// Pops the top controller and drops the runtime's last reference to it, so its `deinit`
     /// runs (and reports) before the reply, unless app code keeps it alive.
     func popAndRelease() {
-        _ = scene?.window.rootViewController.performPop(animated: true)
+        _ = scene?.window.navigationStack.performPop(animated: true)
     }
 
     func resize(to size: Size) {
         guard let scene else { return }
-        let navigationController = scene.window.rootViewController
+        let navigationController = scene.window.navigationStack
         let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
         // A tab bar's other loaded tabs follow the shown stack (choice); they lay out when shown.
         let controllers = scene.window.allLoadedControllers
@@ -479,7 +480,7 @@ extension WorkerSession {
                 traitCollection: before
             )
         }
-        for tab in scene.window.tabBarController?.viewControllers ?? [navigationController] { tab.size = size }
+        for tab in scene.window.tabBarController?.tabStacks ?? [navigationController] { tab.size = size }
         navigationController.visibleViewController?.runLayout(size: size)
     }
 }

@@ -1,20 +1,36 @@
 import Protocol
 
 /// A window the app made in `scene(_:willConnectTo:options:)` (`UIWindow(windowScene:)`, a
-/// `rootViewController`, `makeKeyAndVisible()`), as programmatic UIKit apps start: its stack
-/// replaces the one the runtime made on the host's root, and the host hears of the new
-/// stack as the app's change (`setStack`, docs/LIFECYCLE.md §3b).
+/// `rootViewController`, `makeKeyAndVisible()`), or a root it set on the scene's window there,
+/// as programmatic UIKit apps start: its stack (a navigation controller's, or the one the
+/// runtime keeps a plain root in) replaces the one the runtime made on the host's root, and
+/// the host hears of the new stack as the app's change (`setStack`, docs/LIFECYCLE.md §3b).
 extension WorkerSession {
-    /// Takes the scene's window if the app replaced it, or puts the runtime's back (logged)
-    /// when the app's cannot be shown: a root with no identity, a name over the limit, a
-    /// stack too deep.
-    func adoptWindowMadeInCode(_ scene: UIWindowScene, replacing original: Window, root: UIViewController) {
-        guard scene.window !== original else { return }
+    /// Takes the scene's window or root if the app replaced either, or puts the runtime's
+    /// back (logged) when the app's cannot be shown: a root with no identity, a name over the
+    /// limit, a stack too deep, a tab bar (not supported yet), a scene the host connected with
+    /// tabs.
+    func adoptWindowMadeInCode(
+        _ scene: UIWindowScene,
+        replacing original: Window,
+        originalRoot: UIViewController?,
+        root: UIViewController
+    ) {
         let window = scene.window
-        let navigationController = window.rootViewController
+        guard window !== original || window.rootViewController !== originalRoot else { return }
+        let navigationController = window.navigationStack
         let controllers = navigationController.viewControllers
-        if let refusal = Self.refusal(ofRoot: controllers) {
+        let refusal: String? =
+            if window.tabBarController != nil {
+                "a tab bar root made in code is not supported (connect the scene with tabs)"
+            } else if original.tabBarController != nil {
+                "the scene was connected with tabs: its root is the host's tab bar"
+            } else {
+                Self.refusal(ofRoot: controllers)
+            }
+        if let refusal {
             writeError("scenehost worker: the window made in code is not shown: \(refusal)")
+            if let originalRoot { original.installRoot(originalRoot) }
             scene.window = original
             return
         }

@@ -243,7 +243,7 @@ final class WorkerSession {
         // Every request is checked: one look at the window and one walk of what is presented
         // serve every field.
         let window = scene?.window
-        let root = window?.rootViewController
+        let root = window?.navigationStack
         let presented = root?.presentedChain ?? []
         let frontmost = presented.last ?? root?.topViewController
         let tabBar = window?.tabBarController
@@ -257,7 +257,7 @@ final class WorkerSession {
             presentation: presented.last?.modalPresentationStyle,
             presentationDepth: presented.count,
             lifecycle: lifecycle,
-            tabCount: tabBar?.viewControllers.count ?? 0,
+            tabCount: tabBar?.tabStacks.count ?? 0,
             selectedTab: tabBar?.selectedIndex ?? 0,
             frontmostChildren: frontmost?.children.map(\.restorationIdentifier) ?? []
         )

@@ -23,6 +23,8 @@ public typealias UIWindow = Window
 public typealias UIView = View
 /// `UINavigationController`: the window's navigation stack.
 public typealias UINavigationController = NavigationController
+/// `UITabBarController`: a tab bar root, each tab its own stack.
+public typealias UITabBarController = TabBarController
 /// `UIBackgroundTaskIdentifier`: a background task's identifier.
 public typealias UIBackgroundTaskIdentifier = BackgroundTaskIdentifier
 /// `UIViewControllerTransitionCoordinator`: what `viewWillTransition(to:with:)` receives.

@@ -52,7 +52,7 @@ final class NotesSceneDelegate: UISceneDelegate {
             restoredDraft = draft
         }
         // A deep link at launch opens the editor over the root.
-        let navigation = scene.window.rootViewController
+        guard let navigation = scene.window.rootViewController as? NavigationController else { return }
         let compose = options.userActivity?.activityType == "compose"
         if options.url == "notes://editor" || compose, let root = navigation.viewControllers.first {
             navigation.setViewControllers(
@@ -65,14 +65,14 @@ final class NotesSceneDelegate: UISceneDelegate {
     /// A deep link while connected pushes the editor.
     func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
         guard contexts.contains(OpenURLContext(url: "notes://editor")) else { return }
-        scene.window.rootViewController.pushViewController(
+        (scene.window.rootViewController as? NavigationController)?.pushViewController(
             EditorViewController(restorationIdentifier: "Editor"),
             animated: true
         )
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
-        let top = scene.window.rootViewController.topViewController as? EditorViewController
+        let top = (scene.window.rootViewController as? NavigationController)?.topViewController as? EditorViewController
         return .object(["draft": .string(top?.draft ?? restoredDraft ?? "")])
     }
 }

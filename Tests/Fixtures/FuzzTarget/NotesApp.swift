@@ -58,7 +58,7 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
         if let draft = AppState.shared.draft {
             let compose = ComposeViewController()
             compose.restoredDraft = draft
-            window?.rootViewController.pushViewController(compose, animated: false)
+            (window?.rootViewController as? UINavigationController)?.pushViewController(compose, animated: false)
         }
     }
 

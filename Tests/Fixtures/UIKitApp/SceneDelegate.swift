@@ -6,11 +6,21 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 
     func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
         guard let windowScene = (scene as? UIWindowScene) else { return }
-        // A programmatic app's start (the host's root is then replaced), when asked for.
-        guard ProcessInfo.processInfo.environment["WINDOW_IN_CODE"] == "1" else { return }
-        window = UIWindow(windowScene: windowScene)
-        window?.rootViewController = UINavigationController(rootViewController: ListViewController())
-        window?.makeKeyAndVisible()
+        // A programmatic app's start (the host's root is then replaced), when asked for: a
+        // navigation controller, or a plain controller from the storyboard.
+        switch ProcessInfo.processInfo.environment["WINDOW_IN_CODE"] {
+        case "1":
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = UINavigationController(rootViewController: ListViewController())
+            window?.makeKeyAndVisible()
+        case "plain":
+            let storyboard = UIStoryboard(name: "Main", bundle: Bundle.main)
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = storyboard.instantiateViewController(withIdentifier: "ListViewController")
+            window?.makeKeyAndVisible()
+        default:
+            break
+        }
     }
 
     func scene(_ scene: UIScene, restoreInteractionStateWith stateRestorationActivity: NSUserActivity) {
