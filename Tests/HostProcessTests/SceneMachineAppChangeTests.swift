@@ -140,6 +140,39 @@ import Testing
         #expect(harness.machine.status.stack == ["Root", "List", "Detail"])
     }
 
+    @Test func theTabBarMadeInWillConnectToIsFollowed() {
+        var harness = SceneMachineHarness()
+        let connect = harness.request(.connect())
+        harness.ready()
+        harness.feed { $0.received(.callback(CallbackEvent(.willConnectTo))) }
+        harness.feed { $0.received(.change(.setTabs(["List", "Settings"], selected: 1))) }
+        harness.reply(callbacks: [.sceneWillEnterForeground, .sceneDidBecomeActive])
+        #expect(harness.succeeded(connect))
+        #expect(harness.signals.isEmpty)
+        #expect(harness.machine.status.stack == ["Settings"])
+        #expect(harness.machine.status.selectedTab == 1)
+        #expect(harness.machine.status.tabs == [["List"], ["Settings"]])
+        let select = harness.request(.selectTab(index: 0))
+        harness.reply(callbacks: [])
+        #expect(harness.succeeded(select))
+        #expect(harness.machine.status.stack == ["List"])
+    }
+
+    @Test func aTabBarMadeOutsideWillConnectToOrOverTheHostsTabsIsAProtocolViolation() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.change(.setTabs(["List"], selected: 0))) }
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.machine.status.tabs == nil)
+
+        var tabbed = SceneMachineHarness()
+        _ = tabbed.request(.connect(launch: LaunchParameters(tabs: ["A", "B"])))
+        tabbed.ready()
+        tabbed.feed { $0.received(.callback(CallbackEvent(.willConnectTo))) }
+        tabbed.feed { $0.received(.change(.setTabs(["List"], selected: 0))) }
+        #expect(tabbed.signals == [SIGKILLNumber])
+    }
+
     @Test func aStackRebuiltOutsideWillConnectToIsAProtocolViolation() {
         var harness = SceneMachineHarness()
         harness.connect()

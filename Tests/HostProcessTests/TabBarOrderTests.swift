@@ -340,3 +340,44 @@ import Testing
         }
     }
 }
+
+/// A tab bar the app made while connecting reaches the verifier as the host event `tabBar`,
+/// after `willConnectTo` and before the root loads.
+@Suite struct TabBarMadeInCodeGrammarTests {
+    /// A scene whose app made a tab bar of `tabs` tabs (showing tab `selected`, Inbox)
+    /// after `willConnectTo`, or at `late` (after the root loaded).
+    static func connected(tabs: Int = 2, selected: Int = 0, late: Bool = false) -> TraceBuilder {
+        var t = TraceBuilder()
+        t.spawned()
+        t.callback(.willFinishLaunching)
+        t.callback(.didFinishLaunching)
+        t.callback(.configurationForConnecting)
+        t.callback(.willConnectTo)
+        let tabBar = TraceEvent(kind: .host, scene: "A", name: TraceEvent.tabBarName, tab: selected, tabCount: tabs)
+        if !late { t.add(tabBar) }
+        t.callback(.loadView, "Inbox")
+        t.callback(.viewDidLoad, "Inbox")
+        if late { t.add(tabBar) }
+        t.firstAppearance(from: .unattached, top: "Inbox")
+        return t
+    }
+
+    @Test func theAppsTabBarSwitchesAsTheHostsDoes() {
+        var t = Self.connected()
+        TabBarGrammarTests.switchTo(1, &t, TabBarGrammarTests.firstSwitch)
+        #expect(firstViolation(t.events) == nil)
+        var fromSecond = Self.connected(tabs: 3, selected: 1)
+        TabBarGrammarTests.switchTo(0, &fromSecond, TabBarGrammarTests.firstSwitch)
+        #expect(firstViolation(fromSecond.events) == nil)
+    }
+
+    @Test func aTabBarOnlyWhileConnectingAndWithItsSelectedTabInRange() {
+        #expect(firstViolation(Self.connected(late: true).events)?.got.contains("tabBar") == true)
+        #expect(firstViolation(Self.connected(tabs: 2, selected: 2).events) != nil)
+        #expect(firstViolation(Self.connected(tabs: 0).events) != nil)
+        // Without it, the same switch is no tab bar's.
+        var plain = TabBarGrammarTests.connected(tabs: nil)
+        TabBarGrammarTests.switchTo(1, &plain, TabBarGrammarTests.firstSwitch)
+        #expect(firstViolation(plain.events) != nil)
+    }
+}

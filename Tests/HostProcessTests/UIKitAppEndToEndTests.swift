@@ -255,22 +255,34 @@ import Testing
 }
 
 extension UIKitAppEndToEndTests {
+    /// Runs `body` with a host whose app makes its window in code the `mode` way
+    /// (`WINDOW_IN_CODE`, Tests/Fixtures/UIKitApp/SceneDelegate.swift), scene A connected; the
+    /// trace verifies afterwards.
+    static func withWindowMadeInCode(
+        _ mode: String,
+        _ body: (SceneHost, SceneHandle) async throws -> Void
+    ) async throws {
+        var configuration = Self.configuration()
+        configuration.workerEnvironment = ["WINDOW_IN_CODE": mode]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await within(TestLimit.launch, "connect") { try await scene.connect() }
+            try await body(host, scene)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// A programmatic app makes its window in `scene(_:willConnectTo:options:)`: its root
     /// replaces the host's, the host's model follows (the app's `setStack`), the trace verifies,
     /// and after a kill the app makes it again.
     @Test func aWindowMadeInCodeReplacesTheHostsRoot() async throws {
-        var configuration = Self.configuration()
-        configuration.workerEnvironment = ["WINDOW_IN_CODE": "1"]
-        try await withSceneHost(configuration: configuration) { host in
-            let scene = try host.scene("A")
-            try await within(TestLimit.launch, "connect") { try await scene.connect() }
+        try await Self.withWindowMadeInCode("1") { host, scene in
             #expect(await scene.status().stack == ["ListViewController"])
             #expect(Self.topController(try await scene.inspect()) == "ListViewController")
             #expect(!Self.rows(try await scene.inspect()).isEmpty)
             try await scene.kill()
             try await within(TestLimit.launch, "reconnect") { try await scene.connect() }
             #expect(await scene.status().stack == ["ListViewController"])
-            #expect(host.verifyTrace() == nil)
         }
     }
 
@@ -278,18 +290,32 @@ extension UIKitAppEndToEndTests {
     /// as the host's root would be, and, as on iOS, it has no navigation controller, so the
     /// app's own push from a row does nothing while the host's push still navigates.
     @Test func aPlainControllerMadeInCodeIsTheWindowsRoot() async throws {
-        var configuration = Self.configuration()
-        configuration.workerEnvironment = ["WINDOW_IN_CODE": "plain"]
-        try await withSceneHost(configuration: configuration) { host in
-            let scene = try host.scene("A")
-            try await within(TestLimit.launch, "connect") { try await scene.connect() }
+        try await Self.withWindowMadeInCode("plain") { host, scene in
             #expect(await scene.status().stack == ["ListViewController"])
             #expect(Self.topController(try await scene.inspect()) == "ListViewController")
             try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
             #expect(await scene.status().stack == ["ListViewController"])
             try await within(TestLimit.event, "push") { try await scene.push("Detail") }
             #expect(await scene.status().stack == ["ListViewController", "Detail"])
-            #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// A tab bar made in code (a navigation controller and a plain controller): the host's
+    /// model and the trace follow its tabs, the host switches them, and after a kill the app
+    /// makes it again.
+    @Test func aTabBarMadeInCodeIsTheWindowsRoot() async throws {
+        try await Self.withWindowMadeInCode("tabs") { host, scene in
+            #expect(await scene.status().tabs == [["ListViewController"], ["SettingsViewController"]])
+            try await within(TestLimit.event, "select") { try await scene.selectTab(1) }
+            #expect(await scene.status().stack == ["SettingsViewController"])
+            #expect(Self.topController(try await scene.inspect()) == "SettingsViewController")
+            try await within(TestLimit.event, "select") { try await scene.selectTab(0) }
+            try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
+            #expect(await scene.status().stack == ["ListViewController", "DetailViewController"])
+            try await scene.kill()
+            try await within(TestLimit.launch, "reconnect") { try await scene.connect() }
+            #expect(await scene.status().selectedTab == 0)
+            #expect(await scene.status().tabs?.count == 2)
         }
     }
 }

@@ -15,6 +15,8 @@ import Testing
         .setStack(["Root"]),
         .setStack(["Root", "List", "Detail"]),
         .setStack(["Root", "with \"quote\"", "é"]),
+        .setTabs(["List"], selected: 0),
+        .setTabs(["List", "Settings \"q\"", "é"], selected: 2),
         .requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil),
         .requestSceneSessionActivation(session: "A-1", activityType: "compose", userInfo: .object(["d": .int(1)])),
         .requestSceneSessionDestruction(session: "B"),
@@ -60,8 +62,8 @@ import Testing
     @Test func everyChangeNameIsDistinctAndCovered() {
         #expect(
             Set(Self.changes.map(\.name)) == [
-                "push", "pop", "beginBackgroundTask", "endBackgroundTask", "setStack", "requestSceneSessionActivation",
-                "requestSceneSessionDestruction",
+                "push", "pop", "beginBackgroundTask", "endBackgroundTask", "setStack", "setTabs",
+                "requestSceneSessionActivation", "requestSceneSessionDestruction",
             ]
         )
     }
@@ -104,6 +106,10 @@ import Testing
         (#"{"type":"change","op":"setStack","stack":["Root",1]}"#, .invalidMessage),
         (#"{"type":"change","op":"setStack","stack":[null]}"#, .invalidMessage),
         (#"{"type":"change","op":"setStack","stack":[["Root"]]}"#, .invalidMessage),
+        (#"{"type":"change","op":"setTabs","tabs":["List"]}"#, .invalidMessage),
+        (#"{"type":"change","op":"setTabs","tabs":[],"selected":0}"#, .invalidParameters),
+        (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":1}"#, .invalidParameters),
+        (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":-1}"#, .invalidParameters),
         (#"{"type":"callback","name":"viewDidLoad","origin":1}"#, .invalidMessage),
         (#"{"type":"callback","name":"viewDidLoad","origin":null}"#, .invalidMessage),
         (#"{"type":"change","op":"fly"}"#, .unknownOperation),

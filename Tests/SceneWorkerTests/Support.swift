@@ -79,6 +79,8 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
+                case .setTabs(let tabs, let selected):
+                    return "change setTabs \(tabs.joined(separator: ",")) \(selected)"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"
                 case .selectTab(let index): return "change selectTab \(index)"
                 case .addChild(let viewController): return "change addChild \(viewController)"

@@ -143,12 +143,54 @@ import Testing
         #expect(window?.navigationStack.topViewController?.restorationIdentifier == "Root")
     }
 
-    /// A tab bar made in code is not shown (the host's root stays, logged): tab bars come
-    /// from the host's `connect --tabs`.
-    @Test func aTabBarMadeInCodeIsNotShown() {
+    /// A tab bar made in code is the root: the host hears of its tabs, the selected tab's
+    /// root loads as the launch's, another tab's only when the host selects it.
+    @Test func aTabBarMadeInCodeIsTheRoot() {
         SceneDelegate.makeOtherRoot = {
             let tabBar = AppTabBarController()
-            tabBar.viewControllers = [UINavigationController(rootViewController: ItemsViewController())]
+            tabBar.viewControllers = [
+                UINavigationController(rootViewController: ItemsViewController()), DetailViewController(),
+            ]
+            return tabBar
+        }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(connect.contains("change setTabs ItemsViewController,DetailViewController 0"))
+        #expect(connect.contains("ItemsViewController.viewDidAppear"))
+        #expect(!connect.contains { $0.hasPrefix("DetailViewController") || $0.hasPrefix("Root.") })
+        let window = (h.session.scene as? UIWindowScene)?.window
+        #expect(window?.rootViewController is AppTabBarController)
+        let select = h.send(.selectTab(index: 1))
+        #expect(select.first == "DetailViewController.loadView")
+        #expect(select.contains("ItemsViewController.viewDidDisappear"))
+        #expect(window?.navigationStack.topViewController is DetailViewController)
+        #expect(window?.navigationStack.topViewController?.navigationController == nil)
+    }
+
+    /// A tab selected before the tab bar is shown is the one that loads first.
+    @Test func aTabBarMadeInCodeShowsTheTabSelectedFirst() {
+        SceneDelegate.makeOtherRoot = {
+            let tabBar = AppTabBarController()
+            tabBar.viewControllers = [ItemsViewController(), DetailViewController()]
+            tabBar.selectedIndex = 1
+            return tabBar
+        }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(connect.contains("change setTabs ItemsViewController,DetailViewController 1"))
+        #expect(connect.contains("DetailViewController.viewDidAppear"))
+        #expect(!connect.contains { $0.hasPrefix("ItemsViewController") })
+    }
+
+    /// A tab bar whose tab holds more than its root is not shown (logged): the host's root stays.
+    @Test func aTabBarWithADeepTabIsNotShown() {
+        SceneDelegate.makeOtherRoot = {
+            let list = UINavigationController(rootViewController: ItemsViewController())
+            list.setViewControllers([list.viewControllers[0], DetailViewController()], animated: false)
+            let tabBar = AppTabBarController()
+            tabBar.viewControllers = [list]
             return tabBar
         }
         defer { SceneDelegate.makeOtherRoot = nil }

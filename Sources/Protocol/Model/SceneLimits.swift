@@ -11,6 +11,8 @@ public enum SceneLimits {
     public static let maximumURLBytes = 8192
     /// The deepest navigation stack.
     public static let maximumStackDepth = 256
+    /// The most tabs a tab bar root may have.
+    public static let maximumTabs = 32
     /// How deep a value may nest that the trace records as an event's `value` (a notify's
     /// value): an event frame wraps it in two objects (`{"event":{…,"value":…}}`), and every
     /// reader of frames parses at most `JSONParser.defaultMaximumDepth` levels.

@@ -15,6 +15,10 @@ public enum AppChange: Sendable, Hashable {
     case endBackgroundTask
     /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
     case setStack([String])
+    /// The tab bar root the app made in willConnectTo (a window's `rootViewController` a
+    /// `UITabBarController`): its tabs' roots in tab order and the selected tab.
+    /// `{"type":"change","op":"setTabs","tabs":["List","Settings"],"selected":0}`
+    case setTabs([String], selected: Int)
     /// The app presented a controller over its stack (`present(_:animated:completion:)`,
     /// LIFECYCLE.md §3a). `{"type":"change","op":"present","vc":"Compose","style":"pageSheet"}`
     case present(viewController: String, style: PresentationStyle)
@@ -45,6 +49,7 @@ public enum AppChange: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"
+        case .setTabs: "setTabs"
         case .present: "present"
         case .dismiss: "dismiss"
         case .requestSceneSessionActivation: "requestSceneSessionActivation"

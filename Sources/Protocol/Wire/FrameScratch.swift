@@ -101,7 +101,8 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction, .selectTab,
+                case .setStack, .setTabs, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction,
+                    .selectTab,
                     .addChild, .removeChild:
                     writer.fail()
                 }

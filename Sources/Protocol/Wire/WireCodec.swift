@@ -383,6 +383,14 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
+            case .setTabs(let tabs, let selected):
+                JSONWriter.appendLiteral(#","tabs":["#, to: &buffer)
+                for (index, viewController) in tabs.enumerated() {
+                    if index > 0 { buffer.append(ASCII.comma) }
+                    JSONWriter.writeString(viewController, into: &buffer)
+                }
+                JSONWriter.appendLiteral(#"],"selected":"#, to: &buffer)
+                JSONWriter.writeInt(selected, into: &buffer)
             case .present(let viewController, let style):
                 JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)
@@ -528,6 +536,13 @@ extension AppChange {
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        case .setTabs:
+            let tabs = try message.viewControllerList("tabs")
+            let selected = try message.nonNegativeInteger("selected")
+            guard selected < tabs.count else {
+                throw ProtocolError(.invalidParameters, "change setTabs: selected \(selected) is not a tab's index")
+            }
+            self = .setTabs(tabs, selected: selected)
         case .present:
             let style = try message.nonEmptyString("style")
             guard let presentation = PresentationStyle(rawValue: style) else {
@@ -557,6 +572,7 @@ private enum ChangeKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case setStack
+    case setTabs
     case present
     case dismiss
     case requestSceneSessionActivation

@@ -137,7 +137,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
     /// `check(_:)` with the callback `event.name` names, when its maker has it already (nil:
     /// looked up here).
     package mutating func check(_ event: TraceEvent, callback: CallbackName?) -> LifecycleViolation? {
-        if event.kind == .host || event.kind == .error { return nil }
+        if event.kind == .error || (event.kind == .host && event.name != TraceEvent.tabBarName) { return nil }
         assert(
             callback == nil || callback == CallbackName(named: event.name ?? ""),
             "a callback hint that is not the event's name"
@@ -169,9 +169,31 @@ public struct SceneTraceChecker: Sendable, Equatable {
             try applyProcessEvent(event)
         case .callback, .state:
             try applySceneEvent(event, callback: callback)
-        case .host, .error:
+        case .host:
+            if event.name == TraceEvent.tabBarName { try applyTabBar(event) }
+        case .error:
             return
         }
+    }
+
+    /// The app made a tab bar root while connecting (host event `tabBar`, after `willConnectTo`
+    /// and before the root loads): its tab count and selected tab.
+    private mutating func applyTabBar(_ event: TraceEvent) throws(LifecycleViolation) {
+        guard processState == .launching || processState == .running, sessionExists, !hasAppeared, stack.isEmpty,
+            tabCount == 0, let count = event.tabCount, count > 0, let selected = event.tab, selected >= 0,
+            selected < count
+        else {
+            throw violation(
+                event,
+                expected:
+                    "host tabBar only after willConnectTo and before the root loads, with tabs and a selected tab among them"
+            )
+        }
+        tabCount = count
+        tabStacks = Array(repeating: [], count: count)
+        tabNeedsLayout = Array(repeating: [], count: count)
+        tabChildren = Array(repeating: [], count: count)
+        selectedTab = selected
     }
 
     /// A callback or a state event.

@@ -75,6 +75,18 @@ public struct TraceVerifier: Sendable {
                 if let violation = workerOutliving(event) { return violation }
                 hostStopped = true
             }
+            // A tab bar the app made while connecting belongs to its scene's model.
+            if event.name == TraceEvent.tabBarName {
+                guard let scene = event.scene, let index = index(ofScene: scene) else {
+                    return LifecycleViolation(
+                        seq: event.seq,
+                        scene: event.scene,
+                        expected: "a host event tabBar names a connecting scene",
+                        got: event.violationSummary
+                    )
+                }
+                if let violation = checkers[index].check(event, callback: nil) { return violation }
+            }
         case .error:
             break
         case .callback, .state, .process:

@@ -102,5 +102,5 @@ public struct LaunchParameters: Sendable, Hashable {
     }
 
     /// The most tabs a tab bar root may have.
-    public static let maximumTabs = 32
+    public static let maximumTabs = SceneLimits.maximumTabs
 }

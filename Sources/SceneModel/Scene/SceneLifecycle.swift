@@ -49,6 +49,8 @@ package struct SceneLifecycle: Sendable {
     package private(set) var tabs: [[String]] = []
     /// The selected tab's index (0 without tabs).
     package private(set) var selectedTab = 0
+    /// The tabs are the app's, made while connecting: the connect's reply keeps them.
+    private var tabsFromApp = false
     /// The controllers' children (LIFECYCLE.md §3a): `containment.stack` per controller of
     /// `stack`, the presented controller's, and each tab's.
     package private(set) var containment = SceneContainment()
@@ -301,8 +303,12 @@ package struct SceneLifecycle: Sendable {
             sessionExists = true
             // Each tab's stack starts as its root alone (loaded on first selection); the first
             // tab is selected and its stack is `stack`.
-            tabs = options.tabs?.map { [$0] } ?? []
-            selectedTab = 0
+            if tabsFromApp {
+                tabsFromApp = false
+            } else {
+                tabs = options.tabs?.map { [$0] } ?? []
+                selectedTab = 0
+            }
             if options.background {
                 activation = .background
             } else {
@@ -371,6 +377,16 @@ package struct SceneLifecycle: Sendable {
         containment.stack = []
     }
 
+    /// The app made a tab bar root while connecting (an app change): each tab's stack its
+    /// root alone, `selected` shown.
+    package mutating func madeTabs(_ roots: [String], selected: Int) {
+        tabs = roots.map { [$0] }
+        selectedTab = selected
+        stack = [roots[selected]]
+        containment = SceneContainment()
+        tabsFromApp = true
+    }
+
     /// Queues a notification for delivery on resume; a later one of the same name replaces
     /// the value. `request` refused it beforehand if it does not fit the queue's limits.
     package mutating func queue(notification name: String, value: JSONValue) {
@@ -422,6 +438,7 @@ package struct SceneLifecycle: Sendable {
         queuedNotifications = []
         tabs = []
         selectedTab = 0
+        tabsFromApp = false
         containment = SceneContainment()
     }
 

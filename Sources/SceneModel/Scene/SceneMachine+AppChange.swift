@@ -29,6 +29,12 @@ extension SceneMachine {
             scheduleSuspension()
         case .setStack(let stack):
             lifecycle.rebuiltStack(stack)
+        case .setTabs(let tabs, let selected):
+            lifecycle.madeTabs(tabs, selected: selected)
+            // The trace's willConnectTo came before the app's code: this tells the verifier.
+            record(TraceEvent(kind: .host, scene: id, name: TraceEvent.tabBarName, tab: selected, tabCount: tabs.count))
+            // No callback of the app's follows: the selected tab's root loads as the launch's.
+            return
         case .present(let name, let style):
             lifecycle.completed(.present(viewController: name, style: style))
         case .dismiss:
@@ -107,6 +113,15 @@ extension SceneMachine {
                 return "a tab bar root's stack must start with the tab's root \(lifecycle.stack.first ?? "")"
             }
             return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
+        case .setTabs(let tabs, let selected):
+            guard let flight = inFlight, case .reply(_, .connect(let options)) = flight.wait else {
+                return "setTabs outside willConnectTo"
+            }
+            if options.tabs != nil { return "the scene was connected with tabs" }
+            guard (1...SceneLimits.maximumTabs).contains(tabs.count), tabs.indices.contains(selected) else {
+                return "a tab bar of \(tabs.count) tabs, tab \(selected) selected"
+            }
+            return tabs.contains(where: \.isEmpty) ? "empty view controller name" : nil
         case .requestSceneSessionActivation(let session, let activityType, _):
             if let session, !SceneSession.isValidIdentifier(session) { return "an invalid session identifier" }
             return activityType?.isEmpty == true ? "an empty activity type" : nil

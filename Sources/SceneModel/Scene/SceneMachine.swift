@@ -86,9 +86,10 @@ package struct SceneMachine: Sendable {
     /// Records `event`, one of the host's own for this scene: the model checks it first,
     /// and one it refuses is a defect of the host (recorded all the same).
     package mutating func record(_ event: TraceEvent) {
-        if checksModel, event.kind == .callback || event.kind == .state || event.kind == .process,
-            let violation = checker.check(event, callback: nil)
-        {
+        let isSceneEvent =
+            event.kind == .callback || event.kind == .state || event.kind == .process
+            || event.name == TraceEvent.tabBarName
+        if checksModel, isSceneEvent, let violation = checker.check(event, callback: nil) {
             output.append(.hostDefect(violation))
         }
         output.append(.record(event))

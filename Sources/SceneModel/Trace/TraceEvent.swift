@@ -254,3 +254,10 @@ public struct TraceEvent: Sendable, Hashable {
         )
     }
 }
+
+extension TraceEvent {
+    /// The host event that records a tab bar root the app made while connecting (`tabs`: its
+    /// tab count, `tab`: the selected one): the trace's `willConnectTo` came before the app's
+    /// code ran, so this tells the verifier.
+    public static let tabBarName = "tabBar"
+}

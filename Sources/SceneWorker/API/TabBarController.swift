@@ -16,8 +16,9 @@ import Protocol
 ///
 /// A view controller, as UIKit's, open for an app's own subclass. Its `viewControllers` may
 /// be navigation controllers or plain ones (a plain tab is kept in a stack the app does not
-/// see, as a plain window root is). A tab bar root comes from the host (`connect --tabs`): one
-/// set as a window's `rootViewController` in code is not shown (logged, docs/PORTING.md).
+/// see, as a plain window root is). A tab bar root comes from the host (`connect --tabs`), or
+/// from the app: one set as a window's `rootViewController` in `scene(_:willConnectTo:options:)`
+/// is shown with the tab selected by then, each tab holding its root alone (docs/PORTING.md).
 /// Like a navigation controller, its own callbacks are not called (overriding one fails to
 /// compile).
 @MainActor

@@ -8,7 +8,7 @@ import Protocol
 extension WorkerSession {
     /// Takes the scene's window or root if the app replaced either, or puts the runtime's
     /// back (logged) when the app's cannot be shown: a root with no identity, a name over the
-    /// limit, a stack too deep, a tab bar (not supported yet), a scene the host connected with
+    /// limit, a stack too deep, a tab that holds more than its root, a scene the host connected with
     /// tabs.
     func adoptWindowMadeInCode(
         _ scene: UIWindowScene,
@@ -21,10 +21,10 @@ extension WorkerSession {
         let navigationController = window.navigationStack
         let controllers = navigationController.viewControllers
         let refusal: String? =
-            if window.tabBarController != nil {
-                "a tab bar root made in code is not supported (connect the scene with tabs)"
-            } else if original.tabBarController != nil {
+            if original.tabBarController != nil {
                 "the scene was connected with tabs: its root is the host's tab bar"
+            } else if let tabBarController = window.tabBarController {
+                Self.refusal(ofTabs: tabBarController.tabStacks)
             } else {
                 Self.refusal(ofRoot: controllers)
             }
@@ -34,19 +34,64 @@ extension WorkerSession {
             scene.window = original
             return
         }
+        if let delegate = sceneDelegate as? any UIWindowSceneDelegate, delegate.window !== window {
+            delegate.window = window
+        }
+        if let tabBarController = window.tabBarController {
+            adoptTabBar(tabBarController, of: window, replacing: root)
+            return
+        }
         navigationController.sink = sink
         navigationController.changeHandler = self
         navigationController.size = window.size
         for controller in controllers where controller.sink == nil { controller.sink = sink }
         // The runtime's root never loaded: it goes without a trace.
         if controllers.first !== root { root.sink = nil }
-        if let delegate = sceneDelegate as? any UIWindowSceneDelegate, delegate.window !== window {
-            delegate.window = window
-        }
         guard controllers.first !== root || controllers.count > 1 else { return }
         // Nothing loads now: the stack loads once willConnectTo returns (the root, then
         // `loadRestoredControllers`), as for a stack the app restores.
         sink.send(.change(.setStack(controllers.map(\.restorationIdentifier))))
+    }
+
+    /// A tab bar root made in code: the selected tab's root loads once willConnectTo returns,
+    /// as the launch's root; the other tabs' report nothing until their first selection (as
+    /// a host's tab bar's). The host hears of it as the app's `setTabs`.
+    private func adoptTabBar(_ tabBarController: TabBarController, of window: Window, replacing root: UIViewController)
+    {
+        tabBarController.changeHandler = self
+        for stack in tabBarController.tabStacks {
+            stack.sink = sink
+            stack.changeHandler = self
+            stack.size = window.size
+        }
+        tabBarController.selectedStack.activateSinks()
+        let roots = tabBarController.tabStacks.map { $0.viewControllers[0] }
+        // The runtime's root never loaded: it goes without a trace.
+        if !roots.contains(where: { $0 === root }) { root.sink = nil }
+        sink.send(.change(.setTabs(roots.map(\.restorationIdentifier), selected: tabBarController.selectedIndex)))
+    }
+
+    /// Why a tab bar made in code cannot be the window's root, or nil.
+    private static func refusal(ofTabs stacks: [NavigationController]) -> String? {
+        guard stacks.count <= SceneLimits.maximumTabs else {
+            return "its tab bar has more than \(SceneLimits.maximumTabs) tabs"
+        }
+        var roots: [UIViewController] = []
+        for stack in stacks {
+            guard stack.viewControllers.count == 1 else {
+                return "a tab holds more than its root (push once the scene is shown)"
+            }
+            let controller = stack.viewControllers[0]
+            if controller.restorationIdentifier.isEmpty {
+                return "a view controller has an empty restorationIdentifier"
+            }
+            if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) { return refusal }
+            if roots.contains(where: { $0 === controller }) {
+                return "\(controller.restorationIdentifier) is in the tab bar twice"
+            }
+            roots.append(controller)
+        }
+        return nil
     }
 
     /// Why a stack made in code cannot be the window's, or nil.

@@ -13,6 +13,12 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             window = UIWindow(windowScene: windowScene)
             window?.rootViewController = UINavigationController(rootViewController: ListViewController())
             window?.makeKeyAndVisible()
+        case "tabs":
+            let tabBarController = UITabBarController()
+            tabBarController.viewControllers = [UINavigationController(rootViewController: ListViewController()), SettingsViewController()]
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = tabBarController
+            window?.makeKeyAndVisible()
         case "plain":
             let storyboard = UIStoryboard(name: "Main", bundle: Bundle.main)
             window = UIWindow(windowScene: windowScene)
@@ -33,5 +39,13 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 
     func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
         return scene.userActivity
+    }
+}
+
+/// A plain controller in a tab of its own.
+class SettingsViewController: UIViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Settings"
     }
 }
