@@ -318,4 +318,25 @@ extension UIKitAppEndToEndTests {
             #expect(await scene.status().tabs?.count == 2)
         }
     }
+
+    /// A compose sheet presented in a navigation controller of its own, as UIKit apps present
+    /// one for its bar buttons: the user sees it with them, and either button dismisses it
+    /// (from the sheet, or from its navigation controller), its deinit in the trace.
+    @Test func aComposeSheetInItsOwnNavigationControllerComesAndGoes() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            for button in ["Cancel", "Done"] {
+                try await within(TestLimit.event, "compose") { try await scene.tapControl("Compose") }
+                let tree = try await scene.inspect()
+                #expect(tree["presented"]?["vc"] == "ComposeViewController")
+                #expect(tree["presented"]?["title"] == "New note")
+                try await within(TestLimit.event, button) { try await scene.tapControl(button) }
+                #expect(try await scene.inspect()["presented"] == nil)
+            }
+            let composeEvents = host.trace.history.filter { $0.viewController == "ComposeViewController" }
+            #expect(composeEvents.filter { $0.name == "deinit" }.count == 2)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
 }

@@ -193,4 +193,40 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
         // The test keeps `sheet`: its deinit comes when the test lets it go.
     }
+
+    /// A navigation controller presented with its root alone (a compose sheet with its bar
+    /// buttons): its root is the presented controller, in the navigation controller's style;
+    /// it dismisses from its navigation controller, and both go, the root's deinit reported.
+    @Test func aPresentedNavigationControllerPresentsItsRoot() {
+        let h = Harness()
+        h.connect()
+        guard let root = h.session.scene?.window.navigationStack.topViewController else {
+            Issue.record("no root")
+            return
+        }
+        weak var compose: UIViewController?
+        weak var sheet: UINavigationController?
+        do {
+            let controller = UIViewController(restorationIdentifier: "Compose")
+            let navigationController = UINavigationController(rootViewController: controller)
+            navigationController.modalPresentationStyle = .fullScreen
+            compose = controller
+            sheet = navigationController
+            root.present(navigationController, animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput()).prefix(2) == ["change present Compose fullScreen", "Compose.loadView@app"]
+        )
+        #expect(compose?.navigationController === sheet)
+        #expect(h.session.scene?.window.navigationStack.presentedViewController === compose)
+        // The model has no stack in a sheet: a push there is refused, nothing changed.
+        sheet?.pushViewController(UIViewController(restorationIdentifier: "Detail"), animated: true)
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(sheet?.viewControllers.count == 1)
+        sheet?.dismiss(animated: true)
+        let dismissal = h.render(h.session.takeOutput())
+        #expect(dismissal.first == "change dismiss")
+        #expect(dismissal.last == "Compose.deinit@app")
+        #expect(compose == nil && sheet == nil)
+    }
 }

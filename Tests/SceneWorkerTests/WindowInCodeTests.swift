@@ -224,14 +224,18 @@ import Testing
 }
 
 extension WindowInCodeTests {
-    /// A container presented, pushed or added as a child has no place in the model: each is
-    /// refused (logged) and nothing changes.
+    /// A container presented (a tab bar, or a navigation controller holding more than its
+    /// root), pushed or added as a child has no place in the model: each is refused (logged)
+    /// and nothing changes.
     @Test func aContainerOutOfPlaceChangesNothing() {
         let h = Harness(app: Self.app())
         _ = h.connect()
         let stack = (h.session.scene as? UIWindowScene)?.window.navigationStack
         let top = stack?.topViewController
-        top?.present(UINavigationController(rootViewController: DetailViewController()), animated: true)
+        top?.present(UITabBarController(), animated: true)
+        let deep = UINavigationController(rootViewController: DetailViewController())
+        deep.setViewControllers([DetailViewController(), ItemsViewController()], animated: false)
+        top?.present(deep, animated: true)
         top?.addChild(UITabBarController())
         stack?.pushViewController(UINavigationController(rootViewController: DetailViewController()), animated: true)
         #expect(h.session.deferredChanges.isEmpty)

@@ -119,5 +119,7 @@ extension NavigationController {
         presented.presentingViewController?.presentedViewController = nil
         presented.presentingViewController = nil
         if presentedViewController === presented { presentedViewController = nil }
+        // A presented navigation controller goes with its root.
+        presented.presentedContainer = nil
     }
 }

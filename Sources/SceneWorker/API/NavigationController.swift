@@ -34,6 +34,9 @@ open class NavigationController: ContainerViewController {
     /// A stack the runtime keeps a plain root (a window's or a tab's) in: the app does not
     /// see it (the root's `navigationController` is nil), the host does (it pushes onto it).
     let isImplicit: Bool
+    /// A navigation controller the app presented (a compose sheet with its bar buttons): its
+    /// root is the presented controller of the model, and it holds its root alone.
+    var isPresentedContainer = false
 
     /// A stack holding `rootViewController` alone.
     public init(rootViewController: UIViewController) {
@@ -71,6 +74,7 @@ open class NavigationController: ContainerViewController {
     /// does (restoring a detail screen before the scene appears). A controller already in the
     /// stack, or one with an empty `restorationIdentifier`, is ignored (UIKit would raise).
     public func pushViewController(_ viewController: UIViewController, animated: Bool) {
+        guard !refusesPresentedChange("pushViewController(\(viewController.restorationIdentifier))") else { return }
         if let changeHandler {
             changeHandler.appRequestsPush(viewController, on: self)
             return
@@ -92,6 +96,7 @@ open class NavigationController: ContainerViewController {
     /// request, and the controller it will pop is returned at once.
     @discardableResult
     public func popViewController(animated: Bool) -> UIViewController? {
+        guard !refusesPresentedChange("popViewController") else { return nil }
         if let changeHandler {
             return changeHandler.appRequestsPop(on: self)
         }
@@ -108,12 +113,23 @@ open class NavigationController: ContainerViewController {
     /// `willConnectTo` returns, every controller of the stack loads, bottom first, and the top
     /// one appears (docs/LIFECYCLE.md §3b). Without a scene the stack is simply replaced.
     public func setViewControllers(_ viewControllers: [UIViewController], animated: Bool) {
+        guard !refusesPresentedChange("setViewControllers") else { return }
         if let changeHandler {
             changeHandler.appRequestsSetStack(viewControllers, on: self)
             return
         }
         guard !viewControllers.isEmpty else { return }
         replaceStack(with: viewControllers)
+    }
+
+    /// Whether `action` is refused (and logged) because this stack is a presented one: the
+    /// model has no stack in a sheet, so it keeps its root alone.
+    private func refusesPresentedChange(_ action: String) -> Bool {
+        guard isPresentedContainer else { return false }
+        writeError(
+            "scenehost worker: \(action) ignored: a presented navigation controller holds its root alone under scenehost"
+        )
+        return true
     }
 
     // MARK: - What the runtime runs

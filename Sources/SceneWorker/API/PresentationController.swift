@@ -85,7 +85,12 @@ extension UIViewController {
     private var sceneNavigationController: NavigationController? {
         var controller: UIViewController? = self
         while let current = controller {
-            if let stack = current as? NavigationController ?? current.containingStack { return stack }
+            // A presented navigation controller is not the scene's: its root's presenter leads there.
+            if let stack = current as? NavigationController ?? current.containingStack {
+                guard stack.isPresentedContainer else { return stack }
+                controller = stack.viewControllers.first?.presentingViewController
+                continue
+            }
             controller = current.presentingViewController
         }
         return nil

@@ -43,6 +43,9 @@ open class UIViewController {
     /// The stack that holds this controller: a navigation controller, or the one the runtime
     /// keeps a plain root in (the app does not see it).
     weak var containingStack: NavigationController?
+    /// The navigation controller the app presented with this controller as its root, kept
+    /// alive while this one is presented.
+    var presentedContainer: NavigationController?
 
     /// Where this controller reports its callbacks: set when a session adopts it.
     var sink: CallbackSink?
@@ -61,7 +64,7 @@ open class UIViewController {
     /// The window that shows this controller: its stack's, its parent's, or, while it is
     /// presented, its presenter's (a presented controller's view is in the same window).
     var windowShowingIt: Window? {
-        if let containingStack { return containingStack.window }
+        if let containingStack, !containingStack.isPresentedContainer { return containingStack.window }
         if let parent { return parent.windowShowingIt }
         return presentingViewController?.windowShowingIt
     }

@@ -5,7 +5,7 @@ enum DeferredAppChange {
     case push(UIViewController)
     case pop
     /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
-    case present(UIViewController, completion: (@MainActor () -> Void)?)
+    case present(UIViewController, in: NavigationController?, completion: (@MainActor () -> Void)?)
     /// `dismiss(animated:completion:)`.
     case dismiss(completion: (@MainActor () -> Void)?)
     /// `TabBarController.selectedIndex = index`.
@@ -127,10 +127,33 @@ extension WorkerSession {
         on navigationController: NavigationController,
         completion: (@MainActor () -> Void)?
     ) {
+        // A navigation controller presented with its root alone (a compose sheet with its bar
+        // buttons) presents that root, in the navigation controller's style.
+        var container: NavigationController?
+        var controller = controller
+        if let navigationController = controller as? NavigationController, !navigationController.isImplicit,
+            navigationController.window == nil, !navigationController.isPresentedContainer,
+            navigationController.viewControllers.count == 1
+        {
+            container = navigationController
+            controller = navigationController.viewControllers[0]
+        }
         let name = controller.restorationIdentifier
         guard !name.isEmpty else { return refuse("present", "the controller has an empty restorationIdentifier") }
         guard !controller.isContainer else {
-            return refuse("present(\(name))", "a container is presented nowhere (present its view controller)")
+            return refuse(
+                "present(\(name))",
+                "only a navigation controller holding its root alone is presented (present its view controller)"
+            )
+        }
+        if let container {
+            controller.modalPresentationStyle = container.modalPresentationStyle
+            controller.isModalInPresentation = controller.isModalInPresentation || container.isModalInPresentation
+            if let delegate = container.presentationController?.delegate,
+                controller.presentationController?.delegate == nil
+            {
+                controller.presentationController?.delegate = delegate
+            }
         }
         if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("present", refusal) }
         guard controller.presentingViewController == nil,
@@ -141,7 +164,7 @@ extension WorkerSession {
         if let refusal = refusal(of: .present(viewController: name, style: controller.modalPresentationStyle)) {
             return refuse("present(\(name))", refusal.message)
         }
-        request(.present(controller, completion: completion), describedAs: "present(\(name))")
+        request(.present(controller, in: container, completion: completion), describedAs: "present(\(name))")
     }
 
     func appRequestsDismiss(on navigationController: NavigationController, completion: (@MainActor () -> Void)?) {
@@ -209,11 +232,15 @@ extension WorkerSession {
                 runAppChange(.pop) {
                     navigationController.performPop(animated: true)?.deinitOrigin = .app
                 }
-            case .present(let controller, let completion):
+            case .present(let controller, let container, let completion):
                 let style = controller.modalPresentationStyle
                 if let refusal = refusal(of: .present(viewController: controller.restorationIdentifier, style: style)) {
                     refuse("present(\(controller.restorationIdentifier))", refusal.message)
                     continue
+                }
+                if let container {
+                    container.isPresentedContainer = true
+                    controller.presentedContainer = container
                 }
                 runAppChange(.present(viewController: controller.restorationIdentifier, style: style)) {
                     navigationController.performPresent(controller)
@@ -225,6 +252,8 @@ extension WorkerSession {
                     continue
                 }
                 runAppChange(.dismiss) {
+                    // Its deinit, whenever it comes, belongs to the app's dismissal.
+                    navigationController.presentedChain.last?.deinitOrigin = .app
                     navigationController.performDismiss()
                 }
                 completion?()

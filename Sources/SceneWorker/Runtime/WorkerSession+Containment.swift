@@ -68,7 +68,7 @@ extension WorkerSession {
     private func isQueuedToBeFrontmost(_ controller: UIViewController) -> Bool {
         deferredChanges.contains {
             switch $0 {
-            case .push(let queued), .present(let queued, _): queued === controller
+            case .push(let queued), .present(let queued, _, _): queued === controller
             default: false
             }
         }

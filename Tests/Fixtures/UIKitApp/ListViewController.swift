@@ -27,6 +27,9 @@ class ListViewController: UIViewController, UITableViewDataSource, UITableViewDe
         navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [weak self] _ in
             self?.confirmAdd()
         })
+        navigationItem.leftBarButtonItem = UIBarButtonItem(title: "Compose", image: nil, primaryAction: UIAction { [weak self] _ in
+            self?.present(UINavigationController(rootViewController: ComposeViewController()), animated: true)
+        }, menu: nil)
     }
 
     override func viewWillAppear(_ animated: Bool) {
@@ -59,5 +62,19 @@ class ListViewController: UIViewController, UITableViewDataSource, UITableViewDe
             self.tableView.reloadData()
         })
         present(alert, animated: true)
+    }
+}
+
+/// A compose sheet in a navigation controller of its own, for its bar buttons.
+class ComposeViewController: UIViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "New note"
+        navigationItem.leftBarButtonItem = UIBarButtonItem(title: "Cancel", image: nil, primaryAction: UIAction { [weak self] _ in
+            self?.dismiss(animated: true)
+        }, menu: nil)
+        navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Done", image: nil, primaryAction: UIAction { [weak self] _ in
+            self?.navigationController?.dismiss(animated: true)
+        }, menu: nil)
     }
 }
