@@ -319,6 +319,16 @@ extension UIKitAppEndToEndTests {
         }
     }
 
+    /// A split view made in code, collapsed as on an iPhone: its primary column's stack is the
+    /// window's, and a row's push goes onto it.
+    @Test func aSplitViewMadeInCodeIsCollapsedToItsPrimaryColumn() async throws {
+        try await Self.withWindowMadeInCode("split") { host, scene in
+            #expect(await scene.status().stack == ["ListViewController"])
+            try await within(TestLimit.event, "select") { try await scene.selectRow(0) }
+            #expect(await scene.status().stack == ["ListViewController", "DetailViewController"])
+        }
+    }
+
     /// A compose sheet presented in a navigation controller of its own, as UIKit apps present
     /// one for its bar buttons: the user sees it with them, and either button dismisses it
     /// (from the sheet, or from its navigation controller), its deinit in the trace.

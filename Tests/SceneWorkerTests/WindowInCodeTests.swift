@@ -244,3 +244,53 @@ extension WindowInCodeTests {
         #expect(stack?.viewControllers.count == 1)
     }
 }
+
+extension WindowInCodeTests {
+    /// A split view root behaves as on an iPhone: collapsed to the primary column's stack (its
+    /// controller wrapped in a navigation controller), the secondary pushed when shown.
+    @Test func aSplitViewIsCollapsedAsOnAnIPhone() {
+        let detail = DetailViewController()
+        SceneDelegate.makeOtherRoot = {
+            let split = UISplitViewController(style: .doubleColumn)
+            split.setViewController(ItemsViewController(), for: .primary)
+            split.setViewController(UINavigationController(rootViewController: detail), for: .secondary)
+            return split
+        }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        let connect = h.connect()
+        #expect(connect.contains("change setStack ItemsViewController"))
+        let window = (h.session.scene as? UIWindowScene)?.window
+        let split = window?.rootViewController as? UISplitViewController
+        let items = split?.viewController(for: .primary)
+        #expect(split != nil && split?.isCollapsed == true)
+        #expect(items?.navigationController != nil)
+        #expect(items?.splitViewController === split)
+        split?.show(.secondary)
+        #expect(h.render(h.session.takeOutput()).first == "change push DetailViewController")
+        #expect(window?.navigationStack.topViewController === detail)
+        split?.show(.primary)
+        #expect(h.render(h.session.takeOutput()).first == "change pop")
+        items?.showDetailViewController(detail, sender: nil)
+        #expect(window?.navigationStack.topViewController === detail)
+        // A split view with no primary column is not a root: the host's stays.
+        let empty = UISplitViewController(style: .doubleColumn)
+        #expect(empty.viewControllers.isEmpty)
+    }
+
+    /// `show(_:sender:)` pushes in a navigation controller, and presents without one.
+    @Test func showPushesInAStackAndPresentsWithoutOne() {
+        SceneDelegate.makeOtherRoot = { ItemsViewController() }
+        defer { SceneDelegate.makeOtherRoot = nil }
+        let h = Harness(app: Self.app())
+        _ = h.connect()
+        let root = (h.session.scene as? UIWindowScene)?.window.rootViewController
+        root?.show(DetailViewController(), sender: nil)
+        #expect(h.render(h.session.takeOutput()).first == "change present DetailViewController pageSheet")
+        SceneDelegate.makeOtherRoot = nil
+        let h2 = Harness(app: Self.app())
+        _ = h2.connect()
+        h2.session.scene?.window.navigationStack.topViewController?.show(DetailViewController(), sender: nil)
+        #expect(h2.render(h2.session.takeOutput()).first == "change push DetailViewController")
+    }
+}

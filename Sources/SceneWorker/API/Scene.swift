@@ -73,6 +73,7 @@ public final class Window {
     public var rootViewController: UIViewController? {
         get {
             if let tabBarController { return tabBarController }
+            if let splitViewController { return splitViewController }
             if stack.isImplicit { return stack.viewControllers.first }
             return hasRoot ? stack : nil
         }
@@ -87,6 +88,9 @@ public final class Window {
     /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a) or a window
     /// whose `rootViewController` is a tab bar controller.
     public private(set) var tabBarController: TabBarController?
+
+    /// The split view root, when a split view controller is the window's `rootViewController`.
+    public private(set) var splitViewController: SplitViewController?
 
     /// The stack of a window without tabs (the first tab's otherwise).
     private var stack: NavigationController
@@ -183,16 +187,29 @@ public final class Window {
                 return
             }
             self.tabBarController = tabBarController
+            splitViewController = nil
             stack = first
             for tab in tabBarController.tabStacks {
                 tab.size = size
                 tab.window = self
             }
+        case let splitViewController as SplitViewController:
+            guard let collapsed = splitViewController.makeCollapsedStack() else {
+                writeError(
+                    "scenehost worker: rootViewController not changed: the split view has no primary column (setViewController(_:for: .primary))"
+                )
+                return
+            }
+            tabBarController = nil
+            self.splitViewController = splitViewController
+            stack = collapsed
         case let navigationController as NavigationController:
             tabBarController = nil
+            splitViewController = nil
             stack = navigationController
         default:
             tabBarController = nil
+            splitViewController = nil
             stack = NavigationController(implicitRoot: root)
         }
         hasRoot = true

@@ -25,6 +25,8 @@ public typealias UIView = View
 public typealias UINavigationController = NavigationController
 /// `UITabBarController`: a tab bar root, each tab its own stack.
 public typealias UITabBarController = TabBarController
+/// `UISplitViewController`: a split view root, collapsed as on an iPhone.
+public typealias UISplitViewController = SplitViewController
 /// `UIBackgroundTaskIdentifier`: a background task's identifier.
 public typealias UIBackgroundTaskIdentifier = BackgroundTaskIdentifier
 /// `UIViewControllerTransitionCoordinator`: what `viewWillTransition(to:with:)` receives.

@@ -19,6 +19,13 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             window = UIWindow(windowScene: windowScene)
             window?.rootViewController = tabBarController
             window?.makeKeyAndVisible()
+        case "split":
+            let splitViewController = UISplitViewController(style: .doubleColumn)
+            splitViewController.setViewController(ListViewController(), for: .primary)
+            splitViewController.setViewController(SettingsViewController(), for: .secondary)
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = splitViewController
+            window?.makeKeyAndVisible()
         case "plain":
             let storyboard = UIStoryboard(name: "Main", bundle: Bundle.main)
             window = UIWindow(windowScene: windowScene)
