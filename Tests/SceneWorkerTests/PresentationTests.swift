@@ -218,6 +218,7 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
             h.render(h.session.takeOutput()).prefix(2) == ["change present Compose fullScreen", "Compose.loadView@app"]
         )
         #expect(compose?.navigationController === sheet)
+        #expect(compose?.tabBarController == nil && compose?.splitViewController == nil)
         #expect(h.session.scene?.window.navigationStack.presentedViewController === compose)
         // The model has no stack in a sheet: a push there is refused, nothing changed.
         sheet?.pushViewController(UIViewController(restorationIdentifier: "Detail"), animated: true)

@@ -161,6 +161,8 @@ import Testing
         #expect(!connect.contains { $0.hasPrefix("DetailViewController") || $0.hasPrefix("Root.") })
         let window = (h.session.scene as? UIWindowScene)?.window
         #expect(window?.rootViewController is AppTabBarController)
+        #expect(window?.navigationStack.topViewController?.tabBarController === window?.rootViewController)
+        #expect(window?.navigationStack.topViewController?.splitViewController == nil)
         let select = h.send(.selectTab(index: 1))
         #expect(select.first == "DetailViewController.loadView")
         #expect(select.contains("ItemsViewController.viewDidDisappear"))

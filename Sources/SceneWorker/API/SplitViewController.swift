@@ -112,11 +112,30 @@ open class SplitViewController: ContainerViewController {
 }
 
 extension UIViewController {
-    /// The tab bar controller whose tab shows this controller, if any.
-    public var tabBarController: TabBarController? { windowShowingIt?.tabBarController }
+    /// The tab bar controller one of whose tabs holds this controller (or its parent), if
+    /// any: nil for a presented controller, as in UIKit.
+    public var tabBarController: TabBarController? {
+        guard let stack = rootContainingStack, let tabBarController = stack.window?.tabBarController else { return nil }
+        return tabBarController.tabStacks.contains { $0 === stack } ? tabBarController : nil
+    }
 
-    /// The split view controller that shows this controller, if any.
-    public var splitViewController: SplitViewController? { windowShowingIt?.splitViewController }
+    /// The split view controller whose stack holds this controller (or its parent), if any:
+    /// nil for a presented controller, as in UIKit.
+    public var splitViewController: SplitViewController? {
+        guard let stack = rootContainingStack, let splitViewController = stack.window?.splitViewController else {
+            return nil
+        }
+        return splitViewController.collapsedStack === stack ? splitViewController : nil
+    }
+
+    /// The scene's stack that holds this controller or its outermost parent; nil for a
+    /// presented one.
+    private var rootContainingStack: NavigationController? {
+        var controller = self
+        while let parent = controller.parent { controller = parent }
+        guard let stack = controller.containingStack, !stack.isPresentedContainer else { return nil }
+        return stack
+    }
 
     /// Shows `viewController` as UIKit's `show(_:sender:)`: pushed onto this controller's
     /// navigation controller, else presented.
