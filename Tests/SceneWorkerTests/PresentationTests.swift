@@ -230,4 +230,47 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         #expect(dismissal.last == "Compose.deinit@app")
         #expect(compose == nil && sheet == nil)
     }
+
+    /// A presented navigation controller the app keeps may be presented again; a presentation
+    /// refused changes nothing of it or its root; the sheet's delegate and modality may be set
+    /// on the navigation controller, as UIKit presents it.
+    @Test func aKeptNavigationControllerIsPresentedAgainAndReadsThrough() {
+        let h = Harness()
+        h.connect()
+        guard let root = h.session.scene?.window.navigationStack.topViewController else {
+            Issue.record("no root")
+            return
+        }
+        let compose = UIViewController(restorationIdentifier: "Compose")
+        let sheet = UINavigationController(rootViewController: compose)
+        sheet.modalPresentationStyle = .fullScreen
+        // Refused (the scene is in the background): nothing changes.
+        _ = h.send(.enterBackground)
+        root.present(sheet, animated: true)
+        #expect(compose.modalPresentationStyle == .pageSheet)
+        _ = h.send(.enterForeground)
+        _ = h.session.takeOutput()
+        for _ in 0..<2 {
+            root.present(sheet, animated: true)
+            #expect(h.render(h.session.takeOutput()).first == "change present Compose fullScreen")
+            sheet.dismiss(animated: true)
+            #expect(h.render(h.session.takeOutput()).first == "change dismiss")
+        }
+        // A modal sheet: the swipe only reaches the navigation controller's delegate's attempt.
+        sheet.modalPresentationStyle = .pageSheet
+        sheet.isModalInPresentation = true
+        let delegate = SheetDelegate()
+        sheet.presentationController?.delegate = delegate
+        root.present(sheet, animated: true)
+        _ = h.session.takeOutput()
+        #expect(h.send(.swipeDismiss(completes: true)).contains("Compose.presentationControllerDidAttemptToDismiss"))
+        #expect(delegate.attempts == 1)
+    }
+
+    final class SheetDelegate: UIAdaptivePresentationControllerDelegate {
+        var attempts = 0
+        func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController) {
+            attempts += 1
+        }
+    }
 }

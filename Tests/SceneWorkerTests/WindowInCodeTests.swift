@@ -168,6 +168,10 @@ import Testing
         #expect(select.contains("ItemsViewController.viewDidDisappear"))
         #expect(window?.navigationStack.topViewController is DetailViewController)
         #expect(window?.navigationStack.topViewController?.navigationController == nil)
+        // The tab bar presents over its selected tab, as UIKit's.
+        _ = h.session.takeOutput()
+        window?.rootViewController?.present(UIViewController(restorationIdentifier: "Sheet"), animated: true)
+        #expect(h.render(h.session.takeOutput()).first == "change present Sheet pageSheet")
     }
 
     /// A tab selected before the tab bar is shown is the one that loads first.
@@ -251,11 +255,10 @@ extension WindowInCodeTests {
     /// A split view root behaves as on an iPhone: collapsed to the primary column's stack (its
     /// controller wrapped in a navigation controller), the secondary pushed when shown.
     @Test func aSplitViewIsCollapsedAsOnAnIPhone() {
-        let detail = DetailViewController()
         SceneDelegate.makeOtherRoot = {
             let split = UISplitViewController(style: .doubleColumn)
             split.setViewController(ItemsViewController(), for: .primary)
-            split.setViewController(UINavigationController(rootViewController: detail), for: .secondary)
+            split.setViewController(UINavigationController(rootViewController: DetailViewController()), for: .secondary)
             return split
         }
         defer { SceneDelegate.makeOtherRoot = nil }
@@ -263,21 +266,49 @@ extension WindowInCodeTests {
         let connect = h.connect()
         #expect(connect.contains("change setStack ItemsViewController"))
         let window = (h.session.scene as? UIWindowScene)?.window
-        let split = window?.rootViewController as? UISplitViewController
-        let items = split?.viewController(for: .primary)
+        weak let split = window?.rootViewController as? UISplitViewController
+        weak let items = split?.viewController(for: .primary)
         #expect(split != nil && split?.isCollapsed == true)
         #expect(items?.navigationController != nil)
         #expect(items?.splitViewController === split)
         split?.show(.secondary)
         #expect(h.render(h.session.takeOutput()).first == "change push DetailViewController")
-        #expect(window?.navigationStack.topViewController === detail)
+        #expect(window?.navigationStack.topViewController is DetailViewController)
+        // Popped, the secondary goes as any popped controller does: the split holds it no more.
         split?.show(.primary)
-        #expect(h.render(h.session.takeOutput()).first == "change pop")
-        items?.showDetailViewController(detail, sender: nil)
-        #expect(window?.navigationStack.topViewController === detail)
-        // A split view with no primary column is not a root: the host's stays.
-        let empty = UISplitViewController(style: .doubleColumn)
-        #expect(empty.viewControllers.isEmpty)
+        let pop = h.render(h.session.takeOutput())
+        #expect(pop.first == "change pop")
+        #expect(pop.last == "DetailViewController.deinit@app")
+        #expect(split?.viewController(for: .secondary) == nil)
+        // A detail in a navigation controller of its own joins the shown stack.
+        items?.showDetailViewController(UINavigationController(rootViewController: DetailViewController()), sender: nil)
+        #expect(window?.navigationStack.topViewController is DetailViewController)
+        // At the end every controller of the stack deinits, top first.
+        _ = h.send(.enterBackground)
+        let end = h.send(.disconnect)
+        #expect(
+            end.filter { $0.hasSuffix(".deinit") } == ["DetailViewController.deinit", "ItemsViewController.deinit"]
+        )
+    }
+
+    /// Containers inside a stack or a tab have no place in the model: a window whose root
+    /// holds one is not shown (logged), and the host's root stays.
+    @Test func aContainerInsideARootIsNotShown() {
+        for makeRoot: @MainActor () -> UIViewController in [
+            { UINavigationController(rootViewController: UITabBarController()) },
+            {
+                let tabBar = UITabBarController()
+                tabBar.viewControllers = [UISplitViewController(style: .doubleColumn)]
+                return tabBar
+            },
+        ] {
+            SceneDelegate.makeOtherRoot = makeRoot
+            let h = Harness(app: Self.app())
+            let connect = h.connect()
+            #expect(!connect.contains { $0.hasPrefix("change") })
+            #expect(connect.contains("Root.loadView"))
+        }
+        SceneDelegate.makeOtherRoot = nil
     }
 
     /// `show(_:sender:)` pushes in a navigation controller, and presents without one.

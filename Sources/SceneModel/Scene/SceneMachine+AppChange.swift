@@ -117,7 +117,7 @@ extension SceneMachine {
             guard let flight = inFlight, case .reply(_, .connect(let options)) = flight.wait else {
                 return "setTabs outside willConnectTo"
             }
-            if options.tabs != nil { return "the scene was connected with tabs" }
+            if options.tabs != nil || !lifecycle.tabs.isEmpty { return "the scene has tabs already" }
             guard (1...SceneLimits.maximumTabs).contains(tabs.count), tabs.indices.contains(selected) else {
                 return "a tab bar of \(tabs.count) tabs, tab \(selected) selected"
             }

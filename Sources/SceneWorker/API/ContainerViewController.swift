@@ -1,5 +1,5 @@
-/// What navigation and tab bar controllers share: they are view controllers, as in UIKit
-/// (a window's `rootViewController` may be either), but not controllers of the model. Their
+/// What navigation, tab bar and split view controllers share: they are view controllers, as
+/// in UIKit (a window's `rootViewController` may be any), but not controllers of the model. Their
 /// stacks' controllers load, appear and report; a container's own callbacks are never called,
 /// so overriding one fails to compile, naming what to write instead.
 @MainActor

@@ -69,7 +69,7 @@ extension NavigationController {
     /// its delegate only hears of the attempt.
     func performSwipeDismiss(completes: Bool) -> Bool {
         guard let presented = presentedChain.last else { return false }
-        if presented.isModalInPresentation {
+        if presented.isModalInPresentation || presented.presentedContainer?.isModalInPresentation == true {
             presented.runPresentationControllerCallback(.presentationControllerDidAttemptToDismiss)
             return false
         }
@@ -119,7 +119,8 @@ extension NavigationController {
         presented.presentingViewController?.presentedViewController = nil
         presented.presentingViewController = nil
         if presentedViewController === presented { presentedViewController = nil }
-        // A presented navigation controller goes with its root.
+        // A presented navigation controller goes with its root (the app may present it again).
+        presented.presentedContainer?.isPresentedContainer = false
         presented.presentedContainer = nil
     }
 }

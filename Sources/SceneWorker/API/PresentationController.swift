@@ -86,6 +86,10 @@ extension UIViewController {
         var controller: UIViewController? = self
         while let current = controller {
             // A presented navigation controller is not the scene's: its root's presenter leads there.
+            if let tabBarController = current as? TabBarController {
+                return tabBarController.tabStacks.isEmpty ? nil : tabBarController.selectedStack
+            }
+            if let splitViewController = current as? SplitViewController { return splitViewController.collapsedStack }
             if let stack = current as? NavigationController ?? current.containingStack {
                 guard stack.isPresentedContainer else { return stack }
                 controller = stack.viewControllers.first?.presentingViewController

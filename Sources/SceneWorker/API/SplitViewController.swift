@@ -33,7 +33,11 @@ open class SplitViewController: ContainerViewController {
     /// The display mode the app prefers when expanded (never, here).
     public var preferredDisplayMode = DisplayMode.automatic
 
+    /// The columns' controllers not yet in the shown stack (held, as UIKit holds them).
     private var columns: [Column: UIViewController] = [:]
+    /// The columns' controllers handed to the shown stack: it holds them now, so that a popped
+    /// one (or, at the end, every one) goes, its `deinit` as the model expects.
+    private var handedOver: [Column: WeakController] = [:]
     /// The stack the window shows: made when the split view becomes a window's root.
     private(set) var collapsedStack: NavigationController?
 
@@ -61,11 +65,14 @@ open class SplitViewController: ContainerViewController {
             return
         }
         columns[column] = viewController
+        handedOver[column] = nil
         collapsedStack = nil
     }
 
     /// `column`'s controller, as set.
-    public func viewController(for column: Column) -> UIViewController? { columns[column] }
+    public func viewController(for column: Column) -> UIViewController? {
+        columns[column] ?? handedOver[column]?.controller
+    }
 
     /// Shows `column`: the secondary (or supplementary) column's controller is pushed onto the
     /// collapsed stack; the primary is shown by popping the one controller above it (a deeper
@@ -83,10 +90,21 @@ open class SplitViewController: ContainerViewController {
                 writeError("scenehost worker: show(.primary) ignored: pop back to it one controller at a time")
             }
         case .secondary, .supplementary:
-            guard let controller = columns[column] else { return }
+            guard let controller = columns[column] else {
+                // Shown once and popped: it went, as a popped controller does. Set it again.
+                if handedOver[column]?.controller == nil, handedOver[column] != nil {
+                    writeError("scenehost worker: show(_:) ignored: the column's controller was popped (set it again)")
+                }
+                return
+            }
             let shown = (controller as? NavigationController)?.viewControllers.first ?? controller
             guard !stack.viewControllers.contains(where: { $0 === shown }) else { return }
             stack.pushViewController(shown, animated: true)
+            // Handed over only once the stack took it (a refused push leaves the column as it was).
+            let queued = stack.changeHandler?.deferredChanges.contains {
+                if case .push(let pushed) = $0 { pushed === shown } else { false }
+            }
+            if stack.viewControllers.contains(where: { $0 === shown }) || queued == true { handOver(column) }
         }
     }
 
@@ -97,7 +115,7 @@ open class SplitViewController: ContainerViewController {
 
     /// The columns' controllers, primary first, as UIKit's classic `viewControllers`.
     public var viewControllers: [UIViewController] {
-        [columns[.primary], columns[.supplementary], columns[.secondary]].compactMap { $0 }
+        [Column.primary, .supplementary, .secondary].compactMap { viewController(for: $0) }
     }
 
     /// The stack the window shows, made from the `.compact` or `.primary` column; nil when
@@ -107,6 +125,23 @@ open class SplitViewController: ContainerViewController {
         guard let root = columns[.compact] ?? columns[.primary] else { return nil }
         let stack = root as? NavigationController ?? NavigationController(rootViewController: root)
         collapsedStack = stack
+        handOver(columns[.compact] == nil ? .primary : .compact)
         return stack
+    }
+
+    /// The shown stack holds `column`'s controller from now on.
+    private func handOver(_ column: Column) {
+        guard let controller = columns.removeValue(forKey: column) else { return }
+        handedOver[column] = WeakController(controller)
+    }
+}
+
+/// A controller held weakly.
+@MainActor
+final class WeakController {
+    weak var controller: UIViewController?
+
+    init(_ controller: UIViewController) {
+        self.controller = controller
     }
 }

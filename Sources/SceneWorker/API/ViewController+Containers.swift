@@ -38,10 +38,15 @@ extension UIViewController {
     }
 
     /// Shows `viewController` as the detail, as UIKit's `showDetailViewController(_:sender:)`:
-    /// in a (collapsed) split view it is pushed onto the shown stack, else presented.
+    /// in a (collapsed) split view it is pushed onto the shown stack (the root of a navigation
+    /// controller holding its root alone), else presented.
     public func showDetailViewController(_ viewController: UIViewController, sender: Any?) {
         if let stack = splitViewController?.collapsedStack {
-            stack.pushViewController(viewController, animated: true)
+            // Collapsed, a detail in a navigation controller of its own joins the shown stack.
+            let detail = viewController as? NavigationController
+            let shown =
+                detail?.viewControllers.count == 1 ? detail?.viewControllers.first ?? viewController : viewController
+            stack.pushViewController(shown, animated: true)
         } else {
             present(viewController, animated: true)
         }

@@ -112,7 +112,7 @@ open class UIViewController {
         presentationController = PresentationController(presentedViewController: self)
     }
 
-    /// Whether this is a navigation or tab bar controller: it reports nothing of its own.
+    /// Whether this is a container (navigation, tab bar, split view): it reports nothing of its own.
     let isContainer: Bool
 
     /// A controller made the storyboard way, as UIKit's required `init?(coder:)`: identified by
@@ -298,7 +298,14 @@ extension UIViewController {
 
     func runPresentationControllerCallback(_ name: CallbackName) {
         report(name)
-        guard let presentationController, let delegate = presentationController.delegate else { return }
+        // In a presented navigation controller the delegate may be set on either (UIKit presents
+        // the navigation controller).
+        let containerPresentation = presentedContainer?.presentationController
+        guard
+            let presentationController = containerPresentation?.delegate != nil
+                ? containerPresentation : presentationController,
+            let delegate = presentationController.delegate
+        else { return }
         switch name {
         case .presentationControllerWillDismiss: delegate.presentationControllerWillDismiss(presentationController)
         case .presentationControllerDidDismiss: delegate.presentationControllerDidDismiss(presentationController)

@@ -10,7 +10,7 @@ public final class Window {
     /// The window's root, as UIKit's: a navigation controller, a tab bar controller, or a
     /// plain controller. nil only for a window made in code whose root is not set yet.
     ///
-    /// A window made in code (`UIWindow(windowScene:)`) takes any of the three before
+    /// A window made in code (`UIWindow(windowScene:)`) takes any of these (or a split view) before
     /// `makeKeyAndVisible()` in `scene(_:willConnectTo:options:)`, and so does the scene's own
     /// window during that call; the root then replaces the one the host connected the scene
     /// with (docs/PORTING.md). A shown window keeps its root: setting it later, or to nil,
@@ -76,8 +76,8 @@ public final class Window {
     }
 
     /// A window for `windowScene`, as `UIWindow(windowScene:)`: set its `rootViewController`
-    /// (a `UINavigationController(rootViewController:)`) and call `makeKeyAndVisible()` in
-    /// `scene(_:willConnectTo:options:)`. Its size is the scene's.
+    /// (a navigation controller, a tab bar, a split view or a plain controller) and call
+    /// `makeKeyAndVisible()` in `scene(_:willConnectTo:options:)`. Its size is the scene's.
     public convenience init(windowScene: UIWindowScene) {
         let placeholder = NavigationController(rootViewController: UIViewController(restorationIdentifier: ""))
         self.init(rootViewController: placeholder, size: windowScene.window.size)
@@ -139,6 +139,10 @@ public final class Window {
                 tab.window = self
             }
         case let splitViewController as SplitViewController:
+            guard splitViewController.collapsedStack?.window.map({ $0 === self }) ?? true else {
+                writeError("scenehost worker: rootViewController not changed: the split view is another window's")
+                return
+            }
             guard let collapsed = splitViewController.makeCollapsedStack() else {
                 writeError(
                     "scenehost worker: rootViewController not changed: the split view has no primary column (setViewController(_:for: .primary))"
@@ -149,6 +153,12 @@ public final class Window {
             self.splitViewController = splitViewController
             stack = collapsed
         case let navigationController as NavigationController:
+            guard navigationController.window == nil || navigationController.window === self else {
+                writeError(
+                    "scenehost worker: rootViewController not changed: the navigation controller is another window's"
+                )
+                return
+            }
             tabBarController = nil
             splitViewController = nil
             stack = navigationController

@@ -106,6 +106,9 @@ extension WorkerSession {
             guard !controller.restorationIdentifier.isEmpty else {
                 return refuse(action, "a controller has an empty restorationIdentifier")
             }
+            guard !controller.isContainer else {
+                return refuse(action, "a container is in a stack nowhere (put its view controller in)")
+            }
             if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) {
                 return refuse(action, refusal)
             }
@@ -146,22 +149,14 @@ extension WorkerSession {
                 "only a navigation controller holding its root alone is presented (present its view controller)"
             )
         }
-        if let container {
-            controller.modalPresentationStyle = container.modalPresentationStyle
-            controller.isModalInPresentation = controller.isModalInPresentation || container.isModalInPresentation
-            if let delegate = container.presentationController?.delegate,
-                controller.presentationController?.delegate == nil
-            {
-                controller.presentationController?.delegate = delegate
-            }
-        }
+        let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
         if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("present", refusal) }
         guard controller.presentingViewController == nil,
             !navigationController.viewControllers.contains(where: { $0 === controller })
         else {
             return refuse("present(\(name))", "the controller is already shown")
         }
-        if let refusal = refusal(of: .present(viewController: name, style: controller.modalPresentationStyle)) {
+        if let refusal = refusal(of: .present(viewController: name, style: style)) {
             return refuse("present(\(name))", refusal.message)
         }
         request(.present(controller, in: container, completion: completion), describedAs: "present(\(name))")
@@ -233,14 +228,17 @@ extension WorkerSession {
                     navigationController.performPop(animated: true)?.deinitOrigin = .app
                 }
             case .present(let controller, let container, let completion):
-                let style = controller.modalPresentationStyle
+                let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
                 if let refusal = refusal(of: .present(viewController: controller.restorationIdentifier, style: style)) {
                     refuse("present(\(controller.restorationIdentifier))", refusal.message)
                     continue
                 }
                 if let container {
+                    // The root is presented in its navigation controller's style (UIKit presents
+                    // the navigation controller); the rest reads through `presentedContainer`.
                     container.isPresentedContainer = true
                     controller.presentedContainer = container
+                    controller.modalPresentationStyle = style
                 }
                 runAppChange(.present(viewController: controller.restorationIdentifier, style: style)) {
                     navigationController.performPresent(controller)

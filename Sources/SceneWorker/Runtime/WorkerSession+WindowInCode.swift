@@ -66,8 +66,9 @@ extension WorkerSession {
         }
         tabBarController.selectedStack.activateSinks()
         let roots = tabBarController.tabStacks.map { $0.viewControllers[0] }
-        // The runtime's root never loaded: it goes without a trace.
-        if !roots.contains(where: { $0 === root }) { root.sink = nil }
+        // The runtime's root never loaded: it goes without a trace, or reports from its tab's
+        // first selection on, as any other tab's.
+        if root !== tabBarController.selectedStack.viewControllers.first { root.sink = nil }
         sink.send(.change(.setTabs(roots.map(\.restorationIdentifier), selected: tabBarController.selectedIndex)))
     }
 
@@ -85,6 +86,7 @@ extension WorkerSession {
             if controller.restorationIdentifier.isEmpty {
                 return "a view controller has an empty restorationIdentifier"
             }
+            if controller.isContainer { return "a container is in its stack (put its view controller in)" }
             if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) { return refusal }
             if roots.contains(where: { $0 === controller }) {
                 return "\(controller.restorationIdentifier) is in the tab bar twice"
@@ -106,6 +108,7 @@ extension WorkerSession {
             if controller.restorationIdentifier.isEmpty {
                 return "a view controller has an empty restorationIdentifier"
             }
+            if controller.isContainer { return "a container is in its stack (put its view controller in)" }
             if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) { return refusal }
             if controllers[..<index].contains(where: { $0 === controller }) {
                 return "\(controller.restorationIdentifier) is in the stack twice"
