@@ -125,7 +125,7 @@ struct WorkerContainmentTests {
     func whatAWorkerLeavesInItsCgroupEndsWithIt() async throws {
         let pids = try await runAndLeaveBehind(ownCgroup: true)
         for pid in pids {
-            #expect(!isRunning(pid), "pid \(pid) is still running")
+            #expect(HardeningProbe.waitForDeath(of: pid), "pid \(pid) is still running")
             kill(pid, SIGKILL)
         }
     }
@@ -135,7 +135,8 @@ struct WorkerContainmentTests {
     @Test func withoutACgroupOnlyTheProcessGroupEnds() async throws {
         let pids = try await runAndLeaveBehind(ownCgroup: false)
         defer { for pid in pids { kill(pid, SIGKILL) } }
-        #expect(!isRunning(pids[0]), "the grandchild in the worker's group outlived it")
+        // The group's SIGKILL was sent; the grandchild's death is its event (a pidfd's).
+        #expect(HardeningProbe.waitForDeath(of: pids[0]), "the grandchild in the worker's group outlived it")
         #expect(isRunning(pids[1]), "the grandchild in its own session was signalled")
     }
 

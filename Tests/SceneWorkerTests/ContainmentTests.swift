@@ -79,13 +79,9 @@ final class ContainedViewController: UIViewController {
         #expect(root?.children.isEmpty == true)
     }
 
-    @Test func theAppAddsAndRemovesAChildItself() {
+    @Test func theAppAddsAndRemovesAChildItself() throws {
         let h = Harness()
-        h.connect()
-        guard let root = h.session.scene?.window.navigationStack.topViewController else {
-            Issue.record("no root")
-            return
-        }
+        let root = try h.connectedRoot()
         var child: UIViewController? = UIViewController(restorationIdentifier: "Player")
         root.addChild(child!)
         #expect(

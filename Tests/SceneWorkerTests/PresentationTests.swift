@@ -158,13 +158,9 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
 /// completion run once the transition ran; illegal calls are ignored.
 @MainActor
 @Suite struct AppPresentationCallTests {
-    @Test func presentAndDismissFromAppCode() {
+    @Test func presentAndDismissFromAppCode() throws {
         let h = Harness()
-        h.connect()
-        guard let root = h.session.scene?.window.navigationStack.topViewController else {
-            Issue.record("no root")
-            return
-        }
+        let root = try h.connectedRoot()
         let sheet = UIViewController(restorationIdentifier: "Compose")
         sheet.modalPresentationStyle = .fullScreen
         var completions: [String] = []
@@ -197,13 +193,9 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
     /// A navigation controller presented with its root alone (a compose sheet with its bar
     /// buttons): its root is the presented controller, in the navigation controller's style;
     /// it dismisses from its navigation controller, and both go, the root's deinit reported.
-    @Test func aPresentedNavigationControllerPresentsItsRoot() {
+    @Test func aPresentedNavigationControllerPresentsItsRoot() throws {
         let h = Harness()
-        h.connect()
-        guard let root = h.session.scene?.window.navigationStack.topViewController else {
-            Issue.record("no root")
-            return
-        }
+        let root = try h.connectedRoot()
         weak var compose: UIViewController?
         weak var sheet: UINavigationController?
         do {
@@ -234,13 +226,9 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
     /// A presented navigation controller the app keeps may be presented again; a presentation
     /// refused changes nothing of it or its root; the sheet's delegate and modality may be set
     /// on the navigation controller, as UIKit presents it.
-    @Test func aKeptNavigationControllerIsPresentedAgainAndReadsThrough() {
+    @Test func aKeptNavigationControllerIsPresentedAgainAndReadsThrough() throws {
         let h = Harness()
-        h.connect()
-        guard let root = h.session.scene?.window.navigationStack.topViewController else {
-            Issue.record("no root")
-            return
-        }
+        let root = try h.connectedRoot()
         let compose = UIViewController(restorationIdentifier: "Compose")
         let sheet = UINavigationController(rootViewController: compose)
         sheet.modalPresentationStyle = .fullScreen

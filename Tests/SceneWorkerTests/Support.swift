@@ -41,6 +41,12 @@ final class Harness {
         return session.takeOutput()
     }
 
+    /// Connects the scene (to the foreground, on `Root`) and returns its root controller.
+    func connectedRoot() throws -> UIViewController {
+        connect()
+        return try #require(session.scene?.window.navigationStack.topViewController, "no root")
+    }
+
     @discardableResult
     func connect(
         background: Bool = false,

@@ -49,6 +49,22 @@ import Testing
     }
     final class DetailViewController: UIViewController {}
 
+    /// A harness whose scene delegate sets `root` as the window's root while connecting (on
+    /// a window of its own, or on the scene's), and what the connect said.
+    static func connect(
+        root: @escaping @MainActor () -> UIViewController,
+        onTheScenesOwnWindow: Bool = false
+    ) -> (Harness, [String]) {
+        SceneDelegate.makeOtherRoot = root
+        SceneDelegate.setsTheScenesOwnWindow = onTheScenesOwnWindow
+        defer {
+            SceneDelegate.makeOtherRoot = nil
+            SceneDelegate.setsTheScenesOwnWindow = false
+        }
+        let h = Harness(app: app())
+        return (h, h.connect())
+    }
+
     static func app() -> WorkerApp {
         WorkerApp(
             makeApplicationDelegate: { AppDelegate() },
@@ -99,10 +115,7 @@ import Testing
     /// A plain controller as the root: shown as the host's root would be, without a navigation
     /// controller (as in UIKit), while the host's own push still navigates.
     @Test func aPlainControllerIsTheRootWithoutANavigationController() {
-        SceneDelegate.makeOtherRoot = { ItemsViewController() }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        let (h, connect) = Self.connect(root: { ItemsViewController() })
         #expect(connect.contains("change setStack ItemsViewController"))
         #expect(connect.contains("ItemsViewController.viewDidAppear"))
         let window = (h.session.scene as? UIWindowScene)?.window
@@ -117,14 +130,10 @@ import Testing
     /// A root set on the scene's own window while connecting replaces the host's as a window
     /// made in code does: the host hears of it.
     @Test func aRootSetOnTheScenesOwnWindowIsShown() {
-        SceneDelegate.makeOtherRoot = { UINavigationController(rootViewController: ItemsViewController()) }
-        SceneDelegate.setsTheScenesOwnWindow = true
-        defer {
-            SceneDelegate.makeOtherRoot = nil
-            SceneDelegate.setsTheScenesOwnWindow = false
-        }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        let (h, connect) = Self.connect(
+            root: { UINavigationController(rootViewController: ItemsViewController()) },
+            onTheScenesOwnWindow: true
+        )
         #expect(connect.contains("change setStack ItemsViewController"))
         #expect(!connect.contains("Root.loadView"))
         #expect((h.session.scene as? UIWindowScene)?.window.navigationStack.topViewController is ItemsViewController)
@@ -146,16 +155,13 @@ import Testing
     /// A tab bar made in code is the root: the host hears of its tabs, the selected tab's
     /// root loads as the launch's, another tab's only when the host selects it.
     @Test func aTabBarMadeInCodeIsTheRoot() {
-        SceneDelegate.makeOtherRoot = {
+        let (h, connect) = Self.connect(root: {
             let tabBar = AppTabBarController()
             tabBar.viewControllers = [
                 UINavigationController(rootViewController: ItemsViewController()), DetailViewController(),
             ]
             return tabBar
-        }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        })
         #expect(connect.contains("change setTabs ItemsViewController,DetailViewController 0"))
         #expect(connect.contains("ItemsViewController.viewDidAppear"))
         #expect(!connect.contains { $0.hasPrefix("DetailViewController") || $0.hasPrefix("Root.") })
@@ -176,15 +182,12 @@ import Testing
 
     /// A tab selected before the tab bar is shown is the one that loads first.
     @Test func aTabBarMadeInCodeShowsTheTabSelectedFirst() {
-        SceneDelegate.makeOtherRoot = {
+        let (_, connect) = Self.connect(root: {
             let tabBar = AppTabBarController()
             tabBar.viewControllers = [ItemsViewController(), DetailViewController()]
             tabBar.selectedIndex = 1
             return tabBar
-        }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        })
         #expect(connect.contains("change setTabs ItemsViewController,DetailViewController 1"))
         #expect(connect.contains("DetailViewController.viewDidAppear"))
         #expect(!connect.contains { $0.hasPrefix("ItemsViewController") })
@@ -192,16 +195,13 @@ import Testing
 
     /// A tab bar whose tab holds more than its root is not shown (logged): the host's root stays.
     @Test func aTabBarWithADeepTabIsNotShown() {
-        SceneDelegate.makeOtherRoot = {
+        let (h, connect) = Self.connect(root: {
             let list = UINavigationController(rootViewController: ItemsViewController())
             list.setViewControllers([list.viewControllers[0], DetailViewController()], animated: false)
             let tabBar = AppTabBarController()
             tabBar.viewControllers = [list]
             return tabBar
-        }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        })
         #expect(!connect.contains { $0.hasPrefix("change") })
         #expect(connect.contains("Root.loadView"))
         #expect((h.session.scene as? UIWindowScene)?.window.rootViewController is UINavigationController)
@@ -221,9 +221,9 @@ import Testing
         #expect(tabBar.selectedViewController === list)
         tabBar.selectedIndex = 1
         #expect(tabBar.selectedViewController === plain)
-        #expect(tabBar.badge == 3)
     }
 
+    /// An app's own tab bar class with state of its own: that it compiles is the point.
     final class AppTabBarController: UITabBarController {
         var badge = 3
     }
@@ -255,15 +255,12 @@ extension WindowInCodeTests {
     /// A split view root behaves as on an iPhone: collapsed to the primary column's stack (its
     /// controller wrapped in a navigation controller), the secondary pushed when shown.
     @Test func aSplitViewIsCollapsedAsOnAnIPhone() {
-        SceneDelegate.makeOtherRoot = {
+        let (h, connect) = Self.connect(root: {
             let split = UISplitViewController(style: .doubleColumn)
             split.setViewController(ItemsViewController(), for: .primary)
             split.setViewController(UINavigationController(rootViewController: DetailViewController()), for: .secondary)
             return split
-        }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        let connect = h.connect()
+        })
         #expect(connect.contains("change setStack ItemsViewController"))
         let window = (h.session.scene as? UIWindowScene)?.window
         weak let split = window?.rootViewController as? UISplitViewController
@@ -302,25 +299,18 @@ extension WindowInCodeTests {
                 return tabBar
             },
         ] {
-            SceneDelegate.makeOtherRoot = makeRoot
-            let h = Harness(app: Self.app())
-            let connect = h.connect()
+            let (_, connect) = Self.connect(root: makeRoot)
             #expect(!connect.contains { $0.hasPrefix("change") })
             #expect(connect.contains("Root.loadView"))
         }
-        SceneDelegate.makeOtherRoot = nil
     }
 
     /// `show(_:sender:)` pushes in a navigation controller, and presents without one.
     @Test func showPushesInAStackAndPresentsWithoutOne() {
-        SceneDelegate.makeOtherRoot = { ItemsViewController() }
-        defer { SceneDelegate.makeOtherRoot = nil }
-        let h = Harness(app: Self.app())
-        _ = h.connect()
+        let (h, _) = Self.connect(root: { ItemsViewController() })
         let root = (h.session.scene as? UIWindowScene)?.window.rootViewController
         root?.show(DetailViewController(), sender: nil)
         #expect(h.render(h.session.takeOutput()).first == "change present DetailViewController pageSheet")
-        SceneDelegate.makeOtherRoot = nil
         let h2 = Harness(app: Self.app())
         _ = h2.connect()
         h2.session.scene?.window.navigationStack.topViewController?.show(DetailViewController(), sender: nil)

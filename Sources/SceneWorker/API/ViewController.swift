@@ -112,7 +112,8 @@ open class UIViewController {
         presentationController = PresentationController(presentedViewController: self)
     }
 
-    /// Whether this is a container (navigation, tab bar, split view): it reports nothing of its own.
+    /// Whether this is a container (navigation, tab bar, split view): it reports nothing of its
+    /// own. Stored, not a type check, because the nonisolated `deinit` reads it.
     let isContainer: Bool
 
     /// A controller made the storyboard way, as UIKit's required `init?(coder:)`: identified by

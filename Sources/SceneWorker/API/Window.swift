@@ -121,55 +121,42 @@ public final class Window {
 
     /// Makes `root` the window's root, without the setter's checks.
     func installRoot(_ root: UIViewController) {
-        switch root {
-        case let tabBarController as TabBarController:
+        let tabBarController = root as? TabBarController
+        let splitViewController = root as? SplitViewController
+        // The stacks the root brings may be no other window's.
+        let stacks =
+            tabBarController?.tabStacks ?? splitViewController.map { $0.collapsedStack.map { [$0] } ?? [] }
+            ?? (root as? NavigationController).map { [$0] } ?? []
+        guard !stacks.contains(where: { $0.window != nil && $0.window !== self }) else {
+            writeError("scenehost worker: rootViewController not changed: its stack is another window's")
+            return
+        }
+        let shown: NavigationController
+        if let tabBarController {
             guard let first = tabBarController.tabStacks.first else {
                 writeError("scenehost worker: rootViewController not changed: the tab bar controller has no tabs")
                 return
             }
-            for tab in tabBarController.tabStacks where tab.window != nil && tab.window !== self {
-                writeError("scenehost worker: rootViewController not changed: the tab bar is another window's")
-                return
-            }
-            self.tabBarController = tabBarController
-            splitViewController = nil
-            stack = first
-            for tab in tabBarController.tabStacks {
-                tab.size = size
-                tab.window = self
-            }
-        case let splitViewController as SplitViewController:
-            guard splitViewController.collapsedStack?.window.map({ $0 === self }) ?? true else {
-                writeError("scenehost worker: rootViewController not changed: the split view is another window's")
-                return
-            }
+            shown = first
+        } else if let splitViewController {
             guard let collapsed = splitViewController.makeCollapsedStack() else {
                 writeError(
                     "scenehost worker: rootViewController not changed: the split view has no primary column (setViewController(_:for: .primary))"
                 )
                 return
             }
-            tabBarController = nil
-            self.splitViewController = splitViewController
-            stack = collapsed
-        case let navigationController as NavigationController:
-            guard navigationController.window == nil || navigationController.window === self else {
-                writeError(
-                    "scenehost worker: rootViewController not changed: the navigation controller is another window's"
-                )
-                return
-            }
-            tabBarController = nil
-            splitViewController = nil
-            stack = navigationController
-        default:
-            tabBarController = nil
-            splitViewController = nil
-            stack = NavigationController(implicitRoot: root)
+            shown = collapsed
+        } else {
+            shown = root as? NavigationController ?? NavigationController(implicitRoot: root)
         }
+        self.tabBarController = tabBarController
+        self.splitViewController = splitViewController
+        stack = shown
         hasRoot = true
-        stack.window = self
-        stack.size = size
+        for tab in tabBarController?.tabStacks ?? [shown] {
+            tab.window = self
+            tab.size = size
+        }
     }
 
     /// Every loaded controller: the shown stack's (root first, the presented one last), then

@@ -83,11 +83,7 @@ extension WorkerSession {
                 return "a tab holds more than its root (push once the scene is shown)"
             }
             let controller = stack.viewControllers[0]
-            if controller.restorationIdentifier.isEmpty {
-                return "a view controller has an empty restorationIdentifier"
-            }
-            if controller.isContainer { return "a container is in its stack (put its view controller in)" }
-            if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) { return refusal }
+            if let refusal = refusal(of: controller) { return refusal }
             if roots.contains(where: { $0 === controller }) {
                 return "\(controller.restorationIdentifier) is in the tab bar twice"
             }
@@ -105,15 +101,19 @@ extension WorkerSession {
             return "its stack holds more than \(SceneLimits.maximumStackDepth) view controllers"
         }
         for (index, controller) in controllers.enumerated() {
-            if controller.restorationIdentifier.isEmpty {
-                return "a view controller has an empty restorationIdentifier"
-            }
-            if controller.isContainer { return "a container is in its stack (put its view controller in)" }
-            if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) { return refusal }
+            if let refusal = refusal(of: controller) { return refusal }
             if controllers[..<index].contains(where: { $0 === controller }) {
                 return "\(controller.restorationIdentifier) is in the stack twice"
             }
         }
         return nil
+    }
+
+    /// Why `controller` cannot be in a root made in code (a stack or a tab), or nil: the
+    /// identity the host names it by, within the client's limit, and no container.
+    private static func refusal(of controller: UIViewController) -> String? {
+        if controller.restorationIdentifier.isEmpty { return "a view controller has an empty restorationIdentifier" }
+        if controller.isContainer { return "a container is in its stack (put its view controller in)" }
+        return SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier)
     }
 }
