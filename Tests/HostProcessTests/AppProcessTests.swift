@@ -279,6 +279,39 @@ import Testing
         }
     }
 
+    /// A window that launches while its app's process ends (its last window terminating it,
+    /// the app stuck in `applicationWillTerminate`) does not join that process: it waits for
+    /// its death and starts the app's next process.
+    @Test func aWindowLaunchedWhileTheAppTerminatesStartsTheAppsNextProcess() async throws {
+        var configuration = Self.configuration()
+        configuration.terminateLimit = .milliseconds(300)
+        try await withSceneHost(configuration: configuration) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(
+                worker: [TestWorker.hostctl, "worker", "--hang-in", "applicationWillTerminate"],
+                launch: Self.mail
+            )
+            let ending = try #require(await a.status().pid)
+            let mark = host.lastSeq
+            let termination = Task { try? await a.terminate() }
+            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "A in applicationWillTerminate") {
+                $0.scene == "A" && $0.name == CallbackName.applicationWillTerminate.rawValue
+            }
+            try await b.connect(launch: Self.mail)
+            await termination.value
+            let status = await b.status()
+            #expect(status.pid != ending && status.activation == .foregroundActive)
+            let aExit = try #require(host.trace.history.first { $0.scene == "A" && $0.processEvent == .exited })
+            let bStart = try #require(
+                host.trace.history.first { $0.seq > mark && $0.scene == "B" && $0.kind == .process }
+            )
+            #expect(aExit.reason == .terminateTimeout)
+            #expect(bStart.processEvent == .spawned && bStart.seq > aExit.seq)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0

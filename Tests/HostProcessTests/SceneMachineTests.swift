@@ -27,6 +27,33 @@ import Testing
         #expect(states == [.foregroundInactive, .foregroundActive])
     }
 
+    /// The host's terminate of an app's other window (`windowTerminate`) finds it with no
+    /// worker (killed meanwhile): nothing to end and no refusal, as no client asked one. A
+    /// client's terminate there is refused; a window with a worker is terminated as by a client.
+    @Test func aWindowsTerminateOfASceneWithNoWorkerIsNoRefusal() {
+        var harness = SceneMachineHarness()
+        let window = harness.request(.windowTerminate)
+        #expect(harness.succeeded(window))
+        #expect(harness.recorded.isEmpty)
+        let client = harness.request(.terminate)
+        guard case .failure(.refused(_, "terminate", _))? = harness.outcomes[client] else {
+            Issue.record("a client's terminate with no worker: \(String(describing: harness.outcomes[client]))")
+            return
+        }
+        #expect(harness.recorded.map(\.op) == ["terminate"])
+
+        var live = SceneMachineHarness()
+        _ = live.request(.connect(background: true))
+        live.ready()
+        live.reply(callbacks: [.willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneDidEnterBackground])
+        let terminate = live.request(.windowTerminate)
+        #expect(live.pendingRequests.map(\.op.name) == ["terminate"])
+        live.reply(callbacks: [.sceneDidDisconnect, .applicationWillTerminate])
+        live.exit(.exited(status: 0))
+        #expect(live.succeeded(terminate))
+        #expect(live.machine.status.lastExit?.reason == .terminated)
+    }
+
     @Test func queuedRequestsRunInArrivalOrderOneAtATime() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -367,7 +367,7 @@ struct SpecOracle: Sendable, Hashable {
         case .beginBackgroundTask: hasBackgroundTask = true
         case .endBackgroundTask: hasBackgroundTask = false
         case .kill: workerEnded()
-        case .terminate:
+        case .terminate, .windowTerminate:
             if place != .launching { userEndedApp = true }
             // A running worker is moved to background (and saves) before it terminates.
             if place == .active || place == .inactive || place == .backgroundRunning { save() }

@@ -25,6 +25,10 @@ package final class AppProcess: Sendable {
         /// Why the process was signalled to die, and by which scene.
         var kill: (scene: String, reason: TerminationReason, onPurpose: Bool)?
         var isAlive = true
+        /// Signalled to die, told to terminate as its last scene, or its stdin closed: it
+        /// takes no more scenes (one launching meanwhile waits for its death, then starts the
+        /// app's next process).
+        var isEnding = false
         /// Stopped for the suspension of every scene in it.
         var isStopped = false
         /// Callers waiting for the process's death (the host's quit).
@@ -73,6 +77,21 @@ package final class AppProcess: Sendable {
 
     package var isAlive: Bool { state.withLock { $0.isAlive } }
 
+    /// Whether a launching scene may join the process: alive, and not on its way out.
+    package var takesScenes: Bool { state.withLock { $0.isAlive && !$0.isEnding } }
+
+    /// The process is on its way out (its last scene is terminating it, or its stdin closed):
+    /// no scene joins it any more.
+    package func noteEnding() {
+        state.withLock { $0.isEnding = true }
+    }
+
+    /// Whether `scene` is the only scene in the process (a terminate of it ends the process;
+    /// with others in it, the worker answers that the scene left).
+    package func hasOnly(_ scene: SceneController) -> Bool {
+        state.withLock { $0.members.count == 1 && $0.members[0] === scene }
+    }
+
     /// Whether the process is stopped (every scene in it suspended).
     package var isStopped: Bool { state.withLock { $0.isStopped } }
 
@@ -101,6 +120,7 @@ package final class AppProcess: Sendable {
     package func noteKill(by scene: String, reason: TerminationReason, onPurpose: Bool) {
         state.withLock { state in
             if state.kill == nil { state.kill = (scene, reason, onPurpose) }
+            state.isEnding = true
         }
     }
 
@@ -167,11 +187,14 @@ package final class AppProcess: Sendable {
 }
 
 /// The app processes of one host, by app name: a launch of a scene of an app whose process
-/// runs joins it, and scenes that launch while its spawn is under way wait for it.
+/// runs joins it, and scenes that launch while its spawn is under way, or while it ends, wait
+/// for it (at an ending process's death they launch again: the first starts the next one).
 package final class AppProcesses: Sendable {
     private enum Entry {
         case spawning(waiting: [SceneController])
         case running(AppProcess)
+        /// The process takes no more scenes; these wait for its death.
+        case ending(AppProcess, waiting: [SceneController])
     }
 
     private let entries = Locked<[String: Entry]>([:])
@@ -182,7 +205,8 @@ package final class AppProcesses: Sendable {
     package enum Join {
         /// Start the app's process: this scene is the first.
         case spawn
-        /// Wait: the app's process is being started (`spawned` or `spawnFailed` tells).
+        /// Wait: the app's process is being started (`spawned` or `spawnFailed` tells), or the
+        /// last one is ending (`exited` tells).
         case wait
         /// Join the running process.
         case attach(AppProcess)
@@ -191,12 +215,18 @@ package final class AppProcesses: Sendable {
     package func join(_ app: String, _ scene: SceneController) -> Join {
         entries.withLock { entries in
             switch entries[app] {
-            case .running(let process)? where process.isAlive:
+            case .running(let process)? where process.takesScenes:
                 return .attach(process)
+            case .running(let process)? where process.isAlive:
+                entries[app] = .ending(process, waiting: [scene])
+                return .wait
+            case .ending(let process, let waiting)?:
+                entries[app] = .ending(process, waiting: waiting + [scene])
+                return .wait
             case .spawning(let waiting)?:
                 entries[app] = .spawning(waiting: waiting + [scene])
                 return .wait
-            default:
+            case .running?, nil:
                 entries[app] = .spawning(waiting: [])
                 return .spawn
             }
@@ -221,10 +251,20 @@ package final class AppProcesses: Sendable {
         }
     }
 
-    /// The app's process ended.
-    package func exited(_ process: AppProcess) {
+    /// The app's process ended. Returns the scenes that waited for it to end: they launch
+    /// again (the first starts the app's next process).
+    package func exited(_ process: AppProcess) -> [SceneController] {
         entries.withLock { entries in
-            if case .running(let current)? = entries[process.app], current === process { entries[process.app] = nil }
+            switch entries[process.app] {
+            case .running(let current)? where current === process:
+                entries[process.app] = nil
+                return []
+            case .ending(let current, let waiting)? where current === process:
+                entries[process.app] = nil
+                return waiting
+            default:
+                return []
+            }
         }
     }
 
@@ -232,8 +272,10 @@ package final class AppProcesses: Sendable {
     package var running: [AppProcess] {
         entries.withLock { entries in
             entries.values.compactMap { entry in
-                if case .running(let process) = entry { return process }
-                return nil
+                switch entry {
+                case .running(let process), .ending(let process, _): process
+                case .spawning: nil
+                }
             }
         }
     }

@@ -15,7 +15,13 @@ extension SceneController {
         let process = AppProcess(app: app, connection: connection, owner: self)
         appProcess = process
         let apps = context.apps
-        process.start { process in apps.exited(process) }
+        process.start { process in
+            // The scenes that waited for the process to end launch again, each in a loop job
+            // of its own: the first starts the app's next process, the others wait for it.
+            for waiting in apps.exited(process) {
+                EventLoop.shared.execute { waiting.onLoop { $0.launchAgain() } }
+            }
+        }
         for waiting in apps.spawned(process) {
             // Each in a loop job of its own, after this scene's handshake and connect are written.
             EventLoop.shared.execute {
@@ -25,6 +31,7 @@ extension SceneController {
     }
 
     private func feedAttached(_ process: AppProcess) -> [SceneMachine.Action] {
+        argvWaitingForApp = nil
         guard process.isAlive else {
             return machine.spawnFailed(
                 .spawnFailed(
@@ -108,7 +115,7 @@ extension SceneController {
         switch op {
         case .terminate:
             for sibling in siblings where await sibling.status.process.isAlive {
-                try? await sibling.performAlone(.terminate)
+                try? await sibling.performAlone(.windowTerminate)
             }
             try await performAlone(.terminate)
         default:

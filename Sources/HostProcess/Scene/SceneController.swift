@@ -34,6 +34,8 @@ package actor SceneController {
     @exclusivity(unchecked) var timers = TimerTable<ArmedTimer>()
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
+    /// The argv of a launch waiting for its app's process to start or to end (`launchAgain`).
+    var argvWaitingForApp: [String]?
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
@@ -280,7 +282,7 @@ package actor SceneController {
         }
     }
 
-    private func spawnFinished(_ outcome: Result<ChildProcess, HostError>) {
+    func spawnFinished(_ outcome: Result<ChildProcess, HostError>) {
         switch outcome {
         case .success(let child): apply(feed(.spawned(child)))
         case .failure(let error): apply(feed(.spawnFailed(error)))
@@ -355,7 +357,7 @@ package actor SceneController {
         }
     }
 
-    private func feed(_ event: SceneMachine.Event) -> [SceneMachine.Action] {
+    func feed(_ event: SceneMachine.Event) -> [SceneMachine.Action] {
         switch event {
         case .spawned(let child):
             let connection = WorkerConnection(
@@ -396,48 +398,7 @@ package actor SceneController {
         switch consume action {
         case .spawn(let argv, let app):
             launchingArgv = argv
-            if let app {
-                switch context.apps.join(app, self) {
-                case .attach(let process):
-                    followUps.append(.attached(process))
-                    return
-                case .wait:
-                    return
-                case .spawn:
-                    break
-                }
-            }
-            if let child = context.prewarmed.take(argv: argv) {
-                followUps.append(.spawned(child))
-                return
-            }
-            // Forked on the blocking-work thread (never on the loop); the outcome comes back
-            // as an event, in the loop's order with everything else.
-            let scene = id
-            let scheduling = context.configuration.workerScheduling
-            let environment = context.configuration.workerEnvironment
-            do {
-                try BlockingWorkThread.spawnThread().trySubmit { [self] in
-                    let outcome: Result<ChildProcess, HostError>
-                    do throws(HostError) {
-                        outcome = .success(
-                            try WorkerConnection.spawn(
-                                scene: scene,
-                                argv: argv,
-                                scheduling: scheduling,
-                                environment: environment
-                            )
-                        )
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    EventLoop.shared.execute { [self] in
-                        self.onLoop { $0.spawnFinished(outcome) }
-                    }
-                }
-            } catch {
-                followUps.append(.spawnFailed(.spawnFailed(scene: id, message: "\(error)")))
-            }
+            if let event = launch(argv: argv, app: app) { followUps.append(event) }
         case .write(let commands):
             guard let connection else {
                 followUps.append(.stdinClosed)
@@ -448,6 +409,8 @@ package actor SceneController {
             case .closed: followUps.append(.stdinClosed)
             case .refused(let message): followUps.append(.writeFailed(message))
             }
+            // The app's last scene told it to terminate: no scene joins the process any more.
+            if let appProcess, machine.terminatesItsWorker, appProcess.hasOnly(self) { appProcess.noteEnding() }
         case .signal(let number):
             connection?.signal(number)
             if let appProcess, let kill = machine.killReason {
@@ -513,6 +476,7 @@ package actor SceneController {
             appProcess?.remove(self)
             if let appProcess, appProcess.members.isEmpty {
                 if endsProcess {
+                    appProcess.noteEnding()
                     appProcess.connection.child.closeStdin()
                 } else {
                     appProcess.suspendWhenIdle(after: context.configuration.suspendDelay)

@@ -102,7 +102,8 @@ extension Scenario.Step {
             case .user(let action):
                 object.merge(action.fields) { _, new in new }
             case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop,
-                .memoryWarning, .windowMemoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate, .tap,
+                .memoryWarning, .windowMemoryWarning, .beginBackgroundTask, .endBackgroundTask, .terminate,
+                .windowTerminate, .tap,
                 .inspect, .popToRoot:
                 break
             }

@@ -237,7 +237,7 @@ package struct SceneLifecycle: Sendable {
             return .perform(resumeSteps + [.send(.remoteNotification(userInfo: userInfo))])
         case .popToRoot:
             return .perform([.send(.popToRoot)])
-        case .terminate:
+        case .terminate, .windowTerminate:
             // LIFECYCLE.md §4: a suspended worker is killed silently, no callback; so is one
             // still launching (it has no scene to disconnect yet).
             if process != .running { return .perform([.signal(SIGKILLNumber, .killed)]) }

@@ -21,6 +21,13 @@ extension SceneMachine {
         scenelessApp = nil
     }
 
+    /// Whether the worker was told to terminate (the app's process ends with it when this
+    /// scene is the last in it).
+    package var terminatesItsWorker: Bool { worker?.cleanExitReason == .terminated }
+
+    /// Whether a launch waits for its worker (a spawn, or the app's process to join).
+    package var awaitsWorker: Bool { inFlight?.wait == .spawn && worker != nil && worker?.pid == nil }
+
     /// Whether the app's process may be stopped as far as this scene goes: it is suspended
     /// already, or it would be suspended now and nothing of it is in flight.
     package var canJoinSuspension: Bool {

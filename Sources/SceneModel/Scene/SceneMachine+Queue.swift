@@ -100,20 +100,23 @@ extension SceneMachine {
         switch work {
         case .request(let op, let caller):
             switch lifecycle.request(op) {
-            case .refuse where op == .windowMemoryWarning:
-                // The host's own fan-out of an app's memory warning: a window that is no longer
-                // running by its turn (suspended, gone) does not hear of it, as on iOS. No refusal.
+            case .refuse where op == .windowMemoryWarning || op == .windowTerminate:
+                // The host's own fan-out of an app's memory warning or terminate: a window that
+                // is no longer running by its turn (suspended, gone) does not hear of it, as on
+                // iOS. No refusal.
                 output.append(.resume(caller, .success(())))
             case .refuse(let reason):
                 refuse(op.name, reason: reason, caller: caller, viewController: op.child)
             case .perform(let steps):
                 switch op {
                 case .disconnect, .discard: worker?.endsOnPurpose = true
-                case .terminate:
+                case .terminate, .windowTerminate:
                     worker?.endsOnPurpose = true
                     lifecycle.userEndedTheApp()
                 default: break
                 }
+                // Under way, a window's terminate is a terminate (what `fail` and the steps check).
+                let work: Work = op == .windowTerminate ? .request(.terminate, caller) : work
                 inFlight = InFlight(work: work, steps: Steps(steps))
             }
         case .restart(let background, let root):

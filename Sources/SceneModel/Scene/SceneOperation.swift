@@ -34,6 +34,11 @@ public enum SceneOperation: Sendable, Hashable {
     case kill(signal: Int32)
     /// Terminate the scene's worker (LIFECYCLE.md §4).
     case terminate
+    /// The terminate of an app process reaches another of its windows (the host sends it to
+    /// the app's other scenes before the one asked, c13). Judged as a `terminate`; a window
+    /// with no worker by its turn (killed meanwhile) has nothing to end and hears nothing: no
+    /// refusal, as a client asked none.
+    case windowTerminate
     /// Present a controller over the stack (LIFECYCLE.md §3a).
     /// `modalInPresentation`: a swipe down only tells the delegate of the attempt (c28).
     case present(viewController: String, style: PresentationStyle = .pageSheet, modalInPresentation: Bool = false)
@@ -96,7 +101,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .beginBackgroundTask: .beginBackgroundTask
         case .endBackgroundTask: .endBackgroundTask
         case .kill: .kill
-        case .terminate: .terminate
+        case .terminate, .windowTerminate: .terminate
         case .present: .present
         case .dismiss: .dismiss
         case .swipeDismiss: .swipeDismiss

@@ -10,8 +10,12 @@ final class WorkerAppProcess {
     /// The scenes' sessions, in the order they first appeared.
     private var sessions: [(scene: String, session: WorkerSession)] = []
 
-    init(primary: WorkerSession) {
+    /// Called with each scene's new session (the worker's test faults go on it).
+    private let prepare: (WorkerSession) -> Void
+
+    init(primary: WorkerSession, prepare: @escaping (WorkerSession) -> Void = { _ in }) {
         self.primary = primary
+        self.prepare = prepare
     }
 
     /// The session of `scene`, if it has one here.
@@ -52,6 +56,7 @@ final class WorkerAppProcess {
             session = found.session
         } else {
             session = WorkerSession(sharing: primary, in: self)
+            prepare(session)
             sessions.append((scene, session))
             joined = true
         }

@@ -30,7 +30,6 @@ enum WorkerProcess {
         // application's.
         WorkerWarmup.runIfIdle()
         let session = WorkerSession(app: app, pid: getpid())
-        installFaults(faults, session: session, output: output)
 
         var decoder = FrameDecoder()
         var garbagePending = faults.garbageAfterHandshake
@@ -42,6 +41,7 @@ enum WorkerProcess {
             },
             exitStatus: { appProcess?.exitStatus ?? session.exitStatus }
         )
+        installFaults(faults, session: session, drain: outputs.drain, output: output)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
             let count = readSome(
@@ -62,7 +62,11 @@ enum WorkerProcess {
                 switch piece {
                 case .frame(let frame):
                     if SceneTag.isTagged(frame) {
-                        let process = appProcess ?? WorkerAppProcess(primary: session)
+                        let process =
+                            appProcess
+                            ?? WorkerAppProcess(primary: session) { scene in
+                                installFaults(faults, session: scene, drain: outputs.drain, output: output)
+                            }
                         appProcess = process
                         if !process.handleTaggedFrame(frame) { session.handleFrame(frame) }
                     } else {
@@ -201,17 +205,23 @@ enum WorkerProcess {
     }
 
     /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it
-    /// (the callback's own report included) is written.
-    private static func installFaults(_ faults: FaultPlan, session: WorkerSession, output: OutputWriter) {
+    /// (the callback's own report included) is written. In an app process, every scene's
+    /// session gets them (`drain` writes each scene's messages with its tag).
+    private static func installFaults(
+        _ faults: FaultPlan,
+        session: WorkerSession,
+        drain: @escaping @MainActor () -> Void,
+        output: OutputWriter
+    ) {
         guard faults.hangIn != nil || faults.crashIn != nil else { return }
-        session.sink.onCallback = { [unowned session] event in
+        session.sink.onCallback = { event in
             if event.name == faults.crashIn {
-                output.take(from: session.sink)
+                drain()
                 output.flush()
                 exit(FaultPlan.crashStatus)
             }
             if event.name == faults.hangIn {
-                output.take(from: session.sink)
+                drain()
                 output.flush()
                 while true {
                     pause()
