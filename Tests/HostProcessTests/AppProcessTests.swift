@@ -312,6 +312,31 @@ import Testing
         }
     }
 
+    /// The host quits while a window waits for its app's ending process: the quit ends, the
+    /// window's launch fails or ends with the host, and no worker outlives it.
+    @Test func aQuitWhileAWindowWaitsForTheAppsEndLeavesNoWorker() async throws {
+        var configuration = Self.configuration()
+        configuration.terminateLimit = .milliseconds(300)
+        let host = try SceneHost(configuration: configuration)
+        let a = try host.scene("A")
+        let b = try host.scene("B")
+        try await a.connect(
+            worker: [TestWorker.hostctl, "worker", "--hang-in", "applicationWillTerminate"],
+            launch: Self.mail
+        )
+        let termination = Task { try? await a.terminate() }
+        _ = try await host.trace.firstEvent("A in applicationWillTerminate") {
+            $0.scene == "A" && $0.name == CallbackName.applicationWillTerminate.rawValue
+        }
+        let launch = Task { try? await b.connect(launch: Self.mail) }
+        // B waits for the process (nothing of B is recorded until it ends); the quit overtakes.
+        await host.quit()
+        await termination.value
+        await launch.value
+        #expect(host.livingWorkerPids().isEmpty)
+        #expect(host.verifyTrace() == nil)
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0
