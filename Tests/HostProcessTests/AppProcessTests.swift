@@ -279,62 +279,109 @@ import Testing
         }
     }
 
+    /// A configuration whose terminate limit never ends a test's hang: the test ends it.
+    static func patientConfiguration() -> HostConfiguration {
+        var configuration = Self.configuration()
+        configuration.terminateLimit = TestLimit.event
+        return configuration
+    }
+
+    /// Connects `a` in Mail with a worker stuck in `applicationWillTerminate`, and terminates
+    /// it: its process takes no more scenes, and ends only when killed. Returns the
+    /// terminate's task once `a` is in that callback.
+    static func terminateIntoAHang(_ host: SceneHost, _ a: SceneHandle) async throws -> Task<Void, Never> {
+        try await a.connect(
+            worker: [TestWorker.hostctl, "worker", "--hang-in", "applicationWillTerminate"],
+            launch: Self.mail
+        )
+        let termination = Task { _ = try? await a.terminate() }
+        _ = try await host.trace.firstEvent("\(a.identifier) in applicationWillTerminate") {
+            $0.scene == a.identifier && $0.name == CallbackName.applicationWillTerminate.rawValue
+        }
+        return termination
+    }
+
+    /// Waits until `count` scenes wait for Mail's process. Nothing is recorded while a scene
+    /// waits (the trace says what happened to a process, and none did yet): the registry is
+    /// looked at.
+    static func waitUntilWaiting(_ host: SceneHost, count: Int) async throws {
+        try await within(TestLimit.event, "\(count) scenes waiting for Mail's process") {
+            while host.context.apps.waitingCount("Mail") < count { try await Task.sleep(for: .milliseconds(2)) }
+        }
+    }
+
+    /// A in Mail terminating into a hang, and B launching into Mail, waiting for A's process
+    /// to end: A's pid, its terminate's task and B's connect's.
+    static func bWaitsForTheEndOfA(
+        _ host: SceneHost
+    ) async throws -> (ending: Int32, termination: Task<Void, Never>, launch: Task<Void, any Error>) {
+        let a = try host.scene("A")
+        let b = try host.scene("B")
+        let termination = try await Self.terminateIntoAHang(host, a)
+        let ending = try #require(await a.status().pid)
+        let launch = Task { try await b.connect(launch: Self.mail) }
+        try await Self.waitUntilWaiting(host, count: 1)
+        return (ending, termination, launch)
+    }
+
     /// A window that launches while its app's process ends (its last window terminating it,
     /// the app stuck in `applicationWillTerminate`) does not join that process: it waits for
     /// its death and starts the app's next process.
     @Test func aWindowLaunchedWhileTheAppTerminatesStartsTheAppsNextProcess() async throws {
-        var configuration = Self.configuration()
-        configuration.terminateLimit = .milliseconds(300)
-        try await withSceneHost(configuration: configuration) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(
-                worker: [TestWorker.hostctl, "worker", "--hang-in", "applicationWillTerminate"],
-                launch: Self.mail
-            )
-            let ending = try #require(await a.status().pid)
-            let mark = host.lastSeq
-            let termination = Task { try? await a.terminate() }
-            _ = try await host.trace.firstEvent(fromSeq: mark + 1, "A in applicationWillTerminate") {
-                $0.scene == "A" && $0.name == CallbackName.applicationWillTerminate.rawValue
-            }
-            try await b.connect(launch: Self.mail)
+        try await withSceneHost(configuration: Self.patientConfiguration()) { host in
+            let (ending, termination, launch) = try await Self.bWaitsForTheEndOfA(host)
+            try await host.scene("A").kill()
             await termination.value
-            let status = await b.status()
+            try await launch.value
+            let status = try await host.scene("B").status()
             #expect(status.pid != ending && status.activation == .foregroundActive)
             let aExit = try #require(host.trace.history.first { $0.scene == "A" && $0.processEvent == .exited })
-            let bStart = try #require(
-                host.trace.history.first { $0.seq > mark && $0.scene == "B" && $0.kind == .process }
-            )
-            #expect(aExit.reason == .terminateTimeout)
+            let bStart = try #require(host.trace.history.first { $0.scene == "B" && $0.kind == .process })
             #expect(bStart.processEvent == .spawned && bStart.seq > aExit.seq)
             #expect(host.verifyTrace() == nil)
         }
     }
 
-    /// The host quits while a window waits for its app's ending process: the quit ends, the
-    /// window's launch fails or ends with the host, and no worker outlives it.
-    @Test func aQuitWhileAWindowWaitsForTheAppsEndLeavesNoWorker() async throws {
-        var configuration = Self.configuration()
-        configuration.terminateLimit = .milliseconds(300)
-        let host = try SceneHost(configuration: configuration)
-        let a = try host.scene("A")
-        let b = try host.scene("B")
-        try await a.connect(
-            worker: [TestWorker.hostctl, "worker", "--hang-in", "applicationWillTerminate"],
-            launch: Self.mail
-        )
-        let termination = Task { try? await a.terminate() }
-        _ = try await host.trace.firstEvent("A in applicationWillTerminate") {
-            $0.scene == "A" && $0.name == CallbackName.applicationWillTerminate.rawValue
-        }
-        let launch = Task { try? await b.connect(launch: Self.mail) }
-        // B waits for the process (nothing of B is recorded until it ends); the quit overtakes.
-        await host.quit()
+    /// The host quits while a window waits for its app's ending process: the window's launch
+    /// fails at once with the quit, and it starts no process.
+    @Test func aQuitWhileAWindowWaitsForTheAppsEndStartsNoProcess() async throws {
+        let host = try SceneHost(configuration: Self.patientConfiguration())
+        let (ending, termination, launch) = try await Self.bWaitsForTheEndOfA(host)
+        let quit = Task { await host.quit() }
+        await #expect(throws: HostError.shuttingDown) { try await launch.value }
+        // What the quit waits for: A's hung process (the test's own, killed from outside).
+        Glibc.kill(ending, SIGKILL)
+        await quit.value
         await termination.value
-        await launch.value
+        #expect(!host.trace.history.contains { $0.scene == "B" && $0.processEvent != nil })
         #expect(host.livingWorkerPids().isEmpty)
-        #expect(host.verifyTrace() == nil)
+    }
+
+    /// A window killed while it waits for its app's ending process fails at once, and starts
+    /// or joins no process (its SIGKILL would end the others): the other window waiting
+    /// starts the app's next process and runs on.
+    @Test func aWindowKilledWhileItWaitsForTheAppsEndLeavesTheNextProcessAlone() async throws {
+        try await withSceneHost(configuration: Self.patientConfiguration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            let c = try host.scene("C")
+            let termination = try await Self.terminateIntoAHang(host, a)
+            let launchB = Task { try await b.connect(launch: Self.mail) }
+            let launchC = Task { try await c.connect(launch: Self.mail) }
+            try await Self.waitUntilWaiting(host, count: 2)
+            try await b.kill()
+            await #expect(throws: HostError.self) { try await launchB.value }
+            #expect(host.context.apps.waitingCount("Mail") == 1)
+            try await a.kill()
+            await termination.value
+            try await launchC.value
+            let status = await c.status()
+            let pid = try #require(status.pid)
+            #expect(status.activation == .foregroundActive && Glibc.kill(pid, 0) == 0)
+            #expect(await b.status().pid == nil)
+            #expect(!host.trace.history.contains { $0.scene == "B" && $0.processEvent != nil })
+            #expect(host.verifyTrace() == nil)
+        }
     }
 
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.

@@ -52,6 +52,19 @@ import Testing
         live.exit(.exited(status: 0))
         #expect(live.succeeded(terminate))
         #expect(live.machine.status.lastExit?.reason == .terminated)
+
+        // A suspended window is ended as a terminate ends one: SIGKILLed, silently (§4).
+        var suspended = SceneMachineHarness()
+        suspended.connect()
+        suspended.request(.background)
+        suspended.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground])
+        suspended.advance(by: .milliseconds(50))
+        #expect(suspended.machine.status.process == .suspended)
+        let quiet = suspended.request(.windowTerminate)
+        #expect(suspended.signals == [SIGKILLNumber])
+        suspended.exit(.signaled(signal: SIGKILLNumber))
+        #expect(suspended.succeeded(quiet))
+        #expect(suspended.recorded { $0.processEvent == .exited }.map(\.silent) == [true])
     }
 
     @Test func queuedRequestsRunInArrivalOrderOneAtATime() {

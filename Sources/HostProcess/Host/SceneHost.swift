@@ -20,7 +20,7 @@ public final class SceneHost: Sendable {
     public let trace: TraceRecorder
     /// The scene sessions.
     public let sessions: SessionStore
-    private let context: HostContext
+    let context: HostContext
     private let scenes = Locked<[String: SceneController]>([:])
     /// Names handed to new windows apps asked for (never handed out twice).
     package let reservedWindowNames = Locked<Set<String>>([])

@@ -25,8 +25,8 @@ package final class AppProcess: Sendable {
         /// Why the process was signalled to die, and by which scene.
         var kill: (scene: String, reason: TerminationReason, onPurpose: Bool)?
         var isAlive = true
-        /// Signalled to die, told to terminate as its last scene, or its stdin closed: it
-        /// takes no more scenes (one launching meanwhile waits for its death, then starts the
+        /// SIGKILLed, told to terminate as its last scene (or its last scenes each), or its
+        /// stdin closed: it takes no more scenes (one launching meanwhile waits for its death, then starts the
         /// app's next process).
         var isEnding = false
         /// Stopped for the suspension of every scene in it.
@@ -80,8 +80,8 @@ package final class AppProcess: Sendable {
     /// Whether a launching scene may join the process: alive, and not on its way out.
     package var takesScenes: Bool { state.withLock { $0.isAlive && !$0.isEnding } }
 
-    /// The process is on its way out (its last scene is terminating it, or its stdin closed):
-    /// no scene joins it any more.
+    /// The process is on its way out (SIGKILLed, its last scene is terminating it, or its
+    /// stdin closed): no scene joins it any more.
     package func noteEnding() {
         state.withLock { $0.isEnding = true }
     }
@@ -120,7 +120,6 @@ package final class AppProcess: Sendable {
     package func noteKill(by scene: String, reason: TerminationReason, onPurpose: Bool) {
         state.withLock { state in
             if state.kill == nil { state.kill = (scene, reason, onPurpose) }
-            state.isEnding = true
         }
     }
 
@@ -229,6 +228,30 @@ package final class AppProcesses: Sendable {
             case .running?, nil:
                 entries[app] = .spawning(waiting: [])
                 return .spawn
+            }
+        }
+    }
+
+    /// How many scenes wait for `app`'s process to start or to end.
+    package func waitingCount(_ app: String) -> Int {
+        entries.withLock { entries in
+            switch entries[app] {
+            case .spawning(let waiting)?, .ending(_, let waiting)?: waiting.count
+            case .running?, nil: 0
+            }
+        }
+    }
+
+    /// `scene` no longer waits for the app's process (its launch was given up).
+    package func leave(_ app: String, _ scene: SceneController) {
+        entries.withLock { entries in
+            switch entries[app] {
+            case .spawning(let waiting)?:
+                entries[app] = .spawning(waiting: waiting.filter { $0 !== scene })
+            case .ending(let process, let waiting)?:
+                entries[app] = .ending(process, waiting: waiting.filter { $0 !== scene })
+            case .running?, nil:
+                break
             }
         }
     }

@@ -31,6 +31,10 @@ extension SceneController {
     }
 
     private func feedAttached(_ process: AppProcess) -> [SceneMachine.Action] {
+        // It began to end while this scene waited for it to start: wait for the app's next one.
+        if process.isAlive, !process.takesScenes, let argv = argvWaitingForApp.take() {
+            return launch(argv: argv, app: process.app).map(feed) ?? []
+        }
         argvWaitingForApp = nil
         guard process.isAlive else {
             return machine.spawnFailed(
@@ -48,7 +52,10 @@ extension SceneController {
     func appProcessSpawnFailed(_ app: String, _ error: HostError) {
         for waiting in context.apps.spawnFailed(app) where waiting !== self {
             EventLoop.shared.execute {
-                waiting.onLoop { $0.apply($0.machine.spawnFailed(error)) }
+                waiting.onLoop { waiting in
+                    waiting.argvWaitingForApp = nil
+                    waiting.apply(waiting.machine.spawnFailed(error))
+                }
             }
         }
     }
@@ -63,6 +70,15 @@ extension SceneController {
         process.add(self)
         appProcess = process
         connection = process.connection
+    }
+
+    /// Whether each of `scenes` told the worker to terminate: the last of them ends the process.
+    func allTerminate(_ scenes: [SceneController]) -> Bool {
+        scenes.allSatisfy { other in
+            var terminates = false
+            other.onLoop { terminates = $0.machine.terminatesItsWorker }
+            return terminates
+        }
     }
 
     /// Whether every other scene of the app may be suspended now, with the process.

@@ -53,7 +53,17 @@ extension SceneController {
     /// starts over, and joins, waits for or starts the app's next process. Nothing happens
     /// when the scene no longer waits (its launch failed or was given up meanwhile).
     func launchAgain() {
-        guard let argv = argvWaitingForApp.take(), machine.awaitsWorker else { return }
-        if let event = launch(argv: argv, app: machine.appName) { apply(feed(event)) }
+        guard let argv = argvWaitingForApp.take(), machine.awaitsWorker, let app = machine.appName else { return }
+        if let event = launch(argv: argv, app: app) { apply(feed(event)) }
+    }
+
+    /// Fails the launch waiting for its app's process, given up meanwhile (a kill or a
+    /// terminate asked, or the host quitting): it leaves the wait and starts or joins no
+    /// process, where its pending SIGKILL would end the app's other scenes too.
+    func abandonAppWait() {
+        argvWaitingForApp = nil
+        guard let app = machine.appName else { return }
+        context.apps.leave(app, self)
+        apply(machine.abandonLaunch())
     }
 }

@@ -350,11 +350,15 @@ package actor SceneController {
             perform(action, followUps: &followUps)
         }
         machine.recycle(actions)
-        guard let first = followUps.first else { return }
-        apply(feed(first))
-        for followUp in followUps.rest {
-            apply(feed(followUp))
+        if let first = followUps.first {
+            apply(feed(first))
+            for followUp in followUps.rest {
+                apply(feed(followUp))
+            }
         }
+        // A launch waiting for its app's process was given up (a kill, a terminate, the quit):
+        // it ends now, not when that process starts or ends.
+        if argvWaitingForApp != nil, machine.launchGivenUp { abandonAppWait() }
     }
 
     func feed(_ event: SceneMachine.Event) -> [SceneMachine.Action] {
@@ -415,6 +419,8 @@ package actor SceneController {
             connection?.signal(number)
             if let appProcess, let kill = machine.killReason {
                 appProcess.noteKill(by: id, reason: kill.reason, onPurpose: kill.onPurpose)
+                // Only a SIGKILL is sure to end it: a worker may survive any other signal.
+                if number == SIGKILLNumber { appProcess.noteEnding() }
             }
         case .signalProcessGroup(let number):
             // The worker too, through its pidfd: it may have left its group (as stops do).
@@ -474,6 +480,8 @@ package actor SceneController {
         case .leaveAppProcess(let endsProcess):
             let others = appProcess?.others(than: self) ?? []
             appProcess?.remove(self)
+            // Terminates of the app's scenes written at once: the last of them ends the process.
+            if let appProcess, !others.isEmpty, allTerminate(others) { appProcess.noteEnding() }
             if let appProcess, appProcess.members.isEmpty {
                 if endsProcess {
                     appProcess.noteEnding()

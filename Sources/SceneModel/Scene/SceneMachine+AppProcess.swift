@@ -28,6 +28,20 @@ extension SceneMachine {
     /// Whether a launch waits for its worker (a spawn, or the app's process to join).
     package var awaitsWorker: Bool { inFlight?.wait == .spawn && worker != nil && worker?.pid == nil }
 
+    /// Whether the launch under way was given up while it waited for its worker: a kill (a
+    /// terminate of a launching scene is one) waits for the spawn, or the host quits.
+    package var launchGivenUp: Bool { isQuitting || worker?.signalsAwaitingSpawn.isEmpty == false }
+
+    /// The launch waiting for its app's process was given up (`launchGivenUp`): it started no
+    /// process, and is undone as a launch whose worker was killed (or with the quit).
+    package mutating func abandonLaunch() -> [Action] {
+        var op = LifecycleOperation.connect.rawValue
+        if case .request(let asked, _)? = inFlight?.work { op = asked.name }
+        let error: HostError =
+            isQuitting ? .shuttingDown : .workerExited(scene: id, op: op, reason: worker?.killReason ?? .killed)
+        return spawnFailed(error)
+    }
+
     /// Whether the app's process may be stopped as far as this scene goes: it is suspended
     /// already, or it would be suspended now and nothing of it is in flight.
     package var canJoinSuspension: Bool {

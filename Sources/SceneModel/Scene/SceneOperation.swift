@@ -37,7 +37,9 @@ public enum SceneOperation: Sendable, Hashable {
     /// The terminate of an app process reaches another of its windows (the host sends it to
     /// the app's other scenes before the one asked, c13). Judged as a `terminate`; a window
     /// with no worker by its turn (killed meanwhile) has nothing to end and hears nothing: no
-    /// refusal, as a client asked none.
+    /// refusal, as a client asked none. One still launching leaves once launched (queued, not
+    /// killed: a SIGKILL would end the app's other windows too). The host's own; a client asks
+    /// `terminate`.
     case windowTerminate
     /// Present a controller over the stack (LIFECYCLE.md §3a).
     /// `modalInPresentation`: a swipe down only tells the delegate of the attempt (c28).
