@@ -357,22 +357,24 @@ import Testing
         #expect(host.livingWorkerPids().isEmpty)
     }
 
-    /// A window killed while it waits for its app's ending process fails at once, and starts
-    /// or joins no process (its SIGKILL would end the others): the other window waiting
-    /// starts the app's next process and runs on.
-    @Test func aWindowKilledWhileItWaitsForTheAppsEndLeavesTheNextProcessAlone() async throws {
+    /// A window killed (or terminated: it is still launching) while it waits for its app's
+    /// ending process fails at once, as a killed launch, and starts or joins no process (its
+    /// SIGKILL would end the others): the other window waiting starts the app's next process
+    /// and runs on.
+    @Test(arguments: [SceneOperation.kill(signal: SIGKILL), .terminate])
+    func aWindowEndedWhileItWaitsForTheAppsEndLeavesTheNextProcessAlone(_ end: SceneOperation) async throws {
         try await withSceneHost(configuration: Self.patientConfiguration()) { host in
-            let a = try host.scene("A")
+            let (_, termination, launchB) = try await Self.bWaitsForTheEndOfA(host)
             let b = try host.scene("B")
             let c = try host.scene("C")
-            let termination = try await Self.terminateIntoAHang(host, a)
-            let launchB = Task { try await b.connect(launch: Self.mail) }
             let launchC = Task { try await c.connect(launch: Self.mail) }
             try await Self.waitUntilWaiting(host, count: 2)
-            try await b.kill()
-            await #expect(throws: HostError.self) { try await launchB.value }
+            try await b.perform(end)
+            await #expect(throws: HostError.workerExited(scene: "B", op: "connect", reason: .killed)) {
+                try await launchB.value
+            }
             #expect(host.context.apps.waitingCount("Mail") == 1)
-            try await a.kill()
+            try await host.scene("A").kill()
             await termination.value
             try await launchC.value
             let status = await c.status()
@@ -381,6 +383,24 @@ import Testing
             #expect(await b.status().pid == nil)
             #expect(!host.trace.history.contains { $0.scene == "B" && $0.processEvent != nil })
             #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// A signal the app's process survives (SIGTERM, ignored) does not end it: a window that
+    /// launches afterwards joins it.
+    @Test func aProcessThatSurvivesASignalTakesTheNextWindow() async throws {
+        var configuration = Self.configuration()
+        configuration.terminateLimit = .milliseconds(200)
+        try await withSceneHost(configuration: configuration) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(worker: [TestWorker.hostctl, "worker", "--ignore-sigterm"], launch: Self.mail)
+            let pid = try #require(await a.status().pid)
+            try await a.kill(signal: SIGTERM)
+            try await within(TestLimit.event, "B joins the process that survived SIGTERM") {
+                try await b.connect(launch: Self.mail)
+            }
+            #expect(await b.status().pid == pid)
         }
     }
 

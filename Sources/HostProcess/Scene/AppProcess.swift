@@ -25,8 +25,7 @@ package final class AppProcess: Sendable {
         /// Why the process was signalled to die, and by which scene.
         var kill: (scene: String, reason: TerminationReason, onPurpose: Bool)?
         var isAlive = true
-        /// SIGKILLed, told to terminate as its last scene (or its last scenes each), or its
-        /// stdin closed: it takes no more scenes (one launching meanwhile waits for its death, then starts the
+        /// SIGKILLed, told to terminate by every scene in it, or its stdin closed: it takes no more scenes (one launching meanwhile waits for its death, then starts the
         /// app's next process).
         var isEnding = false
         /// Stopped for the suspension of every scene in it.
@@ -84,12 +83,6 @@ package final class AppProcess: Sendable {
     /// stdin closed): no scene joins it any more.
     package func noteEnding() {
         state.withLock { $0.isEnding = true }
-    }
-
-    /// Whether `scene` is the only scene in the process (a terminate of it ends the process;
-    /// with others in it, the worker answers that the scene left).
-    package func hasOnly(_ scene: SceneController) -> Bool {
-        state.withLock { $0.members.count == 1 && $0.members[0] === scene }
     }
 
     /// Whether the process is stopped (every scene in it suspended).

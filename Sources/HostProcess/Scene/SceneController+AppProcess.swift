@@ -31,19 +31,11 @@ extension SceneController {
     }
 
     private func feedAttached(_ process: AppProcess) -> [SceneMachine.Action] {
-        // It began to end while this scene waited for it to start: wait for the app's next one.
-        if process.isAlive, !process.takesScenes, let argv = argvWaitingForApp.take() {
-            return launch(argv: argv, app: process.app).map(feed) ?? []
-        }
-        argvWaitingForApp = nil
-        guard process.isAlive else {
-            return machine.spawnFailed(
-                .spawnFailed(
-                    scene: id,
-                    message: "the process of app \(process.app) ended while the scene waited to join it"
-                )
-            )
-        }
+        // A wait given up meanwhile (`abandonAppWait`) has nothing left to join.
+        guard machine.awaitsWorker, let argv = argvWaitingForApp.take() else { return [] }
+        // It ended, or began to, while this scene waited for it to start: the launch starts
+        // over, and waits for or starts the app's next process.
+        guard process.takesScenes else { return launch(argv: argv, app: process.app).map(feed) ?? [] }
         joinAppProcess(process)
         return machine.attachCompleted(pid: process.pid)
     }

@@ -35,7 +35,7 @@ package actor SceneController {
     /// The argv of a launch under way, for the prewarmed workers to catch up once it ends.
     private var launchingArgv: [String]?
     /// The argv of a launch waiting for its app's process to start or to end (`launchAgain`).
-    var argvWaitingForApp: [String]?
+    @exclusivity(unchecked) var argvWaitingForApp: [String]?
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
         EventLoop.shared.asUnownedSerialExecutor()
@@ -413,8 +413,11 @@ package actor SceneController {
             case .closed: followUps.append(.stdinClosed)
             case .refused(let message): followUps.append(.writeFailed(message))
             }
-            // The app's last scene told it to terminate: no scene joins the process any more.
-            if let appProcess, machine.terminatesItsWorker, appProcess.hasOnly(self) { appProcess.noteEnding() }
+            // Every scene in the app's process told it to terminate (this one last): the worker
+            // ends with the last of them, and no scene joins the process any more.
+            if let appProcess, machine.terminatesItsWorker, allTerminate(appProcess.others(than: self)) {
+                appProcess.noteEnding()
+            }
         case .signal(let number):
             connection?.signal(number)
             if let appProcess, let kill = machine.killReason {
@@ -480,8 +483,6 @@ package actor SceneController {
         case .leaveAppProcess(let endsProcess):
             let others = appProcess?.others(than: self) ?? []
             appProcess?.remove(self)
-            // Terminates of the app's scenes written at once: the last of them ends the process.
-            if let appProcess, !others.isEmpty, allTerminate(others) { appProcess.noteEnding() }
             if let appProcess, appProcess.members.isEmpty {
                 if endsProcess {
                     appProcess.noteEnding()

@@ -360,6 +360,7 @@ package struct SceneMachine: Sendable {
         worker = nil
         // A kill asked for while the spawn was on its way has nothing left to kill.
         resumeKillWaiters()
+        cancel(.killGrace)
         cancel(.quitDeadline)
         guard let flight = inFlight, flight.wait == .spawn else {
             lifecycle.processExited()
