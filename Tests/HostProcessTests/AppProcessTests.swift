@@ -404,6 +404,28 @@ import Testing
         }
     }
 
+    /// A terminate of a suspended app (every window suspended with its process) ends it as
+    /// a terminate ends a suspended app (§4: SIGKILLed, silently), every window with it, and
+    /// the terminate asked succeeds.
+    @Test func aTerminateOfASuspendedAppEndsEveryWindow() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let a = try host.scene("A")
+            let b = try host.scene("B")
+            try await a.connect(launch: Self.mail)
+            try await b.connect(launch: Self.mail)
+            try await a.background()
+            try await b.background()
+            try await a.waitFor(process: .suspended, timeout: TestLimit.event)
+            try await b.waitFor(process: .suspended, timeout: TestLimit.event)
+            let mark = host.lastSeq
+            try await a.terminate()
+            let exits = host.trace.history.filter { $0.seq > mark && $0.processEvent == .exited }
+            #expect(Set(exits.compactMap(\.scene)) == ["A", "B"])
+            #expect(!host.trace.history.contains { $0.seq > mark && $0.kind == .error })
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0

@@ -115,14 +115,18 @@ extension SceneController {
 extension SceneController {
     /// A `memoryWarning` or `terminate` of a scene in an app process is the app's: a memory
     /// warning reaches the app delegate once, then every window of the app (c14); a terminate
-    /// lets the app's other scenes leave first, so that the app's last scene ends the process
-    /// with one `applicationWillTerminate` (c13).
+    /// lets the app's other running scenes leave first, so that the app's last scene ends the
+    /// process with one `applicationWillTerminate` (c13), or SIGKILLs a suspended app whole.
     nonisolated func performInApp(_ op: SceneOperation) async throws {
         let siblings = await appSiblings()
         guard !siblings.isEmpty else { return try await performAlone(op) }
         switch op {
         case .terminate:
-            for sibling in siblings where await sibling.status.process.isAlive {
+            // Windows still running leave first (c13). A suspended app's windows are suspended
+            // with its process: the scene asked SIGKILLs it (§4), and they end with it.
+            for sibling in siblings {
+                let process = await sibling.status.process
+                guard process.isAlive, process != .suspended else { continue }
                 try? await sibling.performAlone(.windowTerminate)
             }
             try await performAlone(.terminate)
