@@ -114,10 +114,7 @@ import Testing
     /// c14: one `applicationDidReceiveMemoryWarning`, then every loaded controller of every window.
     @Test func aMemoryWarningReachesTheAppOnceThenEveryWindow() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
+            let (a, b) = try await Self.twoMailWindows(on: host)
             try await b.push("Detail")
             let mark = host.lastSeq
             try await a.memoryWarning()
@@ -139,10 +136,7 @@ import Testing
     /// nor `configurationForConnecting`.
     @Test func aDisconnectedWindowReconnectsInTheRunningProcess() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
+            let (a, b) = try await Self.twoMailWindows(on: host)
             try await b.push("Detail")
             try await b.background()
             let pid = try #require(await a.status().pid)
@@ -170,12 +164,18 @@ import Testing
     }
 
     /// Mail's windows A in front and B in the background, B still running (five of its
-    /// suspend delays came and went: the stop waits for A).
-    static func mailWithWindowBWaiting(on host: SceneHost) async throws -> (SceneHandle, SceneHandle) {
+    /// Windows A and B of Mail, connected (B in A's process).
+    static func twoMailWindows(on host: SceneHost) async throws -> (SceneHandle, SceneHandle) {
         let a = try host.scene("A")
         let b = try host.scene("B")
         try await a.connect(launch: mail)
         try await b.connect(launch: mail)
+        return (a, b)
+    }
+
+    /// suspend delays came and went: the stop waits for A).
+    static func mailWithWindowBWaiting(on host: SceneHost) async throws -> (SceneHandle, SceneHandle) {
+        let (a, b) = try await twoMailWindows(on: host)
         try await b.background()
         await #expect(throws: HostError.self) {
             try await b.waitFor(process: .suspended, timeout: .milliseconds(100))
@@ -215,10 +215,7 @@ import Testing
     /// A kill of the app's process ends every window of it, each with the kill's reason.
     @Test func aKillEndsEveryWindowOfTheApp() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
+            let (a, b) = try await Self.twoMailWindows(on: host)
             try await a.kill()
             try await b.waitFor(process: .terminated, timeout: TestLimit.event)
             let exits = host.trace.history.filter { $0.processEvent == .exited }
@@ -410,10 +407,7 @@ import Testing
     /// the terminate asked succeeds.
     @Test func aTerminateOfASuspendedAppEndsEveryWindow() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
-            let a = try host.scene("A")
-            let b = try host.scene("B")
-            try await a.connect(launch: Self.mail)
-            try await b.connect(launch: Self.mail)
+            let (a, b) = try await Self.twoMailWindows(on: host)
             try await a.background()
             try await b.background()
             try await a.waitFor(process: .suspended, timeout: TestLimit.event)
