@@ -480,6 +480,14 @@ extension LifecycleAtom {
         Self.requirementTable[rawValue]
     }
 
+    /// Whether one of the atom's requirements reads the view hierarchy
+    /// (`LifecycleRequirement.readsViewHierarchy`).
+    public var readsViewHierarchy: Bool {
+        Self.readsViewHierarchyTable[rawValue]
+    }
+
+    private static let readsViewHierarchyTable = requirementTable.map { $0.contains(where: \.readsViewHierarchy) }
+
     // Built once: the trace checker asks for them on every atom's first event. An array,
     // not a dictionary: every worker builds it on its first request, and a dictionary keyed
     // by the atom costs a new process a scan of the binary's protocol conformances (about

@@ -52,6 +52,20 @@ public enum LifecycleRequirement: Sendable, Hashable {
     /// No worker alive: never started, or dead.
     public static let noLiveWorker = process([.none, .terminated])
 
+    /// Whether the requirement reads the view hierarchy: the stack, what is presented, the
+    /// tabs or the frontmost controller's children. A worker judges the others on its own
+    /// state, without walking its window.
+    public var readsViewHierarchy: Bool {
+        switch self {
+        case .controllerAboveRoot, .nothingPresented, .presented, .tabBar, .tabIndex, .noChildNamed, .childNamed,
+            .roomForChild, .roomForPresentation:
+            true
+        case .notDiscarded, .activation, .process, .noBackgroundTask, .backgroundTask, .unexpiredBackgroundTask,
+            .sessionOrWorker, .appeared, .lifecycle, .noLiveAppBasedWorker, .liveWorkerUnlessAppBased:
+            false
+        }
+    }
+
     /// Whether `snapshot` meets the requirement.
     public func isMet(by snapshot: SceneSnapshot) -> Bool {
         switch self {

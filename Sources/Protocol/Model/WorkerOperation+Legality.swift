@@ -44,6 +44,17 @@ extension WorkerOperation {
         }
     }
 
+    /// Whether judging the operation reads the view hierarchy: one of its first atoms'
+    /// requirements does (`LifecycleAtom.readsViewHierarchy`), or its parameters are checked
+    /// against the window (a size, a tab, a child, a swipe). The lifecycle transitions read
+    /// only the scene's state.
+    public var readsViewHierarchy: Bool {
+        switch self {
+        case .resize, .selectTab, .addChild, .removeChild, .swipeDismiss: true
+        default: firstAtoms.contains(where: \.readsViewHierarchy)
+        }
+    }
+
     /// Why the worker must refuse the operation in `snapshot` (the worker's own view of its
     /// scene), or nil when one of its first atoms may start. The refusal names the first
     /// atom's first unmet requirement (the activation states of all of them, when that is

@@ -2,11 +2,15 @@
 /// (one per `waitFor`, any number) in a dictionary. The step watchdog is armed and cancelled
 /// on every transition, by the machine and by its shell: a slot spares it a hash each time.
 package struct TimerTable<Value> {
-    private var slots: [Value?] = Array(repeating: nil, count: SceneMachine.Timer.fixed.count)
-    private var waiters: [SceneMachine.CallerID: Value] = [:]
+    // Inlinable, so that the shell's accesses are specialized for its value: unspecialized,
+    // each access looked up `Optional<Value>`'s metadata in the runtime's cache (four times a
+    // transition, about 7 % of the host's own work per round trip).
+    @usableFromInline var slots: [Value?] = Array(repeating: nil, count: SceneMachine.Timer.fixed.count)
+    @usableFromInline var waiters: [SceneMachine.CallerID: Value] = [:]
 
     package init() {}
 
+    @inlinable
     package subscript(timer: SceneMachine.Timer) -> Value? {
         get {
             switch timer.slot {
@@ -23,6 +27,7 @@ package struct TimerTable<Value> {
     }
 
     /// Removes and returns `timer`'s value.
+    @inlinable
     package mutating func removeValue(forKey timer: SceneMachine.Timer) -> Value? {
         defer { self[timer] = nil }
         return self[timer]
@@ -54,6 +59,7 @@ extension SceneMachine.Timer {
         .quitDeadline,
     ]
 
+    @inlinable
     package var slot: Slot {
         switch self {
         case .step: .fixed(0)

@@ -240,6 +240,21 @@ final class WorkerSession {
             case nil: .none
             case let task?: task.expired ? .expired : .running
             }
+        // A lifecycle transition (the common request) is judged on the session's own state:
+        // its requirements read no view, and walking the window costs a slow retain and
+        // release of each object on the way (every one has a side table for its weak
+        // references). A refusal is worked out below, on the full snapshot, with its message.
+        if !operation.readsViewHierarchy {
+            let snapshot = SceneSnapshot(
+                activation: state,
+                process: .running,
+                backgroundTask: backgroundTask,
+                hasAppeared: hasAppeared,
+                sessionExists: true,
+                lifecycle: lifecycle
+            )
+            if operation.refusal(in: snapshot) == nil { return nil }
+        }
         // Every request is checked: one look at the window and one walk of what is presented
         // serve every field.
         let window = scene?.window
