@@ -48,10 +48,11 @@ import Testing
     /// something presented (at the depth limit too), tabs, the frontmost controller's children.
     static func hierarchies(of state: SceneSnapshot) -> [SceneSnapshot] {
         var variants: [SceneSnapshot] = []
+        let presentations: [(PresentationStyle?, Int)] = [
+            (nil, 0), (.pageSheet, 1), (.fullScreen, SceneSnapshot.maximumPresentationDepth),
+        ]
         for stackDepth in [0, 1, 2] {
-            for (presentation, depth) in [(nil, 0), (.pageSheet, 1), (.fullScreen, SceneSnapshot.maximumPresentationDepth)]
-                as [(PresentationStyle?, Int)]
-            {
+            for (presentation, depth) in presentations {
                 for (tabCount, selectedTab) in [(0, 0), (3, 1)] {
                     for children in [[], ["Child"], (0..<SceneSnapshot.maximumChildren).map { "C\($0)" }] {
                         var variant = state
