@@ -52,4 +52,25 @@ import Testing
         #expect(application.connectedScenes.count == 1)
         #expect(process.exitStatus == nil)
     }
+
+    /// A scene that left the process lets go of its session; a stack the app still holds
+    /// then reaches no session (its link died with the session, `SessionLink`).
+    @Test func aStackKeptAfterItsSceneLeftReachesNoSession() throws {
+        let primary = WorkerSession(app: .recording, pid: 4242)
+        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
+        _ = primary.takeOutput()
+        let process = WorkerAppProcess(primary: primary)
+        _ = Self.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
+        _ = Self.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
+        weak let leaving = process.session("B")
+        let kept = try #require(leaving?.scene?.window.navigationStack)
+        #expect(kept.changeHandler === leaving)
+        _ = Self.send(process, scene: "B", id: 2, .enterBackground)
+        #expect(Self.send(process, scene: "B", id: 3, .disconnect).last == "detached")
+        process.drain(into: OutputWriter(fileDescriptor: -1))
+        #expect(leaving == nil, "the session of a scene that left lives on")
+        #expect(kept.changeHandler == nil)
+        // The app's change reaches no session (a dangling one would crash here).
+        kept.pushViewController(UIViewController(), animated: false)
+    }
 }

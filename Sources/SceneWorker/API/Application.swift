@@ -237,7 +237,12 @@ public final class Application {
     var sink: CallbackSink?
     /// The session whose scene this application runs: it checks and reports the app's own
     /// background tasks. nil for an application without a session (nothing is connected).
-    weak var changeHandler: WorkerSession?
+    var changeHandler: WorkerSession? {
+        get { changeLink?.session }
+        set { changeLink = newValue?.link }
+    }
+    /// The link to `changeHandler` (a session is reached through its `SessionLink`).
+    private weak var changeLink: SessionLink?
     /// Set while the runtime carries out the host's `beginBackgroundTask` request: the task
     /// the scene delegate begins then is the host's, not an app-initiated change.
     var beginsHostTask = false

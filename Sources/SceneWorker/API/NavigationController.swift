@@ -24,7 +24,12 @@ open class NavigationController: ContainerViewController {
 
     /// The session of the scene that shows this stack: it checks, runs and reports the
     /// app's changes. nil for a stack no scene shows (the changes then apply directly).
-    weak var changeHandler: WorkerSession?
+    var changeHandler: WorkerSession? {
+        get { changeLink?.session }
+        set { changeLink = newValue?.link }
+    }
+    /// The link to `changeHandler` (a session is reached through its `SessionLink`).
+    private weak var changeLink: SessionLink?
     /// Whether the stack has appeared (the scene's first appearance ran).
     var isOnScreen = false
     /// The size the visible controller lays out at.

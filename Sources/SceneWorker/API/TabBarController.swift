@@ -29,7 +29,12 @@ open class TabBarController: ContainerViewController {
 
     /// The session of the scene that shows this tab bar: it checks, runs and reports the
     /// app's selections. nil for a tab bar no scene shows (selections then apply directly).
-    weak var changeHandler: WorkerSession?
+    var changeHandler: WorkerSession? {
+        get { changeLink?.session }
+        set { changeLink = newValue?.link }
+    }
+    /// The link to `changeHandler` (a session is reached through its `SessionLink`).
+    private weak var changeLink: SessionLink?
 
     private var selected = 0
 

@@ -18,6 +18,9 @@ final class WorkerSession {
         case exiting(Int32)
     }
 
+    /// What the window's objects and the application hold to reach this session (first, so
+    /// that it is released first: see `SessionLink`).
+    private(set) lazy var link = SessionLink(self)
     let app: WorkerApp
     let pid: Int32
     let sink = CallbackSink()
@@ -57,8 +60,10 @@ final class WorkerSession {
     var backgroundTimers = BackgroundTimerWatch()
 
     /// The app process this session's scene shares with the app's other scenes (a tagged
-    /// session, `SceneTag`); nil: the process's one session.
-    @exclusivity(unchecked) weak var appProcess: WorkerAppProcess?
+    /// session, `SceneTag`); nil: the process's one session. Not weak: the process's run loop
+    /// keeps it for good once made, and a weak reference would give it a side table (every
+    /// retain of it, twice per frame, the runtime's slow path).
+    @exclusivity(unchecked) unowned(unsafe) var appProcess: WorkerAppProcess?
     /// The scene left the app's process, which runs on: the session is done.
     @exclusivity(unchecked) var hasDetached = false
 
