@@ -43,8 +43,14 @@ extension SceneController {
 
     func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
         let deadline = LoopInstant.now() + delay
-        // One access to `timers` on the common path (each is a runtime exclusivity check).
-        guard case .needsLoopTimer(let replacing) = Self.rearm(&timers[token.timer], token, deadline) else { return }
+        // A copy out and back, not `&timers[…]`: the table's in-place accessor is not
+        // specialized across the module boundary (a metadata lookup per access), its getter
+        // and setter are.
+        var armed = timers[token.timer]
+        guard case .needsLoopTimer(let replacing) = Self.rearm(&armed, token, deadline) else {
+            timers[token.timer] = armed
+            return
+        }
         if let replacing { EventLoop.shared.cancelTimer(replacing) }
         timers[token.timer] = ArmedTimer(
             token: token,
@@ -75,7 +81,12 @@ extension SceneController {
     }
 
     func cancelTimer(_ token: SceneMachine.TimerToken) {
-        if let loopID = Self.disarm(&timers[token.timer], token) { EventLoop.shared.cancelTimer(loopID) }
+        // A copy out and back, as in `armTimer`.
+        var armed = timers[token.timer]
+        guard armed != nil else { return }
+        let loopID = Self.disarm(&armed, token)
+        timers[token.timer] = armed
+        if let loopID { EventLoop.shared.cancelTimer(loopID) }
     }
 
     /// Disarms `armed` if `token` armed it, in one access. A waiter's timer is dropped, and its
