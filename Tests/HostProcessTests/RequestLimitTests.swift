@@ -213,4 +213,22 @@ import Testing
             #expect(host.trace.history.first { $0.notification == "n0" }?.value == .int(0))
         }
     }
+
+    /// A client cannot send the host's own fan-outs to an app's other windows: they hide a
+    /// refusal (a window with no worker hears nothing), which a client's request must not.
+    @Test(arguments: [SceneOperation.windowTerminate, .windowMemoryWarning])
+    func theHostsOwnWindowFanOutsAreRefusedToClients(_ op: SceneOperation) async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            do {
+                try await scene.perform(op)
+                Issue.record("\(op) was not refused")
+            } catch HostError.refused(_, let name, let reason) {
+                #expect(name == op.name)
+                #expect(reason.contains("ask \(op.name) of any of the app's windows"), "\(reason)")
+            }
+            #expect(await scene.status().process == ProcessState.none, "a refused request started a worker")
+            #expect(!host.trace.history.contains { $0.scene == "A" }, "a refused request was recorded")
+        }
+    }
 }

@@ -105,8 +105,69 @@ import Testing
         for operation in transitions {
             #expect(!operation.readsViewHierarchy, "\(operation.name)")
         }
-        for operation in [WorkerOperation.pop, .push(viewController: "A"), .resize(width: 1, height: 1)] {
+        for operation in [WorkerOperation.pop, .push(viewController: "A")] {
             #expect(operation.readsViewHierarchy, "\(operation.name)")
+        }
+    }
+
+    /// The worker checks these operations' parameters against its window (a size, a tab, a
+    /// child, a swipe) after their atoms' requirements: they always take the full snapshot,
+    /// even where their atoms read no view (`addChild`'s needs only the foreground).
+    @Test func theOperationsWithParametersCheckedAgainstTheWindowReadIt() {
+        let checked: [WorkerOperation] = [
+            .resize(width: 1, height: 1), .selectTab(index: 0), .addChild(viewController: "C"),
+            .removeChild(viewController: "C"), .swipeDismiss(completes: true),
+        ]
+        for operation in checked {
+            #expect(operation.readsViewHierarchy, "\(operation.name)")
+        }
+    }
+
+    /// `operations` has every case: a new one fails to compile in `caseNumber` until it is
+    /// numbered, then fails here until it has a sample.
+    @Test func theSamplesCoverEveryOperation() {
+        let numbers = Set(Self.operations.map(Self.caseNumber))
+        #expect(numbers == Set(0..<Self.caseCount))
+    }
+
+    static let caseCount = 34
+
+    static func caseNumber(_ operation: WorkerOperation) -> Int {
+        switch operation {
+        case .connect: 0
+        case .activate: 1
+        case .deactivate: 2
+        case .enterBackground: 3
+        case .enterForeground: 4
+        case .stateRestoration: 5
+        case .disconnect: 6
+        case .terminate: 7
+        case .push: 8
+        case .pop: 9
+        case .resize: 10
+        case .memoryWarning: 11
+        case .windowMemoryWarning: 12
+        case .notify: 13
+        case .beginBackgroundTask: 14
+        case .endBackgroundTask: 15
+        case .expireBackgroundTask: 16
+        case .present: 17
+        case .popToRoot: 18
+        case .dismiss: 19
+        case .swipeDismiss: 20
+        case .swipeBack: 21
+        case .tap: 22
+        case .openURL: 23
+        case .continueUserActivity: 24
+        case .quickAction: 25
+        case .openNotification: 26
+        case .remoteNotification: 27
+        case .didDiscardSceneSessions: 28
+        case .selectTab: 29
+        case .addChild: 30
+        case .removeChild: 31
+        case .user: 32
+        case .inspect: 33
         }
     }
 }

@@ -17,8 +17,18 @@ public struct SceneHandle: Sendable {
     /// The session's persistent identifier.
     public var identifier: String { controller.id }
 
-    /// Runs any operation.
+    /// Runs any operation but the host's own fan-outs to an app's other windows
+    /// (`windowTerminate`, `windowMemoryWarning`), which are refused: those hear nothing when
+    /// their window has no worker, so a client's own request must not take that form.
     public func perform(_ op: SceneOperation) async throws {
+        if op == .windowTerminate || op == .windowMemoryWarning {
+            throw HostError.refused(
+                scene: identifier,
+                op: op.name,
+                reason:
+                    "a window's share of its app's \(op.name) is the host's own: ask \(op.name) of any of the app's windows, and the others hear of it"
+            )
+        }
         try RequestLimits.check(op, scene: identifier, frameLimit: frameLimit)
         try await controller.perform(op)
     }

@@ -6,14 +6,15 @@
 /// app process's own work per request, where each frame looks its scene's session up). The
 /// link takes the side table instead, and nothing retains it on a request's path.
 ///
-/// The link dies with the session: declared first of the session's stored properties, it is
-/// destroyed before the rest (the scene, its window and controllers, whose `deinit`s may be
-/// app code), so a weak reference to it is nil by the time its `session` would dangle.
-@MainActor
-final class SessionLink {
-    unowned(unsafe) let session: WorkerSession
+/// The session severs the link in its `deinit`: whatever order Swift then destroys the
+/// session's stored properties in, an app's `deinit` that runs meanwhile (a controller
+/// released with the session's scene) and reaches for the session finds none.
+///
+/// `@unchecked Sendable`: touched on the main thread only. The session's `deinit`, which is
+/// not isolated, runs there too, as every owner of a session is main-actor code.
+final class SessionLink: @unchecked Sendable {
+    /// The session, nil once it is gone.
+    unowned(unsafe) var session: WorkerSession?
 
-    init(_ session: WorkerSession) {
-        self.session = session
-    }
+    init() {}
 }

@@ -18,9 +18,8 @@ final class WorkerSession {
         case exiting(Int32)
     }
 
-    /// What the window's objects and the application hold to reach this session (first, so
-    /// that it is released first: see `SessionLink`).
-    private(set) lazy var link = SessionLink(self)
+    /// What the window's objects and the application hold to reach this session.
+    let link = SessionLink()
     let app: WorkerApp
     let pid: Int32
     let sink = CallbackSink()
@@ -73,7 +72,13 @@ final class WorkerSession {
         sink.notificationPoster = app.lifecycleNotificationPoster
         application = Application(sink: sink)
         application.makeShared()
+        link.session = self
         application.changeHandler = self
+    }
+
+    deinit {
+        // First: see `SessionLink`.
+        link.session = nil
     }
 
     /// A session for one more scene of the app in this process: it shares `primary`'s
@@ -86,6 +91,7 @@ final class WorkerSession {
         lifecycle = primary.lifecycle
         self.appProcess = appProcess
         sink.notificationPoster = app.lifecycleNotificationPoster
+        link.session = self
     }
 
     /// The application reports to this session while its scene's request runs.
