@@ -434,4 +434,37 @@ import Testing
         }
         #expect(Glibc.kill(pid, 0) != 0)
     }
+
+    /// Two clients terminate both windows of an app at once: the app terminates once (one
+    /// `applicationWillTerminate`, one exit), and both requests succeed, though each window's
+    /// own turn finds it ended by the other's terminate (it used to be refused, "the scene has
+    /// no worker"). Several rounds: the fan-outs interleave either way.
+    @Test func twoWindowsTerminatedAtOnceEndTheAppOnceAndBothSucceed() async throws {
+        for _ in 0..<5 {
+            try await withSceneHost(configuration: Self.configuration()) { host in
+                let (a, b) = try await Self.twoMailWindows(on: host)
+                async let endA: Void = a.terminate()
+                async let endB: Void = b.terminate()
+                try await endA
+                try await endB
+                #expect(await a.status().process == .terminated)
+                #expect(await b.status().process == .terminated)
+                #expect(Self.count(host, "applicationWillTerminate") == 1)
+                #expect(host.trace.history.filter { $0.processEvent == .exited }.count == 1)
+                #expect(!host.trace.history.contains { $0.kind == .error }, "a refusal was recorded")
+                #expect(host.verifyTrace() == nil)
+            }
+        }
+    }
+
+    /// A terminate of a window whose app was terminated before it was asked is refused, as a
+    /// terminate of any window with no worker.
+    @Test func aTerminateOfAWindowTheAppsEndAlreadyClosedIsRefused() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let (a, b) = try await Self.twoMailWindows(on: host)
+            try await a.terminate()
+            await #expect(throws: HostError.self) { try await b.terminate() }
+            #expect(host.trace.history.last { $0.scene == "B" }?.kind == .error)
+        }
+    }
 }

@@ -90,10 +90,10 @@ struct SceneMachineHarness {
 
     /// Sends `op`; returns the caller id whose outcome lands in `outcomes`.
     @discardableResult
-    mutating func request(_ op: SceneOperation) -> SceneMachine.CallerID {
+    mutating func request(_ op: SceneOperation, askedAfterTerminations: Int? = nil) -> SceneMachine.CallerID {
         let caller = nextCaller
         nextCaller += 1
-        feed { $0.request(op, caller: caller) }
+        feed { $0.request(op, caller: caller, askedAfterTerminations: askedAfterTerminations) }
         return caller
     }
 

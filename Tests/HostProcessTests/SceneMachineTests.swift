@@ -30,6 +30,42 @@ import Testing
     /// The host's terminate of an app's other window (`windowTerminate`) finds it with no
     /// worker (killed meanwhile): nothing to end and no refusal, as no client asked one. A
     /// client's terminate there is refused; a window with a worker is terminated as by a client.
+    /// A client's terminate of a window of an app process is judged knowing when it was asked
+    /// (`askedAfterTerminations`): another window's terminate (the host's `windowTerminate`)
+    /// that began since and ended the window carried it out, and nothing is refused; one asked
+    /// after that end, or a window ended otherwise (killed), is refused for want of a worker.
+    @Test func aTerminateThatAnotherWindowsTerminateOvertookSucceedsWithoutARefusal() {
+        func windowInTheBackground() -> SceneMachineHarness {
+            var harness = SceneMachineHarness()
+            _ = harness.request(.connect(background: true))
+            harness.ready()
+            harness.reply(callbacks: [
+                .willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneDidEnterBackground,
+            ])
+            return harness
+        }
+        var overtaken = windowInTheBackground()
+        let asked = overtaken.machine.terminationsBegun
+        let fanOut = overtaken.request(.windowTerminate)
+        overtaken.reply(callbacks: [.sceneDidDisconnect, .applicationWillTerminate])
+        overtaken.exit(.exited(status: 0))
+        #expect(overtaken.succeeded(fanOut))
+        let client = overtaken.request(.terminate, askedAfterTerminations: asked)
+        #expect(overtaken.succeeded(client))
+        #expect(!overtaken.recorded.contains { $0.kind == .error })
+        // Asked once the window had ended: refused, as any terminate of a window with no worker.
+        let late = overtaken.request(.terminate, askedAfterTerminations: overtaken.machine.terminationsBegun)
+        #expect(!overtaken.succeeded(late))
+        #expect(overtaken.recorded.filter { $0.kind == .error }.map(\.op) == ["terminate"])
+
+        var killed = windowInTheBackground()
+        let askedBeforeTheKill = killed.machine.terminationsBegun
+        _ = killed.request(.kill(signal: 9))
+        killed.exit(.signaled(signal: 9))
+        let afterKill = killed.request(.terminate, askedAfterTerminations: askedBeforeTheKill)
+        #expect(!killed.succeeded(afterKill))
+    }
+
     @Test func aWindowsTerminateOfASceneWithNoWorkerIsNoRefusal() {
         var harness = SceneMachineHarness()
         let window = harness.request(.windowTerminate)

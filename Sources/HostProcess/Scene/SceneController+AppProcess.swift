@@ -122,6 +122,7 @@ extension SceneController {
         guard !siblings.isEmpty else { return try await performAlone(op) }
         switch op {
         case .terminate:
+            let terminationsBefore = await terminationsBegun
             // Windows still running leave first (c13). A suspended app's windows are suspended
             // with its process: the scene asked SIGKILLs it (§4), and they end with it.
             for sibling in siblings {
@@ -129,7 +130,9 @@ extension SceneController {
                 guard process.isAlive, process != .suspended else { continue }
                 try? await sibling.performAlone(.windowTerminate)
             }
-            try await performAlone(.terminate)
+            // Judged at its turn knowing when it was asked: another window's terminate asked at
+            // the same time may have ended this window meanwhile (SceneMachine.request).
+            try await performAlone(.terminate, askedAfterTerminations: terminationsBefore)
         default:
             try await performAlone(op)
             for sibling in siblings {
@@ -140,6 +143,9 @@ extension SceneController {
             }
         }
     }
+
+    /// How many terminates began to end this scene's worker (`SceneMachine.terminationsBegun`).
+    private var terminationsBegun: Int { machine.terminationsBegun }
 
     /// The other scenes in this scene's app process, none when it has a process of its own.
     private func appSiblings() -> [SceneController] {

@@ -96,30 +96,38 @@ package actor SceneController {
 
     /// `perform` on this scene alone, whatever its app's other scenes (a `memoryWarning` or
     /// `terminate` of a scene in an app process reaches them too, see `performInApp`).
-    package nonisolated func performAlone(_ op: SceneOperation) async throws {
-        guard EventLoop.shared.inEventLoop else { return try await performIsolated(op) }
+    /// `askedAfterTerminations`: see `SceneMachine.request`.
+    package nonisolated func performAlone(_ op: SceneOperation, askedAfterTerminations: Int? = nil) async throws {
+        guard EventLoop.shared.inEventLoop else {
+            return try await performIsolated(op, askedAfterTerminations: askedAfterTerminations)
+        }
         try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
-            self.onLoop { $0.begin(op, continuation) }
+            self.onLoop { $0.begin(op, continuation, askedAfterTerminations: askedAfterTerminations) }
         }
     }
 
-    private func performIsolated(_ op: SceneOperation, delivering box: DeliveredValue? = nil) async throws {
+    private func performIsolated(
+        _ op: SceneOperation,
+        delivering box: DeliveredValue? = nil,
+        askedAfterTerminations: Int? = nil
+    ) async throws {
         try await withUnsafeThrowingContinuationFromAnyThread { continuation in
-            begin(op, continuation, delivering: box)
+            begin(op, continuation, delivering: box, askedAfterTerminations: askedAfterTerminations)
         }
     }
 
     private func begin(
         _ op: SceneOperation,
         _ continuation: UnsafeContinuation<Void, any Error>,
-        delivering box: DeliveredValue? = nil
+        delivering box: DeliveredValue? = nil,
+        askedAfterTerminations: Int? = nil
     ) {
         if context.flags.isQuitting.load(ordering: .relaxed), !machine.isQuitting {
             apply(machine.beginQuit(deadline: context.configuration.terminateLimit))
         }
         let caller = register(continuation)
         if let box { deliveries[caller] = box }
-        apply(machine.request(op, caller: caller))
+        apply(machine.request(op, caller: caller, askedAfterTerminations: askedAfterTerminations))
     }
 
     /// Runs `op` and returns the value its reply carried (`inspect`'s visible tree).

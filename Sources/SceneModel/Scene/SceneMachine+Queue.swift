@@ -99,11 +99,16 @@ extension SceneMachine {
     mutating func begin(_ work: Work) {
         switch work {
         case .request(let op, let caller):
+            let askedAfter = appTerminatesAskedAfter.isEmpty ? nil : appTerminatesAskedAfter.removeValue(forKey: caller)
             switch lifecycle.request(op) {
             case .refuse where op == .windowMemoryWarning || op == .windowTerminate:
                 // The host's own fan-out of an app's memory warning or terminate: a window that
                 // is no longer running by its turn (suspended, gone) does not hear of it, as on
                 // iOS. No refusal.
+                output.append(.resume(caller, .success(())))
+            case .refuse where askedAfter.map({ terminationsBegun > $0 && !lifecycle.hasLiveWorker }) ?? false:
+                // Another window's terminate, asked at the same time, ended this one first: the
+                // app terminated, as this client asked (`request`). No refusal.
                 output.append(.resume(caller, .success(())))
             case .refuse(let reason):
                 refuse(op.name, reason: reason, caller: caller, viewController: op.child)
@@ -113,6 +118,7 @@ extension SceneMachine {
                 case .terminate, .windowTerminate:
                     worker?.endsOnPurpose = true
                     lifecycle.userEndedTheApp()
+                    terminationsBegun += 1
                 default: break
                 }
                 // Under way, a window's terminate is a terminate (what `fail` and the steps check).

@@ -55,6 +55,12 @@ package struct SceneMachine: Sendable {
     /// The background task's clock runs: its expiration (or, after it, the kill) is armed.
     package var backgroundTaskClockRuns = false
     package private(set) var isQuitting = false
+    /// How many terminates (a client's, or the host's fan-out of another window's) began to
+    /// end this scene's worker (see `request`'s `askedAfterTerminations`).
+    package internal(set) var terminationsBegun = 0
+    /// The queued terminates of `request`'s `askedAfterTerminations`, by caller, each until it
+    /// begins (every queued request does, so this holds at most the queue's).
+    var appTerminatesAskedAfter: [CallerID: Int] = [:]
     package private(set) var isClosed = false
     package var output: [Action] = []
     /// Empty storage for the next `output` (see `recycle`).
@@ -155,7 +161,17 @@ package struct SceneMachine: Sendable {
 
     /// A caller asks for `op`. `kill` acts at once, ahead of anything in flight or queued
     /// (the transition in flight then fails with the death); everything else is queued.
-    package mutating func request(_ op: SceneOperation, caller: CallerID) -> [Action] {
+    ///
+    /// `askedAfterTerminations`: a client's terminate of a window of an app process, asked
+    /// when `terminationsBegun` was this count. Another window's terminate asked at the same
+    /// time may end this window before its turn (its fan-out reaches it first); the app then
+    /// terminated, as asked, and the request succeeds instead of being refused for want of a
+    /// worker (LIFECYCLE.md §4a).
+    package mutating func request(
+        _ op: SceneOperation,
+        caller: CallerID,
+        askedAfterTerminations: Int? = nil
+    ) -> [Action] {
         if isClosed {
             output.append(.resume(caller, .failure(.shuttingDown)))
         } else if case .kill(let signal) = op {
@@ -163,6 +179,7 @@ package struct SceneMachine: Sendable {
         } else if case .terminate = op, lifecycle.process == .launching, worker != nil {
             terminateLaunching(caller: caller)
         } else {
+            if let askedAfterTerminations { appTerminatesAskedAfter[caller] = askedAfterTerminations }
             enqueue(.request(op, caller))
         }
         return finishEvent()
