@@ -27,13 +27,11 @@ import Testing
         #expect(states == [.foregroundInactive, .foregroundActive])
     }
 
-    /// The host's terminate of an app's other window (`windowTerminate`) finds it with no
-    /// worker (killed meanwhile): nothing to end and no refusal, as no client asked one. A
-    /// client's terminate there is refused; a window with a worker is terminated as by a client.
-    /// A client's terminate of a window of an app process is judged knowing when it was asked
-    /// (`askedAfterTerminations`): another window's terminate (the host's `windowTerminate`)
-    /// that began since and ended the window carried it out, and nothing is refused; one asked
-    /// after that end, or a window ended otherwise (killed), is refused for want of a worker.
+    /// A client's terminate is judged knowing when it was asked (`askedAfterTerminations`):
+    /// another window's terminate (the host's `windowTerminate`) that ended the window since,
+    /// without a failure, carried it out, and nothing is refused. Refused for want of a worker,
+    /// as before: one asked after that end, one whose window another client's terminate ended,
+    /// and one whose window was killed from outside.
     @Test func aTerminateThatAnotherWindowsTerminateOvertookSucceedsWithoutARefusal() {
         func windowInTheBackground() -> SceneMachineHarness {
             var harness = SceneMachineHarness()
@@ -45,7 +43,7 @@ import Testing
             return harness
         }
         var overtaken = windowInTheBackground()
-        let asked = overtaken.machine.terminationsBegun
+        let asked = overtaken.machine.windowTerminationsCompleted
         let fanOut = overtaken.request(.windowTerminate)
         overtaken.reply(callbacks: [.sceneDidDisconnect, .applicationWillTerminate])
         overtaken.exit(.exited(status: 0))
@@ -53,19 +51,43 @@ import Testing
         let client = overtaken.request(.terminate, askedAfterTerminations: asked)
         #expect(overtaken.succeeded(client))
         #expect(!overtaken.recorded.contains { $0.kind == .error })
-        // Asked once the window had ended: refused, as any terminate of a window with no worker.
-        let late = overtaken.request(.terminate, askedAfterTerminations: overtaken.machine.terminationsBegun)
+        let late = overtaken.request(.terminate, askedAfterTerminations: overtaken.machine.windowTerminationsCompleted)
         #expect(!overtaken.succeeded(late))
         #expect(overtaken.recorded.filter { $0.kind == .error }.map(\.op) == ["terminate"])
 
+        // Another client's terminate of the same window: a duplicate, refused.
+        var duplicate = windowInTheBackground()
+        let askedTwice = duplicate.machine.windowTerminationsCompleted
+        let first = duplicate.request(.terminate)
+        let second = duplicate.request(.terminate, askedAfterTerminations: askedTwice)
+        duplicate.reply(callbacks: [.sceneDidDisconnect, .applicationWillTerminate])
+        duplicate.exit(.exited(status: 0))
+        #expect(duplicate.succeeded(first))
+        #expect(!duplicate.succeeded(second))
+
+        // The host's terminate of it timed out (the app hung in `applicationWillTerminate`), and
+        // the host killed it: the window ended as that terminate's, and the client's outcome
+        // is that terminate's.
+        var hung = windowInTheBackground()
+        let askedBeforeTheHang = hung.machine.windowTerminationsCompleted
+        let timedOut = hung.request(.windowTerminate)
+        let afterTimeout = hung.request(.terminate, askedAfterTerminations: askedBeforeTheHang)
+        hung.advance(by: .seconds(6))
+        hung.exit(.signaled(signal: 9))
+        #expect(hung.outcomes[timedOut] != nil)
+        #expect(hung.succeeded(afterTimeout) == hung.succeeded(timedOut))
+
+        // Killed from outside, with no terminate of it: refused.
         var killed = windowInTheBackground()
-        let askedBeforeTheKill = killed.machine.terminationsBegun
-        _ = killed.request(.kill(signal: 9))
+        let askedBeforeTheKill = killed.machine.windowTerminationsCompleted
         killed.exit(.signaled(signal: 9))
         let afterKill = killed.request(.terminate, askedAfterTerminations: askedBeforeTheKill)
         #expect(!killed.succeeded(afterKill))
     }
 
+    /// The host's terminate of an app's other window (`windowTerminate`) finds it with no
+    /// worker (killed meanwhile): nothing to end and no refusal, as no client asked one. A
+    /// client's terminate there is refused; a window with a worker is terminated as by a client.
     @Test func aWindowsTerminateOfASceneWithNoWorkerIsNoRefusal() {
         var harness = SceneMachineHarness()
         let window = harness.request(.windowTerminate)

@@ -118,11 +118,13 @@ extension SceneController {
     /// lets the app's other running scenes leave first, so that the app's last scene ends the
     /// process with one `applicationWillTerminate` (c13), or SIGKILLs a suspended app whole.
     nonisolated func performInApp(_ op: SceneOperation) async throws {
+        // Read as the client asks: another window's terminate may end this window before its
+        // turn, even one that has left the app's process already (SceneMachine.request).
+        let terminationsBefore = op == .terminate ? await windowTerminationsCompleted : nil
         let siblings = await appSiblings()
-        guard !siblings.isEmpty else { return try await performAlone(op) }
+        guard !siblings.isEmpty else { return try await performAlone(op, askedAfterTerminations: terminationsBefore) }
         switch op {
         case .terminate:
-            let terminationsBefore = await terminationsBegun
             // Windows still running leave first (c13). A suspended app's windows are suspended
             // with its process: the scene asked SIGKILLs it (§4), and they end with it.
             for sibling in siblings {
@@ -144,8 +146,8 @@ extension SceneController {
         }
     }
 
-    /// How many terminates began to end this scene's worker (`SceneMachine.terminationsBegun`).
-    private var terminationsBegun: Int { machine.terminationsBegun }
+    /// `SceneMachine.windowTerminationsCompleted`.
+    private var windowTerminationsCompleted: Int { machine.windowTerminationsCompleted }
 
     /// The other scenes in this scene's app process, none when it has a process of its own.
     private func appSiblings() -> [SceneController] {

@@ -106,6 +106,9 @@ extension SceneMachine {
         package var sawAppChange = false
         /// What the caller gets besides success: the visible tree an `inspect` replied with.
         package var result: JSONValue?
+        /// The host's `windowTerminate` (under way it is a `terminate`): counted in
+        /// `windowTerminationsCompleted` once it ends without a failure.
+        package var isWindowTerminate = false
 
         package var caller: CallerID? {
             if case .request(_, let caller) = work { return caller }

@@ -106,7 +106,9 @@ extension SceneMachine {
                 // is no longer running by its turn (suspended, gone) does not hear of it, as on
                 // iOS. No refusal.
                 output.append(.resume(caller, .success(())))
-            case .refuse where askedAfter.map({ terminationsBegun > $0 && !lifecycle.hasLiveWorker }) ?? false:
+            case .refuse
+            where askedAfter.map({ windowTerminationsCompleted > $0 }) ?? false && !lifecycle.hasLiveWorker
+                && !lifecycle.isDiscarded:
                 // Another window's terminate, asked at the same time, ended this one first: the
                 // app terminated, as this client asked (`request`). No refusal.
                 output.append(.resume(caller, .success(())))
@@ -118,12 +120,12 @@ extension SceneMachine {
                 case .terminate, .windowTerminate:
                     worker?.endsOnPurpose = true
                     lifecycle.userEndedTheApp()
-                    terminationsBegun += 1
                 default: break
                 }
                 // Under way, a window's terminate is a terminate (what `fail` and the steps check).
                 let work: Work = op == .windowTerminate ? .request(.terminate, caller) : work
                 inFlight = InFlight(work: work, steps: Steps(steps))
+                if op == .windowTerminate { inFlight!.isWindowTerminate = true }
             }
         case .restart(let background, let root):
             guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !isQuitting else { return }
@@ -166,6 +168,7 @@ extension SceneMachine {
         guard let flight = inFlight.take() else { return }
         if case .expireBackgroundTask = flight.work { armBackgroundTaskDeadline() }
         let failure = flight.failure ?? flight.storeFailure
+        if flight.isWindowTerminate, failure == nil { windowTerminationsCompleted += 1 }
         if let caller = flight.caller {
             if failure == nil, let result = flight.result { output.append(.deliver(caller, result)) }
             output.append(.resume(caller, failure.map { .failure($0) } ?? .success(())))

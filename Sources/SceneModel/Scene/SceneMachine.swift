@@ -55,9 +55,10 @@ package struct SceneMachine: Sendable {
     /// The background task's clock runs: its expiration (or, after it, the kill) is armed.
     package var backgroundTaskClockRuns = false
     package private(set) var isQuitting = false
-    /// How many terminates (a client's, or the host's fan-out of another window's) began to
-    /// end this scene's worker (see `request`'s `askedAfterTerminations`).
-    package internal(set) var terminationsBegun = 0
+    /// How many of the host's window terminates (`windowTerminate`, its fan-out of another
+    /// window's terminate) ended this scene's worker, each without a failure (see `request`'s
+    /// `askedAfterTerminations`).
+    package internal(set) var windowTerminationsCompleted = 0
     /// The queued terminates of `request`'s `askedAfterTerminations`, by caller, each until it
     /// begins (every queued request does, so this holds at most the queue's).
     var appTerminatesAskedAfter: [CallerID: Int] = [:]
@@ -162,11 +163,12 @@ package struct SceneMachine: Sendable {
     /// A caller asks for `op`. `kill` acts at once, ahead of anything in flight or queued
     /// (the transition in flight then fails with the death); everything else is queued.
     ///
-    /// `askedAfterTerminations`: a client's terminate of a window of an app process, asked
-    /// when `terminationsBegun` was this count. Another window's terminate asked at the same
-    /// time may end this window before its turn (its fan-out reaches it first); the app then
-    /// terminated, as asked, and the request succeeds instead of being refused for want of a
-    /// worker (LIFECYCLE.md §4a).
+    /// `askedAfterTerminations`: a client's terminate, asked when `windowTerminationsCompleted`
+    /// was this count. Another window's terminate asked at the same time may end this window
+    /// (its fan-out reaches it first) before its turn; the app then terminated, as asked, and
+    /// the request succeeds instead of being refused for want of a worker (LIFECYCLE.md §4a).
+    /// A window ended otherwise (killed, a terminate that failed, another client's terminate
+    /// of it), or before the ask, refuses it as before.
     package mutating func request(
         _ op: SceneOperation,
         caller: CallerID,
