@@ -35,11 +35,7 @@ import Testing
     @Test func aTerminateThatAnotherWindowsTerminateOvertookSucceedsWithoutARefusal() {
         func windowInTheBackground() -> SceneMachineHarness {
             var harness = SceneMachineHarness()
-            _ = harness.request(.connect(background: true))
-            harness.ready()
-            harness.reply(callbacks: [
-                .willFinishLaunching, .didFinishLaunching, .willConnectTo, .sceneDidEnterBackground,
-            ])
+            harness.connect(background: true)
             return harness
         }
         var overtaken = windowInTheBackground()

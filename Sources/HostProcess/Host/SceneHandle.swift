@@ -21,13 +21,16 @@ public struct SceneHandle: Sendable {
     /// (`windowTerminate`, `windowMemoryWarning`), which are refused: those hear nothing when
     /// their window has no worker, so a client's own request must not take that form.
     public func perform(_ op: SceneOperation) async throws {
-        if op == .windowTerminate || op == .windowMemoryWarning {
+        // A pattern, not `==`: every request passes here.
+        switch op {
+        case .windowTerminate, .windowMemoryWarning:
             throw HostError.refused(
                 scene: identifier,
                 op: op.name,
                 reason:
                     "a window's share of its app's \(op.name) is the host's own: ask \(op.name) of any of the app's windows, and the others hear of it"
             )
+        default: break
         }
         try RequestLimits.check(op, scene: identifier, frameLimit: frameLimit)
         try await controller.perform(op)

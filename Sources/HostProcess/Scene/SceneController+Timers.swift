@@ -89,7 +89,7 @@ extension SceneController {
         if let loopID { EventLoop.shared.cancelTimer(loopID) }
     }
 
-    /// Disarms `armed` if `token` armed it, in one access. A waiter's timer is dropped, and its
+    /// Disarms `armed` if `token` armed it. A waiter's timer is dropped, and its
     /// loop timer returned for cancelling: one per wait, never armed again, they would pile up
     /// until their timeouts. Any other is kept for its next arming (see `armTimer`).
     static func disarm(_ armed: inout ArmedTimer?, _ token: SceneMachine.TimerToken) -> EventLoopTimerID? {

@@ -123,9 +123,10 @@ extension SceneMachine {
                 default: break
                 }
                 // Under way, a window's terminate is a terminate (what `fail` and the steps check).
-                let work: Work = op == .windowTerminate ? .request(.terminate, caller) : work
-                inFlight = InFlight(work: work, steps: Steps(steps))
-                if op == .windowTerminate { inFlight!.isWindowTerminate = true }
+                // A pattern, not `==`: every request begins here.
+                let isWindowTerminate = if case .windowTerminate = op { true } else { false }
+                inFlight = InFlight(work: isWindowTerminate ? .request(.terminate, caller) : work, steps: Steps(steps))
+                inFlight!.isWindowTerminate = isWindowTerminate
             }
         case .restart(let background, let root):
             guard !lifecycle.hasLiveWorker, !lifecycle.isDiscarded, !isQuitting else { return }
