@@ -93,7 +93,12 @@ package enum BenchHost {
         count: Int,
         inApp: Bool = false
     ) async throws -> RoundTripCost {
-        let host = try SceneHost(configuration: configuration())
+        var configuration = configuration()
+        // Full before the warm-up ends (two events a transition, a few hundred bytes each), as
+        // a long-running host's is: with 4 MiB, the whole run grew the heap, a page fault
+        // every dozen events, which only a new host pays.
+        configuration.traceHistoryLimitBytes = 128 << 10
+        let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("T")
         try await scene.connect(launch: LaunchParameters(app: inApp ? "Bench" : nil))
         if inApp { try await host.scene("T2").connect(background: true, launch: LaunchParameters(app: "Bench")) }

@@ -8,6 +8,7 @@ import Testing
     @Test func everyFixedTimerHasASlotOfItsOwn() {
         let timers = SceneMachine.Timer.fixed
         #expect(Set(timers).count == timers.count)
+        #expect(timers.count == TimerSlot.fixedCount)
         for (index, timer) in timers.enumerated() {
             guard case .fixed(let slot) = timer.slot else {
                 Issue.record("\(timer) has no fixed slot")

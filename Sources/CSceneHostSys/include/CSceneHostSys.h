@@ -145,4 +145,8 @@ int csh_stdout_flush_error(void);
 /// `__tsan_release(address)` before it. Nothing in a build without it.
 void csh_tsan_acquire(const void *address);
 
+/// Whether this build runs under ThreadSanitizer: the callers of `csh_tsan_acquire` skip
+/// what they do only for it (finding the current task) in a build without it.
+extern const _Bool csh_tsan_enabled;
+
 #endif

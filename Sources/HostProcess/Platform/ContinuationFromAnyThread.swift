@@ -57,7 +57,10 @@ package func withUnsafeContinuationFromAnyThread<T>(
 }
 
 /// `withUnsafeThrowingContinuation`, for a continuation any thread may resume, even before
-/// the await.
+/// the await. Always inlined, as the standard library's is: called, it hopped back to the
+/// caller's executor once more after its own await had (a lookup of the task's preferred
+/// executor, under a lock, on every request).
+@inline(__always)
 package func withUnsafeThrowingContinuationFromAnyThread<T>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (UnsafeContinuation<T, any Error>) -> Void
@@ -76,6 +79,8 @@ package func withUnsafeThrowingContinuationFromAnyThread<T>(
 /// already: on the current task, the address `resume` released.
 @inline(__always)
 private func acquireResumption() {
+    // Finding the current task costs a retain and a release on every await: only for TSan.
+    guard csh_tsan_enabled else { return }
     withUnsafeCurrentTask { task in
         guard let task else { return }
         csh_tsan_acquire(unsafeBitCast(task, to: UnsafeRawPointer.self))

@@ -7,7 +7,7 @@ import SceneModel
 extension SceneController {
     /// What the app process's connection did, for this scene (called on the loop thread).
     nonisolated func appProcessEvent(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
-        onLoop { $0.workerEvent(event, from: sender) }
+        workerEventOnLoop(event, from: sender)
     }
 
     /// This scene started its app's process: the app's scenes that waited for it join it.
@@ -117,7 +117,7 @@ extension SceneController {
     /// warning reaches the app delegate once, then every window of the app (c14); a terminate
     /// lets the app's other running scenes leave first, so that the app's last scene ends the
     /// process with one `applicationWillTerminate` (c13), or SIGKILLs a suspended app whole.
-    nonisolated func performInApp(_ op: SceneOperation) async throws {
+    nonisolated(nonsending) func performInApp(_ op: SceneOperation) async throws {
         // Read as the client asks: another window's terminate may end this window before its
         // turn, even one that has left the app's process already (SceneMachine.request).
         let terminationsBefore = op == .terminate ? await windowTerminationsCompleted : nil

@@ -14,13 +14,14 @@ extension SceneController {
     func loopTimerFired(_ timer: SceneMachine.Timer, setFor loopDeadline: LoopInstant) {
         // A replaced loop timer was cancelled on this thread, so it cannot fire; the deadline
         // check is only a guard.
-        guard let armed = timers[timer], armed.loopDeadline == loopDeadline else { return }
+        let slot = timer.slot
+        guard let armed = timers[slot: slot], armed.loopDeadline == loopDeadline else { return }
         guard let token = armed.token else {
-            timers[timer] = nil
+            timers[slot: slot] = nil
             return
         }
         guard armed.deadline <= armed.loopDeadline else {
-            timers[timer] = ArmedTimer(
+            timers[slot: slot] = ArmedTimer(
                 token: token,
                 deadline: armed.deadline,
                 loopDeadline: armed.deadline,
@@ -28,7 +29,7 @@ extension SceneController {
             )
             return
         }
-        timers[timer] = nil
+        timers[slot: slot] = nil
         apply(machine.timerFired(token, now: .now))
     }
 
@@ -43,16 +44,15 @@ extension SceneController {
 
     func armTimer(_ token: SceneMachine.TimerToken, after delay: Duration) {
         let deadline = LoopInstant.now() + delay
-        // A copy out and back, not `&timers[…]`: the table's in-place accessor is not
-        // specialized across the module boundary (a metadata lookup per access), its getter
-        // and setter are.
-        var armed = timers[token.timer]
+        // Its slot found once, for the read and the write back.
+        let slot = token.timer.slot
+        var armed = timers[slot: slot]
         guard case .needsLoopTimer(let replacing) = Self.rearm(&armed, token, deadline) else {
-            timers[token.timer] = armed
+            timers[slot: slot] = armed
             return
         }
         if let replacing { EventLoop.shared.cancelTimer(replacing) }
-        timers[token.timer] = ArmedTimer(
+        timers[slot: slot] = ArmedTimer(
             token: token,
             deadline: deadline,
             loopDeadline: deadline,
@@ -81,11 +81,12 @@ extension SceneController {
     }
 
     func cancelTimer(_ token: SceneMachine.TimerToken) {
-        // A copy out and back, as in `armTimer`.
-        var armed = timers[token.timer]
+        // Its slot found once, as in `armTimer`.
+        let slot = token.timer.slot
+        var armed = timers[slot: slot]
         guard armed != nil else { return }
         let loopID = Self.disarm(&armed, token)
-        timers[token.timer] = armed
+        timers[slot: slot] = armed
         if let loopID { EventLoop.shared.cancelTimer(loopID) }
     }
 

@@ -69,6 +69,64 @@ package actor SceneController {
         package let run: (SceneController) -> Void
     }
 
+    // The loop's two calls on every transition, without a closure: `onLoop` wraps its
+    // closure's context in a heap box for the check that it did not escape (an allocation,
+    // a retain and two releases per call, three calls per transition). A static method's
+    // reference has no context, so its cast is two words copied, as `onLoop`'s is.
+
+    /// `workerEvent(event, from: sender)` on the loop thread, as `onLoop` would run it.
+    nonisolated func workerEventOnLoop(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
+        precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
+        unsafeBitCast(IsolatedEventBody(run: Self.workerEventIsolated), to: PlainEventBody.self).run(self, event, sender)
+    }
+
+    private static func workerEventIsolated(
+        _ controller: isolated SceneController,
+        _ event: WorkerConnection.Event,
+        _ sender: WorkerConnection
+    ) {
+        controller.workerEvent(event, from: sender)
+    }
+
+    private struct IsolatedEventBody {
+        package let run: (isolated SceneController, WorkerConnection.Event, WorkerConnection) -> Void
+    }
+
+    private struct PlainEventBody {
+        package let run: (SceneController, WorkerConnection.Event, WorkerConnection) -> Void
+    }
+
+    /// `begin(op, continuation, askedAfterTerminations:)` on the loop thread, as `onLoop`
+    /// would run it.
+    private nonisolated func beginOnLoop(
+        _ request: Request,
+        _ continuation: UnsafeContinuation<Void, any Error>
+    ) {
+        unsafeBitCast(IsolatedBeginBody(run: Self.beginIsolated), to: PlainBeginBody.self).run(self, request, continuation)
+    }
+
+    /// A request as `beginOnLoop` passes it: one argument, so the cast function type stays small.
+    private struct Request {
+        package let op: SceneOperation
+        package let askedAfterTerminations: Int?
+    }
+
+    private static func beginIsolated(
+        _ controller: isolated SceneController,
+        _ request: Request,
+        _ continuation: UnsafeContinuation<Void, any Error>
+    ) {
+        controller.begin(request.op, continuation, askedAfterTerminations: request.askedAfterTerminations)
+    }
+
+    private struct IsolatedBeginBody {
+        package let run: (isolated SceneController, Request, UnsafeContinuation<Void, any Error>) -> Void
+    }
+
+    private struct PlainBeginBody {
+        package let run: (SceneController, Request, UnsafeContinuation<Void, any Error>) -> Void
+    }
+
     package init(id: String, context: HostContext) {
         self.id = id
         self.context = context
@@ -87,7 +145,7 @@ package actor SceneController {
     /// the machine synchronously and waits in its own context: the reply then resumes it with
     /// one job on the loop, not two (the actor's, then the hop back to the caller's executor).
     /// Running synchronously on the loop thread is running on this actor's executor.
-    package nonisolated func perform(_ op: SceneOperation) async throws {
+    package nonisolated(nonsending) func perform(_ op: SceneOperation) async throws {
         switch op {
         case .memoryWarning, .terminate: return try await performInApp(op)
         default: try await performAlone(op)
@@ -97,12 +155,13 @@ package actor SceneController {
     /// `perform` on this scene alone, whatever its app's other scenes (a `memoryWarning` or
     /// `terminate` of a scene in an app process reaches them too, see `performInApp`).
     /// `askedAfterTerminations`: see `SceneMachine.request`.
-    package nonisolated func performAlone(_ op: SceneOperation, askedAfterTerminations: Int? = nil) async throws {
+    package nonisolated(nonsending) func performAlone(_ op: SceneOperation, askedAfterTerminations: Int? = nil) async throws {
         guard EventLoop.shared.inEventLoop else {
             return try await performIsolated(op, askedAfterTerminations: askedAfterTerminations)
         }
+        let request = Request(op: op, askedAfterTerminations: askedAfterTerminations)
         try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
-            self.onLoop { $0.begin(op, continuation, askedAfterTerminations: askedAfterTerminations) }
+            self.beginOnLoop(request, continuation)
         }
     }
 
@@ -131,7 +190,7 @@ package actor SceneController {
     }
 
     /// Runs `op` and returns the value its reply carried (`inspect`'s visible tree).
-    package nonisolated func performReturningValue(_ op: SceneOperation) async throws -> JSONValue {
+    package nonisolated(nonsending) func performReturningValue(_ op: SceneOperation) async throws -> JSONValue {
         let box = DeliveredValue()
         if EventLoop.shared.inEventLoop {
             try await withUnsafeThrowingContinuationFromAnyThread {
@@ -385,7 +444,7 @@ package actor SceneController {
                 startAppProcess(app, connection)
             } else {
                 connection.start { [self] sender, event in
-                    self.onLoop { $0.workerEvent(event, from: sender) }
+                    self.workerEventOnLoop(event, from: sender)
                 }
             }
             return actions

@@ -94,7 +94,7 @@ package final class WorkerConnection: Sendable {
 
     /// Writes `commands` as frames, all or nothing; in an app process, each request tagged
     /// with `scene` (the handshake is the process's).
-    package func write(_ commands: [HostCommand], scene: String? = nil) -> WriteOutcome {
+    package func write(_ commands: HostCommands, scene: String? = nil) -> WriteOutcome {
         let frames = scratch.withLock { buffer in
             buffer.removeAll(keepingCapacity: true)
             for command in commands {

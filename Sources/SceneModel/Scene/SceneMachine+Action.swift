@@ -45,7 +45,7 @@ extension SceneMachine {
         case spawn(argv: [String], app: String?)
         /// Write these frames to the worker's stdin, all or nothing; a closed pipe is reported
         /// as `pipeClosed(.stdin)`, a full backlog as `writeFailed`.
-        case write([HostCommand])
+        case write(HostCommands)
         /// Send a signal to the worker itself.
         case signal(Int32)
         /// Send a signal to the worker's process group.

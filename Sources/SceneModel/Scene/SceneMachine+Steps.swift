@@ -89,7 +89,7 @@ extension SceneMachine {
                 return
             }
             let requestID = worker!.register(operation.name)
-            output.append(.write([.request(id: requestID, operation)]))
+            output.append(.write(HostCommands(.request(id: requestID, operation))))
             arm(.step, after: configuration.transitionLimit)
             setWait(.reply(id: requestID, operation))
 
@@ -97,7 +97,7 @@ extension SceneMachine {
             guard worker?.pid != nil else { return }
             worker!.expectCleanExit(.disconnected)
             let requestID = worker!.register(WorkerOperation.disconnect.name)
-            output.append(.write([.request(id: requestID, .disconnect)]))
+            output.append(.write(HostCommands(.request(id: requestID, .disconnect))))
             arm(.step, after: configuration.transitionLimit)
             setWait(.exit(request: requestID, failsOnRefusal: true, onTimeout: .kill(.watchdog)))
 
@@ -105,7 +105,7 @@ extension SceneMachine {
             guard worker?.pid != nil else { return }
             worker!.expectCleanExit(.terminated)
             let requestID = worker!.register(WorkerOperation.terminate.name)
-            output.append(.write([.request(id: requestID, .terminate)]))
+            output.append(.write(HostCommands(.request(id: requestID, .terminate))))
             arm(.step, after: configuration.terminateLimit)
             setWait(.exit(request: requestID, failsOnRefusal: false, onTimeout: .kill(.terminateTimeout)))
 

@@ -358,7 +358,8 @@ package struct SceneMachine: Sendable {
             output.append(
                 .write(
                     handshake
-                        ? [.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request] : [request]
+                        ? HostCommands(.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request)
+                        : HostCommands(request)
                 )
             )
             arm(.step, after: configuration.launchLimit)

@@ -1,33 +1,42 @@
 /// A value per armed `SceneMachine.Timer`: the seven fixed timers in slots, the waiters'
 /// (one per `waitFor`, any number) in a dictionary. The step watchdog is armed and cancelled
 /// on every transition, by the machine and by its shell: a slot spares it a hash each time.
-package struct TimerTable<Value> {
-    // Inlinable, so that the shell's accesses are specialized for its value: unspecialized,
-    // each access looked up `Optional<Value>`'s metadata in the runtime's cache (four times a
-    // transition, about 7 % of the host's own work per round trip).
-    @usableFromInline var slots: [Value?] = Array(repeating: nil, count: SceneMachine.Timer.fixed.count)
-    @usableFromInline var waiters: [SceneMachine.CallerID: Value] = [:]
+///
+/// Public, with its accesses by slot inlinable, so that the shell's (another module's) are
+/// specialized for its value. `@inlinable package` serializes no body for another module
+/// with this toolchain: unspecialized, each of the shell's accesses looked up
+/// `Optional<Value>`'s metadata in the runtime's cache, four times per transition.
+public struct TimerTable<Value> {
+    @usableFromInline var slots: [Value?] = Array(repeating: nil, count: TimerSlot.fixedCount)
+    @usableFromInline var waiters: [Int: Value] = [:]
 
-    package init() {}
+    public init() {}
 
+    /// The value of the timer kept in `slot` (`SceneMachine.Timer.slot`).
     @inlinable
-    package subscript(timer: SceneMachine.Timer) -> Value? {
+    public subscript(slot slot: TimerSlot) -> Value? {
         get {
-            switch timer.slot {
+            switch slot {
             case .fixed(let index): slots[index]
             case .waiter(let caller): waiters[caller]
             }
         }
         set {
-            switch timer.slot {
+            switch slot {
             case .fixed(let index): slots[index] = newValue
             case .waiter(let caller): waiters[caller] = newValue
             }
         }
     }
+}
+
+extension TimerTable {
+    package subscript(timer: SceneMachine.Timer) -> Value? {
+        get { self[slot: timer.slot] }
+        set { self[slot: timer.slot] = newValue }
+    }
 
     /// Removes and returns `timer`'s value.
-    @inlinable
     package mutating func removeValue(forKey timer: SceneMachine.Timer) -> Value? {
         defer { self[timer] = nil }
         return self[timer]
@@ -46,21 +55,24 @@ package struct TimerTable<Value> {
 
 extension TimerTable: Sendable where Value: Sendable {}
 
-extension SceneMachine.Timer {
-    /// Where a `TimerTable` keeps this timer.
-    package enum Slot {
-        case fixed(Int)
-        case waiter(SceneMachine.CallerID)
-    }
+/// Where a `TimerTable` keeps a timer: a fixed timer's slot, or a waiter's (by its caller).
+public enum TimerSlot: Sendable, Equatable {
+    case fixed(Int)
+    case waiter(Int)
 
+    /// How many fixed slots there are: one per timer of `SceneMachine.Timer.fixed`.
+    public static let fixedCount = 7
+}
+
+extension SceneMachine.Timer {
     /// Every timer but the waiters', in slot order.
     package static let fixed: [Self] = [
         .step, .killGrace, .suspend, .backgroundTaskExpiration, .backgroundTaskDeadline, .pipeClosedGrace,
         .quitDeadline,
     ]
 
-    @inlinable
-    package var slot: Slot {
+    /// Where a `TimerTable` keeps this timer.
+    package var slot: TimerSlot {
         switch self {
         case .step: .fixed(0)
         case .killGrace: .fixed(1)
