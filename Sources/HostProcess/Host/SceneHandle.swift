@@ -59,7 +59,9 @@ public struct SceneHandle: Sendable {
     }
     public nonisolated(nonsending) func pop() async throws { try await perform(.pop) }
     /// Selects tab `index` (from 0) of a tab bar root (connected with `LaunchParameters.tabs`).
-    public nonisolated(nonsending) func selectTab(_ index: Int) async throws { try await perform(.selectTab(index: index)) }
+    public nonisolated(nonsending) func selectTab(_ index: Int) async throws {
+        try await perform(.selectTab(index: index))
+    }
     /// Presents `viewController` over the stack (`pageSheet` unless `style` says otherwise).
     /// `modalInPresentation`: the user cannot swipe it away (a swipe only tells the delegate).
     public nonisolated(nonsending) func present(
@@ -80,7 +82,9 @@ public struct SceneHandle: Sendable {
         try await perform(.swipeDismiss(completes: completes))
     }
     /// The user swipes back (interactive pop); `completes: false` cancels it.
-    public nonisolated(nonsending) func swipeBack(completes: Bool = true) async throws { try await perform(.swipeBack(completes: completes)) }
+    public nonisolated(nonsending) func swipeBack(completes: Bool = true) async throws {
+        try await perform(.swipeBack(completes: completes))
+    }
     /// The frontmost controller (the presented one, else the top of the stack) adds a child
     /// named `viewController`, which loads and appears (LIFECYCLE.md §3a).
     public nonisolated(nonsending) func addChild(_ viewController: String) async throws {
@@ -100,7 +104,9 @@ public struct SceneHandle: Sendable {
     }
     public nonisolated(nonsending) func beginBackgroundTask() async throws { try await perform(.beginBackgroundTask) }
     public nonisolated(nonsending) func endBackgroundTask() async throws { try await perform(.endBackgroundTask) }
-    public nonisolated(nonsending) func kill(signal: Int32 = 9) async throws { try await perform(.kill(signal: signal)) }
+    public nonisolated(nonsending) func kill(signal: Int32 = 9) async throws {
+        try await perform(.kill(signal: signal))
+    }
     public nonisolated(nonsending) func terminate() async throws { try await perform(.terminate) }
     /// Taps the frontmost controller: `touchesBegan`, `touchesEnded`. Refused
     /// (`HostError.refused`, nothing delivered) unless the scene is `foregroundActive`.
@@ -142,7 +148,10 @@ public struct SceneHandle: Sendable {
     /// foreground first, resumed if suspended); one with no live worker launches with the URL.
     public nonisolated(nonsending) func openURL(_ url: String) async throws { try await perform(.openURL(url: url)) }
     /// Hands the connected scene a user activity (`continueUserActivity`), in the foreground.
-    public nonisolated(nonsending) func continueUserActivity(_ activityType: String, userInfo: JSONValue? = nil) async throws {
+    public nonisolated(nonsending) func continueUserActivity(
+        _ activityType: String,
+        userInfo: JSONValue? = nil
+    ) async throws {
         try await perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
     }
     /// A home-screen quick action of `type`: a running scene gets `performActionFor`, one with
@@ -164,7 +173,9 @@ public struct SceneHandle: Sendable {
     }
 
     /// Sets this scene's restart policy (nil: never restart), overriding the host's.
-    public nonisolated(nonsending) func setRestartPolicy(_ policy: RestartPolicy?) async { await controller.setRestartPolicy(policy) }
+    public nonisolated(nonsending) func setRestartPolicy(_ policy: RestartPolicy?) async {
+        await controller.setRestartPolicy(policy)
+    }
 
     /// The scene's current status.
     public nonisolated(nonsending) func status() async -> SceneStatus { await controller.status }

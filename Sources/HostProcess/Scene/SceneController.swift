@@ -77,7 +77,11 @@ package actor SceneController {
     /// `workerEvent(event, from: sender)` on the loop thread, as `onLoop` would run it.
     nonisolated func workerEventOnLoop(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
         precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
-        unsafeBitCast(IsolatedEventBody(run: Self.workerEventIsolated), to: PlainEventBody.self).run(self, event, sender)
+        unsafeBitCast(IsolatedEventBody(run: Self.workerEventIsolated), to: PlainEventBody.self).run(
+            self,
+            event,
+            sender
+        )
     }
 
     private static func workerEventIsolated(
@@ -102,7 +106,11 @@ package actor SceneController {
         _ request: Request,
         _ continuation: UnsafeContinuation<Void, any Error>
     ) {
-        unsafeBitCast(IsolatedBeginBody(run: Self.beginIsolated), to: PlainBeginBody.self).run(self, request, continuation)
+        unsafeBitCast(IsolatedBeginBody(run: Self.beginIsolated), to: PlainBeginBody.self).run(
+            self,
+            request,
+            continuation
+        )
     }
 
     /// A request as `beginOnLoop` passes it: one argument, so the cast function type stays small.
@@ -155,7 +163,10 @@ package actor SceneController {
     /// `perform` on this scene alone, whatever its app's other scenes (a `memoryWarning` or
     /// `terminate` of a scene in an app process reaches them too, see `performInApp`).
     /// `askedAfterTerminations`: see `SceneMachine.request`.
-    package nonisolated(nonsending) func performAlone(_ op: SceneOperation, askedAfterTerminations: Int? = nil) async throws {
+    package nonisolated(nonsending) func performAlone(
+        _ op: SceneOperation,
+        askedAfterTerminations: Int? = nil
+    ) async throws {
         guard EventLoop.shared.inEventLoop else {
             return try await performIsolated(op, askedAfterTerminations: askedAfterTerminations)
         }
