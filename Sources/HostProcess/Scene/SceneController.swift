@@ -41,100 +41,6 @@ package actor SceneController {
         EventLoop.shared.asUnownedSerialExecutor()
     }
 
-    /// `assumeIsolated` for the loop's calls into this actor (its handlers, its jobs, a caller
-    /// on the loop thread), checked the cheap way.
-    ///
-    /// This actor's executor is the loop, which runs one thing at a time on its thread: code
-    /// on that thread is isolated to it. The runtime's `assumeIsolated` reaches the same answer
-    /// (through the loop's `checkIsolated`), but only after asking whether the loop is the
-    /// main executor and the current task's: about 270 instructions, three times per
-    /// transition. The cast is the one `assumeIsolated` itself makes once it has checked.
-    ///
-    /// The closure is cast inside a struct: a function value handed to the generic
-    /// `unsafeBitCast` directly goes through two reabstraction thunks, each a heap allocation
-    /// (about 700 instructions per call, three calls per transition). A struct's layout is
-    /// fixed, so casting one copies its two words and nothing else.
-    nonisolated func onLoop(_ operation: (isolated SceneController) -> Void) {
-        precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
-        withoutActuallyEscaping(operation) { operation in
-            unsafeBitCast(IsolatedBody(run: operation), to: PlainBody.self).run(self)
-        }
-    }
-
-    private struct IsolatedBody {
-        package let run: (isolated SceneController) -> Void
-    }
-
-    private struct PlainBody {
-        package let run: (SceneController) -> Void
-    }
-
-    // The loop's two calls on every transition, without a closure: `onLoop` wraps its
-    // closure's context in a heap box for the check that it did not escape (an allocation,
-    // a retain and two releases per call, three calls per transition). A static method's
-    // reference has no context, so its cast is two words copied, as `onLoop`'s is.
-
-    /// `workerEvent(event, from: sender)` on the loop thread, as `onLoop` would run it.
-    nonisolated func workerEventOnLoop(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
-        precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
-        unsafeBitCast(IsolatedEventBody(run: Self.workerEventIsolated), to: PlainEventBody.self).run(
-            self,
-            event,
-            sender
-        )
-    }
-
-    private static func workerEventIsolated(
-        _ controller: isolated SceneController,
-        _ event: WorkerConnection.Event,
-        _ sender: WorkerConnection
-    ) {
-        controller.workerEvent(event, from: sender)
-    }
-
-    private struct IsolatedEventBody {
-        package let run: (isolated SceneController, WorkerConnection.Event, WorkerConnection) -> Void
-    }
-
-    private struct PlainEventBody {
-        package let run: (SceneController, WorkerConnection.Event, WorkerConnection) -> Void
-    }
-
-    /// `begin(op, continuation, askedAfterTerminations:)` on the loop thread, as `onLoop`
-    /// would run it.
-    private nonisolated func beginOnLoop(
-        _ request: Request,
-        _ continuation: UnsafeContinuation<Void, any Error>
-    ) {
-        unsafeBitCast(IsolatedBeginBody(run: Self.beginIsolated), to: PlainBeginBody.self).run(
-            self,
-            request,
-            continuation
-        )
-    }
-
-    /// A request as `beginOnLoop` passes it: one argument, so the cast function type stays small.
-    private struct Request {
-        package let op: SceneOperation
-        package let askedAfterTerminations: Int?
-    }
-
-    private static func beginIsolated(
-        _ controller: isolated SceneController,
-        _ request: Request,
-        _ continuation: UnsafeContinuation<Void, any Error>
-    ) {
-        controller.begin(request.op, continuation, askedAfterTerminations: request.askedAfterTerminations)
-    }
-
-    private struct IsolatedBeginBody {
-        package let run: (isolated SceneController, Request, UnsafeContinuation<Void, any Error>) -> Void
-    }
-
-    private struct PlainBeginBody {
-        package let run: (SceneController, Request, UnsafeContinuation<Void, any Error>) -> Void
-    }
-
     package init(id: String, context: HostContext) {
         self.id = id
         self.context = context
@@ -170,7 +76,7 @@ package actor SceneController {
         guard EventLoop.shared.inEventLoop else {
             return try await performIsolated(op, askedAfterTerminations: askedAfterTerminations)
         }
-        let request = Request(op: op, askedAfterTerminations: askedAfterTerminations)
+        let request = LoopRequest(op: op, askedAfterTerminations: askedAfterTerminations)
         try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
             self.beginOnLoop(request, continuation)
         }
@@ -186,7 +92,7 @@ package actor SceneController {
         }
     }
 
-    private func begin(
+    func begin(
         _ op: SceneOperation,
         _ continuation: UnsafeContinuation<Void, any Error>,
         delivering box: DeliveredValue? = nil,
@@ -492,8 +398,13 @@ package actor SceneController {
             case .refused(let message): followUps.append(.writeFailed(message))
             }
             // Every scene in the app's process told it to terminate (this one last): the worker
-            // ends with the last of them, and no scene joins the process any more.
-            if let appProcess, machine.terminatesItsWorker, allTerminate(appProcess.others(than: self)) {
+            // ends with the last of them, and no scene joins the process any more. (The frames
+            // are looked at first: a computed property of the machine read here copies the
+            // whole machine, a retain and a release per field, on every request of an app's
+            // scene. Its terminate goes in the write that makes it terminate its worker.)
+            if let appProcess, commands.contains(where: \.isTerminateRequest), machine.terminatesItsWorker,
+                allTerminate(appProcess.others(than: self))
+            {
                 appProcess.noteEnding()
             }
         case .signal(let number):

@@ -23,3 +23,11 @@ package struct HostCommands: Sendable, RandomAccessCollection {
         position == 0 ? head : tail[position - 1]
     }
 }
+
+extension HostCommand {
+    /// Whether this is a request that the worker terminate (its scene's end, or its process's).
+    package var isTerminateRequest: Bool {
+        if case .request(_, .terminate) = self { return true }
+        return false
+    }
+}

@@ -246,8 +246,10 @@ final class WorkerSession {
     /// (`WorkerOperation.refusal(in:)`) over the worker's own view of its scene, then the
     /// parameters.
     func refusal(of operation: WorkerOperation) -> ProtocolError? {
+        // This scene's own task, which `Application.task` returns while the scene's request
+        // runs (read there, a weak load of the session and a release, on every request).
         let backgroundTask: BackgroundTaskState =
-            switch application.task {
+            switch self.backgroundTask {
             case nil: .none
             case let task?: task.expired ? .expired : .running
             }
