@@ -331,6 +331,12 @@ package actor SceneController {
             actions.withUnsafeMutableBufferPointer { $0.reverse() }
         }
         while let action = actions.popLast() {
+            // Two trace events in a row (a callback and the state it leads to) are recorded
+            // together: one lock and one clock read for both.
+            if case .record = action, let next = actions.indices.last, case .record = actions[next] {
+                recordPair(action, actions.removeLast())
+                continue
+            }
             perform(action, followUps: &followUps)
         }
         machine.recycle(actions)
@@ -343,6 +349,13 @@ package actor SceneController {
         // A launch waiting for its app's process was given up (a kill, a terminate, the quit):
         // it ends now, not when that process starts or ends.
         if argvWaitingForApp != nil, machine.launchGivenUp { abandonAppWait() }
+    }
+
+    private func recordPair(_ first: consuming SceneMachine.Action, _ second: consuming SceneMachine.Action) {
+        guard case .record(let firstEvent) = consume first, case .record(let secondEvent) = consume second else {
+            preconditionFailure("recordPair takes two record actions")
+        }
+        context.trace.record(firstEvent, secondEvent)
     }
 
     func feed(_ event: SceneMachine.Event) -> [SceneMachine.Action] {

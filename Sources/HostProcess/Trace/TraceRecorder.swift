@@ -96,6 +96,22 @@ public final class TraceRecorder: Sendable {
         return event
     }
 
+    /// Records `first`, then `second`, as `record` does each, under one lock and at one time:
+    /// two events one step of a scene made (a callback and the state it leads to).
+    package func record(_ first: consuming TraceEvent, _ second: consuming TraceEvent) {
+        var first = consume first
+        var second = consume second
+        state.withLock { state in
+            let time = elapsed
+            first.time = time
+            first.seq = state.nextSeq
+            append(first, to: &state)
+            second.time = time
+            second.seq = state.nextSeq
+            append(second, to: &state)
+        }
+    }
+
     /// Counts `violation`, an event of the host's own the model refused (a scene's machine
     /// found it): zero in a correct host, whatever its workers do.
     package func noteHostDefect(_ violation: LifecycleViolation) {
