@@ -3,6 +3,9 @@
 #include <poll.h>
 #include <stdint.h>
 #include <unistd.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#include <sys/single_threaded.h>
+#endif
 
 /* libdispatch's hooks for a run loop that drains the main queue itself (CoreFoundation's
    CFRunLoop uses them): the first call turns the main queue into a run-loop queue and returns
@@ -23,14 +26,42 @@ int csh_main_queue_wake_start(void) {
 
 int csh_main_queue_is_watched(void) { return port >= 0; }
 
+/* The eventfd's count was taken (`csh_main_queue_take_signal`) and its work has not run yet. */
+static int taken = 0;
+
 int csh_main_queue_run_pending(void) {
-    if (port >= 0) {
+    if (taken) {
+        taken = 0;
+    } else if (port >= 0) {
         uint64_t count;
         /* Non-blocking (libdispatch makes it so): EAGAIN says nothing is queued. */
         if (read(port, &count, sizeof count) != (ssize_t)sizeof count) return 0;
     }
     _dispatch_main_queue_callback_4CF(NULL);
     return 1;
+}
+
+int csh_main_queue_take_signal(void) {
+    if (taken || port < 0) return 1;
+    uint64_t count;
+    ssize_t result = read(port, &count, sizeof count);
+    if (result == (ssize_t)sizeof count) {
+        taken = 1;
+        return 1;
+    }
+    if (result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+    /* Interrupted: may have work (the caller polls). Closed under us by app code, or anything
+       else: there is no eventfd any more, and work may always be waiting. */
+    if (!(result < 0 && errno == EINTR)) port = -1;
+    return 1;
+}
+
+int csh_only_thread(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+    return __libc_single_threaded ? 1 : 0;
+#else
+    return 0;
+#endif
 }
 
 int csh_main_queue_wait(int fd, int timeout_ms) {

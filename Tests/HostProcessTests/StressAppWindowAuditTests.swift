@@ -12,16 +12,27 @@ import Testing
 @Suite struct StressAppWindowAuditTests {
     /// A stress run mixes `openURL` and the apps' own windows with kills, and the audit finds
     /// nothing wrong: the windows opened had their own workers, some of them killed.
+    ///
+    /// Whether a window's worker is one no request went to depends on the interleaving: the
+    /// clients send requests to the windows too, and a host that opens them sooner has them
+    /// asked sooner (seed 1 measured 0 to 11 such workers a run). So the next seed runs, up to
+    /// three, until one run has such a worker; every run must break nothing.
     @Test func aStressRunWithURLsAndAppOpenedWindowsAndKillsBreaksNoInvariant() async throws {
-        var options = StressOptions.inTests(scenes: 3, ops: 600, clients: 3)
-        options.killRate = 0.05
-        options.seed = 1
-        let report = try await options.run()
-        #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.openURLs > 0, "\(report.detailLine)")
-        // Seed 1 sends 20-odd openWindow notifications; runs open 7 to 13 windows.
-        #expect(report.windowsOpened > 0 && report.appSceneWorkers > 0, "\(report.detailLine)")
-        #expect(report.kills > 0)
+        var details: [String] = []
+        for seed in 1...3 {
+            var options = StressOptions.inTests(scenes: 3, ops: 600, clients: 3)
+            options.killRate = 0.05
+            options.seed = UInt64(seed)
+            let report = try await options.run()
+            details.append(report.detailLine)
+            #expect(report.violationCount == 0, "\(report.violations.joined(separator: "\n"))")
+            #expect(report.openURLs > 0, "\(report.detailLine)")
+            // Each seed sends 20-odd openWindow notifications; runs open 6 to 13 windows.
+            #expect(report.windowsOpened > 0, "\(report.detailLine)")
+            #expect(report.kills > 0)
+            if report.appSceneWorkers > 0 { return }
+        }
+        Issue.record("no run had a window whose worker no request went to: \(details.joined(separator: "; "))")
     }
 
     /// A real run: S0's app opens S0-1 and closes it again, S0 gets a URL while connected, S1

@@ -113,6 +113,14 @@ int csh_main_queue_run_pending(void);
 /// Whether the main queue's eventfd is polled (1): without it, work may always be waiting.
 int csh_main_queue_is_watched(void);
 int csh_main_queue_wait(int fd, int timeout_ms);
+/// Looks at the main queue's eventfd without waiting: 0 when no work was queued since its
+/// last look; 1 when some may have been (its signal is then taken, and the next
+/// `csh_main_queue_run_pending` runs the work), or when there is no eventfd to look at.
+int csh_main_queue_take_signal(void);
+/// Whether the calling process has only ever had its one thread (glibc's
+/// `__libc_single_threaded`): nothing but that thread can queue work on its main queue. 0
+/// when unknown.
+int csh_only_thread(void);
 
 /// Makes stdout line-buffered (a worker's `print` goes to stderr, a pipe, where it would be
 /// block-buffered and lost when the worker is killed). 0, or setvbuf's error.

@@ -141,6 +141,7 @@ enum WorkerProcess {
         // The frames just handled ran app code.
         session.backgroundTimers.appCodeRan()
         var turnedForDueTimer = false
+        var waitsInRead = true
         while true {
             if workMayWait {
                 workMayWait = false
@@ -171,9 +172,28 @@ enum WorkerProcess {
                 output.flush()
                 if let status = outputs.exitStatus() { exit(status) }
             }
+            // Only this thread can queue main-queue work, and no timer is due: what it queued
+            // is signalled now or never. One look at the eventfd without waiting, then a plain
+            // blocking read of stdin, as the echo child's: a `poll` of both descriptors cost
+            // a third of a microsecond more per request on one CPU.
+            if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0 {
+                if csh_main_queue_take_signal() == 0 {
+                    let count = read(0, buffer.baseAddress, buffer.count)
+                    if count >= 0 { return count }
+                    switch errno {
+                    case EINTR: continue
+                    // A non-blocking stdin (app code set it so): from now on, `poll` waits.
+                    case EAGAIN, EWOULDBLOCK: waitsInRead = false
+                    default: return 0
+                    }
+                } else {
+                    // Work was queued: it runs after a request that waits now, not before.
+                    workMayWait = true
+                }
+            }
             // A request and work both waiting: the request first (the work runs next turn),
             // so an app whose main-queue work queues more forever still serves the host.
-            let ready = csh_main_queue_wait(0, timeout)
+            let ready = csh_main_queue_wait(0, workMayWait ? 0 : timeout)
             if ready < 0 { return 0 }
             if ready & 2 != 0 { workMayWait = true }
             guard ready & 1 != 0 else { continue }

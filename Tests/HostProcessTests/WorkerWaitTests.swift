@@ -1,0 +1,100 @@
+import Glibc
+import HostProcess
+import Protocol
+import SceneHostTesting
+import SceneModel
+import Testing
+
+/// How an idle worker waits for its next request (docs/ARCHITECTURE.md, "The worker's main
+/// queue between requests"): in a plain read(2) of stdin while its main thread is its only
+/// thread, so nothing else can queue main-queue work; in poll(2) on stdin and the main
+/// queue's eventfd once a thread exists that could.
+@Suite struct WorkerWaitTests {
+    @Test func anIdleWorkerReadsWhileItHasOneThreadAndPollsOnceItHasMore() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
+            // ThreadSanitizer's runtime runs a thread of its own in every process.
+            if !runsUnderThreadSanitizer {
+                #expect(WorkerSyscall.threads(of: pid) == 1)
+                try await WorkerSyscall.waitUntilBlocked(pid, in: WorkerSyscall.read)
+            }
+            // Work the app queues on the main actor from a callback, with no thread: it runs
+            // before the worker waits again (the wait would otherwise hold it until a request).
+            var mark = host.lastSeq
+            try await scene.notify("openDetailLater", value: .int(0))
+            #expect(await appCallback(in: host, after: mark, .viewDidAppear, "Detail") != nil)
+            try await scene.pop()
+            // A task that sleeps starts the runtime's threads: from then on the worker polls,
+            // and the sleeper's wake-up, queued on the main queue by another thread, wakes it.
+            mark = host.lastSeq
+            try await scene.notify("openDetailLater", value: .int(20))
+            #expect(await appCallback(in: host, after: mark, .viewDidAppear, "Detail") != nil)
+            #expect(WorkerSyscall.threads(of: pid) > 1)
+            try await WorkerSyscall.waitUntilBlocked(pid, in: WorkerSyscall.poll)
+            #expect(await scene.status().stack == ["Root", "Detail"])
+        }
+    }
+
+    /// The first event after `seq` that is the app's `name` callback for `vc`.
+    private func appCallback(
+        in host: SceneHost,
+        after seq: Int,
+        _ name: CallbackName,
+        _ vc: String
+    ) async -> TraceEvent? {
+        try? await host.trace.firstEvent(fromSeq: seq + 1, within: TestLimit.event, "the app's \(name.rawValue)") {
+            $0.kind == .callback && $0.name == name.rawValue && $0.viewController == vc && $0.origin == "app"
+        }
+    }
+}
+
+/// What a process's main thread is blocked in, read from /proc (which tells no one: it is
+/// looked at).
+enum WorkerSyscall {
+    static let read = 0
+    static let poll = 7
+
+    /// The system call the main thread of `pid` is in with its first argument, nil while it
+    /// runs (`/proc/PID/syscall`: "running", or the number and the arguments in hex).
+    static func current(of pid: Int32) -> (number: Int, firstArgument: Int)? {
+        let descriptor = open("/proc/\(pid)/syscall", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let fields = String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let number = Int(fields[0]),
+            let argument = Int(fields[1].dropFirst(2), radix: 16)
+        else { return nil }
+        return (number, argument)
+    }
+
+    /// How many threads `pid` has.
+    static func threads(of pid: Int32) -> Int {
+        guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
+
+    /// Waits until the main thread of `pid` is blocked in system call `number` on stdin
+    /// (`read`'s descriptor, or `poll`'s array, whose first entry is stdin: any address).
+    static func waitUntilBlocked(_ pid: Int32, in number: Int) async throws {
+        try await within(TestLimit.event, "worker \(pid) blocked in system call \(number)") {
+            while true {
+                if let current = current(of: pid), current.number == number,
+                    number != Self.read || current.firstArgument == 0
+                {
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+}
