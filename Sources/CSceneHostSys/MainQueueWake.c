@@ -67,9 +67,12 @@ int csh_only_thread(void) {
 int csh_main_queue_wait(int fd, int timeout_ms) {
     struct pollfd descriptors[2] = {{fd, POLLIN, 0}, {port, POLLIN, 0}};
     int count = port >= 0 ? 2 : 1;
-    int ready = poll(descriptors, (nfds_t)count, timeout_ms);
-    if (ready < 0) return errno == EINTR ? 0 : -1;
+    /* A signal taken and not run yet: the eventfd, emptied, says nothing of it (and stays
+       quiet while the queue is not empty), so the work is reported here, and not waited for. */
+    int ready = poll(descriptors, (nfds_t)count, taken ? 0 : timeout_ms);
+    if (ready < 0) return errno == EINTR ? (taken ? 2 : 0) : -1;
     int result = descriptors[0].revents ? 1 : 0;
+    if (taken) result |= 2;
     /* Without the eventfd nothing says when work is queued: it may always be. */
     if (count == 1) result |= 2;
     if (count == 2) {

@@ -114,8 +114,9 @@ int csh_main_queue_run_pending(void);
 int csh_main_queue_is_watched(void);
 int csh_main_queue_wait(int fd, int timeout_ms);
 /// Looks at the main queue's eventfd without waiting: 0 when no work was queued since its
-/// last look; 1 when some may have been (its signal is then taken, and the next
-/// `csh_main_queue_run_pending` runs the work), or when there is no eventfd to look at.
+/// last look; 1 when some may have been (its signal is then taken: `csh_main_queue_wait`
+/// reports the work, without waiting, until `csh_main_queue_run_pending` runs it), or when
+/// there is no eventfd to look at.
 int csh_main_queue_take_signal(void);
 /// Whether the calling process has only ever had its one thread (glibc's
 /// `__libc_single_threaded`): nothing but that thread can queue work on its main queue. 0

@@ -125,6 +125,10 @@ enum WorkerProcess {
         return descriptor
     }
 
+    /// Whether the main thread may wait for a request in a plain `read` (see `readSome`):
+    /// false for good once stdin turned out non-blocking.
+    private static var waitsInRead = true
+
     /// Reads at least one byte, or returns 0 at EOF (a read error counts as EOF). Runs the
     /// main queue's work first whenever some waits, and while it waits for a request.
     private static func readSome(
@@ -141,7 +145,6 @@ enum WorkerProcess {
         // The frames just handled ran app code.
         session.backgroundTimers.appCodeRan()
         var turnedForDueTimer = false
-        var waitsInRead = true
         while true {
             if workMayWait {
                 workMayWait = false
@@ -176,24 +179,23 @@ enum WorkerProcess {
             // is signalled now or never. One look at the eventfd without waiting, then a plain
             // blocking read of stdin, as the echo child's: a `poll` of both descriptors cost
             // a third of a microsecond more per request on one CPU.
-            if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0 {
-                if csh_main_queue_take_signal() == 0 {
-                    let count = read(0, buffer.baseAddress, buffer.count)
-                    if count >= 0 { return count }
-                    switch errno {
-                    case EINTR: continue
-                    // A non-blocking stdin (app code set it so): from now on, `poll` waits.
-                    case EAGAIN, EWOULDBLOCK: waitsInRead = false
-                    default: return 0
-                    }
-                } else {
-                    // Work was queued: it runs after a request that waits now, not before.
-                    workMayWait = true
+            // (Work that was queued is reported by the wait below, without waiting: it runs
+            // after a request that waits now, not before.)
+            if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0,
+                csh_main_queue_take_signal() == 0
+            {
+                let count = read(0, buffer.baseAddress, buffer.count)
+                if count >= 0 { return count }
+                switch errno {
+                case EINTR: continue
+                // A non-blocking stdin (app code set it so): from now on, `poll` waits.
+                case EAGAIN, EWOULDBLOCK: waitsInRead = false
+                default: return 0
                 }
             }
             // A request and work both waiting: the request first (the work runs next turn),
             // so an app whose main-queue work queues more forever still serves the host.
-            let ready = csh_main_queue_wait(0, workMayWait ? 0 : timeout)
+            let ready = csh_main_queue_wait(0, timeout)
             if ready < 0 { return 0 }
             if ready & 2 != 0 { workMayWait = true }
             guard ready & 1 != 0 else { continue }
