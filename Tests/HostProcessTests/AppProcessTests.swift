@@ -271,8 +271,8 @@ import Testing
 
     /// Waits until `pid` is stopped (`T` in /proc, which tells no one: it is looked at).
     static func waitUntilStopped(_ pid: Int32) async throws {
-        try await within(TestLimit.event, "process \(pid) stopped") {
-            while ProcessStateProbe.state(of: pid) != "T" { try await Task.sleep(for: .milliseconds(2)) }
+        try await lookedAt("process \(pid) stopped", within: TestLimit.event) {
+            ProcessStateProbe.state(of: pid) == "T"
         }
     }
 
@@ -303,8 +303,8 @@ import Testing
     /// waits (the trace says what happened to a process, and none did yet): the registry is
     /// looked at.
     static func waitUntilWaiting(_ host: SceneHost, count: Int) async throws {
-        try await within(TestLimit.event, "\(count) scenes waiting for Mail's process") {
-            while host.context.apps.waitingCount("Mail") < count { try await Task.sleep(for: .milliseconds(2)) }
+        try await lookedAt("\(count) scenes waiting for Mail's process", within: TestLimit.event) {
+            host.context.apps.waitingCount("Mail") >= count
         }
     }
 

@@ -299,14 +299,13 @@ struct HeldSizeTests {
             let written = await onThread { client.write(wait + [10] + garbage) }
             #expect(written)
             // The server reads until the queued refusals fill the budget, then reads no more.
-            let deadline = ContinuousClock.now + TestLimit.event
-            func readingEnded() -> Bool {
+            try await lookedAt(
+                "the server to stop reading the client",
+                within: TestLimit.event,
+                every: .milliseconds(5)
+            ) {
                 server.connections.withLock { $0.values.contains { $0.hasEndedReading } }
             }
-            while !readingEnded(), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(readingEnded(), "the server never stopped reading the client")
             try await host.scene("A").connect()
             // Had the server not refused its reading, the half-close makes it close after the
             // replies: the test fails now, not at the idle limit.

@@ -74,11 +74,9 @@ import Testing
             // The host is left idle: 20 quiet windows of 50 ms give the CPU back, in a second.
             // The loop is shared with the suite's other tests, whose hosts keep it busy: the
             // limit of an event allows for that (a sanitized suite runs many times as long).
-            let deadline = ContinuousClock.now + TestLimit.event
-            while loop.reservedLoopCPU != nil, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+            try await lookedAt("an idle loop to give its CPU back", within: TestLimit.event, every: .milliseconds(20)) {
+                loop.reservedLoopCPU == nil
             }
-            #expect(loop.reservedLoopCPU == nil, "still reserved after \(TestLimit.event) of an idle loop")
             await loop.cpuReservationSettled()
             #expect(CPUMask.ofThread(loop.loopThreadID) == hostMask)
             for thread in CPUMask.threads(ofProcess: pid) {

@@ -40,20 +40,12 @@ import Testing
     /// it has. Polled, with a limit: no event tells another process that a process forked (a
     /// condition waited for, not a sleep standing in for an order of events).
     private func sentinel(of worker: pid_t) async throws -> pid_t {
-        let deadline = ContinuousClock.now + TestLimit.launch
-        while ContinuousClock.now < deadline {
-            if let text = ProcFile.text("/proc/\(worker)/task/\(worker)/children"),
-                let first = text.split(separator: " ").first, let pid = pid_t(first)
-            {
-                return pid
-            }
-            try await Task.sleep(for: .milliseconds(1))
+        try await lookedUp("the sentinel of worker \(worker)", within: TestLimit.launch, every: .milliseconds(1)) {
+            guard let text = ProcFile.text("/proc/\(worker)/task/\(worker)/children"),
+                let first = text.split(separator: " ").first
+            else { return nil }
+            return pid_t(first)
         }
-        throw SentinelNotFound(worker: worker)
-    }
-
-    private struct SentinelNotFound: Error {
-        let worker: pid_t
     }
 
     @Test func aLaunchTakesTheWorkerStartedAfterTheLastLaunchOneAtATime() async throws {

@@ -56,9 +56,13 @@ extension ScenarioSignalTests {
         let run = try Spawned([TestWorker.hostctl, "run", scenario, "--quiet", "--trace", fifo])
         defer { try? run.child.send(signal: SIGKILL) }
         // No event says that a thread waits for the FIFO's reader: its wait channel does.
-        let deadline = ContinuousClock.now + TestLimit.launch
-        while !Self.aThread(of: run.child.pid, waitsIn: "wait_for_partner"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
+        let pid = run.child.pid
+        try await lookedAt(
+            "run's trace thread waiting for the FIFO's reader",
+            within: TestLimit.launch,
+            every: .milliseconds(1)
+        ) {
+            Self.aThread(of: pid, waitsIn: "wait_for_partner")
         }
         try run.child.send(signal: SIGTERM)
         // A run that does not end fails the test (killed), not the suite (hung).

@@ -187,6 +187,34 @@ func within<Value: Sendable>(
     }
 }
 
+/// The value `lookUp` finds, looked up every `interval` for at most `limit`, else `TimedOut`.
+/// Only for a state nothing reports (a process's /proc entry, a registry, a thread's wait
+/// channel): what the host records, a test waits for as an event.
+func lookedUp<Value: Sendable>(
+    _ what: String,
+    within limit: Duration,
+    every interval: Duration = .milliseconds(2),
+    _ lookUp: @escaping @Sendable () -> Value?
+) async throws -> Value {
+    try await within(limit, what) {
+        while true {
+            if let value = lookUp() { return value }
+            try await Task.sleep(for: interval)
+        }
+    }
+}
+
+/// Returns once `condition` holds, looked at every `interval` for at most `limit`, else
+/// throws `TimedOut` (`lookedUp`: only for a state nothing reports).
+func lookedAt(
+    _ what: String,
+    within limit: Duration,
+    every interval: Duration = .milliseconds(2),
+    until condition: @escaping @Sendable () -> Bool
+) async throws {
+    _ = try await lookedUp(what, within: limit, every: interval) { condition() ? true : nil }
+}
+
 /// Runs `body` on a task of its own and says whether it finished within `limit`, without
 /// waiting for it when it does not: for a body that may be stuck in a blocking call, which
 /// no cancellation ends (`within` would wait for it). A stuck body is left behind.

@@ -86,15 +86,9 @@ enum WorkerSyscall {
     /// Waits until the main thread of `pid` is blocked in system call `number` on stdin
     /// (`read`'s descriptor, or `poll`'s array, whose first entry is stdin: any address).
     static func waitUntilBlocked(_ pid: Int32, in number: Int) async throws {
-        try await within(TestLimit.event, "worker \(pid) blocked in system call \(number)") {
-            while true {
-                if let current = current(of: pid), current.number == number,
-                    number != Self.read || current.firstArgument == 0
-                {
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(2))
-            }
+        try await lookedAt("worker \(pid) blocked in system call \(number)", within: TestLimit.event) {
+            guard let current = current(of: pid), current.number == number else { return false }
+            return number != Self.read || current.firstArgument == 0
         }
     }
 }

@@ -57,10 +57,7 @@ package func withUnsafeContinuationFromAnyThread<T>(
 }
 
 /// `withUnsafeThrowingContinuation`, for a continuation any thread may resume, even before
-/// the await. Always inlined, as the standard library's is: called, it hopped back to the
-/// caller's executor once more after its own await had (a lookup of the task's preferred
-/// executor, under a lock, on every request).
-@inline(__always)
+/// the await.
 package func withUnsafeThrowingContinuationFromAnyThread<T>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (UnsafeContinuation<T, any Error>) -> Void
