@@ -125,10 +125,19 @@ public class Scene: Hashable {
     /// usually returns it from `stateRestorationActivity(for:)`.
     public var userActivity: UserActivity?
 
+    /// How the scene's windows reach it (`Window.windowScene`).
+    let link = WindowSceneLink()
+
     init(session: SceneSession, window: Window) {
         self.session = session
         self.window = window
-        window.windowScene = self as? UIWindowScene
+        link.scene = self as? UIWindowScene
+        window.windowScene = link.scene
+    }
+
+    deinit {
+        // First: see `WindowSceneLink`.
+        link.scene = nil
     }
 }
 

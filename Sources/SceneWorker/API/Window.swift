@@ -55,7 +55,13 @@ public final class Window {
     }
 
     /// The scene the window belongs to.
-    public internal(set) weak var windowScene: UIWindowScene?
+    public internal(set) var windowScene: UIWindowScene? {
+        get { sceneLink?.scene }
+        set { sceneLink = newValue?.link }
+    }
+
+    /// How the window reaches its scene: weakly, without a side table on the scene.
+    private var sceneLink: WindowSceneLink?
 
     /// Whether the window is its scene's key window: the scene's one window always is.
     public var isKeyWindow: Bool { windowScene != nil }

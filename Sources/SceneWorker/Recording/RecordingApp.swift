@@ -182,7 +182,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
         // `{"children":["Player"],…}`: added again to the frontmost controller, as app changes.
         let children = pendingChildren
         pendingChildren = []
-        guard let parent = presentation ?? scene.window.navigationStack.topViewController else { return }
+        guard !children.isEmpty, let parent = presentation ?? scene.window.navigationStack.topViewController else {
+            return
+        }
         for name in children { parent.addChild(UIViewController(restorationIdentifier: name)) }
     }
 

@@ -28,17 +28,14 @@ final class OutputWriter {
 
     /// Encodes every message `sink` holds into the pending buffer, each tagged with `scene`
     /// (a scene of an app process, `SceneTag`).
-    func take(from sink: CallbackSink, scene: String) {
-        tag.removeAll(keepingCapacity: true)
+    /// `tag`: the scene's tag from an earlier call, or empty (then it is filled in).
+    func take(from sink: CallbackSink, scene: String, tag: inout [UInt8]) {
         sink.drain { message in
             let start = pending.count
             message.encode(into: &pending)
             SceneTag.tagFrame(at: start, in: &pending, scene: scene, tag: &tag)
         }
     }
-
-    /// The tag of the scene whose messages are taken (`SceneTag.tagFrame`).
-    private var tag: [UInt8] = []
 
     /// Appends raw bytes (only `--garbage` needs this).
     func appendRaw(_ bytes: some Sequence<UInt8>) {

@@ -8,7 +8,16 @@ import Protocol
 final class WorkerAppProcess {
     let primary: WorkerSession
     /// The scenes' sessions, in the order they first appeared.
-    private var sessions: [(scene: String, session: WorkerSession)] = []
+    private var sessions: [Member] = []
+
+    /// A scene's session, with the tag its frames carry.
+    private struct Member {
+        let scene: String
+        let session: WorkerSession
+        /// The scene's tag as `SceneTag.tagFrame` puts it on a frame: encoded once, not at
+        /// every write.
+        var tag: [UInt8] = []
+    }
 
     /// Called with each scene's new session (the worker's test faults go on it).
     private let prepare: (WorkerSession) -> Void
@@ -52,12 +61,12 @@ final class WorkerAppProcess {
         }
         let session: WorkerSession
         var joined = false
-        if let found = sessions.first(where: { $0.scene == scene }) {
-            session = found.session
+        if let index = sessions.firstIndex(where: { $0.scene == scene }) {
+            session = sessions[index].session
         } else {
             session = WorkerSession(sharing: primary, in: self)
             prepare(session)
-            sessions.append((scene, session))
+            sessions.append(Member(scene: scene, session: session))
             joined = true
         }
         // Most frames are the same scene's as the last one: the application stays with it
@@ -78,12 +87,23 @@ final class WorkerAppProcess {
     /// lets go of the sessions whose scene left (or never connected).
     func drain(into output: OutputWriter) {
         output.take(from: primary.sink)
-        for (scene, session) in sessions where !session.sink.messages.isEmpty {
-            output.take(from: session.sink, scene: scene)
+        // One pass over the members, in place: this runs after every frame.
+        var someLeft = false
+        for index in sessions.indices {
+            let session = sessions[index].session
+            if !session.sink.messages.isEmpty {
+                output.take(from: session.sink, scene: sessions[index].scene, tag: &sessions[index].tag)
+            }
+            if Self.hasLeft(session) { someLeft = true }
         }
-        let count = sessions.count
-        sessions.removeAll { $0.session.hasDetached || ($0.session.scene == nil && $0.session.exitStatus == nil) }
-        if sessions.count != count { noteScenes() }
+        guard someLeft else { return }
+        sessions.removeAll { Self.hasLeft($0.session) }
+        noteScenes()
+    }
+
+    /// Whether `session`'s scene left the process, or never connected in it.
+    private static func hasLeft(_ session: WorkerSession) -> Bool {
+        session.hasDetached || (session.scene == nil && session.exitStatus == nil)
     }
 
     /// The status to exit with, once a session decided the process ends.

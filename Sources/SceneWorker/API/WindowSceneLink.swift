@@ -1,0 +1,16 @@
+/// How a window reaches its scene (`Window.windowScene`, weak in UIKit): through this link,
+/// which its scene holds, and which the scene clears in its `deinit`.
+///
+/// A weak reference to the scene itself would give the scene a side table, and every retain
+/// and release of it the runtime's slow path: the runtime passes the scene to the delegate
+/// on every lifecycle callback. The link takes the side table's place; nothing retains it
+/// on a callback's path.
+///
+/// `@unchecked Sendable`: touched on the main thread only. The scene's `deinit`, which is not
+/// isolated, runs there too, as every owner of a scene is main-actor code.
+final class WindowSceneLink: @unchecked Sendable {
+    /// The scene, nil once it is gone.
+    unowned(unsafe) var scene: UIWindowScene?
+
+    init() {}
+}
