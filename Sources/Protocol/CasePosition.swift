@@ -7,8 +7,10 @@
 package protocol CasePositioned: CaseIterable where AllCases == [Self] {}
 
 extension CasePositioned {
-    /// The case's position in `allCases`: its tag.
-    @inlinable package var position: Int {
+    /// The case's position in `allCases`: its tag. (Generic from another module: this
+    /// toolchain serializes no body for `@inlinable package`, so a hot caller there reads
+    /// the tag itself.)
+    package var position: Int {
         Int(unsafeBitCast(self, to: UInt8.self))
     }
 

@@ -8,8 +8,15 @@ extension SceneTraceChecker {
     /// `startsAtom` decides. (Trying each of the 33 atoms in turn cost about 600 instructions
     /// per request, on the host's hot path.)
     static func atomsStarted(by callback: CallbackName?) -> [LifecycleAtom] {
-        startCandidates[callback?.position ?? CallbackName.allCases.count]
+        // The tag is read here, not through `CasePositioned.position`: from this module that
+        // is a generic call and a witness-table lookup per event (this toolchain serializes
+        // no body for `@inlinable package`). The table checked once that tags are positions.
+        startCandidates[callback.map { Int(unsafeBitCast($0, to: UInt8.self)) } ?? noCallbackRow]
     }
+
+    /// The row of an event that is no callback: after the callbacks' (a constant, where
+    /// `allCases.count` would build the array of every case).
+    private static let noCallbackRow = CallbackName.allCases.count
 
     /// `atomsStarted(by:)`'s rows: one per callback by `position`, then one for events that
     /// are no callback. An atom whose first step is not a callback (none today) is in every row.
