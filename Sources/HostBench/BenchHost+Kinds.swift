@@ -69,7 +69,13 @@ extension BenchHost {
         warmup: Int,
         count: Int
     ) async throws -> [(kind: NavigationKind, samples: Samples)] {
-        let host = try SceneHost(configuration: configuration())
+        var configuration = configuration()
+        // Full within the warm-up, as a long-running host's history is (see `transition`):
+        // each kind then pays for the events it records as such a host does, by evicting old
+        // ones, not by growing a new host's heap (a page fault every dozen events, which
+        // weighed on the kinds that record more, the notifications above all).
+        configuration.traceHistoryLimitBytes = 128 << 10
+        let host = try SceneHost(configuration: configuration)
         let scene = try host.scene("K")
         try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
         if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }

@@ -12,23 +12,27 @@ import Testing
     @Test func appendsDropsAndReadsAcrossChunks() {
         var history = TraceHistory()
         let total = TraceHistory.chunkSize * 2 + 10
-        for seq in 1...total { history.append(Self.event(seq)) }
+        for seq in 1...total { history.append(Self.event(seq), size: seq) }
         #expect(history.count == total)
+        // Each event counts the size it was appended with, until it is dropped.
+        #expect(history.bytes == (1...total).reduce(0, +))
         #expect(history.events.map(\.seq) == Array(1...total))
 
         // Drop past the first chunk's end, into the second.
         let drop = TraceHistory.chunkSize + 5
         for seq in 1...drop { #expect(history.removeFirst().seq == seq) }
         #expect(history.count == total - drop)
+        #expect(history.bytes == (drop + 1...total).reduce(0, +))
         #expect(history.first?.seq == drop + 1)
         #expect(history.map(\.seq) == Array(drop + 1...total))
 
-        for seq in total + 1...total + 3 { history.append(Self.event(seq)) }
+        for seq in total + 1...total + 3 { history.append(Self.event(seq), size: seq) }
         while history.count > 1 { _ = history.removeFirst() }
         #expect(history.events.map(\.seq) == [total + 3])
+        #expect(history.bytes == total + 3)
         _ = history.removeFirst()
-        #expect(history.count == 0 && history.first == nil && history.events.isEmpty)
-        history.append(Self.event(1))
-        #expect(history.events.map(\.seq) == [1])
+        #expect(history.count == 0 && history.first == nil && history.events.isEmpty && history.bytes == 0)
+        history.append(Self.event(1), size: 7)
+        #expect(history.events.map(\.seq) == [1] && history.bytes == 7)
     }
 }

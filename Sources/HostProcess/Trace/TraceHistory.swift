@@ -10,19 +10,29 @@ package struct TraceHistory {
     private static let evicted = TraceEvent(kind: .host)
 
     private var chunks: [[TraceEvent]] = []
+    /// Each held event's size as it was appended, by chunk and position as in `chunks`:
+    /// what dropping it gives back, without measuring it again.
+    private var sizes: [[Int]] = []
     /// Events already dropped from the front of the first chunk.
     private var dropped = 0
     /// Events held.
     package private(set) var count = 0
+    /// The sum of the held events' sizes (as given to `append`).
+    package private(set) var bytes = 0
 
     package var first: TraceEvent? { count > 0 ? chunks[0][dropped] : nil }
 
-    package mutating func append(_ event: TraceEvent) {
+    /// Appends `event`, counting `size` bytes for it (`estimatedSize`, or 0 when the bytes
+    /// are not counted).
+    package mutating func append(_ event: TraceEvent, size: Int) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             chunks.append([])
+            sizes.append([])
         }
         chunks[chunks.count - 1].append(event)
+        sizes[sizes.count - 1].append(size)
         count += 1
+        bytes += size
     }
 
     /// The event at `position` (0 is the oldest held). Every chunk but the last is full, the
@@ -49,10 +59,12 @@ package struct TraceHistory {
     package mutating func removeFirst() -> TraceEvent {
         let event = chunks[0][dropped]
         chunks[0][dropped] = Self.evicted
+        bytes -= sizes[0][dropped]
         dropped += 1
         count -= 1
         if dropped == chunks[0].count {
             chunks.removeFirst()
+            sizes.removeFirst()
             dropped = 0
         }
         return event

@@ -27,10 +27,9 @@ public final class TraceRecorder: Sendable {
         package var hostDefects = HostDefects()
         package var subscribers: [Int: AsyncStream<TraceEvent>.Continuation] = [:]
         package var nextSubscriberID = 0
-        /// The events held in memory, oldest first.
+        /// The events held in memory, oldest first, and roughly what they occupy (against
+        /// `historyLimitBytes`).
         package var history = TraceHistory()
-        /// Roughly what the held events occupy, against `historyLimitBytes`.
-        package var historyBytes = 0
         /// Readers of the history waiting for an event after the one they have
         /// (`waitForEvent(after:)`), by waiter id.
         package var eventWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
@@ -132,8 +131,15 @@ public final class TraceRecorder: Sendable {
     private func append(_ event: TraceEvent, to state: inout State) {
         state.nextSeq += 1
         if keepsHistory {
-            state.history.append(event)
-            if let historyLimitBytes { Self.evict(&state, toFit: event.estimatedSize, within: historyLimitBytes) }
+            // Measured once, when the bytes count: the history keeps each event's size for
+            // its eviction.
+            state.history.append(event, size: historyLimitBytes == nil ? 0 : event.estimatedSize)
+            if let historyLimitBytes {
+                // The oldest held events go until the newest fits.
+                while state.history.bytes > historyLimitBytes, state.history.count > 1 {
+                    _ = state.history.removeFirst()
+                }
+            }
         }
         // Under the lock: the file's order is `seq` order.
         file?.append(event)
@@ -161,14 +167,6 @@ public final class TraceRecorder: Sendable {
     /// before it, and no later one.
     public var fileError: HostError? {
         file?.error
-    }
-
-    /// Drops the oldest held events until the newest (already appended, `size` bytes) fits.
-    private static func evict(_ state: inout State, toFit size: Int, within limit: Int) {
-        state.historyBytes += size
-        while state.historyBytes > limit, state.history.count > 1 {
-            state.historyBytes -= state.history.removeFirst().estimatedSize
-        }
     }
 
     /// Every event held in memory, oldest first: all of them, or the newest within the
