@@ -56,6 +56,13 @@ int csh_main_queue_take_signal(void) {
     return 1;
 }
 
+int csh_main_queue_test_use_port(int fd) {
+    int previous = port;
+    port = fd;
+    taken = 0;
+    return previous;
+}
+
 int csh_only_thread(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
     return __libc_single_threaded ? 1 : 0;

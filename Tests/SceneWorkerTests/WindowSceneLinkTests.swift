@@ -43,4 +43,25 @@ import Testing
         #expect(!window.isKeyWindow)
         #expect(madeInCode.windowScene == nil)
     }
+
+    /// Holds a scene for another thread to release.
+    private final class Holder: @unchecked Sendable {
+        var scene: UIWindowScene?
+        init(_ scene: UIWindowScene) { self.scene = scene }
+    }
+
+    @Test func aSceneReleasedOnAnotherThreadIsClearedOnTheMainThread() async {
+        let window = Self.makeWindow()
+        let holder = Holder(Self.makeScene(window: window))
+        #expect(window.windowScene != nil)
+        // Its last reference goes on a thread of the global executor; its deinit, isolated
+        // to the main actor, is queued there, behind this test's turns.
+        await Task.detached { holder.scene = nil }.value
+        var turns = 0
+        while window.windowScene != nil, turns < 1000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(window.windowScene == nil)
+    }
 }

@@ -118,6 +118,10 @@ int csh_main_queue_wait(int fd, int timeout_ms);
 /// reports the work, without waiting, until `csh_main_queue_run_pending` runs it), or when
 /// there is no eventfd to look at.
 int csh_main_queue_take_signal(void);
+/// For tests of the taken signal: makes `fd` the main queue's eventfd (-1: none), with no
+/// signal taken, and returns the one it replaces. libdispatch is not involved: a test
+/// must not call `csh_main_queue_run_pending` after it.
+int csh_main_queue_test_use_port(int fd);
 /// Whether the calling process has only ever had its one thread (glibc's
 /// `__libc_single_threaded`): nothing but that thread can queue work on its main queue. 0
 /// when unknown.

@@ -333,7 +333,7 @@ package actor SceneController {
         while let action = actions.popLast() {
             // Two trace events in a row (a callback and the state it leads to) are recorded
             // together: one lock and one clock read for both.
-            if case .record = action, let next = actions.indices.last, case .record = actions[next] {
+            if case .record = action, let next = actions.indices.last, Self.isRecord(actions[next]) {
                 recordPair(action, actions.removeLast())
                 continue
             }
@@ -349,6 +349,15 @@ package actor SceneController {
         // A launch waiting for its app's process was given up (a kill, a terminate, the quit):
         // it ends now, not when that process starts or ends.
         if argvWaitingForApp != nil, machine.launchGivenUp { abandonAppWait() }
+    }
+
+    /// Whether `action` records an event, looked at in place (a pattern matched on the array's
+    /// element copied it: a retain and a release of its event).
+    private static func isRecord(_ action: borrowing SceneMachine.Action) -> Bool {
+        switch action {
+        case .record: true
+        default: false
+        }
     }
 
     private func recordPair(_ first: consuming SceneMachine.Action, _ second: consuming SceneMachine.Action) {

@@ -6,13 +6,14 @@ import SceneModel
 /// at 4.2 million events, 4 s at 8.4 million (`hostctl stress --ops 1000000`).
 package struct TraceHistory {
     package static let chunkSize = 4096
-    /// What a dropped event's slot holds until its chunk goes.
-    private static let evicted = TraceEvent(kind: .host)
 
-    private var chunks: [[TraceEvent]] = []
+    /// The events, nil in the slots of dropped ones until their chunk goes (an empty slot, not
+    /// a placeholder event: storing a shared event retained it on every drop).
+    private var chunks: [[TraceEvent?]] = []
     /// Each held event's size as it was appended, by chunk and position as in `chunks`:
-    /// what dropping it gives back, without measuring it again.
-    private var sizes: [[Int]] = []
+    /// what dropping it gives back, without measuring it again. (Four bytes an event: a
+    /// size past 4 GiB is held as 4 GiB, on both sides of the count.)
+    private var sizes: [[UInt32]] = []
     /// Events already dropped from the front of the first chunk.
     private var dropped = 0
     /// Events held.
@@ -29,17 +30,18 @@ package struct TraceHistory {
             chunks.append([])
             sizes.append([])
         }
+        let size = UInt32(clamping: size)
         chunks[chunks.count - 1].append(event)
         sizes[sizes.count - 1].append(size)
         count += 1
-        bytes += size
+        bytes += Int(size)
     }
 
     /// The event at `position` (0 is the oldest held). Every chunk but the last is full, the
     /// first one included (its dropped slots stay), so a position maps to a chunk directly.
     package subscript(position: Int) -> TraceEvent {
         let absolute = dropped + position
-        return chunks[absolute / Self.chunkSize][absolute % Self.chunkSize]
+        return chunks[absolute / Self.chunkSize][absolute % Self.chunkSize]!
     }
 
     /// The position of the first held event whose `seq` is at least `seq` (`count` if none):
@@ -54,12 +56,13 @@ package struct TraceHistory {
         return low
     }
 
-    /// Drops the oldest event and returns it; the history must not be empty. Its slot is
-    /// emptied at once, so its strings and values are freed now, not with its chunk.
-    package mutating func removeFirst() -> TraceEvent {
-        let event = chunks[0][dropped]
-        chunks[0][dropped] = Self.evicted
-        bytes -= sizes[0][dropped]
+    /// Drops the oldest event; the history must not be empty. Its slot is emptied at once,
+    /// so its strings and values are freed now, not with its chunk. (Nothing is returned:
+    /// the recorder drops events it does not look at, and a returned one cost a retain and
+    /// a release.)
+    package mutating func removeFirst() {
+        chunks[0][dropped] = nil
+        bytes -= Int(sizes[0][dropped])
         dropped += 1
         count -= 1
         if dropped == chunks[0].count {
@@ -67,7 +70,6 @@ package struct TraceHistory {
             sizes.removeFirst()
             dropped = 0
         }
-        return event
     }
 
     /// Every event held, oldest first, as one array.
@@ -82,15 +84,16 @@ package struct TraceHistory {
 extension TraceHistory: Sequence {
     /// The events held, oldest first.
     package struct Iterator: IteratorProtocol {
-        fileprivate var chunks: ArraySlice<[TraceEvent]>
-        fileprivate var current: ArraySlice<TraceEvent>
+        fileprivate var chunks: ArraySlice<[TraceEvent?]>
+        fileprivate var current: ArraySlice<TraceEvent?>
 
         package mutating func next() -> TraceEvent? {
             while current.isEmpty {
                 guard let chunk = chunks.popFirst() else { return nil }
                 current = chunk[...]
             }
-            return current.popFirst()
+            // Held events only: the dropped ones are before `current`'s start.
+            return current.popFirst()!
         }
     }
 

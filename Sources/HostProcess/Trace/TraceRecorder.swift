@@ -137,7 +137,7 @@ public final class TraceRecorder: Sendable {
             if let historyLimitBytes {
                 // The oldest held events go until the newest fits.
                 while state.history.bytes > historyLimitBytes, state.history.count > 1 {
-                    _ = state.history.removeFirst()
+                    state.history.removeFirst()
                 }
             }
         }

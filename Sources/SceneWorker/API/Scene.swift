@@ -135,7 +135,9 @@ public class Scene: Hashable {
         window.windowScene = link.scene
     }
 
-    deinit {
+    // Isolated: app code may hold a scene on another thread and release it there, and a
+    // window reads its link on the main thread (see `WindowSceneLink`).
+    isolated deinit {
         // First: see `WindowSceneLink`.
         link.scene = nil
     }

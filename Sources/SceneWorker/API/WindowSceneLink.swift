@@ -6,8 +6,9 @@
 /// on every lifecycle callback. The link takes the side table's place; nothing retains it
 /// on a callback's path.
 ///
-/// `@unchecked Sendable`: touched on the main thread only. The scene's `deinit`, which is not
-/// isolated, runs there too, as every owner of a scene is main-actor code.
+/// `@unchecked Sendable`: touched on the main thread only. The scene's `deinit` is isolated to
+/// the main actor, so it runs there too when app code released the scene on another thread:
+/// a window never reads the link while the scene clears it.
 final class WindowSceneLink: @unchecked Sendable {
     /// The scene, nil once it is gone.
     unowned(unsafe) var scene: UIWindowScene?
