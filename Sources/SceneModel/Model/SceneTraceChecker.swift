@@ -266,20 +266,24 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 throw violation(event, expected: error.expected)
             }
             let tab = atom == .selectTab ? event.tab ?? 0 : selectedTab
-            let context = LifecycleAtom.Context(
-                activation: activation,
-                stack: stack,
-                sessionExists: sessionExists,
-                presentation: presentation,
-                needsLayout: needsLayout,
-                selectedStack: tabStacks.indices.contains(tab) ? tabStacks[tab] : [],
-                selectedNeedsLayout: tabNeedsLayout.indices.contains(tab) ? tabNeedsLayout[tab] : [],
-                otherTabs: otherTabs,
-                children: children,
-                selectedChildren: tabChildren.indices.contains(tab) ? tabChildren[tab] : [],
-                otherTabChildren: otherTabChildren
-            )
-            progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
+            if let steps = atom.contextFreeRemainingSteps {
+                progress = AtomProgress(steps)
+            } else {
+                let context = LifecycleAtom.Context(
+                    activation: activation,
+                    stack: stack,
+                    sessionExists: sessionExists,
+                    presentation: presentation,
+                    needsLayout: needsLayout,
+                    selectedStack: tabStacks.indices.contains(tab) ? tabStacks[tab] : [],
+                    selectedNeedsLayout: tabNeedsLayout.indices.contains(tab) ? tabNeedsLayout[tab] : [],
+                    otherTabs: otherTabs,
+                    children: children,
+                    selectedChildren: tabChildren.indices.contains(tab) ? tabChildren[tab] : [],
+                    otherTabChildren: otherTabChildren
+                )
+                progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
+            }
             startedAtom = true
             if atom == .selectTab { show(tab: tab) }
             // The style a presentation names (`value` of its loadView): sheet-like styles share
