@@ -23,8 +23,8 @@ import FoundationXML
 @Suite(.serialized) struct BenchChartTests {
     static let subtitle = "release, static stdlib, 2 cores; round trip = deactivate or activate through SceneHandle"
 
-    /// BENCHMARKS.md's "One run on this machine" (the USS medians are from that run's JSON,
-    /// `ussMedianKiB`, as its chart showed them).
+    /// The figures of a full `hostctl bench` run on the 2-vCPU VM BENCHMARKS.md describes (the
+    /// USS medians are from that run's JSON, `ussMedianKiB`, as its chart showed them).
     static let publishedRun: [BenchChart.Figures] = [
         .init(
             scenes: 1,
