@@ -79,9 +79,13 @@ extension BenchHost {
         let scene = try host.scene("K")
         try await scene.connect(launch: LaunchParameters(tabs: ["Root", "Second"]))
         if let placement, let pid = await scene.status().pid { _ = placement.pinChild(pid) }
-        // The worker of a UIKit app posts the lifecycle notifications: the same worker, told to.
+        // The worker of a UIKit app posts the lifecycle notifications: the same worker, told to,
+        // with the same root, so that its pair differs from its floor's by the notifications alone.
         let notifying = try host.scene("N")
-        try await notifying.connect(worker: [BenchPaths.executable, "worker", "--lifecycle-notifications"])
+        try await notifying.connect(
+            worker: [BenchPaths.executable, "worker", "--lifecycle-notifications"],
+            launch: LaunchParameters(tabs: ["Root", "Second"])
+        )
         if let placement, let pid = await notifying.status().pid { _ = placement.pinChild(pid) }
         let kinds = navigationKinds
         let samples = try await withTaskExecutorPreference(host.taskExecutor) {
