@@ -36,15 +36,28 @@ package final class WorkerConnection: Sendable {
     /// The worker carries the scenes of one app: its frames may be tagged with their scene.
     package let carriesScenes: Bool
     private let forwardsStderr: Bool
-    private let decoder: Locked<FrameDecoder>
+    /// The frames being read, and a buffer for a tagged frame once its tag came off (an app
+    /// process's): one lock per read (only the loop thread reads; uncontended).
+    private let reading: Locked<ReadState>
     /// The last bytes it wrote on stderr, for the error its death gives (only the loop
     /// thread touches it; the lock is uncontended).
     private let stderrTail = Locked(StderrTail())
-    /// Reused for encoding; only the scene (on the loop thread) writes, the lock is uncontended.
-    private let scratch = Locked<[UInt8]>([])
-    /// Reused for a request's scene tag, and for a tagged frame once its tag came off (an app
-    /// process's; loop thread only, uncontended).
-    private let tagScratch = Locked<[UInt8]>([])
+    /// Reused for encoding, with the scene tag last put on a request (an app process's: the
+    /// scene asking is most often the one that asked last). Only the scenes, on the loop
+    /// thread, write: the lock is uncontended.
+    private let writing = Locked(WriteState())
+
+    private struct ReadState {
+        var decoder: FrameDecoder
+        var body: [UInt8] = []
+    }
+
+    private struct WriteState {
+        var buffer: [UInt8] = []
+        /// The scene whose tag `tag` holds (`SceneTag.tagFrame`), if any.
+        var taggedScene: String?
+        var tag: [UInt8] = []
+    }
 
     package var pid: Int32 { child.pid }
 
@@ -74,7 +87,7 @@ package final class WorkerConnection: Sendable {
         self.child = child
         self.carriesScenes = carriesScenes
         self.forwardsStderr = forwardsStderr
-        self.decoder = Locked(FrameDecoder(maximumFrameSize: maximumFrameSize))
+        self.reading = Locked(ReadState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
     }
 
     /// Starts watching the worker; `deliver` runs on the event loop thread, once per event.
@@ -95,21 +108,22 @@ package final class WorkerConnection: Sendable {
     /// Writes `commands` as frames, all or nothing; in an app process, each request tagged
     /// with `scene` (the handshake is the process's).
     package func write(_ commands: HostCommands, scene: String? = nil) -> WriteOutcome {
-        let frames = scratch.withLock { buffer in
-            buffer.removeAll(keepingCapacity: true)
+        let frames = writing.withLock { state in
+            state.buffer.removeAll(keepingCapacity: true)
             for command in commands {
                 guard let scene, case .request = command else {
-                    command.encode(into: &buffer)
+                    command.encode(into: &state.buffer)
                     continue
                 }
-                let start = buffer.count
-                command.encode(into: &buffer)
-                tagScratch.withLock { tag in
-                    tag.removeAll(keepingCapacity: true)
-                    SceneTag.tagFrame(at: start, in: &buffer, scene: scene, tag: &tag)
+                let start = state.buffer.count
+                command.encode(into: &state.buffer)
+                if state.taggedScene != scene {
+                    state.taggedScene = scene
+                    state.tag.removeAll(keepingCapacity: true)
                 }
+                SceneTag.tagFrame(at: start, in: &state.buffer, scene: scene, tag: &state.tag)
             }
-            return buffer
+            return state.buffer
         }
         do {
             try child.writeToStdin(frames)
@@ -134,10 +148,15 @@ package final class WorkerConnection: Sendable {
         _ deliver: @Sendable (WorkerConnection, Event) -> Void
     ) {
         // Each frame is decoded where it lies in the read buffer; only the scene's event
-        // leaves this call. (Delivering under the decoder's lock is fine: only the loop
-        // thread reads, and nothing the scene does on an event reads this worker's stdout.)
-        _ = decoder.withLock { decoder in
-            decoder.append(bytes) { piece in
+        // leaves this call. (Delivering under the reading lock is fine: only the loop thread
+        // reads, and nothing the scene does on an event reads this worker's stdout.)
+        _ = reading.withLock { state in
+            // The body buffer is taken out while the decoder reads: the frames' closure may not
+            // touch `state` meanwhile.
+            var body: [UInt8] = []
+            swap(&body, &state.body)
+            defer { swap(&body, &state.body) }
+            return state.decoder.append(bytes) { piece in
                 switch piece {
                 case .oversized(let length):
                     deliver(
@@ -148,13 +167,10 @@ package final class WorkerConnection: Sendable {
                 case .frame(let bytes):
                     do throws(ProtocolError) {
                         if carriesScenes, SceneTag.isTagged(bytes) {
-                            let (scene, message) = try tagScratch.withLock { body throws(ProtocolError) in
-                                guard let scene = SceneTag.split(bytes, body: &body) else {
-                                    throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
-                                }
-                                return (scene, try WorkerMessage(frame: body))
+                            guard let scene = SceneTag.split(bytes, body: &body) else {
+                                throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
                             }
-                            deliver(self, .sceneMessage(scene, message))
+                            deliver(self, .sceneMessage(scene, try WorkerMessage(frame: body)))
                             return true
                         }
                         deliver(self, .message(try WorkerMessage(frame: bytes)))
