@@ -61,7 +61,7 @@ final class WorkerAppProcess {
         }
         let session: WorkerSession
         var joined = false
-        if let index = sessions.firstIndex(where: { $0.scene == scene }) {
+        if let index = memberIndex(of: scene) {
             session = sessions[index].session
         } else {
             session = WorkerSession(sharing: primary, in: self)
@@ -75,6 +75,13 @@ final class WorkerAppProcess {
         let sceneBefore = session.scene
         session.handleFrame(body)
         if joined || session.scene !== sceneBefore { noteScenes() }
+    }
+
+    /// The position of `scene`'s member. A loop, not `firstIndex(where:)`: its closure got
+    /// each member copied (its name, session and tag retained and released), on every frame.
+    private func memberIndex(of scene: String) -> Int? {
+        for index in sessions.indices where sessions[index].scene == scene { return index }
+        return nil
     }
 
     /// Tells the application which scenes are connected here (`connectedScenes`): called
