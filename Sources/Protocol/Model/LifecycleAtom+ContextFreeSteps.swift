@@ -10,13 +10,20 @@ extension LifecycleAtom {
         Self.contextFreeRemainingStepsTable[rawValue]
     }
 
-    /// The atoms `contextFreeRemainingSteps` answers for.
-    static let contextFree: Set<LifecycleAtom> = [
-        .enterForeground, .becomeActive, .appBecomeActive, .resignActive, .appResignActive,
-    ]
+    /// Whether `contextFreeRemainingSteps` answers for this atom: the lifecycle transitions of
+    /// most requests (a switch, not a set: a hashed atom costs a conformance lookup).
+    var isContextFree: Bool {
+        switch self {
+        case .enterForeground, .becomeActive, .resignActive, .appEnterForeground, .appBecomeActive,
+            .appResignActive:
+            true
+        default:
+            false
+        }
+    }
 
     private static let contextFreeRemainingStepsTable: [[ExpectedStep]?] = allCases.map { atom in
-        guard contextFree.contains(atom) else { return nil }
+        guard atom.isContextFree else { return nil }
         let anyScene = Context(activation: .unattached, stack: [], sessionExists: false)
         return atom.remainingSteps(startedBy: nil, in: anyScene)
     }

@@ -29,7 +29,7 @@ final class WorkerAppProcess {
 
     /// The session of `scene`, if it has one here.
     func session(_ scene: String) -> WorkerSession? {
-        sessions.first { $0.scene == scene }?.session
+        memberIndex(of: scene).map { sessions[$0].session }
     }
 
     /// Whether a scene other than `session`'s is connected in this process.
