@@ -34,12 +34,14 @@ extension SceneController {
     // The loop's two calls on every transition, without a closure: `onLoop` wraps its
     // closure's context in a heap box for the check that it did not escape (an allocation,
     // a retain and two releases per call, three calls per transition). A static method's
-    // reference has no context, so its cast is two words copied, as `onLoop`'s is.
+    // reference has no context, so its cast is two words copied, as `onLoop`'s is. Named by
+    // its type, not `Self.`: through `Self` the reference captured the dynamic type, and the
+    // request's path allocated a box for it on every transition.
 
     /// `workerEvent(event, from: sender)` on the loop thread, as `onLoop` would run it.
     nonisolated func workerEventOnLoop(_ event: WorkerConnection.Event, from sender: WorkerConnection) {
         precondition(EventLoop.shared.inEventLoop, "not on the event loop thread")
-        unsafeBitCast(IsolatedEventBody(run: Self.workerEventIsolated), to: PlainEventBody.self).run(
+        unsafeBitCast(IsolatedEventBody(run: SceneController.workerEventIsolated), to: PlainEventBody.self).run(
             self,
             event,
             sender
@@ -68,7 +70,7 @@ extension SceneController {
         _ request: LoopRequest,
         _ continuation: UnsafeContinuation<Void, any Error>
     ) {
-        unsafeBitCast(IsolatedBeginBody(run: Self.beginIsolated), to: PlainBeginBody.self).run(
+        unsafeBitCast(IsolatedBeginBody(run: SceneController.beginIsolated), to: PlainBeginBody.self).run(
             self,
             request,
             continuation
