@@ -17,7 +17,7 @@ package final class EchoProbe: Sendable {
     private struct State {
         package var received = 0
         package var expected = 0
-        package var waiter: CheckedContinuation<Void, any Error>?
+        package var waiter: UnsafeContinuation<Void, any Error>?
         package var firstOutput: UInt64?
     }
 
@@ -39,8 +39,12 @@ package final class EchoProbe: Sendable {
     package var pid: Int32 { child.pid }
 
     /// Writes `line` and returns once as many bytes came back.
-    package func roundTrip(_ line: [UInt8]) async throws {
-        try await withCheckedThrowingContinuationFromAnyThread { (continuation: CheckedContinuation<Void, any Error>) in
+    ///
+    /// Waits as a scene's request does (`SceneController.performAlone`): in the caller's
+    /// context, on an unsafe continuation. A checked one allocated its canary on every round
+    /// trip, a cost the transition does not pay and the floor must not either.
+    package nonisolated(nonsending) func roundTrip(_ line: [UInt8]) async throws {
+        try await withUnsafeThrowingContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, any Error>) in
             state.withLock { state in
                 state.received = 0
                 state.expected = line.count
@@ -67,7 +71,7 @@ package final class EchoProbe: Sendable {
     private func received(_ count: Int) {
         let now = BenchClock.now()
         var first = false
-        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Void, any Error>? = state.withLock { state in
             if state.firstOutput == nil {
                 state.firstOutput = now
                 first = true
