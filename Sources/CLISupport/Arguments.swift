@@ -26,13 +26,11 @@ package struct Arguments {
     /// Whether `--help` or `-h` was given.
     package var wantsHelp: Bool { remaining.contains("--help") || remaining.contains("-h") }
 
-    /// Removes a boolean flag; true if it was present.
-    package mutating func flag(_ name: String) -> Bool {
-        learn(name)
-        guard let index = remaining.firstIndex(of: name) else { return false }
-        remaining.remove(at: index)
-        consumed.insert(name)
-        return true
+    /// Removes a boolean flag whose default is false, in any form `boolFlag` takes (`name`,
+    /// `name true|false`, `name=true|false`, as CLI.md promises every boolean flag): its
+    /// value, false if absent.
+    package mutating func flag(_ name: String) throws(UsageError) -> Bool {
+        try boolFlag(name) ?? false
     }
 
     /// Removes the first `name`, `name true|false` or `name=true|false`: its value (`name`

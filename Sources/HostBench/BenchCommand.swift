@@ -95,8 +95,8 @@ package enum BenchCommand {
             print(BenchHelp.text)
             return .success
         }
-        let quick = arguments.flag("--quick")
-        let json = arguments.flag("--json")
+        let quick = try arguments.flag("--quick")
+        let json = try arguments.flag("--json")
         let svgPath = try arguments.option("--svg")
         let placements = try parsePlacement(try arguments.option("--placement") ?? "both")
         let tunings = try parseTunings(try arguments.option("--tuning") ?? "both")

@@ -22,12 +22,12 @@ enum ClientCommands {
         let socket = try arguments.option("--socket")
         switch arguments.command {
         case "ps":
-            let json = arguments.flag("--json")
+            let json = try arguments.flag("--json")
             try arguments.finish()
             let path = try Commands.socketPath(given: socket, command: "ps")
             return try perform(ControlRequest(id: .int(1), body: .ps), path: path) { reply in
                 guard case .scenes(let rows) = reply.result else { return }
-                var output = OutputBuffer()
+                var output = OutputBuffer(command: "ps")
                 if json {
                     JSONWriter.write(.array(rows.map(\.json)), into: &output.bytes)
                     output.bytes.append(UInt8(ascii: "\n"))
@@ -43,8 +43,8 @@ enum ClientCommands {
                 }
             }
         case "events":
-            let follow = arguments.flag("--follow")
-            let json = arguments.flag("--json")
+            let follow = try arguments.flag("--follow")
+            let json = try arguments.flag("--json")
             let fromSeq = try arguments.intOption("--from-seq", in: 1...Int.max) ?? 1
             try arguments.finish()
             let path = try Commands.socketPath(given: socket, command: "events")
@@ -55,7 +55,7 @@ enum ClientCommands {
             return try perform(ControlRequest(id: .int(1), body: .step(step)), path: path) { reply in
                 // `inspect`'s visible tree: one JSON document on stdout.
                 guard case .value(let value) = reply.result else { return }
-                var output = OutputBuffer()
+                var output = OutputBuffer(command: arguments.command)
                 JSONWriter.write(value, into: &output.bytes)
                 output.bytes.append(UInt8(ascii: "\n"))
                 output.flush()
@@ -74,8 +74,8 @@ enum ClientCommands {
         }
         var status = stat()
         guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            printError("hostctl discard: \(directory) is not a state directory")
-            return .runtimeFailure
+            // The directory named is the command line's mistake (exit 2, CLI.md).
+            throw UsageError("hostctl discard: \(directory) is not a state directory")
         }
         // Looked up before the store is opened: opening one lays out a directory (its lock,
         // `sessions/`, `discarded/`), and a failed discard must leave the directory as it was.
@@ -130,7 +130,12 @@ enum ClientCommands {
             // The parser names the step by its op, which the prefix already does.
             var message = Substring(error.message)
             if message.hasPrefix(op + ": ") { message = message.dropFirst(op.count + 2) }
-            throw UsageError("hostctl \(op): \(message)")
+            // It names the step's JSON fields; here they were typed as flags.
+            var text = String(message)
+            for field in operation.fields where field.value != .scene {
+                text = text.replacing("\"\(field.name)\"", with: flagName(field))
+            }
+            throw UsageError("hostctl \(op): \(text)")
         }
     }
 
@@ -236,7 +241,7 @@ enum ClientCommands {
             printError("hostctl events: \(error)")
             return error.kind == .badPath ? .usage : .runtimeFailure
         }
-        var output = OutputBuffer()
+        var output = OutputBuffer(command: "events")
         let request = ControlRequest(id: .int(1), body: .events(fromSeq: fromSeq, follow: follow))
         let reply: ControlReply
         do {
@@ -357,14 +362,22 @@ extension ControlRequest.Body {
 
 /// Bytes for stdout, written with write(2) (no stdio buffer to forget to flush).
 struct OutputBuffer {
+    /// The command writing: its name begins the error when stdout cannot be written.
+    let command: String
     var bytes: [UInt8] = []
 
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Writes everything held to stdout. A reader that went away (`| head`) ends the process
+    /// with success; any other failure (a full disk, a closed stdout) ends it with exit 3 and
+    /// says so: what was asked for did not arrive (`ps --json > out.json` on a full disk is
+    /// not an empty file and exit 0). Written with `write`, so stdio's own check at exit
+    /// never sees these bytes.
     mutating func flush() {
         var offset = 0
+        let command = command
         bytes.withUnsafeBytes { raw in
             while offset < raw.count {
                 let count = write(1, raw.baseAddress! + offset, raw.count - offset)
@@ -375,7 +388,9 @@ struct OutputBuffer {
                 } else if count < 0 && errno == EPIPE {
                     exit(ExitCode.success.rawValue)  // the reader is gone (`| head`): nothing left to do
                 } else {
-                    return
+                    let reason = count < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                    printError("hostctl \(command): cannot write stdout: \(reason)")
+                    exit(ExitCode.runtimeFailure.rawValue)
                 }
             }
         }

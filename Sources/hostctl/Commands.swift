@@ -15,7 +15,7 @@ enum Commands {
         let tracePath = try arguments.option("--trace")
         let stateDirectory = try arguments.option("--state-dir")
         let timelinePath = try arguments.option("--timeline")
-        let quiet = arguments.flag("--quiet")
+        let quiet = try arguments.flag("--quiet")
         var scenario = DemoScenario.scenario
         scenario.limits = try LimitFlags.parse(&arguments, over: scenario.limits)
         try arguments.finish()
@@ -24,9 +24,11 @@ enum Commands {
             flag: "--timeline",
             isNot: tracePath,
             what: "the --trace file",
-            command: "demo"
+            command: "demo",
+            otherIsInput: false
         )
         try OutputPaths.checkWritable(timelinePath, flag: "--timeline", command: "demo")
+        try OutputPaths.checkStateDirectory(stateDirectory, command: "demo")
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
             scenario,
@@ -46,7 +48,7 @@ enum Commands {
             return .success
         }
         let tracePath = try arguments.option("--trace")
-        let quiet = arguments.flag("--quiet")
+        let quiet = try arguments.flag("--quiet")
         let limits = try LimitFlags.parse(&arguments)
         // Every option is known by now: a mistyped one (`run --tracee x S.json`) is the news,
         // not its value taken for the scenario's file name.
@@ -148,6 +150,13 @@ enum Commands {
         }
         if let failure = result.failure {
             printError("invalid: \(failure)")
+            return .checkFailed
+        }
+        // Nothing to check is no proof: a run that wrote no trace (`demo --bogus --trace
+        // /dev/stdout | hostctl verify -`) must not pass a CI step. A host's trace starts
+        // with its `started` event.
+        guard result.eventCount > 0 else {
+            printError("invalid: \(path == "-" ? "stdin" : path) holds no events (a host's trace begins with started)")
             return .checkFailed
         }
         print("valid: \(result.eventCount) events")

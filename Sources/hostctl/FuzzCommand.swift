@@ -33,15 +33,18 @@ enum FuzzCommand {
             try arguments.intOption("--instances", in: 1...64) ?? max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let root = try arguments.option("--root") ?? "Root"
         let out = try arguments.option("--out") ?? "fuzz-failure.json"
-        let json = arguments.flag("--json")
-        guard var worker = try WorkerFlags.parse(&arguments, mustBeRunnable: true) else {
+        let json = try arguments.flag("--json")
+        guard let workerFlags = try WorkerFlags.parse(&arguments, mustBeRunnable: true, isRequired: true) else {
             throw UsageError("hostctl fuzz: needs --worker PATH, the app to fuzz (see hostctl fuzz --help)")
         }
         try arguments.rejectUnknownOptions()
-        // `--worker PATH ARG...`: the words after the path are its arguments.
+        // `--worker PATH ARG...`: the words after the path are its first arguments, as typed;
+        // `--worker-arg` values follow them.
+        var worker = [workerFlags[0]]
         while true {
             do { worker.append(try arguments.positional("ARG")) } catch { break }
         }
+        worker += workerFlags.dropFirst()
         try arguments.finish()
 
         var configuration = FuzzConfiguration(worker: worker)
@@ -60,6 +63,11 @@ enum FuzzCommand {
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
         if terminal { _ = "\r\u{1B}[K".withCString { write(2, $0, strlen($0)) } }
+        if let failure = report.failure, failure.neverStarted {
+            // Nothing was fuzzed: no failure file, and not the exit of a found failure.
+            printError("hostctl fuzz: the app did not start, nothing was fuzzed: \(failure.message)")
+            return .runtimeFailure
+        }
         var written: String?
         if let failure = report.failure {
             let scenario = Fuzzer.scenario(failure, configuration)

@@ -20,6 +20,10 @@ enum Help {
                                                one operation on a serving host (push A --vc Detail)
           hostctl ps [--json] | events [--follow] [--json] | quit --socket PATH
                                                inspect, watch or stop a serving host
+          hostctl discard SCENE --state-dir DIR
+                                               discard a stored session with no host running
+          hostctl fuzz --worker PATH [ARG...] [--runs N] [--seed S]
+                                               drive your app at random, shrink what breaks
           hostctl bench [--quick] [--json] [--only NAME] [--svg FILE]
                                                benchmarks with floors measured in the same run
           hostctl worker                       worker mode (what the host spawns)
@@ -152,10 +156,11 @@ enum Help {
             task never ended, a protocol violation).
         The first failure is shrunk to a minimal run, written as a scenario to FILE (hostctl
         run FILE replays it) with a report beside it (FILE.txt: the steps, the two screens
-        side by side, the timeline). Exit 1 when something failed, 0 when every run held.
+        side by side, the timeline). Exit 1 when something failed, 0 when every run held,
+        3 when the app never started (never said ready: check --worker and its arguments).
 
           --worker PATH     the app (its worker executable); words after PATH are its
-                            arguments (or repeat --worker-arg ARG)
+                            first arguments, then any --worker-arg ARG (repeatable)
           --seed S          seeds every run: the same seed gives the same runs (default 1)
           --runs N          at most N runs (default 200)
           --steps M         steps per run (default 20)

@@ -49,6 +49,7 @@ extension Commands {
         limits.stateDirectory = try arguments.option("--state-dir")
         limits = try LimitFlags.parse(&arguments, over: limits)
         try arguments.finish()
+        try OutputPaths.checkStateDirectory(limits.stateDirectory, command: "serve")
         let path = try socketPath(given: socket, command: "serve")
 
         let listener: ControlListener

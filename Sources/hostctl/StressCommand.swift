@@ -43,7 +43,7 @@ enum StressCommand {
         if let ms = try arguments.intOption("--reply-timeout-ms", in: 1...86_400_000) {
             options.replyTimeout = .milliseconds(ms)
         }
-        let json = arguments.flag("--json")
+        let json = try arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
         let tuning = try LimitFlags.tuning(&arguments) ?? .plain
         let worker = try WorkerFlags.parse(&arguments, mustBeRunnable: true) ?? [currentExecutablePath(), "worker"]

@@ -86,6 +86,12 @@ enum TimelineFiles {
             )
         }
         defer { if descriptor != 0 { close(descriptor) } }
+        // A directory opens, and fails only at its first read: named, it is the command
+        // line's mistake, as a missing file is.
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw TimelineFileError(description: "cannot open trace file \(path): is a directory", cannotOpen: true)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

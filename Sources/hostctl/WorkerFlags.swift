@@ -12,7 +12,8 @@ enum WorkerFlags {
     static func parse(
         _ arguments: inout Arguments,
         flag: String = "--worker",
-        mustBeRunnable: Bool = false
+        mustBeRunnable: Bool = false,
+        isRequired: Bool = false
     ) throws(UsageError) -> [String]? {
         let path = try arguments.option(flag)
         let extra = try arguments.options(flag + "-arg", acceptsDashedValues: true)
@@ -24,9 +25,10 @@ enum WorkerFlags {
         }
         let program = resolve(path)
         if mustBeRunnable, let problem = runProblem(program) {
+            let instead = isRequired ? "" : ", or leave \(flag) out to run this hostctl's own worker"
             throw UsageError(
                 "hostctl \(arguments.command): \(flag) \(path): \(problem); give the path of a scenehost worker "
-                    + "program, or leave \(flag) out to run this hostctl's own worker"
+                    + "program\(instead)"
             )
         }
         return [program] + extra

@@ -127,7 +127,13 @@ struct HostctlOutcome {
 /// going then is SIGKILLed, so a hung command fails its test (killed by signal) instead of
 /// hanging the suite.
 func runHostctl(_ arguments: [String], limit: Duration = .seconds(120)) async throws -> HostctlOutcome {
-    let child = try await ChildProcess.spawn(argv: [TestWorker.hostctl] + arguments)
+    try await runCommand([TestWorker.hostctl] + arguments, limit: limit)
+}
+
+/// `runHostctl` for any program: a shell that redirects `hostctl`'s streams
+/// (`sh -c 'exec "$0" ps --json > /dev/full' HOSTCTL`), for instance.
+func runCommand(_ argv: [String], limit: Duration = .seconds(120)) async throws -> HostctlOutcome {
+    let child = try await ChildProcess.spawn(argv: argv)
     child.closeStdin()
     let collected = Collected()
     let deadline = killAfter(limit, child)

@@ -82,6 +82,15 @@ import Testing
             await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
             #expect(host.callbacks(of: "A").count == before, "a missing target reports nothing")
             #expect(await scene.status().activation == .foregroundActive, "and the worker lives on")
+            // A client's present in the alert style shows a plain controller: the error says
+            // why it has nothing to tap, rather than that no alert is presented.
+            try await within(TestLimit.event, "present") { try await scene.present("Al", style: .alert) }
+            let notAnAlert = await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
+            #expect(
+                "\(notAnAlert.map { "\($0)" } ?? "")".contains("Al is presented, but it is no UIAlertController"),
+                "\(String(describing: notAnAlert))"
+            )
+            try await within(TestLimit.event, "dismiss") { try await scene.dismiss() }
             try await within(TestLimit.event, "deactivate") { try await scene.deactivate() }
             for operation: SceneOperation in [
                 .user(.selectRow(section: 0, row: 0)), .user(.typeText(field: "title", text: "x")),

@@ -76,6 +76,9 @@ struct FuzzRun: Sendable {
             try? await handle.terminate()
         } catch {
             failure = FuzzFailure(kind: .killed, message: "the run could not start: \(error)", steps: executed)
+            if case .workerExited(_, _, _, let detail) = error as? HostError, detail.beforeReady {
+                failure?.neverStarted = true
+            }
         }
         guard var found = failure else { return (executed, nil) }
         found.steps = executed

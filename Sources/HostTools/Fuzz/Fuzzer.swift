@@ -104,7 +104,10 @@ public enum Fuzzer {
             report.failingRun = state.failingRun
         }
         report.seconds = StressUnits.seconds(start.duration(to: .now))
-        if let original = report.original {
+        // An app that never started has nothing to shrink: the setup is wrong.
+        if let original = report.original, original.neverStarted {
+            report.failure = original
+        } else if let original = report.original {
             let shrinkStart = ContinuousClock.now
             var shrinker = FuzzShrinker(host: host, configuration: configuration)
             report.failure = await shrinker.shrink(original)

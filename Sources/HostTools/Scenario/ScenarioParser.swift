@@ -59,8 +59,11 @@ extension Scenario {
 
     /// Reads and parses a scenario file.
     public init(contentsOf path: String) throws(ScenarioError) {
-        guard let bytes = readWholeFile(path, limit: 16 << 20) else {
-            throw ScenarioError("cannot read \(path): \(String(cString: strerror(errno)))")
+        let limit = 16 << 20
+        guard let bytes = readWholeFile(path, limit: limit) else {
+            // The limit stated, not EFBIG's "File too large", which names no size.
+            let reason = errno == EFBIG ? "larger than \(limit >> 20) MiB" : String(cString: strerror(errno))
+            throw ScenarioError("cannot read \(path): \(reason)")
         }
         try self.init(json: bytes)
     }

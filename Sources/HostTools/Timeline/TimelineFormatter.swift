@@ -22,7 +22,7 @@ public enum TimelineFormatter {
         if !hostEvents.isEmpty {
             output += "host\n"
             for event in hostEvents {
-                output += "  \(time(event))  \(pad("", 9))  \(event.name ?? "")\n"
+                output += "  \(time(event))  \(pad("", 9))  \(escapingTerminalControls(event.name ?? ""))\n"
             }
         }
         for scene in sceneOrder {
@@ -31,7 +31,8 @@ public enum TimelineFormatter {
             for event in byScene[scene] ?? [] {
                 if event.processEvent == .spawned || event.processEvent == .attached { pid = event.pid }
                 let pidColumn = pad(pid.map { "pid \($0)" } ?? "", 9)
-                output += "  \(time(event))  \(pidColumn)  \(describe(event))\n"
+                // Names come from clients, scenarios and workers: shown, never acted on.
+                output += "  \(time(event))  \(pidColumn)  \(escapingTerminalControls(describe(event)))\n"
                 if event.processEvent == .exited || event.processEvent == .detached { pid = nil }
             }
         }

@@ -64,7 +64,15 @@ extension WorkerSession {
             }
         case .alertAction(let title):
             guard let alert = frontmost as? UIAlertController else {
-                throw ProtocolError(.operationFailed, "no alert is presented")
+                // A client's `present --style alert` shows a plain controller in the alert's
+                // place: it has no actions to tap, only an alert the app made has.
+                let presented = frontmost.presentingViewController != nil
+                throw ProtocolError(
+                    .operationFailed,
+                    presented
+                        ? "\(frontmost.restorationIdentifier) is presented, but it is no UIAlertController: only an alert the app presents has actions to tap"
+                        : "no alert is presented"
+                )
             }
             guard let chosen = alert.actions.first(where: { $0.title == title }), chosen.isEnabled else {
                 throw ProtocolError(

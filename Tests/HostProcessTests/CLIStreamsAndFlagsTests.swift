@@ -1,0 +1,180 @@
+import CLISupport
+import Glibc
+import HostProcess
+import Protocol
+import Testing
+
+/// What `hostctl` does with its standard streams and its flags, as a user meets them: a
+/// stream that is a file is that file, an output that cannot be written fails the command,
+/// names from outside never reach the terminal raw, and flags take every documented form.
+@Suite struct CLIStreamsAndFlagsTests {
+    /// `hostctl` through `sh -c SCRIPT`, with `$0` the `hostctl` under test.
+    static func shell(_ script: String, _ arguments: String...) async throws -> HostctlOutcome {
+        try await shell(script, arguments)
+    }
+
+    static func shell(_ script: String, _ arguments: [String]) async throws -> HostctlOutcome {
+        try await runCommand(["/bin/sh", "-c", script, TestWorker.hostctl] + arguments)
+    }
+
+    /// A trace read from stdin is still the trace: an output that is the same file is
+    /// refused before anything is read, as naming it twice is. It used to be overwritten.
+    @Test func anOutputThatIsTheFileOnStdinIsRefused() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/t.jsonl"
+        let text = #"{"seq":1,"t":0,"type":"host","name":"started"}"# + "\n"
+        #expect(writeFile(trace, text))
+        for format in ["svg", "perfetto"] {
+            let outcome = try await Self.shell(#"exec "$0" timeline - --format "$1" -o "$2" < "$2""#, format, trace)
+            #expect(outcome.exit == .exited(status: 2), "\(format): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("is the trace it reads (on stdin)"), "\(outcome.stderr)")
+            #expect(try readFileBytes(trace) == Array(text.utf8))
+        }
+        // Appending the picture to the trace it reads is refused too.
+        let appended = try await Self.shell(#"exec "$0" timeline "$1" -o - >> "$1""#, trace)
+        #expect(appended.exit == .exited(status: 2), "\(appended.stderr)")
+        #expect(appended.stderr.contains("-o - (stdout) is the trace it reads"), "\(appended.stderr)")
+        #expect(try readFileBytes(trace) == Array(text.utf8))
+        // Another file on stdin is fine.
+        let other = directory + "/other.svg"
+        let fine = try await Self.shell(#"exec "$0" timeline - -o "$2" < "$1""#, trace, other)
+        #expect(fine.exit == .exited(status: 0), "\(fine.stderr)")
+    }
+
+    /// A client's output that cannot be written (a full disk) fails the command with exit 3
+    /// and says so, as `demo` and `verify` do: it used to end with exit 0 and nothing said.
+    @Test func aClientsUnwritableOutputFailsTheCommand() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+        for command in [["ps", "--json"], ["events", "--json=true"], ["inspect", "A"]] {
+            let outcome = try await Self.shell(
+                #"exec "$0" "$@" > /dev/full"#,
+                command + ["--socket", server.socket]
+            )
+            #expect(outcome.exit == .exited(status: 3), "\(command): \(outcome.stderr)")
+            #expect(
+                outcome.stderr == "hostctl \(command[0]): cannot write stdout: No space left on device\n",
+                "\(command): \(outcome.stderr)"
+            )
+        }
+        try await server.quit()
+    }
+
+    /// Names from scenarios, clients and workers are shown, never acted on by the terminal:
+    /// `run`'s timeline escapes them as `events` does.
+    @Test func runsTimelineEscapesTerminalControls() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/s.json"
+        let name = #"D\u001b[31m\u2028x"#
+        let steps = #"[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"\#(name)"}]"#
+        #expect(writeFile(scenario, #"{"steps":\#(steps)}"#))
+        let outcome = try await runHostctl(["run", scenario])
+        #expect(outcome.exit == .exited(status: 0), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(#"D\u001B[31m\u2028x"#), "\(outcome.stdout)")
+        #expect(!outcome.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x2028 })
+    }
+
+    /// Every boolean flag takes `--flag`, `--flag true|false` and `--flag=true|false`
+    /// (CLI.md): the command-level ones took the bare form only.
+    @Test(arguments: [
+        (["--quiet"], true), (["--quiet", "true"], true), (["--quiet", "false"], false),
+        (["--quiet=true"], true), (["--quiet=false"], false), ([String](), false),
+    ])
+    func booleanFlagsTakeEveryDocumentedForm(words: [String], value: Bool) throws {
+        var arguments = Arguments(command: "demo", words)
+        #expect(try arguments.flag("--quiet") == value)
+        try arguments.finish()
+    }
+
+    @Test func aBooleanFlagRefusesAnyOtherValue() {
+        var arguments = Arguments(command: "demo", ["--quiet=maybe"])
+        #expect(throws: UsageError.self) { try arguments.flag("--quiet") }
+    }
+
+    /// `verify` of nothing is no pass (a run that wrote no trace must not pass a CI step),
+    /// and a directory named as the trace is the command line's mistake, as for `run`.
+    @Test func verifyRefusesAnEmptyTraceAndADirectory() async throws {
+        let directory = makeTemporaryDirectory()
+        let empty = directory + "/empty.jsonl"
+        #expect(writeFile(empty, ""))
+        let outcome = try await runHostctl(["verify", empty])
+        #expect(outcome.exit == .exited(status: 1), "\(outcome.stderr)")
+        #expect(outcome.stderr == "invalid: \(empty) holds no events (a host's trace begins with started)\n")
+        #expect(outcome.stdout.isEmpty)
+        for command in ["verify", "timeline"] {
+            let named = try await runHostctl([command, directory])
+            #expect(named.exit == .exited(status: 2), "\(command): \(named.stderr)")
+            #expect(named.stderr.contains("\(directory): is a directory"), "\(command): \(named.stderr)")
+        }
+    }
+
+    /// A `--state-dir` that cannot be one is the command line's mistake (exit 2), said before
+    /// any host starts: a file, or a directory with no parent to make it in.
+    @Test func aStateDirectoryThatCannotBeOneIsAUsageError() async throws {
+        let directory = makeTemporaryDirectory()
+        let file = directory + "/file"
+        #expect(writeFile(file, "x"))
+        let cases: [(arguments: [String], words: String)] = [
+            (
+                ["serve", "--socket", directory + "/s.sock", "--state-dir", directory + "/missing/a"],
+                "its parent \"\(directory)/missing\" is not a directory; create it first"
+            ),
+            (["demo", "--quiet", "--state-dir", file], "is not a directory; name a directory"),
+            (["discard", "A", "--state-dir", directory + "/missing"], "is not a state directory"),
+        ]
+        for (arguments, words) in cases {
+            let outcome = try await runHostctl(arguments)
+            #expect(outcome.exit == .exited(status: 2), "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
+        }
+        #expect(access(directory + "/missing", F_OK) != 0, "nothing was made")
+    }
+
+    /// A scenario over the size limit says the limit, not EFBIG's "File too large".
+    @Test func anOversizedScenarioNamesTheLimit() async throws {
+        let outcome = try await runHostctl(["run", "/dev/zero"])
+        #expect(outcome.exit == .exited(status: 2), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cannot read /dev/zero: larger than 16 MiB"), "\(outcome.stderr)")
+    }
+
+    /// A client's step error names the flags typed, not the JSON fields they became.
+    @Test func aStepErrorNamesFlags() async throws {
+        let outcome = try await runHostctl([
+            "waitFor", "A", "--state", "background", "--process", "running", "--socket", "/nonexistent/s",
+        ])
+        #expect(outcome.exit == .exited(status: 2), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--state or --process"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("\"state\""), "\(outcome.stderr)")
+    }
+
+    /// A worker that never says ready is a setup problem, not a failure the fuzzer found:
+    /// exit 3, no failure file.
+    @Test func fuzzOfAProgramThatIsNoWorkerIsASetupError() async throws {
+        let directory = makeTemporaryDirectory()
+        let out = directory + "/failure.json"
+        let outcome = try await runHostctl([
+            "fuzz", "--worker", "/bin/true", "--runs", "2", "--instances", "1", "--out", out,
+        ])
+        #expect(outcome.exit == .exited(status: 3), "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("hostctl fuzz: the app did not start, nothing was fuzzed: "))
+        #expect(outcome.stderr.contains("is /bin/true a scenehost worker?"), "\(outcome.stderr)")
+        #expect(access(out, F_OK) != 0)
+    }
+
+    /// `fuzz --worker PATH WORDS… --worker-arg A`: the words typed after PATH come first.
+    @Test func fuzzKeepsTheWorkersArgumentsInTheOrderTyped() async throws {
+        let directory = makeTemporaryDirectory()
+        let out = directory + "/failure.json"
+        let outcome = try await runHostctl([
+            "fuzz", "--worker", TestWorker.hostctl, "worker", "--worker-arg", "--crash-in", "--worker-arg",
+            "sceneWillResignActive", "--runs", "1", "--instances", "1", "--steps", "4", "--out", out,
+        ])
+        #expect(outcome.exit == .exited(status: 1), "\(outcome.stderr)")
+        let scenario = try JSONParser.parse(try readFileBytes(out))
+        let expected: JSONValue = .array(
+            [TestWorker.hostctl, "worker", "--crash-in", "sceneWillResignActive"].map { .string($0) }
+        )
+        #expect(scenario["config"]?["worker"] == expected, "\(scenario)")
+    }
+}
