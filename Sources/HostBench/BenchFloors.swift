@@ -7,9 +7,11 @@ import HostProcess
 package final class EchoProbe: Sendable {
     package enum Failure: Error, CustomStringConvertible {
         case write(String)
+        case exited(String)
         package var description: String {
             switch self {
             case .write(let message): "cannot write to the echo child: \(message)"
+            case .exited(let exit): "the echo child ended during a round trip: \(exit)"
             }
         }
     }
@@ -32,7 +34,15 @@ package final class EchoProbe: Sendable {
             child,
             onStdout: { [self] bytes in self.received(bytes.count) },
             onStderr: { _ in },
-            onExit: { [self] exit in self.exit.fulfil(exit) }
+            onExit: { [self] exit in
+                // A child gone mid-round-trip answers nothing more: its waiter must not hang.
+                let waiter = state.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume(throwing: Failure.exited("\(exit)"))
+                self.exit.fulfil(exit)
+            }
         )
     }
 

@@ -131,8 +131,12 @@ enum ClientCommands {
             var message = Substring(error.message)
             if message.hasPrefix(op + ": ") { message = message.dropFirst(op.count + 2) }
             // It names the step's JSON fields; here they were typed as flags.
+            // (Not where a value typed is itself a field's name: the message may quote it.)
             var text = String(message)
-            for field in operation.fields where field.value != .scene {
+            let typed = Set(object.values.compactMap { value -> String? in
+                if case .string(let string) = value { string } else { nil }
+            })
+            for field in operation.fields where field.value != .scene && !typed.contains(field.name) {
                 text = text.replacing("\"\(field.name)\"", with: flagName(field))
             }
             throw UsageError("hostctl \(op): \(text)")
@@ -255,8 +259,9 @@ enum ClientCommands {
                 if output.bytes.count >= 64 << 10 || !client.hasPendingFrames { output.flush() }
             }
         } catch {
-            output.flush()
+            // Said first: a stdout that cannot take the events received ends the process.
             printError("hostctl events: \(error)")
+            output.flush()
             return .runtimeFailure
         }
         output.flush()
@@ -385,6 +390,10 @@ struct OutputBuffer {
                     offset += count
                 } else if count < 0 && errno == EINTR {
                     continue
+                } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    // A stdout inherited non-blocking, its pipe full: wait for the reader.
+                    var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
                 } else if count < 0 && errno == EPIPE {
                     exit(ExitCode.success.rawValue)  // the reader is gone (`| head`): nothing left to do
                 } else {

@@ -25,7 +25,8 @@ enum Commands {
             isNot: tracePath,
             what: "the --trace file",
             command: "demo",
-            otherIsInput: false
+            // `--timeline -` is stdout; `--trace -` is a file named `-`, as the recorder opens it.
+            outputStream: STDOUT_FILENO
         )
         try OutputPaths.checkWritable(timelinePath, flag: "--timeline", command: "demo")
         try OutputPaths.checkStateDirectory(stateDirectory, command: "demo")

@@ -157,7 +157,7 @@ enum Help {
         The first failure is shrunk to a minimal run, written as a scenario to FILE (hostctl
         run FILE replays it) with a report beside it (FILE.txt: the steps, the two screens
         side by side, the timeline). Exit 1 when something failed, 0 when every run held,
-        3 when the app never started (never said ready: check --worker and its arguments).
+        3 when the app started in no run (never said ready: check --worker and its arguments).
 
           --worker PATH     the app (its worker executable); words after PATH are its
                             first arguments, then any --worker-arg ARG (repeatable)

@@ -9,27 +9,50 @@ enum OutputPaths {
     /// Throws a usage error when `output` (given as `flag`) is the file `other` names;
     /// `what` says what `other` is ("the trace it reads").
     ///
-    /// `-` is a standard stream: stdout for `output`, and for `other` stdin when it is an
-    /// input (`otherIsInput`), else stdout. `timeline - -o t.jsonl < t.jsonl` replaced the
-    /// trace it read from stdin as surely as naming it twice did.
+    /// `-` is a standard stream only where the command takes it so: `outputStream` and
+    /// `otherStream` name the stream it stands for on each side (nil: `-` is a file of that
+    /// name, as `run -` and `--trace -` read and write). `timeline - -o t.jsonl < t.jsonl`
+    /// replaced the trace it read from stdin as surely as naming it twice did.
     static func check(
         _ output: String?,
         flag: String,
         isNot other: String?,
         what: String,
         command: String,
-        otherIsInput: Bool = true
+        outputStream: Int32? = nil,
+        otherStream: Int32? = nil
     ) throws(UsageError) {
         guard let output, let other else { return }
-        let otherStream: Int32 = otherIsInput ? STDIN_FILENO : STDOUT_FILENO
+        let outputSide = Side(output, stream: outputStream)
+        let otherSide = Side(other, stream: otherStream)
         // The same stream twice (both on stdout) writes nothing over anything.
-        if output == "-" && other == "-" && otherStream == STDOUT_FILENO { return }
-        guard sameRegularFile(output, other, standardA: STDOUT_FILENO, standardB: otherStream) else { return }
-        let named = output == "-" ? "- (stdout)" : quoted(output)
-        let onStream = other == "-" ? (otherIsInput ? " (on stdin)" : " (on stdout)") : ""
+        if let stream = outputSide.stream, stream == otherSide.stream { return }
+        guard sameRegularFile(outputSide, otherSide) else { return }
+        // An empty `flag`: the output was not named, it is stdout by default.
+        let named =
+            outputSide.stream == nil
+            ? "\(flag) \(quoted(output))" : flag.isEmpty ? "stdout" : "\(flag) - (stdout)"
+        let onStream = otherSide.stream.map { $0 == STDIN_FILENO ? " (on stdin)" : " (on stdout)" } ?? ""
         throw UsageError(
-            "hostctl \(command): \(flag) \(named) is \(what)\(onStream): writing there would overwrite it; name another file"
+            "hostctl \(command): \(named) is \(what)\(onStream): writing there would overwrite or corrupt it; name another file"
         )
+    }
+
+    /// A file as the command line names it: a path, or `-` standing for a standard stream.
+    struct Side {
+        let path: String
+        /// The stream `path` stands for, nil for a file.
+        let stream: Int32?
+
+        init(_ path: String, stream: Int32?) {
+            self.path = path
+            self.stream = path == "-" ? stream : nil
+        }
+
+        /// `stat` of the file, or of what the stream is; false when there is none.
+        func status(_ info: inout stat) -> Bool {
+            (stream.map { fstat($0, &info) } ?? stat(path, &info)) == 0
+        }
     }
 
     /// Throws a usage error when `output` cannot be written (a missing or closed directory),
@@ -45,48 +68,49 @@ enum OutputPaths {
     }
 
     /// Throws a usage error when `path`, given as `--state-dir`, cannot be a state directory:
-    /// something else than a directory, or missing with no directory to make it in. The
-    /// host's own checks (its owner, its mode) follow when it starts; these are the command
-    /// line's mistakes, exit 2 as for a file named that cannot be used.
+    /// something else than a directory, a symlink to nothing, or missing with no directory it
+    /// may be made in. The host's own checks (its owner, its mode) follow when it starts;
+    /// these are the command line's mistakes, exit 2 as for a file named that cannot be used.
     static func checkStateDirectory(_ path: String?, command: String) throws(UsageError) {
         guard let path else { return }
+        let prefix = "hostctl \(command): --state-dir \(quoted(path))"
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT != S_IFDIR else { return }
-            throw UsageError(
-                "hostctl \(command): --state-dir \(quoted(path)) is not a directory; name a directory (one that does not exist yet is made)"
-            )
+            throw UsageError("\(prefix) is not a directory; name a directory (one that does not exist yet is made)")
         }
-        guard errno == ENOENT else {
-            throw UsageError("hostctl \(command): --state-dir \(quoted(path)): \(String(cString: strerror(errno)))")
+        guard errno == ENOENT else { throw UsageError("\(prefix): \(String(cString: strerror(errno)))") }
+        if lstat(path, &info) == 0 {
+            throw UsageError("\(prefix) is a symlink to nothing; name a directory")
         }
-        let parent = directory(of: path)
+        // `new/` is made as `new` is: its parent is the one before the trailing slashes.
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let parent = directory(of: String(trimmed))
         guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("\(prefix): its parent \(quoted(parent)) is not a directory; create it first, or name another")
+        }
+        guard access(parent, W_OK | X_OK) == 0 else {
             throw UsageError(
-                "hostctl \(command): --state-dir \(quoted(path)): its parent \(quoted(parent)) is not a directory; create it first, or name another"
+                "\(prefix): cannot be made in \(quoted(parent)) (\(String(cString: strerror(errno)))); name another"
             )
         }
     }
 
     /// Whether `a` and `b` are the same regular file: the same inode when both exist, else
     /// the same path once their directories are resolved (a device such as `/dev/null` may
-    /// take several outputs). `-` is the standard stream `standardA` or `standardB` says.
-    static func sameRegularFile(
-        _ a: String,
-        _ b: String,
-        standardA: Int32 = STDOUT_FILENO,
-        standardB: Int32 = STDIN_FILENO
-    ) -> Bool {
+    /// take several outputs).
+    static func sameRegularFile(_ a: Side, _ b: Side) -> Bool {
         var first = stat()
         var second = stat()
-        let firstExists = (a == "-" ? fstat(standardA, &first) : stat(a, &first)) == 0
-        let secondExists = (b == "-" ? fstat(standardB, &second) : stat(b, &second)) == 0
+        let firstExists = a.status(&first)
+        let secondExists = b.status(&second)
         if firstExists && secondExists {
             return first.st_dev == second.st_dev && first.st_ino == second.st_ino
                 && first.st_mode & S_IFMT == S_IFREG
         }
-        if firstExists != secondExists || a == "-" || b == "-" { return false }
-        guard let resolvedA = resolved(a), let resolvedB = resolved(b) else { return false }
+        if firstExists != secondExists || a.stream != nil || b.stream != nil { return false }
+        guard let resolvedA = resolved(a.path), let resolvedB = resolved(b.path) else { return false }
         return resolvedA == resolvedB
     }
 

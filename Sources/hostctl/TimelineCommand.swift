@@ -23,7 +23,16 @@ extension Commands {
             throw UsageError("hostctl timeline: unknown option \"\(path)\" (see hostctl timeline --help)")
         }
         try arguments.finish()
-        try OutputPaths.check(outputs.first, flag: "-o", isNot: path, what: "the trace it reads", command: "timeline")
+        // No `-o` is stdout, as `-o -` is: `timeline t.jsonl >> t.jsonl` appends to the trace it reads.
+        try OutputPaths.check(
+            outputs.first ?? "-",
+            flag: outputs.isEmpty ? "" : "-o",
+            isNot: path,
+            what: "the trace it reads",
+            command: "timeline",
+            outputStream: STDOUT_FILENO,
+            otherStream: STDIN_FILENO
+        )
 
         let events: [TraceEvent]
         do {

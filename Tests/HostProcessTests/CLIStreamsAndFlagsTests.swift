@@ -30,11 +30,18 @@ import Testing
             #expect(outcome.stderr.contains("is the trace it reads (on stdin)"), "\(outcome.stderr)")
             #expect(try readFileBytes(trace) == Array(text.utf8))
         }
-        // Appending the picture to the trace it reads is refused too.
+        // Appending the picture to the trace it reads is refused too, `-o -` or no `-o`.
         let appended = try await Self.shell(#"exec "$0" timeline "$1" -o - >> "$1""#, trace)
         #expect(appended.exit == .exited(status: 2), "\(appended.stderr)")
         #expect(appended.stderr.contains("-o - (stdout) is the trace it reads"), "\(appended.stderr)")
+        let unnamed = try await Self.shell(#"exec "$0" timeline "$1" >> "$1""#, trace)
+        #expect(unnamed.exit == .exited(status: 2), "\(unnamed.stderr)")
+        #expect(unnamed.stderr.contains("timeline: stdout is the trace it reads"), "\(unnamed.stderr)")
         #expect(try readFileBytes(trace) == Array(text.utf8))
+        // `run -` and `--trace -` name a file called `-`, not a stream: stdout being the
+        // scenario's file says nothing about them.
+        let dashed = try await Self.shell(#"cd "$1" && exec "$0" demo --quiet --trace - --timeline x.svg > x.svg"#, directory)
+        #expect(dashed.exit == .exited(status: 0), "\(dashed.stderr)")
         // Another file on stdin is fine.
         let other = directory + "/other.svg"
         let fine = try await Self.shell(#"exec "$0" timeline - -o "$2" < "$1""#, trace, other)
@@ -129,6 +136,14 @@ import Testing
             #expect(outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
         }
         #expect(access(directory + "/missing", F_OK) != 0, "nothing was made")
+        // A symlink to nothing is no directory either.
+        #expect(symlink(directory + "/nowhere", directory + "/dangling") == 0)
+        let dangling = try await runHostctl(["demo", "--quiet", "--state-dir", directory + "/dangling"])
+        #expect(dangling.exit == .exited(status: 2), "\(dangling.stderr)")
+        #expect(dangling.stderr.contains("is a symlink to nothing"), "\(dangling.stderr)")
+        // A new directory named with a trailing slash is made as without one.
+        let slashed = try await runHostctl(["demo", "--quiet", "--state-dir", directory + "/new/"])
+        #expect(slashed.exit == .exited(status: 0), "\(slashed.stderr)")
     }
 
     /// A scenario over the size limit says the limit, not EFBIG's "File too large".
@@ -168,12 +183,12 @@ import Testing
         let out = directory + "/failure.json"
         let outcome = try await runHostctl([
             "fuzz", "--worker", TestWorker.hostctl, "worker", "--worker-arg", "--crash-in", "--worker-arg",
-            "sceneWillResignActive", "--runs", "1", "--instances", "1", "--steps", "4", "--out", out,
+            "sceneDidBecomeActive", "--runs", "1", "--instances", "1", "--steps", "1", "--out", out,
         ])
         #expect(outcome.exit == .exited(status: 1), "\(outcome.stderr)")
         let scenario = try JSONParser.parse(try readFileBytes(out))
         let expected: JSONValue = .array(
-            [TestWorker.hostctl, "worker", "--crash-in", "sceneWillResignActive"].map { .string($0) }
+            [TestWorker.hostctl, "worker", "--crash-in", "sceneDidBecomeActive"].map { .string($0) }
         )
         #expect(scenario["config"]?["worker"] == expected, "\(scenario)")
     }

@@ -28,9 +28,10 @@ public struct FuzzFailure: Sendable, Hashable, CustomStringConvertible {
     public var restored: JSONValue?
     /// The run's scene's trace.
     public var events: [TraceEvent] = []
-    /// The app never said ready: the worker is not a scenehost worker, or not started as
-    /// one (`--worker` and its arguments), or it died before its handshake. Nothing was
-    /// fuzzed: a problem of the setup, not a failure the fuzzer found.
+    /// The app never said ready, in this run or any other of the session: the worker is
+    /// not a scenehost worker, or not started as one (`--worker` and its arguments), or it
+    /// could not be spawned, or died before its handshake. Nothing was fuzzed: a problem of
+    /// the setup, not a failure the fuzzer found.
     public var neverStarted = false
 
     public var description: String { "\(kind.rawValue): \(message)" }

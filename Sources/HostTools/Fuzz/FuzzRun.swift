@@ -76,8 +76,10 @@ struct FuzzRun: Sendable {
             try? await handle.terminate()
         } catch {
             failure = FuzzFailure(kind: .killed, message: "the run could not start: \(error)", steps: executed)
-            if case .workerExited(_, _, _, let detail) = error as? HostError, detail.beforeReady {
-                failure?.neverStarted = true
+            switch error as? HostError {
+            case .workerExited(_, _, _, let detail)? where detail.beforeReady: failure?.neverStarted = true
+            case .spawnFailed?: failure?.neverStarted = true
+            default: break
             }
         }
         guard var found = failure else { return (executed, nil) }

@@ -84,6 +84,7 @@ public enum Fuzzer {
                         let counts = state.withLock { state -> (Int, Int) in
                             state.runs += 1
                             state.steps += outcome.steps.count
+                            if outcome.failure?.neverStarted != true { state.startedRuns += 1 }
                             if let failure = outcome.failure, state.failure == nil {
                                 state.failure = failure
                                 state.failingRun = index
@@ -102,6 +103,10 @@ public enum Fuzzer {
             report.steps = state.steps
             report.original = state.failure
             report.failingRun = state.failingRun
+            // An app that started in another run and not in this one failed to start: a
+            // failure of the app (a launch that crashes on what an earlier run left, a watchdog
+            // under load), not of the setup.
+            if state.startedRuns > 0 { report.original?.neverStarted = false }
         }
         report.seconds = StressUnits.seconds(start.duration(to: .now))
         // An app that never started has nothing to shrink: the setup is wrong.
@@ -161,5 +166,7 @@ public enum Fuzzer {
         var steps = 0
         var failure: FuzzFailure?
         var failingRun: Int?
+        /// Runs whose app said ready.
+        var startedRuns = 0
     }
 }
