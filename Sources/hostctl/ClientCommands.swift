@@ -133,9 +133,11 @@ enum ClientCommands {
             // It names the step's JSON fields; here they were typed as flags.
             // (Not where a value typed is itself a field's name: the message may quote it.)
             var text = String(message)
-            let typed = Set(object.values.compactMap { value -> String? in
-                if case .string(let string) = value { string } else { nil }
-            })
+            let typed = Set(
+                object.values.compactMap { value -> String? in
+                    if case .string(let string) = value { string } else { nil }
+                }
+            )
             for field in operation.fields where field.value != .scene && !typed.contains(field.name) {
                 text = text.replacing("\"\(field.name)\"", with: flagName(field))
             }

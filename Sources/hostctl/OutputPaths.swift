@@ -88,7 +88,9 @@ enum OutputPaths {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         let parent = directory(of: String(trimmed))
         guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UsageError("\(prefix): its parent \(quoted(parent)) is not a directory; create it first, or name another")
+            throw UsageError(
+                "\(prefix): its parent \(quoted(parent)) is not a directory; create it first, or name another"
+            )
         }
         guard access(parent, W_OK | X_OK) == 0 else {
             throw UsageError(

@@ -39,8 +39,11 @@ import Testing
         #expect(unnamed.stderr.contains("timeline: stdout is the trace it reads"), "\(unnamed.stderr)")
         #expect(try readFileBytes(trace) == Array(text.utf8))
         // `run -` and `--trace -` name a file called `-`, not a stream: stdout being the
-        // scenario's file says nothing about them.
-        let dashed = try await Self.shell(#"cd "$1" && exec "$0" demo --quiet --trace - --timeline x.svg > x.svg"#, directory)
+        // timeline's file says nothing about them.
+        let dashed = try await Self.shell(
+            #"cd "$1" && exec "$0" demo --quiet --trace - --timeline x.svg > x.svg"#,
+            directory
+        )
         #expect(dashed.exit == .exited(status: 0), "\(dashed.stderr)")
         // Another file on stdin is fine.
         let other = directory + "/other.svg"
