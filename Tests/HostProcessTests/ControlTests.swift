@@ -329,12 +329,15 @@ struct ControlTests {
         #expect(try await first.run("push", "A", "--vc", "Detail").status == 0)
         #expect(try await first.run("background", "A").status == 0)
         #expect(try await first.run("connect", "B").status == 0)
+        #expect(try await first.run("connect", "C", "--lifecycle", "app").status == 0)
         try await first.quit()
 
         let second = try await TestServer.start(directory: directory, extra: state)
         defer { second.kill() }
         let scenes = try await second.scenes()
-        #expect(Set(scenes.keys) == ["A", "B"])
+        #expect(Set(scenes.keys) == ["A", "B", "C"])
+        // A stored session shows the lifecycle its next connect runs.
+        #expect(scenes["C"]?.lifecycle == .app && scenes["A"]?.lifecycle == .scene)
         for row in scenes.values {
             #expect(row.hasSession && row.activation == .unattached && row.process == .none, "\(row)")
             #expect(row.pid == nil && row.residentBytes == nil && row.uptimeSeconds == nil && row.stack == [])
@@ -346,6 +349,7 @@ struct ControlTests {
                 // The last columns: no app process, nothing presented, no tab bar, scene-based, no worker yet.
                 ["A", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-", "scene", "-"],
                 ["B", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-", "scene", "-"],
+                ["C", "yes", "unattached", "none", "-", "-", "-", "-", "-", "-", "app", "-"],
             ],
             "\(table.stdout)"
         )

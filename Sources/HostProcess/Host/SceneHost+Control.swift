@@ -16,9 +16,18 @@ extension SceneHost {
         let controllers = allControllers
         let attached = Set(controllers.map(\.id))
         for session in sessions.allSessions where !attached.contains(session.identifier) {
-            rows.append(
-                ControlSceneRow(scene: session.identifier, hasSession: true, activation: .unattached, process: .none)
+            // A stored session shows what its next connect will run: its app's lifecycle, its
+            // worker, its app process (a row said `scene` for an app-lifecycle session).
+            var row = ControlSceneRow(
+                scene: session.identifier,
+                hasSession: true,
+                activation: .unattached,
+                process: .none
             )
+            row.lifecycle = session.lifecycle ?? .scene
+            row.worker = session.worker
+            row.app = session.app
+            rows.append(row)
         }
         let processes = ProcessTable.snapshot()
         for controller in controllers {
