@@ -91,7 +91,15 @@ enum Commands {
         if let banner, !quiet { print(banner) }
         var exitCode = ExitCode.success
         do {
-            try await ScenarioRunner(host: host).run(scenario)
+            var runner = ScenarioRunner(host: host)
+            if !quiet {
+                // An `inspect` step's tree, as it comes: one JSON line, before the timeline.
+                runner.onInspect = { step, scene, tree in
+                    let json: String = tree.description
+                    print("inspect \(scene) (step \(step)): \(escapingTerminalControls(json))")
+                }
+            }
+            try await runner.run(scenario)
         } catch {
             // After what the workers wrote before it failed, which often explains it.
             StderrForwarder.flushBeforeExit()

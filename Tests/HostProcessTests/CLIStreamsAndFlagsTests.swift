@@ -85,6 +85,24 @@ import Testing
         #expect(!outcome.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x2028 })
     }
 
+    /// A scenario's `inspect` step prints the tree it got, as `hostctl inspect` does: it was
+    /// asked for and dropped. `--quiet` prints nothing.
+    @Test func runPrintsWhatAnInspectStepSees() async throws {
+        let directory = makeTemporaryDirectory()
+        let scenario = directory + "/s.json"
+        let steps =
+            #"[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"Detail"},"#
+            + #"{"op":"inspect","scene":"A"}]"#
+        #expect(writeFile(scenario, #"{"steps":\#(steps)}"#))
+        let outcome = try await runHostctl(["run", scenario])
+        #expect(outcome.exit == .exited(status: 0), "\(outcome.stderr)")
+        let line = try #require(outcome.stdout.split(separator: "\n").first { $0.hasPrefix("inspect A (step 3): ") })
+        let tree = try JSONParser.parse(Array(line.dropFirst("inspect A (step 3): ".count).utf8))
+        #expect("\(tree)".contains("Detail"), "\(tree)")
+        let quiet = try await runHostctl(["run", scenario, "--quiet"])
+        #expect(quiet.exit == .exited(status: 0) && quiet.stdout.isEmpty, "\(quiet.stdout)")
+    }
+
     /// Every boolean flag takes `--flag`, `--flag true|false` and `--flag=true|false`
     /// (CLI.md): the command-level ones took the bare form only.
     @Test(arguments: [

@@ -13,9 +13,16 @@ public struct ScenarioRunner: Sendable {
     }
 
     public let host: SceneHost
+    /// Hears each `inspect` step's answer, the scene's visible tree, with the step's number
+    /// (from 1): `hostctl run` prints it. Nil: the tree is asked for and dropped.
+    public var onInspect: (@Sendable (_ step: Int, _ scene: String, _ tree: JSONValue) -> Void)?
 
-    public init(host: SceneHost) {
+    public init(
+        host: SceneHost,
+        onInspect: (@Sendable (_ step: Int, _ scene: String, _ tree: JSONValue) -> Void)? = nil
+    ) {
         self.host = host
+        self.onInspect = onInspect
     }
 
     /// Runs every entry; stops at the first unexpected outcome. Quits the host at the end
@@ -33,7 +40,7 @@ public struct ScenarioRunner: Sendable {
         for (index, entry) in scenario.entries.enumerated() {
             let number = index + 1
             do {
-                try await run(entry.step)
+                try await run(entry.step, number: number)
                 if entry.expectsError {
                     await host.quit()
                     throw StepFailure(step: number, op: entry.step.opName, message: "succeeded but expectError is true")
@@ -51,8 +58,11 @@ public struct ScenarioRunner: Sendable {
         await host.quit()
     }
 
-    private func run(_ step: Scenario.Step) async throws {
+    private func run(_ step: Scenario.Step, number: Int) async throws {
         switch step {
+        case .scene(let scene, .inspect):
+            let tree = try await host.inspect(scene)
+            onInspect?(number, scene, tree)
         case .scene(let scene, let op):
             try await host.perform(op, on: scene)
         case .memoryPressure:
