@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // A user's own package: an app ported to the worker runtime, and Swift Testing tests that
@@ -35,9 +35,9 @@ let package = Package(
             path: "Sources/XcodeTemplate",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // A UIKit notes app written as for iOS (Porting/NotesApp.uikit.swift.txt) and ported
-        // by changing one line: `import UIKit`, `@main`, a table in a plain controller, a timer,
-        // a notification observer, restoration through NSUserActivity.
+        // A UIKit notes app written as for iOS (Porting/NotesApp.uikit.swift.txt), unchanged
+        // but for a formatter comment: `import UIKit`, `@main`, a table in a plain controller,
+        // a timer, a notification observer, restoration through NSUserActivity.
         .executableTarget(
             name: "notes-app",
             dependencies: [.product(name: "UIKit", package: "scenehost")],

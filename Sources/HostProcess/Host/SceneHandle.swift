@@ -113,8 +113,8 @@ public struct SceneHandle: Sendable {
     public nonisolated(nonsending) func tap() async throws { try await perform(.tap) }
 
     // A user's hands: each only while `foregroundActive` (else `HostError.refused`), and the
-    // worker fails it (`HostError.operationFailed`), nothing changed, when the frontmost
-    // screen has no such row, field, control or alert action.
+    // worker fails it (`HostError.workerError` with code `operationFailed`), nothing changed,
+    // when the frontmost screen has no such row, field, control or alert action.
 
     /// The user taps row `row` of section `section` of the frontmost controller's table.
     public nonisolated(nonsending) func selectRow(_ row: Int, section: Int = 0) async throws {
@@ -139,7 +139,7 @@ public struct SceneHandle: Sendable {
     }
 
     /// What the scene shows, as a user sees it: the visible tree (docs/PORTING.md,
-    /// "The visible tree"). Refused while the worker is suspended or not attached.
+    /// "What a user sees and does"). Refused while the worker is suspended or not attached.
     public nonisolated(nonsending) func inspect() async throws -> JSONValue {
         try RequestLimits.check(.inspect, scene: identifier, frameLimit: frameLimit)
         return try await controller.performReturningValue(.inspect)
