@@ -87,20 +87,13 @@ enum TimelineFiles {
 
     /// The bytes of `path`, or of stdin for `-`.
     static func read(_ path: String) throws(TimelineFileError) -> [UInt8] {
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw TimelineFileError(
-                description: "cannot open trace file \(path): \(String(cString: strerror(errno)))",
-                cannotOpen: true
-            )
+        let descriptor: Int32
+        do {
+            descriptor = try TraceFileInput.descriptor(path)
+        } catch {
+            throw TimelineFileError(description: "cannot open trace file \(path): \(error.reason)", cannotOpen: true)
         }
         defer { if descriptor != 0 { close(descriptor) } }
-        // A directory opens, and fails only at its first read: named, it is the command
-        // line's mistake, as a missing file is.
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw TimelineFileError(description: "cannot open trace file \(path): is a directory", cannotOpen: true)
-        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

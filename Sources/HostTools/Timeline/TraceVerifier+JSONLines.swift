@@ -14,15 +14,13 @@ extension TraceVerifier {
     /// reading it in chunks so that a long trace is never held in memory. Stops at the first
     /// malformed line or violation.
     public static func verify(contentsOf path: String) throws(TraceFileError) -> TraceVerificationResult {
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        defer { if descriptor != 0 { close(descriptor) } }
-        // A directory opens, and fails only at its first read: named, it is the command
-        // line's mistake, as a missing file is.
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw .cannotOpen(path: path, reason: "is a directory")
+        let descriptor: Int32
+        do {
+            descriptor = try TraceFileInput.descriptor(path)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.reason)
         }
+        defer { if descriptor != 0 { close(descriptor) } }
 
         var verification = JSONLinesVerification(lineLimit: JSONLinesVerification.maximumLineBytes)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
