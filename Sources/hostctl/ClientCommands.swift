@@ -83,14 +83,35 @@ enum ClientCommands {
             printError("hostctl discard: no stored session \(scene) in \(directory)")
             return .runtimeFailure
         }
-        do {
-            let store = try SessionStore(directory: directory)
+        do throws(HostError) {
+            // Damaged files stay where they are: setting them aside is a starting host's
+            // job, which reports it where its user looks (`serve`'s stderr, the trace).
+            let store = try SessionStore(directory: directory, keepingDamagedFilesAside: false)
             defer { store.close() }
+            let file = directory + "/sessions/" + scene + ".json"
+            if let damaged = store.damagedFiles.first(where: { $0.path == file }) {
+                printError(
+                    Commands.oneLine(
+                        "hostctl discard: sessions/\(scene).json in \(directory) is damaged (\(damaged.reason)); "
+                            + "nothing recorded: move the file away to discard the session"
+                    )
+                )
+                return .runtimeFailure
+            }
             guard store.session(scene) != nil else {
                 printError("hostctl discard: no stored session \(scene) in \(directory)")
                 return .runtimeFailure
             }
             try store.markDiscarded(scene)
+            for damaged in store.damagedFiles {
+                printError(Commands.oneLine("hostctl discard: warning: \(damaged.message)"))
+            }
+        } catch .stateDirectoryInUse(let directory, let pid) {
+            printError(
+                "hostctl discard: state directory \(directory) is in use by a running host (pid \(pid.map(String.init) ?? "unknown")): "
+                    + "discard through it with hostctl discard \(scene) --socket PATH"
+            )
+            return .runtimeFailure
         } catch {
             printError("hostctl discard: \(error)")
             return .runtimeFailure

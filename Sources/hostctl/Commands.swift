@@ -30,6 +30,8 @@ enum Commands {
         )
         try OutputPaths.checkWritable(timelinePath, flag: "--timeline", command: "demo")
         try OutputPaths.checkStateDirectory(stateDirectory, command: "demo")
+        try OutputPaths.checkOutside(stateDirectory: stateDirectory, tracePath, flag: "--trace", command: "demo")
+        try OutputPaths.checkOutside(stateDirectory: stateDirectory, timelinePath, flag: "--timeline", command: "demo")
         scenario.limits.stateDirectory = stateDirectory
         return await runScenario(
             scenario,
@@ -64,6 +66,12 @@ enum Commands {
         }
         scenario.limits = limits.applied(over: scenario.limits)
         try arguments.finish()
+        try OutputPaths.checkOutside(
+            stateDirectory: scenario.limits.stateDirectory,
+            tracePath,
+            flag: "--trace",
+            command: "run"
+        )
         return await runScenario(scenario, command: "run", tracePath: tracePath, quiet: quiet)
     }
 

@@ -99,6 +99,27 @@ enum OutputPaths {
         }
     }
 
+    /// Throws a usage error when `output` (given as `flag`) lies inside the state directory
+    /// `stateDirectory`: the host's session files and lock are there, and a trace written
+    /// over one (`--trace st/sessions/A.json`) lost the session at the next start.
+    static func checkOutside(
+        stateDirectory: String?,
+        _ output: String?,
+        flag: String,
+        command: String
+    ) throws(UsageError) {
+        guard let stateDirectory, let output, output != "-" || flag == "--trace" else { return }
+        guard let state = realpath(stateDirectory, nil) else { return }  // not made yet: nothing in it
+        defer { free(state) }
+        let statePath = String(cString: state)
+        guard let file = resolved(output) else { return }
+        guard file.hasPrefix(statePath == "/" ? "/" : statePath + "/") else { return }
+        throw UsageError(
+            "hostctl \(command): \(flag) \(quoted(output)) is inside the state directory \(quoted(stateDirectory)), "
+                + "whose files the host keeps; name a file elsewhere"
+        )
+    }
+
     /// Whether `a` and `b` are the same regular file: the same inode when both exist, else
     /// the same path once their directories are resolved (a device such as `/dev/null` may
     /// take several outputs).

@@ -50,6 +50,12 @@ extension Commands {
         limits = try LimitFlags.parse(&arguments, over: limits)
         try arguments.finish()
         try OutputPaths.checkStateDirectory(limits.stateDirectory, command: "serve")
+        try OutputPaths.checkOutside(
+            stateDirectory: limits.stateDirectory,
+            tracePath,
+            flag: "--trace",
+            command: "serve"
+        )
         let path = try socketPath(given: socket, command: "serve")
 
         let listener: ControlListener
@@ -95,7 +101,7 @@ extension Commands {
 
     /// `text` with control characters (a newline from a parser message, say) as spaces, so
     /// that one damaged file stays one line on stderr.
-    private static func oneLine(_ text: String) -> String {
+    static func oneLine(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 

@@ -180,6 +180,36 @@ import Testing
         #expect(harness.signals == [SIGKILLNumber])
         #expect(harness.machine.status.stack == ["Root"])
     }
+
+    /// The app's names obey the client's limit (SceneLimits): a worker that sends a longer
+    /// one, which the worker library never does, broke the protocol, and nothing is stored.
+    @Test(arguments: [
+        AppChange.push(viewController: String(repeating: "X", count: 300)),
+        .present(viewController: String(repeating: "X", count: 300), style: .pageSheet),
+        .addChild(viewController: String(repeating: "X", count: 300)),
+    ])
+    func aNameOverTheClientsLimitIsAProtocolViolation(_ change: AppChange) {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.feed { $0.received(.change(change)) }
+        #expect(harness.signals == [SIGKILLNumber])
+        #expect(harness.machine.status.stack == ["Root"])
+        #expect(harness.machine.status.children.isEmpty)
+    }
+
+    @Test func aRebuiltStackOrTabBarWithANameOverTheLimitIsAProtocolViolation() {
+        let long = String(repeating: "é", count: 200)
+        for change in [AppChange.setStack(["Root", long]), .setTabs(["List", long], selected: 0)] {
+            var harness = SceneMachineHarness()
+            _ = harness.request(.connect())
+            harness.ready()
+            harness.feed { $0.received(.callback(CallbackEvent(.willConnectTo))) }
+            harness.feed { $0.received(.change(change)) }
+            #expect(harness.signals == [SIGKILLNumber], "\(change.name)")
+            #expect(harness.machine.status.stack == ["Root"], "\(change.name)")
+            #expect(harness.machine.status.tabs == nil, "\(change.name)")
+        }
+    }
 }
 
 @Suite struct SceneMachineAppChangeRaceTests {

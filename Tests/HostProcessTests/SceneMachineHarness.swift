@@ -27,6 +27,8 @@ struct SceneMachineHarness {
     var workerIsExiting = false
     /// Fail the next store with this error.
     var failNextStore: HostError?
+    /// Fail the next deletion of the session with this error.
+    var failNextDelete: HostError?
     let start = ContinuousClock.now
 
     init(
@@ -69,7 +71,12 @@ struct SceneMachineHarness {
                 let exiting = workerIsExiting
                 followUps.append { $0.exitProbed(exiting: exiting) }
             case .deleteSession:
-                followUps.append { $0.storeCompleted() }
+                if let failure = failNextDelete {
+                    failNextDelete = nil
+                    followUps.append { $0.storeFailed(failure) }
+                } else {
+                    followUps.append { $0.storeCompleted() }
+                }
             case .storeSession:
                 if let failure = failNextStore {
                     failNextStore = nil

@@ -120,6 +120,26 @@ extension SceneMachineTests {
         #expect(deleted! < resumed!)
     }
 
+    /// A discard whose session file cannot be deleted fails and changes nothing: no
+    /// `didDiscardSceneSessions`, the session kept, the scene not discarded (its next connect
+    /// restores), the worker ended in order as the discard's steps before the deletion did.
+    @Test func aDiscardWhoseSessionCannotBeDeletedFailsAndKeepsTheSession() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        harness.failNextDelete = .sessionNotStored(scene: "A", reason: "cannot delete sessions/A.json")
+        let discard = harness.request(.discard)
+        harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground], result: .object([:]))
+        harness.reply(callbacks: [.sceneDidDisconnect])
+        harness.exit(.exited(status: 0))
+        #expect(harness.error(of: discard) == .sessionNotStored(scene: "A", reason: "cannot delete sessions/A.json"))
+        #expect(harness.recorded { $0.name == CallbackName.didDiscardSceneSessions.rawValue }.isEmpty)
+        #expect(harness.machine.session?.restoration == .object([:]), "the state the discard's background saved")
+        #expect(harness.machine.lifecycle.sessionExists)
+        #expect(!harness.actions.contains { if case .announceDiscard = $0 { true } else { false } })
+        let connect = harness.request(.connect())
+        #expect(harness.error(of: connect) == nil, "a scene whose discard failed is not discarded")
+    }
+
     /// A reconnect whose worker cannot start leaves the scene as the last worker left it:
     /// the session kept, the process still `terminated`.
     @Test func aReconnectWhoseSpawnFailsKeepsTheSessionAndTheEndedProcess() {

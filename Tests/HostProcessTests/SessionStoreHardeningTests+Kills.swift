@@ -53,7 +53,10 @@ extension SessionStoreHardeningTests {
         let first = try SceneHost(configuration: TestWorker.configuration(stateDirectory: state))
         try await first.scene("A").connect()
         let inUse = HostError.stateDirectoryInUse(directory: state, pid: getpid())
-        #expect("\(inUse)" == "state directory \(state) is in use by another host (pid \(getpid()))")
+        #expect(
+            "\(inUse)"
+                == "state directory \(state) is in use by another host (pid \(getpid())): stop that host first, or use another state directory"
+        )
         #expect(throws: inUse) { try SessionStore(directory: state) }
         #expect(throws: inUse) { try SceneHost(configuration: TestWorker.configuration(stateDirectory: state)) }
         // So no discard can be marked offline for a session a live host runs.
@@ -131,7 +134,7 @@ extension SessionStoreHardeningTests {
         let reopened = try SessionStore(directory: state)
         #expect(throws: HostError.self) { try closed.save(SceneSession(identifier: "A")) }
         try reopened.save(SceneSession(identifier: "B"))
-        closed.delete("B")
+        try closed.delete("B")
         #expect(access(state + "/sessions/B.json", F_OK) == 0, "a closed store deleted a file of the next one")
         #expect(Set(Self.list(state + "/sessions")) == ["B.json"])
     }
@@ -152,7 +155,8 @@ extension SessionStoreHardeningTests {
         let serve = try WatchedHostctl(["serve", "--socket", socket, "--state-dir", state])
         defer { try? serve.child.send(signal: SIGKILL) }
         try #require(try await serve.waitUntilServing(), "serve did not start")
-        let message = "state directory \(state) is in use by another host (pid \(serve.child.pid))"
+        let message =
+            "state directory \(state) is in use by another host (pid \(serve.child.pid)): stop that host first, or use another state directory"
 
         let trace = directory + "/second.jsonl"
         let run = try await CommandLineTests.run(["run", scenario, "--quiet", "--trace", trace])

@@ -359,7 +359,7 @@ import Testing
         } throws: { error in
             "\(error)".contains("sessions/A.json is a damaged file that could not be kept aside")
         }
-        store.delete("A")
+        try store.delete("A")
         #expect(readWholeFile(file, limit: 1 << 20) == content)
         // Other sessions are stored as usual.
         try store.save(SceneSession(identifier: "B"))
@@ -391,7 +391,7 @@ import Testing
                 #expect(throws: HostError.self) { try host.scene(identifier) }
                 #expect(throws: HostError.self) { try store.save(SceneSession(identifier: identifier)) }
                 #expect(throws: HostError.self) { try store.markDiscarded(identifier) }
-                store.delete(identifier)
+                try store.delete(identifier)
             }
         }
         // Nothing was written anywhere but the state directory's own folders.

@@ -315,7 +315,32 @@ import Testing
         #expect(syncs.take() == ["file", "sessions/"])
         try store.markDiscarded("A")
         #expect(syncs.take() == ["file", "discarded/"])
-        store.delete("A")
-        #expect(syncs.take() == ["sessions/"])
+        try store.delete("A")
+        #expect(syncs.take() == ["sessions/", "discarded/"])
+    }
+
+    /// A session whose file cannot be deleted is not forgotten: the delete throws and both the
+    /// store and the disk keep it (else it would come back at the next start, unannounced).
+    @Test func aDeleteThatFailsChangesNothingInMemoryOrOnDisk() throws {
+        let state = makeTemporaryDirectory()
+        var operations = StateFileOperations.system
+        operations.unlink = { directory, name in
+            guard name.hasSuffix(".json") else { return Glibc.unlinkat(directory, name, 0) }
+            errno = EPERM
+            return -1
+        }
+        let store = try SessionStore(directory: state, renameFile: { renameat($0, $1, $0, $2) }, operations: operations)
+        defer { store.close() }
+        try store.save(SceneSession(identifier: "A", restoration: .string("kept")))
+        try store.markDiscarded("A")
+        let failure = #expect(throws: HostError.self) { try store.delete("A") }
+        guard case .sessionNotStored("A", let reason)? = failure else {
+            Issue.record("\(String(describing: failure))")
+            return
+        }
+        #expect(reason.contains("sessions/A.json") && reason.contains("Operation not permitted"), "\(reason)")
+        #expect(store.session("A")?.restoration == .string("kept"))
+        #expect(SessionStoreHardeningTests.list(state + "/sessions") == ["A.json"])
+        #expect(store.pendingDiscards == ["A"], "the discard is still to be carried out")
     }
 }

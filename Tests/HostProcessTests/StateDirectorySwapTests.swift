@@ -26,7 +26,7 @@ import Testing
 
         try store.save(SceneSession(identifier: "A", restoration: .string("kept")))
         try store.markDiscarded("B")
-        store.delete("Gone")
+        try store.delete("Gone")
         var info = stat()
         #expect(stat(base + "/moved/sessions/A.json", &info) == 0, "written where the store started")
         #expect(stat(elsewhere + "/sessions/A.json", &info) != 0, "nothing written through the symlink")

@@ -40,8 +40,10 @@ public final class SceneHost: Sendable {
         self.configuration = configuration
         // The store first: a host that finds its state directory in use by another fails
         // before it creates (and truncates) a trace file, which may be the other host's.
-        self.sessions = try SessionStore(directory: configuration.stateDirectory)
+        self.sessions = try SessionStore(directory: configuration.stateDirectory, keepingDamagedFilesAside: false)
         self.trace = try TraceRecorder(path: tracePath, historyLimitBytes: configuration.traceHistoryLimitBytes)
+        // Only now that the host has started: one that failed to leaves every file as it was.
+        sessions.keepDamagedFilesAside()
         trace.record(TraceEvent(kind: .host, name: "started", pid: getpid()))
         for file in sessions.damagedFiles {
             trace.record(
@@ -55,11 +57,25 @@ public final class SceneHost: Sendable {
         }
         // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
         let discardedAtLaunch = sessions.pendingDiscards
+        // Each once its file is gone: one that could not be deleted is still a session, and
+        // its discard is reported at the next start.
         for identifier in discardedAtLaunch {
-            trace.record(
-                TraceEvent(kind: .callback, scene: identifier, name: CallbackName.didDiscardSceneSessions.rawValue)
-            )
-            sessions.delete(identifier)
+            do throws(HostError) {
+                try sessions.delete(identifier)
+                trace.record(
+                    TraceEvent(kind: .callback, scene: identifier, name: CallbackName.didDiscardSceneSessions.rawValue)
+                )
+            } catch {
+                trace.record(
+                    TraceEvent(
+                        kind: .error,
+                        scene: identifier,
+                        op: "sessions",
+                        code: ProtocolError.Code.operationFailed.rawValue,
+                        message: "the discard recorded while no host ran is not carried out: \(error)"
+                    )
+                )
+            }
         }
         let tasks = HostTasks()
         self.context = HostContext(

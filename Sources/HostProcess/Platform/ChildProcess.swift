@@ -142,13 +142,16 @@ package final class ChildProcess: Sendable {
     /// Sends `signal` to the worker's whole process group (the worker leads its own group),
     /// so SIGSTOP/SIGCONT also reach anything the worker started.
     ///
-    /// Still usable after the worker was reaped, to clean up stragglers: the group id cannot be
-    /// recycled while any member lives. Once the group is empty the id could in principle be
-    /// recycled by a new group leader, so do not keep signalling a dead worker's group.
+    /// Only while the worker is not reaped (`processExited` after): its zombie pins the group
+    /// id, and reaping takes the same lock, so the group signalled is the worker's. Once it is
+    /// reaped and the group empty, the id could be a new group leader's, the host's or not.
     package func sendToProcessGroup(signal: Int32) throws(SignalError) {
-        if kill(-pid, signal) != 0 {
-            let code = errno
-            throw code == ESRCH ? .processExited : .failed(errno: code)
+        try state.withLock { (descriptors: inout Descriptors) throws(SignalError) in
+            guard descriptors.exit == nil else { throw .processExited }
+            if kill(-pid, signal) != 0 {
+                let code = errno
+                throw code == ESRCH ? .processExited : .failed(errno: code)
+            }
         }
     }
 

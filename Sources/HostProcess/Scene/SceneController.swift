@@ -465,7 +465,7 @@ package actor SceneController {
         case .deleteSession:
             let sessions = context.sessions
             let scene = id
-            store({ () throws(HostError) in sessions.delete(scene) }, followUps: &followUps)
+            store({ () throws(HostError) in try sessions.delete(scene) }, followUps: &followUps)
         case .record(let event):
             context.trace.record(consume event)
         case .hostDefect(let violation):

@@ -3,7 +3,8 @@ import Protocol
 import SceneModel
 
 /// A session file the store could not load when it opened. It is never deleted: it was
-/// renamed to a name of its own (`keptAs`) or, if the rename failed, left where it was. The
+/// renamed to a name of its own (`keptAs`) or, if the rename failed or has not been tried
+/// yet, left where it was. The
 /// host starts without that session; `SceneHost` reports the file as an `error` trace event.
 public struct DamagedSessionFile: Sendable, Hashable {
     /// What became of the damaged file.
@@ -14,6 +15,9 @@ public struct DamagedSessionFile: Sendable, Hashable {
         /// The rename failed, for this reason. The file stays at `path`, and the store never
         /// replaces nor deletes it: saving that session throws until someone moves it away.
         case leftInPlace(because: String)
+        /// Not touched yet: a store opened without keeping damaged files aside (an offline
+        /// discard, a host before it has started). It stays at `path`, never replaced.
+        case untouched
     }
 
     /// The file as found: `<state>/sessions/<name>.json`.
@@ -34,6 +38,8 @@ public struct DamagedSessionFile: Sendable, Hashable {
             "damaged session file \(path) kept aside as \(keptAs): \(reason)"
         case .leftInPlace(let failure):
             "damaged session file \(path) could not be kept aside (\(failure)); it stays in place and is never replaced: \(reason)"
+        case .untouched:
+            "damaged session file \(path), left in place (a host keeps it aside when it starts): \(reason)"
         }
     }
 }

@@ -29,18 +29,35 @@ public final class SessionStore: Sendable {
     private let discardedDirectory: Int32
     private let operations: StateFileOperations
     private let sessions: Locked<[String: SceneSession]>
-    /// Names (in `sessions/`) of damaged files that could not be kept aside: they are still
-    /// in place, so the store never replaces nor deletes them (that would lose them).
-    private let damagedInPlace: Set<String>
+    private let damage: Locked<Damage>
+    private let renameFile: @Sendable (Int32, String, String) -> Int32
+
+    /// The damaged files the store found, and the names (in `sessions/`) of those still in
+    /// place: the store never replaces nor deletes one of those (that would lose it).
+    private struct Damage: Sendable {
+        var files: [DamagedSessionFile] = []
+        var inPlace: Set<String> = []
+    }
+
     /// Session files found damaged when the store opened, each kept aside under a name of
-    /// its own (or, if that failed, left in place and said so).
-    public let damagedFiles: [DamagedSessionFile]
+    /// its own (or, if that failed, left in place and said so), or not touched yet
+    /// (`keepDamagedFilesAside()`).
+    public var damagedFiles: [DamagedSessionFile] { damage.withLock { $0.files } }
 
     /// Opens the store in `directory` (created if needed), or a memory-only store for nil.
     /// Throws `stateDirectoryInUse` while another store or host holds the directory, and
     /// `unsafeStateDirectory` for a directory that is not the user's own and private.
-    public convenience init(directory: String?) throws(HostError) {
-        try self.init(directory: directory, renameFile: { renameat($0, $1, $0, $2) })
+    ///
+    /// `keepingDamagedFilesAside`: rename each damaged session file aside now; false leaves
+    /// them where they are, never replaced, until `keepDamagedFilesAside()` (a host does so
+    /// once it has started, so that a host that fails to start changes no file; an offline
+    /// discard never does).
+    public convenience init(directory: String?, keepingDamagedFilesAside: Bool = true) throws(HostError) {
+        try self.init(
+            directory: directory,
+            renameFile: { renameat($0, $1, $0, $2) },
+            keepingDamagedFilesAside: keepingDamagedFilesAside
+        )
     }
 
     /// `renameFile` keeps a damaged file aside (`renameat(2)` within `sessions/`; a test
@@ -48,11 +65,13 @@ public final class SessionStore: Sendable {
     /// would).
     package init(
         directory: String?,
-        renameFile: (Int32, String, String) -> Int32,
-        operations: StateFileOperations = .system
+        renameFile: @escaping @Sendable (Int32, String, String) -> Int32,
+        operations: StateFileOperations = .system,
+        keepingDamagedFilesAside: Bool = true
     ) throws(HostError) {
         self.directory = directory
         self.operations = operations
+        self.renameFile = renameFile
         var lock: StateDirectoryLock?
         var loaded: [String: SceneSession] = [:]
         var damaged: [DamagedSessionFile] = []
@@ -75,21 +94,41 @@ public final class SessionStore: Sendable {
                 case .session(let session):
                     loaded[session.identifier] = session
                 case .damaged(let reason):
-                    // Keep a damaged file aside instead of losing it or refusing to start.
-                    let disposition = Self.keepAside(name, in: held.sessions, path: path, renameFile: renameFile)
-                    if case .leftInPlace = disposition { inPlace.insert(name) }
-                    damaged.append(DamagedSessionFile(path: path, disposition: disposition, reason: reason))
+                    inPlace.insert(name)
+                    damaged.append(DamagedSessionFile(path: path, disposition: .untouched, reason: reason))
                 }
             }
-            // The renames survive a crash (else the next start finds the file again, harmlessly).
-            if !damaged.isEmpty { _ = operations.fsync(held.sessions) }
         }
         self.sessionsDirectory = held.sessions
         self.discardedDirectory = held.discarded
         self.lock = lock
         self.sessions = Locked(loaded)
-        self.damagedInPlace = inPlace
-        self.damagedFiles = damaged
+        self.damage = Locked(Damage(files: damaged, inPlace: inPlace))
+        if keepingDamagedFilesAside { keepDamagedFilesAside() }
+    }
+
+    /// Renames each damaged session file not touched yet aside (`<name>.damaged`, …), instead
+    /// of losing it or refusing to start; one that cannot be renamed stays in place, never
+    /// replaced, and says why.
+    public func keepDamagedFilesAside() {
+        guard let directory, let lock else { return }
+        _ = try? lock.whileHeld { () throws(HostError) in
+            damage.withLock { damage in
+                var renamed = false
+                for index in damage.files.indices where damage.files[index].disposition == .untouched {
+                    let path = damage.files[index].path
+                    let name = String(path.dropFirst(directory.count + "/sessions/".count))
+                    let disposition = Self.keepAside(name, in: sessionsDirectory, path: path, renameFile: renameFile)
+                    damage.files[index].disposition = disposition
+                    if case .keptAside = disposition {
+                        damage.inPlace.remove(name)
+                        renamed = true
+                    }
+                }
+                // The renames survive a crash (else the next start finds the file again, harmlessly).
+                if renamed { _ = operations.fsync(sessionsDirectory) }
+            }
+        }
     }
 
     deinit {
@@ -145,7 +184,7 @@ public final class SessionStore: Sendable {
             throw HostError.invalidSceneIdentifier(session.identifier)
         }
         let name = session.identifier + ".json"
-        guard !damagedInPlace.contains(name) else {
+        guard !damage.withLock({ $0.inPlace.contains(name) }) else {
             throw HostError.sessionNotStored(
                 scene: session.identifier,
                 reason: "sessions/\(name) is a damaged file that could not be kept aside, "
@@ -170,18 +209,30 @@ public final class SessionStore: Sendable {
         sessions.withLock { $0[session.identifier] = session }
     }
 
-    /// Deletes the session (after `didDiscardSceneSessions`). Once the store is closed it
-    /// only forgets the session in memory: the directory may belong to another host by then.
-    public func delete(_ identifier: String) {
-        sessions.withLock { _ = $0.removeValue(forKey: identifier) }
-        guard directory != nil, let lock, SceneSession.isValidIdentifier(identifier) else { return }
-        try? lock.whileHeld { () throws(HostError) in
-            if !damagedInPlace.contains(identifier + ".json") {
-                unlinkat(sessionsDirectory, identifier + ".json", 0)
+    /// Deletes the session (before `didDiscardSceneSessions` is reported): its file, then the
+    /// marker of an offline discard, each directory synced. Either the file is gone, and the
+    /// session with it, or nothing changed and it throws (`sessionNotStored`): a session whose
+    /// file stayed would come back at the next start. A marker that cannot be removed only
+    /// reports the discard again at the next start. Once the store is closed it only forgets
+    /// the session in memory: the directory may belong to another host by then.
+    public func delete(_ identifier: String) throws(HostError) {
+        if directory != nil, let lock, SceneSession.isValidIdentifier(identifier) {
+            var failure: String?
+            // Released (the store closed): nothing more is written there, and nothing to undo.
+            _ = try? lock.whileHeld { () throws(HostError) in
+                let name = identifier + ".json"
+                if !damage.withLock({ $0.inPlace.contains(name) }) {
+                    if operations.unlink(sessionsDirectory, name) != 0, errno != ENOENT {
+                        failure = "cannot delete sessions/\(name): \(StateFiles.errorText())"
+                        return
+                    }
+                    _ = operations.fsync(sessionsDirectory)
+                }
+                if operations.unlink(discardedDirectory, identifier) == 0 { _ = operations.fsync(discardedDirectory) }
             }
-            unlinkat(discardedDirectory, identifier, 0)
-            _ = operations.fsync(sessionsDirectory)
+            if let failure { throw HostError.sessionNotStored(scene: identifier, reason: failure) }
         }
+        sessions.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
     /// Records a discard requested while no host runs the store. A directory a live host

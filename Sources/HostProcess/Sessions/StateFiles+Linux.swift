@@ -11,11 +11,14 @@ package struct StateFileOperations: Sendable {
     package var fsync: @Sendable (_ descriptor: Int32) -> Int32
     /// `renameat` within one held directory.
     package var rename: @Sendable (_ directory: Int32, _ from: String, _ to: String) -> Int32
+    /// `unlinkat` of a file in one held directory.
+    package var unlink: @Sendable (_ directory: Int32, _ name: String) -> Int32
 
     package static let system = StateFileOperations(
         write: { Glibc.write($0, $1.baseAddress, $1.count) },
         fsync: { Glibc.fsync($0) },
-        rename: { Glibc.renameat($0, $1, $0, $2) }
+        rename: { Glibc.renameat($0, $1, $0, $2) },
+        unlink: { Glibc.unlinkat($0, $1, 0) }
     )
 }
 

@@ -217,13 +217,21 @@ public struct StressRunner: Sendable {
                 }
             case .kill(let id, let pick):
                 // Every scene's, the windows the apps opened included.
-                let pids = await host.statuses().compactMap(\.pid)
-                guard !pids.isEmpty else {
+                let live = await host.statuses().compactMap { status in status.pid.map { (status.scene, $0) } }
+                guard !live.isEmpty else {
                     table.killed(id, pid: nil)
                     continue
                 }
-                let pid = pids[pick % pids.count]
-                table.killed(id, pid: Glibc.kill(pid, SIGKILL) == 0 ? pid : nil)
+                let (scene, pid) = live[pick % live.count]
+                // Held first, then checked: a worker reaped since the statuses were read may
+                // have left its pid to a process the host does not own.
+                guard let process = PidDescriptor(pid: pid),
+                    await host.statuses().contains(where: { $0.scene == scene && $0.pid == pid })
+                else {
+                    table.killed(id, pid: nil)
+                    continue
+                }
+                table.killed(id, pid: process.send(signal: SIGKILL) ? pid : nil)
             }
         }
     }

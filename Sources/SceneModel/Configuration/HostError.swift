@@ -61,7 +61,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .shuttingDown:
             "the host is shutting down"
         case .stateDirectoryInUse(let directory, let pid):
-            "state directory \(directory) is in use by another host (pid \(pid.map(String.init) ?? "unknown"))"
+            "state directory \(directory) is in use by another host (pid \(pid.map(String.init) ?? "unknown")): "
+                + "stop that host first, or use another state directory"
         case .unsafeStateDirectory(let path, let reason):
             "refusing to use \(path): \(reason); the state directory and its files must be your own: "
                 + "use a directory made with mkdir -m 700"

@@ -61,7 +61,9 @@ extension SceneMachine {
         return nil
     }
 
-    /// Why `change` is illegal now, or nil.
+    /// Why `change` is illegal now, or nil. Its names obey the limits a client's request
+    /// obeys (`SceneLimits`): the worker's API refuses longer ones, so only a worker that
+    /// speaks the protocol itself can send one, and the host refuses to store it.
     private func refusal(of change: AppChange) -> String? {
         // Navigation the app asks for while the worker carries out a host request waits for
         // the reply; background tasks are synchronous in UIKit and may come in the middle.
@@ -75,13 +77,13 @@ extension SceneMachine {
         switch change {
         case .push(let name):
             if requestInWorker { return "navigation during a host request" }
-            return judged(.push(viewController: name))
+            return SceneLimits.viewControllerNameRefusal(name) ?? judged(.push(viewController: name))
         case .pop:
             if requestInWorker { return "navigation during a host request" }
             return judged(.pop)
         case .present(let name, let style):
             if requestInWorker { return "navigation during a host request" }
-            return judged(.present(viewController: name, style: style))
+            return SceneLimits.viewControllerNameRefusal(name) ?? judged(.present(viewController: name, style: style))
         case .dismiss:
             if requestInWorker { return "navigation during a host request" }
             return judged(.dismiss)
@@ -92,10 +94,10 @@ extension SceneMachine {
             return judged(.selectTab(index: index))
         case .addChild(let name):
             if requestInWorker { return "navigation during a host request" }
-            return judged(.addChild(viewController: name))
+            return SceneLimits.viewControllerNameRefusal(name) ?? judged(.addChild(viewController: name))
         case .removeChild(let name):
             if requestInWorker { return "navigation during a host request" }
-            return judged(.removeChild(viewController: name))
+            return SceneLimits.viewControllerNameRefusal(name) ?? judged(.removeChild(viewController: name))
         case .beginBackgroundTask:
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:
@@ -112,7 +114,7 @@ extension SceneMachine {
             if lifecycle.tabs.count > 0, stack.first != lifecycle.stack.first {
                 return "a tab bar root's stack must start with the tab's root \(lifecycle.stack.first ?? "")"
             }
-            return stack.contains(where: \.isEmpty) ? "empty view controller name" : nil
+            return stack.lazy.compactMap(SceneLimits.viewControllerNameRefusal).first
         case .setTabs(let tabs, let selected):
             guard let flight = inFlight, case .reply(_, .connect(let options)) = flight.wait else {
                 return "setTabs outside willConnectTo"
@@ -121,7 +123,7 @@ extension SceneMachine {
             guard (1...SceneLimits.maximumTabs).contains(tabs.count), tabs.indices.contains(selected) else {
                 return "a tab bar of \(tabs.count) tabs, tab \(selected) selected"
             }
-            return tabs.contains(where: \.isEmpty) ? "empty view controller name" : nil
+            return tabs.lazy.compactMap(SceneLimits.viewControllerNameRefusal).first
         case .requestSceneSessionActivation(let session, let activityType, _):
             if let session, !SceneSession.isValidIdentifier(session) { return "an invalid session identifier" }
             return activityType?.isEmpty == true ? "an empty activity type" : nil

@@ -125,20 +125,27 @@ extension SceneMachine {
             }
 
         case .discardSession:
-            record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
+            // Deleted first, reported once gone (`sessionDeleted`): a session whose file could
+            // not be deleted stays as it was, and the discard fails.
             output.append(.deleteSession)
-            output.append(.announceDiscard)
-            session = nil
-            // The next session under this name is a new one, whose app has declared no kind yet
-            // (§3d): the last launch's lifecycle is not asked for again (its root and tabs are
-            // the app's, and stay).
-            lastLaunch.lifecycle = nil
-            lifecycle.discarded()
             setWait(.store(.deletion))
 
         case .queueNotification(let name, let value):
             lifecycle.queue(notification: name, value: value)
         }
+    }
+
+    /// The discarded session's file is gone: the discard is reported, here and to the app's
+    /// other workers, and every later request is refused.
+    mutating func sessionDeleted() {
+        record(TraceEvent(kind: .callback, scene: id, name: CallbackName.didDiscardSceneSessions.rawValue))
+        output.append(.announceDiscard)
+        session = nil
+        // The next session under this name is a new one, whose app has declared no kind yet
+        // (§3d): the last launch's lifecycle is not asked for again (its root and tabs are the
+        // app's, and stay).
+        lastLaunch.lifecycle = nil
+        lifecycle.discarded()
     }
 
     /// What a connect frame holds besides the restoration state, at most (its names, its

@@ -424,7 +424,9 @@ package struct SceneMachine: Sendable {
             }
         case .restoration:
             scheduleSuspension()
-        case .deletion, .connectedWorker:
+        case .deletion:
+            sessionDeleted()
+        case .connectedWorker:
             break
         case .rollback:
             session = nil
