@@ -211,10 +211,14 @@ import Testing
                 ["UISceneWillDeactivateNotification", "UIApplicationWillResignActiveNotification"]
             )
         )
+        // After everything the delegate method did: the background task it began and ended.
         #expect(
             follows(
                 "sceneDidEnterBackground",
-                ["UISceneDidEnterBackgroundNotification", "UIApplicationDidEnterBackgroundNotification"]
+                [
+                    "beginBackgroundTask", "endBackgroundTask", "UISceneDidEnterBackgroundNotification",
+                    "UIApplicationDidEnterBackgroundNotification",
+                ]
             )
         )
         #expect(
@@ -255,7 +259,13 @@ import Testing
                 return
             }
             #expect(journal.contains("willFinishLaunching(UIKit form)"))
-            #expect(journal.contains("sceneDidEnterBackground; observed didEnterBackground"), "delegate, then observer")
+            // Observers after their delegate method, and everything it did, in the state it saw.
+            #expect(
+                journal.contains(
+                    "resign sees active; sceneDidEnterBackground; background sees background; foreground sees background"
+                ),
+                "\(journal)"
+            )
             #expect(journal.contains("observed didBecomeActive"))
             #expect(journal.contains("saved after autosave"), "the timer fired: \(journal)")
             #expect(host.verifyTrace() == nil)

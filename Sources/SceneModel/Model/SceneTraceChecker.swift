@@ -205,8 +205,9 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard processState != .suspended else {
             throw violation(event, expected: "process resumed (the worker is suspended)")
         }
-        // A lifecycle notification: only right after the callback that posts it (state events
-        // may come between), in order, each at most once.
+        // A lifecycle notification: only right after the callback that posts it (state events,
+        // and the callbacks of what the app did inside its delegate method, may come between),
+        // in order, each at most once.
         let named = event.kind == .callback ? hint ?? CallbackName(named: event.name ?? "") : nil
         if let named, named.isLifecycleNotification {
             if let expected = owedNotifications.accept(named) { throw violation(event, expected: expected) }
@@ -231,7 +232,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
         var startedAtom = false
         if decision == .standalone {
             appOrigin.accepted(event, as: decision, startedAtom: false, in: appScene)
-            if let callback { owedNotifications.owe(after: callback) }
+            if let callback, event.origin == nil { owedNotifications.owe(after: callback) }
             return applyEffects(of: event, callback: callback)
         }
         // (An unknown callback name matches no step, so it is refused below.)
@@ -294,7 +295,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if atom == .addChild { isAddingChild = true }
         }
         appOrigin.accepted(event, as: decision, startedAtom: startedAtom, in: appScene)
-        if let callback { owedNotifications.owe(after: callback) }
+        if let callback, event.origin == nil { owedNotifications.owe(after: callback) }
         applyEffects(of: event, callback: callback)
         for mark in progress.takeMarks() { apply(mark) }
         if processState == .launching && hasLaunched && !isInsideAtom {

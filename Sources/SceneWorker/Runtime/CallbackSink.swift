@@ -27,8 +27,10 @@ final class CallbackSink {
     /// Posts a lifecycle notification to the app's observers (the `UIKit` module's
     /// `NotificationCenter` poster); nil: none are posted, or traced.
     @exclusivity(unchecked) var notificationPoster: (@MainActor (CallbackName) -> Void)?
-    /// The notifications the last callback owes, posted once it returned: when the next
-    /// callback or message is recorded.
+    /// The notifications the last host-driven callback owes, posted once its delegate method
+    /// returned (`delegateReturned()`), before the runtime moves the state on: observers see
+    /// what the delegate saw. What the app does inside the method (a background task begun,
+    /// a stack rebuilt) is reported inside it, before them.
     @exclusivity(unchecked) private var owedNotifications: [CallbackName] = []
 
     /// The thread the sink was made on: the main thread, the main actor's.
@@ -54,7 +56,9 @@ final class CallbackSink {
         if event.origin == nil, let origin {
             event.origin = origin
         }
-        if notificationPoster != nil {
+        // The app's own changes' callbacks come inside a delegate method: they post nothing,
+        // and what the method owes waits for it to return.
+        if notificationPoster != nil, event.origin != .app {
             postOwedNotifications()
             owedNotifications = event.name.postedNotifications
         }
@@ -73,15 +77,24 @@ final class CallbackSink {
         report(CallbackEvent(name, viewController: viewController))
     }
 
-    /// Records a reply, failure or handshake message.
+    /// Records a reply, failure, handshake or app change message. A reply ends the request:
+    /// anything still owed is posted first. A change comes from inside a delegate method.
     func send(_ message: WorkerMessage) {
         guard !isClosed else { return }
-        if !owedNotifications.isEmpty { postOwedNotifications() }
+        if !owedNotifications.isEmpty {
+            if case .change = message {} else { postOwedNotifications() }
+        }
         messages.append(message)
     }
 
+    /// The delegate method of the last callback reported has returned: its notifications are
+    /// posted now (UIKit posts them right after the method, c01, c02), before the state moves on.
+    func delegateReturned() {
+        if !owedNotifications.isEmpty { postOwedNotifications() }
+    }
+
     /// Reports and posts what the last callback owes: its delegate method has returned.
-    func postOwedNotifications() {
+    private func postOwedNotifications() {
         guard let notificationPoster, !owedNotifications.isEmpty else { return }
         let owed = owedNotifications
         owedNotifications = []

@@ -66,6 +66,7 @@ extension WorkerSession {
     func appEnterForeground() {
         sink.report(.applicationWillEnterForeground)
         applicationDelegate?.applicationWillEnterForeground(application)
+        sink.delegateReturned()
         setAppState(.foregroundInactive)
     }
 
@@ -73,11 +74,13 @@ extension WorkerSession {
         setAppState(.foregroundActive)
         sink.report(.applicationDidBecomeActive)
         applicationDelegate?.applicationDidBecomeActive(application)
+        sink.delegateReturned()
     }
 
     func appResignActive() {
         sink.report(.applicationWillResignActive)
         applicationDelegate?.applicationWillResignActive(application)
+        sink.delegateReturned()
         setAppState(.foregroundInactive)
     }
 
@@ -86,6 +89,7 @@ extension WorkerSession {
         setAppState(.background)
         sink.report(.applicationDidEnterBackground)
         applicationDelegate?.applicationDidEnterBackground(application)
+        sink.delegateReturned()
         return appSaveState()
     }
 
@@ -103,6 +107,7 @@ extension WorkerSession {
     func appWillTerminate() {
         sink.report(.applicationWillTerminate)
         applicationDelegate?.applicationWillTerminate(application)
+        sink.delegateReturned()
         application.unattachedState = .background
         setAppState(.unattached)
     }

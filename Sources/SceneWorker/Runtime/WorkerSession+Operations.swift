@@ -54,6 +54,7 @@ extension WorkerSession {
             didDisconnect()
             sink.report(.applicationWillTerminate)
             applicationDelegate?.applicationWillTerminate(application)
+            sink.delegateReturned()
         case .push(let name, let payload):
             let controller = try makeViewController(name, payload: payload)
             scene?.window.navigationStack.performPush(controller, animated: true)
@@ -64,6 +65,7 @@ extension WorkerSession {
         case .memoryWarning:
             sink.report(.applicationDidReceiveMemoryWarning)
             applicationDelegate?.applicationDidReceiveMemoryWarning(application)
+            sink.delegateReturned()
             for controller in scene?.window.allLoadedControllers ?? [] {
                 controller.runDidReceiveMemoryWarning()
             }
@@ -219,6 +221,7 @@ extension WorkerSession {
             application,
             didFinishLaunchingWithOptions: nil as [Application.LaunchOptionsKey: Any]?
         )
+        sink.delegateReturned()
         return applicationDelegate
     }
 
@@ -297,6 +300,7 @@ extension WorkerSession {
         sceneDelegate.scene(scene, willConnectTo: session, options: connectionOptions)
         scene.acceptsWindowMadeInCode = false
         adoptWindowMadeInCode(scene, replacing: runtimeWindow, originalRoot: runtimeRoot, root: root)
+        sink.delegateReturned()
         if let activity = session.stateRestorationActivity {
             sceneDelegate.scene(scene, restoreInteractionStateWith: activity)
         }
@@ -389,6 +393,7 @@ extension WorkerSession {
         guard let scene else { return }
         sink.report(.sceneWillEnterForeground)
         sceneDelegate?.sceneWillEnterForeground(scene)
+        sink.delegateReturned()
         scene.activationState = .foregroundInactive
     }
 
@@ -397,12 +402,14 @@ extension WorkerSession {
         scene.activationState = .foregroundActive
         sink.report(.sceneDidBecomeActive)
         sceneDelegate?.sceneDidBecomeActive(scene)
+        sink.delegateReturned()
     }
 
     func resignActive() {
         guard let scene else { return }
         sink.report(.sceneWillResignActive)
         sceneDelegate?.sceneWillResignActive(scene)
+        sink.delegateReturned()
         scene.activationState = .foregroundInactive
     }
 
@@ -414,6 +421,7 @@ extension WorkerSession {
         scene.activationState = .background
         sink.report(.sceneDidEnterBackground)
         sceneDelegate?.sceneDidEnterBackground(scene)
+        sink.delegateReturned()
         let answer = stateRestorationActivity()
         if wasOnScreen { snapshotInBothAppearances() }
         return answer
@@ -447,6 +455,7 @@ extension WorkerSession {
         scene.activationState = .unattached
         sink.report(.sceneDidDisconnect)
         sceneDelegate?.sceneDidDisconnect(scene)
+        sink.delegateReturned()
     }
 
     /// Pops the top controller and drops the runtime's last reference to it, so its `deinit`

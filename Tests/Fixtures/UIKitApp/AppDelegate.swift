@@ -14,13 +14,29 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
     }
 
     func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        // Each observer notes the state it sees: the one its delegate method saw. (Short: the
+        // journal is one label, and the visible tree cuts a text at 256 characters.)
         _ = NotificationCenter.default.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil) { _ in
-            MainActor.assumeIsolated { Journal.shared.note("observed didEnterBackground") }
+            MainActor.assumeIsolated { Journal.shared.note("background sees \(Self.state)") }
+        }
+        _ = NotificationCenter.default.addObserver(forName: UIApplication.willResignActiveNotification, object: nil, queue: nil) { _ in
+            MainActor.assumeIsolated { Journal.shared.note("resign sees \(Self.state)") }
+        }
+        _ = NotificationCenter.default.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: nil) { _ in
+            MainActor.assumeIsolated { Journal.shared.note("foreground sees \(Self.state)") }
         }
         _ = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: nil) { _ in
             MainActor.assumeIsolated { Journal.shared.note("observed didBecomeActive") }
         }
         return true
+    }
+
+    @MainActor static var state: String {
+        switch UIApplication.shared.applicationState {
+        case .active: return "active"
+        case .inactive: return "inactive"
+        case .background: return "background"
+        }
     }
 
     func application(_ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession, options: UIScene.ConnectionOptions) -> UISceneConfiguration {

@@ -41,7 +41,10 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     }
 
     func sceneDidEnterBackground(_ scene: UIScene) {
+        // The usual save: inside a background task, begun and ended within the method.
+        let task = UIApplication.shared.beginBackgroundTask(withName: "save", expirationHandler: nil)
         Journal.shared.note("sceneDidEnterBackground")
+        UIApplication.shared.endBackgroundTask(task)
     }
 
     func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
