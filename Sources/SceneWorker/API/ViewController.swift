@@ -83,8 +83,9 @@ open class UIViewController {
     public private(set) var presentationController: PresentationController?
     /// The traits the controller last appeared or changed size with.
     public internal(set) var traitCollection = TraitCollection(size: .zero)
-    /// True during the appearance callbacks of the push (or the stack's first appearance)
-    /// that adds this controller to its navigation stack, as UIKit's.
+    /// True during the appearance callbacks of the push (or the first appearance of a
+    /// navigation controller's stack) that adds this controller to its navigation stack, as
+    /// UIKit's.
     public internal(set) var isMovingToParent = false
     /// True during the disappearance callbacks of the pop that removes this controller.
     public internal(set) var isMovingFromParent = false
@@ -259,8 +260,15 @@ extension UIViewController {
         viewDidLoad()
     }
 
-    /// `viewWillAppear`, then `viewIsAppearing` (every appearance runs both).
+    /// `viewWillAppear`, then `viewIsAppearing` (every appearance runs both), with the traits
+    /// of the window it appears in and, when it lays out next, the size it lays out at: set
+    /// before `viewWillAppear`, silently (c26), so `viewIsAppearing` sees both up to date
+    /// (Apple: "traits and geometry … up to date") whether it is pushed, presented, a tab's or a child.
     func runViewWillAppear(_ animated: Bool) {
+        if let window = windowShowingIt {
+            traitCollection = window.traitCollection
+            if needsLayout, let view { view.size = parent?.view?.size ?? window.size }
+        }
         report(.viewWillAppear)
         viewWillAppear(animated)
         report(.viewIsAppearing)
@@ -282,13 +290,6 @@ extension UIViewController {
         report(.willTransition)
         willTransition(to: traits, with: coordinator)
         for child in children { child.runWillTransition(to: traits, with: coordinator) }
-    }
-
-    /// Takes the traits it is added to the hierarchy with, silently: UIKit predicts them and
-    /// does not call `traitCollectionDidChange` when they come true (real-ios-orders-3 c26).
-    func adoptTraits(_ traits: TraitCollection) {
-        traitCollection = traits
-        for child in children { child.adoptTraits(traits) }
     }
 
     /// One layout pass, only when the layout is dirty (a controller that appears again).

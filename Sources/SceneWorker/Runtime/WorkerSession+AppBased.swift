@@ -51,8 +51,9 @@ extension WorkerSession {
         guard let scene, let top = scene.window.navigationStack.topViewController else { return }
         let navigationController = scene.window.navigationStack
         top.runLoadViewIfNeeded()
+        top.isMovingToParent = !navigationController.isImplicit
+        defer { top.isMovingToParent = false }
         top.runViewWillAppear(false)
-        top.adoptTraits(scene.window.traitCollection)
         top.runLayout(size: scene.window.size)
         if scene.activationState == .background {
             appEnterForeground()

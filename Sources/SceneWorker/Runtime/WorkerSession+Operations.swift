@@ -378,8 +378,11 @@ extension WorkerSession {
         guard let scene, let top = scene.window.navigationStack.topViewController else { return }
         let navigationController = scene.window.navigationStack
         top.runLoadViewIfNeeded()
+        // A navigation controller's stack is added to the window now (its root's
+        // `isMovingToParent` is true, as UIKit's); the runtime's own stack is not the app's.
+        top.isMovingToParent = !navigationController.isImplicit
+        defer { top.isMovingToParent = false }
         top.runViewWillAppear(false)
-        top.adoptTraits(scene.window.traitCollection)
         top.runLayout(size: scene.window.size)
         enterForeground()
         delivery?(self)
