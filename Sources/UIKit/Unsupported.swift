@@ -121,4 +121,49 @@ extension UIViewController {
     public func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool {
         true
     }
+
+    /// Not called: a user's tap (`hostctl tap`) begins and ends where it began; nothing drags.
+    @available(*, deprecated, message: "not called: a tap runs touchesBegan and touchesEnded; nothing moves")
+    public func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
+    /// Not called: nothing interrupts a tap under scenehost.
+    @available(*, deprecated, message: "not called: nothing cancels a tap; clean up in touchesEnded")
+    public func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
+    /// Not called: a window has no safe area to change. Lay out in `viewWillLayoutSubviews`
+    /// or `viewDidLayoutSubviews`, which run as UIKit runs them.
+    @available(*, deprecated, message: "not called: lay out in viewWillLayoutSubviews or viewDidLayoutSubviews")
+    public func viewSafeAreaInsetsDidChange() {}
+
+    /// Not called: views have no layout margins. Lay out in `viewWillLayoutSubviews`.
+    @available(*, deprecated, message: "not called: lay out in viewWillLayoutSubviews or viewDidLayoutSubviews")
+    public func viewLayoutMarginsDidChange() {}
+
+    /// Not called: there is no Auto Layout engine. Lay out in `viewWillLayoutSubviews`.
+    @available(*, deprecated, message: "not called: lay out in viewWillLayoutSubviews or viewDidLayoutSubviews")
+    public func updateViewConstraints() {}
+
+    /// Not called: storyboards under scenehost hold scenes' roots, and no segue runs. Push or
+    /// present the destination in code (`navigationController?.pushViewController(_:animated:)`,
+    /// `present(_:animated:completion:)`) and hand it its data there.
+    @available(*, deprecated, message: "not called: no segue runs; push or present in code and pass the data there")
+    public func prepare(for segue: UIStoryboardSegue, sender: Any?) {}
+
+    /// Not read: scenehost shows no status bar.
+    @available(*, deprecated, message: "not read: there is no status bar under scenehost")
+    public var preferredStatusBarStyle: UIStatusBarStyle { .default }
+}
+
+/// A storyboard segue, as `UIStoryboardSegue`: no segue ever runs under scenehost (see
+/// `UIViewController.prepare(for:sender:)`), so none is ever made.
+@MainActor
+public final class UIStoryboardSegue {
+    /// The segue's identifier.
+    public let identifier: String? = nil
+    private init() {}
+}
+
+/// The status bar's style, as `UIStatusBarStyle`: kept for code that names it; nothing reads it.
+public enum UIStatusBarStyle: Int, Sendable, Hashable {
+    case `default`, lightContent, darkContent
 }

@@ -154,6 +154,34 @@ struct UIKitPortingTests {
         list.tableView.selectRowAsTapped(at: IndexPath(row: 9, section: 0))
         #expect(list.selected == [IndexPath(row: 2, section: 0)])
     }
+
+    /// Every table method a `UITableViewController` subclass overrides is the one UIKit asks:
+    /// the header's title, the veto before a selection, the deselection of the row before.
+    @Test func aTableViewControllersOverridesAreCalled() {
+        final class List: UITableViewController {
+            var log: [String] = []
+            override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { 3 }
+            override func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? {
+                "Inbox"
+            }
+            override func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
+                indexPath.row == 1 ? nil : indexPath
+            }
+            override func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
+                log.append("select \(indexPath.row)")
+            }
+            override func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {
+                log.append("deselect \(indexPath.row)")
+            }
+        }
+        let list = List()
+        #expect(list.tableView.dataSource?.tableView(list.tableView, titleForHeaderInSection: 0) == "Inbox")
+        #expect(list.tableView.selectRowAsTapped(at: IndexPath(row: 0, section: 0)))
+        #expect(list.tableView.selectRowAsTapped(at: IndexPath(row: 1, section: 0)), "turned away, not missing")
+        #expect(list.tableView.indexPathForSelectedRow == IndexPath(row: 0, section: 0))
+        list.tableView.selectRowAsTapped(at: IndexPath(row: 2, section: 0))
+        #expect(list.log == ["select 0", "deselect 0", "select 2"])
+    }
 }
 
 /// The app's own pushes reach the same factory, payload included.

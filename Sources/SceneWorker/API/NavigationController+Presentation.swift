@@ -33,8 +33,11 @@ extension NavigationController {
         if presentedViewController == nil { presentedViewController = controller }
         presenter.presentedViewController = controller
         controller.presentingViewController = presenter
-        controller.isBeingPresented = true
-        defer { controller.isBeingPresented = false }
+        // UIKit presents a navigation controller the app wrapped the controller in: that one
+        // is being presented (its root is not), as the app's `navigationController?.` checks expect.
+        let shown = controller.presentedContainer ?? controller
+        shown.isBeingPresented = true
+        defer { shown.isBeingPresented = false }
         controller.runLoadViewIfNeeded()
         let coversPresenter = controller.modalPresentationStyle == .fullScreen
         if coversPresenter { presenter.runViewWillDisappear(true) }
@@ -52,8 +55,9 @@ extension NavigationController {
             return
         }
         let coveredPresenter = presented.modalPresentationStyle == .fullScreen
-        presented.isBeingDismissed = true
-        defer { presented.isBeingDismissed = false }
+        let shown = presented.presentedContainer ?? presented
+        shown.isBeingDismissed = true
+        defer { shown.isBeingDismissed = false }
         presented.runViewWillDisappear(true)
         if coveredPresenter {
             presenter.runViewWillAppear(true)
@@ -73,15 +77,18 @@ extension NavigationController {
             presented.runPresentationControllerCallback(.presentationControllerDidAttemptToDismiss)
             return false
         }
+        // Being dismissed from the swipe's start, until it springs back.
+        let shown = presented.presentedContainer ?? presented
+        shown.isBeingDismissed = true
+        defer { shown.isBeingDismissed = false }
         presented.runViewWillDisappear(true)
         guard completes else {
+            shown.isBeingDismissed = false
             presented.runViewWillAppear(true)
             presented.runViewDidAppear(true)
             return false
         }
         presented.runPresentationControllerCallback(.presentationControllerWillDismiss)
-        presented.isBeingDismissed = true
-        defer { presented.isBeingDismissed = false }
         presented.runViewDidDisappear(true)
         presented.runPresentationControllerCallback(.presentationControllerDidDismiss)
         releasePresented()

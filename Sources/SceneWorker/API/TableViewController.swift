@@ -75,6 +75,16 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         UITableViewCell(reuseIdentifier: nil)
     }
 
+    /// The header title of `section`. Default: nil.
+    open func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? { nil }
+
+    /// The row about to be selected by a tap: the row to select instead, or nil for none.
+    /// Default: `indexPath`.
+    open func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
+
     /// The row at `indexPath` was tapped. Default: nothing.
     open func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {}
+
+    /// The row at `indexPath` was deselected (another row was tapped). Default: nothing.
+    open func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {}
 }

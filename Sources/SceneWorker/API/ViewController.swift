@@ -89,9 +89,12 @@ open class UIViewController {
     public internal(set) var isMovingToParent = false
     /// True during the disappearance callbacks of the pop that removes this controller.
     public internal(set) var isMovingFromParent = false
-    /// True during the appearance callbacks of this controller's presentation.
+    /// True during the appearance callbacks of this controller's presentation. A controller
+    /// presented in a navigation controller is not being presented: its navigation controller is.
     public internal(set) var isBeingPresented = false
-    /// True during the disappearance callbacks of this controller's dismissal.
+    /// True during the disappearance callbacks of this controller's dismissal, a swipe's from
+    /// its start (until it springs back). As with `isBeingPresented`, a wrapped controller's
+    /// navigation controller is the one being dismissed.
     public internal(set) var isBeingDismissed = false
 
     /// Whether the view must lay out when it next appears: it has not laid out since it

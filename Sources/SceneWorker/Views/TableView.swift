@@ -21,6 +21,9 @@ extension UITableViewDataSource {
 /// What a table tells about the user's touches, as `UITableViewDelegate`.
 @MainActor
 public protocol UITableViewDelegate: AnyObject {
+    /// The user is about to select the row at `indexPath`: the row to select instead, or nil
+    /// for none (UIKit asks before `didSelectRowAt`). Default: `indexPath`.
+    func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath?
     /// The user tapped the row at `indexPath` (`selectRow`). Default: nothing.
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath)
     /// The row at `indexPath` was deselected. Default: nothing.
@@ -28,6 +31,8 @@ public protocol UITableViewDelegate: AnyObject {
 }
 
 extension UITableViewDelegate {
+    /// Returns `indexPath`.
+    public func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
     /// Does nothing.
     public func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {}
     /// Does nothing.
@@ -139,12 +144,15 @@ open class UITableView: View {
             && indexPath.row < numberOfRows(inSection: indexPath.section)
     }
 
-    /// What a tap on the row at `indexPath` does: selects it and calls the delegate's
-    /// `tableView(_:didSelectRowAt:)`. A row the data source does not have is ignored
-    /// (returns false).
+    /// What a tap on the row at `indexPath` does: asks the delegate's
+    /// `tableView(_:willSelectRowAt:)`, then selects the row it answers (none for nil) and calls
+    /// `tableView(_:didSelectRowAt:)`. A row the data source does not have is ignored (returns
+    /// false); a tap the delegate turns away is not (true, nothing selected).
     @discardableResult
-    public func selectRowAsTapped(at indexPath: IndexPath) -> Bool {
-        guard contains(indexPath) else { return false }
+    public func selectRowAsTapped(at tapped: IndexPath) -> Bool {
+        guard contains(tapped) else { return false }
+        let answer: IndexPath?? = delegate.map { $0.tableView(self, willSelectRowAt: tapped) }
+        guard let indexPath = answer ?? tapped, contains(indexPath) else { return true }
         if let previous = indexPathForSelectedRow, previous != indexPath {
             indexPathForSelectedRow = nil
             delegate?.tableView(self, didDeselectRowAt: previous)
