@@ -109,11 +109,10 @@ enum OutputPaths {
         command: String
     ) throws(UsageError) {
         guard let stateDirectory, let output, output != "-" || flag == "--trace" else { return }
-        guard let state = realpath(stateDirectory, nil) else { return }  // not made yet: nothing in it
-        defer { free(state) }
-        let statePath = String(cString: state)
-        guard let file = resolved(output) else { return }
-        guard file.hasPrefix(statePath == "/" ? "/" : statePath + "/") else { return }
+        // Both as the host would reach them: a directory not made yet (the host makes it
+        // before it opens the trace), a symlink to a file in it, dangling or not.
+        guard let statePath = realLocation(stateDirectory), let file = realLocation(output) else { return }
+        guard file == statePath || file.hasPrefix(statePath == "/" ? "/" : statePath + "/") else { return }
         throw UsageError(
             "hostctl \(command): \(flag) \(quoted(output)) is inside the state directory \(quoted(stateDirectory)), "
                 + "whose files the host keeps; name a file elsewhere"
@@ -135,6 +134,31 @@ enum OutputPaths {
         if firstExists != secondExists || a.stream != nil || b.stream != nil { return false }
         guard let resolvedA = resolved(a.path), let resolvedB = resolved(b.path) else { return false }
         return resolvedA == resolvedB
+    }
+
+    /// Where `path` leads: its real path when it exists; else, for a symlink (dangling, or a
+    /// loop), where its target leads; else its parent's location and its own name (a file or
+    /// directory to be made). Nil when that cannot be told.
+    private static func realLocation(_ path: String, depth: Int = 0) -> String? {
+        guard depth < 40, !path.isEmpty else { return nil }
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let parent = directory(of: String(trimmed))
+        let name = trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
+        var info = stat()
+        if lstat(String(trimmed), &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(String(trimmed), &target, target.count - 1)
+            guard count > 0 else { return nil }
+            let link = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return realLocation(link.hasPrefix("/") ? link : parent + "/" + link, depth: depth + 1)
+        }
+        guard name != ".", name != "..", let base = realLocation(parent, depth: depth + 1) else { return nil }
+        return base == "/" ? "/" + name : base + "/" + name
     }
 
     /// `path` with its directory resolved (`realpath`), for a file that does not exist yet.

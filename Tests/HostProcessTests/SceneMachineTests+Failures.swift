@@ -140,6 +140,24 @@ extension SceneMachineTests {
         #expect(harness.error(of: connect) == nil, "a scene whose discard failed is not discarded")
     }
 
+    /// A failed launch whose session cannot be deleted again keeps it (said in an `error`
+    /// event), and its caller hears of what failed the launch, not of the deletion.
+    @Test func aSpawnThatFailsAndASessionThatCannotBeDeletedAgain() {
+        var harness = SceneMachineHarness()
+        harness.autoSpawn = false
+        harness.failNextDelete = .sessionNotStored(scene: "A", reason: "cannot delete sessions/A.json")
+        let connect = harness.request(.connect())
+        harness.feed { $0.spawnFailed(.spawnFailed(scene: "A", message: "no such file")) }
+        guard case .spawnFailed = harness.error(of: connect) else {
+            Issue.record("connect must fail with the spawn's error: \(String(describing: harness.error(of: connect)))")
+            return
+        }
+        #expect(harness.machine.session != nil)
+        #expect(harness.machine.lifecycle.sessionExists)
+        let errors = harness.recorded { $0.kind == .error }.compactMap(\.message)
+        #expect(errors.contains { $0.contains("could not be deleted again") }, "\(errors)")
+    }
+
     /// A reconnect whose worker cannot start leaves the scene as the last worker left it:
     /// the session kept, the process still `terminated`.
     @Test func aReconnectWhoseSpawnFailsKeepsTheSessionAndTheEndedProcess() {

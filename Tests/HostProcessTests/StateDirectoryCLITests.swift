@@ -80,4 +80,29 @@ import Testing
         #expect(readWholeFile(state + "/sessions/A.json", limit: 1 << 20) == session)
         #expect(access(state + "/t.jsonl", F_OK) != 0)
     }
+
+    /// Where the host would write, however it is named: into a state directory it is about to
+    /// make, or through a symlink (dangling or not) into one.
+    @Test func aTraceThatWouldLandInTheStateDirectoryIsRefused() async throws {
+        let directory = makeTemporaryDirectory()
+        let state = try await Self.stateWithSession(directory)
+        let session = try #require(readWholeFile(state + "/sessions/A.json", limit: 1 << 20))
+        #expect(symlink(state + "/sessions/A.json", directory + "/to-session") == 0)
+        #expect(symlink(state + "/sessions/B.json", directory + "/dangling") == 0)
+        let cases: [(stateDirectory: String, trace: String)] = [
+            (directory + "/fresh", directory + "/fresh/sessions/A.json"),
+            (state, directory + "/to-session"),
+            (state, directory + "/dangling"),
+        ]
+        for (stateDirectory, trace) in cases {
+            let serve = try await CommandLineTests.run([
+                "serve", "--socket", directory + "/s", "--state-dir", stateDirectory, "--trace", trace,
+            ])
+            #expect(serve.exit == .exited(status: 2), "\(trace): \(serve.stderr)")
+            #expect(serve.stderr.contains("is inside the state directory"), "\(serve.stderr)")
+        }
+        #expect(access(directory + "/fresh", F_OK) != 0, "nothing made")
+        #expect(readWholeFile(state + "/sessions/A.json", limit: 1 << 20) == session)
+        #expect(access(state + "/sessions/B.json", F_OK) != 0)
+    }
 }

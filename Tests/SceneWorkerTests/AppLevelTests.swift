@@ -122,6 +122,8 @@ struct AppLevelTests {
         )
     }
 
+    /// The app becomes active after the scene's `sceneDidBecomeActive` (c01), in time for the
+    /// top controller's `viewDidAppear`.
     @Test func aForegroundLaunchWithAURLAndASize() {
         let log = StateLog()
         let h = Harness(app: makeApp(log))
@@ -134,7 +136,7 @@ struct AppLevelTests {
             log.entries == [
                 "will(false, notes://item/7):inactive", "did(false, notes://item/7):inactive",
                 "willConnectTo(notes://item/7):inactive", "Root.viewWillAppear:inactive",
-                "Root.layout(844x390):inactive", "willEnterForeground:inactive", "didBecomeActive:active",
+                "Root.layout(844x390):inactive", "willEnterForeground:inactive", "didBecomeActive:inactive",
                 "Root.viewDidAppear:active",
             ]
         )
@@ -147,7 +149,7 @@ struct AppLevelTests {
         #expect(
             log.entries == [
                 "willResignActive:active", "didEnterBackground:background", "willEnterForeground:background",
-                "didBecomeActive:active", "willResignActive:active", "didEnterBackground:background",
+                "didBecomeActive:inactive", "willResignActive:active", "didEnterBackground:background",
                 "didDisconnect:background", "willTerminate:background",
             ]
         )
@@ -169,7 +171,7 @@ struct AppLevelTests {
         #expect(
             log.entries == [
                 "Root.viewWillAppear:background", "Root.layout(390x844):background",
-                "willEnterForeground:background", "didBecomeActive:active", "Root.viewDidAppear:active",
+                "willEnterForeground:background", "didBecomeActive:inactive", "Root.viewDidAppear:active",
             ]
         )
     }

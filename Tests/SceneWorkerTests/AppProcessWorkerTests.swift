@@ -72,3 +72,80 @@ import Testing
         #expect(kept.changeHandler == nil)
     }
 }
+
+/// The application of an app process is one for its scenes (LIFECYCLE.md §4a): its state is
+/// theirs together, and its notifications follow that state, not each scene's.
+@MainActor
+@Suite struct AppProcessApplicationStateTests {
+    /// Notes the application's state as `willConnectTo` runs.
+    final class StateNotingSceneDelegate: UISceneDelegate {
+        nonisolated(unsafe) static var seen: [Application.State] = []
+        func scene(_ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions) {
+            Self.seen.append(Application.shared.applicationState)
+        }
+    }
+
+    final class Posted: @unchecked Sendable {
+        var names: [String] = []
+    }
+
+    @Test func theApplicationsNotificationsFollowItsScenesTogether() throws {
+        let posted = Posted()
+        var app = WorkerApp.recording
+        app.makeSceneDelegate = { StateNotingSceneDelegate() }
+        app.lifecycleNotificationPoster = { name in
+            if name.rawValue.hasPrefix("UIApplication") { posted.names.append(name.rawValue) }
+        }
+        StateNotingSceneDelegate.seen = []
+        let primary = WorkerSession(app: app, pid: 4242)
+        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
+        _ = primary.takeOutput()
+        let process = WorkerAppProcess(primary: primary)
+        _ = AppProcessWorkerTests.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
+        #expect(
+            posted.names == [
+                "UIApplicationDidFinishLaunchingNotification", "UIApplicationWillEnterForegroundNotification",
+                "UIApplicationDidBecomeActiveNotification",
+            ]
+        )
+        posted.names = []
+        // B comes forward while A is active: the application was in front and active already.
+        _ = AppProcessWorkerTests.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
+        #expect(posted.names.isEmpty, "\(posted.names)")
+        #expect(StateNotingSceneDelegate.seen == [.inactive, .active], "B connects to an active application")
+        // B goes: A is still in front and active.
+        _ = AppProcessWorkerTests.send(process, scene: "B", id: 2, .enterBackground)
+        #expect(posted.names.isEmpty, "\(posted.names)")
+        // A goes too: the application resigns and enters the background with it.
+        _ = AppProcessWorkerTests.send(process, scene: "A", id: 2, .enterBackground)
+        #expect(
+            posted.names == [
+                "UIApplicationWillResignActiveNotification", "UIApplicationDidEnterBackgroundNotification",
+            ]
+        )
+        // A window that connects into the background leaves no foreground: nothing is posted.
+        posted.names = []
+        _ = AppProcessWorkerTests.send(
+            process,
+            scene: "C",
+            id: 1,
+            .connect(ConnectOptions(session: "C", background: true))
+        )
+        #expect(posted.names.isEmpty, "\(posted.names)")
+    }
+
+    /// Once the scene that ran last has disconnected, the application's state is the others'
+    /// at once, not a state of no scene until another frame comes.
+    @Test func theStateAfterAScenesDisconnectIsTheOthers() throws {
+        let primary = WorkerSession(app: .recording, pid: 4242)
+        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
+        _ = primary.takeOutput()
+        let process = WorkerAppProcess(primary: primary)
+        _ = AppProcessWorkerTests.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
+        _ = AppProcessWorkerTests.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
+        _ = AppProcessWorkerTests.send(process, scene: "A", id: 2, .enterBackground)
+        #expect(AppProcessWorkerTests.send(process, scene: "A", id: 3, .disconnect).last == "detached")
+        process.drain(into: OutputWriter(fileDescriptor: -1))
+        #expect(primary.application.applicationState == .active, "B is active")
+    }
+}

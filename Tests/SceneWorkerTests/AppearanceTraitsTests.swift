@@ -58,7 +58,7 @@ import Testing
         #expect(log.entries.first == "Sheet.viewWillAppear \(seen) moving false", "\(log.entries)")
         log.entries.removeAll()
         h.send(.addChild(viewController: "Child"))
-        #expect(log.entries.first == "Child.viewWillAppear \(seen) moving false", "\(log.entries)")
+        #expect(log.entries.first == "Child.viewWillAppear \(seen) moving true", "\(log.entries)")
     }
 
     @Test func aTabSeenForTheFirstTimeSeesTheWindowsTraits() {
@@ -69,7 +69,7 @@ import Testing
         h.send(.connect(options))
         log.entries.removeAll()
         h.send(.selectTab(index: 1))
-        #expect(log.entries.first == "Second.viewWillAppear dark regular 1024x768 moving false", "\(log.entries)")
+        #expect(log.entries.first == "Second.viewWillAppear dark regular 1024x768 moving true", "\(log.entries)")
     }
 
     /// A navigation controller's root appears moving to its parent, as UIKit's does (the host's

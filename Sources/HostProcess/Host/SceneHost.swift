@@ -56,12 +56,14 @@ public final class SceneHost: Sendable {
             )
         }
         // LIFECYCLE.md §2: discards recorded while no host ran are reported right after launch.
-        let discardedAtLaunch = sessions.pendingDiscards
-        // Each once its file is gone: one that could not be deleted is still a session, and
-        // its discard is reported at the next start.
-        for identifier in discardedAtLaunch {
+        // Each once its file is gone: one that could not be deleted is still a session, as if
+        // never discarded here (its scene, the app's workers), and its discard is tried again
+        // at the next start.
+        var discardedAtLaunch: [String] = []
+        for identifier in sessions.pendingDiscards {
             do throws(HostError) {
                 try sessions.delete(identifier)
+                discardedAtLaunch.append(identifier)
                 trace.record(
                     TraceEvent(kind: .callback, scene: identifier, name: CallbackName.didDiscardSceneSessions.rawValue)
                 )

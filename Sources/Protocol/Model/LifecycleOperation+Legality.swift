@@ -77,7 +77,7 @@ extension LifecycleOperation {
         case .background: "(resign active), enter background"
         case .foreground: "(resume, queued notifications), first appearance or enter foreground"
         case .disconnect: "(resume), (resign active), (enter background), disconnect"
-        case .discard: "(disconnect), `didDiscardSceneSessions` (host callback), session deleted"
+        case .discard: "(disconnect), session deleted, `didDiscardSceneSessions` (host callback)"
         case .push: "push"
         case .pop: "pop"
         case .resize: "size change"

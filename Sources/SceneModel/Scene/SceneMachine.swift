@@ -489,8 +489,18 @@ package struct SceneMachine: Sendable {
             continueWithoutStoring(nil)
             return finishEvent()
         }
-        // A session a failed launch could not delete again is still there.
-        if after == .rollback { lifecycle.sessionSaved() }
+        // A session a failed launch could not delete again is still there: said so, and the
+        // caller hears of what failed the launch.
+        if after == .rollback {
+            lifecycle.sessionSaved()
+            recordError(
+                op: Self.operationName(of: flight.work),
+                .operationFailed,
+                "the session the failed launch stored could not be deleted again: \(error)"
+            )
+            fail(flight.failure ?? error)
+            return finishEvent()
+        }
         fail(error)
         return finishEvent()
     }

@@ -207,6 +207,10 @@ public final class Application {
     /// process of one scene).
     var appProcessScenes: [Scene] = []
 
+    /// The connected scene became active and the application not yet (c01): from its
+    /// `sceneDidBecomeActive` until the application's `didBecomeActive` notification.
+    var isActivating = false
+
     /// `applicationState` while no scene is attached: set at launch and at disconnect.
     var unattachedState: State = .inactive
     /// An app-based app's own activation (docs/LIFECYCLE.md §3d): it has no connected scene.

@@ -103,7 +103,12 @@ open class TabBarController: ContainerViewController {
             return
         }
         new.size = old.size
+        // A navigation controller's stack appears for the first time: its controller is
+        // moving to its parent, as at the window's first appearance.
+        let firstAppearance = !new.hasLoaded && !new.isImplicit
         new.activateSinks()
+        arriving.isMovingToParent = firstAppearance
+        defer { arriving.isMovingToParent = false }
         arriving.runLoadViewIfNeeded()
         arriving.runViewWillAppear(true)
         arriving.runLayoutIfNeeded(size: new.size)

@@ -45,6 +45,9 @@ extension UIViewController {
         children.append(child)
         child.parent = self
         child.runWillMove(toParent: self)
+        // It appears because it was added to its parent (Apple's definition of the flag).
+        child.isMovingToParent = true
+        defer { child.isMovingToParent = false }
         child.runLoadViewIfNeeded()
         child.runViewWillAppear(true)
         child.runLayout(size: view?.size ?? .zero)

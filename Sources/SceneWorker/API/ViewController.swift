@@ -83,9 +83,9 @@ open class UIViewController {
     public private(set) var presentationController: PresentationController?
     /// The traits the controller last appeared or changed size with.
     public internal(set) var traitCollection = TraitCollection(size: .zero)
-    /// True during the appearance callbacks of the push (or the first appearance of a
-    /// navigation controller's stack) that adds this controller to its navigation stack, as
-    /// UIKit's.
+    /// True during the appearance callbacks that come of adding this controller to its parent,
+    /// as UIKit's: a push, `addChild`, and the first appearance of a navigation controller's
+    /// stack (the window's, a tab's).
     public internal(set) var isMovingToParent = false
     /// True during the disappearance callbacks of the pop that removes this controller.
     public internal(set) var isMovingFromParent = false

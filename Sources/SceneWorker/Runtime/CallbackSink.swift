@@ -27,6 +27,14 @@ final class CallbackSink {
     /// Posts a lifecycle notification to the app's observers (the `UIKit` module's
     /// `NotificationCenter` poster); nil: none are posted, or traced.
     @exclusivity(unchecked) var notificationPoster: (@MainActor (CallbackName) -> Void)?
+    /// Whether the application-level notification `name` is posted for this scene; nil: all
+    /// are. An app process's scenes share one application, whose state only changes with
+    /// the first scene to come forward or become active and the last to resign or go.
+    @exclusivity(unchecked) var postsApplicationNotification: (@MainActor (CallbackName) -> Bool)?
+    /// Runs as the sink comes to each owed notification, before it is posted (or left out):
+    /// the session moves the application's state on between the scene's notification and the
+    /// application's.
+    @exclusivity(unchecked) var onPosting: (@MainActor (CallbackName) -> Void)?
     /// The notifications the last host-driven callback owes, posted once its delegate method
     /// returned (`delegateReturned()`), before the runtime moves the state on: observers see
     /// what the delegate saw. What the app does inside the method (a background task begun,
@@ -100,6 +108,8 @@ final class CallbackSink {
         owedNotifications = []
         for name in owed {
             guard !isClosed else { return }
+            onPosting?(name)
+            if let postsApplicationNotification, !postsApplicationNotification(name) { continue }
             var event = CallbackEvent(name)
             event.origin = origin
             messages.append(.callback(event))

@@ -37,6 +37,32 @@ final class WorkerAppProcess {
         sessions.contains { $0.session !== session && $0.session.scene != nil }
     }
 
+    /// Whether UIKit posts the application-level notification `name` after a callback of
+    /// `session`'s scene: the application's state is its scenes' together (the most active
+    /// one's), so it enters the foreground with the first scene to, becomes active with the
+    /// first to, resigns with the last active one and enters the background with the last in
+    /// the foreground; a scene-level notification is always posted (LIFECYCLE.md §4a).
+    func postsApplicationNotification(_ name: CallbackName, for session: WorkerSession) -> Bool {
+        func others(_ condition: (ActivationState) -> Bool) -> Bool {
+            sessions.contains { member in
+                member.session !== session && member.session.scene.map { condition($0.activationState) } == true
+            }
+        }
+        switch name {
+        case .applicationWillEnterForegroundNotification:
+            return !others(\.isForeground)
+        case .applicationDidEnterBackgroundNotification:
+            // A scene that connects into the background leaves no foreground: the app was
+            // in the background already, unless it is the app's only scene (a launch).
+            guard session.leftTheForeground || !others({ _ in true }) else { return false }
+            return !others(\.isForeground)
+        case .applicationDidBecomeActiveNotification, .applicationWillResignActiveNotification:
+            return !others { $0 == .foregroundActive }
+        default:
+            return true
+        }
+    }
+
     /// Handles one frame with a scene tag; false when its tag is not one (the caller then
     /// hands the frame to the process's session, which refuses it).
     func handleTaggedFrame(_ frame: UnsafeRawBufferPointer) -> Bool {

@@ -24,6 +24,7 @@ extension WorkerSession {
             application,
             didFinishLaunchingWithOptions: [:] as [Application.LaunchOptionsKey: Any]?
         )
+        sink.delegateReturned()
 
         let navigationController = NavigationController(rootViewController: root)
         navigationController.sink = sink

@@ -403,9 +403,12 @@ extension WorkerSession {
     func becomeActive() {
         guard let scene else { return }
         scene.activationState = .foregroundActive
+        // The application follows once the scene's own notification is out (c01).
+        application.isActivating = true
         sink.report(.sceneDidBecomeActive)
         sceneDelegate?.sceneDidBecomeActive(scene)
         sink.delegateReturned()
+        application.isActivating = false
     }
 
     func resignActive() {
@@ -421,6 +424,7 @@ extension WorkerSession {
     func enterBackground() -> JSONValue? {
         guard let scene else { return nil }
         let wasOnScreen = scene.activationState.isForeground
+        leftTheForeground = wasOnScreen
         scene.activationState = .background
         sink.report(.sceneDidEnterBackground)
         sceneDelegate?.sceneDidEnterBackground(scene)
@@ -470,7 +474,8 @@ extension WorkerSession {
     func resize(to size: Size) {
         guard let scene else { return }
         let navigationController = scene.window.navigationStack
-        let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size)
+        let blocks = PendingTransitionBlocks()
+        let coordinator = TransitionCoordinator(fromSize: scene.window.size, toSize: size, pending: blocks)
         // A tab bar's other loaded tabs follow the shown stack (choice); they lay out when shown.
         let controllers = scene.window.allLoadedControllers
         for controller in controllers {
@@ -494,5 +499,7 @@ extension WorkerSession {
         }
         for tab in scene.window.tabBarController?.tabStacks ?? [navigationController] { tab.size = size }
         navigationController.visibleViewController?.runLayout(size: size)
+        // What the controllers asked to run alongside and after it, at the new size.
+        blocks.run(coordinator)
     }
 }

@@ -65,6 +65,9 @@ final class WorkerSession {
     @exclusivity(unchecked) unowned(unsafe) var appProcess: WorkerAppProcess?
     /// The scene left the app's process, which runs on: the session is done.
     @exclusivity(unchecked) var hasDetached = false
+    /// Whether the scene's last entry to the background came from the foreground (not a
+    /// connect into the background): only such an entry can take an app process there.
+    var leftTheForeground = false
 
     init(app: WorkerApp, pid: Int32) {
         self.app = app
@@ -74,6 +77,13 @@ final class WorkerSession {
         application.makeShared()
         link.session = self
         application.changeHandler = self
+        sink.onPosting = { [weak self] name in self?.willPost(name) }
+    }
+
+    /// The application becomes active between the scene's `didActivate` notification and its
+    /// own `didBecomeActive` one (c01: `applicationState` is not `.active` yet at the first).
+    func willPost(_ notification: CallbackName) {
+        if notification == .applicationDidBecomeActiveNotification { application.isActivating = false }
     }
 
     deinit {
@@ -92,6 +102,11 @@ final class WorkerSession {
         self.appProcess = appProcess
         sink.notificationPoster = app.lifecycleNotificationPoster
         link.session = self
+        sink.onPosting = { [weak self] name in self?.willPost(name) }
+        sink.postsApplicationNotification = { [weak self] name in
+            guard let self, let appProcess = self.appProcess else { return true }
+            return appProcess.postsApplicationNotification(name, for: self)
+        }
     }
 
     /// The application reports to this session while its scene's request runs.
