@@ -71,6 +71,19 @@ extension UIResponder {
         completionHandler: @escaping (Bool) -> Void
     ) {}
 
+    /// Not called: nothing under scenehost marks a significant time change (midnight, a
+    /// carrier time update, a time zone change).
+    @available(*, deprecated, message: "not called: no significant time change happens under scenehost")
+    public func applicationSignificantTimeChange(_ application: UIApplication) {}
+
+    /// Not called: there is no background URL session daemon to wake the app.
+    @available(*, deprecated, message: "not called: no background URL session wakes the app under scenehost")
+    public func application(
+        _ application: UIApplication,
+        handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) {}
+
     /// Not called: activities arrive whole, in `scene(_:continue:)`. Write that.
     @available(*, deprecated, message: "not called: write scene(_:continue:)")
     public func scene(_ scene: UIScene, willContinueUserActivityWithType userActivityType: String) {}
@@ -115,12 +128,6 @@ extension UIViewController {
     /// Not called: controller-level state restoration is not run.
     @available(*, deprecated, message: "not called: restore in scene(_:willConnectTo:options:)")
     public func applicationFinishedRestoringState() {}
-
-    /// Not called: a swipe down asks `isModalInPresentation`. Set that.
-    @available(*, deprecated, message: "not called: set isModalInPresentation")
-    public func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool {
-        true
-    }
 
     /// Not called: a user's tap (`hostctl tap`) begins and ends where it began; nothing drags.
     @available(*, deprecated, message: "not called: a tap runs touchesBegan and touchesEnded; nothing moves")

@@ -28,7 +28,8 @@ import Testing
         "viewWillTransition(to:with:)", "traitCollectionDidChange(_:)", "didReceiveMemoryWarning()",
         "awakeFromNib()", "touchesBegan(_:with:)", "touchesEnded(_:with:)", "willMove(toParent:)",
         "didMove(toParent:)",
-        "presentationControllerWillDismiss(_:)", "presentationControllerDidDismiss(_:)",
+        "presentationControllerShouldDismiss(_:)", "presentationControllerWillDismiss(_:)",
+        "presentationControllerDidDismiss(_:)",
         "presentationControllerDidAttemptToDismiss(_:)",
     ]
 

@@ -257,8 +257,42 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
 
     final class SheetDelegate: UIAdaptivePresentationControllerDelegate {
         var attempts = 0
+        var keepsTheSheet = false
+        var asked: [String] = []
+        func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool {
+            asked.append("should")
+            return !keepsTheSheet
+        }
         func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController) {
             attempts += 1
         }
+    }
+
+    /// A delegate of the app's own (not a controller) that says the sheet should not go keeps
+    /// it, as `isModalInPresentation` does: the attempt alone, the reply `false`; one that
+    /// says it should is asked first, and the sheet goes.
+    @Test func aDelegateThatSaysTheSheetShouldNotDismissKeepsIt() throws {
+        let h = Harness()
+        let root = try h.connectedRoot()
+        let delegate = SheetDelegate()
+        delegate.keepsTheSheet = true
+        let sheet = UIViewController(restorationIdentifier: "Sheet")
+        sheet.presentationController?.delegate = delegate
+        root.present(sheet, animated: true)
+        _ = h.session.takeOutput()
+        let messages = h.sendRaw(.swipeDismiss(completes: true))
+        let kept = h.render(messages)
+        #expect(kept.contains("Sheet.presentationControllerDidAttemptToDismiss"), "\(kept)")
+        #expect(!kept.contains { $0.contains("WillDismiss") || $0.contains("viewWillDisappear") }, "\(kept)")
+        guard case .reply(_, let result)? = messages.last else {
+            Issue.record("no reply: \(kept)")
+            return
+        }
+        #expect(result == .bool(false), "the sheet stayed")
+        #expect(delegate.attempts == 1 && delegate.asked == ["should"])
+        delegate.keepsTheSheet = false
+        let gone = h.send(.swipeDismiss(completes: true))
+        #expect(gone.contains("Sheet.presentationControllerDidDismiss"), "\(gone)")
+        #expect(delegate.asked == ["should", "should"])
     }
 }

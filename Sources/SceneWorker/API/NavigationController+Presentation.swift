@@ -73,7 +73,13 @@ extension NavigationController {
     /// its delegate only hears of the attempt.
     func performSwipeDismiss(completes: Bool) -> Bool {
         guard let presented = presentedChain.last else { return false }
-        if presented.isModalInPresentation || presented.presentedContainer?.isModalInPresentation == true {
+        // Modal in presentation, or the delegate asked first says to keep it (UIKit's order:
+        // should dismiss, then will and did dismiss): the attempt alone.
+        let isModal = presented.isModalInPresentation || presented.presentedContainer?.isModalInPresentation == true
+        if isModal
+            || presented.presentationWithDelegate.map({ $0.delegate?.presentationControllerShouldDismiss($0) == false })
+                == true
+        {
             presented.runPresentationControllerCallback(.presentationControllerDidAttemptToDismiss)
             return false
         }

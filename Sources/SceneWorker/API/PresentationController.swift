@@ -9,16 +9,21 @@ public typealias ModalPresentationStyle = PresentationStyle
 /// dismissal (docs/LIFECYCLE.md §3a).
 @MainActor
 public protocol AdaptivePresentationControllerDelegate: AnyObject {
+    /// The user starts to swipe the sheet down: false keeps it (the delegate then hears
+    /// `presentationControllerDidAttemptToDismiss`), as `isModalInPresentation` does. Not
+    /// asked when the sheet is modal in presentation. Default: true.
+    func presentationControllerShouldDismiss(_ presentationController: PresentationController) -> Bool
     /// A swipe down is about to dismiss the sheet (it may still be cancelled).
     func presentationControllerWillDismiss(_ presentationController: PresentationController)
     /// A swipe down dismissed the sheet.
     func presentationControllerDidDismiss(_ presentationController: PresentationController)
-    /// The user swiped down a sheet whose controller is `isModalInPresentation`: nothing
-    /// was dismissed.
+    /// The user swiped down a sheet whose controller is `isModalInPresentation`, or whose
+    /// delegate said it should not dismiss: nothing was dismissed.
     func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController)
 }
 
 extension AdaptivePresentationControllerDelegate {
+    public func presentationControllerShouldDismiss(_ presentationController: PresentationController) -> Bool { true }
     public func presentationControllerWillDismiss(_ presentationController: PresentationController) {}
     public func presentationControllerDidDismiss(_ presentationController: PresentationController) {}
     public func presentationControllerDidAttemptToDismiss(_ presentationController: PresentationController) {}

@@ -301,15 +301,18 @@ extension UIViewController {
         runLayout(size: size)
     }
 
+    /// The presentation whose delegate hears of this presented controller's swipes: in a
+    /// presented navigation controller the delegate may be set on either (UIKit presents the
+    /// navigation controller).
+    var presentationWithDelegate: PresentationController? {
+        let containerPresentation = presentedContainer?.presentationController
+        let presentation = containerPresentation?.delegate != nil ? containerPresentation : presentationController
+        return presentation?.delegate != nil ? presentation : nil
+    }
+
     func runPresentationControllerCallback(_ name: CallbackName) {
         report(name)
-        // In a presented navigation controller the delegate may be set on either (UIKit presents
-        // the navigation controller).
-        let containerPresentation = presentedContainer?.presentationController
-        guard
-            let presentationController = containerPresentation?.delegate != nil
-                ? containerPresentation : presentationController,
-            let delegate = presentationController.delegate
+        guard let presentationController = presentationWithDelegate, let delegate = presentationController.delegate
         else { return }
         switch name {
         case .presentationControllerWillDismiss: delegate.presentationControllerWillDismiss(presentationController)

@@ -105,6 +105,7 @@ class SheetViewController: UIViewController, UIAdaptivePresentationControllerDel
         super.viewDidLoad()
         presentationController?.delegate = self
     }
+    func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool { ran(#function); return true }
     func presentationControllerWillDismiss(_ presentationController: UIPresentationController) { ran(#function) }
     func presentationControllerDidDismiss(_ presentationController: UIPresentationController) { ran(#function) }
     func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController) { ran(#function) }
