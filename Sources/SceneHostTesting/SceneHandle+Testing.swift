@@ -11,20 +11,43 @@ extension SceneHandle {
     /// | `foregroundInactive` | activate | – | background | disconnect |
     /// | `background` | foreground | foreground, deactivate | – | disconnect |
     ///
-    /// A connect uses `root` and `worker` (nil: the host's worker). Returns the operations
-    /// it ran (none when the scene is already there). Throws what the first failing
-    /// operation throws (`HostError`), for example for a discarded scene.
+    /// A connect uses `root` (nil: the root the scene last connected with, with its tabs, style,
+    /// size and app; `Root` for a scene never connected) and `worker` (nil: the host's worker).
+    /// Returns the operations it ran (none when the scene is already there). Throws what the
+    /// first failing operation throws (`HostError`), for example for a discarded scene.
     @discardableResult
     public func move(
         to state: ActivationState,
-        root: String = "Root",
+        root: String? = nil,
         worker: [String]? = nil
     ) async throws
         -> [SceneOperation]
     {
-        let operations = Self.path(from: await status().activation, to: state, root: root, worker: worker)
+        let current = await status()
+        let (lastRoot, launch) = await Self.relaunch(self, stack: current.stack)
+        let operations = Self.path(
+            from: current.activation,
+            to: state,
+            root: root ?? lastRoot,
+            worker: worker,
+            launch: root == nil ? launch : LaunchParameters()
+        )
         for operation in operations { try await perform(operation) }
         return operations
+    }
+
+    /// The root and launch parameters a scene connects with again, as the user would bring it
+    /// back: the last connect's (its tabs, style, size, app), without what the system opened
+    /// it for last time (a URL, an activity, a quick action, a notification: those come once).
+    static func relaunch(_ scene: SceneHandle, stack: [String]) async -> (root: String, launch: LaunchParameters) {
+        var launch = await scene.lastLaunch()
+        launch.url = nil
+        launch.activityType = nil
+        launch.userInfo = nil
+        launch.shortcutItem = nil
+        launch.notificationResponse = nil
+        launch.remoteNotification = nil
+        return (launch.tabs?.first ?? stack.first ?? "Root", launch)
     }
 
     /// The operations that bring a scene from `current` to `target` (the table above).
@@ -32,10 +55,16 @@ extension SceneHandle {
         from current: ActivationState,
         to target: ActivationState,
         root: String,
-        worker: [String]?
+        worker: [String]?,
+        launch: LaunchParameters = LaunchParameters()
     ) -> [SceneOperation] {
         guard current != target else { return [] }
-        let connect = SceneOperation.connect(background: target == .background, root: root, worker: worker)
+        let connect = SceneOperation.connect(
+            background: target == .background,
+            root: root,
+            worker: worker,
+            launch: launch
+        )
         switch (target, current) {
         case (.unattached, _): return [.disconnect]
         case (.background, .unattached): return [connect]
@@ -51,8 +80,9 @@ extension SceneHandle {
 
     /// Kills the scene's worker and reconnects it, as `ActivityScenario.recreate()` does: the
     /// new worker gets the restoration state the old one saved and ends in the state the old
-    /// one was in, with the same root controller (pushed controllers are gone, as after a
-    /// real kill; the app restores them from its restoration state, if it does).
+    /// one was in, launched as the old one was (its root or tabs, style, size and app; pushed
+    /// controllers are gone, as after a real kill; the app restores them from its restoration
+    /// state, if it does).
     ///
     /// A foreground scene enters the background first, so that it saves its state as iOS
     /// makes it before a kill. `worker`: the reconnected worker's argv (nil: the host's).
@@ -70,8 +100,8 @@ extension SceneHandle {
             // the reconnect below is what matters. Anything else is an error.
             guard case HostError.refused = error, await !status().process.isAlive else { throw error }
         }
-        let root = before.stack.first ?? "Root"
-        try await connect(background: before.activation == .background, root: root, worker: worker)
+        let (root, launch) = await Self.relaunch(self, stack: before.stack)
+        try await connect(background: before.activation == .background, root: root, worker: worker, launch: launch)
         try await move(to: before.activation, root: root, worker: worker)
     }
 }

@@ -46,6 +46,14 @@ enum FuzzCommand {
         }
         worker += workerFlags.dropFirst()
         try arguments.finish()
+        // Before any fuzzing: a report that cannot be written would lose what hours found,
+        // and one written over the app would replace it.
+        if replay == nil {
+            for (path, flag) in [(out, "--out"), (out + ".txt", "--out (its report, FILE.txt)")] {
+                try OutputPaths.checkWritable(path, flag: flag, command: "fuzz")
+                try OutputPaths.check(path, flag: flag, isNot: worker[0], what: "the app it fuzzes", command: "fuzz")
+            }
+        }
 
         var configuration = FuzzConfiguration(worker: worker)
         configuration.seed = seed
@@ -71,8 +79,16 @@ enum FuzzCommand {
         var written: String?
         if let failure = report.failure {
             let scenario = Fuzzer.scenario(failure, configuration)
-            try writeAtomically(out, scenario)
-            try writeText(out + ".txt", FuzzReportText.render(failure, report: report, seed: seed))
+            do {
+                try writeAtomically(out, scenario)
+                try writeText(out + ".txt", FuzzReportText.render(failure, report: report, seed: seed))
+            } catch {
+                // What was found is not lost with the file: its steps go to stderr.
+                printError(
+                    "hostctl fuzz: found \(failure); steps: \(failure.steps.map(\.description).joined(separator: ", "))"
+                )
+                throw error
+            }
             written = out
         }
         if json {
@@ -92,7 +108,7 @@ enum FuzzCommand {
             }
             print(JSONValue.object(object).description)
         } else {
-            print(summary(report, instances: instances, written: written))
+            print(summary(report, instances: instances, written: written, worker: worker))
         }
         return report.failure == nil ? .success : .checkFailed
     }
@@ -112,25 +128,39 @@ enum FuzzCommand {
         let failure = try await Fuzzer.replay(steps, configuration)
         if json {
             var object: [String: JSONValue] = ["steps": .int(steps.count), "failed": .bool(failure != nil)]
-            if let failure { object["failure"] = .string(failure.description) }
+            if let failure {
+                object["failure"] = .string(failure.description)
+                object["kind"] = .string(failure.kind.rawValue)
+                object["message"] = .string(failure.message)
+            }
             print(JSONValue.object(object).description)
         } else if let failure {
-            print("fails again: \(failure) (\(steps.count) steps)")
+            print("fails: \(failure) (\(steps.count) steps)")
         } else {
-            print("holds: \(steps.count) steps replayed, every invariant held")
+            // The user's own invariants (`FuzzInvariant`) live in their tests, not here.
+            print("holds: \(steps.count) steps replayed, every check of hostctl fuzz held")
         }
         return failure == nil ? .success : .checkFailed
     }
 
-    private static func summary(_ report: FuzzReport, instances: Int, written: String?) -> String {
+    /// The command that replays a written failure with the fuzzer's checks.
+    private static func replayCommand(_ file: String, worker: [String]) -> String {
+        func quoted(_ word: String) -> String {
+            let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
+            return plain ? word : "'" + word.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+        }
+        return (["hostctl", "fuzz", "--replay", file, "--worker"] + worker).map(quoted).joined(separator: " ")
+    }
+
+    private static func summary(_ report: FuzzReport, instances: Int, written: String?, worker: [String]) -> String {
         let rate = Int(report.stepsPerSecond.rounded())
         let head =
             "\(report.runs) runs, \(report.steps) steps in \(format1(report.seconds)) s "
             + "(\(rate) steps/s, \(instances) instances)"
         guard let failure = report.failure else { return head + ": no failure" }
         return head + ": \(failure); shrunk from \(report.original?.steps.count ?? 0) to \(failure.steps.count) steps "
-            + "in \(format1(report.shrinkSeconds)) s (\(report.shrinkRuns) runs); replay: hostctl run \(written ?? "")"
-            + " (details: \(written ?? "").txt)"
+            + "in \(format1(report.shrinkSeconds)) s (\(report.shrinkRuns) runs); replay: "
+            + replayCommand(written ?? "", worker: worker) + " (details: \(written ?? "").txt)"
     }
 
     static func format1(_ value: Double) -> String {

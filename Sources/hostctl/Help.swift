@@ -154,14 +154,16 @@ enum Help {
             they left (views whose accessibility identifier ends in .transient excepted);
           - the app is never killed for a legal lifecycle (crash, watchdog, a background
             task never ended, a protocol violation).
-        The first failure is shrunk to a minimal run, written as a scenario to FILE (hostctl
-        run FILE replays it) with a report beside it (FILE.txt: the steps, the two screens
-        side by side, the timeline). Exit 1 when something failed, 0 when every run held,
-        3 when the app started in no run (never said ready: check --worker and its arguments).
+        The first failure is shrunk to a minimal run, written as a scenario to FILE with a
+        report beside it (FILE.txt: the steps, the two screens side by side, the timeline);
+        hostctl fuzz --replay FILE --worker PATH replays it with the same checks. Exit 1 when
+        something failed, 0 when every run held, 3 when the app started in no run (never said
+        ready: check --worker and its arguments) or the report cannot be written.
 
           --worker PATH     the app (its worker executable); words after PATH are its
                             first arguments, then any --worker-arg ARG (repeatable)
-          --seed S          seeds every run: the same seed gives the same runs (default 1)
+          --seed S          seeds every run: the same seed gives the same runs and the same
+                            failure, on any machine (default 1)
           --runs N          at most N runs (default 200)
           --steps M         steps per run (default 20)
           --seconds T       start no run after T seconds

@@ -117,14 +117,14 @@ extension ScenarioSignalTests {
         let scene = try host.scene("A")
         try await scene.connect()
         try await scene.background()
-        let waiting = Task { try await scene.waitFor(.foregroundActive) }
+        let waiting = Task { try await scene.waitFor(.foregroundActive, timeout: nil) }
         await host.quit()
         let waitEnded = await finishes(within: .seconds(20)) { _ = await waiting.result }
         #expect(waitEnded, "a wait outlived the host")
         guard waitEnded else { return }
         let waited = await waiting.result
         #expect(throws: HostError.shuttingDown) { try waited.get() }
-        let after = Task { try await scene.waitFor(.foregroundActive) }
+        let after = Task { try await scene.waitFor(.foregroundActive, timeout: nil) }
         let afterEnded = await finishes(within: .seconds(20)) { _ = await after.result }
         #expect(afterEnded, "a wait asked after the quit hangs")
         guard afterEnded else { return }

@@ -204,6 +204,29 @@ import Testing
         }
     }
 
+    /// A scene launched with tabs, dark and at a size comes back so, from `recreate` and from
+    /// `move(to:)` after a disconnect: not as a plain, light scene of the default size.
+    @Test func recreateAndMoveLaunchTheSceneAsItLastLaunched() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(
+                root: "Inbox",
+                launch: LaunchParameters(width: 1024, height: 768, tabs: ["Inbox", "Settings"], style: .dark)
+            )
+            try await scene.selectTab(1)
+            try await scene.recreate()
+            var status = await scene.status()
+            #expect(status.tabs?.map(\.first) == ["Inbox", "Settings"], "\(status)")
+            #expect(status.activation == .foregroundActive)
+            try await scene.move(to: .unattached)
+            try await scene.move(to: .foregroundActive)
+            status = await scene.status()
+            #expect(status.tabs?.map(\.first) == ["Inbox", "Settings"], "\(status)")
+            let launch = await scene.lastLaunch()
+            #expect(launch.style == .dark && launch.width == 1024 && launch.height == 768, "\(launch)")
+        }
+    }
+
     @Test func recreateRefusesASceneWithoutAWorker() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")

@@ -180,13 +180,28 @@ public struct SceneHandle: Sendable {
     /// The scene's current status.
     public nonisolated(nonsending) func status() async -> SceneStatus { await controller.status }
 
-    /// Waits until the scene reaches `state`, at most `timeout`.
-    public nonisolated(nonsending) func waitFor(_ state: ActivationState, timeout: Duration? = nil) async throws {
+    /// What the scene last launched with: a connect's parameters (its tabs, style, size,
+    /// app), and what the system opened it for since.
+    package nonisolated(nonsending) func lastLaunch() async -> LaunchParameters { await controller.lastLaunch }
+
+    /// The longest `waitFor` waits unless told otherwise.
+    public static let defaultWaitLimit: Duration = .seconds(10)
+
+    /// Waits until the scene reaches `state`, at most `timeout` (default 10 s; nil: until the
+    /// host quits); then throws `HostError.timedOut`, saying where the scene is instead.
+    public nonisolated(nonsending) func waitFor(
+        _ state: ActivationState,
+        timeout: Duration? = SceneHandle.defaultWaitLimit
+    ) async throws {
         try await controller.waitUntil("state \(state)", timeout: timeout) { $0.activation == state }
     }
 
-    /// Waits until the scene's worker reaches `process` state, at most `timeout`.
-    public nonisolated(nonsending) func waitFor(process: ProcessState, timeout: Duration? = nil) async throws {
+    /// Waits until the scene's worker reaches `process` state, at most `timeout` (as
+    /// `waitFor(_:timeout:)`).
+    public nonisolated(nonsending) func waitFor(
+        process: ProcessState,
+        timeout: Duration? = SceneHandle.defaultWaitLimit
+    ) async throws {
         try await controller.waitUntil("process \(process)", timeout: timeout) { $0.process == process }
     }
 }

@@ -157,6 +157,9 @@ package actor SceneController {
     }
 
     package var status: SceneStatus { machine.status }
+    /// What the scene last launched with (a connect's parameters, and what the system opened
+    /// it for since).
+    package var lastLaunch: LaunchParameters { machine.lastLaunch }
 
     /// Offers the sessions discarded elsewhere to this scene's worker, if it runs attached
     /// (docs/LIFECYCLE.md §3c); else they wait for another worker or the next launch.

@@ -36,11 +36,12 @@ public struct FuzzFailure: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(kind.rawValue): \(message)" }
 
-    /// Whether `other` is the same failure, for shrinking: the same kind, and for a user's
-    /// invariant the same one.
+    /// Whether `other` is the same failure, for shrinking: the same kind, for a user's
+    /// invariant the same one, and for a worker that ended the same way (a crash does not
+    /// shrink into a watchdog).
     func isSame(as other: FuzzFailure) -> Bool {
         guard kind == other.kind else { return false }
-        return kind != .invariant || message == other.message
+        return (kind != .invariant && kind != .killed) || message == other.message
     }
 }
 

@@ -243,14 +243,18 @@ struct FuzzRun: Sendable {
             return Self.pick(choices, &generator)
         case (.foregroundInactive, _):
             return Self.pick([(3, .op(.activate)), (1, .op(.background))], &generator)
-        case (.background, let process):
-            var choices: [(weight: Int, step: FuzzStep)] = [
-                (3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning)),
-                (1, Self.systemEntry(&generator)),
-                (1, .op(.remoteNotification(userInfo: .object(["fuzz": .bool(true)])))),
-            ]
-            if process == .running { choices.append((2, .suspension)) }
-            return Self.pick(choices, &generator)
+        case (.background, _):
+            // The same choices whether or not the suspension came yet (a timer's race): a
+            // seed then gives the same run however loaded the machine is (a suspension of a
+            // suspended app is a step that waits for nothing).
+            return Self.pick(
+                [
+                    (3, .op(.foreground)), (2, .systemKill), (1, .op(.memoryWarning)),
+                    (1, Self.systemEntry(&generator)),
+                    (1, .op(.remoteNotification(userInfo: .object(["fuzz": .bool(true)])))), (2, .suspension),
+                ],
+                &generator
+            )
         default:
             return .op(.connect(root: root, worker: worker))
         }

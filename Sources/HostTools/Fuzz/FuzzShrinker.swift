@@ -10,21 +10,29 @@ struct FuzzShrinker {
     private(set) var attempts = 0
     /// At most this many runs are tried.
     static let maximumAttempts = 400
+    /// No run is started after this (nil: only the attempts count).
+    let deadline: ContinuousClock.Instant?
 
-    init(host: SceneHost, configuration: FuzzConfiguration) {
+    init(host: SceneHost, configuration: FuzzConfiguration, deadline: ContinuousClock.Instant? = nil) {
         self.host = host
         self.configuration = configuration
+        self.deadline = deadline
+    }
+
+    /// Whether another run may be tried.
+    private var mayTry: Bool {
+        attempts < Self.maximumAttempts && deadline.map { ContinuousClock.now < $0 } != false
     }
 
     mutating func shrink(_ original: FuzzFailure) async -> FuzzFailure {
         var best = original
         // Steps: remove chunks, halving their size until single steps go.
         var granularity = 2
-        while best.steps.count >= 2, attempts < Self.maximumAttempts {
+        while best.steps.count >= 2, mayTry {
             let chunk = max(1, best.steps.count / granularity)
             var reduced = false
             var start = 0
-            while start < best.steps.count, attempts < Self.maximumAttempts {
+            while start < best.steps.count, mayTry {
                 var candidate = best.steps
                 candidate.removeSubrange(start..<min(start + chunk, candidate.count))
                 if let failure = await fails(candidate, like: original) {
@@ -43,7 +51,7 @@ struct FuzzShrinker {
             }
         }
         // Values: the simplest text, the first row.
-        for index in best.steps.indices where attempts < Self.maximumAttempts {
+        for index in best.steps.indices where mayTry {
             var candidate = best.steps
             switch candidate[index] {
             case .op(.user(.typeText(let field, let text))) where text != "a":

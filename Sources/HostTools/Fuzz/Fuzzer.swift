@@ -7,7 +7,9 @@ public struct FuzzConfiguration: Sendable {
     public var worker: [String]
     /// The controller the app launches with (`connect --root`).
     public var root = "Root"
-    /// Seeds every run: the same seed gives the same runs.
+    /// Seeds every run: the same seed gives the same runs, and the same failure (the lowest
+    /// failing run is reported, however many instances run), unless `seconds` cuts the
+    /// session short.
     public var seed: UInt64 = 1
     /// At most this many runs.
     public var runs = 100
@@ -61,10 +63,13 @@ public struct FuzzReport: Sendable {
 /// the first failure shrunk to a minimal scenario.
 public enum Fuzzer {
     /// Fuzzes `configuration.worker`; `progress` hears of each finished run (runs, steps).
+    /// Throws `FuzzConfigurationError` for a session that could test nothing (no run, no
+    /// step, no instance, no time) before anything starts.
     public static func run(
         _ configuration: FuzzConfiguration,
         progress: (@Sendable (_ runs: Int, _ steps: Int) -> Void)? = nil
     ) async throws -> FuzzReport {
+        try FuzzConfigurationError.check(configuration)
         let host = try SceneHost(configuration: configuration.host)
         let start = ContinuousClock.now
         let state = Locked(SessionState())
@@ -73,8 +78,10 @@ public enum Fuzzer {
                 group.addTask {
                     var index = instance
                     while true {
+                        // Runs before the lowest failing one go on: the session reports the
+                        // lowest run that fails, whichever instance finished first.
                         let go = state.withLock { state -> Bool in
-                            state.failure == nil && index < configuration.runs
+                            index < min(configuration.runs, state.failingRun ?? .max)
                         }
                         if !go { return }
                         if let seconds = configuration.seconds, start.duration(to: .now) > .seconds(seconds) { return }
@@ -85,7 +92,7 @@ public enum Fuzzer {
                             state.runs += 1
                             state.steps += outcome.steps.count
                             if outcome.failure?.neverStarted != true { state.startedRuns += 1 }
-                            if let failure = outcome.failure, state.failure == nil {
+                            if let failure = outcome.failure, index < state.failingRun ?? .max {
                                 state.failure = failure
                                 state.failingRun = index
                             }
@@ -114,7 +121,13 @@ public enum Fuzzer {
             report.failure = original
         } else if let original = report.original {
             let shrinkStart = ContinuousClock.now
-            var shrinker = FuzzShrinker(host: host, configuration: configuration)
+            // At most as long again as the session's limit: a failure that takes a watchdog
+            // to show must not shrink for hours.
+            var shrinker = FuzzShrinker(
+                host: host,
+                configuration: configuration,
+                deadline: configuration.seconds.map { ContinuousClock.now + .seconds($0) }
+            )
             report.failure = await shrinker.shrink(original)
             report.shrinkRuns = shrinker.attempts
             report.shrinkSeconds = StressUnits.seconds(shrinkStart.duration(to: .now))
@@ -123,7 +136,7 @@ public enum Fuzzer {
         return report
     }
 
-    /// Runs `steps` once against `configuration.worker`; the failure, if they fail again.
+    /// Runs `steps` once against `configuration.worker`; the failure, if they fail.
     public static func replay(_ steps: [FuzzStep], _ configuration: FuzzConfiguration) async throws -> FuzzFailure? {
         let host = try SceneHost(configuration: configuration.host)
         let failure = await FuzzRun(configuration, host: host, scene: "replay").run(steps).failure
@@ -131,7 +144,8 @@ public enum Fuzzer {
         return failure
     }
 
-    /// A scenario that replays `failure`'s steps with `hostctl run` (and `fuzz --replay`).
+    /// A scenario of `failure`'s steps, for `fuzz --replay` (which checks what the fuzzer
+    /// checks); `hostctl run` runs the same steps, checking only that each succeeds.
     public static func scenario(_ failure: FuzzFailure, _ configuration: FuzzConfiguration) -> JSONValue {
         let scene = "App"
         let timeout = suspendTimeout(configuration.host)
@@ -142,6 +156,7 @@ public enum Fuzzer {
         return .object([
             "config": .object([
                 "suspendDelayMs": .int(StressUnits.milliseconds(configuration.host.suspendDelay)),
+                "backgroundTaskLimitMs": .int(StressUnits.milliseconds(configuration.host.backgroundTaskLimit)),
                 "worker": .array(configuration.worker.map { .string($0) }),
             ]),
             "steps": .array(steps.map { .object($0.jsonObject) }),
@@ -168,5 +183,27 @@ public enum Fuzzer {
         var failingRun: Int?
         /// Runs whose app said ready.
         var startedRuns = 0
+    }
+}
+
+/// A fuzzing session that could test nothing: it says which setting, and its range.
+public struct FuzzConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    static func check(_ configuration: FuzzConfiguration) throws(FuzzConfigurationError) {
+        func refuse(_ text: String) -> FuzzConfigurationError { FuzzConfigurationError(description: text) }
+        guard !configuration.worker.isEmpty else { throw refuse("no worker: give the app's executable") }
+        guard (1...1_000_000).contains(configuration.runs) else {
+            throw refuse("runs must be in 1...1000000, got \(configuration.runs)")
+        }
+        guard (1...10_000).contains(configuration.steps) else {
+            throw refuse("steps must be in 1...10000, got \(configuration.steps)")
+        }
+        guard (1...64).contains(configuration.instances) else {
+            throw refuse("instances must be in 1...64, got \(configuration.instances)")
+        }
+        if let seconds = configuration.seconds, !(seconds > 0 && seconds <= 86_400) {
+            throw refuse("seconds must be in (0, 86400], got \(seconds)")
+        }
     }
 }

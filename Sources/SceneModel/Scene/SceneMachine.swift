@@ -36,7 +36,7 @@ package struct SceneMachine: Sendable {
     /// worker of its own starts (one that failed to connect is not worth repeating).
     package var lastConnectedArgv: [String]?
     /// The last connect's launch parameters, for a restart.
-    var lastLaunch = LaunchParameters()
+    package internal(set) var lastLaunch = LaunchParameters()
     /// The app whose process the current (or last) worker is (`LaunchParameters.app`); nil: a
     /// process of the scene's own.
     package internal(set) var appName: String?
@@ -556,7 +556,10 @@ package struct SceneMachine: Sendable {
         case .waiter(let caller):
             if let index = waiters.firstIndex(where: { $0.caller == caller }) {
                 let waiter = waiters.remove(at: index)
-                output.append(.resume(caller, .failure(.timedOut(scene: id, waitingFor: waiter.what))))
+                // Where the scene is instead: the first thing whoever waited wants to know.
+                let now = status
+                let waitingFor = "\(waiter.what) (the scene is \(now.activation), its worker \(now.process))"
+                output.append(.resume(caller, .failure(.timedOut(scene: id, waitingFor: waitingFor))))
             }
         }
         return finishEvent()
