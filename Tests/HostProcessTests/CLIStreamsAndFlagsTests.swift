@@ -212,5 +212,18 @@ import Testing
             [TestWorker.hostctl, "worker", "--crash-in", "sceneDidBecomeActive"].map { .string($0) }
         )
         #expect(scenario["config"]?["worker"] == expected, "\(scenario)")
+        // The summary says how to replay it with the fuzzer's own checks.
+        #expect(outcome.stdout.contains("replay: hostctl fuzz --replay \(out) --worker \(TestWorker.hostctl)"))
+    }
+
+    /// `--out` is checked before anything is fuzzed: a directory that is not there, or the
+    /// app itself, is a usage error at once (exit 2), not a lost failure hours later.
+    @Test func fuzzRefusesAnOutputItCouldNotOrMustNotWriteBeforeFuzzing() async throws {
+        let directory = makeTemporaryDirectory()
+        for out in [directory + "/missing/failure.json", TestWorker.hostctl] {
+            let outcome = try await runHostctl(["fuzz", "--worker", TestWorker.hostctl, "worker", "--out", out])
+            #expect(outcome.exit == .exited(status: 2), "\(out): \(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("hostctl fuzz: --out"), "\(outcome.stderr)")
+        }
     }
 }

@@ -50,6 +50,20 @@ import Testing
         }
     }
 
+    /// A seed gives the same failure however many instances run it: the lowest failing run,
+    /// with the same steps.
+    @Test func aSeedGivesTheSameFailureWhateverTheInstances() async throws {
+        var reports: [FuzzReport] = []
+        for instances in [1, 3] {
+            var configuration = Self.configuration("count")
+            configuration.instances = instances
+            reports.append(try await Fuzzer.run(configuration))
+        }
+        let failingRuns = reports.map(\.failingRun)
+        #expect(failingRuns[0] != nil && failingRuns[0] == failingRuns[1], "\(failingRuns)")
+        #expect(reports[0].original?.steps == reports[1].original?.steps)
+    }
+
     @Test func theAppWithoutBugsGivesNoFalseReport() async throws {
         var configuration = Self.configuration("none")
         configuration.runs = 16
