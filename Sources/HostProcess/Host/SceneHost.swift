@@ -200,6 +200,24 @@ public final class SceneHost: Sendable {
         return result
     }
 
+    /// Forgets scene `identifier` whole, its session too, once its worker has ended: a tool's
+    /// throwaway scene (each fuzz run's), in a host that keeps sessions in memory only, so
+    /// that a long session holds no memory per run. No app hears of it (it is not a discard).
+    /// False, and nothing changed, while the scene has a worker, work in flight, or the store
+    /// keeps sessions on disk.
+    package func forgetEndedScene(_ identifier: String) async -> Bool {
+        guard sessions.isMemoryOnly, let controller = existingScene(identifier) else { return false }
+        let status = await controller.status
+        guard !status.process.isAlive, await controller.isIdle else { return false }
+        try? sessions.delete(identifier)
+        usage.drop(identifier)
+        scenes.withLock { scenes in
+            if scenes[identifier] === controller { scenes[identifier] = nil }
+        }
+        await controller.close()
+        return true
+    }
+
     private func forgetIfUnused(_ controller: SceneController) async {
         guard let acquisitions = usage.release(controller.id) else { return }
         let status = await controller.status

@@ -54,6 +54,12 @@ package final class SceneUsage: Sendable {
         }
     }
 
+    /// Forgets `scene`'s usage, pinned or not: the host dropped the scene on purpose
+    /// (`SceneHost.forgetEndedScene`).
+    package func drop(_ scene: String) {
+        state.withLock { _ = $0.removeValue(forKey: scene) }
+    }
+
     /// Runs `remove` (which takes the scene out of the host) if nobody has used `scene`
     /// since `release` returned `acquisitions`.
     @discardableResult

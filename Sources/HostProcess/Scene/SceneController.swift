@@ -157,6 +157,8 @@ package actor SceneController {
     }
 
     package var status: SceneStatus { machine.status }
+    /// Whether nothing is in flight or queued.
+    package var isIdle: Bool { machine.isIdle }
     /// What the scene last launched with (a connect's parameters, and what the system opened
     /// it for since).
     package var lastLaunch: LaunchParameters { machine.lastLaunch }

@@ -72,8 +72,10 @@ struct FuzzRun: Sendable {
             if failure == nil { failure = traceFailure(since: start) }
             if failure == nil { failure = exitFailure(since: start) }
             // Terminated, not discarded: a discard would reach the next run's app
-            // (`didDiscardSceneSessions`), and runs must not depend on each other.
+            // (`didDiscardSceneSessions`), and runs must not depend on each other. Then
+            // forgotten whole, so that a long session holds nothing per run.
             try? await handle.terminate()
+            _ = await host.forgetEndedScene(scene)
         } catch {
             failure = FuzzFailure(kind: .killed, message: "the run could not start: \(error)", steps: executed)
             switch error as? HostError {
