@@ -126,16 +126,26 @@ enum FuzzCommand {
         var configuration = base
         configuration.root = root
         let failure = try await Fuzzer.replay(steps, configuration)
+        // The same failure as recorded, or another one the same steps now show.
+        let same = failure.flatMap { failure in scenario.recordedFailure.map { failure.matches($0) } }
         if json {
             var object: [String: JSONValue] = ["steps": .int(steps.count), "failed": .bool(failure != nil)]
             if let failure {
                 object["failure"] = .string(failure.description)
                 object["kind"] = .string(failure.kind.rawValue)
                 object["message"] = .string(failure.message)
+                if let same { object["sameAsRecorded"] = .bool(same) }
             }
             print(JSONValue.object(object).description)
         } else if let failure {
-            print("fails: \(failure) (\(steps.count) steps)")
+            switch (same, scenario.recordedFailure) {
+            case (true?, _): print("fails again: \(failure) (\(steps.count) steps)")
+            case (false?, let recorded?):
+                print(
+                    "fails differently: \(failure) (\(steps.count) steps; recorded: \(recorded.kind): \(recorded.message))"
+                )
+            default: print("fails: \(failure) (\(steps.count) steps)")
+            }
         } else {
             // The user's own invariants (`FuzzInvariant`) live in their tests, not here.
             print("holds: \(steps.count) steps replayed, every check of hostctl fuzz held")

@@ -45,6 +45,11 @@ import Testing
         #expect(steps == failure.steps)
         let again = try #require(try await Fuzzer.replay(steps, configuration), "the shrunk run held on replay")
         #expect(again.kind == kind)
+        // The scenario says what it shows, and the replay is told apart from another failure.
+        let recorded = try #require(scenario.recordedFailure)
+        #expect(recorded == Scenario.RecordedFailure(kind: kind.rawValue, message: failure.message))
+        #expect(again.matches(recorded))
+        #expect(!again.matches(Scenario.RecordedFailure(kind: "trace", message: "")) || kind == .trace)
         if kind == .restoration {
             #expect(failure.left != nil && failure.restored != nil && failure.left != failure.restored)
         }

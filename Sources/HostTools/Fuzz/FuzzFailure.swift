@@ -36,6 +36,13 @@ public struct FuzzFailure: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(kind.rawValue): \(message)" }
 
+    /// Whether this failure is the one a scenario recorded (`fuzz --replay`), as shrinking
+    /// judges sameness.
+    public func matches(_ recorded: Scenario.RecordedFailure) -> Bool {
+        guard let kind = Kind(rawValue: recorded.kind) else { return false }
+        return isSame(as: FuzzFailure(kind: kind, message: recorded.message, steps: []))
+    }
+
     /// Whether `other` is the same failure, for shrinking: the same kind, for a user's
     /// invariant the same one, and for a worker that ended the same way (a crash does not
     /// shrink into a watchdog).

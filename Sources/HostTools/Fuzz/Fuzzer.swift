@@ -160,6 +160,7 @@ public enum Fuzzer {
                 "worker": .array(configuration.worker.map { .string($0) }),
             ]),
             "steps": .array(steps.map { .object($0.jsonObject) }),
+            "fuzzFailure": .object(["kind": .string(failure.kind.rawValue), "message": .string(failure.message)]),
         ])
     }
 

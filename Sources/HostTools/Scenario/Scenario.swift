@@ -71,8 +71,23 @@ public struct Scenario: Sendable, Hashable {
     public var limits: Limits
     public var entries: [Entry]
 
-    public init(limits: Limits = Limits(), entries: [Entry]) {
+    /// The failure `hostctl fuzz` found, written beside the steps that show it
+    /// (`"fuzzFailure": {"kind": …, "message": …}`): `fuzz --replay` tells whether a replay
+    /// fails the same way; `run` ignores it.
+    public struct RecordedFailure: Sendable, Hashable {
+        public var kind: String
+        public var message: String
+        public init(kind: String, message: String) {
+            self.kind = kind
+            self.message = message
+        }
+    }
+
+    public var recordedFailure: RecordedFailure?
+
+    public init(limits: Limits = Limits(), entries: [Entry], recordedFailure: RecordedFailure? = nil) {
         self.limits = limits
         self.entries = entries
+        self.recordedFailure = recordedFailure
     }
 }

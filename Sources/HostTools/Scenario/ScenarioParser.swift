@@ -32,8 +32,16 @@ extension Scenario {
             throw ScenarioError("not valid JSON: \(error.message)")
         }
         guard case .object(let object) = root else { throw ScenarioError("the scenario must be a JSON object") }
-        for key in object.keys where key != "config" && key != "steps" {
+        for key in object.keys where key != "config" && key != "steps" && key != "fuzzFailure" {
+            // (`fuzzFailure` is hostctl fuzz's own, not one to suggest.)
             throw ScenarioError("unknown top-level field \(quoted(key)) (expected \"config\" and \"steps\")")
+        }
+        var recorded: RecordedFailure?
+        if let failure = object["fuzzFailure"] {
+            guard case .string(let kind)? = failure["kind"], case .string(let message)? = failure["message"] else {
+                throw ScenarioError("\"fuzzFailure\" must be an object with string fields kind and message")
+            }
+            recorded = RecordedFailure(kind: kind, message: message)
         }
         var limits = Limits()
         if let config = object["config"] {
@@ -54,7 +62,7 @@ extension Scenario {
             }
             entries.append(entry)
         }
-        self.init(limits: limits, entries: entries)
+        self.init(limits: limits, entries: entries, recordedFailure: recorded)
     }
 
     /// Reads and parses a scenario file.
