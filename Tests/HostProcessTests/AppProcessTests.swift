@@ -131,6 +131,21 @@ import Testing
         }
     }
 
+    /// Memory pressure warns an app once, however many windows it has (c14): one
+    /// `applicationDidReceiveMemoryWarning`, each window's controllers once.
+    @Test func memoryPressureWarnsAnAppOnce() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            _ = try await Self.twoMailWindows(on: host)
+            let mark = host.lastSeq
+            await host.memoryPressure()
+            let warnings = host.trace.history.filter { $0.seq > mark && $0.kind == .callback }
+                .map { "\($0.scene ?? "-") \($0.compact)" }
+            #expect(warnings.filter { $0.hasSuffix("applicationDidReceiveMemoryWarning") }.count == 1, "\(warnings)")
+            #expect(warnings.filter { $0.hasSuffix("didReceiveMemoryWarning Root") }.count == 2, "\(warnings)")
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// c15: a background window disconnects and the process runs on (no terminate, no exit);
     /// reopened, it connects in that process with its restoration state, with neither a launch
     /// nor `configurationForConnecting`.

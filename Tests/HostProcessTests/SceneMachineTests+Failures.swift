@@ -158,6 +158,24 @@ extension SceneMachineTests {
         #expect(errors.contains { $0.contains("could not be deleted again") }, "\(errors)")
     }
 
+    /// A stop an app's other window held back only by being busy (none in front) is tried
+    /// again after the suspend delay: nothing else would stop the app. One held back by a
+    /// window in front is not (that window stops them all once it is in the background).
+    @Test func aStopDeferredForABusySiblingIsTriedAgain() {
+        for retrying in [true, false] {
+            var harness = SceneMachineHarness()
+            harness.autoStop = false
+            harness.connect()
+            harness.request(.background)
+            harness.reply(callbacks: [.sceneWillResignActive, .sceneDidEnterBackground], result: .object([:]))
+            harness.advance(by: .milliseconds(60))
+            #expect(harness.stops == 1)
+            harness.feed { $0.stopDeferred(retrying: retrying) }
+            harness.advance(by: .milliseconds(60))
+            #expect(harness.stops == (retrying ? 2 : 1), "retrying: \(retrying)")
+        }
+    }
+
     /// A reconnect whose worker cannot start leaves the scene as the last worker left it:
     /// the session kept, the process still `terminated`.
     @Test func aReconnectWhoseSpawnFailsKeepsTheSessionAndTheEndedProcess() {

@@ -24,7 +24,11 @@ extension SceneHost {
             try? await victim.controller.kill(reason: .jetsam)
         }
         guard await overLimit() else { return }
+        // One warning per process: an app's windows share one, whose app delegate hears it
+        // once and whose every window's controllers hear it through the first (§4a).
+        var warned: Set<Int32> = []
         for running in await candidates(where: { $0.process == .running && $0.activation != .unattached }) {
+            if let pid = await running.controller.status.pid, !warned.insert(pid).inserted { continue }
             try? await running.controller.perform(.memoryWarning)
         }
         guard limit != nil else { return }
@@ -40,9 +44,10 @@ extension SceneHost {
     /// The workers' total resident memory in bytes, each worker's whole process tree
     /// (children, helpers, a launcher that did not exec) counted.
     public func totalResidentMemory() async -> Int {
-        var pids: [Int32] = []
+        // Each process once: an app's windows share one.
+        var pids: Set<Int32> = []
         for controller in allControllers {
-            if let pid = await controller.status.pid { pids.append(pid) }
+            if let pid = await controller.status.pid { pids.insert(pid) }
         }
         // One scan of /proc for every scene.
         let table = ProcessTable.snapshot()

@@ -82,6 +82,16 @@ extension SceneController {
         }
     }
 
+    /// Whether another scene of the app is in the foreground: it will stop the process itself
+    /// once it has gone to the background, so a stop deferred for it need not be retried.
+    func siblingInFront(_ process: AppProcess) -> Bool {
+        process.others(than: self).contains { other in
+            var inFront = false
+            other.onLoop { inFront = $0.machine.lifecycle.activation.isForeground }
+            return inFront
+        }
+    }
+
     /// The stop this scene asked of its app's process ended. Another scene may have become
     /// busy meanwhile (a request on its way to the stopped process): then the stop is undone,
     /// and nothing was suspended.
@@ -89,7 +99,11 @@ extension SceneController {
         guard stopped, othersMayBeSuspended(process) else {
             if stopped { try? process.connection.child.sendToProcessGroup(signal: SIGCONT) }
             if stopped { process.connection.signal(SIGCONT) }
-            apply(stopped ? machine.stopDeferred() : machine.stopCompleted(pid: pid, stopped: false))
+            apply(
+                stopped
+                    ? machine.stopDeferred(retrying: !siblingInFront(process))
+                    : machine.stopCompleted(pid: pid, stopped: false)
+            )
             return
         }
         process.noteStopped(true)

@@ -395,8 +395,8 @@ package actor SceneController {
         case .attached(let process):
             joinAppProcess(process)
             return machine.attachCompleted(pid: process.pid)
-        case .stopDeferred:
-            return machine.stopDeferred()
+        case .stopDeferred(let retrying):
+            return machine.stopDeferred(retrying: retrying)
         case .spawnFailed(let error):
             if let app = machine.appName { appProcessSpawnFailed(app, error) }
             return machine.spawnFailed(error)
@@ -456,7 +456,7 @@ package actor SceneController {
             // its exit event follows.
             guard let child = connection?.child else { return }
             if let appProcess, !othersMayBeSuspended(appProcess) {
-                followUps.append(.stopDeferred)
+                followUps.append(.stopDeferred(retrying: !siblingInFront(appProcess)))
                 return
             }
             StopWaiter.stop(child) { [self] stopped in
@@ -530,7 +530,7 @@ extension SceneMachine {
         /// The scene joins its app's running process (`attachCompleted`).
         case attached(AppProcess)
         /// The app's process is not stopped for this scene (`stopDeferred`).
-        case stopDeferred
+        case stopDeferred(retrying: Bool)
         case spawnFailed(HostError)
         case stored
         case storeFailed(HostError)
