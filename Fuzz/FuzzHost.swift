@@ -1,9 +1,9 @@
 // libFuzzer entry point for the host's parsers of untrusted text: the control-socket request
 // decoder (`hostctl serve`), the scenario parser (`hostctl run FILE`) and the trace line
 // parser with the JSON Lines verifier (`hostctl verify`). Built by `Fuzz/run.sh host`
-// together with Sources/HostProcess into the module HostProcess (so internal API such as
-// `JSONLinesVerification` is visible), against Sources/Protocol built as its own module;
-// it is not part of Package.swift.
+// together with Sources/HostTools into the module HostTools (so its package API such as
+// `JSONLinesVerification` is visible), against Protocol, SceneModel and HostProcess built as
+// modules of their own (Fuzz/host-build.sh); it is not part of Package.swift.
 //
 // The first input byte picks the entry point, modulo 3, and the rest is its input: a byte
 // ≡ 0 (`c`, 99) the control socket, ≡ 1 (`s`, 115) a scenario file, ≡ 2 (`t`, 116) a
@@ -26,7 +26,9 @@
 // - every error message is one line without control characters, of bounded length (hostctl
 //   prints each as exactly one line; docs/HARDENING.md).
 
+import HostProcess
 import Protocol
+import SceneModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -312,12 +314,20 @@ private func checkTraceVerifier(_ trace: [UInt8], chunkSize: Int) {
     }
     let chunked = verification.finish()
     require(whole == chunked, "chunking changed the verdict: \(whole) vs \(chunked)")
-    // Every line is one event, the last one included when it has no newline.
-    let newlines = trace.count(where: { $0 == UInt8(ascii: "\n") })
-    let lines = newlines + (trace.isEmpty || trace.last == UInt8(ascii: "\n") ? 0 : 1)
+    // Every line is one event, the last one included when it has no newline, except blank
+    // ones, which the verifier skips (an editor's trailing blank line).
+    var slices = trace.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if slices.last?.isEmpty == true { slices.removeLast() }
+    let lines = slices.count(where: { !TraceEvent.isBlank($0) })
     require(whole.eventCount <= lines, "\(whole.eventCount) events from \(lines) lines")
     if let failure = whole.failure {
-        require(failure.line == whole.eventCount + 1, "failure at line \(failure.line) after \(whole.eventCount)")
+        // The first bad line: every line before it an event or blank (blank ones count in
+        // the line numbers, not in the events).
+        let before = slices.prefix(max(0, failure.line - 1))
+        require(
+            failure.line >= 1 && before.count(where: { !TraceEvent.isBlank($0) }) == whole.eventCount,
+            "failure at line \(failure.line) after \(whole.eventCount) events"
+        )
         checkMessage(failure.description, input: trace)
     } else {
         require(whole.eventCount == lines, "\(whole.eventCount) events from \(lines) valid lines")

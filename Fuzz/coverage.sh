@@ -32,23 +32,14 @@ protocol)
     ;;
 host)
     corpora=("$out/corpus-host" Fuzz/corpus-host)
-    files=(Sources/HostProcess/Control/ControlMessage.swift Sources/HostProcess/Scenario/ScenarioParser.swift
-        Sources/HostProcess/Scenario/Scenario+StepJSON.swift Sources/HostProcess/Trace/TraceEvent+JSON.swift
-        Sources/HostProcess/Model/TraceVerifier.swift Sources/HostProcess/Model/TraceVerifier+JSONLines.swift
-        Sources/HostProcess/Model/SceneTraceChecker.swift Sources/HostProcess/Model/AtomProgress.swift
+    files=(Sources/HostTools/Control/ControlMessage.swift Sources/HostTools/Scenario/ScenarioParser.swift
+        Sources/HostTools/Scenario/Scenario+StepJSON.swift Sources/SceneModel/Trace/TraceEvent+JSON.swift
+        Sources/SceneModel/Model/TraceVerifier.swift Sources/HostTools/Timeline/TraceVerifier+JSONLines.swift
+        Sources/SceneModel/Model/SceneTraceChecker.swift Sources/SceneModel/Model/AtomProgress.swift
         Sources/Protocol/Model/LifecycleAtom.swift Sources/Protocol/Model/ExpectedStep.swift
-        Sources/HostProcess/Model/ExpectedStep+TraceEvent.swift)
-    mapfile -t host_sources < <(find Sources/HostProcess -name '*.swift' | sort)
-    c_dir=Sources/CSceneHostSys
-    clang -fsanitize=fuzzer-no-link -O1 -g -I "$c_dir/include" -c "$c_dir/CSceneHostSys.c" -o "$build/CSceneHostSys.o"
-    printf 'module CSceneHostSys {\n    header "%s"\n    export *\n}\n' \
-        "$PWD/$c_dir/include/CSceneHostSys.h" >"$build/c-module/module.modulemap"
-    swiftc "${swift_flags[@]}" -wmo -module-name Protocol \
-        -emit-module -emit-module-path "$build/Protocol.swiftmodule" \
-        -c -o "$build/Protocol.o" "${protocol_sources[@]}"
-    swiftc "${swift_flags[@]}" -use-ld=lld -module-name HostProcess \
-        -I "$build" -I "$build/c-module" -I "$c_dir/include" \
-        -o "$binary" "${host_sources[@]}" Fuzz/FuzzHost.swift "$build/Protocol.o" "$build/CSceneHostSys.o"
+        Sources/SceneModel/Model/ExpectedStep+TraceEvent.swift)
+    source Fuzz/host-build.sh
+    build_host_fuzzer "$binary" "$build" fuzzer-no-link "${swift_flags[@]}"
     ;;
 *)
     echo "usage: Fuzz/coverage.sh [protocol|host]" >&2

@@ -8,9 +8,10 @@
 #   Fuzz/FuzzProtocol.swift compiled into one module; seeds Fuzz/corpus, dictionary
 #   Fuzz/protocol.dict.
 # host: the control-socket request decoder, the scenario parser and the trace line parser
-#   and verifier, Sources/HostProcess + Fuzz/FuzzHost.swift compiled into one module against
-#   Sources/Protocol (its own module) and Sources/CSceneHostSys (clang); seeds
-#   Fuzz/corpus-host, dictionary Fuzz/host.dict. The first input byte picks the parser.
+#   and verifier, Sources/HostTools + Fuzz/FuzzHost.swift compiled into one module against
+#   Protocol, SceneModel and HostProcess (modules of their own) and Sources/CSceneHostSys
+#   (clang), as Fuzz/host-build.sh says; seeds Fuzz/corpus-host, dictionary Fuzz/host.dict.
+#   The first input byte picks the parser.
 #
 # SECONDS defaults to 60. Extra flags go to libFuzzer, e.g. `Fuzz/run.sh 600 -runs=10000000`
 # or `Fuzz/run.sh host 600 -jobs=2`. New inputs go to $FUZZ_OUT/corpus (protocol) or
@@ -56,26 +57,12 @@ host)
     corpus="$out/corpus-host"
     seeds=Fuzz/corpus-host
     dict=Fuzz/host.dict
-    build="$out/host-build"
-    mkdir -p "$corpus" "$build/c-module"
-    mapfile -t protocol_sources < <(find Sources/Protocol -name '*.swift' | sort)
-    mapfile -t host_sources < <(find Sources/HostProcess -name '*.swift' | sort)
-    c_dir=Sources/CSceneHostSys
-    if stale "${protocol_sources[@]}" "${host_sources[@]}" "$c_dir" Fuzz/FuzzHost.swift; then
+    mkdir -p "$corpus"
+    source Fuzz/host-build.sh
+    mapfile -t inputs < <(host_fuzzer_inputs)
+    if stale "${inputs[@]}"; then
         echo "== building $binary"
-        # The C target, as SwiftPM builds it: its include dir, and a module map naming the header.
-        clang -fsanitize=fuzzer-no-link,address -O1 -g -I "$c_dir/include" \
-            -c "$c_dir/CSceneHostSys.c" -o "$build/CSceneHostSys.o"
-        printf 'module CSceneHostSys {\n    header "%s"\n    export *\n}\n' \
-            "$PWD/$c_dir/include/CSceneHostSys.h" >"$build/c-module/module.modulemap"
-        # Protocol as its own module (HostProcess imports it), one object.
-        swiftc "${swift_flags[@]}" -wmo -module-name Protocol \
-            -emit-module -emit-module-path "$build/Protocol.swiftmodule" \
-            -c -o "$build/Protocol.o" "${protocol_sources[@]}"
-        # HostProcess with the fuzz target in it, linked with both.
-        swiftc "${swift_flags[@]}" -use-ld=lld -module-name HostProcess \
-            -I "$build" -I "$build/c-module" -I "$c_dir/include" \
-            -o "$binary" "${host_sources[@]}" Fuzz/FuzzHost.swift "$build/Protocol.o" "$build/CSceneHostSys.o"
+        build_host_fuzzer "$binary" "$out/host-build" fuzzer-no-link,address "${swift_flags[@]}"
     fi
     ;;
 esac
