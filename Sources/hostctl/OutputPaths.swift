@@ -120,8 +120,8 @@ enum OutputPaths {
     }
 
     /// Whether `a` and `b` are the same regular file: the same inode when both exist, else
-    /// the same path once their directories are resolved (a device such as `/dev/null` may
-    /// take several outputs).
+    /// the same place once resolved as they would be written (`realLocation`); a device such
+    /// as `/dev/null` may take several outputs.
     static func sameRegularFile(_ a: Side, _ b: Side) -> Bool {
         var first = stat()
         var second = stat()
@@ -132,7 +132,7 @@ enum OutputPaths {
                 && first.st_mode & S_IFMT == S_IFREG
         }
         if firstExists != secondExists || a.stream != nil || b.stream != nil { return false }
-        guard let resolvedA = resolved(a.path), let resolvedB = resolved(b.path) else { return false }
+        guard let resolvedA = realLocation(a.path), let resolvedB = realLocation(b.path) else { return false }
         return resolvedA == resolvedB
     }
 
@@ -159,14 +159,6 @@ enum OutputPaths {
         }
         guard name != ".", name != "..", let base = realLocation(parent, depth: depth + 1) else { return nil }
         return base == "/" ? "/" + name : base + "/" + name
-    }
-
-    /// `path` with its directory resolved (`realpath`), for a file that does not exist yet.
-    private static func resolved(_ path: String) -> String? {
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        guard let real = realpath(directory(of: path), nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real) + "/" + name
     }
 
     /// The directory part of `path` (`.` for a bare name).

@@ -26,11 +26,16 @@ import Testing
         }
     }
 
-    @Test func twoScenesShareOneLaunchAndTheAppSeesBoth() throws {
-        let primary = WorkerSession(app: .recording, pid: 4242)
+    /// A worker process of `app` past its handshake: its first session, and the process.
+    static func appProcess(_ app: WorkerApp = .recording) -> (primary: WorkerSession, process: WorkerAppProcess) {
+        let primary = WorkerSession(app: app, pid: 4242)
         primary.handle(.hello(protocolVersion: ProtocolVersion.current))
         _ = primary.takeOutput()
-        let process = WorkerAppProcess(primary: primary)
+        return (primary, WorkerAppProcess(primary: primary))
+    }
+
+    @Test func twoScenesShareOneLaunchAndTheAppSeesBoth() throws {
+        let (primary, process) = AppProcessWorkerTests.appProcess()
         let first = Self.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
         #expect(first.prefix(2) == ["willFinishLaunching", "didFinishLaunching"])
         let second = Self.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
@@ -56,10 +61,7 @@ import Testing
     /// A scene that left the process lets go of its session; a stack the app still holds
     /// then reaches no session (its link died with the session, `SessionLink`).
     @Test func aStackKeptAfterItsSceneLeftReachesNoSession() throws {
-        let primary = WorkerSession(app: .recording, pid: 4242)
-        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
-        _ = primary.takeOutput()
-        let process = WorkerAppProcess(primary: primary)
+        let (_, process) = AppProcessWorkerTests.appProcess()
         _ = Self.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
         _ = Self.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
         weak let leaving = process.session("B")
@@ -97,10 +99,7 @@ import Testing
             if name.rawValue.hasPrefix("UIApplication") { posted.names.append(name.rawValue) }
         }
         StateNotingSceneDelegate.seen = []
-        let primary = WorkerSession(app: app, pid: 4242)
-        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
-        _ = primary.takeOutput()
-        let process = WorkerAppProcess(primary: primary)
+        let (_, process) = AppProcessWorkerTests.appProcess(app)
         _ = AppProcessWorkerTests.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
         #expect(
             posted.names == [
@@ -137,10 +136,7 @@ import Testing
     /// Once the scene that ran last has disconnected, the application's state is the others'
     /// at once, not a state of no scene until another frame comes.
     @Test func theStateAfterAScenesDisconnectIsTheOthers() throws {
-        let primary = WorkerSession(app: .recording, pid: 4242)
-        primary.handle(.hello(protocolVersion: ProtocolVersion.current))
-        _ = primary.takeOutput()
-        let process = WorkerAppProcess(primary: primary)
+        let (primary, process) = AppProcessWorkerTests.appProcess()
         _ = AppProcessWorkerTests.send(process, scene: "A", id: 1, .connect(ConnectOptions(session: "A")))
         _ = AppProcessWorkerTests.send(process, scene: "B", id: 1, .connect(ConnectOptions(session: "B")))
         _ = AppProcessWorkerTests.send(process, scene: "A", id: 2, .enterBackground)

@@ -54,7 +54,7 @@ final class WorkerAppProcess {
         case .applicationDidEnterBackgroundNotification:
             // A scene that connects into the background leaves no foreground: the app was
             // in the background already, unless it is the app's only scene (a launch).
-            guard session.leftTheForeground || !others({ _ in true }) else { return false }
+            guard session.leftTheForeground || !hasOtherScenes(than: session) else { return false }
             return !others(\.isForeground)
         case .applicationDidBecomeActiveNotification, .applicationWillResignActiveNotification:
             return !others { $0 == .foregroundActive }
