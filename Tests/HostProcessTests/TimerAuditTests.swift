@@ -172,6 +172,30 @@ import Testing
         #expect(audit.kept == 1)
     }
 
+    /// A loaded host is slow rather than stuck: it records an event now and then (memory
+    /// pressure every 0.2 s here) while S1's request, which it is to refuse, waits 5 s for its
+    /// answer. The time it stood still between its events held S0's suspension back as much,
+    /// and is not the refusal's doing. The same trickle with nothing waiting is still caught.
+    @Test(arguments: [true, false]) func aSlowHostExcusesALateTimer(refusalWaits: Bool) throws {
+        var history = Self.delayed(try Self.trace(), from: 25, by: 5)
+        for step in 1...24 {
+            let line = #"{"seq":0,"t":\#(0.0328 + 0.2 * Double(step)),"type":"host","name":"memoryPressure"}"#
+            history = Self.inserting(try TraceEvent(jsonLine: Array(line.utf8)), before: 25 + step - 1, in: history)
+        }
+        let refusal =
+            #"{"seq":0,"t":5.0331,"type":"error","scene":"S1","op":"memoryWarning","code":1,"message":"the scene is not connected"}"#
+        history = Self.inserting(try TraceEvent(jsonLine: Array(refusal.utf8)), before: 49, in: history)
+        var requests = Self.requests(foregroundSent: 5.033)
+        let sent = refusalWaits ? 0.0326 : 5.033
+        requests.append(.init(scene: "S1", op: .memoryWarning, outcome: .refused, sent: sent, completed: 5.0332))
+        let found = Self.audit(history, requests).found
+        if refusalWaits {
+            #expect(found == [])
+        } else {
+            #expect(found.count == 1 && found.first?.hasPrefix("seq 24, scene S0:") == true, "\(found)")
+        }
+    }
+
     /// The next transition was sent within the limit (its first event came late, as under
     /// load): the suspension may have found the scene busy, nothing is owed.
     @Test func aRequestSentInTimeExcusesTheSuspension() throws {

@@ -41,7 +41,9 @@ import Testing
         configuration.workerEnvironment = ["SIGNATURE_LOG": log]
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")
-            try await within(TestLimit.launch, "a whole life") {
+            // Three launches and two dozen transitions, beside the suite's compiles: a launch's
+            // limit for each launch.
+            try await within(TestLimit.launch * 3, "a whole life") {
                 try await scene.connect()
                 try await scene.tap()
                 try await scene.resize(width: 1000, height: 800)

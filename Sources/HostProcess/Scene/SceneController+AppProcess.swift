@@ -82,13 +82,17 @@ extension SceneController {
         }
     }
 
-    /// Whether another scene of the app is in the foreground: it will stop the process itself
-    /// once it has gone to the background, so a stop deferred for it need not be retried.
-    func siblingInFront(_ process: AppProcess) -> Bool {
+    /// Whether another scene of the app will stop the process itself: one in the foreground
+    /// once it has gone to the background, one with a background task once the task ends (or
+    /// the task's limit kills the app). A stop deferred for it need not be retried; only one
+    /// held back by a sibling that is merely busy is, since no scene would come to stop it.
+    func siblingStopsTheProcessLater(_ process: AppProcess) -> Bool {
         process.others(than: self).contains { other in
-            var inFront = false
-            other.onLoop { inFront = $0.machine.lifecycle.activation.isForeground }
-            return inFront
+            var later = false
+            other.onLoop {
+                later = $0.machine.lifecycle.activation.isForeground || $0.machine.lifecycle.hasBackgroundTask
+            }
+            return later
         }
     }
 
@@ -101,7 +105,7 @@ extension SceneController {
             if stopped { process.connection.signal(SIGCONT) }
             apply(
                 stopped
-                    ? machine.stopDeferred(retrying: !siblingInFront(process))
+                    ? machine.stopDeferred(retrying: !siblingStopsTheProcessLater(process))
                     : machine.stopCompleted(pid: pid, stopped: false)
             )
             return

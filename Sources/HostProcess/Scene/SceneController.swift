@@ -456,7 +456,7 @@ package actor SceneController {
             // its exit event follows.
             guard let child = connection?.child else { return }
             if let appProcess, !othersMayBeSuspended(appProcess) {
-                followUps.append(.stopDeferred(retrying: !siblingInFront(appProcess)))
+                followUps.append(.stopDeferred(retrying: !siblingStopsTheProcessLater(appProcess)))
                 return
             }
             StopWaiter.stop(child) { [self] stopped in

@@ -38,6 +38,12 @@ package struct SceneActivity: Sendable {
     /// while a request (of any scene) waited for its answer across the whole stretch: the
     /// host stood still (a refusal takes no worker, so it cannot have been waiting for one).
     package private(set) var silences: [Silence] = []
+    /// Gaps of at least `lagGapMinimum` between two consecutive events of the host, in trace
+    /// order: where a loaded host may have stood still for a while (see `lag`).
+    private var gaps: [(start: Double, end: Double)] = []
+
+    /// The shortest gap `lag` looks at: far above the host's turn when it is not starved.
+    package static let lagGapMinimum = 0.05
 
     package struct Silence: Sendable, Hashable {
         /// The last event before and the first after.
@@ -78,6 +84,9 @@ package struct SceneActivity: Sendable {
 
     /// The next event, in trace order.
     package mutating func feed(_ event: TraceEvent) {
+        if let previous, event.time - previous.time >= Self.lagGapMinimum {
+            gaps.append((previous.time, event.time))
+        }
         if let previous, event.time - previous.time >= Silence.minimum {
             let start = previous.time
             let end = event.time
@@ -104,6 +113,29 @@ package struct SceneActivity: Sendable {
     /// The host-wide silence within `since...until` that covers most of it, if any.
     package func silence(since: Double, until: Double) -> Silence? {
         silences.filter { $0.start >= since && $0.end <= until }.max { $0.end - $0.start < $1.end - $1.start }
+    }
+
+    /// How long, within `since...until`, the host recorded nothing while a request it was to
+    /// refuse waited across the whole gap: the time a loaded host demonstrably stood still
+    /// between its events (a refusal takes no worker), which held its timers back as much as
+    /// its answers. Unlike a `Silence`, the host recorded something now and then: it was slow,
+    /// not stuck. (Rarely asked: only of a quiet stretch that outlasted its limit.)
+    package func lag(since: Double, until: Double) -> Double {
+        var index = 0
+        var high = gaps.count
+        while index < high {
+            let middle = (index + high) / 2
+            if gaps[middle].start < since { index = middle + 1 } else { high = middle }
+        }
+        var total = 0.0
+        while index < gaps.count, gaps[index].end <= until {
+            let gap = gaps[index]
+            if refusedSpans.contains(where: { $0.sent < gap.start && $0.completed > gap.end }) {
+                total += gap.end - gap.start
+            }
+            index += 1
+        }
+        return total
     }
 
     package static func isRefusal(_ event: TraceEvent) -> Bool {

@@ -176,6 +176,12 @@ package struct TimerAudit: Sendable {
             stalls[silence, default: []].append(scene)
             return false
         }
+        // The host was slow rather than stuck (a loaded machine: it recorded a little now and
+        // then while requests it was to refuse waited): the time it stood still between its
+        // events held the timer back as much as its answers, and is no refusal's doing.
+        if end - stretch.anchorTime - activity.lag(since: stretch.anchorTime, until: end) <= delay + slack {
+            return true
+        }
         let shown = stretch.refusals.joined(separator: ", ")
         let more =
             stretch.refusalCount > stretch.refusals.count

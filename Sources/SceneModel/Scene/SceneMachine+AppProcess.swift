@@ -51,9 +51,9 @@ extension SceneMachine {
 
     /// The stop this scene asked for did not happen: another scene of the app is not ready to
     /// be suspended. The scene runs on in the background; the app's last scene to be ready
-    /// stops the process for all of them. `retrying`: no other scene is in front, only busy
-    /// (a request in flight), so none may come to stop it: this scene tries again after the
-    /// suspend delay.
+    /// stops the process for all of them. `retrying`: no other scene is in front or has a
+    /// background task, only busy (a request in flight), so none may come to stop it: this
+    /// scene tries again after the suspend delay.
     package mutating func stopDeferred(retrying: Bool = false) -> [Action] {
         guard let flight = inFlight, flight.wait == .stop else { return finishEvent() }
         setWait(.none)
