@@ -107,7 +107,8 @@ extension Help {
             (the clients pause 10 times, or every 2,500 operations in a longer run, the
             last before the quit, until no scene owes a timer; "timers=T" on the line before the summary counts those seen in time; a
             host that stood still meanwhile, recording nothing while requests waited, is
-            reported as that stall);
+            reported as that stall; a slow one's time between its events while a request
+            it was to refuse waited is taken off the timer's lateness);
           - what the host did for an app (a window opened or closed) was asked for: the
             app got as many openWindow/closeWindow notifications, and each spawn, clean exit
             and refusal is a request's or such an app request's;
