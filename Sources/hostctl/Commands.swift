@@ -64,8 +64,11 @@ enum Commands {
         } catch {
             throw UsageError("hostctl run: \(path): \(error)")
         }
-        scenario.limits = limits.applied(over: scenario.limits)
+        scenario.limits = try limits.applied(over: scenario.limits, command: "run")
         try arguments.finish()
+        // A state directory the host could not make is the scenario's mistake (exit 2), as
+        // `demo --state-dir`'s, not a failure of the run.
+        try OutputPaths.checkStateDirectory(scenario.limits.stateDirectory, command: "run", given: "config.stateDir")
         try OutputPaths.checkOutside(
             stateDirectory: scenario.limits.stateDirectory,
             tracePath,
@@ -94,6 +97,11 @@ enum Commands {
         } catch {
             printError("hostctl \(command): \(error)")
             return error.exitCode
+        }
+        // The trace records them too, but nobody may read it: as `serve`, a session lost to
+        // damage is said where the run is watched.
+        for file in host.sessions.damagedFiles {
+            printError(oneLine("hostctl \(command): \(file.message)"))
         }
         ScenarioInterrupt.shared.attach(host)
         if let banner, !quiet { print(banner) }

@@ -192,24 +192,10 @@ enum FuzzCommand {
     }
 
     private static func writeBytes(_ path: String, _ bytes: [UInt8]) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FuzzOutputError(path: temporary, errno: errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                let error = errno
-                close(descriptor)
-                unlink(temporary)
-                throw FuzzOutputError(path: temporary, errno: error)
-            }
-            offset += count
-        }
-        guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporary, path) == 0 else {
-            let error = errno
-            unlink(temporary)
-            throw FuzzOutputError(path: path, errno: error)
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch {
+            throw FuzzOutputError(path: error.path, errno: error.errno)
         }
     }
 }

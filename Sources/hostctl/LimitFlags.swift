@@ -44,7 +44,7 @@ enum LimitFlags {
     /// Removes the limit flags from `arguments` and applies them over `limits`.
     static func parse(_ arguments: inout Arguments, over limits: Scenario.Limits) throws(UsageError) -> Scenario.Limits
     {
-        try parse(&arguments).applied(over: limits)
+        try parse(&arguments).applied(over: limits, command: arguments.command)
     }
 
     /// Removes the limit flags from `arguments`, to apply later over limits not known yet
@@ -65,12 +65,8 @@ enum LimitFlags {
         overrides.memoryCheckInterval = try value(ranges.memoryCheckInterval)
         overrides.prewarm = try value(ranges.prewarm)
         overrides.tuning = try tuning(&arguments)
-        let window = try value(ranges.restartWindow)
-        if let maximum = try value(ranges.restartLimit) {
-            overrides.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: .milliseconds(window ?? 5000))
-        } else if window != nil {
-            throw UsageError("hostctl \(arguments.command): --restart-window-ms needs --restart-limit")
-        }
+        overrides.restartWindow = try value(ranges.restartWindow)
+        overrides.restartLimit = try value(ranges.restartLimit)
         return overrides
     }
 
@@ -84,11 +80,14 @@ enum LimitFlags {
         var memoryLimit: Int?
         var memoryCheckInterval: Int?
         var prewarm: Int?
-        var restartPolicy: RestartPolicy?
+        var restartLimit: Int?
+        var restartWindow: Int?
         var tuning: HostTuning?
 
-        /// `limits` with every flag given in place of its value.
-        func applied(over limits: Scenario.Limits) -> Scenario.Limits {
+        /// `limits` with every flag given in place of its value. The restart flags each
+        /// replace their half of the policy (a scenario's `restartWindowMs` stays under
+        /// `--restart-limit`); a window alone needs a limit, given or in the scenario.
+        func applied(over limits: Scenario.Limits, command: String) throws(UsageError) -> Scenario.Limits {
             var limits = limits
             if let ms = suspendDelay { limits.suspendDelay = .milliseconds(ms) }
             if let ms = launchLimit { limits.launchLimit = .milliseconds(ms) }
@@ -98,7 +97,14 @@ enum LimitFlags {
             if let mb = memoryLimit { limits.memoryLimitBytes = mb << 20 }
             if let ms = memoryCheckInterval { limits.memoryCheckInterval = .milliseconds(ms) }
             if let count = prewarm { limits.prewarmedWorkers = count }
-            if let restartPolicy { limits.restartPolicy = restartPolicy }
+            if restartLimit != nil || restartWindow != nil {
+                guard let maximum = restartLimit ?? limits.restartPolicy?.maximumRestarts else {
+                    let scenario = command == "run" ? " (or the scenario's config.restartLimit)" : ""
+                    throw UsageError("hostctl \(command): --restart-window-ms needs --restart-limit\(scenario)")
+                }
+                let window = restartWindow.map { .milliseconds($0) } ?? limits.restartPolicy?.window ?? .seconds(5)
+                limits.restartPolicy = RestartPolicy(maximumRestarts: maximum, window: window)
+            }
             if let tuning { limits.tuning = tuning }
             return limits
         }

@@ -71,9 +71,10 @@ enum OutputPaths {
     /// something else than a directory, a symlink to nothing, or missing with no directory it
     /// may be made in. The host's own checks (its owner, its mode) follow when it starts;
     /// these are the command line's mistakes, exit 2 as for a file named that cannot be used.
-    static func checkStateDirectory(_ path: String?, command: String) throws(UsageError) {
+    static func checkStateDirectory(_ path: String?, command: String, given: String = "--state-dir") throws(UsageError)
+    {
         guard let path else { return }
-        let prefix = "hostctl \(command): --state-dir \(quoted(path))"
+        let prefix = "hostctl \(command): \(given) \(quoted(path))"
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT != S_IFDIR else { return }
@@ -139,7 +140,7 @@ enum OutputPaths {
     /// Where `path` leads: its real path when it exists; else, for a symlink (dangling, or a
     /// loop), where its target leads; else its parent's location and its own name (a file or
     /// directory to be made). Nil when that cannot be told.
-    private static func realLocation(_ path: String, depth: Int = 0) -> String? {
+    static func realLocation(_ path: String, depth: Int = 0) -> String? {
         guard depth < 40, !path.isEmpty else { return nil }
         if let real = realpath(path, nil) {
             defer { free(real) }

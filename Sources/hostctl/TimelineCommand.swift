@@ -114,31 +114,26 @@ enum TimelineFiles {
         }
     }
 
-    /// Writes `bytes` to `path` (created or truncated), or to stdout for nil or `-`.
+    /// Writes `bytes` to `path` (replaced whole: a failed write leaves the old file), or to
+    /// stdout for nil or `-`.
     static func write(_ bytes: [UInt8], to path: String?) throws(TimelineFileError) {
-        let toStdout = path == nil || path == "-"
-        let name = toStdout ? "stdout" : path!
-        if toStdout { fflush(nil) }  // after anything `print` buffered
-        let descriptor = toStdout ? 1 : open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw TimelineFileError(description: "cannot create \(name): \(String(cString: strerror(errno)))")
-        }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
+        guard let path, path != "-" else {
+            fflush(nil)  // after anything `print` buffered
             var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = errno
-                    return
+                    throw TimelineFileError(description: "cannot write stdout: \(String(cString: strerror(errno)))")
                 }
                 offset += written
             }
+            return
         }
-        if !toStdout && close(descriptor) != 0 && failure == 0 { failure = errno }
-        if failure != 0 {
-            throw TimelineFileError(description: "cannot write \(name): \(String(cString: strerror(failure)))")
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch {
+            throw TimelineFileError(description: error.description)
         }
     }
 }

@@ -51,6 +51,45 @@ import Testing
         #expect(fine.exit == .exited(status: 0), "\(fine.stderr)")
     }
 
+    /// An output file is replaced whole or not at all: a write that fails (here the file size
+    /// limit, as a full disk would) leaves the old file and no temporary beside it; a symlink
+    /// keeps pointing where it did, its target replaced. `timeline -o` used to truncate first.
+    @Test func anOutputFileIsReplacedWholeOrNotAtAll() async throws {
+        let directory = makeTemporaryDirectory()
+        let trace = directory + "/t.jsonl"
+        let demo = try await Self.shell(#"exec "$0" demo --quiet --trace "$1""#, trace)
+        #expect(demo.exit == .exited(status: 0), "\(demo.stderr)")
+        let old = directory + "/old.svg"
+        #expect(writeFile(old, "old\n"))
+        // `ulimit -f` counts 512-byte blocks in sh: the picture (about 35 KB) does not fit in 4 KiB.
+        let cut = try await Self.shell(#"ulimit -f 8; exec "$0" timeline "$1" -o "$2""#, trace, old)
+        #expect(cut.exit == .exited(status: 3), "\(cut.stderr)")
+        #expect(cut.stderr.contains("File too large"), "\(cut.stderr)")
+        #expect(try readFileBytes(old) == Array("old\n".utf8))
+        #expect(Self.names(in: directory) == ["old.svg", "t.jsonl"])
+        let link = directory + "/link.svg"
+        #expect(symlink("old.svg", link) == 0)
+        let drawn = try await Self.shell(#"exec "$0" timeline "$1" -o "$2""#, trace, link)
+        #expect(drawn.exit == .exited(status: 0), "\(drawn.stderr)")
+        var info = stat()
+        #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+        #expect(try readFileBytes(old).starts(with: Array("<?xml".utf8)))
+    }
+
+    /// The names in `directory`, sorted, without `.` and `..`.
+    static func names(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return ["(cannot list \(directory): errno \(errno))"] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// A client's output that cannot be written (a full disk) fails the command with exit 3
     /// and says so, as `demo` and `verify` do: it used to end with exit 0 and nothing said.
     @Test func aClientsUnwritableOutputFailsTheCommand() async throws {

@@ -37,6 +37,9 @@ import Testing
             "$ZERO_WINDOW": (
                 directory + "/zero-window.json", #"{"config":{"restartLimit":1,"restartWindowMs":0},"steps":[]}"#
             ),
+            "$NO_PARENT_STATE": (
+                directory + "/no-parent-state.json", #"{"config":{"stateDir":"/nonexistent/dir/st"},"steps":[]}"#
+            ),
             "$HUGE_MEMORY": (
                 directory + "/huge-memory.json", #"{"config":{"memoryLimitMB":1099511627776},"steps":[]}"#
             ),
@@ -111,7 +114,10 @@ import Testing
         (["run", "$OK", "--launch-limit-ms", "0"], "--launch-limit-ms"),
         (["run", "$OK", "--memory-limit-mb", "99999999999999999999"], "--memory-limit-mb"),
         (["run", "$OK", "--restart-limit", "-1"], "--restart-limit"),
-        (["run", "$OK", "--restart-window-ms", "5"], "--restart-limit"),
+        (["run", "$OK", "--restart-window-ms", "5"], "--restart-limit (or the scenario's config.restartLimit)"),
+        (["serve", "--socket", "$SOCKET", "--restart-window-ms", "5"], "--restart-window-ms needs --restart-limit"),
+        // A state directory with no parent to make it in is the scenario's mistake, as the flag's.
+        (["run", "$NO_PARENT_STATE"], "config.stateDir \"/nonexistent/dir/st\": its parent"),
         (["run", "$OK", "--prewarm", "17"], "--prewarm must be an integer in 0...16"),
         (["run", "$OK", "--trace"], "--trace needs a value"),
         (["run", "$OK", "--trace="], "--trace needs a value"),

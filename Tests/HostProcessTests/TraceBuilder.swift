@@ -9,6 +9,8 @@ struct TraceBuilder {
     var events: [TraceEvent] = []
     /// The scene of the events added without an explicit scene.
     var scene = "A"
+    /// The pid of the last `spawned`: a process event names its process.
+    var pid: Int32 = 100
 
     init(scene: String = "A") { self.scene = scene }
 
@@ -28,11 +30,12 @@ struct TraceBuilder {
     }
 
     mutating func spawned(pid: Int32 = 100) {
+        self.pid = pid
         add(TraceEvent(kind: .process, scene: scene, processEvent: .spawned, pid: pid))
     }
 
-    mutating func suspended() { add(TraceEvent(kind: .process, scene: scene, processEvent: .suspended)) }
-    mutating func resumed() { add(TraceEvent(kind: .process, scene: scene, processEvent: .resumed)) }
+    mutating func suspended() { add(TraceEvent(kind: .process, scene: scene, processEvent: .suspended, pid: pid)) }
+    mutating func resumed() { add(TraceEvent(kind: .process, scene: scene, processEvent: .resumed, pid: pid)) }
 
     mutating func exited(_ reason: TerminationReason, status: Int32? = nil, signal: String? = nil) {
         add(
@@ -40,6 +43,7 @@ struct TraceBuilder {
                 kind: .process,
                 scene: scene,
                 processEvent: .exited,
+                pid: pid,
                 reason: reason,
                 status: status,
                 signal: signal

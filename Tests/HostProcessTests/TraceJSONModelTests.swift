@@ -111,7 +111,7 @@ import Testing
         )
         for reason in TerminationReason.allCases {
             expectRoundTrip(
-                TraceEvent(seq: 13, time: 11, kind: .process, scene: "B", processEvent: .exited, reason: reason)
+                TraceEvent(seq: 13, time: 11, kind: .process, scene: "B", processEvent: .exited, pid: 7, reason: reason)
             )
         }
         for from in ActivationState.allCases {
@@ -253,7 +253,18 @@ import Testing
         #expect(failure(#"{"seq":1,"t":0,"type":"callback","scene":"A"}"#) == .missingField("name"))
         #expect(failure(#"{"seq":1,"t":0,"type":"state","scene":"A","to":"background"}"#) == .missingField("from"))
         #expect(failure(#"{"seq":1,"t":0,"type":"process","scene":"A"}"#) == .missingField("event"))
-        #expect(failure(#"{"seq":1,"t":0,"type":"process","scene":"A","event":"exited"}"#) == .missingField("reason"))
+        #expect(failure(#"{"seq":1,"t":0,"type":"process","scene":"A","event":"exited"}"#) == .missingField("pid"))
+        #expect(
+            failure(#"{"seq":1,"t":0,"type":"process","scene":"A","event":"exited","pid":7}"#)
+                == .missingField("reason")
+        )
+        // A tab count the host never records: `verify` once built arrays of it (a crash at -1).
+        for tabs in [-1, 0, 33, 1 << 40] {
+            #expect(
+                failure(#"{"seq":1,"t":0,"type":"callback","scene":"A","name":"willConnectTo","tabs":\#(tabs)}"#)
+                    == .outOfRange(field: "tabs", value: String(tabs))
+            )
+        }
         #expect(
             TraceDecodingError.unknownValue(field: "to", value: "sideways").description
                 == "field `to`: unknown value \"sideways\""

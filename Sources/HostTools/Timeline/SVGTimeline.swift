@@ -344,7 +344,9 @@ struct Drawing {
             let px = x(event.time)
             out += "<line x1=\"\(n(px))\" y1=\"\(n(cy + 5))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\" "
             out += "stroke=\"\(Palette.muted)\" stroke-width=\"1\" stroke-dasharray=\"3 3\" opacity=\"0.5\"/>"
-            out += "<g class=\"marker\"><title>\(escape("\(name(event)) @ \(formatTime(event.time))"))</title>"
+            // The title says the whole of an error (a damaged session file set aside, say).
+            let detail = event.kind == .error ? event.message.map { ": \($0)" } ?? "" : ""
+            out += "<g class=\"marker\"><title>\(escape("\(name(event))\(detail) @ \(formatTime(event.time))"))</title>"
             let color = event.kind == .error ? Palette.error : Palette.muted
             out +=
                 "<path d=\"M\(n(px)) \(n(cy - 5))L\(n(px + 5)) \(n(cy))L\(n(px)) \(n(cy + 5))L\(n(px - 5)) \(n(cy))Z\" "

@@ -22,7 +22,8 @@ public enum TimelineFormatter {
         if !hostEvents.isEmpty {
             output += "host\n"
             for event in hostEvents {
-                output += "  \(time(event))  \(pad("", 9))  \(escapingTerminalControls(event.name ?? ""))\n"
+                // A host-wide error (a damaged session file set aside) says what it is.
+                output += "  \(time(event))  \(pad("", 9))  \(escapingTerminalControls(describe(event)))\n"
             }
         }
         for scene in sceneOrder {

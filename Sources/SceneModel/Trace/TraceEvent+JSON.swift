@@ -190,9 +190,15 @@ extension TraceEvent {
             if to == nil { throw .missingField("to") }
         case .process:
             if processEvent == nil { throw .missingField("event") }
+            // The pid ties the event to its process (a scene's spawn, its app's shared one).
+            if pid == nil { throw .missingField("pid") }
             if processEvent == .exited && reason == nil { throw .missingField("reason") }
         case .host, .error:
             break
+        }
+        // A tab bar has 1 to `SceneLimits.maximumTabs` tabs (the host records no other count).
+        if let tabCount, !(1...SceneLimits.maximumTabs).contains(tabCount) {
+            throw .outOfRange(field: "tabs", value: String(tabCount))
         }
     }
 }
