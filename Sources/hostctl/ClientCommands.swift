@@ -271,8 +271,10 @@ enum ClientCommands {
         var output = OutputBuffer(command: "events")
         let request = ControlRequest(id: .int(1), body: .events(fromSeq: fromSeq, follow: follow))
         let reply: ControlReply
+        var lastSeq: Int?
         do {
             reply = try client.perform(request) { event in
+                lastSeq = event.seq
                 if json {
                     event.appendJSONLine(to: &output.bytes)
                 } else {
@@ -283,7 +285,15 @@ enum ClientCommands {
             }
         } catch {
             // Said first: a stdout that cannot take the events received ends the process.
-            printError("hostctl events: \(error)")
+            var message = "hostctl events: \(error)"
+            if let lastSeq {
+                // Mid-stream: the host drops a reader that takes nothing for its stall limit
+                // (a pager left open, say). What was printed is whole; the rest is still held.
+                message +=
+                    " (the host disconnects a reader that takes nothing for \(Int(ControlConnection.defaultStallLimit.components.seconds)) s);"
+                    + " go on with hostctl events --from-seq \(lastSeq + 1)"
+            }
+            printError(message)
             output.flush()
             return .runtimeFailure
         }

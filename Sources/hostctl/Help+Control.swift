@@ -144,7 +144,9 @@ extension Help {
           events [--follow] [--json] [--from-seq N]
                              the trace from seq N (default 1): readable lines, or the
                              trace's JSON Lines with --json; --follow keeps streaming
-                             until the host quits (or Ctrl-C)
+                             until the host quits (or Ctrl-C). A reader that takes
+                             nothing for 10 s (a paused pager) is disconnected: go on
+                             with --from-seq, one past the last seq printed
 
         EXAMPLES
           export SCENEHOST_SOCKET="${XDG_RUNTIME_DIR:-/tmp}/scenehost-$(id -u)/host.sock"

@@ -130,6 +130,12 @@ struct PsLimitTests {
         let (shown, omitted) = ControlServer.psRows(rows, within: (one.count + 1) * 10)
         #expect(shown == Array(rows.prefix(10)) && omitted == 90)
         #expect(ControlServer.psRows(rows, within: 1 << 20) == (rows, 0))
+        // One row too big on its own (a worker argv near the frame limit) hides no other.
+        var huge = rows
+        huge[0].worker = [String(repeating: "w", count: (one.count + 1) * 10)]
+        let (others, left) = ControlServer.psRows(huge, within: (one.count + 1) * 10)
+        // S1…S9 take what S0…S9 did but for one byte; S10 has a name one byte longer.
+        #expect(others == Array(huge[1...9]) && left == 91, "\(others.map(\.scene)) \(left)")
         let reply = ControlReply(id: .int(1), result: .scenes(shown), omittedRows: omitted)
         let decoded = try JSONParser.parse(Array(reply.frame.dropLast()))
         #expect(ControlReply(json: decoded) == reply)
@@ -325,6 +331,36 @@ struct HeldSizeTests {
             #expect(parseErrors > 0 && parseErrors < 8192, "\(parseErrors)")
             #expect(frames.last == .closed)
             #expect(server.budget.peak <= budget)
+            server.shutdown()
+            await server.finished()
+        }
+    }
+
+    /// A client the host disconnects has nothing more run: told to try again later, it
+    /// repeats nothing that ran after it was told. Here the first client holds the most of a
+    /// 1 MiB budget (an unfinished 600 KiB frame) behind a `sleep` and a queued `connect` when
+    /// a second client's frame needs room: it is evicted, and the `connect` used to run once
+    /// the sleep ended. (A client that hangs up itself still has what it sent run: ControlTests.)
+    @Test func aClientTheHostDisconnectsHasNothingMoreRun() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let server = try startedControlServer(for: host, bufferBudget: 1 << 20)
+            let first = try #require(RawClient(socket: server.path))
+            defer { first.close() }
+            let requests = #"{"id":1,"op":"sleep","ms":600000}"# + "\n" + #"{"id":2,"op":"connect","scene":"B"}"# + "\n"
+            let unfinished = [UInt8](repeating: UInt8(ascii: "x"), count: 600 << 10)
+            #expect(await onThread { first.write(Array(requests.utf8) + unfinished) })
+            try await lookedAt("the server to hold the first frame", within: TestLimit.event, every: .milliseconds(5)) {
+                server.budget.used >= 600 << 10
+            }
+            let second = try #require(RawClient(socket: server.path))
+            #expect(await onThread { second.write(unfinished) })
+            let evicted = await onThread { first.readFrame() }
+            #expect(evicted.frame?.contains("try again later") == true, "\(evicted)")
+            second.close()
+            try await lookedAt("every request answered", within: TestLimit.event, every: .milliseconds(5)) {
+                server.budget.used == 0
+            }
+            #expect(host.trace.history.filter { $0.scene == "B" }.isEmpty)
             server.shutdown()
             await server.finished()
         }

@@ -282,6 +282,15 @@ struct ControlTests {
         let nobody = try await runHostctlClient(["ps", "--socket", directory + "/nobody.sock"])
         #expect(nobody.status == 3)
         #expect(nobody.stderr.contains("no host is serving"))
+        #expect(nobody.stderr.contains("start one with hostctl serve --socket"), "\(nobody.stderr)")
+        // In a directory `serve` refuses, the advice to start one there would fail: not given.
+        let inTmp = try await runHostctlClient(["ps", "--socket", "/tmp/scenehost-nobody-\(getpid()).sock"])
+        #expect(inTmp.status == 3)
+        #expect(!inTmp.stderr.contains("start one"), "\(inTmp.stderr)")
+        #expect(
+            inTmp.stderr.contains("no host can serve there (directory /tmp is writable by others"),
+            "\(inTmp.stderr)"
+        )
 
         // SIGINT stops the host like quit.
         try server.process.child.send(signal: SIGINT)

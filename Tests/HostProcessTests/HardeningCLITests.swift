@@ -40,6 +40,9 @@ import Testing
             "$NO_PARENT_STATE": (
                 directory + "/no-parent-state.json", #"{"config":{"stateDir":"/nonexistent/dir/st"},"steps":[]}"#
             ),
+            "$NUL_ARGV": (
+                directory + "/nul-argv.json", #"{"steps":[{"op":"connect","scene":"A","worker":["/bin/true\u0000x"]}]}"#
+            ),
             "$HUGE_MEMORY": (
                 directory + "/huge-memory.json", #"{"config":{"memoryLimitMB":1099511627776},"steps":[]}"#
             ),
@@ -117,6 +120,8 @@ import Testing
         (["run", "$OK", "--restart-window-ms", "5"], "--restart-limit (or the scenario's config.restartLimit)"),
         (["serve", "--socket", "$SOCKET", "--restart-window-ms", "5"], "--restart-window-ms needs --restart-limit"),
         // A state directory with no parent to make it in is the scenario's mistake, as the flag's.
+        // execve would cut the argument at the NUL: another program than the one shown would run.
+        (["run", "$NUL_ARGV"], "argument 0 contains a NUL character"),
         (["run", "$NO_PARENT_STATE"], "config.stateDir \"/nonexistent/dir/st\": its parent"),
         (["run", "$OK", "--prewarm", "17"], "--prewarm must be an integer in 0...16"),
         (["run", "$OK", "--trace"], "--trace needs a value"),

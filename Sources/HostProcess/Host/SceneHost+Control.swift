@@ -29,9 +29,11 @@ extension SceneHost {
             row.app = session.app
             rows.append(row)
         }
-        let processes = ProcessTable.snapshot()
-        for controller in controllers {
-            let status = await controller.status
+        var statuses: [SceneStatus] = []
+        statuses.reserveCapacity(controllers.count)
+        for controller in controllers { statuses.append(await controller.status) }
+        let measured = await Self.measure(pids: statuses.compactMap(\.pid))
+        for status in statuses {
             var row = ControlSceneRow(
                 scene: status.scene,
                 hasSession: sessions.session(status.scene) != nil,
@@ -48,12 +50,28 @@ extension SceneHost {
             row.children = status.children
             row.app = status.app
             if let pid = status.pid {
-                row.residentBytes = processes.residentBytes(ofTreeAt: pid)
-                row.uptimeSeconds = ProcessClock.uptimeSeconds(of: pid)
+                row.residentBytes = measured[pid]?.residentBytes
+                row.uptimeSeconds = measured[pid]?.uptimeSeconds
             }
             rows.append(row)
         }
         return rows.sorted { $0.scene < $1.scene }
+    }
+
+    /// Each process's tree's resident memory and uptime, read from `/proc` on the sweeps
+    /// thread: a scan of every process there takes milliseconds to tens of them, too long for
+    /// the cooperative pool (2 threads), where it would hold up every scene.
+    private static func measure(pids: [Int32]) async -> [Int32: (residentBytes: Int?, uptimeSeconds: Double?)] {
+        await withCheckedContinuationFromAnyThread { continuation in
+            BlockingWorkThread.sweeps.submit {
+                let table = ProcessTable.snapshot()
+                var measured: [Int32: (residentBytes: Int?, uptimeSeconds: Double?)] = [:]
+                for pid in pids {
+                    measured[pid] = (table.residentBytes(ofTreeAt: pid), ProcessClock.uptimeSeconds(of: pid))
+                }
+                continuation.resume(returning: measured)
+            }
+        }
     }
 }
 

@@ -50,7 +50,7 @@ extension SceneHost {
             if let pid = await controller.status.pid { pids.insert(pid) }
         }
         // One scan of /proc for every scene.
-        let table = ProcessTable.snapshot()
+        let table = await ProcessTable.snapshotOffThePool()
         return pids.reduce(0) { $0 + (table.residentBytes(ofTreeAt: $1) ?? 0) }
     }
 
@@ -63,7 +63,7 @@ extension SceneHost {
             let status = await controller.status
             if filter(status) { matching.append((controller, status.pid)) }
         }
-        let table = ProcessTable.snapshot()
+        let table = await ProcessTable.snapshotOffThePool()
         let result = matching.map { match in
             (controller: match.controller, memory: match.pid.flatMap(table.residentBytes(ofTreeAt:)) ?? 0)
         }

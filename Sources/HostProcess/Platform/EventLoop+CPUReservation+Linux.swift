@@ -96,15 +96,33 @@ extension EventLoop {
     /// Runs on the sweep thread, one job after another, each reading the reservation when it
     /// runs, so the last word wins.
     private func applyCPUReservationToWorkers(hostMask: CPUMask) {
+        guard let givenBack = followReservation(workerThreads(), hostMask: hostMask) else { return }
+        // A thread a worker started while the CPU was given back inherited its parent's mask
+        // without it, and was not listed: passes go on until one finds none (or a new
+        // reservation began), so no worker thread keeps the reservation's mask for good.
+        let inherited = hostMask.removing(givenBack.cpu)
+        for _ in 0..<8 {
+            guard reservedCPU.load(ordering: .sequentiallyConsistent) < 0 else { return }
+            var found = false
+            for tid in workerThreads() where !givenBack.untouched.contains(tid) {
+                guard var mask = CPUMask.ofThread(tid), mask == inherited else { continue }
+                mask.insert(givenBack.cpu)
+                mask.apply(toThread: tid)
+                found = true
+            }
+            guard found else { return }
+        }
+    }
+
+    /// Every thread of every worker's whole tree: a launcher that did not exec holds the real
+    /// worker, and what a worker starts inherits its mask, and must get the CPU back too.
+    private func workerThreads() -> [pid_t] {
         let workers = watches.withLock { table in table.values.filter { $0.child.scheduling == .batch }.map(\.child.pid)
         }
-        // Each worker's whole tree: a launcher that did not exec holds the real worker, and
-        // what a worker starts inherits its mask, and must get the CPU back too.
         let processes = ProcessTable.snapshot()
-        let threads = workers.flatMap { pid in
+        return workers.flatMap { pid in
             (processes.members(ofTreeAt: pid) ?? [pid]).flatMap { CPUMask.threads(ofProcess: $0) }
         }
-        followReservation(threads, hostMask: hostMask)
     }
 
     /// A worker just registered: while a CPU is reserved, it keeps off it too.
@@ -121,9 +139,15 @@ extension EventLoop {
     /// gives it back to those, and to threads that appeared since with a mask it was taken
     /// from (inherited: a thread or process a changed one started). What the reservation saw
     /// and did not change it leaves alone: a worker's own `taskset` stays.
-    private func followReservation(_ threads: [pid_t], hostMask: CPUMask) {
+    /// Returns the CPU given back and the threads left alone, when this gave one back.
+    @discardableResult
+    private func followReservation(
+        _ threads: [pid_t],
+        hostMask: CPUMask
+    ) -> (cpu: Int32, untouched: Set<pid_t>)? {
         let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
-        workerThreadsKeptOff.withLock { keptOff in
+        return workerThreadsKeptOff.withLock { keptOff -> (cpu: Int32, untouched: Set<pid_t>)? in
+            var givenBack: (cpu: Int32, untouched: Set<pid_t>)?
             if keptOff.cpu >= 0, keptOff.cpu != cpu {
                 let inherited = hostMask.removing(keptOff.cpu)
                 for tid in threads where !keptOff.untouched.contains(tid) {
@@ -132,9 +156,10 @@ extension EventLoop {
                     mask.insert(keptOff.cpu)
                     mask.apply(toThread: tid)
                 }
+                givenBack = (keptOff.cpu, keptOff.untouched)
                 keptOff = WorkerThreadsKeptOff()
             }
-            guard cpu >= 0 else { return }
+            guard cpu >= 0 else { return givenBack }
             keptOff.cpu = cpu
             let inherited = hostMask.removing(cpu)
             for tid in threads where !keptOff.changed.contains(tid) {
@@ -147,6 +172,7 @@ extension EventLoop {
                 }
             }
             keptOff.swept = true
+            return givenBack
         }
     }
 

@@ -31,6 +31,15 @@ package struct ProcessTable: Sendable {
 
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
+    /// `snapshot()` on the sweeps thread, for a caller on the cooperative pool or the loop:
+    /// the scan reads every `/proc/PID/stat`, milliseconds to tens of them with hundreds of
+    /// processes on the machine, which would hold up every scene on a 2-thread pool.
+    package static func snapshotOffThePool() async -> ProcessTable {
+        await withCheckedContinuationFromAnyThread { continuation in
+            BlockingWorkThread.sweeps.submit { continuation.resume(returning: snapshot()) }
+        }
+    }
+
     /// Reads every process now. Processes that end during the scan are left out.
     package static func snapshot() -> ProcessTable {
         var table = ProcessTable()

@@ -71,6 +71,9 @@ package final class ControlConnection: Sendable {
         package var output: [UInt8] = []
         package var outputStart = 0
         package var isClosed = false
+        /// The host disconnected the client (not the client that went away): what it sent
+        /// that has not started is dropped (`ControlServer.serve`).
+        package var dropsQueuedRequests = false
         /// EOF, a half-close, or an oversized frame: nothing more is read; the connection
         /// closes once every request is answered and the output is flushed.
         package var readEnded = false
@@ -138,6 +141,11 @@ package final class ControlConnection: Sendable {
     }
 
     package var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Whether the host disconnected the client, which was told so (or was not reading):
+    /// its requests that have not started are not run. A client that went away itself
+    /// still has what it sent run, as a client that writes a request and hangs up expects.
+    package var dropsQueuedRequests: Bool { state.withLock { $0.dropsQueuedRequests } }
 
     /// Whether the loop should read more from the socket now.
     package var wantsRead: Bool { state.withLock { !$0.isClosed && !$0.readEnded && !$0.readPaused } }
@@ -331,7 +339,7 @@ package final class ControlConnection: Sendable {
             }
             guard waiting else { return }
             if now == last {
-                close()
+                disconnect()
                 return
             }
             last = now
@@ -365,6 +373,14 @@ package final class ControlConnection: Sendable {
         }
     }
 
+    /// Disconnects a client the host will not serve on (over the buffer budget, not
+    /// reading): `close`, and its requests that have not started are not run.
+    package func disconnect() {
+        state.withLock { state in
+            closeNow(&state, dropsQueuedRequests: true)
+        }
+    }
+
     // MARK: Under the lock
 
     private func append(_ bytes: [UInt8], to state: inout State) {
@@ -373,7 +389,7 @@ package final class ControlConnection: Sendable {
         if !state.wantsWrite { flush(&state) }
         if state.buffered > Self.outputLimit {
             // The client does not read: disconnect it rather than buffer without bound.
-            closeNow(&state)
+            closeNow(&state, dropsQueuedRequests: true)
         }
         chargeOutput(&state)
     }
@@ -386,7 +402,7 @@ package final class ControlConnection: Sendable {
         let held = state.isClosed ? 0 : state.buffered
         if held > state.outputCharged {
             guard budget.reserve(held - state.outputCharged) else {
-                closeNow(&state)  // releases the charge it had
+                closeNow(&state, dropsQueuedRequests: true)  // releases the charge it had
                 return
             }
         } else {
@@ -447,9 +463,10 @@ package final class ControlConnection: Sendable {
         if state.readEnded && state.pending.isEmpty && state.buffered == 0 { closeNow(&state) }
     }
 
-    private func closeNow(_ state: inout State) {
+    private func closeNow(_ state: inout State, dropsQueuedRequests: Bool = false) {
         guard !state.isClosed else { return }
         state.isClosed = true
+        state.dropsQueuedRequests = dropsQueuedRequests
         _ = epoll_ctl(epollDescriptor, EPOLL_CTL_DEL, state.descriptor, nil)
         Glibc.close(state.descriptor)
         state.descriptor = -1
@@ -463,9 +480,11 @@ package final class ControlConnection: Sendable {
         }
         state.stream?.cancel()
         state.stream = nil
-        // Requests already read still run (their replies are dropped, their bytes released;
-        // waits end at once, cancelled); then the task ends. The slot is free now: what the
-        // remaining requests hold stays charged to the budget until they are answered.
+        // The request running completes (its reply is dropped; a wait ends at once,
+        // cancelled); those read but not started still run, unless the host disconnected
+        // the client (`dropsQueuedRequests`), their bytes released as they are answered;
+        // then the task ends. The slot is free now: what the remaining
+        // requests hold stays charged to the budget until they are answered.
         requestContinuation.finish()
         onClose()
     }

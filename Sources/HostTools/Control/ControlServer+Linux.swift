@@ -525,7 +525,7 @@ extension ControlServer {
                 connection.endReading()
                 return
             case .failed:
-                connection.close()
+                connection.disconnect()
                 return
             }
         }
@@ -565,7 +565,7 @@ extension ControlServer {
     /// output is already waiting for it) and returns what it held.
     private func evict(_ connection: ControlConnection, _ message: String, _ loop: inout Serving) {
         connection.send(ControlReply(id: .null, result: .failure(ProtocolError(.resourceExhausted, message))).frame)
-        connection.close()
+        connection.disconnect()
         dropReader(connection.id, &loop)
         connections.withLock { _ = $0.removeValue(forKey: connection.id) }
     }

@@ -236,19 +236,25 @@ public final class ControlServer: Sendable {
     /// do not fit are left out and counted in the reply (`"omitted"`).
     public static let maximumPsReplyBytes = 1 << 20
 
-    /// The leading `rows` (sorted by scene) whose JSON fits in `limit` bytes, and how many
-    /// were left out.
+    /// The `rows` (sorted by scene) whose JSON fits in `limit` bytes, in order, and how many
+    /// were left out: once one does not fit, the rest are left out, except that a row too
+    /// big on its own (a worker argv near the frame limit) is skipped and the next ones still
+    /// shown, so that one scene cannot hide every other.
     package static func psRows(_ rows: [ControlSceneRow], within limit: Int) -> (shown: [ControlSceneRow], omitted: Int)
     {
         var used = 0
+        var shown: [ControlSceneRow] = []
         var scratch: [UInt8] = []
-        for (index, row) in rows.enumerated() {
+        for row in rows {
             scratch.removeAll(keepingCapacity: true)
             JSONWriter.write(row.json, into: &scratch)
-            used += scratch.count + 1  // the comma
-            if used > limit { return (Array(rows[..<index]), rows.count - index) }
+            let size = scratch.count + 1  // the comma
+            if size > limit { continue }
+            if used + size > limit { break }
+            used += size
+            shown.append(row)
         }
-        return (rows, 0)
+        return (shown, rows.count - shown.count)
     }
 
     // MARK: Requests
@@ -265,6 +271,14 @@ public final class ControlServer: Sendable {
                     continue
                 case .run(let queuedRequest):
                     request = queuedRequest
+                }
+                // A client the host disconnected (told so, as one evicted for the buffer
+                // budget is) has nothing more run: a client told to try again later repeats
+                // nothing that ran. The answer goes nowhere; it gives the request's bytes back.
+                if connection.dropsQueuedRequests {
+                    let error = ProtocolError(.resourceExhausted, "the connection closed before this request ran")
+                    connection.reply(serial: queued.serial, ControlReply(id: request.id, result: .failure(error)))
+                    continue
                 }
                 if connection.isQuitLane, request.body != .step(.quit) {
                     let message =

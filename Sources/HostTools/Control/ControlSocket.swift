@@ -176,10 +176,15 @@ public enum ControlSocket {
                         + "(--socket or SCENEHOST_SOCKET)"
                 )
             case ENOENT, ECONNREFUSED:
-                throw ControlSocketError(
-                    .runtime,
-                    "no host is serving on \(path) (\(errorText(code))); start one with hostctl serve --socket \(path)"
-                )
+                let start: String
+                do {
+                    try checkDirectory(of: path)
+                    start = "start one with hostctl serve --socket \(path)"
+                } catch {
+                    // `serve` would refuse this directory: advice that cannot work is no advice.
+                    start = "no host can serve there (\(error.message))"
+                }
+                throw ControlSocketError(.runtime, "no host is serving on \(path) (\(errorText(code))); \(start)")
             default:
                 throw ControlSocketError(.runtime, "cannot connect to \(path): \(errorText(code))")
             }

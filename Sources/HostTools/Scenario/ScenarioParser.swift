@@ -414,6 +414,13 @@ private struct Fields {
         var argv: [String] = []
         for item in items {
             guard case .string(let argument) = item else { throw error("\"\(key)\" must contain only strings") }
+            // `execve` takes C strings: a NUL would cut the argument short, and another program
+            // would run than the one shown and stored.
+            guard !argument.utf8.contains(0) else {
+                throw error(
+                    "\"\(key)\" argument \(argv.count) contains a NUL character (\\u0000), which no argv can hold"
+                )
+            }
             argv.append(argument)
         }
         return argv
