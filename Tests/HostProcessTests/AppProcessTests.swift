@@ -146,6 +146,31 @@ import Testing
         }
     }
 
+    /// A window's background task ended by a main-queue block after another window's request
+    /// ran (A's `sceneDidEnterBackground` begins a save and ends it a second later; B gets a
+    /// memory warning meanwhile) is A's task, ended as A's change: it was looked for in the
+    /// window of the last request, B, which has none, and A's task ran on to its limit.
+    @Test func aTaskEndedBetweenTheHostsFramesIsItsWindows() async throws {
+        var configuration = Self.configuration()
+        configuration.worker = [TestWorker.uikitApp]
+        configuration.workerEnvironment = ["ASYNC_SAVE": "1"]
+        // Far off: the task must end by the app's call, not at its limit.
+        configuration.backgroundTaskLimit = .seconds(60)
+        try await withSceneHost(configuration: configuration) { host in
+            let (a, b) = try await Self.twoMailWindows(on: host)
+            try await a.background()
+            #expect(await a.status().hasBackgroundTask)
+            let mark = host.lastSeq
+            try await b.notify("ping", value: .null)
+            let ended = try await host.trace.firstEvent(fromSeq: mark + 1, "A's save ended") {
+                $0.name == CallbackName.endBackgroundTask.rawValue
+            }
+            #expect(ended.scene == "A" && ended.origin == "app", "\(ended.compact)")
+            #expect(await a.status().hasBackgroundTask == false)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// c15: a background window disconnects and the process runs on (no terminate, no exit);
     /// reopened, it connects in that process with its restoration state, with neither a launch
     /// nor `configurationForConnecting`.

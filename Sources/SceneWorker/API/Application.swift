@@ -247,6 +247,10 @@ public final class Application {
     }
     /// The link to `changeHandler` (a session is reached through its `SessionLink`).
     private weak var changeLink: SessionLink?
+    /// The scenes of this app's process, when the host runs several here: code that runs
+    /// between the host's frames (a main-queue block, a timer) ends a task in the scene that
+    /// holds it, not in the scene the last frame came for.
+    weak var appProcess: WorkerAppProcess?
     /// Set while the runtime carries out the host's `beginBackgroundTask` request: the task
     /// the scene delegate begins then is the host's, not an app-initiated change.
     var beginsHostTask = false
@@ -288,7 +292,18 @@ public final class Application {
     /// is not the running task's is ignored. From app code (its expiration handler included)
     /// this is an app-initiated change, reported at once.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        guard let task, task.identifier == identifier, identifier != .invalid else { return }
+        guard identifier != .invalid else { return }
+        if task?.identifier != identifier, let holder = appProcess?.session(holdingTask: identifier) {
+            // Another window's task (the app's process carries several): ended, and reported,
+            // as that window's; the application then goes back to the window it was with.
+            let current = changeHandler
+            holder.takeApplication()
+            defer { current?.takeApplication() }
+            guard holder.appMayEndBackgroundTask() else { return }
+            finishTask(origin: .app)
+            return
+        }
+        guard let task, task.identifier == identifier else { return }
         guard let changeHandler, changeHandler.appMayEndBackgroundTask() else { return }
         finishTask(origin: .app)
     }

@@ -87,7 +87,7 @@ extension UIViewController {
 
     /// The scene's stack this controller is in, or presented over (however many
     /// presentations down).
-    private var sceneNavigationController: NavigationController? {
+    var sceneNavigationController: NavigationController? {
         var controller: UIViewController? = self
         while let current = controller {
             // A presented navigation controller is not the scene's: its root's presenter leads there.

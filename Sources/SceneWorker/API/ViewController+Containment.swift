@@ -13,7 +13,9 @@ extension UIViewController {
     /// controller, a child of that name already there, too many children, a child whose view
     /// already loaded) changes nothing and is logged, as UIKit logs what it ignores.
     public func addChild(_ childController: UIViewController) {
-        guard let session = Application.shared.changeHandler else {
+        // The parent's window's session: in an app process, code that runs between the host's
+        // frames (a main-queue block) is no particular scene's.
+        guard let session = sceneNavigationController?.changeHandler ?? Application.shared.changeHandler else {
             // Outside a worker (unit tests of the app's own types): plain bookkeeping.
             childController.parent = self
             children.append(childController)
@@ -27,7 +29,7 @@ extension UIViewController {
     /// keeps it. Your own `willMove(toParent: nil)` call before it runs only your override.
     public func removeFromParent() {
         guard let parent else { return }
-        guard let session = Application.shared.changeHandler else {
+        guard let session = parent.sceneNavigationController?.changeHandler ?? Application.shared.changeHandler else {
             parent.children.removeAll { $0 === self }
             self.parent = nil
             return

@@ -25,11 +25,35 @@ final class WorkerAppProcess {
     init(primary: WorkerSession, prepare: @escaping (WorkerSession) -> Void = { _ in }) {
         self.primary = primary
         self.prepare = prepare
+        primary.application.appProcess = self
     }
 
     /// The session of `scene`, if it has one here.
     func session(_ scene: String) -> WorkerSession? {
         memberIndex(of: scene).map { sessions[$0].session }
+    }
+
+    /// Calls `body` with each scene's session (not the handshake's), in the order they came.
+    func forEachMember(_ body: (WorkerSession) -> Void) {
+        for index in sessions.indices { body(sessions[index].session) }
+    }
+
+    /// Whether a device could suspend the app now: none of its scenes in the foreground, and
+    /// no background task running in any (the app's whole process is suspended, not a window).
+    var isSuspendable: Bool {
+        primary.backgroundTask == nil
+            && sessions.allSatisfy { member in
+                let session = member.session
+                return (session.scene == nil || session.state == .background) && session.backgroundTask == nil
+            }
+    }
+
+    /// The scene session holding the background task `identifier`, if one does.
+    func session(holdingTask identifier: BackgroundTaskIdentifier) -> WorkerSession? {
+        for index in sessions.indices where sessions[index].session.backgroundTask?.identifier == identifier {
+            return sessions[index].session
+        }
+        return nil
     }
 
     /// Whether a scene other than `session`'s is connected in this process.

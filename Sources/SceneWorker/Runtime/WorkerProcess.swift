@@ -39,7 +39,12 @@ enum WorkerProcess {
             drain: {
                 if let appProcess { appProcess.drain(into: output) } else { output.take(from: session.sink) }
             },
-            exitStatus: { appProcess?.exitStatus ?? session.exitStatus }
+            exitStatus: { appProcess?.exitStatus ?? session.exitStatus },
+            forEachSession: { body in
+                body(session)
+                appProcess?.forEachMember(body)
+            },
+            isSuspendable: { appProcess?.isSuspendable ?? session.isSuspendable }
         )
         installFaults(faults, session: session, drain: outputs.drain, output: output)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
@@ -143,14 +148,16 @@ enum WorkerProcess {
         // no work, costs no look at the main queue. Without the eventfd it always may.
         var workMayWait = csh_main_queue_is_watched() == 0
         // The frames just handled ran app code.
-        session.backgroundTimers.appCodeRan()
+        outputs.forEachSession { $0.backgroundTimers.appCodeRan() }
         var turnedForDueTimer = false
         while true {
             if workMayWait {
                 workMayWait = false
-                session.beginMainQueueTurn()
+                // Main-queue work is no scene's request: every scene's turn begins (in an app
+                // process the block may change any of its windows).
+                outputs.forEachSession { $0.beginMainQueueTurn() }
                 if csh_main_queue_run_pending() != 0 {
-                    session.backgroundTimers.appCodeRan()
+                    outputs.forEachSession { $0.backgroundTimers.appCodeRan() }
                     outputs.drain()
                     output.flush()
                     if let status = outputs.exitStatus() {
@@ -163,13 +170,14 @@ enum WorkerProcess {
             // stopped fires late, on resume, as a suspended app's does.
             var timeout: Int32 = -1
             if let runLoopTurn {
-                session.beginMainQueueTurn()
+                outputs.forEachSession { $0.beginMainQueueTurn() }
                 let next = runLoopTurn()
-                session.backgroundTimers.turned(
-                    at: BackgroundTimerWatch.now(),
-                    nextInMilliseconds: next,
-                    suspendable: session.isSuspendable
-                )
+                let now = BackgroundTimerWatch.now()
+                // A device suspends the app, not a window: an app process's whole app.
+                let suspendable = outputs.isSuspendable()
+                outputs.forEachSession {
+                    $0.backgroundTimers.turned(at: now, nextInMilliseconds: next, suspendable: suspendable)
+                }
                 timeout = next ?? -1
                 outputs.drain()
                 output.flush()
@@ -224,6 +232,10 @@ enum WorkerProcess {
     struct SessionOutputs {
         let drain: @MainActor () -> Void
         let exitStatus: @MainActor () -> Int32?
+        /// Every session of the process: its one session, or the handshake's and each scene's.
+        let forEachSession: @MainActor ((WorkerSession) -> Void) -> Void
+        /// Whether a device could suspend the app now (`WorkerAppProcess.isSuspendable`).
+        let isSuspendable: @MainActor () -> Bool
     }
 
     /// `--hang-in` / `--crash-in`: act inside the named callback, once everything before it

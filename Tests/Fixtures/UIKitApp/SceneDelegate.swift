@@ -41,10 +41,17 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     }
 
     func sceneDidEnterBackground(_ scene: UIScene) {
-        // The usual save: inside a background task, begun and ended within the method.
+        // The usual save: inside a background task, begun and ended within the method; with
+        // ASYNC_SAVE, ended a second later from the main queue, as an upload's completion would.
         let task = UIApplication.shared.beginBackgroundTask(withName: "save", expirationHandler: nil)
         Journal.shared.note("sceneDidEnterBackground")
-        UIApplication.shared.endBackgroundTask(task)
+        if ProcessInfo.processInfo.environment["ASYNC_SAVE"] == "1" {
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) {
+                UIApplication.shared.endBackgroundTask(task)
+            }
+        } else {
+            UIApplication.shared.endBackgroundTask(task)
+        }
     }
 
     func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
