@@ -158,9 +158,10 @@ import Testing
         configuration.backgroundTaskLimit = .seconds(60)
         try await withSceneHost(configuration: configuration) { host in
             let (a, b) = try await Self.twoMailWindows(on: host)
-            try await a.background()
-            #expect(await a.status().hasBackgroundTask)
+            // Before the background: on a loaded machine the save may end before B is asked
+            // (the test then sees the plain case, never a false failure).
             let mark = host.lastSeq
+            try await a.background()
             try await b.notify("ping", value: .null)
             let ended = try await host.trace.firstEvent(fromSeq: mark + 1, "A's save ended") {
                 $0.name == CallbackName.endBackgroundTask.rawValue
@@ -168,6 +169,36 @@ import Testing
             #expect(ended.scene == "A" && ended.origin == "app", "\(ended.compact)")
             #expect(await a.status().hasBackgroundTask == false)
             #expect(host.verifyTrace() == nil)
+        }
+    }
+
+    /// The trace's processes as an app's windows share them: a window attaches only to a live
+    /// process a scene of the trace spawned, and the process is suspended only with every other
+    /// window of it in the background. Each window's own checker sees neither.
+    @Test func theVerifierChecksWhatTheWindowsOfAProcessShare() async throws {
+        try await withSceneHost(configuration: Self.configuration()) { host in
+            let (a, _) = try await Self.twoMailWindows(on: host)
+            try await a.background()
+            let history = host.trace.history
+            #expect(host.verifyTrace() == nil)
+            func firstViolation(_ events: [TraceEvent]) -> LifecycleViolation? {
+                var verifier = TraceVerifier()
+                return events.lazy.compactMap { verifier.check($0) }.first
+            }
+            // B attaches to a pid no scene spawned.
+            let forged = history.map { event in
+                var event = event
+                if event.scene == "B", event.processEvent == .attached { event.pid = 4242 }
+                return event
+            }
+            #expect(firstViolation(forged)?.expected.contains("pid 4242 is none") == true)
+            // A recorded suspended while B, in the same process, is in front.
+            let pid = try #require(await a.status().pid)
+            let last = try #require(history.last)
+            var stopped = TraceEvent(time: last.time, kind: .process, scene: "A", processEvent: .suspended, pid: pid)
+            stopped.seq = last.seq + 1
+            let violation = firstViolation(history + [stopped])
+            #expect(violation?.expected.contains("(B is foregroundActive)") == true, "\(String(describing: violation))")
         }
     }
 

@@ -215,6 +215,29 @@ import Testing
         }
     }
 
+    /// A state no frame could carry at all (2 MiB, or nested deeper than a frame's parser
+    /// reads) is not sent: the worker answers with why, and the host keeps the session's
+    /// earlier state and fails the request with `sessionNotStored`. Its reply used to be a
+    /// frame the host refused, and the worker was killed for the app's state.
+    @Test(arguments: ["Hoarder", "Deep"])
+    func aStateNoFrameCanCarryIsNotSentAndTheWorkerLives(root: String) async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect(root: root, worker: [TestWorker.customWorker])
+            let pid = await scene.status().pid
+            await #expect {
+                try await scene.background()
+            } throws: { error in
+                guard case .sessionNotStored(let scene, let reason)? = error as? HostError else { return false }
+                return scene == "A" && reason.contains("the worker could not send it")
+            }
+            let status = await scene.status()
+            #expect(status.activation == .background && status.process.isAlive && status.pid == pid)
+            #expect(host.sessions.session("A")?.restoration == nil)
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// A state a worker can send but no connect frame can give back would leave a session
     /// that never launches again: it is not stored. The request that saved it fails with
     /// `sessionNotStored`, the trace says why, the session keeps its state (on disk too), and

@@ -37,6 +37,31 @@ import Testing
         }
     }
 
+    /// Work a callback queued on the main queue runs before the next request even when the
+    /// host wrote that request already (both frames in one read), as on a device, where the
+    /// main queue's work runs before the next event: `openDetailLater` queues a push, and the
+    /// notification written with it arrives after Detail appeared. (It arrived first.)
+    @Test func workQueuedByARequestRunsBeforeTheNextOneAlreadyWritten() async throws {
+        var frames: [UInt8] = []
+        let commands: [HostCommand] = [
+            .hello(protocolVersion: ProtocolVersion.current),
+            .request(id: 1, .connect(ConnectOptions(session: "A"))),
+            .request(id: 2, .notify(name: "openDetailLater", value: .int(0))),
+            .request(id: 3, .notify(name: "ping", value: .null)),
+        ]
+        for command in commands {
+            command.encode(into: &frames)
+            if frames.last != UInt8(ascii: "\n") { frames.append(UInt8(ascii: "\n")) }
+        }
+        let file = makeTemporaryDirectory() + "/frames"
+        #expect(writeBytes(file, frames))
+        let run = try await runCommand(["/bin/sh", "-c", #"exec "$0" worker < "$1""#, TestWorker.hostctl, file])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let detail = lines.firstIndex { $0.contains(#""viewDidAppear""#) && $0.contains(#""Detail""#) }
+        let ping = lines.firstIndex { $0.contains(#""ping""#) }
+        #expect(detail != nil && ping != nil && detail! < ping!, "\(lines)")
+    }
+
     /// The first event after `seq` that is the app's `name` callback for `vc`.
     private func appCallback(
         in host: SceneHost,

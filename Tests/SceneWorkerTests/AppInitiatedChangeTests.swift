@@ -321,6 +321,26 @@ struct AppInitiatedChangeTests {
         #expect(h.render(h.session.takeOutput()).first == "change pop")
     }
 
+    /// A background task's begin and end are app changes like any: a loop that begins and
+    /// ends one per item stops at the turn's limit (its output grew without end).
+    @Test func backgroundTasksBegunAndEndedInALoopStopAtTheLimit() {
+        let h = Harness(app: scriptedApp(ScriptedSceneDelegate()))
+        h.connect()
+        h.send(.notify(name: "go", value: .null))
+        var begun = 0
+        for _ in 0..<100 {
+            let task = h.session.application.beginBackgroundTask(withName: "item")
+            if task != .invalid { begun += 1 }
+            h.session.application.endBackgroundTask(task)
+        }
+        let changes = h.render(h.session.takeOutput()).filter { $0.hasPrefix("change") }
+        #expect(changes.count == WorkerSession.maximumAppChangesPerTurn, "\(changes.count)")
+        #expect(begun == WorkerSession.maximumAppChangesPerTurn / 2)
+        // The next host frame starts a new turn.
+        h.send(.notify(name: "go", value: .null))
+        #expect(h.session.application.beginBackgroundTask(withName: "more") != .invalid)
+    }
+
     @Test func changesAfterDisconnectAreDropped() {
         let delegate = ScriptedSceneDelegate()
         let h = Harness(app: scriptedApp(delegate))

@@ -100,7 +100,8 @@ extension Drawing {
             case .spawned, .attached: spawnedGlyph(x: px, cy: glyphY)
             case .suspended: suspendedGlyph(x: px, cy: glyphY)
             case .resumed: resumedGlyph(x: px, cy: glyphY)
-            case .exited, .detached: exitedGlyph(x: px, cy: glyphY)
+            case .exited: exitedGlyph(x: px, cy: glyphY)
+            case .detached: detachedGlyph(x: px, cy: glyphY)
             }
             out += "</g>\n"
         }
@@ -203,6 +204,14 @@ extension Drawing {
         let d = "M\(n(x - 4)) \(n(cy - 4))L\(n(x + 4)) \(n(cy + 4))M\(n(x + 4)) \(n(cy - 4))L\(n(x - 4)) \(n(cy + 4))"
         out += "<path d=\"\(d)\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-linecap=\"round\"/>"
         out += "<path d=\"\(d)\" stroke=\"\(Palette.exited)\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>"
+    }
+
+    /// The scene left its app's process, which runs on: a hollow circle, the spawn's mark
+    /// emptied, not an exit's X (no process ended).
+    package mutating func detachedGlyph(x: Double, cy: Double) {
+        out +=
+            "<circle cx=\"\(n(x))\" cy=\"\(n(cy))\" r=\"4\" fill=\"none\" stroke=\"\(Palette.muted)\" stroke-width=\"1.5\" "
+        out += "stroke-dasharray=\"2 1.5\"/>"
     }
 
     package mutating func errorGlyph(x: Double, top: Double) {

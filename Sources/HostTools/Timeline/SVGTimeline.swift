@@ -176,7 +176,7 @@ struct Drawing {
         package var swatch: Swatch
         package enum Swatch {
             case fill(String)
-            case hatch, tick, spawned, suspended, resumed, exited, error
+            case hatch, tick, spawned, suspended, resumed, exited, detached, error
         }
     }
 
@@ -193,6 +193,9 @@ struct Drawing {
             LegendItem(label: "resume", swatch: .resumed),
             LegendItem(label: "exited (reason)", swatch: .exited),
         ]
+        if tracks.tracks.contains(where: { $0.processMarkers.contains { $0.event == .detached } }) {
+            items.append(LegendItem(label: "left its app's process", swatch: .detached))
+        }
         if tracks.tracks.contains(where: { !$0.presentations.isEmpty }) {
             items.append(LegendItem(label: "presented controller", swatch: .fill(Palette.presentation)))
         }
@@ -255,6 +258,8 @@ struct Drawing {
                     resumedGlyph(x: x + 8, cy: cy)
                 case .exited:
                     exitedGlyph(x: x + 8, cy: cy)
+                case .detached:
+                    detachedGlyph(x: x + 8, cy: cy)
                 case .error:
                     errorGlyph(x: x + 8, top: y + 1)
                 }

@@ -21,6 +21,43 @@ public enum SceneLimits {
     /// (`"value":{"activityType":…,"userInfo":…}`).
     public static let maximumUserInfoDepth = maximumValueDepth - 1
 
+    /// What a connect frame needs besides the restoration state it gives back to a worker:
+    /// a state larger than the frame limit less this is not stored.
+    public static let restorationRoom = 8192
+
+    /// The key of the marker a worker answers a save with when no frame could carry the app's
+    /// state (`restorationStateRefusal`): the host keeps the session's earlier state and fails
+    /// the request with `sessionNotStored`, as for a state it could carry but not give back,
+    /// instead of receiving a frame it must refuse (and kill the worker for).
+    public static let unsendableStateKey = "scenehost.unsendableState"
+
+    /// The marker that stands for a state no frame could carry, saying why.
+    public static func unsendableState(_ reason: String) -> JSONValue {
+        .object([unsendableStateKey: .string(reason)])
+    }
+
+    /// Why the worker could not send its state, when `state` is its marker.
+    public static func unsendableStateReason(_ state: JSONValue) -> String? {
+        guard case .object(let members) = state, members.count == 1,
+            case .string(let reason)? = members[unsendableStateKey]
+        else { return nil }
+        return reason
+    }
+
+    /// Why the restoration state `state` cannot be saved with frames of `frameLimit` bytes
+    /// (sent in a reply, given back in a connect frame, recorded in an event), or nil.
+    public static func restorationStateRefusal(_ state: JSONValue, frameLimit: Int) -> String? {
+        if state.nests(deeperThan: maximumValueDepth) {
+            return "the restoration state nests deeper than \(maximumValueDepth) levels"
+        }
+        var bytes: [UInt8] = []
+        JSONWriter.write(state, into: &bytes)
+        let limit = frameLimit - restorationRoom
+        guard bytes.count > limit else { return nil }
+        return "the restoration state is \(bytes.count) bytes, more than a connect frame gives back "
+            + "(\(limit) bytes with a frame limit of \(frameLimit))"
+    }
+
     /// The bytes of `name` as a JSON string, or nil when it has more UTF-8 bytes than the
     /// limit (too long however it is escaped).
     public static func viewControllerNameBytes(_ name: String) -> Int? {
@@ -70,6 +107,16 @@ public enum SceneLimits {
 }
 
 extension JSONValue {
+    /// Whether arrays and objects nest more than `limit` levels: `nestingDepth`, stopping one
+    /// level past the limit (a value the app made, not parsed, may nest without bound).
+    public func nests(deeperThan limit: Int) -> Bool {
+        switch self {
+        case .array(let elements): limit <= 0 || elements.contains { $0.nests(deeperThan: limit - 1) }
+        case .object(let members): limit <= 0 || members.values.contains { $0.nests(deeperThan: limit - 1) }
+        default: false
+        }
+    }
+
     /// The levels of arrays and objects: 0 for a scalar, 1 for `[]` or `[1]`, 2 for `[[]]`.
     /// (Recursive: a parsed value is at most `JSONParser.defaultMaximumDepth` deep.)
     public var nestingDepth: Int {

@@ -24,6 +24,8 @@ public struct TraceVerifier: Sendable {
     /// A host event `memoryPressure` or `memoryLimitExceeded` was accepted: from then on a
     /// worker may exit with reason `jetsam`.
     private var sawMemoryPressure = false
+    /// The processes an app's scenes share, as far as the trace said.
+    private var processes = TracedProcesses()
 
     public init() {}
 
@@ -116,6 +118,17 @@ public struct TraceVerifier: Sendable {
                     got: event.violationSummary
                 )
             }
+            if event.kind == .process,
+                let expected = processes.refusal(
+                    of: event,
+                    scene: scene,
+                    activation: { other in
+                        checkerIndex[other].map { checkers[$0].activation }
+                    }
+                )
+            {
+                return LifecycleViolation(seq: event.seq, scene: scene, expected: expected, got: event.violationSummary)
+            }
             if let index = index(ofScene: scene) {
                 // Mutate in place: no copy of the checker per event.
                 if let violation = checkers[index].check(event, callback: callback) { return violation }
@@ -135,6 +148,7 @@ public struct TraceVerifier: Sendable {
                 lastScene = (scene, checkers.count)
                 checkers.append(checker)
             }
+            if event.kind == .process { processes.apply(event, scene: scene) }
         }
         lastSeq = event.seq
         lastTime = event.time
@@ -146,7 +160,10 @@ public struct TraceVerifier: Sendable {
     /// and goes on (the stress audit). The event refused, or events lost and reported, still
     /// had their seq; without this each later event would be reported as a gap too.
     package mutating func skip(through seq: Int) {
-        if seq > lastSeq { lastSeq = seq }
+        if seq > lastSeq {
+            lastSeq = seq
+            processes.isComplete = false
+        }
     }
 
     private mutating func index(ofScene scene: String) -> Int? {

@@ -150,7 +150,7 @@ extension SceneMachine {
 
     /// What a connect frame holds besides the restoration state, at most (its names, its
     /// launch parameters), with room to spare.
-    package static let connectFrameRoom = 8192
+    package static let connectFrameRoom = SceneLimits.restorationRoom
 
     /// The largest restoration state, in bytes of JSON, that a connect frame gives back.
     package var maximumRestorationBytes: Int { configuration.frameLimit - Self.connectFrameRoom }

@@ -342,6 +342,16 @@ extension SceneMachine {
         }
     }
 
+    /// Why the state a worker answered cannot be stored: it could not send it (its marker
+    /// says why), or no connect frame could give it back. Nil when it can.
+    private func unstorable(_ answer: JSONValue) -> String? {
+        if let reason = SceneLimits.unsendableStateReason(answer) { return "the worker could not send it: \(reason)" }
+        let size = Self.encodedSize(of: answer)
+        guard size > maximumRestorationBytes else { return nil }
+        return "the restoration state is \(size) bytes, more than a connect frame gives back "
+            + "(\(maximumRestorationBytes) bytes with a frame limit of \(configuration.frameLimit))"
+    }
+
     /// Stores the worker's restoration state durably; the transition counts as done only after.
     /// The suspension delay starts once it is stored (or at once, with nothing to store).
     /// A nil answer clears what an earlier one stored: as in UIKit, the session then has no
@@ -353,12 +363,9 @@ extension SceneMachine {
         // (its worker and lifecycle are stored as usual), and the work fails once done, as
         // for a full disk (`storeFailed`); a discard does not fail for it.
         var result = answer
-        if let answer, case let size = Self.encodedSize(of: answer), size > maximumRestorationBytes {
+        if let answer, let refusal = unstorable(answer) {
             let op = inFlight.map { Self.operationName(of: $0.work) } ?? "background"
-            let reason =
-                "the restoration state is \(size) bytes, more than a connect frame gives back "
-                + "(\(maximumRestorationBytes) bytes with a frame limit of \(configuration.frameLimit)): "
-                + "not stored, the session keeps the state it had"
+            let reason = refusal + ": not stored, the session keeps the state it had"
             recordError(op: op, .operationFailed, reason)
             if var flight = inFlight, !isDiscard(flight.work) {
                 flight.storeFailure = flight.storeFailure ?? .sessionNotStored(scene: id, reason: reason)

@@ -63,6 +63,7 @@ enum WorkerProcess {
             }
             // Each frame is handled where it lies in the read buffer; the loop stops at the
             // frame after which the session exits.
+            let readEnd = buffer.baseAddress! + count
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { piece in
                 switch piece {
                 case .frame(let frame):
@@ -85,7 +86,18 @@ enum WorkerProcess {
                     garbagePending = false
                     output.appendRaw(FaultPlan.garbageLine.utf8)
                 }
-                return outputs.exitStatus() == nil
+                guard outputs.exitStatus() == nil else { return false }
+                // More frames wait in this read (the host wrote several at once): what the
+                // frame just handled queued on the main queue runs before the next, as on a
+                // device, where it runs before the next event. (A lone request, the usual
+                // case, ends the read: `readSome` runs the work before the next read.)
+                if case .frame(let frame) = piece, let start = frame.baseAddress, start >= buffer.baseAddress!,
+                    start + frame.count + 1 < readEnd, csh_main_queue_take_signal() != 0
+                {
+                    output.flush()
+                    runMainQueueWork(outputs: outputs, output: output)
+                }
+                return true
             }
             output.flush()
             if let status = outputs.exitStatus() {
@@ -150,20 +162,15 @@ enum WorkerProcess {
         // The frames just handled ran app code.
         outputs.forEachSession { $0.backgroundTimers.appCodeRan() }
         var turnedForDueTimer = false
+        // Whether the main queue's work ran in this call: work the frames just handled queued
+        // runs before the next request, as on a device; after one run, a waiting request goes
+        // first, so that work that queues more for ever still lets the host be served.
+        var ranWork = false
         while true {
             if workMayWait {
                 workMayWait = false
-                // Main-queue work is no scene's request: every scene's turn begins (in an app
-                // process the block may change any of its windows).
-                outputs.forEachSession { $0.beginMainQueueTurn() }
-                if csh_main_queue_run_pending() != 0 {
-                    outputs.forEachSession { $0.backgroundTimers.appCodeRan() }
-                    outputs.drain()
-                    output.flush()
-                    if let status = outputs.exitStatus() {
-                        exit(status)
-                    }
-                }
+                ranWork = true
+                runMainQueueWork(outputs: outputs, output: output)
             }
             // The app's run loop: due timers fire (their app changes are written at once), and
             // the wait ends when the next one is due. A timer that fires while the worker is
@@ -187,25 +194,31 @@ enum WorkerProcess {
             // is signalled now or never. One look at the eventfd without waiting, then a plain
             // blocking read of stdin, as the echo child's: a `poll` of both descriptors cost
             // a third of a microsecond more per request on one CPU.
-            // (Work that was queued is reported by the wait below, without waiting: it runs
-            // after a request that waits now, not before.)
-            if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0,
-                csh_main_queue_take_signal() == 0
-            {
-                let count = read(0, buffer.baseAddress, buffer.count)
-                if count >= 0 { return count }
-                switch errno {
-                case EINTR: continue
-                // A non-blocking stdin (app code set it so): from now on, `poll` waits.
-                case EAGAIN, EWOULDBLOCK: waitsInRead = false
-                default: return 0
+            if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0 {
+                if csh_main_queue_take_signal() == 0 {
+                    let count = read(0, buffer.baseAddress, buffer.count)
+                    if count >= 0 { return count }
+                    switch errno {
+                    case EINTR: continue
+                    // A non-blocking stdin (app code set it so): from now on, `poll` waits.
+                    case EAGAIN, EWOULDBLOCK: waitsInRead = false
+                    default: return 0
+                    }
+                } else if !ranWork {
+                    // Work the frames queued runs before the next request (`ranWork`).
+                    workMayWait = true
+                    continue
                 }
             }
-            // A request and work both waiting: the request first (the work runs next turn),
-            // so an app whose main-queue work queues more forever still serves the host.
+            // Once the work ran, a request and more work both waiting: the request first (the
+            // work runs next turn), so an app whose main-queue work queues more for ever still
+            // serves the host.
             let ready = csh_main_queue_wait(0, timeout)
             if ready < 0 { return 0 }
-            if ready & 2 != 0 { workMayWait = true }
+            if ready & 2 != 0 {
+                workMayWait = true
+                if !ranWork { continue }
+            }
             guard ready & 1 != 0 else { continue }
             // A timer that came due while the worker was stopped fires before the request
             // that resumed it, in the state the app was stopped in: a device resumes a
@@ -224,6 +237,21 @@ enum WorkerProcess {
             default:
                 return 0
             }
+        }
+    }
+
+    /// Runs the main queue's pending work (if any: one run, what was queued so far), then
+    /// writes what it recorded; exits if it ended the process.
+    private static func runMainQueueWork(outputs: SessionOutputs, output: OutputWriter) {
+        // Main-queue work is no scene's request: every scene's turn begins (in an app process
+        // the block may change any of its windows).
+        outputs.forEachSession { $0.beginMainQueueTurn() }
+        guard csh_main_queue_run_pending() != 0 else { return }
+        outputs.forEachSession { $0.backgroundTimers.appCodeRan() }
+        outputs.drain()
+        output.flush()
+        if let status = outputs.exitStatus() {
+            exit(status)
         }
     }
 

@@ -92,7 +92,7 @@ extension WorkerSession {
         sink.report(.applicationDidEnterBackground)
         applicationDelegate?.applicationDidEnterBackground(application)
         sink.delegateReturned()
-        return appSaveState()
+        return sendable(appSaveState())
     }
 
     /// `shouldSaveSecureApplicationState`: what the app encoded, when it answers `true`.

@@ -36,7 +36,7 @@ extension WorkerSession {
                 firstAppearance()
             }
         case .stateRestoration:
-            return lifecycle == .app ? appSaveState() : stateRestorationActivity()
+            return sendable(lifecycle == .app ? appSaveState() : stateRestorationActivity())
         case .disconnect:
             didDisconnectAndRelease()
             // In an app process the scene leaves, and the process runs on (c15).
@@ -429,9 +429,21 @@ extension WorkerSession {
         sink.report(.sceneDidEnterBackground)
         sceneDelegate?.sceneDidEnterBackground(scene)
         sink.delegateReturned()
-        let answer = stateRestorationActivity()
+        let answer = sendable(stateRestorationActivity())
         if wasOnScreen { snapshotInBothAppearances() }
         return answer
+    }
+
+    /// `state` as the reply can carry it: itself, or, when no frame could (larger than the
+    /// frame limit less a connect frame's room, or nested deeper than a frame's parser
+    /// reads), the marker that says why (`SceneLimits.unsendableState`). The host then keeps
+    /// the session's earlier state and fails the request with `sessionNotStored`; a reply
+    /// over the limit was a protocol violation, and the worker was killed for the app's state.
+    func sendable(_ state: JSONValue?) -> JSONValue? {
+        guard let state,
+            let refusal = SceneLimits.restorationStateRefusal(state, frameLimit: FrameLimits.defaultMaximumFrameSize)
+        else { return state }
+        return SceneLimits.unsendableState(refusal)
     }
 
     /// UIKit snapshots a dark scene for the app switcher in both appearances: every loaded

@@ -72,7 +72,14 @@ final class NotesSceneDelegate: UISceneDelegate {
     }
 
     func stateRestorationActivity(for scene: Scene) -> JSONValue? {
-        let top = (scene.window.rootViewController as? NavigationController)?.topViewController as? EditorViewController
+        let visible = (scene.window.rootViewController as? NavigationController)?.topViewController
+        // Screens that save more than any frame carries: 2 MiB, or nested 70 levels.
+        switch visible?.restorationIdentifier {
+        case "Hoarder": return .object(["hoard": .string(String(repeating: "x", count: 2 << 20))])
+        case "Deep": return (0..<70).reduce(JSONValue.null) { inner, _ in .array([inner]) }
+        default: break
+        }
+        let top = visible as? EditorViewController
         return .object(["draft": .string(top?.draft ?? restoredDraft ?? "")])
     }
 }
