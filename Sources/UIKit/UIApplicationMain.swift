@@ -47,7 +47,9 @@ enum UIKitWorker {
             },
             makeSceneDelegate: {
                 let sceneDelegateClass = _typeByName("\(module).SceneDelegate") as? UIResponder.Type
-                return sceneDelegateClass?.init() as? any UISceneDelegate ?? TemplateSceneDelegate()
+                if let delegate = sceneDelegateClass?.init() as? any UISceneDelegate { return delegate }
+                warnOfTemplateSceneDelegate(module: module)
+                return TemplateSceneDelegate()
             },
             makeViewController: { name, _ in
                 storyboardController(named: name, module: module)
@@ -57,6 +59,21 @@ enum UIKitWorker {
         app.runLoopTurn = { MainRunLoop.turn() }
         app.lifecycleNotificationPoster = { LifecycleNotificationPoster.post($0) }
         WorkerRuntime.run(app)
+    }
+
+    private static var warnedOfTemplateSceneDelegate = false
+
+    /// Says once, on stderr, that none of the app's scene code runs: no class of its is the
+    /// scene delegate (an Info.plist's `UISceneDelegateClassName` is not read on Linux).
+    private static func warnOfTemplateSceneDelegate(module: String) {
+        guard !warnedOfTemplateSceneDelegate else { return }
+        warnedOfTemplateSceneDelegate = true
+        let message =
+            "scenehost worker: no class \(module).SceneDelegate (a UIResponder that adopts UIWindowSceneDelegate) "
+            + "and no delegateClass in the scene's configuration: a template scene delegate runs, none of your "
+            + "scene code. Name your class SceneDelegate, or set delegateClass in "
+            + "application(_:configurationForConnecting:options:)\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 
     /// The controller of class `name` in `module` made with `init?(coder:)`, identified as

@@ -106,6 +106,76 @@ extension UIResponder {
     @available(*, deprecated, message: "not called: build the activity in stateRestorationActivity(for:)")
     public func updateUserActivityState(_ activity: NSUserActivity) {}
 
+    /// Not called: no push service registers the app. A silent push reaches the app when
+    /// the host sends one (`hostctl remoteNotification`, `SceneHandle.remoteNotification`).
+    @available(
+        *,
+        deprecated,
+        message: "not called: no push service; send silent pushes with the host's remoteNotification"
+    )
+    public func application(
+        _ application: UIApplication,
+        didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data
+    ) {}
+
+    /// Not called: no push service registers the app (see the device-token method).
+    @available(
+        *,
+        deprecated,
+        message: "not called: no push service; send silent pushes with the host's remoteNotification"
+    )
+    public func application(
+        _ application: UIApplication,
+        didFailToRegisterForRemoteNotificationsWithError error: any Error
+    ) {}
+
+    /// Not called since iOS 13.2, nor here: write `application(_:shouldSaveSecureApplicationState:)`.
+    @available(*, deprecated, message: "not called: write application(_:shouldSaveSecureApplicationState:)")
+    public func application(_ application: UIApplication, shouldSaveApplicationState coder: NSCoder) -> Bool {
+        false
+    }
+
+    /// Not called since iOS 13.2, nor here: write `application(_:shouldRestoreSecureApplicationState:)`.
+    @available(*, deprecated, message: "not called: write application(_:shouldRestoreSecureApplicationState:)")
+    public func application(_ application: UIApplication, shouldRestoreApplicationState coder: NSCoder) -> Bool {
+        false
+    }
+
+    /// Not called: controller-level state restoration is not run. Restore from the scene's
+    /// `NSUserActivity` in `scene(_:willConnectTo:options:)`.
+    @available(*, deprecated, message: "not called: restore from session.stateRestorationActivity in willConnectTo")
+    public func application(
+        _ application: UIApplication,
+        viewControllerWithRestorationIdentifierPath identifierComponents: [String],
+        coder: NSCoder
+    ) -> UIViewController? { nil }
+
+    /// Not asked: a window's orientation follows its size (resize the scene with the host).
+    @available(*, deprecated, message: "not asked: a window's orientation follows its size; resize the scene")
+    public func application(
+        _ application: UIApplication,
+        supportedInterfaceOrientationsFor window: UIWindow?
+    ) -> UIInterfaceOrientationMask { .all }
+
+    /// Not called: no background fetch is scheduled. A silent push wakes the app
+    /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+    @available(
+        *,
+        deprecated,
+        message: "not called: no background fetch; a silent push (remoteNotification) wakes the app"
+    )
+    public func application(
+        _ application: UIApplication,
+        performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {}
+
+    /// Not called: there is no device lock, so protected data never goes away.
+    @available(*, deprecated, message: "not called: there is no device lock under scenehost")
+    public func applicationProtectedDataWillBecomeUnavailable(_ application: UIApplication) {}
+
+    /// Not called: there is no device lock, so protected data never goes away.
+    @available(*, deprecated, message: "not called: there is no device lock under scenehost")
+    public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {}
 }
 
 extension UIViewController {
@@ -159,6 +229,36 @@ extension UIViewController {
     /// Not read: scenehost shows no status bar.
     @available(*, deprecated, message: "not read: there is no status bar under scenehost")
     public var preferredStatusBarStyle: UIStatusBarStyle { .default }
+
+    /// Not read: scenehost shows no status bar.
+    @available(*, deprecated, message: "not read: there is no status bar under scenehost")
+    public var prefersStatusBarHidden: Bool { false }
+
+    /// Not read: a window's orientation follows its size (resize the scene with the host).
+    @available(*, deprecated, message: "not read: a window's orientation follows its size; resize the scene")
+    public var supportedInterfaceOrientations: UIInterfaceOrientationMask { .all }
+
+    /// Not read: nothing rotates a device under scenehost; a resize is the rotation.
+    @available(
+        *,
+        deprecated,
+        message: "not read: a resize of the scene is the rotation; handle viewWillTransition(to:with:)"
+    )
+    public var shouldAutorotate: Bool { true }
+}
+
+/// The orientations a window may take, as `UIInterfaceOrientationMask`: kept for code that
+/// names it; nothing reads it (a window's orientation follows its size).
+public struct UIInterfaceOrientationMask: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let portrait = UIInterfaceOrientationMask(rawValue: 1 << 1)
+    public static let landscapeLeft = UIInterfaceOrientationMask(rawValue: 1 << 4)
+    public static let landscapeRight = UIInterfaceOrientationMask(rawValue: 1 << 3)
+    public static let portraitUpsideDown = UIInterfaceOrientationMask(rawValue: 1 << 2)
+    public static let landscape: UIInterfaceOrientationMask = [.landscapeLeft, .landscapeRight]
+    public static let all: UIInterfaceOrientationMask = [.portrait, .landscape, .portraitUpsideDown]
+    public static let allButUpsideDown: UIInterfaceOrientationMask = [.portrait, .landscape]
 }
 
 /// A storyboard segue, as `UIStoryboardSegue`: no segue ever runs under scenehost (see

@@ -60,6 +60,30 @@ struct AppInitiatedTests {
         #expect(!host.trace.history.contains { $0.reason == .protocolViolation })
     }
 
+    /// The app pops to its root on its own (`popToRootViewController(animated:)`): c22's
+    /// order, every callback the app's, and the host's stack follows. (It did not compile.)
+    @Test func theAppPopsToItsRootAndTheHostFollows() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.push("More")
+            let mark = host.lastSeq
+            try await scene.notify("closeAll", value: .null)
+            #expect(await event(in: host, after: mark, isApp(.deinit, "More")) != nil)
+            let app = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }.map(\.compact)
+            #expect(
+                app == [
+                    "cb viewWillDisappear More", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb deinit Detail", "cb viewDidDisappear More", "cb viewDidAppear Root", "cb deinit More",
+                ],
+                "\(app)"
+            )
+            #expect(await scene.status().stack == ["Root"])
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// Work the app queues on the main actor runs between requests, as on a run loop's turn:
     /// right after the reply to the request that queued it, and while the worker waits in
     /// read(2) for the next request (a task that slept first). The host follows what it does.
@@ -89,11 +113,13 @@ struct AppInitiatedTests {
             let mark = host.lastSeq
             try await scene.notify("openDetail", value: .null)
             try await scene.notify("closeDetail", value: .null)
-            // Nothing of the app follows the two notifications: the next host request comes next.
+            try await scene.notify("closeAll", value: .null)
+            // Nothing of the app follows the notifications: the next host request comes next.
             try await scene.memoryWarning()
             #expect(
                 host.compactEvents(of: "A", after: mark).filter { $0.hasPrefix("cb") } == [
-                    "cb didReceiveNotification", "cb didReceiveNotification", "cb applicationDidReceiveMemoryWarning",
+                    "cb didReceiveNotification", "cb didReceiveNotification", "cb didReceiveNotification",
+                    "cb applicationDidReceiveMemoryWarning",
                     "cb didReceiveMemoryWarning Root",
                 ]
             )

@@ -91,7 +91,8 @@ final class Harness {
                 case .selectTab(let index): return "change selectTab \(index)"
                 case .addChild(let viewController): return "change addChild \(viewController)"
                 case .removeChild(let viewController): return "change removeChild \(viewController)"
-                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss, .requestSceneSessionActivation,
+                case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss,
+                    .requestSceneSessionActivation,
                     .requestSceneSessionDestruction:
                     return "change \(change.name)"
                 }

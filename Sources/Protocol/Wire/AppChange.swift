@@ -9,6 +9,9 @@ public enum AppChange: Sendable, Hashable {
     case push(viewController: String)
     /// The app popped the top view controller.
     case pop
+    /// The app popped its stack to the root (`popToRootViewController(animated:)`,
+    /// real-ios-orders-3 c22). `{"type":"change","op":"popToRoot"}`
+    case popToRoot
     /// The app began a background task (`Application.beginBackgroundTask`).
     case beginBackgroundTask
     /// The app ended its background task (`Application.endBackgroundTask`).
@@ -46,6 +49,7 @@ public enum AppChange: Sendable, Hashable {
         switch self {
         case .push: "push"
         case .pop: "pop"
+        case .popToRoot: "popToRoot"
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"

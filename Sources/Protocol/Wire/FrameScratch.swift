@@ -99,7 +99,7 @@ enum FrameScratch {
                 case .push(let viewController):
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
-                case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
+                case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
                 case .setStack, .setTabs, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction,
                     .selectTab,

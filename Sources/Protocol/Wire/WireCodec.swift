@@ -418,7 +418,7 @@ extension WorkerMessage {
             case .addChild(let viewController), .removeChild(let viewController):
                 JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)
-            case .pop, .beginBackgroundTask, .endBackgroundTask, .dismiss:
+            case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                 break
             }
         case .reply(let id, let result):
@@ -533,6 +533,7 @@ extension AppChange {
         switch kind {
         case .push: self = .push(viewController: try message.nonEmptyString("vc"))
         case .pop: self = .pop
+        case .popToRoot: self = .popToRoot
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
@@ -569,6 +570,7 @@ extension AppChange {
 private enum ChangeKind: String, CaseIterable {
     case push
     case pop
+    case popToRoot
     case beginBackgroundTask
     case endBackgroundTask
     case setStack

@@ -4,7 +4,7 @@ import Protocol
 /// docs/LIFECYCLE.md §3b), kept apart from the host's atoms: `SceneTraceChecker` asks it
 /// about every scene event before its own atom matching.
 ///
-/// - An app push, pop, present or dismiss is an atom of its own, with the host's steps for
+/// - An app push, pop, pop to the root, present or dismiss is an atom of its own, with the host's steps for
 ///   it, every one of them marked `app`; it starts only where the host's could (no atom in
 ///   progress, foreground, a stack of two or more for a pop, something presented for a
 ///   dismiss), and nothing of the host comes inside it. A host atom takes no `app` step either, except the two below.
@@ -123,11 +123,12 @@ package struct AppOriginRules: Sendable, Equatable {
     package func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
         guard event.origin != nil else { return }
         switch atom {
-        case .push, .pop, .present, .dismiss, .selectTab, .addChild, .removeChild:
+        case .push, .pop, .popToRoot, .present, .dismiss, .selectTab, .addChild, .removeChild:
             return
         default:
             throw AppOriginRefusal(
-                "no app-initiated \(atom) (the app may push, pop, present, dismiss, select a tab and run background tasks)"
+                "no app-initiated \(atom) (the app may push, pop, pop to the root, present, dismiss, select a tab,"
+                    + " add and remove children, and run background tasks)"
             )
         }
     }

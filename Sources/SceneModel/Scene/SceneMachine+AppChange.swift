@@ -20,6 +20,8 @@ extension SceneMachine {
             lifecycle.completed(.push(viewController: name))
         case .pop:
             lifecycle.completed(.pop)
+        case .popToRoot:
+            lifecycle.completed(.popToRoot)
         case .beginBackgroundTask:
             lifecycle.completed(.beginBackgroundTask)
             startBackgroundTaskTimers()
@@ -54,6 +56,7 @@ extension SceneMachine {
         worker!.appChangeOpen = true
         worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
+        worker!.appChangePopsToRoot = change == .popToRoot
     }
 
     private func presentedStyle(_ change: AppChange) -> PresentationStyle? {
@@ -81,6 +84,9 @@ extension SceneMachine {
         case .pop:
             if requestInWorker { return "navigation during a host request" }
             return judged(.pop)
+        case .popToRoot:
+            if requestInWorker { return "navigation during a host request" }
+            return judged(.popToRoot)
         case .present(let name, let style):
             if requestInWorker { return "navigation during a host request" }
             return SceneLimits.viewControllerNameRefusal(name) ?? judged(.present(viewController: name, style: style))

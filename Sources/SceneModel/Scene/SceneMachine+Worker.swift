@@ -239,9 +239,11 @@ extension SceneMachine {
         return .string(style.rawValue)
     }
 
-    /// The `op` the callbacks of the open app change carry: `present` or `selectTab`, else none.
+    /// The `op` the callbacks of the open app change carry: `present`, `selectTab` or
+    /// `popToRoot`, else none.
     private var appChangeOp: String? {
         if worker!.appChangePresentStyle != nil { return LifecycleOperation.present.rawValue }
+        if worker!.appChangePopsToRoot { return LifecycleOperation.popToRoot.rawValue }
         return worker!.appChangeTab == nil ? nil : LifecycleOperation.selectTab.rawValue
     }
 

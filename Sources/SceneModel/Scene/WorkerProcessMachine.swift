@@ -47,6 +47,8 @@ package struct WorkerProcessMachine: Sendable {
     /// The open app change is a tab switch to this tab: its callbacks carry `op: "selectTab"`
     /// and `tab` in the trace.
     package var appChangeTab: Int?
+    /// The open app change is a pop to the root: its callbacks carry `op: "popToRoot"`.
+    package var appChangePopsToRoot = false
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     package var closedPipe: SceneMachine.Pipe?
     /// The process carries the scenes of one app (`connect`'s `app`), this one among them: a

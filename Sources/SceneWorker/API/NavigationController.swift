@@ -108,6 +108,28 @@ open class NavigationController: ContainerViewController {
         return performPop(animated: animated)
     }
 
+    /// Pops every controller but the root (real-ios-orders-3 c22). On screen: the top's
+    /// `viewWillDisappear`, the root's `viewWillAppear` and `viewIsAppearing` (its layout pair
+    /// when dirty), the middle controllers released top-most first with no appearance
+    /// callbacks, the top's `viewDidDisappear`, the root's `viewDidAppear`, then the top is
+    /// released.
+    ///
+    /// On a scene's stack this is an app-initiated change, as `popViewController(animated:)`
+    /// is: legal in the foreground with two or more controllers; from inside a callback of a
+    /// host request it runs right after that request. Returns nil rather than the popped
+    /// controllers: they are released in the transition, as iOS releases those no caller
+    /// keeps (a returned array would keep them alive past it).
+    @discardableResult
+    public func popToRootViewController(animated: Bool) -> [UIViewController]? {
+        guard !refusesPresentedChange("popToRootViewController") else { return nil }
+        if let changeHandler {
+            changeHandler.appRequestsPopToRoot(on: self)
+            return nil
+        }
+        performPopToRoot(animated: animated)
+        return nil
+    }
+
     /// Replaces the whole stack, root first: what an app does in
     /// `scene(_:willConnectTo:options:)` to rebuild the stack it saved in
     /// `stateRestorationActivity(for:)`.

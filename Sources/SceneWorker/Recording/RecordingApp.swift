@@ -23,7 +23,8 @@ extension WorkerApp {
     ///
     /// It also acts on its own the way real apps do (docs/LIFECYCLE.md §3b):
     /// - the notification `openDetail` makes it push a controller named by the notification's
-    ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop;
+    ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop,
+    ///   `closeAll` pop to the root;
     ///   `openDetailLater` pushes `Detail` from a main-actor task, after the reply or after
     ///   the value's milliseconds;
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
@@ -96,6 +97,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let openDetail = "openDetail"
     /// The notification that makes the app pop.
     static let closeDetail = "closeDetail"
+    /// The notification that makes the app pop to its root (`popToRootViewController`).
+    static let closeAll = "closeAll"
     /// The notification that makes the app push `Detail` later, from a main-actor task (as
     /// app code that awaits something does): at once after the notification's reply, or
     /// after the value's milliseconds when it is a positive integer (at most a minute).
@@ -218,6 +221,8 @@ final class RecordingSceneDelegate: UISceneDelegate {
             )
         case Self.closeDetail:
             navigationController.popViewController(animated: true)
+        case Self.closeAll:
+            navigationController.popToRootViewController(animated: true)
         case Self.openDetailLater:
             var milliseconds = 0
             if case .int(let value) = value { milliseconds = max(0, min(value, 60_000)) }

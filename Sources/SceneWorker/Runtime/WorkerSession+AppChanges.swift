@@ -4,6 +4,8 @@ import Protocol
 enum DeferredAppChange {
     case push(UIViewController)
     case pop
+    /// `popToRootViewController(animated:)`.
+    case popToRoot
     /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
     case present(UIViewController, in: NavigationController?, completion: (@MainActor () -> Void)?)
     /// `dismiss(animated:completion:)`.
@@ -81,6 +83,13 @@ extension WorkerSession {
         }
         let top = navigationController.topViewController
         return request(.pop, describedAs: "popViewController") ? top : nil
+    }
+
+    func appRequestsPopToRoot(on navigationController: NavigationController) {
+        if let refusal = refusal(of: .popToRoot) {
+            return refuse("popToRootViewController", refusal.message)
+        }
+        request(.popToRoot, describedAs: "popToRootViewController")
     }
 
     func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
@@ -240,6 +249,18 @@ extension WorkerSession {
                 }
                 runAppChange(.pop) {
                     navigationController.performPop(animated: true)?.deinitOrigin = .app
+                }
+            case .popToRoot:
+                if let refusal = refusal(of: .popToRoot) {
+                    refuse("popToRootViewController", refusal.message)
+                    continue
+                }
+                runAppChange(.popToRoot) {
+                    // Their deinits, whenever they come, belong to the app's pop.
+                    for controller in navigationController.viewControllers.dropFirst() {
+                        controller.deinitOrigin = .app
+                    }
+                    navigationController.performPopToRoot(animated: true)
                 }
             case .present(let controller, let container, let completion):
                 let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
