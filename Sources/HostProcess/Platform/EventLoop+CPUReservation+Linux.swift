@@ -254,7 +254,9 @@ extension EventLoop {
     /// (one registered just before included).
     package func cpuReservationSettled() async {
         await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in
-            BlockingWorkThread.sweeps.submit { continuation.resume() }
+            // Under the lock `perform` holds from its store to its submit: a reservation seen
+            // ended (`reservedLoopCPU` nil) has its give-back queued before this job.
+            cpuReservation.withLock { _ in BlockingWorkThread.sweeps.submit { continuation.resume() } }
         }
     }
 
