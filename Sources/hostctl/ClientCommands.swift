@@ -286,7 +286,7 @@ enum ClientCommands {
         } catch {
             // Said first: a stdout that cannot take the events received ends the process.
             var message = "hostctl events: \(error)"
-            if let lastSeq {
+            if let lastSeq, "\(error)".contains("closed the connection") {
                 // Mid-stream: the host drops a reader that takes nothing for its stall limit
                 // (a pager left open, say). What was printed is whole; the rest is still held.
                 message +=

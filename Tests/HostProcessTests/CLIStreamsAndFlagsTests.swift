@@ -76,6 +76,14 @@ import Testing
         #expect(Self.names(in: directory) == ["old.svg", "t.jsonl"])
     }
 
+    /// A path that is not a regular file is written in place: `-o /dev/stdout` into a pipe
+    /// (its link leads to a pipe, where nothing can be made beside it).
+    @Test func anOutputThatIsAPipeIsWrittenInPlace() async throws {
+        let (_, trace) = try await Self.demoTrace()
+        let piped = try await Self.shell(#"exec "$0" timeline "$1" -o /dev/stdout | head -c 5"#, trace)
+        #expect(piped.stdout == "<?xml", "\(piped.stderr)")
+    }
+
     /// A symlink named as the output keeps pointing where it did: its target is replaced.
     @Test func anOutputSymlinkKeepsItsTarget() async throws {
         let (directory, trace) = try await Self.demoTrace()

@@ -102,6 +102,11 @@ extension PlatformTests {
         #expect(lookup?.stage == .notFoundInPath)
         #expect(lookup?.description == #"cannot spawn "scenehost-no-such-command": not found in PATH"#)
         #expect(throws: SpawnError.self) { try ChildProcess.spawn(argv: []) }
+        // execve would cut the argument at the NUL, and run /bin/true: refused at the one
+        // place every argv (a scenario's, a session file's, a library caller's) goes through.
+        let nul = #expect(throws: SpawnError.self) { try ChildProcess.spawn(argv: ["/bin/true\u{0}x"]) }
+        #expect(nul?.stage == .nulInArgument)
+        #expect(nul?.description.contains("an argument holds a NUL character") == true)
     }
 
     @Test func fiftySpawnReapCyclesLeakNoDescriptor() async throws {

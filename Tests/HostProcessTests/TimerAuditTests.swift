@@ -196,6 +196,27 @@ import Testing
         }
     }
 
+    /// The trickle with S1's refused request waiting behind a request of S1's own that ran
+    /// meanwhile (a transition, a worker's doing): its wait was not the host's, and the late
+    /// timer is reported.
+    @Test func aRefusalWaitingBehindItsScenesTransitionExcusesNothing() throws {
+        var history = Self.delayed(try Self.trace(), from: 25, by: 5)
+        for step in 1...24 {
+            let line = #"{"seq":0,"t":\#(0.0328 + 0.2 * Double(step)),"type":"host","name":"memoryPressure"}"#
+            history = Self.inserting(try TraceEvent(jsonLine: Array(line.utf8)), before: 25 + step - 1, in: history)
+        }
+        let refusal =
+            #"{"seq":0,"t":5.0331,"type":"error","scene":"S1","op":"memoryWarning","code":1,"message":"the scene is not connected"}"#
+        history = Self.inserting(try TraceEvent(jsonLine: Array(refusal.utf8)), before: 49, in: history)
+        var requests = Self.requests(foregroundSent: 5.033)
+        requests.append(
+            .init(scene: "S1", op: .notify(name: "n", value: .null), outcome: .failed, sent: 0.03, completed: 5.03)
+        )
+        requests.append(.init(scene: "S1", op: .memoryWarning, outcome: .refused, sent: 0.0326, completed: 5.0332))
+        let found = Self.audit(history, requests).found
+        #expect(found.count == 1 && found.first?.hasPrefix("seq 24, scene S0:") == true, "\(found)")
+    }
+
     /// The next transition was sent within the limit (its first event came late, as under
     /// load): the suspension may have found the scene busy, nothing is owed.
     @Test func aRequestSentInTimeExcusesTheSuspension() throws {

@@ -136,6 +136,11 @@ extension ChildProcess {
         guard let executable = argv.first else {
             return .failure(SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL))
         }
+        // `execve` takes C strings: an argument with a NUL would be cut short, and another
+        // program run than the one asked for (a session file's argv, a library caller's).
+        guard !argv.contains(where: { $0.utf8.contains(0) }) else {
+            return .failure(SpawnError(stage: .nulInArgument, executable: executable, errno: EINVAL))
+        }
         let searchPath = environment?["PATH"] ?? hostEnvironmentValue("PATH")
         let path: String
         do {

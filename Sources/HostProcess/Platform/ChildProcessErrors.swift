@@ -8,6 +8,8 @@ package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     package enum Stage: Sendable, Hashable {
         /// `argv` was empty.
         case emptyArgumentList
+        /// An argument holds a NUL character, which no C string can.
+        case nulInArgument
         /// `argv[0]` has no `/` and no `PATH` entry holds an executable of that name.
         case notFoundInPath
         case createPipe
@@ -30,6 +32,9 @@ package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         let reason = String(cString: strerror(errno))
         switch stage {
         case .emptyArgumentList: return "cannot spawn: empty argument list"
+        case .nulInArgument:
+            return
+                "cannot spawn \"\(executable.split(separator: "\u{0}").first ?? "")…\": an argument holds a NUL character"
         case .notFoundInPath: return "cannot spawn \"\(executable)\": not found in PATH"
         case .spawn: return "cannot spawn \"\(executable)\": \(reason)"
         case .createPipe: return "cannot spawn \"\(executable)\": cannot create pipe: \(reason)"

@@ -525,7 +525,8 @@ extension ControlServer {
                 connection.endReading()
                 return
             case .failed:
-                connection.disconnect()
+                // The client went away (a reset): what it sent still runs, as after a hang-up.
+                connection.close()
                 return
             }
         }

@@ -25,11 +25,13 @@ package struct SceneActivity: Sendable {
 
     /// A request's trace times (`completed`: infinity when it was never answered).
     package typealias Span = (sent: Double, completed: Double)
+    /// A refused request's trace times and scene.
+    package typealias RefusedSpan = (sent: Double, completed: Double, scene: String)
 
     private var requests: [String: Requests] = [:]
     /// Every span of a request that was not refused, and of one that was.
     private var spans: [Span] = []
-    private var refusedSpans: [Span] = []
+    private var refusedSpans: [RefusedSpan] = []
     /// Per scene: the times of its events other than refusals, in trace order.
     private var events: [String: [Double]] = [:]
     /// The last event fed: a silence ends at the next.
@@ -63,7 +65,7 @@ package struct SceneActivity: Sendable {
     /// Adds requests: per scene, the (sent, completed) trace times of those that were not
     /// refused (`spans`), and of the refused ones of every scene (`refused`). Requests are
     /// added before the events recorded while they were under way.
-    package mutating func add(spans new: [String: [Span]], refused: [Span]) {
+    package mutating func add(spans new: [String: [Span]], refused: [RefusedSpan]) {
         for (scene, list) in new {
             var entry = requests[scene] ?? Requests()
             let sorted = list.sorted { $0.sent < $1.sent }
@@ -116,10 +118,12 @@ package struct SceneActivity: Sendable {
     }
 
     /// How long, within `since...until`, the host recorded nothing while a request it was to
-    /// refuse waited across the whole gap: the time a loaded host demonstrably stood still
-    /// between its events (a refusal takes no worker), which held its timers back as much as
-    /// its answers. Unlike a `Silence`, the host recorded something now and then: it was slow,
-    /// not stuck. (Rarely asked: only of a quiet stretch that outlasted its limit.)
+    /// refuse waited across the whole gap, that request's scene running nothing else from
+    /// when it was sent (so the wait was the host's own: a refusal takes no worker): the time
+    /// a loaded host demonstrably stood still between its events, which held its timers back
+    /// as much as its answers. Only gaps shorter than a `Silence`: the host recorded something
+    /// now and then, slow, not stuck (a silence is a stall, reported as such). Rarely asked:
+    /// only of a quiet stretch that outlasted its limit.
     package func lag(since: Double, until: Double) -> Double {
         var index = 0
         var high = gaps.count
@@ -130,10 +134,13 @@ package struct SceneActivity: Sendable {
         var total = 0.0
         while index < gaps.count, gaps[index].end <= until {
             let gap = gaps[index]
-            if refusedSpans.contains(where: { $0.sent < gap.start && $0.completed > gap.end }) {
-                total += gap.end - gap.start
-            }
             index += 1
+            guard gap.end - gap.start < Silence.minimum else { continue }
+            let waited = refusedSpans.contains { span in
+                span.sent < gap.start && span.completed > gap.end
+                    && !requestOverlaps(scene: span.scene, since: span.sent, until: gap.end)
+            }
+            if waited { total += gap.end - gap.start }
         }
         return total
     }

@@ -196,7 +196,7 @@ package struct StressAudit: Sendable {
     /// to be): before the events recorded while they were under way.
     package mutating func add(requests new: [Request?]) {
         var spans: [String: [SceneActivity.Span]] = [:]
-        var refused: [SceneActivity.Span] = []
+        var refused: [SceneActivity.RefusedSpan] = []
         records.reserveCapacity(records.count + new.count)
         for request in new {
             guard let request else {
@@ -229,7 +229,7 @@ package struct StressAudit: Sendable {
             guard let sent = request.sent else { continue }
             let span = (sent: sent, completed: request.completed ?? .infinity)
             if request.outcome == .refused {
-                refused.append(span)
+                refused.append((span.sent, span.completed, request.scene))
             } else {
                 spans[request.scene, default: []].append(span)
             }

@@ -91,8 +91,11 @@ enum WorkerProcess {
                 // frame just handled queued on the main queue runs before the next, as on a
                 // device, where it runs before the next event. (A lone request, the usual
                 // case, ends the read: `readSome` runs the work before the next read.)
-                if case .frame(let frame) = piece, let start = frame.baseAddress, start >= buffer.baseAddress!,
-                    start + frame.count + 1 < readEnd, csh_main_queue_take_signal() != 0
+                // (A frame finished from an earlier read's bytes lies in the decoder's own
+                // buffer: more may follow it in this one.)
+                if case .frame(let frame) = piece, let start = frame.baseAddress,
+                    start < buffer.baseAddress! || start >= readEnd || start + frame.count + 1 < readEnd,
+                    csh_main_queue_take_signal() != 0
                 {
                     output.flush()
                     runMainQueueWork(outputs: outputs, output: output)

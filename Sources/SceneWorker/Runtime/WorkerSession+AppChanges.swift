@@ -178,28 +178,25 @@ extension WorkerSession {
         request(.dismiss(completion: completion), describedAs: "dismiss")
     }
 
-    /// Whether the app may begin a background task now (its API returns `.invalid` if not);
-    /// true counts it as one of the turn's app changes.
+    /// Whether the app may begin a background task now (its API returns `.invalid` if not).
+    /// A begin counts as one of the turn's app changes, and needs room for its end too: a
+    /// loop that begins and ends tasks cannot grow one turn's output without end, and a task
+    /// it began can always be ended.
     func appMayBeginBackgroundTask() -> Bool {
         guard exitStatus == nil, refusal(of: .beginBackgroundTask) == nil else { return false }
-        return takesAppChange("beginBackgroundTask")
-    }
-
-    /// Whether the app may end its background task now (else the call is ignored); true
-    /// counts it as one of the turn's app changes.
-    func appMayEndBackgroundTask() -> Bool {
-        guard exitStatus == nil, refusal(of: .endBackgroundTask) == nil else { return false }
-        return takesAppChange("endBackgroundTask")
-    }
-
-    /// Counts an app change that runs at once (a background task's begin or end, each a
-    /// message to the host and an event in its trace) against the turn's budget, as queued
-    /// ones are: a loop that begins and ends tasks cannot grow one turn's output without end.
-    private func takesAppChange(_ action: String) -> Bool {
-        guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
-            refuse(action, "more than \(Self.maximumAppChangesPerTurn) app changes in a row")
+        guard appChangesThisTurn + 2 <= Self.maximumAppChangesPerTurn else {
+            refuse("beginBackgroundTask", "more than \(Self.maximumAppChangesPerTurn) app changes in a row")
             return false
         }
+        appChangesThisTurn += 1
+        return true
+    }
+
+    /// Whether the app may end its background task now (else the call is ignored). Never
+    /// refused for the turn's budget (UIKit's end cannot fail: a refused one would leave the
+    /// task to expire); it counts, and a begin left room for it.
+    func appMayEndBackgroundTask() -> Bool {
+        guard exitStatus == nil, refusal(of: .endBackgroundTask) == nil else { return false }
         appChangesThisTurn += 1
         return true
     }
