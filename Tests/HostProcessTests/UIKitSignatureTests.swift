@@ -77,6 +77,26 @@ import Testing
         )
     }
 
+    /// The notification callback's async form, written instead of the completion-handler
+    /// one, runs (it compiled and was never called).
+    @Test func theAsyncFormOfTheNotificationCallbackRuns() async throws {
+        let log = makeTemporaryDirectory() + "/signatures.log"
+        #expect(writeFile(log, ""))
+        var configuration = TestWorker.configuration()
+        configuration.worker = [Self.signaturesApp]
+        configuration.workerEnvironment = ["SIGNATURE_LOG": log, "ASYNC_NOTIFICATIONS": "1"]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.openNotification(userInfo: .object(["thread": .string("t")]))
+            // The async form runs in a main-actor task after the callback: a request after it
+            // is read once that task ran (the worker runs queued work before the next request).
+            try await scene.tap()
+        }
+        let ran = LifecycleDocsTests.read(log).split(separator: "\n").map(String.init)
+        #expect(ran.contains("userNotificationCenter(_:didReceive:)"), "\(ran)")
+    }
+
     @Test func everySignatureTheRuntimeDoesNotCallFailsToCompile() async throws {
         let (source, text, run, output) = try await Self.typecheck("Unsupported")
         let declared = text.split(separator: "\n").filter { $0.contains("func ") || $0.contains("override var ") }.count

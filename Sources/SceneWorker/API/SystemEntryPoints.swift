@@ -91,16 +91,30 @@ public protocol UNUserNotificationCenterDelegate: AnyObject {
         didReceive response: NotificationResponse,
         withCompletionHandler completionHandler: @escaping () -> Void
     )
+
+    /// The same in Swift's async form, for an app that writes this one instead: as UIKit
+    /// bridges them, it runs in a main-actor task started by the completion-handler form
+    /// (right after the callback's turn), which then calls the handler. Default: nothing.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: NotificationResponse) async
 }
 
 extension UNUserNotificationCenterDelegate {
+    /// Runs the async form (which does nothing unless the app wrote it), then `completionHandler`.
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter,
         didReceive response: NotificationResponse,
         withCompletionHandler completionHandler: @escaping () -> Void
     ) {
-        completionHandler()
+        Task { @MainActor in
+            await self.userNotificationCenter(center, didReceive: response)
+            completionHandler()
+        }
     }
+
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter,
+        didReceive response: NotificationResponse
+    ) async {}
 }
 
 /// The app's notification center, as `UNUserNotificationCenter`: one per process.
