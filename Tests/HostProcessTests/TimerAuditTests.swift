@@ -172,19 +172,25 @@ import Testing
         #expect(audit.kept == 1)
     }
 
+    /// The recorded trace with the foreground 5 s late, as a slow host records it: memory
+    /// pressure every 0.2 s meanwhile, and S1's refused `memoryWarning` at its end.
+    private static func slowHostTrace() throws -> [TraceEvent] {
+        var history = delayed(try trace(), from: 25, by: 5)
+        for step in 1...24 {
+            let line = #"{"seq":0,"t":\#(0.0328 + 0.2 * Double(step)),"type":"host","name":"memoryPressure"}"#
+            history = inserting(try TraceEvent(jsonLine: Array(line.utf8)), before: 25 + step - 1, in: history)
+        }
+        let refusal =
+            #"{"seq":0,"t":5.0331,"type":"error","scene":"S1","op":"memoryWarning","code":1,"message":"the scene is not connected"}"#
+        return inserting(try TraceEvent(jsonLine: Array(refusal.utf8)), before: 49, in: history)
+    }
+
     /// A loaded host is slow rather than stuck: it records an event now and then (memory
     /// pressure every 0.2 s here) while S1's request, which it is to refuse, waits 5 s for its
     /// answer. The time it stood still between its events held S0's suspension back as much,
     /// and is not the refusal's doing. The same trickle with nothing waiting is still caught.
     @Test(arguments: [true, false]) func aSlowHostExcusesALateTimer(refusalWaits: Bool) throws {
-        var history = Self.delayed(try Self.trace(), from: 25, by: 5)
-        for step in 1...24 {
-            let line = #"{"seq":0,"t":\#(0.0328 + 0.2 * Double(step)),"type":"host","name":"memoryPressure"}"#
-            history = Self.inserting(try TraceEvent(jsonLine: Array(line.utf8)), before: 25 + step - 1, in: history)
-        }
-        let refusal =
-            #"{"seq":0,"t":5.0331,"type":"error","scene":"S1","op":"memoryWarning","code":1,"message":"the scene is not connected"}"#
-        history = Self.inserting(try TraceEvent(jsonLine: Array(refusal.utf8)), before: 49, in: history)
+        let history = try Self.slowHostTrace()
         var requests = Self.requests(foregroundSent: 5.033)
         let sent = refusalWaits ? 0.0326 : 5.033
         requests.append(.init(scene: "S1", op: .memoryWarning, outcome: .refused, sent: sent, completed: 5.0332))
@@ -200,14 +206,7 @@ import Testing
     /// meanwhile (a transition, a worker's doing): its wait was not the host's, and the late
     /// timer is reported.
     @Test func aRefusalWaitingBehindItsScenesTransitionExcusesNothing() throws {
-        var history = Self.delayed(try Self.trace(), from: 25, by: 5)
-        for step in 1...24 {
-            let line = #"{"seq":0,"t":\#(0.0328 + 0.2 * Double(step)),"type":"host","name":"memoryPressure"}"#
-            history = Self.inserting(try TraceEvent(jsonLine: Array(line.utf8)), before: 25 + step - 1, in: history)
-        }
-        let refusal =
-            #"{"seq":0,"t":5.0331,"type":"error","scene":"S1","op":"memoryWarning","code":1,"message":"the scene is not connected"}"#
-        history = Self.inserting(try TraceEvent(jsonLine: Array(refusal.utf8)), before: 49, in: history)
+        let history = try Self.slowHostTrace()
         var requests = Self.requests(foregroundSent: 5.033)
         requests.append(
             .init(scene: "S1", op: .notify(name: "n", value: .null), outcome: .failed, sent: 0.03, completed: 5.03)
