@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -125,6 +126,19 @@ int csh_is_stopped(int pidfd, int pid) {
 
 int csh_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int csh_timerfd(void) {
+    return timerfd_create(CLOCK_BOOTTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int csh_timerfd_arm(int fd, int64_t nanoseconds) {
+    if (nanoseconds < 1) nanoseconds = 1; /* 0 would disarm it: the boot is long past anyway */
+    struct itimerspec value = {
+        .it_interval = {0, 0},
+        .it_value = {(time_t)(nanoseconds / 1000000000), (long)(nanoseconds % 1000000000)},
+    };
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &value, NULL) == 0 ? 0 : errno;
 }
 
 #ifndef SYS_close_range

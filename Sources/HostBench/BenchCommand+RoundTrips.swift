@@ -10,46 +10,55 @@ extension BenchCommand {
     ) async throws {
         let executable = BenchPaths.executable
         let suffix = placement.map { ".\($0.rawValue)" } ?? ""
-        // Each floor is measured before and after the transitions; the run with the lower
-        // median counts, so a burst of load from elsewhere cannot inflate a floor.
-        func echoFloors() async throws -> (eventLoop: RoundTripCost, blocking: Samples?) {
-            let eventLoop = try await BenchFloors.eventLoopEcho(
+        // The floors and the rows take turns, a share of each per round: this VM's scheduler
+        // changes its mood (one CPU for both ends, or two) for seconds at a time, and a floor
+        // measured in one mood against a row in the other compares moods, not code. Taking
+        // turns, every figure sees the same mix of moods, and a burst of load from elsewhere
+        // touches a share of each.
+        let rounds = max(1, counts.roundTripRounds)
+        var eventLoopCosts: [RoundTripCost] = []
+        var blockingSamples: [Samples] = []
+        var transitionCosts: [RoundTripCost] = []
+        var inAppCosts: [RoundTripCost] = []
+        for _ in 0..<rounds {
+            eventLoopCosts.append(
+                try await BenchFloors.eventLoopEcho(
+                    executable: executable,
+                    placement: placement,
+                    warmup: counts.echoWarmup,
+                    count: counts.echo / rounds
+                )
+            )
+            if let blocking = await BenchFloors.blockingEcho(
                 executable: executable,
                 placement: placement,
                 warmup: counts.echoWarmup,
-                count: counts.echo
+                count: counts.echo / rounds
+            ) {
+                blockingSamples.append(blocking)
+            }
+            transitionCosts.append(
+                try await BenchHost.transition(
+                    placement: placement,
+                    warmup: counts.transitionWarmup,
+                    count: counts.transition / rounds
+                )
             )
-            let blocking = await BenchFloors.blockingEcho(
-                executable: executable,
-                placement: placement,
-                warmup: counts.echoWarmup,
-                count: counts.echo
+            inAppCosts.append(
+                try await BenchHost.transition(
+                    placement: placement,
+                    warmup: counts.transitionWarmup,
+                    count: counts.transition / rounds,
+                    inApp: true
+                )
             )
-            return (eventLoop, blocking)
         }
-        func lower(_ first: Samples?, _ second: Samples?) -> Samples? {
-            guard let first else { return second }
-            guard let second else { return first }
-            return second.median < first.median ? second : first
-        }
-        let before = try await echoFloors()
-        let cost = try await BenchHost.transition(
-            placement: placement,
-            warmup: counts.transitionWarmup,
-            count: counts.transition
-        )
-        let transitions = cost.latencies
-        let inApp = try await BenchHost.transition(
-            placement: placement,
-            warmup: counts.transitionWarmup,
-            count: counts.transition,
-            inApp: true
-        )
-        let after = try await echoFloors()
-        let eventLoopCost =
-            after.eventLoop.latencies.median < before.eventLoop.latencies.median ? after.eventLoop : before.eventLoop
+        let eventLoopCost = RoundTripCost(merging: eventLoopCosts)
         let eventLoop = eventLoopCost.latencies
-        let blocking = lower(before.blocking, after.blocking)
+        let blocking = blockingSamples.isEmpty ? nil : Samples(merging: blockingSamples)
+        let cost = RoundTripCost(merging: transitionCosts)
+        let transitions = cost.latencies
+        let inApp = RoundTripCost(merging: inAppCosts)
         let where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
 
         var eventLoopRow = BenchRow(

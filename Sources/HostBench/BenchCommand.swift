@@ -28,6 +28,8 @@ package enum BenchCommand {
         package var codecBatches: Int, codecIterations: Int
         package var echoWarmup: Int, echo: Int
         package var transitionWarmup: Int, transition: Int
+        /// Rounds the round-trip group's floors and rows take turns in (`roundTrips`).
+        package var roundTripRounds: Int
         package var kindsWarmup: Int, kinds: Int
         package var spawnWarmup: Int, spawn: Int
         package var killWarmup: Int, kill: Int
@@ -44,6 +46,7 @@ package enum BenchCommand {
             echo: 3000,
             transitionWarmup: 400,
             transition: 4000,
+            roundTripRounds: 6,
             kindsWarmup: 50,
             kinds: 1000,
             spawnWarmup: 10,
@@ -70,6 +73,7 @@ package enum BenchCommand {
             echo: 200,
             transitionWarmup: 20,
             transition: 200,
+            roundTripRounds: 1,
             kindsWarmup: 5,
             kinds: 50,
             spawnWarmup: 2,

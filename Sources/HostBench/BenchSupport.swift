@@ -46,6 +46,25 @@ package struct RoundTripCost {
     package var hostCPU: Double?
     /// The child at the other end.
     package var childCPU: Double?
+
+    package init(latencies: Samples, hostCPU: Double?, childCPU: Double?) {
+        self.latencies = latencies
+        self.hostCPU = hostCPU
+        self.childCPU = childCPU
+    }
+
+    /// The runs of several rounds of equal counts as one: every latency, and the mean CPU per
+    /// round trip of the rounds that measured it.
+    package init(merging rounds: [RoundTripCost]) {
+        func mean(_ values: [Double]) -> Double? {
+            values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        }
+        self.init(
+            latencies: Samples(merging: rounds.map(\.latencies)),
+            hostCPU: mean(rounds.compactMap(\.hostCPU)),
+            childCPU: mean(rounds.compactMap(\.childCPU))
+        )
+    }
 }
 
 /// Reads the host's and one child's CPU clocks at its start; `cost(_:runs:)` divides what
@@ -81,6 +100,11 @@ package struct Samples: Sendable {
 
     package init(_ values: [Double] = []) {
         self.values = values
+    }
+
+    /// Every value of `parts`, in order.
+    package init(merging parts: [Samples]) {
+        self.values = parts.flatMap(\.values)
     }
 
     package mutating func append(_ value: Double) { values.append(value) }

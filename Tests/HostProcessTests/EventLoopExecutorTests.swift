@@ -277,16 +277,47 @@ struct EventLoopExecutorTests {
         #expect(log.all == Array(0..<100))
     }
 
-    @Test func timeoutsRoundUpToWholeMilliseconds() {
-        #expect(EventLoop.milliseconds(roundingUp: 0) == 0)
-        #expect(EventLoop.milliseconds(roundingUp: 1) == 1)
-        #expect(EventLoop.milliseconds(roundingUp: 3_000_000) == 3)
-        #expect(EventLoop.milliseconds(roundingUp: 3_000_001) == 4)
-        #expect(EventLoop.milliseconds(roundingUp: 5_000_000_000) == 5000)
-        // Int32.max milliseconds is 24.8 days: a later deadline waits that long, then again.
-        #expect(EventLoop.milliseconds(roundingUp: Int64(Int32.max) * 1_000_000) == Int32.max)
-        #expect(EventLoop.milliseconds(roundingUp: Int64(Int32.max) * 1_000_000 + 1) == Int32.max)
-        #expect(EventLoop.milliseconds(roundingUp: Int64.max) == Int32.max)
+    /// The timer descriptor is armed for the earliest deadline and moved only earlier: a
+    /// watchdog re-armed later on every request costs no system call, and the loop never
+    /// sleeps past a deadline.
+    @Test func theTimerDescriptorMovesOnlyEarlier() {
+        var state = EventLoopState()
+        let base = LoopInstant(nanoseconds: 1_000_000_000)
+        func sleepsUntil() -> LoopInstant?? {
+            guard case .sleeping(let until) = state.sleep else { return .none }
+            return .some(until)
+        }
+        var wait = EventLoop.prepareToWait(&state)
+        #expect(wait.timeout == -1 && wait.arm == nil)
+        #expect(sleepsUntil() == .some(nil))
+
+        _ = state.timers.schedule(at: base + .seconds(10)) {}
+        wait = EventLoop.prepareToWait(&state)
+        #expect(wait.timeout == -1 && wait.arm == base + .seconds(10))
+        #expect(sleepsUntil() == base + .seconds(10))
+
+        // A later deadline: the descriptor already expires first.
+        state.sleep = .awake
+        _ = state.timers.schedule(at: base + .seconds(20)) {}
+        wait = EventLoop.prepareToWait(&state)
+        #expect(wait.timeout == -1 && wait.arm == nil)
+
+        // An earlier one moves it; cancelled, it still wakes the loop then, once.
+        let early = state.timers.schedule(at: base + .seconds(5)) {}
+        #expect(EventLoop.prepareToWait(&state).arm == base + .seconds(5))
+        state.timers.cancel(early)
+        #expect(EventLoop.prepareToWait(&state).arm == nil)
+        #expect(sleepsUntil() == base + .seconds(5))
+        EventLoop.timerDescriptorExpired(&state)
+        #expect(EventLoop.prepareToWait(&state).arm == base + .seconds(10))
+
+        // Jobs waiting: no sleep, and the descriptor is armed all the same.
+        state.sleep = .awake
+        state.jobs.append(.work {})
+        _ = state.timers.schedule(at: base + .seconds(1)) {}
+        wait = EventLoop.prepareToWait(&state)
+        #expect(wait.timeout == 0 && wait.arm == base + .seconds(1))
+        #expect(sleepsUntil() == .none)
     }
 
     @Test func durationsBecomeWholeNanosecondsRoundedUp() {

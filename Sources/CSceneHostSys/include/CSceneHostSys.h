@@ -76,6 +76,14 @@ int csh_is_stopped(int pidfd, int pid);
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the event loop's wake-up. -1 and errno on failure.
 int csh_eventfd(void);
 
+/// timerfd_create(CLOCK_BOOTTIME, TFD_CLOEXEC | TFD_NONBLOCK): the event loop's timer, on the
+/// clock of its deadlines. -1 and errno on failure.
+int csh_timerfd(void);
+
+/// Arms timer descriptor `fd` to expire once at `nanoseconds` of CLOCK_BOOTTIME (absolute:
+/// no clock read; a moment already past expires at once). 0, or the errno of a failure.
+int csh_timerfd_arm(int fd, int64_t nanoseconds);
+
 /// Starts a sentinel for the calling process (a worker that leads its own process group):
 /// a child in the same group that holds no descriptor, blocks every signal and waits for
 /// its parent's death (PR_SET_PDEATHSIG) or the SIGHUP the kernel sends an orphaned group with
@@ -118,6 +126,10 @@ int csh_main_queue_wait(int fd, int timeout_ms);
 /// reports the work, without waiting, until `csh_main_queue_run_pending` runs it), or when
 /// there is no eventfd to look at.
 int csh_main_queue_take_signal(void);
+/// Whether `csh_main_queue_take_signal` of a single-threaded worker looks at the main queue
+/// itself, not at its eventfd (1): found at `csh_main_queue_wake_start`, when libdispatch's
+/// queue is laid out as expected.
+int csh_main_queue_tail_is_watched(void);
 /// For tests of the taken signal: makes `fd` the main queue's eventfd (-1: none), with no
 /// signal taken, and returns the one it replaces. libdispatch is not involved: a test
 /// must not call `csh_main_queue_run_pending` after it.

@@ -83,6 +83,7 @@ extension EventLoop {
         switch action {
         case .reserve(let cpu):
             CPUMask.only(cpu).apply(toThread: loopThread)
+            reservationsTaken.add(1, ordering: .sequentiallyConsistent)
             reservedCPU.store(cpu, ordering: .sequentiallyConsistent)
         case .release:
             reservedCPU.store(-1, ordering: .sequentiallyConsistent)

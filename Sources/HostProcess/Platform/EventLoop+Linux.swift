@@ -26,14 +26,18 @@ extension EventLoop {
         precondition(descriptor >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
         let wake = csh_eventfd()
         precondition(wake >= 0, "eventfd failed: \(String(cString: strerror(errno)))")
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = Self.wakeToken
-        precondition(
-            epoll_ctl(descriptor, EPOLL_CTL_ADD, wake, &event) == 0,
-            "epoll_ctl(ADD eventfd) failed: \(String(cString: strerror(errno)))"
-        )
-        self.init(epollDescriptor: descriptor, wakeDescriptor: wake)
+        let timer = csh_timerfd()
+        precondition(timer >= 0, "timerfd_create failed: \(String(cString: strerror(errno)))")
+        for (added, token) in [(wake, Self.wakeToken), (timer, Self.timerToken)] {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.u64 = token
+            precondition(
+                epoll_ctl(descriptor, EPOLL_CTL_ADD, added, &event) == 0,
+                "epoll_ctl(ADD) of the loop's own descriptor failed: \(String(cString: strerror(errno)))"
+            )
+        }
+        self.init(epollDescriptor: descriptor, wakeDescriptor: wake, timerDescriptor: timer)
         // A failure is reported by `HostThreads.start()`, which the host calls at startup and
         // every spawn calls again: no child is watched before the loop runs.
         try? start()
@@ -136,6 +140,8 @@ extension EventLoop {
         var cpuWindowEnd = LoopInstant.now().nanoseconds + LoopCPUReservation.window
         var polledInWindow: Int64 = 0
         var woke = LoopInstant.now()
+        // The timer descriptor expired and the timers due by `woke` have not fired yet.
+        var timerExpired = false
         while true {
             var count: Int32 = 0
             var waitError: Int32 = 0
@@ -162,11 +168,21 @@ extension EventLoop {
             }
             if polled == nil || polled == .polledInVain {
                 expectedAnswer.store(0, ordering: .relaxed)  // a sleep lets every worker run
-                timeout = loopState.withLock { Self.prepareToSleep(&$0) }
+                let arm: LoopInstant?
+                (timeout, arm) = loopState.withLock { Self.prepareToWait(&$0) }
+                if let arm { armTimerDescriptor(for: arm) }
                 count = epoll_wait(epollDescriptor, events.baseAddress, Int32(events.count), timeout)
                 waitError = errno
             }
-            woke = LoopInstant.now()
+            // Timers can be due only once the timer descriptor expired (it is armed no later
+            // than the earliest deadline), or tuned, when the poll looks at them itself: only
+            // then, or for the CPU reservation's window, does the turn read the clock.
+            if !timerExpired, count > 0, Self.timerExpired(in: events, count: Int(count)) {
+                timerExpired = true
+            }
+            if tuned || timerExpired || reservedCPU.load(ordering: .relaxed) >= 0 {
+                woke = LoopInstant.now()
+            }
             if tuned { spin.turnEnded(polled ?? .slept(nanoseconds: ranOut.nanoseconds(to: woke))) }
             if timeout != 0 {
                 loopState.withLock { $0.sleep = .awake }
@@ -196,10 +212,24 @@ extension EventLoop {
             // jobs ran (a loop held back for long) waits for the next turn, whose wait does not
             // sleep and collects what arrived meanwhile first (ReadAheadRule).
             let waitSaidAll = count >= 0 && Int(count) < events.count
-            if readAhead.turnEnded(skippedEpoll: skippedEpoll, waitSaidAll: waitSaidAll) {
+            if readAhead.turnEnded(skippedEpoll: skippedEpoll, waitSaidAll: waitSaidAll), tuned || timerExpired {
+                timerExpired = false
                 fireDueTimers(dueBy: woke)
             }
         }
+    }
+
+    /// Whether the first `count` events include the timer descriptor's.
+    private static func timerExpired(in events: UnsafeMutableBufferPointer<epoll_event>, count: Int) -> Bool {
+        for index in 0..<count where events[index].data.u64 == timerToken { return true }
+        return false
+    }
+
+    /// Arms the timer descriptor for `deadline` (`prepareToWait` recorded it). It cannot fail
+    /// for a valid descriptor and time; if it did, the loop would miss every timer, so it stops.
+    private func armTimerDescriptor(for deadline: LoopInstant) {
+        let error = csh_timerfd_arm(timerDescriptor, deadline.nanoseconds)
+        precondition(error == 0, "timerfd_settime failed: \(String(cString: strerror(error)))")
     }
 
     /// Polls the epoll set without sleeping until it reports something, a job is queued, a
@@ -262,6 +292,13 @@ extension EventLoop {
         if token == Self.wakeToken {
             var value: UInt64 = 0
             _ = read(wakeDescriptor, &value, MemoryLayout<UInt64>.size)
+            return
+        }
+        if token == Self.timerToken {
+            // Read, so that it is not reported again; the next wait arms it anew.
+            var expirations: UInt64 = 0
+            _ = read(timerDescriptor, &expirations, MemoryLayout<UInt64>.size)
+            loopState.withLock { Self.timerDescriptorExpired(&$0) }
             return
         }
         if token & Self.descriptorTokenFlag != 0 {

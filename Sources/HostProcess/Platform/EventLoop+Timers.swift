@@ -1,7 +1,8 @@
 import SceneModel
 
-/// One-shot timers fired by the loop thread: the earliest deadline is `epoll_wait`'s timeout,
-/// so a timer costs no thread and no wake-up beyond the one at its deadline.
+/// One-shot timers fired by the loop thread: a timer descriptor in the epoll set expires at
+/// the earliest deadline, so a timer costs no thread and no wake-up beyond the one at its
+/// deadline.
 extension EventLoop {
     /// Arms a one-shot timer; `action` runs on the loop thread at or after `deadline` (a
     /// deadline in the past fires on the loop's next turn). Callable from any thread.
@@ -43,24 +44,27 @@ extension EventLoop {
         }
     }
 
-    /// Called with the lock held, just before sleeping: records what the loop sleeps until
-    /// and returns the `epoll_wait` timeout in milliseconds (-1: no timer, 0: do not sleep).
-    package static func prepareToSleep(_ state: inout EventLoopState) -> Int32 {
-        guard state.jobs.isEmpty else { return 0 }
-        guard let deadline = state.timers.nextDeadline() else {
-            state.sleep = .sleeping(until: nil)
-            return -1
+    /// Called with the lock held before every `epoll_wait`: returns its timeout (0 when jobs
+    /// wait, -1 otherwise) and, when the timer descriptor must move earlier, the deadline to
+    /// arm it for (outside the lock). The descriptor is armed for the earliest deadline or an
+    /// earlier one, so `epoll_wait` never needs a timeout of its own: a timeout costs the kernel
+    /// a timer on every sleep and the loop a clock read, where a watchdog re-armed in place on
+    /// every request (`SceneController.armTimer`) moves nothing here. Set for a deadline since
+    /// cancelled, the descriptor wakes the loop early, once, and is armed again.
+    package static func prepareToWait(_ state: inout EventLoopState) -> (timeout: Int32, arm: LoopInstant?) {
+        var arm: LoopInstant? = nil
+        if let deadline = state.timers.nextDeadline(), state.timerArmedAt.map({ deadline < $0 }) ?? true {
+            state.timerArmedAt = deadline
+            arm = deadline
         }
-        let remaining = LoopInstant.now().nanoseconds(to: deadline)
-        guard remaining > 0 else { return 0 }
-        state.sleep = .sleeping(until: deadline)
-        return milliseconds(roundingUp: remaining)
+        guard state.jobs.isEmpty else { return (0, arm) }
+        // It wakes by then at the latest: an earlier timer armed meanwhile must wake it.
+        state.sleep = .sleeping(until: state.timerArmedAt)
+        return (-1, arm)
     }
 
-    /// `epoll_wait` counts whole milliseconds; rounding up keeps "at or after the deadline".
-    /// `nanoseconds`: not negative.
-    package static func milliseconds(roundingUp nanoseconds: Int64) -> Int32 {
-        let milliseconds = nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0)
-        return Int32(clamping: milliseconds)
+    /// The timer descriptor expired (and was read): the next wait arms it again.
+    package static func timerDescriptorExpired(_ state: inout EventLoopState) {
+        state.timerArmedAt = nil
     }
 }

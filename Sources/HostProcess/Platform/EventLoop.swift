@@ -4,7 +4,8 @@ import Synchronization
 /// The host's single I/O thread: it reads every worker's stdout and stderr and reaps every
 /// worker, all through one epoll set. It is also a serial executor (actors can run on it, so
 /// a watch handler can enter them with `assumeIsolated`), runs work queued with `execute(_:)`,
-/// and fires one-shot timers through `epoll_wait`'s timeout: one thread, no other wake-ups.
+/// and fires one-shot timers through a timer descriptor in its epoll set: one thread, no
+/// other wake-ups.
 ///
 /// Handlers run on the loop thread, one at a time, and must not block: a slow handler stalls
 /// every worker's output and exit reporting. Copy the bytes out (the buffer is reused as soon
@@ -54,6 +55,11 @@ package final class EventLoop: Sendable {
     package let wakeDescriptor: Int32
     /// The epoll token of `wakeDescriptor`: no watch id is 0 (`WatchTable`), so token 0 is free.
     package static let wakeToken: UInt64 = 0
+    /// A timerfd in the epoll set, armed by the loop thread for the earliest timer's deadline
+    /// (token `timerToken`; `prepareToWait`).
+    package let timerDescriptor: Int32
+    /// The epoll token of `timerDescriptor`: watch id 0's, free as `wakeToken` is.
+    package static let timerToken: UInt64 = 1
     /// Queued jobs, timers and whether the loop sleeps.
     package let loopState: Locked<EventLoopState>
     /// `pthread_self()` of the loop thread once it runs, for `inEventLoop`.
@@ -75,6 +81,9 @@ package final class EventLoop: Sendable {
     package let cpuReservation = Locked(CPUReservationState())
     /// The CPU the loop keeps to itself, -1 when none: workers keep off it.
     package let reservedCPU = Atomic<Int32>(-1)
+    /// How many times the loop reserved a CPU: a reader that saw it unchanged across a look
+    /// at the workers' masks saw them between two reservations.
+    package let reservationsTaken = Atomic<Int>(0)
     /// The CPU the workers were kept off, the worker threads the reservation took it from,
     /// and those it saw and left alone (the sweep thread's): a release gives the CPU back to
     /// the first alone, so a mask a worker set itself stays its own.
@@ -88,11 +97,12 @@ package final class EventLoop: Sendable {
     /// The loop as a task executor (see `EventLoopTaskExecutor`).
     package let taskExecutor: EventLoopTaskExecutor
 
-    /// Takes ownership of both descriptors; the platform `init()` creates them and starts the thread.
-    package init(epollDescriptor: Int32, wakeDescriptor: Int32) {
+    /// Takes ownership of the descriptors; the platform `init()` creates them and starts the thread.
+    package init(epollDescriptor: Int32, wakeDescriptor: Int32, timerDescriptor: Int32) {
         let loopState = Locked(EventLoopState())
         self.epollDescriptor = epollDescriptor
         self.wakeDescriptor = wakeDescriptor
+        self.timerDescriptor = timerDescriptor
         self.loopState = loopState
         taskExecutor = EventLoopTaskExecutor(queue: loopState, wakeDescriptor: wakeDescriptor)
     }

@@ -12,7 +12,7 @@ package struct EventLoopState {
         case work(@Sendable () -> Void)
     }
 
-    /// Whether the loop thread is in, or about to enter, `epoll_wait` with a timeout.
+    /// Whether the loop thread is in, or about to enter, a sleeping `epoll_wait`.
     package enum Sleep {
         /// Running handlers, jobs or timers: it looks at the queue and the timers before sleeping.
         case awake
@@ -25,6 +25,9 @@ package struct EventLoopState {
     package var jobs: [Job] = []
     package var timers = TimerQueue()
     package var sleep = Sleep.awake
+    /// What the loop's timer descriptor is armed for, nil when it is not (never armed, or
+    /// expired and read): never later than the earliest deadline while the loop waits.
+    package var timerArmedAt: LoopInstant?
 
     /// Whether a job is queued or a timer is due at `now`.
     package mutating func hasWorkDue(at now: LoopInstant) -> Bool {
