@@ -37,6 +37,28 @@ import Testing
         }
     }
 
+    /// A worker alone in its process looks at its main queue itself, not at the queue's
+    /// eventfd, after each request: one `read(2)` per request (stdin), as the echo child's, not
+    /// two. (The look finds libdispatch's queue layout by a probe at launch; a libdispatch
+    /// whose layout changed falls back to the eventfd, and this says so.)
+    @Test(.enabled(if: !runsUnderThreadSanitizer, "a sanitizer's thread makes every worker poll"))
+    func aWorkerAloneMakesOneReadPerRequest() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let pid = try #require(await scene.status().pid)
+            #expect(WorkerSyscall.threads(of: pid) == 1)
+            let before = try #require(WorkerSyscall.readCalls(of: pid))
+            let requests = 100
+            for _ in 0..<requests / 2 {
+                try await scene.deactivate()
+                try await scene.activate()
+            }
+            let reads = try #require(WorkerSyscall.readCalls(of: pid)) - before
+            #expect(reads >= requests && reads < requests + requests / 4, "\(reads) reads for \(requests) requests")
+        }
+    }
+
     /// Work a callback queued on the main queue runs before the next request even when the
     /// host wrote that request already (both frames in one read), as on a device, where the
     /// main queue's work runs before the next event: `openDetailLater` queues a push, and the
@@ -95,6 +117,21 @@ enum WorkerSyscall {
             let argument = Int(fields[1].dropFirst(2), radix: 16)
         else { return nil }
         return (number, argument)
+    }
+
+    /// How many read-like system calls `pid` made (`/proc/PID/io`'s `syscr`).
+    static func readCalls(of pid: Int32) -> Int? {
+        let descriptor = open("/proc/\(pid)/io", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix("syscr: ") {
+            return Int(line.dropFirst("syscr: ".count))
+        }
+        return nil
     }
 
     /// How many threads `pid` has.
