@@ -54,8 +54,6 @@ int csh_main_queue_wake_start(void) {
     return 0;
 }
 
-int csh_main_queue_tail_is_watched(void) { return tail != NULL; }
-
 int csh_main_queue_is_watched(void) { return port >= 0; }
 
 /* The eventfd's count was taken (`csh_main_queue_take_signal`) and its work has not run yet. */

@@ -117,20 +117,22 @@ package enum BenchFloors {
     ) async throws -> RoundTripCost {
         let probe = try EchoProbe(argv: [executable, "bench-echo"])
         if let placement { _ = placement.pinChild(probe.pid) }
-        let meter = CPUMeter(child: probe.pid)
         // The caller runs on the loop, as the transition's does (SceneHost.taskExecutor): the
-        // loop resumes it without waking another thread.
-        let samples = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
+        // loop resumes it without waking another thread. The CPU of the measured round trips
+        // alone, as the transition's.
+        let (meter, samples) = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
+            for _ in 0..<warmup { try await probe.roundTrip(echoLine) }
+            let meter = CPUMeter(child: probe.pid)
             var samples = Samples()
-            for index in 0..<(warmup + count) {
+            for _ in 0..<count {
                 let start = BenchClock.now()
                 try await probe.roundTrip(echoLine)
                 let end = BenchClock.now()
-                if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+                samples.append(BenchClock.microseconds(from: start, to: end))
             }
-            return samples
+            return (meter, samples)
         }
-        let cost = meter.cost(samples, runs: warmup + count)
+        let cost = meter.cost(samples, runs: count)
         await probe.finish()
         return cost
     }

@@ -104,12 +104,14 @@ package enum BenchHost {
         if inApp { try await host.scene("T2").connect(background: true, launch: LaunchParameters(app: "Bench")) }
         let pid = await scene.status().pid
         if let placement, let pid { _ = placement.pinChild(pid) }
-        let meter = CPUMeter(child: pid)
-        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
-            try await roundTrips(scene, warmup: warmup, count: count)
+        // The CPU of the measured round trips alone (`roundTrips` runs an even number of each):
+        // a round of the round-trip group warms up a host of its own.
+        let (meter, samples) = try await withTaskExecutorPreference(host.taskExecutor) {
+            _ = try await roundTrips(scene, warmup: 0, count: warmup)
+            let meter = CPUMeter(child: pid)
+            return (meter, try await roundTrips(scene, warmup: 0, count: count))
         }
-        // Over every round trip run, warm-up included (`roundTrips` runs an even number).
-        let cost = meter.cost(samples, runs: (warmup + count + 1) / 2 * 2)
+        let cost = meter.cost(samples, runs: (count + 1) / 2 * 2)
         await host.quit()
         return cost
     }

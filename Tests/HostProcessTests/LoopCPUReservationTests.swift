@@ -86,6 +86,9 @@ import Testing
                     loop.reservedLoopCPU == nil
                 }
                 let taken = loop.reservationsTaken.load(ordering: .sequentiallyConsistent)
+                // A reservation taken since the look above, and maybe released already, would
+                // not change `taken` later: looked at again, after it was read.
+                guard loop.reservedLoopCPU == nil || ContinuousClock.now > deadline else { continue }
                 await loop.cpuReservationSettled()
                 let loopMask = CPUMask.ofThread(loop.loopThreadID)
                 let workerMasks = CPUMask.threads(ofProcess: pid).map { ($0, CPUMask.ofThread($0)) }

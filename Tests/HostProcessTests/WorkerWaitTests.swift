@@ -55,6 +55,8 @@ import Testing
                 try await scene.activate()
             }
             let reads = try #require(WorkerSyscall.readCalls(of: pid)) - before
+            // Still alone: a second thread would make it poll, and `poll` is no read.
+            #expect(WorkerSyscall.threads(of: pid) == 1)
             #expect(reads >= requests && reads < requests + requests / 4, "\(reads) reads for \(requests) requests")
         }
     }

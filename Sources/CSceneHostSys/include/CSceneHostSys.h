@@ -121,15 +121,14 @@ int csh_main_queue_run_pending(void);
 /// Whether the main queue's eventfd is polled (1): without it, work may always be waiting.
 int csh_main_queue_is_watched(void);
 int csh_main_queue_wait(int fd, int timeout_ms);
-/// Looks at the main queue's eventfd without waiting: 0 when no work was queued since its
-/// last look; 1 when some may have been (its signal is then taken: `csh_main_queue_wait`
-/// reports the work, without waiting, until `csh_main_queue_run_pending` runs it), or when
-/// there is no eventfd to look at.
+/// Looks whether work waits on the main queue, without waiting: 0 when none does; 1 when
+/// some may, or when there is no eventfd to look at. In a process that has only ever had its
+/// one thread, and where `csh_main_queue_wake_start` found libdispatch's queue laid out as
+/// expected, it reads the queue's tail (no system call) and leaves the eventfd's count for
+/// `csh_main_queue_run_pending`. Otherwise it reads the eventfd, and a signal found is taken:
+/// `csh_main_queue_wait` reports the work, without waiting, until
+/// `csh_main_queue_run_pending` runs it.
 int csh_main_queue_take_signal(void);
-/// Whether `csh_main_queue_take_signal` of a single-threaded worker looks at the main queue
-/// itself, not at its eventfd (1): found at `csh_main_queue_wake_start`, when libdispatch's
-/// queue is laid out as expected.
-int csh_main_queue_tail_is_watched(void);
 /// For tests of the taken signal: makes `fd` the main queue's eventfd (-1: none), with no
 /// signal taken, and returns the one it replaces. libdispatch is not involved: a test
 /// must not call `csh_main_queue_run_pending` after it.

@@ -2,7 +2,7 @@ import SceneModel
 
 /// One-shot timers fired by the loop thread: a timer descriptor in the epoll set expires at
 /// the earliest deadline, so a timer costs no thread and no wake-up beyond the one at its
-/// deadline.
+/// deadline (and, cancelled while the earliest, one at the deadline it had).
 extension EventLoop {
     /// Arms a one-shot timer; `action` runs on the loop thread at or after `deadline` (a
     /// deadline in the past fires on the loop's next turn). Callable from any thread.

@@ -4,8 +4,9 @@ import Synchronization
 /// The host's single I/O thread: it reads every worker's stdout and stderr and reaps every
 /// worker, all through one epoll set. It is also a serial executor (actors can run on it, so
 /// a watch handler can enter them with `assumeIsolated`), runs work queued with `execute(_:)`,
-/// and fires one-shot timers through a timer descriptor in its epoll set: one thread, no
-/// other wake-ups.
+/// and fires one-shot timers through a timer descriptor in its epoll set: one thread, and
+/// no wake-up but for an event, a job or a timer (one early wake-up after the earliest timer
+/// is cancelled, see `prepareToWait`).
 ///
 /// Handlers run on the loop thread, one at a time, and must not block: a slow handler stalls
 /// every worker's output and exit reporting. Copy the bytes out (the buffer is reused as soon

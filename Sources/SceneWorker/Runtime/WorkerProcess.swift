@@ -194,9 +194,11 @@ enum WorkerProcess {
                 if let status = outputs.exitStatus() { exit(status) }
             }
             // Only this thread can queue main-queue work, and no timer is due: what it queued
-            // is signalled now or never. One look at the eventfd without waiting, then a plain
-            // blocking read of stdin, as the echo child's: a `poll` of both descriptors cost
-            // a third of a microsecond more per request on one CPU.
+            // is there now or never. One look at the main queue (`csh_main_queue_take_signal`:
+            // at the queue itself, no system call, where the launch's probe found it; else at
+            // its eventfd, without waiting), then a plain blocking read of stdin, as the echo
+            // child's: a `poll` of both descriptors cost a third of a microsecond more per
+            // request on one CPU.
             if timeout < 0, waitsInRead, csh_main_queue_is_watched() != 0, csh_only_thread() != 0 {
                 if csh_main_queue_take_signal() == 0 {
                     let count = read(0, buffer.baseAddress, buffer.count)
