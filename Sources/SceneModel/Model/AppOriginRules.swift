@@ -153,6 +153,17 @@ package struct AppOriginRules: Sendable, Equatable {
             && event.name == CallbackName.viewDidLoad.rawValue
     }
 
+    /// Whether a state event with no origin would be matched against the atom in progress
+    /// (`decide` says `.matchAtom`): the host's atom, no restored controller's load pending.
+    package var matchesOwnStateEvents: Bool {
+        atomOrigin == nil && pendingRestoredLoad == nil
+    }
+
+    /// `accepted` of a state event `decide` matched against the atom (`matchesOwnStateEvents`).
+    package mutating func acceptedStateEvent() {
+        mayLoadRestored = false
+    }
+
     /// The worker is gone: nothing of its changes remains.
     package mutating func reset() {
         self = AppOriginRules()

@@ -68,6 +68,14 @@ package struct AtomProgress: Sendable, Equatable {
         return .atomFinished
     }
 
+    /// Takes the next step when it is the state event `from` → `to`, as `consume` would
+    /// match it (no mark or optional step before it); false, changing nothing, otherwise.
+    package mutating func consumeNextState(from: ActivationState, to: ActivationState) -> Bool {
+        guard position < steps.count, case .state(from, to) = steps[position] else { return false }
+        position += 1
+        return true
+    }
+
     /// The marks the atom has reached: those passed over by the last match and those right
     /// after it (a mark counts as soon as the step before it matched).
     package mutating func takeMarks() -> [AtomMark] {

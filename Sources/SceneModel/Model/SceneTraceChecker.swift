@@ -205,6 +205,21 @@ public struct SceneTraceChecker: Sendable, Equatable {
         guard processState != .suspended else {
             throw violation(event, expected: "process resumed (the worker is suspended)")
         }
+        // The state event the host's atom owes next, its callback's: what the general path
+        // below decides for it (matched against the atom, no marks passed, its activation
+        // applied), without building its decision's inputs. It is half the events a host
+        // checks on every transition.
+        if event.kind == .state, event.origin == nil, appOrigin.matchesOwnStateEvents, let from = event.from,
+            let to = event.to, progress.consumeNextState(from: from, to: to)
+        {
+            appOrigin.acceptedStateEvent()
+            activation = to
+            for mark in progress.takeMarks() { apply(mark) }
+            if processState == .launching && hasLaunched && !isInsideAtom {
+                processState = .running
+            }
+            return
+        }
         // A lifecycle notification: only right after the callback that posts it (state events,
         // and the callbacks of what the app did inside its delegate method, may come between),
         // in order, each at most once.
