@@ -79,6 +79,32 @@ import Testing
         #expect(text.contains("its last stderr lines: "), "\(text)")
     }
 
+    /// App code that calls `exit()` in a callback ends the worker, and what the request
+    /// recorded before it reaches the trace: the callback that ran, then the exit with its
+    /// status. (It was lost: only what a request finished was written.)
+    @Test func anExitInAppCodeKeepsTheCallbackThatRan() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let mark = host.lastSeq
+            do {
+                try await within(TestLimit.event, "notify exit") { try await scene.notify("exit", value: .int(3)) }
+                Issue.record("notify exit succeeded")
+            } catch let error as HostError {
+                guard case .workerExited("A", _, _, let detail) = error else {
+                    Issue.record("unexpected error \(error)")
+                    return
+                }
+                #expect(detail.status == 3)
+            }
+            let events = host.trace.history.filter { $0.seq > mark && $0.scene == "A" }
+            let callback = events.firstIndex { $0.kind == .callback && $0.notification == "exit" }
+            let exited = events.firstIndex { $0.processEvent == .exited }
+            #expect(callback != nil && exited != nil && callback! < exited!, "\(events.map(\.violationSummary))")
+            #expect(exited.map { events[$0].status } == 3)
+        }
+    }
+
     @Test func aCrashAtLaunchNamesItsSignalAndStderr() async throws {
         let error = try #require(
             try await connectError(["/bin/sh", "-c", #"echo "about to fail" >&2; kill -SEGV $$"#])

@@ -1,5 +1,9 @@
 import Protocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the default app does beyond recording (`hostctl worker` options).
 public struct RecordingOptions: Sendable, Hashable {
     /// Begin a background task in every `sceneDidEnterBackground` (the classic pattern),
@@ -34,6 +38,8 @@ extension WorkerApp {
     ///   (`requestSceneSessionActivation`; a string value names a session to bring forward
     ///   instead); `closeWindow` makes it close its own window for good (or the session a
     ///   string value names) with `requestSceneSessionDestruction`;
+    /// - the notification `exit` makes it end its process with `exit()` in the handler (an
+    ///   integer value from 0 to 255 is the status);
     /// - with `beginsBackgroundTaskOnEnterBackground` it begins a background task in
     ///   `sceneDidEnterBackground` and ends it on the notification `finishUpload` (or when
     ///   the task expires).
@@ -125,6 +131,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that makes the frontmost controller's child (named by a string value)
     /// leave with `willMove(toParent: nil)` and `removeFromParent()`.
     static let removeChild = "removeChild"
+    /// The notification that makes the app end its process with `exit()`, in the handler
+    /// (an integer value from 0 to 255: the status, else 0), as app code that gives up does.
+    static let exit = "exit"
 
     let options: RecordingOptions
     private(set) var restoredFrom: JSONValue?
@@ -221,6 +230,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
             )
         case Self.closeDetail:
             navigationController.popViewController(animated: true)
+        case Self.exit:
+            var status: Int32 = 0
+            if case .int(let value) = value, (0...255).contains(value) { status = Int32(value) }
+            Glibc.exit(status)
         case Self.closeAll:
             navigationController.popToRootViewController(animated: true)
         case Self.openDetailLater:

@@ -47,6 +47,7 @@ enum WorkerProcess {
             isSuspendable: { appProcess?.isSuspendable ?? session.isSuspendable }
         )
         installFaults(faults, session: session, drain: outputs.drain, output: output)
+        writesRecordedOutputAtExit(outputs: outputs, output: output)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 1)
         while true {
             let count = readSome(
@@ -106,6 +107,32 @@ enum WorkerProcess {
             if let status = outputs.exitStatus() {
                 exit(status)
             }
+        }
+    }
+
+    /// What writes, when app code calls `exit()` on the main thread (in a callback, a
+    /// main-queue block, a timer), what the request recorded before it: the callbacks that
+    /// ran, as on a device, where they ran before the app ended. Set once.
+    private nonisolated(unsafe) static var flushAtExit: (@MainActor () -> Void)?
+    /// Whether `flushAtExit` runs (an exit from inside it, by a `deinit` it triggers, must
+    /// not run it again).
+    private nonisolated(unsafe) static var flushingAtExit = false
+
+    /// Registers the exit handler that writes what the sessions recorded (`flushAtExit`).
+    /// Only the main thread's exit writes: another thread's runs while the main thread may
+    /// be in the middle of recording, and what it recorded is left unsent. A crash writes
+    /// nothing either: no code of the worker's runs in a crashed process.
+    private static func writesRecordedOutputAtExit(outputs: SessionOutputs, output: OutputWriter) {
+        flushAtExit = {
+            outputs.drain()
+            output.flush()
+        }
+        atexit {
+            guard csh_gettid() == getpid(), !WorkerProcess.flushingAtExit, let flush = WorkerProcess.flushAtExit else {
+                return
+            }
+            WorkerProcess.flushingAtExit = true
+            MainActor.assumeIsolated { flush() }
         }
     }
 
