@@ -42,12 +42,18 @@ final class OutputWriter {
         pending.append(contentsOf: bytes)
     }
 
+    /// Whether the main thread is inside `flush`: an exit from there (its own on a closed
+    /// pipe, a signal handler's) must not write the same bytes again at exit.
+    nonisolated(unsafe) static var isWriting = false
+
     /// Writes everything pending, then empties the buffer (keeping its storage).
     func flush() {
         guard !pending.isEmpty else { return }
+        Self.isWriting = true
         pending.withUnsafeBytes { bytes in
             Self.writeAll(bytes, to: fileDescriptor)
         }
+        Self.isWriting = false
         pending.removeAll(keepingCapacity: true)
     }
 

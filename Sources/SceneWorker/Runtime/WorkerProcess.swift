@@ -112,28 +112,26 @@ enum WorkerProcess {
 
     /// What writes, when app code calls `exit()` on the main thread (in a callback, a
     /// main-queue block, a timer), what the request recorded before it: the callbacks that
-    /// ran, as on a device, where they ran before the app ended. Set once.
-    private nonisolated(unsafe) static var flushAtExit: (@MainActor () -> Void)?
-    /// Whether `flushAtExit` runs (an exit from inside it, by a `deinit` it triggers, must
-    /// not run it again).
-    private nonisolated(unsafe) static var flushingAtExit = false
+    /// ran, as on a device, where they ran before the app ended. Set once, on the main
+    /// thread, before any app code runs; read by `writeRecordedOutputAtExit`.
+    fileprivate nonisolated(unsafe) static var flushAtExit: (@MainActor () -> Void)?
+    /// The worker's pid: a process app code forked has its own, and writes nothing.
+    fileprivate nonisolated(unsafe) static var workerPID: pid_t = 0
+    /// Set once the exit handler ran (an exit from inside it must not run it again).
+    fileprivate nonisolated(unsafe) static var flushingAtExit = false
 
     /// Registers the exit handler that writes what the sessions recorded (`flushAtExit`).
-    /// Only the main thread's exit writes: another thread's runs while the main thread may
-    /// be in the middle of recording, and what it recorded is left unsent. A crash writes
-    /// nothing either: no code of the worker's runs in a crashed process.
+    /// Only the worker's main thread's exit writes: another thread's runs while the main
+    /// thread may be in the middle of recording, and what it recorded is left unsent; a
+    /// forked child's copy of the buffers is not its to send. A crash writes nothing either:
+    /// no code of the worker's runs in a crashed process.
     private static func writesRecordedOutputAtExit(outputs: SessionOutputs, output: OutputWriter) {
         flushAtExit = {
             outputs.drain()
             output.flush()
         }
-        atexit {
-            guard csh_gettid() == getpid(), !WorkerProcess.flushingAtExit, let flush = WorkerProcess.flushAtExit else {
-                return
-            }
-            WorkerProcess.flushingAtExit = true
-            MainActor.assumeIsolated { flush() }
-        }
+        workerPID = getpid()
+        atexit(writeRecordedOutputAtExit)
     }
 
     /// Parent-death signal, the host-pid check, SIGPIPE (and SIGTERM if asked) ignored.
@@ -323,4 +321,18 @@ enum WorkerProcess {
             }
         }
     }
+}
+
+/// The worker's exit handler (`WorkerProcess.writesRecordedOutputAtExit`): a plain function,
+/// not a closure of the main actor's, so that an exit from any thread runs it without an
+/// isolation check, and it decides itself. Not while the worker is writing already (an exit
+/// from inside a write, its own on a closed pipe, or a signal handler's): that write's bytes
+/// would be sent twice.
+private func writeRecordedOutputAtExit() {
+    let pid = WorkerProcess.workerPID
+    guard pid != 0, getpid() == pid, csh_gettid() == pid, !WorkerProcess.flushingAtExit, !OutputWriter.isWriting,
+        let flush = WorkerProcess.flushAtExit
+    else { return }
+    WorkerProcess.flushingAtExit = true
+    MainActor.assumeIsolated { flush() }
 }
