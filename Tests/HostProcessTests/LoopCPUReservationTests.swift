@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import HostTools
 import SceneHostTesting
@@ -210,6 +211,54 @@ import Testing
                 let pid = try #require(await scene.status().pid)
                 for thread in CPUMask.threads(ofProcess: pid) {
                     #expect(CPUMask.ofThread(thread) == hostMask)
+                }
+            }
+        }
+        await loop.setCPUReservation(allowed: true)
+    }
+
+    /// A new worker's pass, queued on the sweep thread while a CPU was reserved and run after
+    /// the reservation ended, takes nothing back for itself: every worker gets the CPU back.
+    /// (It gave the CPU back to the new worker's threads alone and forgot the reservation, and
+    /// the other workers kept its mask for good: a flake under load, forced here by holding
+    /// the sweep thread.)
+    @Test(.enabled(if: (CPUMask.ofThread(0)?.count ?? 0) >= 2, "needs two CPUs"))
+    func aNewWorkersLatePassLeavesTheGiveBackToEveryWorker() async throws {
+        let loop = EventLoop.shared
+        await loop.setCPUReservation(allowed: false)
+        var configuration = TestWorker.configuration()
+        configuration.tuning = .throughput
+        try await withSceneHost(configuration: configuration) { host in
+            let first = try host.scene("A")
+            try await first.connect()
+            let second = try host.scene("B")
+            try await second.connect()
+            let pids = [try #require(await first.status().pid), try #require(await second.status().pid)]
+            let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
+            let cpu = try #require((Int32(0)..<1024).first { hostMask.contains($0) })
+            #expect(await loop.reserveCPUForTesting(cpu))
+            await loop.cpuReservationSettled()
+            #expect(
+                pids.flatMap(CPUMask.threads(ofProcess:)).allSatisfy { CPUMask.ofThread($0) == hostMask.removing(cpu) }
+            )
+
+            // B's pass waits behind a held sweep thread while the reservation ends.
+            let gate = DispatchSemaphore(value: 0)
+            var opened = false
+            defer { if !opened { gate.signal() } }
+            BlockingWorkThread.sweeps.submit { gate.wait() }
+            let child = try #require(
+                loop.watches.withLock { table in table.values.first { $0.child.pid == pids[1] }?.child }
+            )
+            loop.applyCPUReservation(toNewChild: child)
+            let release = Task { await loop.setCPUReservation(allowed: false) }
+            try await lookedAt("the reservation to end", within: TestLimit.event) { loop.reservedLoopCPU == nil }
+            gate.signal()
+            opened = true
+            await release.value
+            for pid in pids {
+                for thread in CPUMask.threads(ofProcess: pid) {
+                    #expect(CPUMask.ofThread(thread) == hostMask, "thread \(thread) of \(pid)")
                 }
             }
         }

@@ -131,7 +131,7 @@ extension EventLoop {
         guard child.scheduling == .batch, reservedCPU.load(ordering: .sequentiallyConsistent) >= 0 else { return }
         guard let hostMask = cpuReservation.withLock({ $0.hostMask }) else { return }
         BlockingWorkThread.sweeps.submit { [self] in
-            followReservation(CPUMask.threads(ofProcess: child.pid), hostMask: hostMask)
+            followReservation(CPUMask.threads(ofProcess: child.pid), hostMask: hostMask, newChildOnly: true)
         }
     }
 
@@ -141,13 +141,21 @@ extension EventLoop {
     /// from (inherited: a thread or process a changed one started). What the reservation saw
     /// and did not change it leaves alone: a worker's own `taskset` stays.
     /// Returns the CPU given back and the threads left alone, when this gave one back.
+    ///
+    /// `newChildOnly`: `threads` are one new child's, and this only keeps them off the CPU
+    /// reserved now. When the reservation changed after the child came (ended, or moved), the
+    /// change's own pass, queued after this one, follows it for every worker: this one does
+    /// nothing, for a give-back here would reach the new child's threads alone and leave the
+    /// others with the reservation's mask for good.
     @discardableResult
     private func followReservation(
         _ threads: [pid_t],
-        hostMask: CPUMask
+        hostMask: CPUMask,
+        newChildOnly: Bool = false
     ) -> (cpu: Int32, untouched: Set<pid_t>)? {
         let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
         return workerThreadsKeptOff.withLock { keptOff -> (cpu: Int32, untouched: Set<pid_t>)? in
+            if newChildOnly, cpu < 0 || keptOff.cpu != cpu { return nil }
             var givenBack: (cpu: Int32, untouched: Set<pid_t>)?
             if keptOff.cpu >= 0, keptOff.cpu != cpu {
                 let inherited = hostMask.removing(keptOff.cpu)
