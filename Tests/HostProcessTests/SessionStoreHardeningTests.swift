@@ -247,6 +247,10 @@ import Testing
         #expect(mkdir(state + "/sessions", 0o700) == 0)
         var configuration = TestWorker.configuration(stateDirectory: state)
         configuration.maximumFrameSize = 64 << 10
+        // About sizes, not the watchdogs: a sanitized worker that saves a 64 KiB state in the
+        // full suite on two cores took over the 10 s terminate limit to end (ASan, in CI).
+        configuration.transitionLimit = .seconds(600)
+        configuration.terminateLimit = .seconds(600)
         // Just under what a connect frame carries: the recording app saves it back inside its
         // own state (`restoredFrom`), which is a little larger.
         let wrapper = #"{"blob":""}"#.utf8.count
