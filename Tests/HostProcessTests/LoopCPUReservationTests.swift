@@ -60,9 +60,7 @@ import Testing
     func anIdleLoopGivesItsReservedCPUBack() async throws {
         let loop = EventLoop.shared
         await loop.setCPUReservation(allowed: true)
-        var configuration = TestWorker.configuration()
-        configuration.tuning = .throughput
-        try await withSceneHost(configuration: configuration) { host in
+        try await withSceneHost(configuration: Self.tunedForThroughput()) { host in
             let scene = try host.scene("A")
             try await scene.connect()
             let pid = try #require(await scene.status().pid)
@@ -113,9 +111,7 @@ import Testing
     func aWorkersOwnMaskOutlivesAReservation() async throws {
         let loop = EventLoop.shared
         await loop.setCPUReservation(allowed: false)
-        var configuration = TestWorker.configuration()
-        configuration.tuning = .throughput
-        try await withSceneHost(configuration: configuration) { host in
+        try await withSceneHost(configuration: Self.tunedForThroughput()) { host in
             let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
             let cpus = (Int32(0)..<1024).filter { hostMask.contains($0) }
             let (cpu, other) = (cpus[0], cpus[1])
@@ -158,10 +154,7 @@ import Testing
         let loop = EventLoop.shared
         // No reservation of the loop's own may come and go meanwhile.
         await loop.setCPUReservation(allowed: false)
-        // Workers are moved only for a host tuned for throughput.
-        var configuration = TestWorker.configuration()
-        configuration.tuning = .throughput
-        try await withSceneHost(configuration: configuration) { host in
+        try await withSceneHost(configuration: Self.tunedForThroughput()) { host in
             let before = try host.scene("A")
             try await before.connect()
             let hostMask = try #require(CPUMask.ofThread(loop.loopThreadID))
@@ -226,9 +219,7 @@ import Testing
     func aNewWorkersLatePassLeavesTheGiveBackToEveryWorker() async throws {
         let loop = EventLoop.shared
         await loop.setCPUReservation(allowed: false)
-        var configuration = TestWorker.configuration()
-        configuration.tuning = .throughput
-        try await withSceneHost(configuration: configuration) { host in
+        try await withSceneHost(configuration: Self.tunedForThroughput()) { host in
             let first = try host.scene("A")
             try await first.connect()
             let second = try host.scene("B")
@@ -263,5 +254,12 @@ import Testing
             }
         }
         await loop.setCPUReservation(allowed: true)
+    }
+
+    /// The tests' configuration tuned for throughput: workers follow a reservation only then.
+    private static func tunedForThroughput() -> HostConfiguration {
+        var configuration = TestWorker.configuration()
+        configuration.tuning = .throughput
+        return configuration
     }
 }

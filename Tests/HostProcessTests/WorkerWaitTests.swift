@@ -108,13 +108,8 @@ enum WorkerSyscall {
     /// The system call the main thread of `pid` is in with its first argument, nil while it
     /// runs (`/proc/PID/syscall`: "running", or the number and the arguments in hex).
     static func current(of pid: Int32) -> (number: Int, firstArgument: Int)? {
-        let descriptor = open("/proc/\(pid)/syscall", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let fields = String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ")
+        guard let text = ProcFile.text("/proc/\(pid)/syscall") else { return nil }
+        let fields = text.split(separator: " ")
         guard fields.count > 1, let number = Int(fields[0]),
             let argument = Int(fields[1].dropFirst(2), radix: 16)
         else { return nil }
@@ -123,14 +118,8 @@ enum WorkerSyscall {
 
     /// How many read-like system calls `pid` made (`/proc/PID/io`'s `syscr`).
     static func readCalls(of pid: Int32) -> Int? {
-        let descriptor = open("/proc/\(pid)/io", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n")
-        where line.hasPrefix("syscr: ") {
+        guard let text = ProcFile.text("/proc/\(pid)/io") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("syscr: ") {
             return Int(line.dropFirst("syscr: ".count))
         }
         return nil
