@@ -58,3 +58,16 @@ extension UIViewController {
         self.init(nibName: nibName, bundle: NibBundle?.none)
     }
 }
+
+extension OpenURLContext {
+    /// The URL to open, as `UIOpenURLContext.url`. The host lets through only URLs that
+    /// Foundation parses (`SceneLimits.urlRefusal`), as the system hands an app only URLs.
+    public var url: URL {
+        guard let url = URL(string: absoluteString) else {
+            // Unreachable for a context the runtime made; a trap names the URL, where a
+            // placeholder would send the app's code down a path it never takes on a device.
+            preconditionFailure("scenehost: \(absoluteString) passed the host's URL check but Foundation refuses it")
+        }
+        return url
+    }
+}

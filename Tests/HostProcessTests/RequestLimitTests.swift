@@ -232,3 +232,35 @@ import Testing
         }
     }
 }
+
+/// A URL the host hands a worker is one an app can read as a Foundation `URL`.
+@Suite struct URLRequestTests {
+    @Test func aURLThatIsNoURLIsRefusedBeforeAnythingIsSent() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            let before = host.trace.history.count
+            await #expect {
+                try await scene.openURL("notes://an item")
+            } throws: { error in
+                guard case .invalidParameter("A", "openURL", let reason)? = error as? HostError else { return false }
+                return reason.contains("'notes://an item' is no URL") && reason.contains("%20")
+            }
+            // Nothing was sent: no callback, the scene as it was; the next URL is delivered.
+            #expect(host.trace.history.count == before)
+            #expect(await scene.status().activation == .foregroundActive)
+            try await scene.openURL("notes://an%20item")
+            #expect(host.trace.history.contains { $0.name == CallbackName.openURLContexts.rawValue })
+
+            // A launch with one is refused as well, and starts no worker.
+            let other = try host.scene("B")
+            await #expect {
+                try await other.connect(launch: LaunchParameters(url: "no scheme"))
+            } throws: { error in
+                guard case .invalidParameter("B", "connect", _)? = error as? HostError else { return false }
+                return (error as? HostError)?.code == .invalidParameters
+            }
+            #expect(!host.trace.history.contains { $0.scene == "B" })
+        }
+    }
+}

@@ -158,6 +158,11 @@ import Testing
             push?.hasPrefix("step 2 (push): a view controller name may take at most 256 bytes") == true,
             "\(String(describing: push))"
         )
+        let url = error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"openURL","scene":"A","url":"notes://a b"}]}"#)
+        #expect(
+            url?.hasPrefix("step 2 (openURL): 'notes://a b' is no URL: it holds a character a URL cannot") == true,
+            "\(String(describing: url))"
+        )
         #expect(
             error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"waitFor","scene":"A","state":"foregroundActive"}]}"#)
                 == nil

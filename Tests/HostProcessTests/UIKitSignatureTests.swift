@@ -53,9 +53,12 @@ import Testing
                 try await scene.swipeDismiss()
                 try await scene.push("ViewController")
                 try await scene.pop()
-                try await scene.openURL("signatures://open")
+                try await scene.openURL("signatures://open/item%207?x=1")
                 try await scene.continueUserActivity("com.example.continue")
-                try await scene.quickAction("com.example.compose")
+                try await scene.quickAction(
+                    "com.example.compose",
+                    userInfo: .object(["draft": .string("hello"), "count": .int(3)])
+                )
                 try await scene.openNotification(userInfo: .object(["thread": .string("t")]))
                 try await scene.remoteNotification(userInfo: .object(["sync": .bool(true)]))
                 // Another session of the app is discarded while this worker runs.
@@ -75,6 +78,11 @@ import Testing
             Self.expected.subtracting(ran).isEmpty,
             "declared but never ran: \(Self.expected.subtracting(ran).sorted())"
         )
+        // What the system hands the app reads as UIKit's types do: a Foundation URL, and
+        // `userInfo` values that cast to their Swift types.
+        #expect(ran.contains("url scheme=signatures host=open path=/item 7"), "\(ran.sorted())")
+        #expect(ran.contains("shortcut draft=hello count=3"), "\(ran.sorted())")
+        #expect(ran.contains("notification thread=t"), "\(ran.sorted())")
     }
 
     /// The notification callback's async form, written instead of the completion-handler

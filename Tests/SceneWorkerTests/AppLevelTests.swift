@@ -47,7 +47,7 @@ private final class StateSceneDelegate: UISceneDelegate {
     func sceneDidEnterBackground(_ scene: Scene) { log.note("didEnterBackground") }
     func sceneDidDisconnect(_ scene: Scene) { log.note("didDisconnect") }
     func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
-        log.note("openURLContexts(\(contexts.map(\.url).sorted().joined(separator: ",")))")
+        log.note("openURLContexts(\(contexts.map(\.absoluteString).sorted().joined(separator: ",")))")
     }
     func scene(_ scene: Scene, continue userActivity: UserActivity) {
         log.note("continue(\(userActivity.activityType), \(userActivity.userInfoJSON?.jsonText ?? "-"))")
@@ -105,7 +105,7 @@ private final class PortedSceneDelegate: UIWindowSceneDelegate {
     let log: StateLog
     init(log: StateLog) { self.log = log }
     func scene(_ scene: UIScene, openURLContexts contexts: Set<UIOpenURLContext>) {
-        log.note("open \(contexts.map(\.url))")
+        log.note("open \(contexts.map(\.absoluteString))")
     }
 }
 

@@ -105,7 +105,7 @@ struct FuzzRun: Sendable {
         } catch let error as HostError {
             switch error {
             // Not legal now, or the screen had no such target: the step did nothing.
-            case .refused, .workerError, .requestTooLarge:
+            case .refused, .workerError, .requestTooLarge, .invalidParameter:
                 return nil
             default:
                 return FuzzFailure(kind: .killed, message: "\(step): \(error)", steps: [])

@@ -180,8 +180,12 @@ extension Scenario {
             do {
                 try RequestLimits.check(operation, scene: scene, frameLimit: FrameLimits.defaultMaximumFrameSize)
             } catch {
-                guard case .requestTooLarge(_, _, let reason) = error else { throw fields.error("\(error)") }
-                throw fields.error(reason)
+                switch error {
+                case .requestTooLarge(_, _, let reason), .invalidParameter(_, _, let reason):
+                    throw fields.error(reason)
+                default:
+                    throw fields.error("\(error)")
+                }
             }
             return .scene(scene, operation)
         }

@@ -39,6 +39,9 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// a frame to or from the worker pass the frame limit (docs/HARDENING.md lists the
     /// limits). Nothing was done.
     case requestTooLarge(scene: String, op: String, reason: String)
+    /// A request whose parameter no app could be handed as it is: a URL that is not one
+    /// (`reason` says what to change). Nothing was done.
+    case invalidParameter(scene: String, op: String, reason: String)
 
     public var description: String {
         switch self {
@@ -68,7 +71,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "use a directory made with mkdir -m 700"
         case .sessionNotStored(let scene, let reason):
             "scene \(scene): session not stored: \(reason)"
-        case .requestTooLarge(let scene, let op, let reason):
+        case .requestTooLarge(let scene, let op, let reason), .invalidParameter(let scene, let op, let reason):
             "scene \(scene): \(op) refused: \(reason)"
         }
     }
@@ -77,7 +80,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: ProtocolError.Code {
         switch self {
         case .refused, .invalidSceneIdentifier: .illegalTransition
-        case .requestTooLarge: .invalidParameters
+        case .requestTooLarge, .invalidParameter: .invalidParameters
         case .workerError(_, _, let error): error.code
         default: .operationFailed
         }

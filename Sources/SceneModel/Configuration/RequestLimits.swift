@@ -121,12 +121,27 @@ package enum RequestLimits {
     }
 
     private static func checkURL(_ url: String?, scene: String, op: SceneOperation) throws(HostError) {
-        guard let url, url.utf8.count > maximumURLBytes else { return }
-        throw HostError.requestTooLarge(
-            scene: scene,
-            op: op.name,
-            reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
-        )
+        guard let url else { return }
+        guard url.utf8.count <= maximumURLBytes else {
+            throw HostError.requestTooLarge(
+                scene: scene,
+                op: op.name,
+                reason: "a URL may take at most \(maximumURLBytes) bytes, this one takes \(url.utf8.count)"
+            )
+        }
+        if let refusal = SceneLimits.urlRefusal(url) {
+            throw HostError.invalidParameter(
+                scene: scene,
+                op: op.name,
+                reason: "\(quotedURL(url)) is no URL: \(refusal)"
+            )
+        }
+    }
+
+    /// `url` in quotes, cut short: an error line stays one line.
+    private static func quotedURL(_ url: String) -> String {
+        let shown = url.count > 80 ? url.prefix(80) + "…" : Substring(url)
+        return "'" + shown.map { $0.isNewline ? " " : String($0) }.joined() + "'"
     }
 
     private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {

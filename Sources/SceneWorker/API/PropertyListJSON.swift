@@ -13,6 +13,15 @@ enum PropertyListJSON {
         return .object(object)
     }
 
+    /// `dictionary`'s entries as JSON values, those of no property-list kind left out (logged).
+    static func entries(of dictionary: [String: Any]) -> [String: JSONValue] {
+        var entries: [String: JSONValue] = [:]
+        for (key, value) in dictionary {
+            if let json = json(from: value, at: "userInfo[\(key)]") { entries[key] = json }
+        }
+        return entries
+    }
+
     /// `value` as JSON, or nil (logged) when it is no property-list kind.
     static func json(from value: Any, at path: String) -> JSONValue? {
         switch value {

@@ -79,7 +79,7 @@ public class Scene: Hashable {
 
         /// UIKit's form of `url`: the URLs the scene is opened with (`scene(_:openURLContexts:)`
         /// is not called for them, as on iOS).
-        public var urlContexts: Set<OpenURLContext> { url.map { [OpenURLContext(url: $0)] } ?? [] }
+        public var urlContexts: Set<OpenURLContext> { url.map { [OpenURLContext(absoluteString: $0)] } ?? [] }
 
         /// The home-screen quick action the scene is opened with, if any: at a launch,
         /// `windowScene(_:performActionFor:completionHandler:)` is not called for it (as on iOS).

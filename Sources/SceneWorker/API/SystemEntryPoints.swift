@@ -10,22 +10,30 @@ public struct ApplicationShortcutItem: Sendable, Hashable {
     public var type: String
     /// The title the home screen shows (the type, as the host sends no title).
     public var localizedTitle: String
-    /// The item's `userInfo`, as property-list values.
-    public var userInfo: [String: JSONValue]?
+    /// The item's `userInfo` in the JSON form the host sent.
+    public var userInfoJSON: [String: JSONValue]?
 
-    /// An item of `type`.
-    public init(type: String, localizedTitle: String? = nil, userInfo: [String: JSONValue]? = nil) {
+    /// The item's `userInfo`, as UIKit's: property-list values (`String`, `Int`, `Double`,
+    /// `Bool`, arrays and dictionaries of them), so `userInfo?["id"] as? String` reads as on
+    /// a device. Values of other kinds are not kept (each is logged on stderr).
+    public var userInfo: [String: Any]? {
+        get { userInfoJSON?.mapValues(PropertyListJSON.value(of:)) }
+        set { userInfoJSON = newValue.map(PropertyListJSON.entries(of:)) }
+    }
+
+    /// An item of `type`, with `userInfo`'s property-list values.
+    public init(type: String, localizedTitle: String? = nil, userInfo: [String: Any]? = nil) {
         self.type = type
         self.localizedTitle = localizedTitle ?? type
-        self.userInfo = userInfo
+        self.userInfoJSON = userInfo.map(PropertyListJSON.entries(of:))
     }
 
     /// `{"type":…,"userInfo":{…}}`, as the host sends it.
     init?(jsonValue: JSONValue) {
         guard case .object(let object) = jsonValue, case .string(let type)? = object["type"] else { return nil }
-        var userInfo: [String: JSONValue]?
-        if case .object(let info)? = object["userInfo"] { userInfo = info }
-        self.init(type: type, userInfo: userInfo)
+        self.type = type
+        self.localizedTitle = type
+        if case .object(let info)? = object["userInfo"] { userInfoJSON = info }
     }
 }
 
@@ -37,10 +45,13 @@ public struct NotificationResponse: Sendable, Hashable {
     /// The notification answered.
     public var notification: DeliveredNotification
 
-    /// A response `actionIdentifier` to a notification carrying `userInfo`.
-    public init(actionIdentifier: String = UNNotificationDefaultActionIdentifier, userInfo: [String: JSONValue] = [:]) {
+    /// A response `actionIdentifier` to a notification carrying `userInfo` (JSON).
+    public init(
+        actionIdentifier: String = UNNotificationDefaultActionIdentifier,
+        userInfoJSON: [String: JSONValue] = [:]
+    ) {
         self.actionIdentifier = actionIdentifier
-        self.notification = DeliveredNotification(request: .init(content: .init(userInfo: userInfo)))
+        self.notification = DeliveredNotification(request: .init(content: .init(userInfoJSON: userInfoJSON)))
     }
 
     /// `{"actionIdentifier":…,"userInfo":{…}}`, as the host sends it.
@@ -50,7 +61,7 @@ public struct NotificationResponse: Sendable, Hashable {
         if case .object(let info)? = object["userInfo"] { userInfo = info }
         var action = UNNotificationDefaultActionIdentifier
         if case .string(let identifier)? = object["actionIdentifier"] { action = identifier }
-        self.init(actionIdentifier: action, userInfo: userInfo)
+        self.init(actionIdentifier: action, userInfoJSON: userInfo)
     }
 }
 
@@ -69,10 +80,18 @@ public struct DeliveredNotification: Sendable, Hashable {
 
     /// As `UNNotificationContent`: what the notification carried.
     public struct Content: Sendable, Hashable {
-        /// The notification's payload.
-        public var userInfo: [String: JSONValue]
+        /// The notification's payload in the JSON form the host sent.
+        public var userInfoJSON: [String: JSONValue]
         /// The notification's title (the host sends none).
         public var title = ""
+
+        /// The notification's payload, as UIKit's: property-list values under string keys,
+        /// so `userInfo["id"] as? String` reads as on a device.
+        public var userInfo: [AnyHashable: Any] {
+            Dictionary(
+                uniqueKeysWithValues: userInfoJSON.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
+            )
+        }
     }
 }
 

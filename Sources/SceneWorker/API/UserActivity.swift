@@ -85,14 +85,35 @@ extension UserActivity {
     }
 }
 
-/// A URL a scene is asked to open, as `UIOpenURLContext`.
+/// A URL a scene is asked to open, as `UIOpenURLContext`. The runtime keeps it as text
+/// (`absoluteString`); an app that imports `UIKit` reads it as UIKit's `url`, a Foundation
+/// `URL`. Only the runtime makes one, of a URL the host checked (`SceneLimits.urlRefusal`).
 public struct OpenURLContext: Sendable, Hashable {
-    /// The URL, as the host sent it.
-    public var url: String
+    /// The URL as the host sent it: an absolute URL in RFC 3986's syntax.
+    public let absoluteString: String
+    /// How the URL is to be opened, as UIKit's `options`.
+    public let options: Scene.OpenURLOptions
 
-    /// A context for `url`.
-    public init(url: String) {
-        self.url = url
+    /// The context of `absoluteString`, opened from no other app.
+    package init(absoluteString: String) {
+        self.absoluteString = absoluteString
+        self.options = Scene.OpenURLOptions()
+    }
+}
+
+extension Scene {
+    /// How a URL is to be opened, as `UIScene.OpenURLOptions`. The host sends the URL alone,
+    /// as if the system opened it: no other app sent it, and no document is opened in place.
+    public struct OpenURLOptions: Sendable, Hashable {
+        /// The bundle identifier of the app that asked to open the URL: nil, none did.
+        public let sourceApplication: String?
+        /// Whether a document is to be opened in place: false.
+        public let openInPlace: Bool
+
+        init() {
+            sourceApplication = nil
+            openInPlace = false
+        }
     }
 }
 

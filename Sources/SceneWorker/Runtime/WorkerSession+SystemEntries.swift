@@ -24,7 +24,7 @@ extension WorkerSession {
     /// `scene(_:openURLContexts:)`; the trace says which URL arrived (`value`).
     func openURLContexts(_ url: String) {
         sink.report(CallbackEvent(.openURLContexts, value: .string(url)))
-        if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(url: url)]) }
+        if let scene { sceneDelegate?.scene(scene, openURLContexts: [OpenURLContext(absoluteString: url)]) }
     }
 
     /// `scene(_:continue:)`; the trace says which activity arrived (`value`).
@@ -48,11 +48,11 @@ extension WorkerSession {
         guard let scene = scene as? UIWindowScene, let delegate = sceneDelegate as? any UIWindowSceneDelegate else {
             return
         }
-        var info: [String: JSONValue]?
-        if case .object(let object)? = userInfo { info = object }
+        var item = ApplicationShortcutItem(type: type)
+        if case .object(let object)? = userInfo { item.userInfoJSON = object }
         delegate.windowScene(
             scene,
-            performActionFor: ApplicationShortcutItem(type: type, userInfo: info),
+            performActionFor: item,
             completionHandler: { _ in }
         )
     }
@@ -65,7 +65,7 @@ extension WorkerSession {
                 .userNotificationCenterDidReceive,
                 value: .object([
                     "actionIdentifier": .string(response.actionIdentifier),
-                    "userInfo": .object(response.notification.request.content.userInfo),
+                    "userInfo": .object(response.notification.request.content.userInfoJSON),
                 ])
             )
         )

@@ -64,7 +64,7 @@ final class NotesSceneDelegate: UISceneDelegate {
 
     /// A deep link while connected pushes the editor.
     func scene(_ scene: Scene, openURLContexts contexts: Set<OpenURLContext>) {
-        guard contexts.contains(OpenURLContext(url: "notes://editor")) else { return }
+        guard contexts.contains(where: { $0.absoluteString == "notes://editor" }) else { return }
         (scene.window.rootViewController as? NavigationController)?.pushViewController(
             EditorViewController(restorationIdentifier: "Editor"),
             animated: true

@@ -55,6 +55,8 @@ final class NotificationHandler: NSObject, UNUserNotificationCenterDelegate {
     static let shared = NotificationHandler()
     func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping () -> Void) {
         ran(#function)
+        // Read as apps read a payload on a device: property-list values behind `Any`.
+        ran("notification thread=\(response.notification.request.content.userInfo["thread"] as? String ?? "nil")")
         completionHandler()
     }
 }
@@ -72,11 +74,19 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
         return NSUserActivity(activityType: "com.example.signatures")
     }
     func scene(_ scene: UIScene, restoreInteractionStateWith stateRestorationActivity: NSUserActivity) { ran(#function) }
-    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) { ran(#function) }
+    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+        ran(#function)
+        // A Foundation URL, as on a device, opened by no other app.
+        if let context = URLContexts.first, context.options.sourceApplication == nil, !context.options.openInPlace {
+            let url: URL = context.url
+            ran("url scheme=\(url.scheme ?? "nil") host=\(url.host ?? "nil") path=\(url.path)")
+        }
+    }
     func scene(_ scene: UIScene, continue userActivity: NSUserActivity) { ran(#function) }
     func windowScene(_ windowScene: UIWindowScene, didUpdate previousCoordinateSpace: UICoordinateSpace, interfaceOrientation previousInterfaceOrientation: UIInterfaceOrientation, traitCollection previousTraitCollection: UITraitCollection) { ran(#function) }
     func windowScene(_ windowScene: UIWindowScene, performActionFor shortcutItem: UIApplicationShortcutItem, completionHandler: @escaping (Bool) -> Void) {
         ran(#function)
+        ran("shortcut draft=\(shortcutItem.userInfo?["draft"] as? String ?? "nil") count=\(shortcutItem.userInfo?["count"] as? Int ?? -1)")
         completionHandler(true)
     }
 }
