@@ -130,6 +130,22 @@ import Testing
         #expect(output.contains("openURL"), "the message names the host's openURL")
     }
 
+    /// UIKit calls scenehost has no model for (popping to a given controller, the screen, the
+    /// idle timer, background time, push registration) fail to compile, each saying what to
+    /// write instead.
+    @Test func everyCallWithNoModelHereFailsToCompileSayingWhatToWrite() async throws {
+        let (source, text, run, output) = try await Self.typecheck("MissingCalls")
+        let refused = text.split(separator: "\n").filter { $0.hasSuffix("// refused") }.count
+        #expect(run.exit != .exited(status: 0), "the calls compiled:\n\(output)")
+        let refusals = Set(
+            output.split(separator: "\n").filter {
+                $0.hasPrefix(source) && $0.contains("is unavailable: ") && $0.contains("scenehost")
+            }.map { $0.split(separator: ":")[1] }
+        )
+        #expect(refusals.count == refused, "\(refused) refused lines, \(refusals.count) refusals:\n\(output)")
+        #expect(output.contains("popViewController(animated:)"), "the pop's message names what to call")
+    }
+
     /// A navigation or tab bar controller's own callbacks fail to compile, each saying what to
     /// write instead.
     @Test func aContainersOwnCallbacksFailToCompile() async throws {
