@@ -327,7 +327,18 @@ extension UIKitAppEndToEndTests {
             #expect(await scene.status().tabs == [["ListViewController"], ["SettingsViewController"]])
             try await within(TestLimit.event, "select") { try await scene.selectTab(1) }
             #expect(await scene.status().stack == ["SettingsViewController"])
-            #expect(Self.topController(try await scene.inspect()) == "SettingsViewController")
+            let settings = try await scene.inspect()
+            #expect(Self.topController(settings) == "SettingsViewController")
+            // Built in code with colors, a stack view and Auto Layout: the arranged order is
+            // what the user sees, and the constraints are kept as activated (not solved).
+            #expect(
+                settings["stack"]?[0]?["views"]
+                    == [
+                        ["label": "Account"], ["field": "Name", "placeholder": "Name", "text": ""], ["button": "Save"],
+                        ["identifier": "status", "label": "constraints 5, arranged 3, width 0"],
+                    ],
+                "\(settings)"
+            )
             try await within(TestLimit.event, "select") { try await scene.selectTab(0) }
             try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
             #expect(await scene.status().stack == ["ListViewController", "DetailViewController"])

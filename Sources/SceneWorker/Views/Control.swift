@@ -90,6 +90,12 @@ open class UIButton: UIControl {
         self.init(type: type, primaryAction: nil)
     }
 
+    private var titleColor: UIColor?
+    /// Sets the title's color (one color serves every state; kept, not drawn).
+    public func setTitleColor(_ color: UIColor?, for state: State) { titleColor = color }
+    /// The title's color set for `state`.
+    public func titleColor(for state: State) -> UIColor? { titleColor }
+
     /// Sets the title (one title serves every state).
     public func setTitle(_ title: String?, for state: State) {
         self.title = title
@@ -118,6 +124,16 @@ open class UIButton: UIControl {
 open class UILabel: View {
     /// The label's text.
     public var text: String?
+    /// The text's color (kept, not drawn).
+    public var textColor: UIColor = .label
+    /// The text's font (kept, not drawn).
+    public var font: UIFont = .systemFont(ofSize: 17)
+    /// The most lines the text takes (0: as many as it needs).
+    public var numberOfLines = 1
+    /// How the text is aligned.
+    public var textAlignment = NSTextAlignment.natural
+    /// Whether the font follows the Dynamic Type setting (which never changes here).
+    public var adjustsFontForContentSizeCategory = false
 
     /// An empty label.
     public override init(size: Size = .zero) {
@@ -162,6 +178,24 @@ open class UITextField: UIControl {
     public private(set) var isEditing = false
     /// A secure field's text is shown as dots in the visible tree.
     public var isSecureTextEntry = false
+    /// The text's color, font and alignment (kept, not drawn).
+    public var textColor: UIColor? = .label
+    public var font: UIFont? = .systemFont(ofSize: 17)
+    public var textAlignment = NSTextAlignment.natural
+    /// The field's border (kept, not drawn).
+    public var borderStyle = UITextField.BorderStyle.none
+    /// When the clear button shows (there is no clear button to tap: type an empty text).
+    public var clearButtonMode = UITextField.ViewMode.never
+    /// The keyboard the field asks for; the user's hands type any text.
+    public var keyboardType = UIKeyboardType.default
+    public var returnKeyType = UIReturnKeyType.default
+    public var autocapitalizationType = UITextAutocapitalizationType.sentences
+    public var autocorrectionType = UITextAutocorrectionType.default
+
+    /// A field's border, as `UITextField.BorderStyle`.
+    public enum BorderStyle: Int, Sendable { case none, line, bezel, roundedRect }
+    /// When an overlay view shows, as `UITextField.ViewMode`.
+    public enum ViewMode: Int, Sendable { case never, whileEditing, unlessEditing, always }
 
     /// An empty field.
     public override init(size: Size = .zero) {
@@ -185,3 +219,21 @@ open class UITextField: UIControl {
         return true
     }
 }
+
+/// The keyboard a text field asks for, as `UIKeyboardType`.
+public enum UIKeyboardType: Int, Sendable {
+    case `default`, asciiCapable, numbersAndPunctuation, URL, numberPad, phonePad, namePhonePad, emailAddress
+    case decimalPad, twitter, webSearch, asciiCapableNumberPad
+}
+
+/// The return key's title, as `UIReturnKeyType`.
+public enum UIReturnKeyType: Int, Sendable {
+    case `default`, go, google, join, next, route, search, send, yahoo, done, emergencyCall, `continue`
+}
+
+/// How typed text is capitalized, as `UITextAutocapitalizationType` (the user's hands type
+/// the text as given).
+public enum UITextAutocapitalizationType: Int, Sendable { case none, words, sentences, allCharacters }
+
+/// Whether typed text is autocorrected, as `UITextAutocorrectionType` (it never is here).
+public enum UITextAutocorrectionType: Int, Sendable { case `default`, no, yes }

@@ -29,6 +29,95 @@ open class View {
     /// An integer the app may use to find the view, as UIKit's.
     public var tag = 0
 
+    // What the view looks like: kept, not drawn (Appearance.swift).
+
+    /// The background color, as UIKit's (nil: none).
+    public var backgroundColor: UIColor?
+    private var ownTintColor: UIColor?
+    /// The tint color: the view's own, else its superview's, else the system tint, as UIKit's.
+    public var tintColor: UIColor! {
+        get { ownTintColor ?? superview?.tintColor ?? .systemBlue }
+        set { ownTintColor = newValue }
+    }
+    /// The view's opacity, 0...1.
+    public var alpha: Double = 1
+    /// Whether the view is opaque (a drawing hint).
+    public var isOpaque = true
+    /// The view's layer: its corner, border and shadow settings.
+    public private(set) lazy var layer = CALayer()
+    /// Whether subviews are clipped to the view's bounds (the layer's `masksToBounds`).
+    public var clipsToBounds: Bool {
+        get { layer.masksToBounds }
+        set { layer.masksToBounds = newValue }
+    }
+
+    // Auto Layout: kept, not solved (AutoLayout.swift).
+
+    /// Whether the view's size comes from its autoresizing mask (true) or its constraints, as
+    /// UIKit's; nothing is solved either way.
+    public var translatesAutoresizingMaskIntoConstraints = true
+    /// The active constraints whose first item is this view (or one of its layout guides).
+    var activeConstraints: [NSLayoutConstraint] = []
+    /// The constraints the view holds, as UIKit's: those activated on it.
+    public var constraints: [NSLayoutConstraint] { activeConstraints }
+    private var huggingPriorities: [UILayoutPriority] = [.defaultLow, .defaultLow]
+    private var compressionResistancePriorities: [UILayoutPriority] = [.defaultHigh, .defaultHigh]
+    /// The layout guides added to the view.
+    public private(set) var layoutGuides: [UILayoutGuide] = []
+    /// The area not covered by bars, as UIKit's `safeAreaLayoutGuide`.
+    public private(set) lazy var safeAreaLayoutGuide = ownedGuide("UIViewSafeAreaLayoutGuide")
+    /// The area inside the view's margins, as UIKit's `layoutMarginsGuide`.
+    public private(set) lazy var layoutMarginsGuide = ownedGuide("UIViewLayoutMarginsGuide")
+    /// The area of readable width, as UIKit's `readableContentGuide`.
+    public private(set) lazy var readableContentGuide = ownedGuide("UIViewReadableContentGuide")
+
+    private func ownedGuide(_ identifier: String) -> UILayoutGuide {
+        let guide = UILayoutGuide()
+        guide.owningView = self
+        guide.identifier = identifier
+        return guide
+    }
+
+    /// Activates `constraint` (UIKit's pre-anchor form).
+    public func addConstraint(_ constraint: NSLayoutConstraint) { constraint.isActive = true }
+    /// Activates every constraint of `constraints`.
+    public func addConstraints(_ constraints: [NSLayoutConstraint]) { NSLayoutConstraint.activate(constraints) }
+    /// Deactivates `constraint`.
+    public func removeConstraint(_ constraint: NSLayoutConstraint) { constraint.isActive = false }
+    /// Deactivates every constraint of `constraints`.
+    public func removeConstraints(_ constraints: [NSLayoutConstraint]) { NSLayoutConstraint.deactivate(constraints) }
+
+    /// Adds `guide` to the view.
+    public func addLayoutGuide(_ guide: UILayoutGuide) {
+        guide.owningView = self
+        layoutGuides.append(guide)
+    }
+
+    /// Removes `guide` from the view.
+    public func removeLayoutGuide(_ guide: UILayoutGuide) {
+        layoutGuides.removeAll { $0 === guide }
+        guide.owningView = nil
+    }
+
+    /// How much the view resists growing along `axis`.
+    public func contentHuggingPriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        huggingPriorities[axis.rawValue]
+    }
+
+    public func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
+        huggingPriorities[axis.rawValue] = priority
+    }
+
+    /// How much the view resists shrinking along `axis`.
+    public func contentCompressionResistancePriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        compressionResistancePriorities[axis.rawValue]
+    }
+
+    public func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis)
+    {
+        compressionResistancePriorities[axis.rawValue] = priority
+    }
+
     /// The window the view is in, as UIKit's: its controller's scene's window while the
     /// controller is on screen there (in the scene's stack, presented over it, or a child of
     /// either); nil otherwise.
@@ -57,6 +146,15 @@ open class View {
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
+    }
+
+    /// Inserts `view` among this view's subviews at `index` (clamped to their count), taking
+    /// it from its old superview.
+    public func insertSubview(_ view: View, at index: Int) {
+        addSubview(view)
+        guard view.superview === self, let from = subviews.lastIndex(where: { $0 === view }) else { return }
+        subviews.remove(at: from)
+        subviews.insert(view, at: min(max(index, 0), subviews.count))
     }
 
     /// Takes the view out of its superview.

@@ -60,9 +60,58 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 }
 
 /// A plain controller in a tab of its own.
+// A screen built in code as UIKit apps build them: colors, fonts, a stack view, Auto Layout.
 class SettingsViewController: UIViewController {
+    let stack = UIStackView()
+    let heading = UILabel()
+    let nameField = UITextField()
+    let status = UILabel()
+    private let padding: CGFloat = 16
+
     override func viewDidLoad() {
         super.viewDidLoad()
         title = "Settings"
+        view.backgroundColor = .systemBackground
+
+        heading.text = "Account"
+        heading.font = .preferredFont(forTextStyle: .headline)
+        heading.textColor = .secondaryLabel
+        heading.numberOfLines = 0
+        heading.textAlignment = .center
+        nameField.placeholder = "Name"
+        nameField.borderStyle = .roundedRect
+        nameField.keyboardType = .default
+        nameField.returnKeyType = .done
+        nameField.layer.cornerRadius = 8
+        nameField.layer.borderColor = UIColor.separator.cgColor
+        let save = UIButton(type: .system, primaryAction: UIAction(title: "Save") { _ in })
+        save.setTitleColor(.white, for: .normal)
+        save.backgroundColor = UIColor(red: 0.2, green: 0.4, blue: 0.9, alpha: 1)
+        save.layer.cornerRadius = padding / 2
+
+        stack.axis = .vertical
+        stack.spacing = 12
+        stack.alignment = .fill
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        stack.addArrangedSubview(heading)
+        stack.addArrangedSubview(save)
+        stack.insertArrangedSubview(nameField, at: 1)
+        stack.setCustomSpacing(24, after: heading)
+        view.addSubview(stack)
+        NSLayoutConstraint.activate([
+            stack.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: padding),
+            stack.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -padding),
+            stack.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: padding),
+            save.heightAnchor.constraint(equalToConstant: 44),
+        ])
+        let bottom = stack.bottomAnchor.constraint(lessThanOrEqualTo: view.bottomAnchor)
+        bottom.priority = .defaultHigh
+        bottom.isActive = true
+        save.setContentHuggingPriority(.required, for: .vertical)
+
+        status.accessibilityIdentifier = "status"
+        status.text = "constraints \(stack.constraints.count + save.constraints.count), "
+            + "arranged \(stack.arrangedSubviews.count), width \(Int(view.bounds.width))"
+        stack.addArrangedSubview(status)
     }
 }
