@@ -1,3 +1,4 @@
+import Protocol
 import Testing
 
 @testable import SceneWorker
@@ -58,5 +59,48 @@ import Testing
         #expect(UIFont.preferredFont(forTextStyle: .headline).pointSize == 17)
         root.clipsToBounds = true
         #expect(root.layer.masksToBounds)
+    }
+}
+
+/// A controller that notes its view's size when it loads.
+@MainActor
+final class SizeNotingViewController: UIViewController {
+    var sizeAtLoad: Size?
+    override func viewDidLoad() { sizeAtLoad = view.size }
+}
+
+@MainActor @Suite struct DefaultViewSizeTests {
+    /// UIKit's default view is screen-sized in `viewDidLoad`; here, the window's: a root's, a
+    /// pushed controller's and a presented one's alike.
+    @Test func theDefaultViewHasTheWindowsSizeWhenItLoads() throws {
+        let made = MadeControllers()
+        let log = Log()
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: { name in made.make(name) }
+            )
+        )
+        var options = ConnectOptions(session: "A", background: false, root: "Root")
+        (options.width, options.height) = (390, 844)
+        _ = h.send(WorkerOperation.connect(options))
+        _ = h.send(WorkerOperation.push(viewController: "Pushed"))
+        _ = h.send(WorkerOperation.present(viewController: "Sheet", style: PresentationStyle.pageSheet))
+        for name in ["Root", "Pushed", "Sheet"] {
+            #expect(made.controllers[name]?.sizeAtLoad == Size(width: 390, height: 844), "\(name)")
+        }
+    }
+}
+
+/// The controllers a test's app made, by name.
+@MainActor
+final class MadeControllers {
+    var controllers: [String: SizeNotingViewController] = [:]
+
+    func make(_ name: String) -> UIViewController {
+        let controller = SizeNotingViewController(restorationIdentifier: name)
+        controllers[name] = controller
+        return controller
     }
 }

@@ -158,10 +158,12 @@ open class UIViewController {
     /// Whether the view is loaded (`view` is not nil).
     public var isViewLoaded: Bool { view != nil }
 
-    /// Creates the view. The base implementation sets `view` to an empty `View`; an override
-    /// that does not set `view` gets one anyway once it returns.
+    /// Creates the view. The base implementation sets `view` to an empty `View` the size of
+    /// the window that is to show the controller (UIKit's is the screen's, so `viewDidLoad`
+    /// reads a full-size `view.bounds`); an override that does not set `view` gets an empty one
+    /// anyway once it returns. Either is resized to its place before its first layout.
     open func loadView() {
-        view = View()
+        view = View(size: windowShowingIt?.size ?? .zero)
     }
 
     /// Called once, after the view loaded. The base implementation does nothing.
