@@ -60,7 +60,15 @@ class ItemsViewController: UIViewController, UITableViewDataSource, UITableViewD
         tableView.dataSource = self
         tableView.delegate = self
         tableView.register(UITableViewCell.self, forCellReuseIdentifier: "Cell")
+        view.backgroundColor = .systemBackground
+        tableView.translatesAutoresizingMaskIntoConstraints = false
         view.addSubview(tableView)
+        NSLayoutConstraint.activate([
+            tableView.topAnchor.constraint(equalTo: view.topAnchor),
+            tableView.bottomAnchor.constraint(equalTo: view.bottomAnchor),
+            tableView.leadingAnchor.constraint(equalTo: view.leadingAnchor),
+            tableView.trailingAnchor.constraint(equalTo: view.trailingAnchor),
+        ])
     }
 
     override func viewWillAppear(_ animated: Bool) {
@@ -112,7 +120,16 @@ class DetailViewController: UIViewController {
         titleField.accessibilityIdentifier = "title"
         titleField.placeholder = "Title"
         titleField.text = restoredDraft ?? ItemStore.shared.items[index].title
+        titleField.borderStyle = .roundedRect
+        titleField.font = .preferredFont(forTextStyle: .title2)
+        titleField.translatesAutoresizingMaskIntoConstraints = false
+        view.backgroundColor = .systemBackground
         view.addSubview(titleField)
+        NSLayoutConstraint.activate([
+            titleField.leadingAnchor.constraint(equalTo: view.layoutMarginsGuide.leadingAnchor),
+            titleField.trailingAnchor.constraint(equalTo: view.layoutMarginsGuide.trailingAnchor),
+            titleField.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 20),
+        ])
         navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Save", image: nil, primaryAction: UIAction { [weak self] _ in
             self?.save()
         }, menu: nil)
