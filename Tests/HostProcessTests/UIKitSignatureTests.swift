@@ -134,30 +134,29 @@ import Testing
     /// idle timer, background time, push registration) fail to compile, each saying what to
     /// write instead.
     @Test func everyCallWithNoModelHereFailsToCompileSayingWhatToWrite() async throws {
-        let (source, text, run, output) = try await Self.typecheck("MissingCalls")
-        let refused = text.split(separator: "\n").filter { $0.hasSuffix("// refused") }.count
-        #expect(run.exit != .exited(status: 0), "the calls compiled:\n\(output)")
-        let refusals = Set(
-            output.split(separator: "\n").filter {
-                $0.hasPrefix(source) && $0.contains("is unavailable: ") && $0.contains("scenehost")
-            }.map { $0.split(separator: ":")[1] }
-        )
-        #expect(refusals.count == refused, "\(refused) refused lines, \(refusals.count) refusals:\n\(output)")
+        let output = try await Self.expectEveryMarkedLineRefused(in: "MissingCalls", saying: "is unavailable: ")
         #expect(output.contains("popViewController(animated:)"), "the pop's message names what to call")
     }
 
     /// A navigation or tab bar controller's own callbacks fail to compile, each saying what to
     /// write instead.
     @Test func aContainersOwnCallbacksFailToCompile() async throws {
-        let (source, text, run, output) = try await Self.typecheck("Containers")
+        _ = try await Self.expectEveryMarkedLineRefused(in: "Containers", saying: "error:")
+    }
+
+    /// Type-checks the fixture `name` and expects one error per line marked `// refused`, each
+    /// containing `words` and naming scenehost (what to write instead). Returns the output.
+    static func expectEveryMarkedLineRefused(in name: String, saying words: String) async throws -> String {
+        let (source, text, run, output) = try await typecheck(name)
         let refused = text.split(separator: "\n").filter { $0.hasSuffix("// refused") }.count
-        #expect(run.exit != .exited(status: 0), "the containers compiled:\n\(output)")
+        #expect(run.exit != .exited(status: 0), "\(name) compiled:\n\(output)")
         let refusals = Set(
             output.split(separator: "\n").filter {
-                $0.hasPrefix(source) && $0.contains("error:") && $0.contains("under scenehost")
+                $0.hasPrefix(source) && $0.contains(words) && $0.contains("scenehost")
             }.map { $0.split(separator: ":")[1] }
         )
         #expect(refusals.count == refused, "\(refused) refused lines, \(refusals.count) refusals:\n\(output)")
+        return output
     }
 
     /// Type-checks the fixture `Tests/Fixtures/UIKitUnsupported/NAME.swift.txt` against the

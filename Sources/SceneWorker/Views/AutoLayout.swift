@@ -111,9 +111,10 @@ public struct UILayoutPriority: RawRepresentable, Hashable, Comparable, Sendable
 }
 
 /// One attribute of a view or layout guide that constraints are made from, as
-/// `NSLayoutAnchor`. The three kinds below only relate to their own kind, as UIKit's do.
+/// `NSLayoutAnchor`: an anchor relates only to anchors of its own kind (`AnchorType`), as
+/// UIKit's do.
 @MainActor
-public class NSLayoutAnchor {
+public class NSLayoutAnchor<AnchorType: AnyObject> {
     let item: AnyObject
     let attribute: NSLayoutConstraint.Attribute
 
@@ -122,9 +123,27 @@ public class NSLayoutAnchor {
         self.attribute = attribute
     }
 
+    public func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>, constant: Double = 0) -> NSLayoutConstraint {
+        constraint(.equal, anchor, constant: constant)
+    }
+
+    public func constraint(
+        greaterThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>,
+        constant: Double = 0
+    ) -> NSLayoutConstraint {
+        constraint(.greaterThanOrEqual, anchor, constant: constant)
+    }
+
+    public func constraint(
+        lessThanOrEqualTo anchor: NSLayoutAnchor<AnchorType>,
+        constant: Double = 0
+    ) -> NSLayoutConstraint {
+        constraint(.lessThanOrEqual, anchor, constant: constant)
+    }
+
     func constraint(
         _ relation: NSLayoutConstraint.Relation,
-        _ other: NSLayoutAnchor?,
+        _ other: NSLayoutAnchor<AnchorType>?,
         multiplier: Double = 1,
         constant: Double = 0
     ) -> NSLayoutConstraint {
@@ -142,17 +161,7 @@ public class NSLayoutAnchor {
 
 /// A horizontal position (leading, trailing, left, right, center X), as `NSLayoutXAxisAnchor`.
 @MainActor
-public final class NSLayoutXAxisAnchor: NSLayoutAnchor {
-    public func constraint(equalTo anchor: NSLayoutXAxisAnchor, constant: Double = 0) -> NSLayoutConstraint {
-        constraint(.equal, anchor, constant: constant)
-    }
-    public func constraint(greaterThanOrEqualTo anchor: NSLayoutXAxisAnchor, constant: Double = 0) -> NSLayoutConstraint
-    {
-        constraint(.greaterThanOrEqual, anchor, constant: constant)
-    }
-    public func constraint(lessThanOrEqualTo anchor: NSLayoutXAxisAnchor, constant: Double = 0) -> NSLayoutConstraint {
-        constraint(.lessThanOrEqual, anchor, constant: constant)
-    }
+public final class NSLayoutXAxisAnchor: NSLayoutAnchor<NSLayoutXAxisAnchor> {
     /// The system spacing (8 points) after `anchor`, times `multiplier`.
     public func constraint(
         equalToSystemSpacingAfter anchor: NSLayoutXAxisAnchor,
@@ -164,17 +173,7 @@ public final class NSLayoutXAxisAnchor: NSLayoutAnchor {
 
 /// A vertical position (top, bottom, center Y, baselines), as `NSLayoutYAxisAnchor`.
 @MainActor
-public final class NSLayoutYAxisAnchor: NSLayoutAnchor {
-    public func constraint(equalTo anchor: NSLayoutYAxisAnchor, constant: Double = 0) -> NSLayoutConstraint {
-        constraint(.equal, anchor, constant: constant)
-    }
-    public func constraint(greaterThanOrEqualTo anchor: NSLayoutYAxisAnchor, constant: Double = 0) -> NSLayoutConstraint
-    {
-        constraint(.greaterThanOrEqual, anchor, constant: constant)
-    }
-    public func constraint(lessThanOrEqualTo anchor: NSLayoutYAxisAnchor, constant: Double = 0) -> NSLayoutConstraint {
-        constraint(.lessThanOrEqual, anchor, constant: constant)
-    }
+public final class NSLayoutYAxisAnchor: NSLayoutAnchor<NSLayoutYAxisAnchor> {
     /// The system spacing (8 points) below `anchor`, times `multiplier`.
     public func constraint(
         equalToSystemSpacingBelow anchor: NSLayoutYAxisAnchor,
@@ -184,36 +183,42 @@ public final class NSLayoutYAxisAnchor: NSLayoutAnchor {
     }
 }
 
-/// A width or height, as `NSLayoutDimension`.
+/// A width or height, as `NSLayoutDimension`: also relates to a constant, or to another
+/// dimension times a multiplier.
 @MainActor
-public final class NSLayoutDimension: NSLayoutAnchor {
+public final class NSLayoutDimension: NSLayoutAnchor<NSLayoutDimension> {
     public func constraint(
         equalTo anchor: NSLayoutDimension,
-        multiplier: Double = 1,
+        multiplier: Double,
         constant: Double = 0
     ) -> NSLayoutConstraint {
         constraint(.equal, anchor, multiplier: multiplier, constant: constant)
     }
+
     public func constraint(
         greaterThanOrEqualTo anchor: NSLayoutDimension,
-        multiplier: Double = 1,
+        multiplier: Double,
         constant: Double = 0
     ) -> NSLayoutConstraint {
         constraint(.greaterThanOrEqual, anchor, multiplier: multiplier, constant: constant)
     }
+
     public func constraint(
         lessThanOrEqualTo anchor: NSLayoutDimension,
-        multiplier: Double = 1,
+        multiplier: Double,
         constant: Double = 0
     ) -> NSLayoutConstraint {
         constraint(.lessThanOrEqual, anchor, multiplier: multiplier, constant: constant)
     }
+
     public func constraint(equalToConstant constant: Double) -> NSLayoutConstraint {
         constraint(.equal, nil, constant: constant)
     }
+
     public func constraint(greaterThanOrEqualToConstant constant: Double) -> NSLayoutConstraint {
         constraint(.greaterThanOrEqual, nil, constant: constant)
     }
+
     public func constraint(lessThanOrEqualToConstant constant: Double) -> NSLayoutConstraint {
         constraint(.lessThanOrEqual, nil, constant: constant)
     }
