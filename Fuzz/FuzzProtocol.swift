@@ -10,7 +10,11 @@
 // - every command or message the codec accepts re-encodes to a frame that decodes to
 //   the same value;
 // - the frame decoder gives the same frames (and oversize reports) for any chunking, never a frame
-//   with a newline or over the limit, and never holds more than one partial frame.
+//   with a newline or over the limit, and never holds more than one partial frame;
+// - every URL the host's check passes (`SceneLimits.urlRefusal`), Foundation's `URL(string:)`
+//   parses: the worker hands it to the app as a `URL`.
+
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -18,6 +22,7 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     checkParser(input)
     checkCodec(input)
     checkFrameDecoder(input)
+    checkURLRefusal(input)
     return 0
 }
 
@@ -115,4 +120,10 @@ private func checkFrameDecoder(_ input: UnsafeRawBufferPointer) {
             require(length >= limit, "oversize report under the limit")
         }
     }
+}
+
+private func checkURLRefusal(_ input: UnsafeRawBufferPointer) {
+    let url = String(decoding: input, as: UTF8.self)
+    guard SceneLimits.urlRefusal(url) == nil else { return }
+    require(URL(string: url) != nil, "the host's check passed \(url), Foundation refuses it")
 }

@@ -25,9 +25,15 @@ extension UIView {
 }
 
 extension Size {
-    /// A size of `width` × `height` points, rounded to whole points.
+    /// A size of `width` × `height` points, rounded to whole points; a value that is not
+    /// finite is 0 and a huge one is cut to `Int`'s range (UIKit accepts any `CGFloat`).
     public init(width: CGFloat, height: CGFloat) {
-        self.init(width: Int(width.rounded()), height: Int(height.rounded()))
+        self.init(width: Self.points(width), height: Self.points(height))
+    }
+
+    private static func points(_ value: CGFloat) -> Int {
+        guard value.isFinite else { return 0 }
+        return Int(exactly: value.rounded()) ?? (value < 0 ? Int.min : Int.max)
     }
 }
 

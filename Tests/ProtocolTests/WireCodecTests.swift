@@ -51,12 +51,12 @@ let allOperations: [WorkerOperation] = [
     .endBackgroundTask,
     .expireBackgroundTask,
     .tap,
-    .openURL(url: "notes://\"x\""),
+    .openURL(url: "notes://x?q=%22x%22&r=1#f"),
     .continueUserActivity(activityType: "edit", userInfo: .object(["id": .int(1)])),
     .continueUserActivity(activityType: "view", userInfo: nil),
     .didDiscardSceneSessions(sessions: ["A", "b\"c"]),
     .connect(ConnectOptions(session: "D", discardedSessions: ["A"])),
-    .connect(ConnectOptions(session: "U", url: "notes://item/\"7\"", width: 844, height: 390)),
+    .connect(ConnectOptions(session: "U", url: "notes://item/%227%22", width: 844, height: 390)),
 ]
 
 let allMessages: [WorkerMessage] =
@@ -272,6 +272,13 @@ let allMessages: [WorkerMessage] =
         (
             "{\"op\":\"connect\",\"id\":1,\"session\":\"\",\"configuration\":\"c\",\"role\":\"r\",\"background\":false,"
                 + "\"root\":\"R\",\"reconnect\":false}", .invalidParameters
+        ),
+        // A URL the host would refuse, from whoever sent it: the worker never makes it a URL.
+        ("{\"op\":\"openURL\",\"id\":1,\"url\":\"a b\"}", .invalidParameters),
+        ("{\"op\":\"openURL\",\"id\":1}", .invalidMessage),
+        (
+            "{\"op\":\"connect\",\"id\":1,\"session\":\"A\",\"configuration\":\"c\",\"role\":\"r\",\"background\":false,"
+                + "\"root\":\"R\",\"reconnect\":false,\"url\":\"notes://%zz\"}", .invalidParameters
         ),
     ])
     func rejectsMalformedCommands(input: String, code: ProtocolError.Code) {

@@ -6,41 +6,73 @@ import Testing
 /// Code that styles views and lays them out with Auto Layout runs as written and reads back
 /// what it set; nothing is drawn or solved.
 @MainActor @Suite struct ViewAppearanceTests {
-    @Test func constraintsAreKeptByTheirFirstViewWhileActive() {
+    @Test func anActiveConstraintIsHeldByItsItemsNearestCommonAncestor() {
         let root = View()
         let label = UILabel()
+        let field = UITextField()
         root.addSubview(label)
+        root.addSubview(field)
         let leading = label.leadingAnchor.constraint(equalTo: root.safeAreaLayoutGuide.leadingAnchor, constant: 16)
+        let spacing = field.topAnchor.constraint(equalTo: label.bottomAnchor, constant: 8)
         let height = label.heightAnchor.constraint(equalToConstant: 44)
-        let guideTop = root.layoutMarginsGuide.topAnchor.constraint(equalTo: root.topAnchor)
-        #expect(label.constraints.isEmpty, "made, not active")
-        NSLayoutConstraint.activate([leading, height, guideTop])
-        #expect(label.constraints.map(ObjectIdentifier.init) == [leading, height].map(ObjectIdentifier.init))
-        #expect(root.constraints.count == 1, "a guide's constraint is its view's")
+        #expect(!leading.isActive && root.constraints.isEmpty, "made, not active")
+        NSLayoutConstraint.activate([leading, spacing, height])
+        #expect(root.constraints.map(ObjectIdentifier.init) == [leading, spacing].map(ObjectIdentifier.init))
+        #expect(label.constraints.map(ObjectIdentifier.init) == [ObjectIdentifier(height)], "a constant: its view's")
         #expect(leading.secondItem === root.safeAreaLayoutGuide && leading.secondAttribute == .leading)
         #expect(height.secondItem == nil && height.constant == 44 && height.relation == .equal)
         leading.isActive = false
         leading.isActive = false
-        #expect(label.constraints.count == 1)
-        height.isActive = true
-        #expect(label.constraints.count == 1, "activating twice keeps one")
+        #expect(root.constraints.count == 1)
+        // Taken out of the tree: the constraints tying it to the views it leaves go.
+        field.removeFromSuperview()
+        #expect(!spacing.isActive && root.constraints.isEmpty)
+        #expect(height.isActive, "one inside the removed view's own tree stays")
+        // Items in no common tree (UIKit raises): not activated.
+        let stranger = View()
+        let apart = stranger.widthAnchor.constraint(equalTo: label.widthAnchor)
+        apart.isActive = true
+        #expect(!apart.isActive)
+        // Added to a view: held by it, as UIKit's pre-anchor form.
+        label.addConstraint(leading)
+        #expect(leading.isActive && label.constraints.count == 2 && root.constraints.isEmpty)
         #expect(UILayoutPriority.defaultHigh - 1 < .defaultHigh && UILayoutPriority.required.rawValue == 1000)
     }
 
-    @Test func aStackArrangesInOrderAndForgetsAViewTakenOut() {
+    @Test func aConstraintKeepsNeitherOfItsItemsAlive() {
+        let root = View()
+        var constraint: NSLayoutConstraint?
+        do {
+            let label = UILabel()
+            root.addSubview(label)
+            constraint = label.widthAnchor.constraint(equalTo: root.widthAnchor)
+            constraint?.isActive = true
+            label.removeFromSuperview()
+        }
+        #expect(constraint?.firstItem == nil && constraint?.isActive == false)
+    }
+
+    @Test func aStackShowsItsArrangedViewsInOrderAndForgetsAViewTakenOut() {
         let (first, second, third) = (UILabel(), UILabel(), UILabel())
         let stack = UIStackView(arrangedSubviews: [first, third])
         stack.insertArrangedSubview(second, at: 1)
-        #expect(stack.arrangedSubviews.map(ObjectIdentifier.init) == [first, second, third].map(ObjectIdentifier.init))
-        #expect(stack.subviews.map(ObjectIdentifier.init) == [first, second, third].map(ObjectIdentifier.init))
-        // Moved to the front: arranged and shown first.
+        let ids = { (views: [View]) in views.map(ObjectIdentifier.init) }
+        #expect(ids(stack.arrangedSubviews) == ids([first, second, third]))
+        // Subviews in the order they were added, as UIKit's; the user sees the arranged order.
+        #expect(ids(stack.subviews) == ids([first, third, second]))
+        #expect(ids(stack.subviewsInVisibleOrder) == ids([first, second, third]))
         stack.insertArrangedSubview(third, at: 0)
-        #expect(stack.subviews.map(ObjectIdentifier.init) == [third, first, second].map(ObjectIdentifier.init))
-        // No longer arranged, still a subview; taken out of the stack, neither.
+        #expect(ids(stack.subviewsInVisibleOrder) == ids([third, first, second]))
+        // No longer arranged, still a subview (shown after the arranged ones).
         stack.removeArrangedSubview(first)
-        #expect(stack.arrangedSubviews.count == 2 && stack.subviews.count == 3)
+        #expect(ids(stack.arrangedSubviews) == ids([third, second]) && stack.subviews.count == 3)
+        #expect(ids(stack.subviewsInVisibleOrder) == ids([third, second, first]))
+        // Taken out: neither; added back as a plain subview: not arranged again.
+        stack.setCustomSpacing(24, after: second)
         second.removeFromSuperview()
-        #expect(stack.arrangedSubviews.map(ObjectIdentifier.init) == [ObjectIdentifier(third)])
+        stack.addSubview(second)
+        #expect(ids(stack.arrangedSubviews) == ids([third]))
+        #expect(stack.customSpacing(after: second) == UIStackView.spacingUseDefault)
         stack.addArrangedSubview(stack)
         #expect(stack.arrangedSubviews.count == 1, "a stack never arranges itself")
     }
@@ -59,6 +91,15 @@ import Testing
         #expect(UIFont.preferredFont(forTextStyle: .headline).pointSize == 17)
         root.clipsToBounds = true
         #expect(root.layer.masksToBounds)
+        root.alpha = 1.5
+        #expect(root.alpha == 1 && root.layer.opacity == 1)
+        root.layer.opacity = 0.5
+        #expect(root.alpha == 0.5)
+        let button = UIButton(type: .system)
+        button.setTitleColor(.white, for: .normal)
+        button.setTitleColor(.gray, for: .disabled)
+        #expect(button.titleColor(for: .normal) == .white && button.titleColor(for: .disabled) == .gray)
+        #expect(button.titleColor(for: .highlighted) == .white, "the normal state's, by default")
     }
 }
 

@@ -90,7 +90,7 @@ extension HostCommand {
                     root: try message.nonEmptyString("root"),
                     reconnect: try message.bool("reconnect"),
                     restoration: message.value("restoration"),
-                    url: try message.optionalString("url"),
+                    url: try message.optionalURL("url"),
                     width: try message.optionalPositiveInteger("width"),
                     height: try message.optionalPositiveInteger("height"),
                     discardedSessions: try message.optionalNameList("discardedSessions"),
@@ -131,7 +131,7 @@ extension HostCommand {
         case .swipeBack: operation = .swipeBack(completes: try message.bool("completes"))
         case .didDiscardSceneSessions:
             operation = .didDiscardSceneSessions(sessions: try message.viewControllerList("sessions"))
-        case .openURL: operation = .openURL(url: try message.nonEmptyString("url"))
+        case .openURL: operation = .openURL(url: try message.url("url"))
         case .continueUserActivity:
             operation = .continueUserActivity(
                 activityType: try message.nonEmptyString("activityType"),

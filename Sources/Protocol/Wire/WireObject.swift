@@ -53,6 +53,25 @@ struct WireObject {
         return string
     }
 
+    /// The URL `key` names: one the host's check passes (`SceneLimits.urlRefusal`), so a worker
+    /// never hands an app a URL Foundation cannot parse, whoever sent the frame.
+    mutating func url(_ key: StaticString) throws(ProtocolError) -> String {
+        try checkedURL(string(key), key)
+    }
+
+    /// `url(key)`, if the field is there.
+    mutating func optionalURL(_ key: StaticString) throws(ProtocolError) -> String? {
+        guard let url = try optionalString(key) else { return nil }
+        return try checkedURL(url, key)
+    }
+
+    private func checkedURL(_ url: String, _ key: StaticString) throws(ProtocolError) -> String {
+        if let refusal = SceneLimits.urlRefusal(url) {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" is no URL: \(refusal)")
+        }
+        return url
+    }
+
     /// The optional `lifecycle` of `hello` and `ready`: `"scene"` or `"app"`.
     mutating func lifecycle() throws(ProtocolError) -> LifecycleKind? {
         guard let name = try optionalString("lifecycle") else { return nil }

@@ -78,8 +78,12 @@ public class Scene: Hashable {
         @MainActor public var userActivities: Set<UserActivity> { userActivity.map { [$0] } ?? [] }
 
         /// UIKit's form of `url`: the URLs the scene is opened with (`scene(_:openURLContexts:)`
-        /// is not called for them, as on iOS).
-        public var urlContexts: Set<OpenURLContext> { url.map { [OpenURLContext(absoluteString: $0)] } ?? [] }
+        /// is not called for them, as on iOS). The host sends only URLs; a `url` that is none
+        /// (only options the app made itself can hold one) gives no context.
+        public var urlContexts: Set<OpenURLContext> {
+            guard let url, SceneLimits.urlRefusal(url) == nil else { return [] }
+            return [OpenURLContext(absoluteString: url)]
+        }
 
         /// The home-screen quick action the scene is opened with, if any: at a launch,
         /// `windowScene(_:performActionFor:completionHandler:)` is not called for it (as on iOS).

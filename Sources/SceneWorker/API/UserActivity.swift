@@ -87,7 +87,8 @@ extension UserActivity {
 
 /// A URL a scene is asked to open, as `UIOpenURLContext`. The runtime keeps it as text
 /// (`absoluteString`); an app that imports `UIKit` reads it as UIKit's `url`, a Foundation
-/// `URL`. Only the runtime makes one, of a URL the host checked (`SceneLimits.urlRefusal`).
+/// `URL`. Only the runtime makes one, of a URL that passed `SceneLimits.urlRefusal` (the
+/// host's check, the worker's decoder and `ConnectionOptions.urlContexts` all apply it).
 public struct OpenURLContext: Sendable, Hashable {
     /// The URL as the host sent it: an absolute URL in RFC 3986's syntax.
     public let absoluteString: String

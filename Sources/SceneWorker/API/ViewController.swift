@@ -159,11 +159,12 @@ open class UIViewController {
     public var isViewLoaded: Bool { view != nil }
 
     /// Creates the view. The base implementation sets `view` to an empty `View` the size of
-    /// the window that is to show the controller (UIKit's is the screen's, so `viewDidLoad`
-    /// reads a full-size `view.bounds`); an override that does not set `view` gets an empty one
-    /// anyway once it returns. Either is resized to its place before its first layout.
+    /// the window that is to show the controller, or of the scene's window when it is not in
+    /// one yet (UIKit's is the screen's, so `viewDidLoad` reads a full-size `view.bounds`); an
+    /// override that does not set `view` gets an empty one anyway once it returns. Either is
+    /// resized to its place before its first layout.
     open func loadView() {
-        view = View(size: windowShowingIt?.size ?? .zero)
+        view = View(size: (windowShowingIt ?? Application.shared.connectedScene?.window)?.size ?? .zero)
     }
 
     /// Called once, after the view loaded. The base implementation does nothing.

@@ -118,7 +118,7 @@ enum VisibleTree {
         if let entry = describe(view) { entries.append(entry) }
         // A table's cells are its rows, not subviews; a cell's labels are its row.
         if view is UITableView || view is UITableViewCell { return entries }
-        for subview in view.subviews { entries += content(of: subview) }
+        for subview in view.subviewsInVisibleOrder { entries += content(of: subview) }
         return entries
     }
 

@@ -22,7 +22,10 @@ public struct UIColor: Hashable, Sendable {
         self.init(red: white, green: white, blue: white, alpha: alpha)
     }
 
-    /// A color of the app's asset catalog (there is none to read: the name is kept, with black).
+    /// A color of the app's asset catalog. There is no catalog to read, so every name is
+    /// taken to be one the app's catalog has (on a device it would be): the color keeps the
+    /// name, with black components. It is never nil, so `UIColor(named:)!` runs as it does on
+    /// a device, and a `??` fallback is not taken.
     public init?(named name: String) {
         self.init(name: name, red: 0, green: 0, blue: 0)
     }

@@ -4,7 +4,9 @@
 // it was given (a root view's is the window's).
 
 /// A constraint between two views' attributes (or one attribute and a constant), as
-/// `NSLayoutConstraint`. Active ones are kept by their first view (`View.constraints`).
+/// `NSLayoutConstraint`. An active one is held, as UIKit holds it, by the nearest common
+/// ancestor of its items' views (`View.constraints`), or by the view it was added to
+/// (`addConstraint`); it does not keep its items alive.
 @MainActor
 public final class NSLayoutConstraint {
     /// The attributes of a view a constraint relates, as `NSLayoutConstraint.Attribute`.
@@ -28,33 +30,74 @@ public final class NSLayoutConstraint {
     }
 
     /// The item on the left side (a view or a layout guide).
-    public let firstItem: AnyObject?
+    public private(set) weak var firstItem: AnyObject?
     public let firstAttribute: Attribute
     public let relation: Relation
     /// The item on the right side, nil for a constant size.
-    public let secondItem: AnyObject?
+    public private(set) weak var secondItem: AnyObject?
     public let secondAttribute: Attribute
     public let multiplier: Double
     /// The constant added to the right side; code may change it later, as with UIKit.
     public var constant: Double
     public var priority = UILayoutPriority.required
     public var identifier: String?
+    /// The view that holds the constraint while it is active.
+    private(set) weak var holder: View?
 
-    /// Whether the constraint is active: kept by its first view while it is.
-    public var isActive = false {
-        didSet {
-            guard isActive != oldValue, let view = owningView else { return }
-            if isActive {
-                view.activeConstraints.append(self)
+    /// Whether the constraint is active: held by the nearest common ancestor of its items'
+    /// views. Items with no common ancestor (UIKit raises) leave it inactive, logged.
+    public var isActive: Bool {
+        get { holder != nil }
+        set {
+            guard newValue != isActive else { return }
+            if newValue {
+                guard let ancestor = commonAncestor else {
+                    writeError(
+                        "scenehost worker: constraint not activated: its items have no common ancestor (UIKit raises)"
+                    )
+                    return
+                }
+                activate(heldBy: ancestor)
             } else {
-                view.activeConstraints.removeAll { $0 === self }
+                holder?.activeConstraints.removeAll { $0 === self }
+                holder = nil
             }
         }
     }
 
-    /// The view that keeps the constraint: the first item, or the view owning the guide.
-    private var owningView: View? {
-        (firstItem as? View) ?? (firstItem as? UILayoutGuide)?.owningView
+    /// Activates the constraint, held by `view` (which `addConstraint` names).
+    func activate(heldBy view: View) {
+        isActive = false
+        holder = view
+        view.activeConstraints.append(self)
+    }
+
+    /// The view an item stands for: itself, or the view a layout guide belongs to.
+    static func view(of item: AnyObject?) -> View? {
+        (item as? View) ?? (item as? UILayoutGuide)?.owningView
+    }
+
+    /// Whether the constraint refers to `item`, or to a view in `subtree`'s tree.
+    func refers(to item: AnyObject?, orInto subtree: View?) -> Bool {
+        [firstItem, secondItem].contains { other in
+            guard let other else { return false }
+            if let item, other === item { return true }
+            guard let subtree, let view = Self.view(of: other) else { return false }
+            return view.isDescendant(of: subtree)
+        }
+    }
+
+    /// The nearest view that contains both items' views (the first's, for a constant).
+    private var commonAncestor: View? {
+        guard let first = Self.view(of: firstItem) else { return nil }
+        guard secondItem != nil else { return first }
+        guard let second = Self.view(of: secondItem) else { return nil }
+        var ancestor: View? = first
+        while let candidate = ancestor {
+            if second.isDescendant(of: candidate) { return candidate }
+            ancestor = candidate.superview
+        }
+        return nil
     }
 
     /// `item.attribute relation toItem.attribute × multiplier + constant`, as the

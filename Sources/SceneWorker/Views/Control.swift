@@ -90,11 +90,13 @@ open class UIButton: UIControl {
         self.init(type: type, primaryAction: nil)
     }
 
-    private var titleColor: UIColor?
-    /// Sets the title's color (one color serves every state; kept, not drawn).
-    public func setTitleColor(_ color: UIColor?, for state: State) { titleColor = color }
-    /// The title's color set for `state`.
-    public func titleColor(for state: State) -> UIColor? { titleColor }
+    private var titleColors: [UInt: UIColor] = [:]
+    /// Sets the title's color for `state` (kept, not drawn).
+    public func setTitleColor(_ color: UIColor?, for state: State) { titleColors[state.rawValue] = color }
+    /// The title's color for `state`: its own, else the normal state's, as UIKit's.
+    public func titleColor(for state: State) -> UIColor? {
+        titleColors[state.rawValue] ?? titleColors[State.normal.rawValue]
+    }
 
     /// Sets the title (one title serves every state).
     public func setTitle(_ title: String?, for state: State) {

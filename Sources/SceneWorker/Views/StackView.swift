@@ -1,5 +1,5 @@
-/// A row or column of views, as `UIStackView`: its arranged subviews are its subviews, in
-/// order, so the visible tree and the user's hands find them. Nothing is laid out.
+/// A row or column of views, as `UIStackView`: its arranged views are subviews, and the user
+/// (the visible tree, the user's hands) sees them in their arranged order. Nothing is laid out.
 @MainActor
 open class UIStackView: View {
     /// How arranged views share the stack's length, as `UIStackView.Distribution`.
@@ -14,10 +14,13 @@ open class UIStackView: View {
         public static let bottom = Alignment.trailing
     }
 
-    /// The views the stack arranges, in order: a view taken from the stack
-    /// (`removeFromSuperview()`) is no longer arranged, as with UIKit.
-    public var arrangedSubviews: [View] { arranged.filter { $0.superview === self } }
-    private var arranged: [View] = []
+    /// What `customSpacing(after:)` returns for a view with no custom spacing: use `spacing`.
+    public static let spacingUseDefault = Double.greatestFiniteMagnitude
+    /// A custom spacing that asks for the system's spacing.
+    public static let spacingUseSystem = -Double.greatestFiniteMagnitude
+
+    /// The views the stack arranges, in order.
+    public private(set) var arrangedSubviews: [View] = []
     /// A row (horizontal) or a column (vertical).
     public var axis = NSLayoutConstraint.Axis.horizontal
     public var distribution = Distribution.fill
@@ -38,28 +41,25 @@ open class UIStackView: View {
         super.init(size: size)
     }
 
-    /// Adds `view` at the end of the arranged views (and of the subviews).
+    /// Adds `view` at the end of the arranged views (and of the subviews, if it is not one).
     public func addArrangedSubview(_ view: View) {
-        insertArrangedSubview(view, at: arranged.count)
+        insertArrangedSubview(view, at: arrangedSubviews.count)
     }
 
-    /// Inserts `view` among the arranged views at `index` (clamped to their count).
+    /// Inserts `view` among the arranged views at `index` (clamped to their count); a view
+    /// that is not a subview yet is added at the end of the subviews, as UIKit adds it.
     public func insertArrangedSubview(_ view: View, at index: Int) {
-        guard view !== self else { return }
-        // Taken out first (and put back below), so the positions below are its new ones.
-        if view.superview === self { view.removeFromSuperview() }
-        arranged = arrangedSubviews
-        let position = min(max(index, 0), arranged.count)
-        arranged.insert(view, at: position)
-        // The subviews follow the arranged order, which is the order the user sees.
-        let next = position + 1 < arranged.count ? subviews.firstIndex { $0 === arranged[position + 1] } : nil
-        insertSubview(view, at: next ?? subviews.count)
+        guard !isDescendant(of: view) else { return }
+        if view.superview !== self { addSubview(view) }
+        arrangedSubviews.removeAll { $0 === view }
+        arrangedSubviews.insert(view, at: min(max(index, 0), arrangedSubviews.count))
     }
 
-    /// Stops arranging `view`; it stays a subview, as with UIKit (remove it from its superview
-    /// to take it away).
+    /// Stops arranging `view`; it stays a subview, as with UIKit (take it out of the stack with
+    /// `removeFromSuperview()`, which also ends its arrangement).
     public func removeArrangedSubview(_ view: View) {
-        arranged.removeAll { $0 === view }
+        arrangedSubviews.removeAll { $0 === view }
+        customSpacings[ObjectIdentifier(view)] = nil
     }
 
     /// The space after `view`, in place of `spacing`.
@@ -67,8 +67,18 @@ open class UIStackView: View {
         customSpacings[ObjectIdentifier(view)] = spacing
     }
 
-    /// The space after `view`: its custom spacing, else `spacing`.
+    /// The space set after `view`, or `UIStackView.spacingUseDefault` (use `spacing`).
     public func customSpacing(after view: View) -> Double {
-        customSpacings[ObjectIdentifier(view)] ?? spacing
+        customSpacings[ObjectIdentifier(view)] ?? Self.spacingUseDefault
+    }
+
+    open override func willRemoveSubview(_ subview: View) {
+        super.willRemoveSubview(subview)
+        removeArrangedSubview(subview)
+    }
+
+    /// The arranged views in their order, then the other subviews.
+    override var subviewsInVisibleOrder: [View] {
+        arrangedSubviews + subviews.filter { subview in !arrangedSubviews.contains { $0 === subview } }
     }
 }

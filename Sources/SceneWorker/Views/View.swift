@@ -34,13 +34,17 @@ open class View {
     /// The background color, as UIKit's (nil: none).
     public var backgroundColor: UIColor?
     private var ownTintColor: UIColor?
-    /// The tint color: the view's own, else its superview's, else the system tint, as UIKit's.
+    /// The tint color: the view's own, else its superview's (a root view's: its controller's
+    /// parent's view's), else the system tint, as UIKit's.
     public var tintColor: UIColor! {
-        get { ownTintColor ?? superview?.tintColor ?? .systemBlue }
+        get { ownTintColor ?? (superview ?? owner?.parent?.view)?.tintColor ?? .systemBlue }
         set { ownTintColor = newValue }
     }
-    /// The view's opacity, 0...1.
-    public var alpha: Double = 1
+    /// The view's opacity, 0...1: its layer's `opacity`, as UIKit's.
+    public var alpha: Double {
+        get { Double(layer.opacity) }
+        set { layer.opacity = Float(min(max(newValue, 0), 1)) }
+    }
     /// Whether the view is opaque (a drawing hint).
     public var isOpaque = true
     /// The view's layer: its corner, border and shadow settings.
@@ -56,9 +60,10 @@ open class View {
     /// Whether the view's size comes from its autoresizing mask (true) or its constraints, as
     /// UIKit's; nothing is solved either way.
     public var translatesAutoresizingMaskIntoConstraints = true
-    /// The active constraints whose first item is this view (or one of its layout guides).
+    /// The active constraints this view holds (`NSLayoutConstraint.isActive`).
     var activeConstraints: [NSLayoutConstraint] = []
-    /// The constraints the view holds, as UIKit's: those activated on it.
+    /// The constraints the view holds, as UIKit's: the active ones whose items' nearest common
+    /// ancestor it is, and those added to it.
     public var constraints: [NSLayoutConstraint] { activeConstraints }
     private var huggingPriorities: [UILayoutPriority] = [.defaultLow, .defaultLow]
     private var compressionResistancePriorities: [UILayoutPriority] = [.defaultHigh, .defaultHigh]
@@ -78,10 +83,12 @@ open class View {
         return guide
     }
 
-    /// Activates `constraint` (UIKit's pre-anchor form).
-    public func addConstraint(_ constraint: NSLayoutConstraint) { constraint.isActive = true }
-    /// Activates every constraint of `constraints`.
-    public func addConstraints(_ constraints: [NSLayoutConstraint]) { NSLayoutConstraint.activate(constraints) }
+    /// Activates `constraint`, held by this view (UIKit's pre-anchor form).
+    public func addConstraint(_ constraint: NSLayoutConstraint) { constraint.activate(heldBy: self) }
+    /// Activates every constraint of `constraints`, held by this view.
+    public func addConstraints(_ constraints: [NSLayoutConstraint]) {
+        for constraint in constraints { constraint.activate(heldBy: self) }
+    }
     /// Deactivates `constraint`.
     public func removeConstraint(_ constraint: NSLayoutConstraint) { constraint.isActive = false }
     /// Deactivates every constraint of `constraints`.
@@ -93,10 +100,33 @@ open class View {
         layoutGuides.append(guide)
     }
 
-    /// Removes `guide` from the view.
+    /// Removes `guide` from the view, and the constraints that refer to it, as UIKit does.
     public func removeLayoutGuide(_ guide: UILayoutGuide) {
+        deactivateConstraints(referringTo: guide, orInto: nil)
         layoutGuides.removeAll { $0 === guide }
         guide.owningView = nil
+    }
+
+    /// Deactivates the constraints this view and its ancestors hold that refer to `item` or
+    /// to a view of `subtree`.
+    private func deactivateConstraints(referringTo item: AnyObject?, orInto subtree: View?) {
+        var holder: View? = self
+        while let current = holder {
+            for constraint in current.activeConstraints where constraint.refers(to: item, orInto: subtree) {
+                constraint.isActive = false
+            }
+            holder = current.superview
+        }
+    }
+
+    /// Whether this view is `view` or inside it.
+    public func isDescendant(of view: View) -> Bool {
+        var ancestor: View? = self
+        while let current = ancestor {
+            if current === view { return true }
+            ancestor = current.superview
+        }
+        return false
     }
 
     /// How much the view resists growing along `axis`.
@@ -138,14 +168,11 @@ open class View {
     /// Adds `view` on top of this view's subviews, taking it from its old superview.
     /// Adding a view to itself or to one of its own subviews is ignored (UIKit would raise).
     public func addSubview(_ view: View) {
-        var ancestor: View? = self
-        while let current = ancestor {
-            if current === view { return }
-            ancestor = current.superview
-        }
+        if isDescendant(of: view) { return }
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
+        didAddSubview(view)
     }
 
     /// Inserts `view` among this view's subviews at `index` (clamped to their count), taking
@@ -157,12 +184,21 @@ open class View {
         subviews.insert(view, at: min(max(index, 0), subviews.count))
     }
 
-    /// Takes the view out of its superview.
+    /// Takes the view out of its superview. The constraints that tie its tree to the views
+    /// it leaves go, as UIKit removes them.
     public func removeFromSuperview() {
         guard let superview else { return }
+        superview.willRemoveSubview(self)
+        superview.deactivateConstraints(referringTo: nil, orInto: self)
         superview.subviews.removeAll { $0 === self }
         self.superview = nil
     }
+
+    /// Called when `subview` was added, as UIKit's. The base implementation does nothing.
+    open func didAddSubview(_ subview: View) {}
+
+    /// Called before `subview` is taken out, as UIKit's. The base implementation does nothing.
+    open func willRemoveSubview(_ subview: View) {}
 
     /// The first view in this view's tree (itself included) whose `tag` is `tag`.
     public func viewWithTag(_ tag: Int) -> View? {
@@ -179,9 +215,12 @@ open class View {
     /// See `setNeedsLayout()`.
     public func layoutIfNeeded() {}
 
+    /// The subviews in the order the user sees them (a stack view's: as it arranges them).
+    var subviewsInVisibleOrder: [View] { subviews }
+
     /// Every visible view of the tree under this one (this one included), depth first.
     var visibleDescendants: [View] {
         guard !isHidden else { return [] }
-        return [self] + subviews.flatMap(\.visibleDescendants)
+        return [self] + subviewsInVisibleOrder.flatMap(\.visibleDescendants)
     }
 }

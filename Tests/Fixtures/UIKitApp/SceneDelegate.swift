@@ -59,8 +59,8 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     }
 }
 
-/// A plain controller in a tab of its own.
-// A screen built in code as UIKit apps build them: colors, fonts, a stack view, Auto Layout.
+/// A plain controller in a tab of its own: a screen built in code as UIKit apps build them,
+/// with colors, fonts, a stack view and Auto Layout.
 class SettingsViewController: UIViewController {
     let stack = UIStackView()
     let heading = UILabel()
@@ -110,7 +110,7 @@ class SettingsViewController: UIViewController {
         save.setContentHuggingPriority(.required, for: .vertical)
 
         status.accessibilityIdentifier = "status"
-        status.text = "constraints \(stack.constraints.count + save.constraints.count), "
+        status.text = "constraints \(view.constraints.count + save.constraints.count), "
             + "arranged \(stack.arrangedSubviews.count), width \(Int(view.bounds.width))"
         stack.addArrangedSubview(status)
     }
