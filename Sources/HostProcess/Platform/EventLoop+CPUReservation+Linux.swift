@@ -274,6 +274,12 @@ extension EventLoop {
         cpuReservation.withLock { $0.loopThreadID }
     }
 
+    /// The CPUs the host may use (the loop thread's mask when it started), which a reservation
+    /// gives back: what the loop's and the workers' masks are whenever none is held.
+    package var hostCPUMask: CPUMask? {
+        cpuReservation.withLock { $0.hostMask }
+    }
+
     /// The CPU the loop keeps to itself, or nil.
     package var reservedLoopCPU: Int32? {
         let cpu = reservedCPU.load(ordering: .sequentiallyConsistent)
