@@ -60,3 +60,13 @@ extension UIApplication {
     )
     public func registerForRemoteNotifications() {}
 }
+
+extension UIViewController {
+    /// Unavailable: a view loads when its controller is shown, in the model's order.
+    @available(
+        *,
+        unavailable,
+        message: "scenehost loads a view when its controller is shown (push, present, addChild), not earlier"
+    )
+    public func loadViewIfNeeded() {}
+}

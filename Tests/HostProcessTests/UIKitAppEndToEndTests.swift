@@ -335,7 +335,7 @@ extension UIKitAppEndToEndTests {
                 settings["stack"]?[0]?["views"]
                     == [
                         ["label": "Account"], ["field": "Name", "placeholder": "Name", "text": ""], ["button": "Save"],
-                        ["identifier": "status", "label": "constraints 5, arranged 3, width 390"],
+                        ["identifier": "status", "label": "constraints 5, arranged 3, width 390, phone"],
                     ],
                 "\(settings)"
             )

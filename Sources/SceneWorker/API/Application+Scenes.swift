@@ -18,6 +18,13 @@ extension Application {
     /// (each window is a scene of its own, in a worker of its own).
     public var supportsMultipleScenes: Bool { true }
 
+    /// The windows of the connected scenes, as UIKit's (deprecated there since iOS 15 in favour
+    /// of each window scene's `windows`).
+    public var windows: [Window] { connectedScenes.compactMap { ($0 as? UIWindowScene)?.window } }
+
+    /// The key window: that of the scene the host shows (the connected one), as UIKit's.
+    public var keyWindow: Window? { (connectedScene as? UIWindowScene)?.keyWindow }
+
     /// Asks the system for a scene (docs/LIFECYCLE.md §3c), as UIKit's
     /// `requestSceneSessionActivation(_:userActivity:options:errorHandler:)`: `session` nil
     /// opens a new window (a new session with a new identifier and its own worker); an

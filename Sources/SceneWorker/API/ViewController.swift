@@ -158,6 +158,9 @@ open class UIViewController {
     /// Whether the view is loaded (`view` is not nil).
     public var isViewLoaded: Bool { view != nil }
 
+    /// The view if it has loaded, else nil (reading it loads nothing), as UIKit's.
+    public var viewIfLoaded: View? { view }
+
     /// Creates the view. The base implementation sets `view` to an empty `View` the size of
     /// the window that is to show the controller, or of the scene's window when it is not in
     /// one yet (UIKit's is the screen's, so `viewDidLoad` reads a full-size `view.bounds`); an

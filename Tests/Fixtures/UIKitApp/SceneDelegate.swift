@@ -111,7 +111,8 @@ class SettingsViewController: UIViewController {
 
         status.accessibilityIdentifier = "status"
         status.text = "constraints \(view.constraints.count + save.constraints.count), "
-            + "arranged \(stack.arrangedSubviews.count), width \(Int(view.bounds.width))"
+            + "arranged \(stack.arrangedSubviews.count), width \(Int(view.bounds.width)), "
+            + (UIDevice.current.userInterfaceIdiom == .phone && traitCollection.userInterfaceIdiom == .phone ? "phone" : "pad")
         stack.addArrangedSubview(status)
     }
 }
