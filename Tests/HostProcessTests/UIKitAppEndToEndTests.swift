@@ -325,10 +325,16 @@ extension UIKitAppEndToEndTests {
     @Test func aTabBarMadeInCodeIsTheWindowsRoot() async throws {
         try await Self.withWindowMadeInCode("tabs") { host, scene in
             #expect(await scene.status().tabs == [["ListViewController"], ["SettingsViewController"]])
+            // Not loaded yet, the settings tab shows the title of the item the app gave it.
+            #expect(try await scene.inspect()["tabs"]?["titles"] == ["Notes", "Preferences"])
             try await within(TestLimit.event, "select") { try await scene.selectTab(1) }
             #expect(await scene.status().stack == ["SettingsViewController"])
             let settings = try await scene.inspect()
             #expect(Self.topController(settings) == "SettingsViewController")
+            // The notes tab shows its root's title; the settings tab was given the item
+            // "Preferences", whose title its `title = "Settings"` in viewDidLoad replaced, as
+            // UIKit's title setter does.
+            #expect(settings["tabs"]?["titles"] == ["Notes", "Settings"], "\(settings)")
             // Built in code with colors, a stack view and Auto Layout: the arranged order is
             // what the user sees, and the constraints are kept as activated (not solved).
             #expect(

@@ -145,3 +145,42 @@ final class MadeControllers {
         return controller
     }
 }
+
+@MainActor @Suite struct BarTests {
+    /// A tab shows its tab bar item's title, else its controller's; a navigation controller's
+    /// own item wins over its root's, and a title set later is the tab's too, as UIKit's.
+    @Test func aTabShowsItsTabBarItemsTitle() {
+        let list = UIViewController(restorationIdentifier: "List")
+        list.title = "Notes"
+        let navigation = NavigationController(rootViewController: list)
+        let settings = UIViewController(restorationIdentifier: "Settings")
+        settings.title = "Settings"
+        let tabs = TabBarController()
+        tabs.viewControllers = [navigation, settings]
+        #expect(tabs.tabTitles == ["Notes", "Settings"])
+        settings.tabBarItem = UITabBarItem(title: "Prefs", image: UIImage(systemName: "gear"), tag: 1)
+        navigation.tabBarItem = UITabBarItem(tabBarSystemItem: .favorites, tag: 0)
+        #expect(tabs.tabTitles == ["Favorites", "Prefs"])
+        settings.title = "General"
+        #expect(tabs.tabTitles == ["Favorites", "General"] && settings.tabBarItem.tag == 1)
+    }
+
+    /// A hidden navigation bar takes the navigation item out of the visible tree (and out of
+    /// the user's reach, `showsNavigationBar`).
+    @Test func aHiddenNavigationBarShowsNoItem() {
+        let root = UIViewController(restorationIdentifier: "Root")
+        root.navigationItem.rightBarButtonItem = UIBarButtonItem(
+            title: "Add",
+            image: nil,
+            primaryAction: nil,
+            menu: nil
+        )
+        let navigation = NavigationController(rootViewController: root)
+        #expect(VisibleTree.controller(root)["navigationItem"] != nil && root.showsNavigationBar)
+        navigation.setNavigationBarHidden(true, animated: true)
+        #expect(VisibleTree.controller(root)["navigationItem"] == nil && !root.showsNavigationBar)
+        navigation.navigationBar.prefersLargeTitles = true
+        root.navigationItem.largeTitleDisplayMode = .never
+        #expect(navigation.navigationBar.prefersLargeTitles && root.navigationItem.largeTitleDisplayMode == .never)
+    }
+}

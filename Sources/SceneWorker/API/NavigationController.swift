@@ -43,6 +43,17 @@ open class NavigationController: ContainerViewController {
     /// root is the presented controller of the model, and it holds its root alone.
     var isPresentedContainer = false
 
+    /// The bar: how it looks (kept, not drawn).
+    public private(set) lazy var navigationBar = UINavigationBar()
+    /// Whether the bar is hidden: its title and bar button items are then neither shown in
+    /// the visible tree nor within the user's reach, as on a device.
+    public var isNavigationBarHidden = false
+
+    /// Hides or shows the bar (`animated` is accepted; nothing is drawn).
+    public func setNavigationBarHidden(_ hidden: Bool, animated: Bool) {
+        isNavigationBarHidden = hidden
+    }
+
     /// A stack holding `rootViewController` alone.
     public init(rootViewController: UIViewController) {
         viewControllers = [rootViewController]

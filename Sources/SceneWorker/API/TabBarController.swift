@@ -26,6 +26,16 @@ open class TabBarController: ContainerViewController {
     /// The tabs' stacks, in tab order: a tab's navigation controller, or the one the runtime
     /// keeps a plain tab in.
     var tabStacks: [NavigationController] = []
+    /// The bar: how it looks (kept, not drawn).
+    public private(set) lazy var tabBar = UITabBar()
+
+    /// The title each tab shows: its controller's tab bar item's (a navigation controller's
+    /// own item if the app set one, else its root's), else that controller's title.
+    var tabTitles: [String] {
+        tabStacks.map { stack in
+            (stack.isImplicit ? nil : stack.tabTitle) ?? stack.viewControllers.first?.tabTitle ?? ""
+        }
+    }
 
     /// The session of the scene that shows this tab bar: it checks, runs and reports the
     /// app's selections. nil for a tab bar no scene shows (selections then apply directly).

@@ -24,7 +24,30 @@ open class UIViewController {
 
     /// The title to display, as UIKit's: any string, changed at will (`title = item.name`).
     /// The trace does not report it; the identity is `restorationIdentifier`.
-    public var title: String?
+    public var title: String? {
+        // As UIKit's: the title is the tab's too (a tab bar item already made takes it).
+        didSet { ownTabBarItem?.title = title }
+    }
+
+    private var ownTabBarItem: UITabBarItem?
+    /// The item the tab bar shows for this controller, as UIKit's: made on first use with the
+    /// controller's title; set one to give the tab its own title, image and badge.
+    public var tabBarItem: UITabBarItem! {
+        get {
+            if let ownTabBarItem { return ownTabBarItem }
+            let item = UITabBarItem(title: title, image: nil, tag: 0)
+            ownTabBarItem = item
+            return item
+        }
+        set { ownTabBarItem = newValue }
+    }
+
+    /// The title the tab of this controller shows: its tab bar item's, if it has one.
+    var tabTitle: String? { ownTabBarItem?.title ?? title }
+
+    /// Whether the navigation bar that would show this controller's navigation item is shown
+    /// (a controller outside a navigation controller's stack has none that hides).
+    var showsNavigationBar: Bool { !(navigationController?.isNavigationBarHidden ?? false) }
 
     /// What the navigation bar shows while this controller is on top: its title and bar
     /// button items (`navigationItem.rightBarButtonItem = UIBarButtonItem(…)`).

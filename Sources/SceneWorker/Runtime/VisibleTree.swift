@@ -66,7 +66,7 @@ enum VisibleTree {
         if let tabBar = scene.window.tabBarController {
             tree["tabs"] = .object([
                 "selected": .int(tabBar.selectedIndex),
-                "titles": .array(tabBar.tabStacks.map { shown($0.viewControllers.first?.title ?? "") }),
+                "titles": .array(tabBar.tabTitles.map(shown)),
             ])
         }
         return .object(tree)
@@ -84,7 +84,7 @@ enum VisibleTree {
         var object: [String: JSONValue] = ["vc": .string(controller.restorationIdentifier)]
         if let title = controller.title { object["title"] = shown(title) }
         let item = controller.navigationItem
-        if item.title != nil || !item.allItems.isEmpty {
+        if controller.showsNavigationBar, item.title != nil || !item.allItems.isEmpty {
             var bar: [String: JSONValue] = [:]
             if let title = item.title { bar["title"] = shown(title) }
             if let left = item.leftBarButtonItems, !left.isEmpty { bar["left"] = .array(left.map(barButton)) }

@@ -39,7 +39,7 @@ extension WorkerSession {
             report(action)
             _ = field.typeAsUser(text)
         case .tapControl(let name):
-            let items = frontmost.navigationItem.allItems
+            let items = frontmost.showsNavigationBar ? frontmost.navigationItem.allItems : []
             let buttons = Self.views(in: frontmost).compactMap { $0 as? UIButton }
             if let item = items.first(where: { $0.names.contains(name) }) {
                 guard item.isEnabled else {

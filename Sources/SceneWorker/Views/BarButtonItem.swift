@@ -70,6 +70,13 @@ public final class UINavigationItem {
     public var backButtonTitle: String?
     /// Whether the back button is hidden.
     public var hidesBackButton = false
+    /// When the title is large, as `UINavigationItem.LargeTitleDisplayMode` (kept, not drawn).
+    public var largeTitleDisplayMode = LargeTitleDisplayMode.automatic
+    /// What the back button shows, as `UINavigationItem.BackButtonDisplayMode` (kept).
+    public var backButtonDisplayMode = BackButtonDisplayMode.default
+
+    public enum LargeTitleDisplayMode: Int, Sendable { case automatic, always, never }
+    public enum BackButtonDisplayMode: Int, Sendable { case `default`, generic, minimal }
     /// The items on the leading side.
     public var leftBarButtonItems: [UIBarButtonItem]?
     /// The items on the trailing side.

@@ -15,7 +15,12 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             window?.makeKeyAndVisible()
         case "tabs":
             let tabBarController = UITabBarController()
-            tabBarController.viewControllers = [UINavigationController(rootViewController: ListViewController()), SettingsViewController()]
+            let notes = UINavigationController(rootViewController: ListViewController())
+            notes.navigationBar.prefersLargeTitles = true
+            let settings = SettingsViewController()
+            settings.tabBarItem = UITabBarItem(title: "Preferences", image: UIImage(systemName: "gear"), tag: 1)
+            tabBarController.viewControllers = [notes, settings]
+            tabBarController.tabBar.tintColor = .systemOrange
             window = UIWindow(windowScene: windowScene)
             window?.rootViewController = tabBarController
             window?.makeKeyAndVisible()
