@@ -33,9 +33,15 @@ import Testing
         let apart = stranger.widthAnchor.constraint(equalTo: label.widthAnchor)
         apart.isActive = true
         #expect(!apart.isActive)
-        // Added to a view: held by it, as UIKit's pre-anchor form.
+        // Added to a view: held by it, as UIKit's pre-anchor form, if it contains the items.
         label.addConstraint(leading)
-        #expect(leading.isActive && label.constraints.count == 2 && root.constraints.isEmpty)
+        #expect(!leading.isActive, "the label does not contain the root's guide")
+        root.addConstraint(leading)
+        #expect(leading.isActive && root.constraints.count == 1)
+        // Brought to the front: nothing removed, its constraints stay.
+        root.addSubview(label)
+        root.insertSubview(label, at: 0)
+        #expect(leading.isActive && height.isActive)
         #expect(UILayoutPriority.defaultHigh - 1 < .defaultHigh && UILayoutPriority.required.rawValue == 1000)
     }
 
@@ -75,6 +81,9 @@ import Testing
         #expect(stack.customSpacing(after: second) == UIStackView.spacingUseDefault)
         stack.addArrangedSubview(stack)
         #expect(stack.arrangedSubviews.count == 1, "a stack never arranges itself")
+        // Reordered among the stack's subviews: still arranged.
+        stack.insertSubview(third, at: 2)
+        #expect(ids(stack.arrangedSubviews) == ids([third]))
     }
 
     @Test func tintIsInheritedAndColorsClamp() {
@@ -163,6 +172,18 @@ final class MadeControllers {
         #expect(tabs.tabTitles == ["Favorites", "Prefs"])
         settings.title = "General"
         #expect(tabs.tabTitles == ["Favorites", "General"] && settings.tabBarItem.tag == 1)
+        // A system item keeps the system's title; an item set with none shows none.
+        navigation.title = "Mine"
+        list.title = "Inbox"
+        #expect(tabs.tabTitles[0] == "Favorites")
+        settings.tabBarItem = UITabBarItem(title: nil, image: UIImage(systemName: "gear"), tag: 2)
+        #expect(tabs.tabTitles[1] == "")
+        // A navigation controller whose item was only read shows its root's title.
+        let other = NavigationController(rootViewController: UIViewController(restorationIdentifier: "Other"))
+        other.viewControllers[0].title = "Other"
+        _ = other.tabBarItem
+        tabs.viewControllers = [other]
+        #expect(tabs.tabTitles == ["Other"])
     }
 
     /// A hidden navigation bar takes the navigation item out of the visible tree (and out of
@@ -177,8 +198,11 @@ final class MadeControllers {
         )
         let navigation = NavigationController(rootViewController: root)
         #expect(VisibleTree.controller(root)["navigationItem"] != nil && root.showsNavigationBar)
+        let child = UIViewController(restorationIdentifier: "Child")
+        root.addChild(child)
         navigation.setNavigationBarHidden(true, animated: true)
         #expect(VisibleTree.controller(root)["navigationItem"] == nil && !root.showsNavigationBar)
+        #expect(!child.showsNavigationBar, "a child's bar is its parent's")
         navigation.navigationBar.prefersLargeTitles = true
         root.navigationItem.largeTitleDisplayMode = .never
         #expect(navigation.navigationBar.prefersLargeTitles && root.navigationItem.largeTitleDisplayMode == .never)

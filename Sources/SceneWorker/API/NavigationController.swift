@@ -45,8 +45,9 @@ open class NavigationController: ContainerViewController {
 
     /// The bar: how it looks (kept, not drawn).
     public private(set) lazy var navigationBar = UINavigationBar()
-    /// Whether the bar is hidden: its title and bar button items are then neither shown in
-    /// the visible tree nor within the user's reach, as on a device.
+    /// Whether the bar is hidden: the navigation items' titles and bar button items (of the
+    /// stack's controllers and their children) are then neither in the visible tree nor within
+    /// the user's reach, as on a device. A controller's own `title` stays in the tree.
     public var isNavigationBarHidden = false
 
     /// Hides or shows the bar (`animated` is accepted; nothing is drawn).

@@ -29,11 +29,12 @@ open class TabBarController: ContainerViewController {
     /// The bar: how it looks (kept, not drawn).
     public private(set) lazy var tabBar = UITabBar()
 
-    /// The title each tab shows: its controller's tab bar item's (a navigation controller's
-    /// own item if the app set one, else its root's), else that controller's title.
+    /// The title each tab shows: its controller's tab bar item's, else its title (a
+    /// navigation controller's own item if the app set one, else its root's).
     var tabTitles: [String] {
         tabStacks.map { stack in
-            (stack.isImplicit ? nil : stack.tabTitle) ?? stack.viewControllers.first?.tabTitle ?? ""
+            let shown = stack.isImplicit || !stack.tabBarItemWasSet ? stack.viewControllers.first : stack
+            return shown?.tabTitle ?? ""
         }
     }
 

@@ -25,11 +25,14 @@ open class UIViewController {
     /// The title to display, as UIKit's: any string, changed at will (`title = item.name`).
     /// The trace does not report it; the identity is `restorationIdentifier`.
     public var title: String? {
-        // As UIKit's: the title is the tab's too (a tab bar item already made takes it).
+        // As UIKit's: the title is the tab's too (a tab bar item already made takes it; a
+        // system item keeps the system's).
         didSet { ownTabBarItem?.title = title }
     }
 
     private var ownTabBarItem: UITabBarItem?
+    /// Whether the app set `tabBarItem` (not only read it).
+    private(set) var tabBarItemWasSet = false
     /// The item the tab bar shows for this controller, as UIKit's: made on first use with the
     /// controller's title; set one to give the tab its own title, image and badge.
     public var tabBarItem: UITabBarItem! {
@@ -39,15 +42,26 @@ open class UIViewController {
             ownTabBarItem = item
             return item
         }
-        set { ownTabBarItem = newValue }
+        set {
+            ownTabBarItem = newValue
+            tabBarItemWasSet = true
+        }
     }
 
-    /// The title the tab of this controller shows: its tab bar item's, if it has one.
-    var tabTitle: String? { ownTabBarItem?.title ?? title }
+    /// The title the tab of this controller shows: its tab bar item's (which follows `title`
+    /// once made), else its title.
+    var tabTitle: String? { ownTabBarItem.map(\.shownTitle) ?? title }
 
-    /// Whether the navigation bar that would show this controller's navigation item is shown
-    /// (a controller outside a navigation controller's stack has none that hides).
-    var showsNavigationBar: Bool { !(navigationController?.isNavigationBarHidden ?? false) }
+    /// Whether the navigation bar that would show this controller's navigation item is shown:
+    /// the bar of the nearest navigation controller up its parents, if any.
+    var showsNavigationBar: Bool {
+        var controller: UIViewController? = self
+        while let current = controller {
+            if let navigation = current.navigationController { return !navigation.isNavigationBarHidden }
+            controller = current.parent
+        }
+        return true
+    }
 
     /// What the navigation bar shows while this controller is on top: its title and bar
     /// button items (`navigationItem.rightBarButtonItem = UIBarButtonItem(…)`).

@@ -87,6 +87,14 @@ public final class NSLayoutConstraint {
         }
     }
 
+    /// Whether `view` contains the views of both items.
+    func itemsAreWithin(_ view: View) -> Bool {
+        [firstItem, secondItem].allSatisfy { item in
+            guard let item else { return true }
+            return Self.view(of: item)?.isDescendant(of: view) ?? false
+        } && firstItem != nil
+    }
+
     /// The nearest view that contains both items' views (the first's, for a constant).
     private var commonAncestor: View? {
         guard let first = Self.view(of: firstItem) else { return nil }

@@ -40,18 +40,24 @@ public final class UITabBarItem {
 
     /// An item titled `title`, with `image`.
     public init(title: String?, image: UIImage?, tag: Int) {
-        (self.title, self.image, self.tag) = (title, image, tag)
+        (self.title, self.image, self.tag, systemItem) = (title, image, tag, nil)
     }
 
     /// An item titled `title`, with an image and the image it shows while selected.
     public init(title: String?, image: UIImage?, selectedImage: UIImage?) {
-        (self.title, self.image, self.selectedImage, tag) = (title, image, selectedImage, 0)
+        (self.title, self.image, self.selectedImage, tag, systemItem) = (title, image, selectedImage, 0, nil)
     }
+
+    /// The system item this is, if it is one: its title is the system's, whatever is set.
+    public let systemItem: SystemItem?
 
     /// One of the system's items, with its title.
     public init(tabBarSystemItem systemItem: SystemItem, tag: Int) {
-        (title, self.tag) = (systemItem.title, tag)
+        (title, self.tag, self.systemItem) = (systemItem.title, tag, systemItem)
     }
+
+    /// The title the tab shows: a system item's own, else `title`.
+    var shownTitle: String? { systemItem?.title ?? title }
 }
 
 /// How a bar looks, as `UIBarAppearance` (`UINavigationBarAppearance`,

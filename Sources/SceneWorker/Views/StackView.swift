@@ -77,8 +77,11 @@ open class UIStackView: View {
         removeArrangedSubview(subview)
     }
 
-    /// The arranged views in their order, then the other subviews.
+    /// The arranged views in their order, then the other subviews. (Only views still in the
+    /// stack count: a subclass's `willRemoveSubview` may not have called `super`.)
     override var subviewsInVisibleOrder: [View] {
-        arrangedSubviews + subviews.filter { subview in !arrangedSubviews.contains { $0 === subview } }
+        let arranged = arrangedSubviews.filter { $0.superview === self }
+        let ids = Set(arranged.map(ObjectIdentifier.init))
+        return arranged + subviews.filter { !ids.contains(ObjectIdentifier($0)) }
     }
 }

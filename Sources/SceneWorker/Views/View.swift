@@ -83,11 +83,19 @@ open class View {
         return guide
     }
 
-    /// Activates `constraint`, held by this view (UIKit's pre-anchor form).
-    public func addConstraint(_ constraint: NSLayoutConstraint) { constraint.activate(heldBy: self) }
-    /// Activates every constraint of `constraints`, held by this view.
+    /// Activates `constraint`, held by this view (UIKit's pre-anchor form). A view that does
+    /// not contain both items' views cannot hold it (UIKit raises): logged, not activated.
+    public func addConstraint(_ constraint: NSLayoutConstraint) {
+        guard constraint.itemsAreWithin(self) else {
+            writeError("scenehost worker: constraint not added: the view does not contain its items (UIKit raises)")
+            return
+        }
+        constraint.activate(heldBy: self)
+    }
+
+    /// `addConstraint` of each of `constraints`.
     public func addConstraints(_ constraints: [NSLayoutConstraint]) {
-        for constraint in constraints { constraint.activate(heldBy: self) }
+        for constraint in constraints { addConstraint(constraint) }
     }
     /// Deactivates `constraint`.
     public func removeConstraint(_ constraint: NSLayoutConstraint) { constraint.isActive = false }
@@ -102,6 +110,7 @@ open class View {
 
     /// Removes `guide` from the view, and the constraints that refer to it, as UIKit does.
     public func removeLayoutGuide(_ guide: UILayoutGuide) {
+        guard guide.owningView === self else { return }
         deactivateConstraints(referringTo: guide, orInto: nil)
         layoutGuides.removeAll { $0 === guide }
         guide.owningView = nil
@@ -169,6 +178,13 @@ open class View {
     /// Adding a view to itself or to one of its own subviews is ignored (UIKit would raise).
     public func addSubview(_ view: View) {
         if isDescendant(of: view) { return }
+        // Already one of this view's: brought to the front, nothing removed (its constraints
+        // and a stack's arrangement stay), as UIKit's.
+        if view.superview === self {
+            subviews.removeAll { $0 === view }
+            subviews.append(view)
+            return
+        }
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
