@@ -208,3 +208,37 @@ final class MadeControllers {
         #expect(navigation.navigationBar.prefersLargeTitles && root.navigationItem.largeTitleDisplayMode == .never)
     }
 }
+
+/// A controller whose only bar button item shows an image.
+@MainActor
+final class GearViewController: UIViewController {
+    var taps = 0
+    override func viewDidLoad() {
+        navigationItem.rightBarButtonItem = UIBarButtonItem(
+            title: nil,
+            image: UIImage(systemName: "gear"),
+            primaryAction: UIAction { [weak self] _ in self?.taps += 1 },
+            menu: nil
+        )
+    }
+}
+
+@MainActor @Suite struct ImageBarItemTests {
+    /// The visible tree names an image-only bar button item by its image: the user's hands
+    /// reach it by that name.
+    @Test func anImageOnlyBarItemIsTappedByItsImagesName() throws {
+        let log = Log()
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: { name in GearViewController(restorationIdentifier: name) }
+            )
+        )
+        let root = try #require(try h.connectedRoot() as? GearViewController)
+        let tree = VisibleTree.controller(root)
+        #expect(tree["navigationItem"]?["right"]?[0]?["button"] == "gear", "\(tree)")
+        _ = h.send(WorkerOperation.user(.tapControl(control: "gear")))
+        #expect(root.taps == 1)
+    }
+}

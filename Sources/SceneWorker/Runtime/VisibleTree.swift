@@ -175,7 +175,7 @@ enum VisibleTree {
     }
 
     private static func barButton(_ item: UIBarButtonItem) -> JSONValue {
-        var object: [String: JSONValue] = ["button": shown(item.names.first ?? item.image?.name ?? "")]
+        var object: [String: JSONValue] = ["button": shown(item.names.first ?? "")]
         if !item.isEnabled { object["enabled"] = .bool(false) }
         if let identifier = item.accessibilityIdentifier { object["identifier"] = shown(identifier) }
         return .object(object)

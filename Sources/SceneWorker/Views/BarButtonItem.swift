@@ -48,9 +48,11 @@ open class UIBarButtonItem {
         style = systemItem == .done || systemItem == .save ? .done : .plain
     }
 
-    /// The names a user's `tapControl` may give: the title, the identifier, the system item.
+    /// The names a user's `tapControl` may give: the title, the identifier, the system item,
+    /// the image.
     var names: [String] {
-        [title, accessibilityIdentifier, systemItem?.rawValue].compactMap { $0 }
+        // The image's name last: the visible tree shows it for an item with nothing else.
+        [title, accessibilityIdentifier, systemItem?.rawValue, image?.name].compactMap { $0 }
     }
 
     /// What a tap does: the primary action.
