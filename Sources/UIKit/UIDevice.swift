@@ -44,7 +44,9 @@ public final class UIDevice {
     /// The orientation of the scene's window: portrait when it is at least as tall as wide.
     public var orientation: Orientation {
         guard let size = UIApplication.shared.connectedScene?.window.size else { return .unknown }
-        return size.height >= size.width ? .portrait : .landscapeLeft
+        // The interface's orientation (`InterfaceOrientation(size:)`), as the device's: turned
+        // left, a device shows its interface landscape right.
+        return UIInterfaceOrientation(size: size).isPortrait ? .portrait : .landscapeLeft
     }
     /// Whether the device runs apps side by side: true.
     public var isMultitaskingSupported: Bool { true }

@@ -244,7 +244,7 @@ import Testing
                 try await scene.openURL("notes://an item")
             } throws: { error in
                 guard case .invalidParameter("A", "openURL", let reason)? = error as? HostError else { return false }
-                return reason.contains("'notes://an item' is no URL") && reason.contains("%20")
+                return reason.contains(#""notes://an item" is no URL"#) && reason.contains("%20")
             }
             // Nothing was sent: no callback, the scene as it was; the next URL is delivered.
             #expect(host.trace.history.count == before)

@@ -160,7 +160,7 @@ import Testing
         )
         let url = error(#"{"steps":[{"op":"connect","scene":"A"},{"op":"openURL","scene":"A","url":"notes://a b"}]}"#)
         #expect(
-            url?.hasPrefix("step 2 (openURL): 'notes://a b' is no URL: it holds a character a URL cannot") == true,
+            url?.hasPrefix(#"step 2 (openURL): "notes://a b" is no URL: it holds a character a URL cannot"#) == true,
             "\(String(describing: url))"
         )
         #expect(

@@ -133,15 +133,9 @@ package enum RequestLimits {
             throw HostError.invalidParameter(
                 scene: scene,
                 op: op.name,
-                reason: "\(quotedURL(url)) is no URL: \(refusal)"
+                reason: "\(quoted(url, limit: 80)) is no URL: \(refusal)"
             )
         }
-    }
-
-    /// `url` in quotes, cut short: an error line stays one line.
-    private static func quotedURL(_ url: String) -> String {
-        let shown = url.count > 80 ? url.prefix(80) + "…" : Substring(url)
-        return "'" + shown.map { $0.isNewline ? " " : String($0) }.joined() + "'"
     }
 
     private static func checkViewControllerName(_ name: String, scene: String, op: SceneOperation) throws(HostError) {

@@ -5,21 +5,27 @@ enum PropertyListJSON {
     /// `dictionary` as a JSON object; keys are their string form, values that are no
     /// property-list kind are left out and logged (`path` names them).
     static func object(from dictionary: [AnyHashable: Any], at path: String) -> JSONValue {
-        var object: [String: JSONValue] = [:]
-        for (key, value) in dictionary {
-            let name = key.base as? String ?? String(describing: key.base)
-            if let json = self.json(from: value, at: "\(path)[\(name)]") { object[name] = json }
-        }
-        return .object(object)
+        .object(
+            entries(dictionary.lazy.map { (key, value) in (key.base as? String ?? "\(key.base)", value) }, at: path)
+        )
     }
 
     /// `dictionary`'s entries as JSON values, those of no property-list kind left out (logged).
     static func entries(of dictionary: [String: Any]) -> [String: JSONValue] {
+        entries(dictionary.lazy.map { ($0.key, $0.value) }, at: "userInfo")
+    }
+
+    private static func entries(_ pairs: some Sequence<(String, Any)>, at path: String) -> [String: JSONValue] {
         var entries: [String: JSONValue] = [:]
-        for (key, value) in dictionary {
-            if let json = json(from: value, at: "userInfo[\(key)]") { entries[key] = json }
+        for (name, value) in pairs {
+            if let json = json(from: value, at: "\(path)[\(name)]") { entries[name] = json }
         }
         return entries
+    }
+
+    /// A JSON object's entries as a `userInfo` dictionary of property-list values (`value(of:)`).
+    static func dictionary(of object: [String: JSONValue]) -> [AnyHashable: Any] {
+        Dictionary(uniqueKeysWithValues: object.map { (AnyHashable($0.key), value(of: $0.value)) })
     }
 
     /// `value` as JSON, or nil (logged) when it is no property-list kind.
@@ -39,10 +45,7 @@ enum PropertyListJSON {
         case let dictionary as [AnyHashable: Any]:
             return object(from: dictionary, at: path)
         case let dictionary as [String: Any]:
-            return object(
-                from: Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) }),
-                at: path
-            )
+            return .object(entries(dictionary.lazy.map { ($0.key, $0.value) }, at: path))
         default:
             writeError("scenehost worker: \(path) not saved: a \(type(of: value)) is not a property-list value")
             return nil

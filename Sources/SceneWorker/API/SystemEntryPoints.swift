@@ -87,11 +87,7 @@ public struct DeliveredNotification: Sendable, Hashable {
 
         /// The notification's payload, as UIKit's: property-list values under string keys,
         /// so `userInfo["id"] as? String` reads as on a device.
-        public var userInfo: [AnyHashable: Any] {
-            Dictionary(
-                uniqueKeysWithValues: userInfoJSON.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
-            )
-        }
+        public var userInfo: [AnyHashable: Any] { PropertyListJSON.dictionary(of: userInfoJSON) }
     }
 }
 

@@ -52,9 +52,7 @@ public final class UserActivity: Hashable {
         self.init(activityType: type)
         if case .string(let title)? = object["title"] { self.title = title }
         if case .object(let info)? = object["userInfo"] {
-            userInfo = Dictionary(
-                uniqueKeysWithValues: info.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
-            )
+            userInfo = PropertyListJSON.dictionary(of: info)
         }
     }
 }
@@ -68,9 +66,7 @@ extension UserActivity {
         case .null?:
             break
         case .object(let entries)?:
-            self.userInfo = Dictionary(
-                uniqueKeysWithValues: entries.map { (AnyHashable($0.key), PropertyListJSON.value(of: $0.value)) }
-            )
+            self.userInfo = PropertyListJSON.dictionary(of: entries)
         case let value?:
             self.userInfo = ["value": PropertyListJSON.value(of: value)]
         case nil:

@@ -306,3 +306,21 @@ public final class UILayoutGuide: LayoutAnchors {
 
     public init() {}
 }
+
+/// A priority for each axis (a view's hugging, its compression resistance), stored inline:
+/// every view has two, and a view is made for each label and field.
+struct AxisPriorities {
+    private var horizontal: UILayoutPriority
+    private var vertical: UILayoutPriority
+
+    init(_ priority: UILayoutPriority) {
+        (horizontal, vertical) = (priority, priority)
+    }
+
+    subscript(axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        get { axis == .horizontal ? horizontal : vertical }
+        set {
+            if axis == .horizontal { horizontal = newValue } else { vertical = newValue }
+        }
+    }
+}

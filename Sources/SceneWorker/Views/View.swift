@@ -65,8 +65,8 @@ open class View {
     /// The constraints the view holds, as UIKit's: the active ones whose items' nearest common
     /// ancestor it is, and those added to it.
     public var constraints: [NSLayoutConstraint] { activeConstraints }
-    private var huggingPriorities: [UILayoutPriority] = [.defaultLow, .defaultLow]
-    private var compressionResistancePriorities: [UILayoutPriority] = [.defaultHigh, .defaultHigh]
+    private var huggingPriorities = AxisPriorities(.defaultLow)
+    private var compressionResistancePriorities = AxisPriorities(.defaultHigh)
     /// The layout guides added to the view.
     public private(set) var layoutGuides: [UILayoutGuide] = []
     /// The area not covered by bars, as UIKit's `safeAreaLayoutGuide`.
@@ -140,21 +140,21 @@ open class View {
 
     /// How much the view resists growing along `axis`.
     public func contentHuggingPriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
-        huggingPriorities[axis.rawValue]
+        huggingPriorities[axis]
     }
 
     public func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
-        huggingPriorities[axis.rawValue] = priority
+        huggingPriorities[axis] = priority
     }
 
     /// How much the view resists shrinking along `axis`.
     public func contentCompressionResistancePriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
-        compressionResistancePriorities[axis.rawValue]
+        compressionResistancePriorities[axis]
     }
 
     public func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis)
     {
-        compressionResistancePriorities[axis.rawValue] = priority
+        compressionResistancePriorities[axis] = priority
     }
 
     /// The window the view is in, as UIKit's: its controller's scene's window while the
