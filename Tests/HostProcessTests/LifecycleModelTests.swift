@@ -49,6 +49,7 @@ import Testing
         case .typeText: wire = .user(.typeText(field: "f", text: "t"))
         case .tapControl: wire = .user(.tapControl(control: "c"))
         case .alertAction: wire = .user(.alertAction(title: "OK"))
+        case .swipeRow: wire = .user(.swipeRow(section: 0, row: 0, edge: .trailing, action: nil))
         case .inspect: wire = .inspect
         case .openURL, .continueUserActivity, .quickAction, .openNotification:
             guard state.states.process.isAlive else { return nil }

@@ -167,6 +167,7 @@ struct SpecOracle: Sendable, Hashable {
         .typeText: [.active],
         .tapControl: [.active],
         .alertAction: [.active],
+        .swipeRow: [.active],
         .inspect: [.active, .inactive, .backgroundRunning],
     ]
 

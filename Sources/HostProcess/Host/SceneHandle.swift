@@ -138,6 +138,18 @@ public struct SceneHandle: Sendable {
         try await perform(.user(.alertAction(title: title)))
     }
 
+    /// The user swipes row `row` of section `section` of the frontmost table from `edge` and
+    /// taps the swipe action titled `action` (`"Delete"`); nil swipes all the way, which
+    /// performs the first action, as UIKit's full swipe.
+    public nonisolated(nonsending) func swipeRow(
+        _ row: Int,
+        section: Int = 0,
+        edge: UserAction.SwipeEdge = .trailing,
+        action: String? = nil
+    ) async throws {
+        try await perform(.user(.swipeRow(section: section, row: row, edge: edge, action: action)))
+    }
+
     /// What the scene shows, as a user sees it: the visible tree (docs/PORTING.md,
     /// "What a user sees and does"). Refused while the worker is suspended or not attached.
     public nonisolated(nonsending) func inspect() async throws -> JSONValue {

@@ -327,6 +327,22 @@ extension Scenario {
         case .alertAction:
             guard let title = try fields.string("title"), !title.isEmpty else { throw fields.error("needs \"title\"") }
             return .user(.alertAction(title: title))
+        case .swipeRow:
+            guard let row = try fields.int("row", minimum: 0) else { throw fields.error("needs \"row\"") }
+            var edge = UserAction.SwipeEdge.trailing
+            if let name = try fields.string("edge") {
+                guard let named = UserAction.SwipeEdge(rawValue: name) else {
+                    throw fields.error("\"edge\" must be \"trailing\" (a swipe to the left) or \"leading\"")
+                }
+                edge = named
+            }
+            let action = try fields.string("action")
+            if action?.isEmpty == true {
+                throw fields.error("\"action\" must not be empty (leave it out to swipe all the way)")
+            }
+            return .user(
+                .swipeRow(section: try fields.int("section", minimum: 0) ?? 0, row: row, edge: edge, action: action)
+            )
         case .inspect: return .inspect
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")

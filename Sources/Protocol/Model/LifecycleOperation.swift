@@ -42,6 +42,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
     case typeText
     case tapControl
     case alertAction
+    case swipeRow
     case inspect
     // The system's ways into an app (real-ios-orders-3 c11, c12) and a stack's pop to its root (c22).
     case quickAction
@@ -151,6 +152,13 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
             [.scene, OperationField("control", .string(nonEmpty: true), .required, placeholder: "TITLE")]
         case .alertAction:
             [.scene, OperationField("title", .string(nonEmpty: true), .required, placeholder: "TITLE")]
+        case .swipeRow:
+            [
+                .scene, OperationField("row", .nonNegativeInt, .required, placeholder: "N"),
+                OperationField("section", .nonNegativeInt, placeholder: "N"),
+                OperationField("edge", .string(nonEmpty: true), placeholder: "trailing|leading"),
+                OperationField("action", .string(nonEmpty: true), placeholder: "TITLE"),
+            ]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:
             [.scene]

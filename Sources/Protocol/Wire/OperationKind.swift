@@ -36,6 +36,7 @@ enum OperationKind: String, CaseIterable {
     case typeText
     case tapControl
     case alertAction
+    case swipeRow
     case inspect
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
@@ -62,7 +63,7 @@ enum OperationKind: String, CaseIterable {
         case .inspect: .inspect
         case .popToRoot: .popToRoot
         case .quickAction, .openNotification, .remoteNotification: nil
-        case .selectRow, .typeText, .tapControl, .alertAction: nil
+        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow: nil
         case .connect, .push, .resize, .notify, .present, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
             .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
             nil

@@ -1,7 +1,7 @@
 /// What a user does with their hands on the frontmost screen (`selectRow`, `typeText`,
-/// `tapControl`, `alertAction`): the host delivers it only while the scene is
+/// `tapControl`, `alertAction`, `swipeRow`): the host delivers it only while the scene is
 /// `foregroundActive`, and the worker fails it, nothing changed, when the screen has no such
-/// row, field, control or alert action.
+/// row, field, control, alert action or swipe action.
 public enum UserAction: Sendable, Hashable {
     /// Taps row `row` of section `section` of the frontmost controller's table.
     case selectRow(section: Int, row: Int)
@@ -12,6 +12,19 @@ public enum UserAction: Sendable, Hashable {
     case tapControl(control: String)
     /// Chooses the action titled `title` of the presented alert.
     case alertAction(title: String)
+    /// Swipes row `row` of section `section` of the frontmost controller's table from its
+    /// `edge` and taps the swipe action titled `action` (nil: swipes all the way, which
+    /// performs the first action).
+    case swipeRow(section: Int, row: Int, edge: SwipeEdge, action: String?)
+
+    /// The side of a row a swipe reveals actions on, as UIKit's leading and trailing swipe
+    /// actions.
+    public enum SwipeEdge: String, Sendable, Hashable, CaseIterable {
+        /// A swipe to the left: the trailing actions (`Delete`).
+        case trailing
+        /// A swipe to the right: the leading actions.
+        case leading
+    }
 
     /// The operation's name on the wire, in scenarios and on the command line.
     public var name: String {
@@ -20,6 +33,7 @@ public enum UserAction: Sendable, Hashable {
         case .typeText: "typeText"
         case .tapControl: "tapControl"
         case .alertAction: "alertAction"
+        case .swipeRow: "swipeRow"
         }
     }
 
@@ -30,6 +44,9 @@ public enum UserAction: Sendable, Hashable {
         case .typeText(let field, let text): ["field": .string(field), "text": .string(text)]
         case .tapControl(let control): ["control": .string(control)]
         case .alertAction(let title): ["title": .string(title)]
+        case .swipeRow(let section, let row, let edge, let action):
+            ["section": .int(section), "row": .int(row), "edge": .string(edge.rawValue)]
+                .merging(action.map { ["action": .string($0)] } ?? [:]) { first, _ in first }
         }
     }
 

@@ -122,6 +122,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .user(.typeText): .typeText
         case .user(.tapControl): .tapControl
         case .user(.alertAction): .alertAction
+        case .user(.swipeRow): .swipeRow
         case .inspect: .inspect
         }
     }

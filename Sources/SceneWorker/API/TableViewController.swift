@@ -87,4 +87,44 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
 
     /// The row at `indexPath` was deselected (another row was tapped). Default: nothing.
     open func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {}
+
+    /// The footer title of `section`. Default: nil.
+    open func tableView(_ tableView: UITableView, titleForFooterInSection section: Int) -> String? { nil }
+
+    /// Whether the row at `indexPath` can be edited (swiped). Default: true.
+    open func tableView(_ tableView: UITableView, canEditRowAt indexPath: IndexPath) -> Bool { true }
+
+    /// The user tapped the standard Delete of the row at `indexPath` (`swipeRow`). Override it
+    /// to offer that Delete, as in UIKit: the base implementation offers none.
+    open func tableView(
+        _ tableView: UITableView,
+        commit editingStyle: UITableViewCell.EditingStyle,
+        forRowAt indexPath: IndexPath
+    ) {
+        tableView.commitIsUnimplemented = true
+    }
+
+    /// The actions a swipe to the left reveals; nil for the standard Delete. Default: nil.
+    open func tableView(
+        _ tableView: UITableView,
+        trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? { nil }
+
+    /// The actions a swipe to the right reveals; nil for none. Default: nil.
+    open func tableView(
+        _ tableView: UITableView,
+        leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? { nil }
+
+    /// The row's editing style: `.delete` offers the standard Delete. Default: `.delete`.
+    open func tableView(
+        _ tableView: UITableView,
+        editingStyleForRowAt indexPath: IndexPath
+    ) -> UITableViewCell.EditingStyle { .delete }
+
+    /// The title of the row's standard Delete. Default: nil (`"Delete"`).
+    open func tableView(
+        _ tableView: UITableView,
+        titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath
+    ) -> String? { nil }
 }

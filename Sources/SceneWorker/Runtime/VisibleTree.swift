@@ -169,6 +169,9 @@ enum VisibleTree {
             if let header = table.dataSource?.tableView(table, titleForHeaderInSection: section) {
                 entry["header"] = shown(header)
             }
+            if let footer = table.dataSource?.tableView(table, titleForFooterInSection: section) {
+                entry["footer"] = shown(footer)
+            }
             sections.append(.object(entry))
         }
         return sections

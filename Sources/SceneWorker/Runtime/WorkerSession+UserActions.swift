@@ -1,7 +1,7 @@
 import Protocol
 
 /// A user's hands on the frontmost screen (`selectRow`, `typeText`, `tapControl`,
-/// `alertAction`). Each finds its target first and fails, nothing reported and nothing
+/// `alertAction`, `swipeRow`). Each finds its target first and fails, nothing reported and nothing
 /// changed, when the screen has none; then it reports `userAction` and runs the app's code,
 /// whose navigation follows as the app's own changes.
 extension WorkerSession {
@@ -12,17 +12,11 @@ extension WorkerSession {
         switch action {
         case .selectRow(let section, let row):
             let indexPath = IndexPath(row: row, section: section)
-            guard let table = Self.tables(in: frontmost).first else {
-                throw ProtocolError(.operationFailed, "\(frontmost.restorationIdentifier) shows no table")
-            }
-            guard table.contains(indexPath) else {
-                throw ProtocolError(
-                    .operationFailed,
-                    "\(frontmost.restorationIdentifier)'s table has no row \(row) in section \(section)"
-                )
-            }
+            let table = try Self.table(in: frontmost, showing: indexPath)
             report(action)
             table.selectRowAsTapped(at: indexPath)
+        case .swipeRow(let section, let row, let edge, let title):
+            try swipe(IndexPath(row: row, section: section), from: edge, tapping: title, in: frontmost, as: action)
         case .typeText(let name, let text):
             let fields = Self.views(in: frontmost).compactMap { $0 as? UITextField }
             guard let field = fields.first(where: { $0.accessibilityIdentifier == name || $0.placeholder == name })
@@ -84,6 +78,93 @@ extension WorkerSession {
             report(action)
             // As UIKit: the alert goes, then the handler runs.
             alert.dismiss(animated: true) { chosen.handler?(chosen) }
+        }
+    }
+
+    /// The frontmost controller's first table, which must have a row at `indexPath`.
+    private static func table(
+        in frontmost: UIViewController,
+        showing indexPath: IndexPath
+    ) throws(ProtocolError)
+        -> UITableView
+    {
+        guard let table = tables(in: frontmost).first else {
+            throw ProtocolError(.operationFailed, "\(frontmost.restorationIdentifier) shows no table")
+        }
+        guard table.contains(indexPath) else {
+            throw ProtocolError(
+                .operationFailed,
+                "\(frontmost.restorationIdentifier)'s table has no row \(indexPath.row) in section \(indexPath.section)"
+            )
+        }
+        return table
+    }
+
+    /// A swipe on the row at `indexPath` from `edge`, then a tap on the action named `title`
+    /// (nil: a full swipe, which performs the first action). The delegate and data source are
+    /// asked what the swipe reveals first, as UIKit asks when a swipe begins; `userAction` is
+    /// the tap, reported before the action's code runs.
+    private func swipe(
+        _ indexPath: IndexPath,
+        from edge: UserAction.SwipeEdge,
+        tapping title: String?,
+        in frontmost: UIViewController,
+        as action: UserAction
+    ) throws(ProtocolError) {
+        let table = try Self.table(in: frontmost, showing: indexPath)
+        let row = "row \(indexPath.row) of section \(indexPath.section)"
+        switch table.swipeActions(at: indexPath, edge: edge) {
+        case .none(let reason):
+            throw ProtocolError(.operationFailed, "a \(edge) swipe on \(row) reveals no actions: \(reason)")
+        case .configured(let configuration):
+            let names = configuration.actions.map { $0.shownName ?? "" }
+            let chosen: UIContextualAction
+            if let title {
+                guard let named = configuration.actions.first(where: { $0.shownName == title }) else {
+                    throw ProtocolError(
+                        .operationFailed,
+                        "a \(edge) swipe on \(row) reveals no action \"\(title)\"" + Self.choices(names)
+                    )
+                }
+                chosen = named
+            } else {
+                guard let first = configuration.actions.first else {
+                    throw ProtocolError(
+                        .operationFailed,
+                        "a \(edge) swipe on \(row) reveals no actions (an empty configuration)"
+                    )
+                }
+                guard configuration.performsFirstActionWithFullSwipe else {
+                    throw ProtocolError(
+                        .operationFailed,
+                        "a full swipe on \(row) performs nothing (performsFirstActionWithFullSwipe is false): "
+                            + "name the action to tap" + Self.choices(names)
+                    )
+                }
+                chosen = first
+            }
+            report(action)
+            let source: View = table.cellForRow(at: indexPath) ?? table
+            chosen.handler(chosen, source) { _ in }
+        case .standardDelete(let deleteTitle):
+            guard title == nil || title == deleteTitle else {
+                throw ProtocolError(
+                    .operationFailed,
+                    "a trailing swipe on \(row) reveals no action \"\(title ?? "")\": at most the standard \"\(deleteTitle)\""
+                )
+            }
+            report(action)
+            guard table.commitDeleteAsUser(at: indexPath) else {
+                // The data source has no `tableView(_:commit:forRowAt:)` (the standard one ran,
+                // which runs no app code): UIKit shows no Delete, so there was nothing to tap.
+                sink.retractLastCallback(.userAction)
+                throw ProtocolError(
+                    .operationFailed,
+                    "a trailing swipe on \(row) reveals no actions: the data source implements neither "
+                        + "tableView(_:commit:forRowAt:) nor, in the delegate, "
+                        + "tableView(_:trailingSwipeActionsConfigurationForRowAt:)"
+                )
+            }
         }
     }
 

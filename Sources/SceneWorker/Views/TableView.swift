@@ -9,6 +9,19 @@ public protocol UITableViewDataSource: AnyObject {
     func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell
     /// The header title of `section`. Default: nil.
     func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String?
+    /// The footer title of `section`. Default: nil.
+    func tableView(_ tableView: UITableView, titleForFooterInSection section: Int) -> String?
+    /// Whether the row at `indexPath` can be edited: a row that cannot shows no swipe actions.
+    /// Default: true.
+    func tableView(_ tableView: UITableView, canEditRowAt indexPath: IndexPath) -> Bool
+    /// The user confirmed `editingStyle` on the row at `indexPath`: tapped its swipe's
+    /// standard Delete (`swipeRow`). Update your data, then `deleteRows(at:with:)`. A data
+    /// source that does not implement it offers no standard Delete, as in UIKit.
+    func tableView(
+        _ tableView: UITableView,
+        commit editingStyle: UITableViewCell.EditingStyle,
+        forRowAt indexPath: IndexPath
+    )
 }
 
 extension UITableViewDataSource {
@@ -16,6 +29,18 @@ extension UITableViewDataSource {
     public func numberOfSections(in tableView: UITableView) -> Int { 1 }
     /// Returns nil.
     public func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? { nil }
+    /// Returns nil.
+    public func tableView(_ tableView: UITableView, titleForFooterInSection section: Int) -> String? { nil }
+    /// Returns true.
+    public func tableView(_ tableView: UITableView, canEditRowAt indexPath: IndexPath) -> Bool { true }
+    /// Not implemented: the row offers no standard Delete (the swipe fails, nothing changed).
+    public func tableView(
+        _ tableView: UITableView,
+        commit editingStyle: UITableViewCell.EditingStyle,
+        forRowAt indexPath: IndexPath
+    ) {
+        tableView.commitIsUnimplemented = true
+    }
 }
 
 /// What a table tells about the user's touches, as `UITableViewDelegate`.
@@ -28,6 +53,23 @@ public protocol UITableViewDelegate: AnyObject {
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath)
     /// The row at `indexPath` was deselected. Default: nothing.
     func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath)
+    /// The actions a swipe to the left reveals on the row at `indexPath`; nil for the standard
+    /// Delete (when the data source implements `tableView(_:commit:forRowAt:)`). Default: nil.
+    func tableView(
+        _ tableView: UITableView,
+        trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration?
+    /// The actions a swipe to the right reveals on the row at `indexPath`; nil for none.
+    /// Default: nil.
+    func tableView(
+        _ tableView: UITableView,
+        leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration?
+    /// The editing style of the row at `indexPath`: `.delete` offers the standard Delete.
+    /// Default: `.delete`.
+    func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle
+    /// The title of the standard Delete of the row at `indexPath`. Default: nil (`"Delete"`).
+    func tableView(_ tableView: UITableView, titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath) -> String?
 }
 
 extension UITableViewDelegate {
@@ -37,6 +79,26 @@ extension UITableViewDelegate {
     public func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {}
     /// Does nothing.
     public func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {}
+    /// Returns nil: the standard Delete.
+    public func tableView(
+        _ tableView: UITableView,
+        trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? { nil }
+    /// Returns nil: no actions.
+    public func tableView(
+        _ tableView: UITableView,
+        leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? { nil }
+    /// Returns `.delete`.
+    public func tableView(
+        _ tableView: UITableView,
+        editingStyleForRowAt indexPath: IndexPath
+    ) -> UITableViewCell.EditingStyle { .delete }
+    /// Returns nil: `"Delete"`.
+    public func tableView(
+        _ tableView: UITableView,
+        titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath
+    ) -> String? { nil }
 }
 
 /// A table, as `UITableView`, usable from any controller: set its `dataSource` and
@@ -60,8 +122,11 @@ open class UITableView: View {
     /// Who hears of the user's touches.
     public weak var delegate: (any UITableViewDelegate)?
     /// The selected row, if any.
-    public private(set) var indexPathForSelectedRow: IndexPath?
+    public internal(set) var indexPathForSelectedRow: IndexPath?
     private var registered: [String: UITableViewCell.Type] = [:]
+    /// Set by the standard `tableView(_:commit:forRowAt:)`, which a data source without one of
+    /// its own runs: the swipe then had no Delete to tap.
+    var commitIsUnimplemented = false
 
     /// A table of `style`.
     public init(style: Style = .plain) {
