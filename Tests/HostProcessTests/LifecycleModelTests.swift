@@ -148,4 +148,27 @@ import Testing
         )
         #expect(step.operation == .waitFor)
     }
+
+    /// A swipe's defaults (section 0, the trailing edge, a full swipe), its JSON both ways, and
+    /// what it refuses, naming the field.
+    @Test func aSwipeStepReadsItsDefaultsAndRefusesABadEdge() throws {
+        let full = try Scenario.step(fromJSON: ["op": "swipeRow", "scene": "A", "row": 2])
+        #expect(full == .scene("A", .user(.swipeRow(section: 0, row: 2, edge: .trailing, action: nil))))
+        let named: JSONValue = ["op": "swipeRow", "scene": "A", "row": 0, "section": 1, "edge": "leading", "action": "Pin"]
+        let step = try Scenario.step(fromJSON: named)
+        #expect(step == .scene("A", .user(.swipeRow(section: 1, row: 0, edge: .leading, action: "Pin"))))
+        #expect(JSONValue.object(step.jsonObject) == named)
+        for bad: JSONValue in [
+            ["op": "swipeRow", "scene": "A"], ["op": "swipeRow", "scene": "A", "row": 0, "edge": "left"],
+            ["op": "swipeRow", "scene": "A", "row": 0, "action": ""],
+        ] {
+            #expect(throws: ScenarioError.self, "\(bad)") { try Scenario.step(fromJSON: bad) }
+        }
+        var wire: [UInt8] = []
+        let request = HostCommand.request(id: 7, .user(.swipeRow(section: 1, row: 0, edge: .leading, action: "Pin")))
+        request.encode(into: &wire)
+        #expect(try HostCommand(frame: Array(wire.dropLast())) == request)
+        let edgeless = Array(#"{"id":1,"op":"swipeRow","section":0,"row":0,"edge":"up"}"#.utf8)
+        #expect(throws: ProtocolError.self) { try HostCommand(frame: edgeless) }
+    }
 }

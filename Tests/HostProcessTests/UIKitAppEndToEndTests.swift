@@ -71,6 +71,28 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// A swipe on a row and a tap on its Delete: the app's handler removes the row, and the
+    /// trace has the user's swipe, with the row and the action.
+    @Test func aUserSwipesARowAndTapsDelete() async throws {
+        let host = try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            try await within(TestLimit.event, "swipe") { try await scene.swipeRow(1, action: "Delete") }
+            #expect(Self.rows(try await scene.inspect()) == ["Groceries", "Travel"])
+            try await within(TestLimit.event, "full swipe") { try await scene.swipeRow(1) }
+            #expect(Self.rows(try await scene.inspect()) == ["Groceries"])
+            return host
+        }
+        let swipes = host.trace.history.filter { $0.name == "userAction" }.map(\.value)
+        #expect(
+            swipes == [
+                ["op": "swipeRow", "section": 0, "row": 1, "edge": "trailing", "action": "Delete"],
+                ["op": "swipeRow", "section": 0, "row": 1, "edge": "trailing"],
+            ]
+        )
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func everyUserOperationIsRefusedOutsideTheActiveStateAndAMissingTargetChangesNothing() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")
@@ -80,6 +102,8 @@ import Testing
             await #expect(throws: HostError.self) { try await scene.typeText("x", into: "nowhere") }
             await #expect(throws: HostError.self) { try await scene.tapControl("Nothing") }
             await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
+            await #expect(throws: HostError.self) { try await scene.swipeRow(0, action: "Archive") }
+            await #expect(throws: HostError.self) { try await scene.swipeRow(0, edge: .leading) }
             #expect(host.callbacks(of: "A").count == before, "a missing target reports nothing")
             #expect(await scene.status().activation == .foregroundActive, "and the worker lives on")
             // A client's present in the alert style shows a plain controller: the error says
@@ -95,6 +119,7 @@ import Testing
             for operation: SceneOperation in [
                 .user(.selectRow(section: 0, row: 0)), .user(.typeText(field: "title", text: "x")),
                 .user(.tapControl(control: "add")), .user(.alertAction(title: "Add")),
+                .user(.swipeRow(section: 0, row: 0, edge: .trailing, action: nil)),
             ] {
                 await #expect(throws: HostError.self, "\(operation) while inactive") {
                     try await scene.perform(operation)

@@ -232,6 +232,9 @@ struct FuzzRun: Sendable {
             choices.append((1, Self.systemEntry(&generator)))
             if screen.rowCount > 0 {
                 choices.append((4, .op(.user(.selectRow(section: 0, row: generator.next(below: screen.rowCount))))))
+                // A full swipe: the row's first swipe action (its Delete), where it has one.
+                let row = generator.next(below: screen.rowCount)
+                choices.append((1, .op(.user(.swipeRow(section: 0, row: row, edge: .trailing, action: nil)))))
             }
             if !screen.fields.isEmpty {
                 let field = screen.fields[generator.next(below: screen.fields.count)]

@@ -58,6 +58,8 @@ struct FuzzShrinker {
                 candidate[index] = .op(.user(.typeText(field: field, text: "a")))
             case .op(.user(.selectRow(let section, let row))) where row != 0:
                 candidate[index] = .op(.user(.selectRow(section: section, row: 0)))
+            case .op(.user(.swipeRow(let section, let row, let edge, let action))) where row != 0:
+                candidate[index] = .op(.user(.swipeRow(section: section, row: 0, edge: edge, action: action)))
             default:
                 continue
             }

@@ -61,7 +61,8 @@ extension LifecycleOperation {
         // (`containmentRefusal`).
         case .addChild, .removeChild: [.foreground, .process([.running])]
         // Inactive means "running, receives no events" (as for `tap`).
-        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow: [.activation([.foregroundActive]), .process([.running])]
+        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow:
+            [.activation([.foregroundActive]), .process([.running])]
         // A suspended worker cannot answer: the screen it shows is frozen, not gone.
         case .inspect: [.attached, .process([.running])]
         }

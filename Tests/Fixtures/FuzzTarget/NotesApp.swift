@@ -175,6 +175,13 @@ class MessagesViewController: UIViewController, UITableViewDataSource, UITableVi
         cell.textLabel?.text = AppState.shared.messages[indexPath.row]
         return cell
     }
+
+    func tableView(_ tableView: UITableView, commit editingStyle: UITableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+        guard editingStyle == .delete else { return }
+        AppState.shared.messages.remove(at: indexPath.row)
+        tableView.deleteRows(at: [indexPath], with: .automatic)
+        save()
+    }
 }
 
 class ComposeViewController: UIViewController {

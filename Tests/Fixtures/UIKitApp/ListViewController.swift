@@ -54,6 +54,16 @@ class ListViewController: UIViewController, UITableViewDataSource, UITableViewDe
         navigationController?.pushViewController(detail, animated: true)
     }
 
+    func tableView(_ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath) -> UISwipeActionsConfiguration? {
+        let delete = UIContextualAction(style: .destructive, title: "Delete") { _, _, completion in
+            NoteStore.shared.notes.remove(at: indexPath.row)
+            tableView.deleteRows(at: [indexPath], with: .automatic)
+            completion(true)
+        }
+        delete.backgroundColor = .systemRed
+        return UISwipeActionsConfiguration(actions: [delete])
+    }
+
     private func confirmAdd() {
         let alert = UIAlertController(title: "New note", message: "Add an untitled note?", preferredStyle: .alert)
         alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
