@@ -47,6 +47,21 @@ import Testing
         }
     }
 
+    /// The user swipes an item away: the standard Delete runs the app's
+    /// `tableView(_:commit:forRowAt:)`.
+    @Test func aUserSwipesAnItemAway() async throws {
+        try await withSceneHost(configuration: try Self.configuration()) { host in
+            let notes = try host.scene("Notes")
+            try await notes.connect(root: "ItemsViewController")
+            try await notes.swipeRow(1, action: "Delete")
+            #expect(Self.rows(try await notes.inspect()) == ["Milk", "Coffee"])
+            await #expect(throws: HostError.self, "a swipe to the right reveals nothing") {
+                try await notes.swipeRow(0, edge: .leading)
+            }
+            try host.verifyTrace()
+        }
+    }
+
     /// The user leaves the app on an item; the system kills it while suspended; the user
     /// comes back to the same screen (restoration through `NSUserActivity`).
     @Test func theScreenTheUserLeftComesBackAfterAKill() async throws {
