@@ -154,7 +154,9 @@ import Testing
     @Test func aSwipeStepReadsItsDefaultsAndRefusesABadEdge() throws {
         let full = try Scenario.step(fromJSON: ["op": "swipeRow", "scene": "A", "row": 2])
         #expect(full == .scene("A", .user(.swipeRow(section: 0, row: 2, edge: .trailing, action: nil))))
-        let named: JSONValue = ["op": "swipeRow", "scene": "A", "row": 0, "section": 1, "edge": "leading", "action": "Pin"]
+        let named: JSONValue = [
+            "op": "swipeRow", "scene": "A", "row": 0, "section": 1, "edge": "leading", "action": "Pin",
+        ]
         let step = try Scenario.step(fromJSON: named)
         #expect(step == .scene("A", .user(.swipeRow(section: 1, row: 0, edge: .leading, action: "Pin"))))
         #expect(JSONValue.object(step.jsonObject) == named)
