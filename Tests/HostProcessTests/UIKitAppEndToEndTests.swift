@@ -104,6 +104,8 @@ import Testing
             await #expect(throws: HostError.self) { try await scene.alertAction("OK") }
             await #expect(throws: HostError.self) { try await scene.swipeRow(0, action: "Archive") }
             await #expect(throws: HostError.self) { try await scene.swipeRow(0, edge: .leading) }
+            await #expect(throws: HostError.self) { try await scene.swipeRow(-1) }
+            await #expect(throws: HostError.self) { try await scene.swipeRow(0, action: "") }
             #expect(host.callbacks(of: "A").count == before, "a missing target reports nothing")
             #expect(await scene.status().activation == .foregroundActive, "and the worker lives on")
             // A client's present in the alert style shows a plain controller: the error says

@@ -46,6 +46,7 @@ private final class ConfiguredSwipesController: UIViewController, UITableViewDat
     var pinned: [String] = []
     var fullSwipe = true
     var completions: [Bool] = []
+    var editing: [String] = []
     let table = UITableView()
 
     override func viewDidLoad() {
@@ -84,13 +85,21 @@ private final class ConfiguredSwipesController: UIViewController, UITableViewDat
         _ tableView: UITableView,
         leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
     ) -> UISwipeActionsConfiguration? {
-        let pin = UIContextualAction(style: .normal, title: nil) { [weak self] _, _, done in
+        let pin = UIContextualAction(style: .normal, title: "") { [weak self] _, _, done in
             guard let self else { return }
             pinned.append(items[indexPath.row])
             done(true)
         }
         pin.image = UIImage(systemName: "pin")
         return UISwipeActionsConfiguration(actions: [pin])
+    }
+
+    func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath) {
+        editing.append("begin \(indexPath.row) of \(items.count)")
+    }
+
+    func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?) {
+        editing.append("end \(indexPath?.row ?? -1) of \(items.count)")
     }
 }
 
@@ -179,8 +188,45 @@ private final class ReadOnlyListController: UITableViewController {
         #expect(h.send(swipe(0)) == ["failure 4 operationFailed"])
         #expect(h.lastError?.message.contains("\"Delete\", \"Archive\"") == true, "\(String(describing: h.lastError))")
         #expect(h.send(swipe(1, action: "Mute")) == ["failure 5 operationFailed"])
-        #expect(h.send(swipe(1, edge: .leading, action: "pin")) == ["userAction", "reply 6"])
+        #expect(h.send(swipe(1, edge: .leading, action: "pin")) == ["userAction", "reply 6"], "an empty title")
         #expect(screen.pinned == ["Sent"] && screen.items == ["Drafts", "Sent"])
+        #expect(
+            screen.editing == [
+                "begin 0 of 3", "end 0 of 3", "begin 0 of 3", "end 0 of 2", "begin 1 of 2", "end 1 of 2",
+            ],
+            "the row opens before its action runs and closes after"
+        )
+    }
+
+    /// A row moved past the selected one shifts it; a batch reads its deletions at the rows'
+    /// old positions and its insertions at their new ones, whatever the order of the calls.
+    @Test func movesAndBatchesKeepTheSelectionOnItsRow() {
+        let table = UITableView()
+        table.selectRow(at: IndexPath(row: 0, section: 0), animated: false, scrollPosition: .none)
+        table.moveRow(at: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0))
+        #expect(table.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
+        table.moveRow(at: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 0))
+        #expect(table.indexPathForSelectedRow == IndexPath(row: 0, section: 0))
+        var completed: [Bool] = []
+        table.performBatchUpdates(
+            {
+                table.insertRows(at: [IndexPath(row: 1, section: 0)], with: .automatic)
+                table.deleteRows(at: [IndexPath(row: 0, section: 0), IndexPath(row: 0, section: 0)], with: .automatic)
+                #expect(table.indexPathForSelectedRow == IndexPath(row: 0, section: 0), "nothing applies inside")
+            },
+            completion: { completed.append($0) }
+        )
+        #expect(table.indexPathForSelectedRow == nil, "the selected row was deleted")
+        #expect(completed.isEmpty, "the completion comes on the main queue, after the animations")
+        table.selectRow(at: IndexPath(row: 1, section: 0), animated: false, scrollPosition: .none)
+        table.beginUpdates()
+        table.insertRows(at: [IndexPath(row: 1, section: 0)], with: .automatic)
+        table.deleteRows(at: [IndexPath(row: 0, section: 0)], with: .automatic)
+        table.endUpdates()
+        #expect(
+            table.indexPathForSelectedRow == IndexPath(row: 0, section: 0),
+            "deleted at 0 (old), inserted at 1 (new)"
+        )
     }
 
     /// Rows inserted above the selected one move it down; a deleted selected row is deselected.
@@ -193,5 +239,17 @@ private final class ReadOnlyListController: UITableViewController {
         #expect(table.indexPathForSelectedRow == IndexPath(row: 0, section: 1))
         table.deleteRows(at: [IndexPath(row: 0, section: 1)], with: .fade)
         #expect(table.indexPathForSelectedRow == nil)
+    }
+}
+
+@Suite struct UserActionParameterTests {
+    /// What the worker's decoder would refuse, the host refuses first, naming the field.
+    @Test func negativeRowsAndEmptyNamesAreRefused() {
+        #expect(UserAction.swipeRow(section: 0, row: -1, edge: .trailing, action: nil).parameterRefusal != nil)
+        #expect(UserAction.swipeRow(section: 0, row: 0, edge: .leading, action: "").parameterRefusal != nil)
+        #expect(UserAction.selectRow(section: -1, row: 0).parameterRefusal != nil)
+        #expect(UserAction.tapControl(control: "").parameterRefusal != nil)
+        #expect(UserAction.swipeRow(section: 2, row: 0, edge: .leading, action: "Pin").parameterRefusal == nil)
+        #expect(UserAction.typeText(field: "f", text: "").parameterRefusal == nil, "an empty text clears the field")
     }
 }

@@ -57,3 +57,46 @@ public enum UserAction: Sendable, Hashable {
         return .object(object)
     }
 }
+
+extension UserAction {
+    /// A `swipeRow` request's fields: `section`, `row`, `edge` (`trailing` or `leading`) and,
+    /// when there, a non-empty `action`.
+    static func swipeRow(from message: inout WireObject) throws(ProtocolError) -> UserAction {
+        guard let edge = SwipeEdge(rawValue: try message.nonEmptyString("edge")) else {
+            throw ProtocolError(.invalidParameters, "swipeRow: field \"edge\" must be \"trailing\" or \"leading\"")
+        }
+        let action = try message.optionalString("action")
+        if action?.isEmpty == true {
+            throw ProtocolError(.invalidParameters, "swipeRow: field \"action\" must not be empty")
+        }
+        return .swipeRow(
+            section: try message.nonNegativeInteger("section"),
+            row: try message.nonNegativeInteger("row"),
+            edge: edge,
+            action: action
+        )
+    }
+}
+
+extension UserAction {
+    /// Why the action cannot be sent as it is (what the worker's decoder would refuse: a
+    /// negative row or section, an empty name), nil when it can.
+    public var parameterRefusal: String? {
+        switch self {
+        case .selectRow(let section, let row), .swipeRow(let section, let row, _, nil):
+            guard row >= 0, section >= 0 else { return "\(name) needs a row and section of 0 or more" }
+        case .swipeRow(let section, let row, _, let action?):
+            guard row >= 0, section >= 0 else { return "\(name) needs a row and section of 0 or more" }
+            guard !action.isEmpty else {
+                return "swipeRow's action must not be empty (leave it out to swipe all the way)"
+            }
+        case .typeText(let field, _):
+            guard !field.isEmpty else { return "typeText needs a field" }
+        case .tapControl(let control):
+            guard !control.isEmpty else { return "tapControl needs a control" }
+        case .alertAction(let title):
+            guard !title.isEmpty else { return "alertAction needs a title" }
+        }
+        return nil
+    }
+}

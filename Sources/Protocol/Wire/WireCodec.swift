@@ -160,23 +160,7 @@ extension HostCommand {
             operation = .user(.typeText(field: try message.nonEmptyString("field"), text: try message.string("text")))
         case .tapControl: operation = .user(.tapControl(control: try message.nonEmptyString("control")))
         case .alertAction: operation = .user(.alertAction(title: try message.nonEmptyString("title")))
-        case .swipeRow:
-            let edgeName = try message.nonEmptyString("edge")
-            guard let edge = UserAction.SwipeEdge(rawValue: edgeName) else {
-                throw ProtocolError(.invalidParameters, "swipeRow: field \"edge\" must be \"trailing\" or \"leading\"")
-            }
-            let action = try message.optionalString("action")
-            if action?.isEmpty == true {
-                throw ProtocolError(.invalidParameters, "swipeRow: field \"action\" must not be empty")
-            }
-            operation = .user(
-                .swipeRow(
-                    section: try message.nonNegativeInteger("section"),
-                    row: try message.nonNegativeInteger("row"),
-                    edge: edge,
-                    action: action
-                )
-            )
+        case .swipeRow: operation = .user(try UserAction.swipeRow(from: &message))
         default:
             // `withoutParameters` names every other kind (its switch is exhaustive).
             preconditionFailure("\(kind) was decoded above")

@@ -204,6 +204,7 @@ package struct SceneLifecycle: Sendable {
         case .tap:
             return .perform([.send(.tap)])
         case .user(let action):
+            if let refusal = action.parameterRefusal { return .refuse(refusal) }
             return .perform([.send(.user(action))])
         case .inspect:
             return .perform([.send(.inspect)])

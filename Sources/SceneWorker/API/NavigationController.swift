@@ -50,6 +50,10 @@ open class NavigationController: ContainerViewController {
     /// the user's reach, as on a device. A controller's own `title` stays in the tree.
     public var isNavigationBarHidden = false
 
+    /// The swipe from the left edge that pops the top controller (the host's `swipeBack`):
+    /// disable it, or give it a delegate, as in UIKit.
+    public let interactivePopGestureRecognizer: UIGestureRecognizer? = UIGestureRecognizer()
+
     /// Hides or shows the bar (`animated` is accepted; nothing is drawn).
     public func setNavigationBarHidden(_ hidden: Bool, animated: Bool) {
         isNavigationBarHidden = hidden

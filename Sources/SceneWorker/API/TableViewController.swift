@@ -127,4 +127,10 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         _ tableView: UITableView,
         titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath
     ) -> String? { nil }
+
+    /// A swipe opened the row at `indexPath`, right before its action runs. Default: nothing.
+    open func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath) {}
+
+    /// The swiped row closed, right after its action ran. Default: nothing.
+    open func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?) {}
 }

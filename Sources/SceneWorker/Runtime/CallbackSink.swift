@@ -120,9 +120,11 @@ final class CallbackSink {
     /// Takes back the callback `name` just reported, when nothing was recorded after it: what
     /// it announced turned out not to happen, and no app code ran in between (a swipe's
     /// standard Delete that the data source does not implement).
-    func retractLastCallback(_ name: CallbackName) {
-        guard case .callback(let event)? = messages.last, event.name == name else { return }
+    /// Returns false when something came after it (it stays).
+    func retractLastCallback(_ name: CallbackName) -> Bool {
+        guard case .callback(let event)? = messages.last, event.name == name else { return false }
         messages.removeLast()
+        return true
     }
 
     /// Stops recording: the worker is about to exit.

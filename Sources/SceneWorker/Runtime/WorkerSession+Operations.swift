@@ -108,7 +108,12 @@ extension WorkerSession {
             let dismissed = scene?.window.navigationStack.performSwipeDismiss(completes: completes) ?? false
             return .bool(dismissed)
         case .swipeBack(let completes):
-            scene?.window.navigationStack.performSwipeBack(completes: completes)
+            guard let stack = scene?.window.navigationStack else { break }
+            // The gesture that does not begin on a device changes nothing here either.
+            if let refusal = stack.swipeBackRefusal() {
+                throw ProtocolError(.operationFailed, "the swipe back does not begin: \(refusal)")
+            }
+            stack.performSwipeBack(completes: completes)
         case .tap:
             // The frontmost controller: the presented one, if any, else the stack's top.
             let navigation = scene?.window.navigationStack

@@ -23,12 +23,12 @@ extension WorkerSession {
             else {
                 throw ProtocolError(
                     .operationFailed,
-                    "\(frontmost.restorationIdentifier) has no field \"\(name)\""
+                    "\(frontmost.restorationIdentifier) has no field \(quoted(name, limit: 80))"
                         + Self.choices(fields.map { $0.accessibilityIdentifier ?? $0.placeholder ?? "" })
                 )
             }
             guard field.isEnabled else {
-                throw ProtocolError(.operationFailed, "the field \"\(name)\" is disabled")
+                throw ProtocolError(.operationFailed, "the field \(quoted(name, limit: 80)) is disabled")
             }
             report(action)
             _ = field.typeAsUser(text)
@@ -37,7 +37,7 @@ extension WorkerSession {
             let buttons = Self.views(in: frontmost).compactMap { $0 as? UIButton }
             if let item = items.first(where: { $0.names.contains(name) }) {
                 guard item.isEnabled else {
-                    throw ProtocolError(.operationFailed, "the bar button item \"\(name)\" is disabled")
+                    throw ProtocolError(.operationFailed, "the bar button item \(quoted(name, limit: 80)) is disabled")
                 }
                 report(action)
                 item.tapAsUser()
@@ -45,7 +45,7 @@ extension WorkerSession {
                 $0.currentTitle == name || $0.accessibilityIdentifier == name
             }) {
                 guard button.isEnabled else {
-                    throw ProtocolError(.operationFailed, "the button \"\(name)\" is disabled")
+                    throw ProtocolError(.operationFailed, "the button \(quoted(name, limit: 80)) is disabled")
                 }
                 report(action)
                 button.tapAsUser()
@@ -53,7 +53,7 @@ extension WorkerSession {
                 let names = items.compactMap { $0.names.first } + buttons.map { $0.currentTitle ?? "" }
                 throw ProtocolError(
                     .operationFailed,
-                    "\(frontmost.restorationIdentifier) has no control \"\(name)\"" + Self.choices(names)
+                    "\(frontmost.restorationIdentifier) has no control \(quoted(name, limit: 80))" + Self.choices(names)
                 )
             }
         case .alertAction(let title):
@@ -71,7 +71,7 @@ extension WorkerSession {
             guard let chosen = alert.actions.first(where: { $0.title == title }), chosen.isEnabled else {
                 throw ProtocolError(
                     .operationFailed,
-                    "the alert has no enabled action \"\(title)\""
+                    "the alert has no enabled action \(quoted(title, limit: 80))"
                         + Self.choices(alert.actions.filter(\.isEnabled).compactMap(\.title))
                 )
             }
@@ -123,7 +123,7 @@ extension WorkerSession {
                 guard let named = configuration.actions.first(where: { $0.shownName == title }) else {
                     throw ProtocolError(
                         .operationFailed,
-                        "a \(edge) swipe on \(row) reveals no action \"\(title)\"" + Self.choices(names)
+                        "a \(edge) swipe on \(row) reveals no action \(quoted(title, limit: 80))" + Self.choices(names)
                     )
                 }
                 chosen = named
@@ -144,25 +144,33 @@ extension WorkerSession {
                 chosen = first
             }
             report(action)
+            table.delegate?.tableView(table, willBeginEditingRowAt: indexPath)
             let source: View = table.cellForRow(at: indexPath) ?? table
             chosen.handler(chosen, source) { _ in }
+            table.delegate?.tableView(table, didEndEditingRowAt: indexPath)
         case .standardDelete(let deleteTitle):
             guard title == nil || title == deleteTitle else {
                 throw ProtocolError(
                     .operationFailed,
-                    "a trailing swipe on \(row) reveals no action \"\(title ?? "")\": at most the standard \"\(deleteTitle)\""
+                    "a trailing swipe on \(row) reveals no action \(quoted(title ?? "", limit: 80)): at most the "
+                        + "standard \(quoted(deleteTitle, limit: 80))"
                 )
             }
             report(action)
-            guard table.commitDeleteAsUser(at: indexPath) else {
-                // The data source has no `tableView(_:commit:forRowAt:)` (the standard one ran,
-                // which runs no app code): UIKit shows no Delete, so there was nothing to tap.
-                sink.retractLastCallback(.userAction)
+            table.delegate?.tableView(table, willBeginEditingRowAt: indexPath)
+            let committed = table.commitDeleteAsUser(at: indexPath)
+            table.delegate?.tableView(table, didEndEditingRowAt: indexPath)
+            // The data source has no `tableView(_:commit:forRowAt:)` of its own (the standard
+            // one ran, and no rows changed): UIKit shows no Delete, so there was nothing to tap.
+            // The report is taken back unless the app's code reported something since (its
+            // editing callbacks, the one code that ran: they then stand, and so does the swipe).
+            if !committed, sink.retractLastCallback(.userAction) {
                 throw ProtocolError(
                     .operationFailed,
                     "a trailing swipe on \(row) reveals no actions: the data source implements neither "
                         + "tableView(_:commit:forRowAt:) nor, in the delegate, "
-                        + "tableView(_:trailingSwipeActionsConfigurationForRowAt:)"
+                        + "tableView(_:trailingSwipeActionsConfigurationForRowAt:) (a subclass's commit is "
+                        + "not seen when only its superclass conforms to UITableViewDataSource)"
                 )
             }
         }
@@ -172,9 +180,10 @@ extension WorkerSession {
         sink.report(CallbackEvent(.userAction, value: action.traceValue))
     }
 
-    /// `"; it has \"A\", \"B\""`, or nothing for no names.
+    /// `"; it has \"A\", \"B\""`, or nothing for no names (each cut short: the failure
+    /// must fit a frame whatever the app named them).
     private static func choices(_ names: [String]) -> String {
-        let shown = names.filter { !$0.isEmpty }.prefix(8).map { "\"\($0)\"" }
+        let shown = names.filter { !$0.isEmpty }.prefix(8).map { quoted($0, limit: 80) }
         return shown.isEmpty ? "" : "; it has " + shown.joined(separator: ", ")
     }
 

@@ -70,8 +70,11 @@ public final class UINavigationItem {
     public var prompt: String?
     /// The title the next controller's back button shows.
     public var backButtonTitle: String?
-    /// Whether the back button is hidden.
+    /// Whether the back button is hidden (a swipe back does not begin either).
     public var hidesBackButton = false
+    /// Whether the leading bar button items show beside the back button rather than in its
+    /// place (in its place, a swipe back does not begin).
+    public var leftItemsSupplementBackButton = false
     /// When the title is large, as `UINavigationItem.LargeTitleDisplayMode` (kept, not drawn).
     public var largeTitleDisplayMode = LargeTitleDisplayMode.automatic
     /// What the back button shows, as `UINavigationItem.BackButtonDisplayMode` (kept).

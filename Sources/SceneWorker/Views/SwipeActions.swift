@@ -1,3 +1,4 @@
+import Dispatch
 import Protocol
 
 /// An action a swipe on a table row reveals, as `UIContextualAction`: the user taps it
@@ -31,8 +32,8 @@ open class UIContextualAction {
         self.handler = handler
     }
 
-    /// The name a user's `swipeRow` taps it by: its title, else its image's name.
-    var shownName: String? { title ?? image?.name }
+    /// The name a user's `swipeRow` taps it by: its title, else (none, or empty) its image's name.
+    var shownName: String? { title.flatMap { $0.isEmpty ? nil : $0 } ?? image?.name }
 }
 
 /// The actions a swipe on a table row reveals, as `UISwipeActionsConfiguration`.
@@ -64,49 +65,104 @@ extension UITableView {
     }
 
     // Nothing is cached (the rows are read from the data source each time), so these only
-    // keep the selection on the row it was on, as UIKit does.
+    // keep the selection on the row it was on, as UIKit does; inside a batch, as UIKit reads
+    // them: the deletions at the rows' old positions, then the insertions at their new ones,
+    // whatever order the app called them in.
 
     /// The rows at `indexPaths` went from the data source: a selected one is deselected,
     /// one below them in its section moves up.
     public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
-        guard let selected = indexPathForSelectedRow else { return }
-        if indexPaths.contains(selected) {
-            indexPathForSelectedRow = nil
-        } else {
-            let above = indexPaths.filter { $0.section == selected.section && $0.row < selected.row }.count
-            indexPathForSelectedRow = IndexPath(row: selected.row - above, section: selected.section)
+        rowChanges &+= 1
+        guard rowUpdates == nil else {
+            rowUpdates!.deleted += indexPaths
+            return
         }
+        indexPathForSelectedRow = indexPathForSelectedRow.flatMap { Self.position(of: $0, deleting: indexPaths) }
     }
 
     /// Rows were added to the data source at `indexPaths`: a selected row below them in its
     /// section moves down.
     public func insertRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
-        guard var selected = indexPathForSelectedRow else { return }
-        for inserted in indexPaths.sorted() where inserted.section == selected.section && inserted.row <= selected.row {
-            selected.row += 1
+        rowChanges &+= 1
+        guard rowUpdates == nil else {
+            rowUpdates!.inserted += indexPaths
+            return
         }
-        indexPathForSelectedRow = selected
+        indexPathForSelectedRow = indexPathForSelectedRow.map { Self.position(of: $0, inserting: indexPaths) }
     }
 
     /// The rows at `indexPaths` changed: they are read again when next shown (always).
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {}
 
-    /// The row at `indexPath` moved to `newIndexPath` in the data source: the selection follows it.
+    /// The row at `indexPath` moved to `newIndexPath` in the data source: the selection
+    /// follows it, or the rows between shift under it.
     public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) {
-        if indexPathForSelectedRow == indexPath { indexPathForSelectedRow = newIndexPath }
+        rowChanges &+= 1
+        guard rowUpdates == nil else {
+            rowUpdates!.moved.append((indexPath, newIndexPath))
+            return
+        }
+        indexPathForSelectedRow = indexPathForSelectedRow.map { selected in
+            guard selected != indexPath else { return newIndexPath }
+            let remaining = Self.position(of: selected, deleting: [indexPath]) ?? selected
+            return Self.position(of: remaining, inserting: [newIndexPath])
+        }
     }
 
-    /// Runs `updates` (row insertions and deletions), then `completion(true)`: nothing animates.
+    /// Runs `updates` (row insertions, deletions and moves) as one batch, then
+    /// `completion(true)` on the main queue, as UIKit calls it once the animations end.
     public func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)? = nil) {
+        beginUpdates()
         updates?()
-        completion?(true)
+        endUpdates()
+        if let completion {
+            let finish = UncheckedCompletion(completion)
+            DispatchQueue.main.async { MainActor.assumeIsolated { finish.body(true) } }
+        }
     }
 
-    /// Begins a group of row changes (nothing animates, so nothing waits for `endUpdates()`).
-    public func beginUpdates() {}
+    /// Begins a batch of row changes, applied together at `endUpdates()`.
+    public func beginUpdates() {
+        rowUpdateDepth += 1
+        if rowUpdates == nil { rowUpdates = RowUpdates() }
+    }
 
-    /// Ends a group of row changes begun by `beginUpdates()`.
-    public func endUpdates() {}
+    /// Ends a batch begun by `beginUpdates()`: its deletions, moves and insertions apply.
+    public func endUpdates() {
+        guard rowUpdateDepth > 0 else { return }
+        rowUpdateDepth -= 1
+        guard rowUpdateDepth == 0, let batch = rowUpdates else { return }
+        rowUpdates = nil
+        guard var selected = indexPathForSelectedRow else { return }
+        if let move = batch.moved.first(where: { $0.from == selected }) {
+            indexPathForSelectedRow = move.to
+            return
+        }
+        let gone = batch.deleted + batch.moved.map(\.from)
+        guard let remaining = Self.position(of: selected, deleting: gone) else {
+            indexPathForSelectedRow = nil
+            return
+        }
+        selected = Self.position(of: remaining, inserting: batch.inserted + batch.moved.map(\.to))
+        indexPathForSelectedRow = selected
+    }
+
+    /// Where the row at `row` is once the rows at `deleted` went: nil when it is one of them.
+    static func position(of row: IndexPath, deleting deleted: [IndexPath]) -> IndexPath? {
+        let unique = Set(deleted)
+        guard !unique.contains(row) else { return nil }
+        let above = unique.filter { $0.section == row.section && $0.row < row.row }.count
+        return IndexPath(row: row.row - above, section: row.section)
+    }
+
+    /// Where the row at `row` is once rows are inserted at `inserted` (their new positions).
+    static func position(of row: IndexPath, inserting inserted: [IndexPath]) -> IndexPath {
+        var moved = row
+        for position in Set(inserted).sorted() where position.section == moved.section && position.row <= moved.row {
+            moved.row += 1
+        }
+        return moved
+    }
 
     /// What a swipe from `edge` reveals on the row at `indexPath`, asking the delegate and the
     /// data source as UIKit does when the swipe begins.
@@ -147,12 +203,27 @@ extension UITableView {
 
     /// The user tapped the standard Delete of the row at `indexPath`: the data source's
     /// `tableView(_:commit:forRowAt:)` runs. False when the data source has none of its own
-    /// (the standard one ran, which does nothing): the row offered no Delete after all.
+    /// (the standard one ran, which does nothing, and no rows changed): the row offered no
+    /// Delete after all.
     func commitDeleteAsUser(at indexPath: IndexPath) -> Bool {
         guard let dataSource else { return false }
+        let changesBefore = rowChanges
         commitIsUnimplemented = false
         dataSource.tableView(self, commit: .delete, forRowAt: indexPath)
         defer { commitIsUnimplemented = false }
-        return !commitIsUnimplemented
+        return !commitIsUnimplemented || rowChanges != changesBefore
     }
+}
+
+/// The changes of a batch (`beginUpdates()`…`endUpdates()`), applied together at its end.
+struct RowUpdates {
+    var deleted: [IndexPath] = []
+    var inserted: [IndexPath] = []
+    var moved: [(from: IndexPath, to: IndexPath)] = []
+}
+
+/// A batch's completion handed to the main queue (it runs there, on the main actor).
+private struct UncheckedCompletion: @unchecked Sendable {
+    let body: (Bool) -> Void
+    init(_ body: @escaping (Bool) -> Void) { self.body = body }
 }

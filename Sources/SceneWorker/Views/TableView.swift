@@ -70,6 +70,11 @@ public protocol UITableViewDelegate: AnyObject {
     func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle
     /// The title of the standard Delete of the row at `indexPath`. Default: nil (`"Delete"`).
     func tableView(_ tableView: UITableView, titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath) -> String?
+    /// A swipe opened the row at `indexPath` (`swipeRow`, right before the action runs).
+    /// Default: nothing.
+    func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath)
+    /// The swiped row closed (right after the action ran). Default: nothing.
+    func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?)
 }
 
 extension UITableViewDelegate {
@@ -99,6 +104,10 @@ extension UITableViewDelegate {
         _ tableView: UITableView,
         titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath
     ) -> String? { nil }
+    /// Does nothing.
+    public func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath) {}
+    /// Does nothing.
+    public func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?) {}
 }
 
 /// A table, as `UITableView`, usable from any controller: set its `dataSource` and
@@ -127,6 +136,12 @@ open class UITableView: View {
     /// Set by the standard `tableView(_:commit:forRowAt:)`, which a data source without one of
     /// its own runs: the swipe then had no Delete to tap.
     var commitIsUnimplemented = false
+    /// The batch of row changes open (`beginUpdates()`), and how deeply nested it is.
+    var rowUpdates: RowUpdates?
+    var rowUpdateDepth = 0
+    /// Counts the app's row changes (`deleteRows`, `insertRows`, `moveRow`): a swipe's commit
+    /// that changed rows ran the app's code.
+    var rowChanges = 0
 
     /// A table of `style`.
     public init(style: Style = .plain) {
