@@ -538,7 +538,10 @@ package func quoted(_ text: String, limit: Int = 64) -> String {
     if text.utf8.count <= limit {
         JSONWriter.writeString(text, into: &result)
     } else {
-        JSONWriter.writeString(String(text.prefix(limit)) + "…", into: &result)
+        // Cut by scalars, not characters: one character may carry any number of combining marks.
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: text.unicodeScalars.prefix(limit))
+        JSONWriter.writeString(String(cut) + "…", into: &result)
     }
     return escapingTerminalControls(String(decoding: result, as: UTF8.self))
 }

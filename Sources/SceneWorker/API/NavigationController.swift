@@ -53,6 +53,8 @@ open class NavigationController: ContainerViewController {
     /// The swipe from the left edge that pops the top controller (the host's `swipeBack`):
     /// disable it, or give it a delegate, as in UIKit.
     public let interactivePopGestureRecognizer: UIGestureRecognizer? = UIGestureRecognizer()
+    /// The navigation controller's own rules for that swipe: its recognizer's first delegate.
+    private let swipeBackRules = SwipeBackRules()
 
     /// Hides or shows the bar (`animated` is accepted; nothing is drawn).
     public func setNavigationBarHidden(_ hidden: Bool, animated: Bool) {
@@ -65,6 +67,8 @@ open class NavigationController: ContainerViewController {
         size = .zero
         isImplicit = false
         super.init()
+        swipeBackRules.stack = self
+        interactivePopGestureRecognizer?.delegate = swipeBackRules
         rootViewController.containingStack = self
     }
 

@@ -64,6 +64,12 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         view = tableView
     }
 
+    /// Enters or leaves editing mode, the table with it, as UIKit's.
+    open override func setEditing(_ editing: Bool, animated: Bool) {
+        super.setEditing(editing, animated: animated)
+        tableView.setEditing(editing, animated: animated)
+    }
+
     /// The number of sections. Default: 1.
     open func numberOfSections(in tableView: UITableView) -> Int { 1 }
 

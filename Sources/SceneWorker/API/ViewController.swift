@@ -192,6 +192,36 @@ open class UIViewController {
         }
     }
 
+    /// Whether the controller is in editing mode (`setEditing(_:animated:)`, its
+    /// `editButtonItem`). Setting it calls `setEditing(_:animated:)`, unanimated, as UIKit's.
+    open var isEditing: Bool {
+        get { editingState }
+        set { setEditing(newValue, animated: false) }
+    }
+    private var editingState = false
+    private var ownEditButtonItem: UIBarButtonItem?
+
+    /// Enters or leaves editing mode: the base implementation sets `isEditing` and retitles
+    /// `editButtonItem` ("Edit", "Done"); a table controller's puts its table in the same mode.
+    open func setEditing(_ editing: Bool, animated: Bool) {
+        editingState = editing
+        ownEditButtonItem?.showEditing(editing)
+    }
+
+    /// An item titled "Edit" that toggles editing mode (`setEditing(!isEditing, animated:
+    /// true)`), titled "Done" while editing: `navigationItem.rightBarButtonItem = editButtonItem`.
+    public var editButtonItem: UIBarButtonItem {
+        if let ownEditButtonItem { return ownEditButtonItem }
+        let item = UIBarButtonItem(title: "Edit")
+        item.primaryAction = UIAction(title: "Edit") { [weak self] _ in
+            guard let self else { return }
+            setEditing(!isEditing, animated: true)
+        }
+        item.showEditing(isEditing)
+        ownEditButtonItem = item
+        return item
+    }
+
     /// Whether the view is loaded (`view` is not nil).
     public var isViewLoaded: Bool { view != nil }
 

@@ -139,6 +139,7 @@ enum VisibleTree {
             object["label"] = shown(label.text ?? "")
         case let table as UITableView:
             object["table"] = .array(sections(of: table))
+            if table.isEditing { object["editing"] = .bool(true) }
         default:
             return nil
         }

@@ -13,6 +13,13 @@ extension WorkerSession {
         case .selectRow(let section, let row):
             let indexPath = IndexPath(row: row, section: section)
             let table = try Self.table(in: frontmost, showing: indexPath)
+            guard !table.isEditing || table.allowsSelectionDuringEditing else {
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier)'s table is editing: a tap selects no row "
+                        + "(allowsSelectionDuringEditing is false)"
+                )
+            }
             report(action)
             table.selectRowAsTapped(at: indexPath)
         case .swipeRow(let section, let row, let edge, let title):
@@ -144,10 +151,10 @@ extension WorkerSession {
                 chosen = first
             }
             report(action)
-            table.delegate?.tableView(table, willBeginEditingRowAt: indexPath)
-            let source: View = table.cellForRow(at: indexPath) ?? table
-            chosen.handler(chosen, source) { _ in }
-            table.delegate?.tableView(table, didEndEditingRowAt: indexPath)
+            table.swipeEditing(indexPath) {
+                let source: View = table.cellForRow(at: indexPath) ?? table
+                chosen.handler(chosen, source) { _ in }
+            }
         case .standardDelete(let deleteTitle):
             guard title == nil || title == deleteTitle else {
                 throw ProtocolError(
@@ -157,9 +164,8 @@ extension WorkerSession {
                 )
             }
             report(action)
-            table.delegate?.tableView(table, willBeginEditingRowAt: indexPath)
-            let committed = table.commitDeleteAsUser(at: indexPath)
-            table.delegate?.tableView(table, didEndEditingRowAt: indexPath)
+            var committed = false
+            table.swipeEditing(indexPath) { committed = table.commitDeleteAsUser(at: indexPath) }
             // The data source has no `tableView(_:commit:forRowAt:)` of its own (the standard
             // one ran, and no rows changed): UIKit shows no Delete, so there was nothing to tap.
             // The report is taken back unless the app's code reported something since (its

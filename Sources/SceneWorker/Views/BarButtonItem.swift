@@ -55,6 +55,13 @@ open class UIBarButtonItem {
         [title, accessibilityIdentifier, systemItem?.rawValue, image?.name].compactMap { $0 }
     }
 
+    /// An edit button's look in and out of editing mode, as UIKit's: "Done" (a done item)
+    /// while editing, else "Edit".
+    func showEditing(_ editing: Bool) {
+        title = editing ? "Done" : "Edit"
+        style = editing ? .done : .plain
+    }
+
     /// What a tap does: the primary action.
     func tapAsUser() {
         primaryAction?.perform(sender: self)
@@ -72,6 +79,10 @@ public final class UINavigationItem {
     public var backButtonTitle: String?
     /// Whether the back button is hidden (a swipe back does not begin either).
     public var hidesBackButton = false
+    /// Hides or shows the back button (`animated` is accepted; nothing is drawn).
+    public func setHidesBackButton(_ hidesBackButton: Bool, animated: Bool) {
+        self.hidesBackButton = hidesBackButton
+    }
     /// Whether the leading bar button items show beside the back button rather than in its
     /// place (in its place, a swipe back does not begin).
     public var leftItemsSupplementBackButton = false

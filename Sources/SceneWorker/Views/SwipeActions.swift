@@ -91,8 +91,12 @@ extension UITableView {
         indexPathForSelectedRow = indexPathForSelectedRow.map { Self.position(of: $0, inserting: indexPaths) }
     }
 
-    /// The rows at `indexPaths` changed: they are read again when next shown (always).
-    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {}
+    /// The rows at `indexPaths` changed: they are read again when next shown (always); a
+    /// selected one is deselected, as UIKit's.
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        rowChanges &+= 1
+        if let selected = indexPathForSelectedRow, indexPaths.contains(selected) { indexPathForSelectedRow = nil }
+    }
 
     /// The row at `indexPath` moved to `newIndexPath` in the data source: the selection
     /// follows it, or the rows between shift under it.
@@ -188,6 +192,18 @@ extension UITableView {
             let title = delegate?.tableView(self, titleForDeleteConfirmationButtonForRowAt: indexPath) ?? "Delete"
             return .standardDelete(title: title)
         }
+    }
+
+    /// Runs `action` with the row at `indexPath` open, as a swipe does: the table edits (unless
+    /// it already did, in editing mode) between the delegate's `willBeginEditingRowAt` and
+    /// `didEndEditingRowAt`.
+    func swipeEditing(_ indexPath: IndexPath, _ action: () -> Void) {
+        let wasEditing = isEditing
+        isEditing = true
+        delegate?.tableView(self, willBeginEditingRowAt: indexPath)
+        action()
+        if !wasEditing { isEditing = false }
+        delegate?.tableView(self, didEndEditingRowAt: indexPath)
     }
 
     /// What a swipe reveals on a row.

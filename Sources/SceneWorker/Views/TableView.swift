@@ -132,6 +132,17 @@ open class UITableView: View {
     public weak var delegate: (any UITableViewDelegate)?
     /// The selected row, if any.
     public internal(set) var indexPathForSelectedRow: IndexPath?
+    /// Whether the table is in editing mode: its rows show their delete controls (what the
+    /// user's `swipeRow` taps then), and a tap selects a row only when
+    /// `allowsSelectionDuringEditing`.
+    public var isEditing = false
+    /// Whether a tap selects a row in editing mode. Default: false, as UIKit's.
+    public var allowsSelectionDuringEditing = false
+
+    /// Enters or leaves editing mode (`animated` is accepted; nothing is drawn).
+    public func setEditing(_ editing: Bool, animated: Bool) {
+        isEditing = editing
+    }
     private var registered: [String: UITableViewCell.Type] = [:]
     /// Set by the standard `tableView(_:commit:forRowAt:)`, which a data source without one of
     /// its own runs: the swipe then had no Delete to tap.
@@ -166,8 +177,12 @@ open class UITableView: View {
         registered[identifier].map { $0.init(style: .default, reuseIdentifier: identifier) }
     }
 
-    /// Nothing is cached, so there is nothing to reload: `visibleCells` is always current.
-    public func reloadData() {}
+    /// Nothing is cached, so there is nothing to reload (`visibleCells` is always current);
+    /// the selection goes, as UIKit's.
+    public func reloadData() {
+        rowChanges &+= 1
+        indexPathForSelectedRow = nil
+    }
 
     /// The number of sections, as the data source counts them.
     public var numberOfSections: Int { max(0, dataSource?.numberOfSections(in: self) ?? 0) }
