@@ -74,3 +74,31 @@ private final class EditableListController: UITableViewController {
         #expect(list.log == ["setEditing true true", "setEditing false true", "setEditing true false", "select 0"])
     }
 }
+
+@MainActor @Suite struct TableSelectionTests {
+    /// A table controller clears its selection when it is about to appear again (a row tapped
+    /// to push a detail screen is not selected when the list comes back), unless told not to.
+    @Test func aTableControllerClearsItsSelectionWhenItAppearsAgain() throws {
+        let log = Log()
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: { name in
+                    name == "Detail"
+                        ? UIViewController(restorationIdentifier: name)
+                        : EditableListController(restorationIdentifier: name)
+                }
+            )
+        )
+        let list = try #require(try h.connectedRoot() as? EditableListController)
+        for clears in [true, false] {
+            list.clearsSelectionOnViewWillAppear = clears
+            h.send(.user(.selectRow(section: 0, row: 1)))
+            #expect(list.tableView.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
+            h.send(.push(viewController: "Detail"))
+            h.send(.pop)
+            #expect((list.tableView.indexPathForSelectedRow == nil) == clears, "clears: \(clears)")
+        }
+    }
+}

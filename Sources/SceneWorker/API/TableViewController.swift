@@ -59,9 +59,22 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         tableView.delegate = self
     }
 
+    /// Whether the table's selection is cleared each time the controller is about to appear
+    /// (in its `viewWillAppear(_:)`, which an override calls through `super`). Default: true,
+    /// as UIKit's.
+    public var clearsSelectionOnViewWillAppear = true
+
     /// The view is the table.
     open override func loadView() {
         view = tableView
+    }
+
+    /// Clears the table's selection when `clearsSelectionOnViewWillAppear` (a row tapped to
+    /// push a detail screen is no longer selected when the list comes back), as UIKit's.
+    open override func viewWillAppear(_ animated: Bool) {
+        if clearsSelectionOnViewWillAppear, let selected = tableView.indexPathForSelectedRow {
+            tableView.deselectRow(at: selected, animated: animated)
+        }
     }
 
     /// Enters or leaves editing mode, the table with it, as UIKit's.
