@@ -83,6 +83,7 @@ extension Help {
         case .typeText: "type into a field found by identifier or placeholder (foregroundActive only)"
         case .tapControl: "tap a button or bar button item by title or identifier (foregroundActive only)"
         case .alertAction: "choose an action of the presented alert (foregroundActive only)"
+        case .moveRow: "drag a row of the frontmost table, which is editing, to another place (foregroundActive only)"
         case .swipeRow: "swipe a row of the frontmost table and tap a swipe action (foregroundActive only)"
         case .inspect: "print the visible tree as JSON (controllers, titles, labels, fields, rows)"
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .resize, .memoryWarning,

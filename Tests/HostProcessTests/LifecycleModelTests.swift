@@ -50,6 +50,7 @@ import Testing
         case .tapControl: wire = .user(.tapControl(control: "c"))
         case .alertAction: wire = .user(.alertAction(title: "OK"))
         case .swipeRow: wire = .user(.swipeRow(section: 0, row: 0, edge: .trailing, action: nil))
+        case .moveRow: wire = .user(.moveRow(section: 0, row: 0, toSection: 0, toRow: 1))
         case .inspect: wire = .inspect
         case .openURL, .continueUserActivity, .quickAction, .openNotification:
             guard state.states.process.isAlive else { return nil }
@@ -166,6 +167,9 @@ import Testing
         ] {
             #expect(throws: ScenarioError.self, "\(bad)") { try Scenario.step(fromJSON: bad) }
         }
+        let move = try Scenario.step(fromJSON: ["op": "moveRow", "scene": "A", "row": 2, "toRow": 0, "section": 1])
+        #expect(move == .scene("A", .user(.moveRow(section: 1, row: 2, toSection: 1, toRow: 0))), "the same section")
+        #expect(throws: ScenarioError.self) { try Scenario.step(fromJSON: ["op": "moveRow", "scene": "A", "row": 2]) }
         var wire: [UInt8] = []
         let request = HostCommand.request(id: 7, .user(.swipeRow(section: 1, row: 0, edge: .leading, action: "Pin")))
         request.encode(into: &wire)

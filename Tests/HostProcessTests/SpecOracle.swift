@@ -168,6 +168,7 @@ struct SpecOracle: Sendable, Hashable {
         .tapControl: [.active],
         .alertAction: [.active],
         .swipeRow: [.active],
+        .moveRow: [.active],
         .inspect: [.active, .inactive, .backgroundRunning],
     ]
 

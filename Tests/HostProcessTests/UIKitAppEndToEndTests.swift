@@ -93,6 +93,26 @@ import Testing
         #expect(host.verifyTrace() == nil)
     }
 
+    /// The Edit button puts the list in editing mode, where the user drags a note elsewhere;
+    /// out of it, a drag fails and changes nothing.
+    @Test func aUserReordersNotesInEditingMode() async throws {
+        let host = try await withSceneHost(configuration: Self.configuration()) { host in
+            let scene = try host.scene("A")
+            try await within(TestLimit.launch, "connect") { try await scene.connect(root: "ListViewController") }
+            await #expect(throws: HostError.self, "not editing") { try await scene.moveRow(0, to: 2) }
+            try await within(TestLimit.event, "edit, drag, done") {
+                try await scene.tapControl("Edit")
+                try await scene.moveRow(0, to: 2)
+                try await scene.tapControl("Done")
+            }
+            #expect(Self.rows(try await scene.inspect()) == ["Ideas", "Travel", "Groceries"])
+            return host
+        }
+        let actions = host.trace.history.filter { $0.name == "userAction" }.map { $0.value?["op"] }
+        #expect(actions == ["tapControl", "moveRow", "tapControl"], "the refused drag reported nothing")
+        #expect(host.verifyTrace() == nil)
+    }
+
     @Test func everyUserOperationIsRefusedOutsideTheActiveStateAndAMissingTargetChangesNothing() async throws {
         try await withSceneHost(configuration: Self.configuration()) { host in
             let scene = try host.scene("A")

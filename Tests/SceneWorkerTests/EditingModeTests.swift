@@ -39,6 +39,37 @@ private final class EditableListController: UITableViewController {
         items.remove(at: indexPath.row)
         tableView.deleteRows(at: [indexPath], with: .automatic)
     }
+
+    var pinnedFirst = false
+
+    override func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        !pinnedFirst || indexPath.row > 0
+    }
+
+    override func tableView(
+        _ tableView: UITableView,
+        moveRowAt sourceIndexPath: IndexPath,
+        to destinationIndexPath: IndexPath
+    ) {
+        log.append("move \(sourceIndexPath.row) \(destinationIndexPath.row)")
+        items.insert(items.remove(at: sourceIndexPath.row), at: destinationIndexPath.row)
+    }
+
+    override func tableView(
+        _ tableView: UITableView,
+        targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath {
+        // The pinned first row stays first.
+        pinnedFirst && proposedDestinationIndexPath.row == 0
+            ? IndexPath(row: 1, section: 0) : proposedDestinationIndexPath
+    }
+}
+
+/// A list whose data source cannot reorder.
+@MainActor
+private final class FixedOrderListController: UITableViewController {
+    override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { 3 }
 }
 
 @MainActor @Suite struct EditingModeTests {
@@ -100,5 +131,54 @@ private final class EditableListController: UITableViewController {
             h.send(.pop)
             #expect((list.tableView.indexPathForSelectedRow == nil) == clears, "clears: \(clears)")
         }
+    }
+}
+
+@MainActor @Suite struct RowReorderingTests {
+    private func harness(_ make: @escaping @MainActor (String) -> UIViewController) -> Harness {
+        let log = Log()
+        return Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: make
+            )
+        )
+    }
+
+    private func move(_ row: Int, to toRow: Int) -> WorkerOperation {
+        .user(.moveRow(section: 0, row: row, toSection: 0, toRow: toRow))
+    }
+
+    /// Only an editing table's rows move; the data source hears the move, the selection
+    /// follows its row, and the delegate may pick another place.
+    @Test func anEditingTablesRowMovesWhereTheDelegateLetsIt() throws {
+        let h = harness { EditableListController(restorationIdentifier: $0) }
+        let list = try #require(try h.connectedRoot() as? EditableListController)
+        list.items = ["A", "B", "C"]
+        #expect(h.send(move(0, to: 2)) == ["failure 2 operationFailed"])
+        #expect(h.lastError?.message.contains("not editing") == true)
+        list.setEditing(true, animated: false)
+        list.tableView.selectRow(at: IndexPath(row: 0, section: 0), animated: false, scrollPosition: .none)
+        #expect(h.send(move(0, to: 2)) == ["userAction", "reply 3"])
+        #expect(list.items == ["B", "C", "A"])
+        #expect(list.tableView.indexPathForSelectedRow == IndexPath(row: 2, section: 0), "the selection follows")
+        list.pinnedFirst = true
+        #expect(h.send(move(0, to: 1)) == ["failure 4 operationFailed"], "the first row cannot move")
+        #expect(h.send(move(2, to: 0)) == ["userAction", "reply 5"])
+        #expect(list.items == ["B", "A", "C"], "the delegate kept the first row first")
+        #expect(h.send(move(1, to: 3)) == ["failure 6 operationFailed"], "past the last row of its own section")
+        #expect(h.send(move(1, to: 1)) == ["failure 7 operationFailed"], "already there")
+        #expect(list.log.filter { $0.hasPrefix("move") } == ["move 0 2", "move 2 1"])
+    }
+
+    /// A data source without `tableView(_:moveRowAt:to:)` shows no reorder control: the move
+    /// is taken back, nothing reported.
+    @Test func aDataSourceWithoutMoveOffersNoReorderControl() throws {
+        let h = harness { FixedOrderListController(restorationIdentifier: $0) }
+        let list = try #require(try h.connectedRoot() as? FixedOrderListController)
+        list.setEditing(true, animated: false)
+        #expect(h.send(move(0, to: 1)) == ["failure 2 operationFailed"])
+        #expect(h.lastError?.message.contains("tableView(_:moveRowAt:to:)") == true)
     }
 }

@@ -150,6 +150,17 @@ public struct SceneHandle: Sendable {
         try await perform(.user(.swipeRow(section: section, row: row, edge: edge, action: action)))
     }
 
+    /// The user drags row `row` of section `section` of the frontmost table, which is editing,
+    /// by its reorder control to row `toRow` of `toSection` (nil: the same section).
+    public nonisolated(nonsending) func moveRow(
+        _ row: Int,
+        section: Int = 0,
+        to toRow: Int,
+        toSection: Int? = nil
+    ) async throws {
+        try await perform(.user(.moveRow(section: section, row: row, toSection: toSection ?? section, toRow: toRow)))
+    }
+
     /// What the scene shows, as a user sees it: the visible tree (docs/PORTING.md,
     /// "What a user sees and does"). Refused while the worker is suspended or not attached.
     public nonisolated(nonsending) func inspect() async throws -> JSONValue {

@@ -235,6 +235,10 @@ struct FuzzRun: Sendable {
                 // A full swipe: the row's first swipe action (its Delete), where it has one.
                 let row = generator.next(below: screen.rowCount)
                 choices.append((1, .op(.user(.swipeRow(section: 0, row: row, edge: .trailing, action: nil)))))
+                if screen.tableEditing, screen.rowCount > 1 {
+                    let to = (row + 1 + generator.next(below: screen.rowCount - 1)) % screen.rowCount
+                    choices.append((2, .op(.user(.moveRow(section: 0, row: row, toSection: 0, toRow: to)))))
+                }
             }
             if !screen.fields.isEmpty {
                 let field = screen.fields[generator.next(below: screen.fields.count)]

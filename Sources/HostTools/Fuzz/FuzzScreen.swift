@@ -4,6 +4,8 @@ import Protocol
 /// table, its fields, buttons and bar button items, the presented alert's actions.
 struct FuzzScreen: Sendable {
     var rowCount = 0
+    /// Whether the first table is editing: its rows can be dragged (`moveRow`).
+    var tableEditing = false
     var fields: [String] = []
     var controls: [String] = []
     var alertActions: [String] = []
@@ -42,6 +44,7 @@ struct FuzzScreen: Sendable {
                 case .array(let rows)? = sections.first?["rows"]
             {
                 rowCount = rows.count
+                tableEditing = view["editing"] == .bool(true)
             }
         }
     }

@@ -343,6 +343,12 @@ extension Scenario {
             return .user(
                 .swipeRow(section: try fields.int("section", minimum: 0) ?? 0, row: row, edge: edge, action: action)
             )
+        case .moveRow:
+            guard let row = try fields.int("row", minimum: 0) else { throw fields.error("needs \"row\"") }
+            guard let toRow = try fields.int("toRow", minimum: 0) else { throw fields.error("needs \"toRow\"") }
+            let section = try fields.int("section", minimum: 0) ?? 0
+            let toSection = try fields.int("toSection", minimum: 0) ?? section
+            return .user(.moveRow(section: section, row: row, toSection: toSection, toRow: toRow))
         case .inspect: return .inspect
         case .memoryPressure, .waitFor, .sleep, .quit:
             throw fields.error("not a scene operation")

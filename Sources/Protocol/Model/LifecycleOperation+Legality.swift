@@ -61,7 +61,7 @@ extension LifecycleOperation {
         // (`containmentRefusal`).
         case .addChild, .removeChild: [.foreground, .process([.running])]
         // Inactive means "running, receives no events" (as for `tap`).
-        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow:
+        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow, .moveRow:
             [.activation([.foregroundActive]), .process([.running])]
         // A suspended worker cannot answer: the screen it shows is frozen, not gone.
         case .inspect: [.attached, .process([.running])]
@@ -115,6 +115,7 @@ extension LifecycleOperation {
         case .typeText: "the user types into a field of the frontmost screen (`userAction`)"
         case .tapControl: "the user taps a button or bar button item of the frontmost screen (`userAction`)"
         case .alertAction: "the user chooses an action of the presented alert (`userAction`)"
+        case .moveRow: "the user drags a row of the frontmost table, which is editing, to another place (`userAction`)"
         case .swipeRow: "the user swipes a row of the frontmost table and taps a swipe action (`userAction`)"
         case .inspect: "none: the reply is the visible tree"
         }

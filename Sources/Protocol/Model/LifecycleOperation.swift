@@ -43,6 +43,7 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
     case tapControl
     case alertAction
     case swipeRow
+    case moveRow
     case inspect
     // The system's ways into an app (real-ios-orders-3 c11, c12) and a stack's pop to its root (c22).
     case quickAction
@@ -158,6 +159,13 @@ public enum LifecycleOperation: String, Sendable, Hashable, CaseIterable, CasePo
                 OperationField("section", .nonNegativeInt, placeholder: "N"),
                 OperationField("edge", .string(nonEmpty: true), placeholder: "trailing|leading"),
                 OperationField("action", .string(nonEmpty: true), placeholder: "TITLE"),
+            ]
+        case .moveRow:
+            [
+                .scene, OperationField("row", .nonNegativeInt, .required, placeholder: "N"),
+                OperationField("section", .nonNegativeInt, placeholder: "N"),
+                OperationField("toRow", .nonNegativeInt, .required, placeholder: "N"),
+                OperationField("toSection", .nonNegativeInt, placeholder: "N"),
             ]
         case .activate, .deactivate, .background, .foreground, .disconnect, .discard, .pop, .memoryWarning,
             .beginBackgroundTask, .endBackgroundTask, .terminate, .tap, .inspect, .popToRoot:

@@ -37,6 +37,7 @@ enum OperationKind: String, CaseIterable {
     case tapControl
     case alertAction
     case swipeRow
+    case moveRow
     case inspect
 
     /// Lookup table: a hash beats the linear string switch of `init(rawValue:)`.
@@ -63,7 +64,7 @@ enum OperationKind: String, CaseIterable {
         case .inspect: .inspect
         case .popToRoot: .popToRoot
         case .quickAction, .openNotification, .remoteNotification: nil
-        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow: nil
+        case .selectRow, .typeText, .tapControl, .alertAction, .swipeRow, .moveRow: nil
         case .connect, .push, .resize, .notify, .present, .swipeDismiss, .swipeBack, .openURL, .continueUserActivity,
             .didDiscardSceneSessions, .selectTab, .addChild, .removeChild:
             nil

@@ -1,5 +1,5 @@
 /// What a user does with their hands on the frontmost screen (`selectRow`, `typeText`,
-/// `tapControl`, `alertAction`, `swipeRow`): the host delivers it only while the scene is
+/// `tapControl`, `alertAction`, `swipeRow`, `moveRow`): the host delivers it only while the scene is
 /// `foregroundActive`, and the worker fails it, nothing changed, when the screen has no such
 /// row, field, control, alert action or swipe action.
 public enum UserAction: Sendable, Hashable {
@@ -16,6 +16,9 @@ public enum UserAction: Sendable, Hashable {
     /// `edge` and taps the swipe action titled `action` (nil: swipes all the way, which
     /// performs the first action).
     case swipeRow(section: Int, row: Int, edge: SwipeEdge, action: String?)
+    /// Drags row `row` of section `section` of the frontmost controller's table, which is
+    /// editing, by its reorder control to row `toRow` of section `toSection`.
+    case moveRow(section: Int, row: Int, toSection: Int, toRow: Int)
 
     /// The side of a row a swipe reveals actions on, as UIKit's leading and trailing swipe
     /// actions.
@@ -34,6 +37,7 @@ public enum UserAction: Sendable, Hashable {
         case .tapControl: "tapControl"
         case .alertAction: "alertAction"
         case .swipeRow: "swipeRow"
+        case .moveRow: "moveRow"
         }
     }
 
@@ -47,6 +51,8 @@ public enum UserAction: Sendable, Hashable {
         case .swipeRow(let section, let row, let edge, let action):
             ["section": .int(section), "row": .int(row), "edge": .string(edge.rawValue)]
                 .merging(action.map { ["action": .string($0)] } ?? [:]) { first, _ in first }
+        case .moveRow(let section, let row, let toSection, let toRow):
+            ["section": .int(section), "row": .int(row), "toSection": .int(toSection), "toRow": .int(toRow)]
         }
     }
 
@@ -85,6 +91,10 @@ extension UserAction {
         switch self {
         case .selectRow(let section, let row), .swipeRow(let section, let row, _, nil):
             guard row >= 0, section >= 0 else { return "\(name) needs a row and section of 0 or more" }
+        case .moveRow(let section, let row, let toSection, let toRow):
+            guard row >= 0, section >= 0, toRow >= 0, toSection >= 0 else {
+                return "moveRow needs rows and sections of 0 or more"
+            }
         case .swipeRow(let section, let row, _, let action?):
             guard row >= 0, section >= 0 else { return "\(name) needs a row and section of 0 or more" }
             guard !action.isEmpty else {
@@ -98,5 +108,17 @@ extension UserAction {
             guard !title.isEmpty else { return "alertAction needs a title" }
         }
         return nil
+    }
+}
+
+extension UserAction {
+    /// A `moveRow` request's fields: `section`, `row`, `toSection`, `toRow`.
+    static func moveRow(from message: inout WireObject) throws(ProtocolError) -> UserAction {
+        .moveRow(
+            section: try message.nonNegativeInteger("section"),
+            row: try message.nonNegativeInteger("row"),
+            toSection: try message.nonNegativeInteger("toSection"),
+            toRow: try message.nonNegativeInteger("toRow")
+        )
     }
 }

@@ -161,6 +161,7 @@ extension HostCommand {
         case .tapControl: operation = .user(.tapControl(control: try message.nonEmptyString("control")))
         case .alertAction: operation = .user(.alertAction(title: try message.nonEmptyString("title")))
         case .swipeRow: operation = .user(try UserAction.swipeRow(from: &message))
+        case .moveRow: operation = .user(try UserAction.moveRow(from: &message))
         default:
             // `withoutParameters` names every other kind (its switch is exhaustive).
             preconditionFailure("\(kind) was decoded above")

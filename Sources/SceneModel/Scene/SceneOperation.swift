@@ -123,6 +123,7 @@ public enum SceneOperation: Sendable, Hashable {
         case .user(.tapControl): .tapControl
         case .user(.alertAction): .alertAction
         case .user(.swipeRow): .swipeRow
+        case .user(.moveRow): .moveRow
         case .inspect: .inspect
         }
     }

@@ -147,6 +147,26 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath
     ) -> String? { nil }
 
+    /// Whether the row at `indexPath` shows a reorder control while editing. Default: true.
+    open func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool { true }
+
+    /// The user dragged a row to another place (`moveRow`). Override it to offer reordering,
+    /// as in UIKit: the base implementation offers none.
+    open func tableView(
+        _ tableView: UITableView,
+        moveRowAt sourceIndexPath: IndexPath,
+        to destinationIndexPath: IndexPath
+    ) {
+        tableView.commitIsUnimplemented = true
+    }
+
+    /// Where a dragged row lands instead of where the user drops it. Default: where it is dropped.
+    open func tableView(
+        _ tableView: UITableView,
+        targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath { proposedDestinationIndexPath }
+
     /// A swipe opened the row at `indexPath`, right before its action runs. Default: nothing.
     open func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath) {}
 

@@ -24,6 +24,27 @@ extension WorkerSession {
             table.selectRowAsTapped(at: indexPath)
         case .swipeRow(let section, let row, let edge, let title):
             try swipe(IndexPath(row: row, section: section), from: edge, tapping: title, in: frontmost, as: action)
+        case .moveRow(let section, let row, let toSection, let toRow):
+            let source = IndexPath(row: row, section: section)
+            let table = try Self.table(in: frontmost, showing: source)
+            if let refusal = table.reorderRefusal(from: source, to: IndexPath(row: toRow, section: toSection)) {
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier)'s row cannot move: \(refusal)"
+                )
+            }
+            report(action)
+            // The data source has no `tableView(_:moveRowAt:to:)` of its own: UIKit shows no
+            // reorder control, so there was nothing to drag (the report is taken back).
+            if !table.moveRowAsUser(from: source, to: IndexPath(row: toRow, section: toSection)),
+                sink.retractLastCallback(.userAction)
+            {
+                throw ProtocolError(
+                    .operationFailed,
+                    "\(frontmost.restorationIdentifier)'s rows show no reorder control: the data source does not "
+                        + "implement tableView(_:moveRowAt:to:)"
+                )
+            }
         case .typeText(let name, let text):
             let fields = Self.views(in: frontmost).compactMap { $0 as? UITextField }
             guard let field = fields.first(where: { $0.accessibilityIdentifier == name || $0.placeholder == name })

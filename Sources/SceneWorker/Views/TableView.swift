@@ -22,6 +22,12 @@ public protocol UITableViewDataSource: AnyObject {
         commit editingStyle: UITableViewCell.EditingStyle,
         forRowAt indexPath: IndexPath
     )
+    /// Whether the row at `indexPath` shows a reorder control while editing. Default: true.
+    func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool
+    /// The user dragged the row at `sourceIndexPath` to `destinationIndexPath` (`moveRow`):
+    /// move it in your data (the table already shows it there). A data source that does not
+    /// implement it shows no reorder controls, as in UIKit.
+    func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath)
 }
 
 extension UITableViewDataSource {
@@ -38,6 +44,16 @@ extension UITableViewDataSource {
         _ tableView: UITableView,
         commit editingStyle: UITableViewCell.EditingStyle,
         forRowAt indexPath: IndexPath
+    ) {
+        tableView.commitIsUnimplemented = true
+    }
+    /// Returns true.
+    public func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool { true }
+    /// Not implemented: the rows show no reorder control (the move fails, nothing changed).
+    public func tableView(
+        _ tableView: UITableView,
+        moveRowAt sourceIndexPath: IndexPath,
+        to destinationIndexPath: IndexPath
     ) {
         tableView.commitIsUnimplemented = true
     }
@@ -75,6 +91,13 @@ public protocol UITableViewDelegate: AnyObject {
     func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath)
     /// The swiped row closed (right after the action ran). Default: nothing.
     func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?)
+    /// Where a row dragged from `sourceIndexPath` to `proposedDestinationIndexPath` lands: the
+    /// place to use instead, if any. Default: `proposedDestinationIndexPath`.
+    func tableView(
+        _ tableView: UITableView,
+        targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath
 }
 
 extension UITableViewDelegate {
@@ -108,6 +131,12 @@ extension UITableViewDelegate {
     public func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath) {}
     /// Does nothing.
     public func tableView(_ tableView: UITableView, didEndEditingRowAt indexPath: IndexPath?) {}
+    /// Returns `proposedDestinationIndexPath`.
+    public func tableView(
+        _ tableView: UITableView,
+        targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath { proposedDestinationIndexPath }
 }
 
 /// A table, as `UITableView`, usable from any controller: set its `dataSource` and
@@ -144,8 +173,9 @@ open class UITableView: View {
         isEditing = editing
     }
     private var registered: [String: UITableViewCell.Type] = [:]
-    /// Set by the standard `tableView(_:commit:forRowAt:)`, which a data source without one of
-    /// its own runs: the swipe then had no Delete to tap.
+    /// Set by the standard `tableView(_:commit:forRowAt:)` and `tableView(_:moveRowAt:to:)`,
+    /// which a data source without one of its own runs: the swipe then had no Delete to tap,
+    /// the row no reorder control to drag.
     var commitIsUnimplemented = false
     /// The batch of row changes open (`beginUpdates()`), and how deeply nested it is.
     var rowUpdates: RowUpdates?

@@ -24,9 +24,9 @@ class ListViewController: UIViewController, UITableViewDataSource, UITableViewDe
         view.addSubview(tableView)
         journalLabel.accessibilityIdentifier = "journal.transient"
         view.addSubview(journalLabel)
-        navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [weak self] _ in
+        navigationItem.rightBarButtonItems = [UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [weak self] _ in
             self?.confirmAdd()
-        })
+        }), editButtonItem]
         navigationItem.leftBarButtonItem = UIBarButtonItem(title: "Compose", image: nil, primaryAction: UIAction { [weak self] _ in
             self?.present(UINavigationController(rootViewController: ComposeViewController()), animated: true)
         }, menu: nil)
@@ -62,6 +62,16 @@ class ListViewController: UIViewController, UITableViewDataSource, UITableViewDe
         }
         delete.backgroundColor = .systemRed
         return UISwipeActionsConfiguration(actions: [delete])
+    }
+
+    override func setEditing(_ editing: Bool, animated: Bool) {
+        super.setEditing(editing, animated: animated)
+        tableView.setEditing(editing, animated: animated)
+    }
+
+    func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        let note = NoteStore.shared.notes.remove(at: sourceIndexPath.row)
+        NoteStore.shared.notes.insert(note, at: destinationIndexPath.row)
     }
 
     private func confirmAdd() {
