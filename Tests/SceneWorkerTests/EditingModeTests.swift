@@ -41,6 +41,10 @@ private final class EditableListController: UITableViewController {
     }
 
     var pinnedFirst = false
+    /// What the delegate answers for a drag instead of its own rule (a place the table lacks, say).
+    var forcedTarget: IndexPath?
+    var reloadsOnMove = false
+    var selectionSeenByMove: IndexPath??
 
     override func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool {
         !pinnedFirst || indexPath.row > 0
@@ -52,7 +56,9 @@ private final class EditableListController: UITableViewController {
         to destinationIndexPath: IndexPath
     ) {
         log.append("move \(sourceIndexPath.row) \(destinationIndexPath.row)")
+        selectionSeenByMove = tableView.indexPathForSelectedRow
         items.insert(items.remove(at: sourceIndexPath.row), at: destinationIndexPath.row)
+        if reloadsOnMove { tableView.reloadData() }
     }
 
     override func tableView(
@@ -60,8 +66,9 @@ private final class EditableListController: UITableViewController {
         targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
         toProposedIndexPath proposedDestinationIndexPath: IndexPath
     ) -> IndexPath {
+        if let forcedTarget { return forcedTarget }
         // The pinned first row stays first.
-        pinnedFirst && proposedDestinationIndexPath.row == 0
+        return pinnedFirst && proposedDestinationIndexPath.row == 0
             ? IndexPath(row: 1, section: 0) : proposedDestinationIndexPath
     }
 }
@@ -180,5 +187,80 @@ private final class FixedOrderListController: UITableViewController {
         list.setEditing(true, animated: false)
         #expect(h.send(move(0, to: 1)) == ["failure 2 operationFailed"])
         #expect(h.lastError?.message.contains("tableView(_:moveRowAt:to:)") == true)
+    }
+}
+
+@MainActor @Suite struct EditingModeEdgeTests {
+    private func list() throws -> (Harness, EditableListController) {
+        let log = Log()
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: { name in
+                    name == "Detail"
+                        ? UIViewController(restorationIdentifier: name)
+                        : EditableListController(restorationIdentifier: name)
+                }
+            )
+        )
+        let list = try #require(try h.connectedRoot() as? EditableListController)
+        list.items = ["A", "B", "C"]
+        return (h, list)
+    }
+
+    /// The table moves the row before the data source hears of it (the app sees the moved
+    /// selection, and a reload it makes there stands); a place the delegate names that the
+    /// table lacks counts as none.
+    @Test func aDragMovesTheRowBeforeTheAppHearsAndIgnoresAPlaceTheTableLacks() throws {
+        let (h, list) = try list()
+        list.setEditing(true, animated: false)
+        list.tableView.selectRow(at: IndexPath(row: 0, section: 0), animated: false, scrollPosition: .none)
+        list.forcedTarget = IndexPath(row: -4, section: 7)
+        #expect(h.send(.user(.moveRow(section: 0, row: 0, toSection: 0, toRow: 2))) == ["userAction", "reply 2"])
+        #expect(list.items == ["B", "C", "A"], "dropped where the user dropped it")
+        #expect(list.selectionSeenByMove == .some(IndexPath(row: 2, section: 0)))
+        list.forcedTarget = nil
+        list.reloadsOnMove = true
+        #expect(h.send(.user(.moveRow(section: 0, row: 2, toSection: 0, toRow: 0))) == ["userAction", "reply 3"])
+        #expect(list.tableView.indexPathForSelectedRow == nil, "the app's reload cleared it")
+    }
+
+    /// Editing mode swipes nothing: a trailing "swipe" is the delete control, for the delete
+    /// style only, and no swipe begins or ends.
+    @Test func editingModeShowsDeleteControlsNotSwipes() throws {
+        let (h, list) = try list()
+        list.setEditing(true, animated: false)
+        #expect(
+            h.send(.user(.swipeRow(section: 0, row: 0, edge: .leading, action: nil))) == ["failure 2 operationFailed"]
+        )
+        #expect(
+            h.send(.user(.swipeRow(section: 0, row: 0, edge: .trailing, action: "Delete"))) == [
+                "userAction", "reply 3",
+            ]
+        )
+        #expect(list.items == ["B", "C"] && list.tableView.isEditing, "still editing")
+    }
+
+    /// A cancelled swipe back leaves the list's selection alone (UIKit clears it only once an
+    /// interactive transition completes); a completed one clears it.
+    @Test func aCancelledSwipeBackKeepsTheSelection() throws {
+        let (h, list) = try list()
+        h.send(.user(.selectRow(section: 0, row: 1)))
+        h.send(.push(viewController: "Detail"))
+        h.send(.swipeBack(completes: false))
+        #expect(list.tableView.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
+        h.send(.swipeBack(completes: true))
+        #expect(list.tableView.indexPathForSelectedRow == nil)
+    }
+
+    /// Editing mode is not restored on iOS: a tree compared for restoration leaves it out.
+    @Test func restorationLeavesEditingModeOut() throws {
+        let (_, list) = try list()
+        let before = VisibleTree.controller(list)
+        list.setEditing(true, animated: false)
+        let editing = VisibleTree.controller(list)
+        #expect(editing != before)
+        #expect(editing.withoutTransientViews == before.withoutTransientViews)
     }
 }

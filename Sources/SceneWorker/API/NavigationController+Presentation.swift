@@ -90,6 +90,8 @@ extension NavigationController {
         presented.runViewWillDisappear(true)
         guard completes else {
             shown.isBeingDismissed = false
+            presented.isInCancelledSwipe = true
+            defer { presented.isInCancelledSwipe = false }
             presented.runViewWillAppear(true)
             presented.runViewDidAppear(true)
             return false
@@ -113,6 +115,12 @@ extension NavigationController {
             defer { moving.isMovingFromParent = false }
             let top = viewControllers[viewControllers.count - 1]
             let below = viewControllers[viewControllers.count - 2]
+            top.isInCancelledSwipe = true
+            below.isInCancelledSwipe = true
+            defer {
+                top.isInCancelledSwipe = false
+                below.isInCancelledSwipe = false
+            }
             top.runViewWillDisappear(true)
             below.runViewWillAppear(true)
             below.runLayoutIfNeeded(size: size)

@@ -72,7 +72,8 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
     /// Clears the table's selection when `clearsSelectionOnViewWillAppear` (a row tapped to
     /// push a detail screen is no longer selected when the list comes back), as UIKit's.
     open override func viewWillAppear(_ animated: Bool) {
-        if clearsSelectionOnViewWillAppear, let selected = tableView.indexPathForSelectedRow {
+        // An interactive swipe clears it only once it completes: a cancelled one, never.
+        if clearsSelectionOnViewWillAppear, !isInCancelledSwipe, let selected = tableView.indexPathForSelectedRow {
             tableView.deselectRow(at: selected, animated: animated)
         }
     }

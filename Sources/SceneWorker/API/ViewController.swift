@@ -5,7 +5,8 @@ import Protocol
 ///
 /// The runtime calls these methods in the orders of `docs/LIFECYCLE.md` and reports each call
 /// to the host itself (a callback is reported just before your override runs), so overrides
-/// need not call `super` and need not report anything.
+/// need not call `super` and need not report anything (a `UITableViewController`'s
+/// `viewWillAppear(_:)` and `setEditing(_:animated:)` do work of UIKit's: call `super` there).
 ///
 /// `deinit` is reported from this base class's real `deinit`. A controller that your code
 /// keeps alive after it was popped (or after the scene disconnected) — stored in a delegate,
@@ -134,6 +135,11 @@ open class UIViewController {
     /// navigation controller is the one being dismissed.
     public internal(set) var isBeingDismissed = false
 
+    /// True while the controller appears in an interactive swipe that is cancelled (a swipe
+    /// back or down the user lets go of): UIKit leaves a table controller's selection alone
+    /// until an interactive transition completes.
+    var isInCancelledSwipe = false
+
     /// Whether the view must lay out when it next appears: it has not laid out since it
     /// loaded or since the last size change (docs/LIFECYCLE.md §3).
     var needsLayout = true
@@ -210,7 +216,7 @@ open class UIViewController {
 
     /// An item titled "Edit" that toggles editing mode (`setEditing(!isEditing, animated:
     /// true)`), titled "Done" while editing: `navigationItem.rightBarButtonItem = editButtonItem`.
-    public var editButtonItem: UIBarButtonItem {
+    open var editButtonItem: UIBarButtonItem {
         if let ownEditButtonItem { return ownEditButtonItem }
         let item = UIBarButtonItem(title: "Edit")
         item.primaryAction = UIAction(title: "Edit") { [weak self] _ in

@@ -182,6 +182,7 @@ enum VisibleTree {
         var object: [String: JSONValue] = ["button": shown(item.names.first ?? "")]
         if !item.isEnabled { object["enabled"] = .bool(false) }
         if let identifier = item.accessibilityIdentifier { object["identifier"] = shown(identifier) }
+        if item.isEditButton { object["edit"] = .bool(true) }
         return .object(object)
     }
 }

@@ -30,6 +30,9 @@ open class UIBarButtonItem {
     public var style: Style = .plain
     /// The name tests find the item by.
     public var accessibilityIdentifier: String?
+    /// Whether this is a controller's `editButtonItem` (the visible tree marks it: editing
+    /// mode is not restored, so restoration compares it as "Edit").
+    var isEditButton = false
 
     /// An item showing `title` or `image` that runs `primaryAction` when tapped.
     public init(title: String? = nil, image: UIImage? = nil, primaryAction: UIAction? = nil, menu: UIMenu? = nil) {
@@ -58,6 +61,7 @@ open class UIBarButtonItem {
     /// An edit button's look in and out of editing mode, as UIKit's: "Done" (a done item)
     /// while editing, else "Edit".
     func showEditing(_ editing: Bool) {
+        isEditButton = true
         title = editing ? "Done" : "Edit"
         style = editing ? .done : .plain
     }

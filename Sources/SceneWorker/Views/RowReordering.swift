@@ -10,36 +10,45 @@ extension UITableView {
         guard let dataSource, dataSource.tableView(self, canMoveRowAt: source) else {
             return "the data source's tableView(_:canMoveRowAt:) says row \(source.row) cannot move"
         }
-        // A row may land after the last row of another section, not of its own.
-        let ownSection = destination.section == source.section
-        let rows = numberOfRows(inSection: destination.section)
-        guard destination.section >= 0, destination.section < numberOfSections, destination.row >= 0,
-            destination.row < rows + (ownSection ? 0 : 1)
-        else {
+        guard isPlace(destination, forRowFrom: source) else {
             return "the table has no place \(destination.row) in section \(destination.section) to drop a row on"
         }
         return source == destination ? "row \(source.row) is already there" : nil
     }
 
+    /// Whether a row from `source` can land at `destination`: a row of a section the table
+    /// has, or the place after its last row in another section than its own.
+    private func isPlace(_ destination: IndexPath, forRowFrom source: IndexPath) -> Bool {
+        guard destination.section >= 0, destination.section < numberOfSections, destination.row >= 0 else {
+            return false
+        }
+        let rows = numberOfRows(inSection: destination.section)
+        return destination.row < rows + (destination.section == source.section ? 0 : 1)
+    }
+
     /// The user dropped the row at `source` on `proposed`: the delegate may pick another
-    /// place, the table moves the row (its selection follows), then the data source's
-    /// `tableView(_:moveRowAt:to:)` runs. False when the data source has none of its own (the
-    /// standard one ran, which runs no app code): its rows had no reorder control after all.
+    /// place (one the table does not have counts as none), the table moves the row (its
+    /// selection follows), then the data source's `tableView(_:moveRowAt:to:)` runs. False
+    /// when the data source has none of its own (the standard one ran, which runs no app code,
+    /// and no rows changed): its rows had no reorder control after all, and the selection is
+    /// back where it was.
     func moveRowAsUser(from source: IndexPath, to proposed: IndexPath) -> Bool {
         guard let dataSource else { return false }
-        let destination =
+        var destination =
             delegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: proposed)
             ?? proposed
+        if !isPlace(destination, forRowFrom: source) { destination = proposed }
         let selection = indexPathForSelectedRow
-        commitIsUnimplemented = false
-        dataSource.tableView(self, moveRowAt: source, to: destination)
-        defer { commitIsUnimplemented = false }
-        guard !commitIsUnimplemented else { return false }
-        // The table moved the row itself, as UIKit's: the app does not call moveRow(at:to:).
-        indexPathForSelectedRow = selection
+        // The table moves the row itself, as UIKit's (the app does not call moveRow(at:to:)),
+        // before the data source hears of it.
         let changes = rowChanges
         moveRow(at: source, to: destination)
         rowChanges = changes
-        return true
+        commitIsUnimplemented = false
+        dataSource.tableView(self, moveRowAt: source, to: destination)
+        defer { commitIsUnimplemented = false }
+        guard commitIsUnimplemented, rowChanges == changes else { return true }
+        indexPathForSelectedRow = selection
+        return false
     }
 }

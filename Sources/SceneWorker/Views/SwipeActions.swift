@@ -174,6 +174,13 @@ extension UITableView {
         guard dataSource?.tableView(self, canEditRowAt: indexPath) ?? false else {
             return .none("the data source's tableView(_:canEditRowAt:) says the row cannot be edited")
         }
+        if isEditing {
+            // Editing mode swipes nothing: a row's delete control, shown for the `.delete`
+            // style, reveals its trailing actions.
+            guard edge == .trailing else { return .none("the table is editing: rows show delete controls, not swipes") }
+            let style = delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete
+            guard style == .delete else { return .none("the table is editing and the row's editing style is \(style)") }
+        }
         switch edge {
         case .leading:
             guard let configuration = delegate?.tableView(self, leadingSwipeActionsConfigurationForRowAt: indexPath)
@@ -198,11 +205,15 @@ extension UITableView {
     /// it already did, in editing mode) between the delegate's `willBeginEditingRowAt` and
     /// `didEndEditingRowAt`.
     func swipeEditing(_ indexPath: IndexPath, _ action: () -> Void) {
-        let wasEditing = isEditing
+        // In editing mode the row's delete control opened it: no swipe began, and none ends.
+        guard !isEditing else {
+            action()
+            return
+        }
         isEditing = true
         delegate?.tableView(self, willBeginEditingRowAt: indexPath)
         action()
-        if !wasEditing { isEditing = false }
+        isEditing = false
         delegate?.tableView(self, didEndEditingRowAt: indexPath)
     }
 

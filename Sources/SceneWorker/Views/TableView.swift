@@ -164,13 +164,17 @@ open class UITableView: View {
     /// Whether the table is in editing mode: its rows show their delete controls (what the
     /// user's `swipeRow` taps then), and a tap selects a row only when
     /// `allowsSelectionDuringEditing`.
-    public var isEditing = false
+    open var isEditing: Bool {
+        get { editingState }
+        set { setEditing(newValue, animated: false) }
+    }
+    private var editingState = false
     /// Whether a tap selects a row in editing mode. Default: false, as UIKit's.
     public var allowsSelectionDuringEditing = false
 
     /// Enters or leaves editing mode (`animated` is accepted; nothing is drawn).
-    public func setEditing(_ editing: Bool, animated: Bool) {
-        isEditing = editing
+    open func setEditing(_ editing: Bool, animated: Bool) {
+        editingState = editing
     }
     private var registered: [String: UITableViewCell.Type] = [:]
     /// Set by the standard `tableView(_:commit:forRowAt:)` and `tableView(_:moveRowAt:to:)`,
