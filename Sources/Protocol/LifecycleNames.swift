@@ -109,7 +109,7 @@ public enum CallbackName: String, Sendable, Hashable, CaseIterable, CasePosition
     // Containment (LIFECYCLE.md §3a): the child's `willMove(toParent:)`, `didMove(toParent:)`.
     case willMoveToParent
     case didMoveToParent
-    // A user's hands (`selectRow`, `typeText`, `tapControl`, `alertAction`, `swipeRow`): the trace's
+    // A user's hands (`selectRow`, `typeText`, `tapControl`, `alertAction`, `swipeRow`, `moveRow`): the trace's
     // `value` says which and with what; whatever the app does in response follows as its own
     // changes (`origin: app`).
     case userAction

@@ -147,7 +147,7 @@ enum Help {
         Finds your app's lifecycle bugs: drives it through random legal lifecycles (the
         foreground and the background, suspension, the system killing it while suspended
         and the user coming back, interruptions, memory warnings, size changes, navigation,
-        and the user's hands: rows tapped and swiped, fields, buttons, bar buttons and alert
+        and the user's hands: rows tapped, swiped and dragged, fields, buttons, bar buttons and alert
         actions chosen from what its screen shows), each run against real workers, and
         checks that
           - the trace verifies against the lifecycle model;

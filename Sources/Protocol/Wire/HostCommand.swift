@@ -90,7 +90,7 @@ public enum WorkerOperation: Sendable, Hashable {
     case addChild(viewController: String)
     /// `{"op":"removeChild","vc":"Player"}`: the frontmost controller removes its child.
     case removeChild(viewController: String)
-    /// `{"op":"selectRow","section":0,"row":2}`, `typeText`, `tapControl`, `alertAction`, `swipeRow`: what a
+    /// `{"op":"selectRow","section":0,"row":2}`, `typeText`, `tapControl`, `alertAction`, `swipeRow`, `moveRow`: what a
     /// user does on the frontmost screen (`UserAction`), traced as a `userAction` callback.
     case user(UserAction)
     /// `{"op":"inspect"}`: the reply's result is the visible tree (`VisibleTree`). No callback.

@@ -119,7 +119,7 @@ final class CallbackSink {
 
     /// Takes back the callback `name` just reported, when nothing was recorded after it: what
     /// it announced turned out not to happen, and no app code ran in between (a swipe's
-    /// standard Delete that the data source does not implement).
+    /// standard Delete or a drag that the data source does not implement).
     /// Returns false when something came after it (it stays).
     func retractLastCallback(_ name: CallbackName) -> Bool {
         guard case .callback(let event)? = messages.last, event.name == name else { return false }

@@ -1,7 +1,7 @@
 import Protocol
 
 /// A user's hands on the frontmost screen (`selectRow`, `typeText`, `tapControl`,
-/// `alertAction`, `swipeRow`). Each finds its target first and fails, nothing reported and nothing
+/// `alertAction`, `swipeRow`, `moveRow`). Each finds its target first and fails, nothing reported and nothing
 /// changed, when the screen has none; then it reports `userAction` and runs the app's code,
 /// whose navigation follows as the app's own changes.
 extension WorkerSession {
