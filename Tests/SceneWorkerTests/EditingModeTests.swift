@@ -73,6 +73,14 @@ private final class EditableListController: UITableViewController {
     }
 }
 
+extension EditableListController {
+    /// The controller named `name`: a plain `Detail` to push, else the list.
+    static func orDetail(_ name: String) -> UIViewController {
+        name == "Detail"
+            ? UIViewController(restorationIdentifier: name) : EditableListController(restorationIdentifier: name)
+    }
+}
+
 /// A list whose data source cannot reorder.
 @MainActor
 private final class FixedOrderListController: UITableViewController {
@@ -81,14 +89,7 @@ private final class FixedOrderListController: UITableViewController {
 
 @MainActor @Suite struct EditingModeTests {
     @Test func theEditButtonTogglesEditingModeAndATapSelectsNothingWhileEditing() throws {
-        let log = Log()
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: { EditableListController(restorationIdentifier: $0) }
-            )
-        )
+        let h = Harness(makingControllers: { EditableListController(restorationIdentifier: $0) })
         let list = try #require(try h.connectedRoot() as? EditableListController)
         #expect(VisibleTree.controller(list)["navigationItem"]?["right"]?[0]?["button"] == "Edit")
         #expect(h.send(.user(.tapControl(control: "Edit"))) == ["userAction", "reply 2"])
@@ -117,18 +118,7 @@ private final class FixedOrderListController: UITableViewController {
     /// A table controller clears its selection when it is about to appear again (a row tapped
     /// to push a detail screen is not selected when the list comes back), unless told not to.
     @Test func aTableControllerClearsItsSelectionWhenItAppearsAgain() throws {
-        let log = Log()
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: { name in
-                    name == "Detail"
-                        ? UIViewController(restorationIdentifier: name)
-                        : EditableListController(restorationIdentifier: name)
-                }
-            )
-        )
+        let h = Harness(makingControllers: EditableListController.orDetail)
         let list = try #require(try h.connectedRoot() as? EditableListController)
         for clears in [true, false] {
             list.clearsSelectionOnViewWillAppear = clears
@@ -142,17 +132,6 @@ private final class FixedOrderListController: UITableViewController {
 }
 
 @MainActor @Suite struct RowReorderingTests {
-    private func harness(_ make: @escaping @MainActor (String) -> UIViewController) -> Harness {
-        let log = Log()
-        return Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: make
-            )
-        )
-    }
-
     private func move(_ row: Int, to toRow: Int) -> WorkerOperation {
         .user(.moveRow(section: 0, row: row, toSection: 0, toRow: toRow))
     }
@@ -160,7 +139,7 @@ private final class FixedOrderListController: UITableViewController {
     /// Only an editing table's rows move; the data source hears the move, the selection
     /// follows its row, and the delegate may pick another place.
     @Test func anEditingTablesRowMovesWhereTheDelegateLetsIt() throws {
-        let h = harness { EditableListController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { EditableListController(restorationIdentifier: $0) })
         let list = try #require(try h.connectedRoot() as? EditableListController)
         list.items = ["A", "B", "C"]
         #expect(h.send(move(0, to: 2)) == ["failure 2 operationFailed"])
@@ -182,7 +161,7 @@ private final class FixedOrderListController: UITableViewController {
     /// A data source without `tableView(_:moveRowAt:to:)` shows no reorder control: the move
     /// is taken back, nothing reported.
     @Test func aDataSourceWithoutMoveOffersNoReorderControl() throws {
-        let h = harness { FixedOrderListController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { FixedOrderListController(restorationIdentifier: $0) })
         let list = try #require(try h.connectedRoot() as? FixedOrderListController)
         list.setEditing(true, animated: false)
         #expect(h.send(move(0, to: 1)) == ["failure 2 operationFailed"])
@@ -192,18 +171,7 @@ private final class FixedOrderListController: UITableViewController {
 
 @MainActor @Suite struct EditingModeEdgeTests {
     private func list() throws -> (Harness, EditableListController) {
-        let log = Log()
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: { name in
-                    name == "Detail"
-                        ? UIViewController(restorationIdentifier: name)
-                        : EditableListController(restorationIdentifier: name)
-                }
-            )
-        )
+        let h = Harness(makingControllers: EditableListController.orDetail)
         let list = try #require(try h.connectedRoot() as? EditableListController)
         list.items = ["A", "B", "C"]
         return (h, list)

@@ -24,6 +24,19 @@ final class Harness {
         }
     }
 
+    /// A harness whose app makes every controller with `make` (and logs its delegates'
+    /// callbacks to a log of its own).
+    convenience init(makingControllers make: @escaping @MainActor (String) -> UIViewController) {
+        let log = Log()
+        self.init(
+            app: WorkerApp(
+                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
+                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
+                makeViewController: make
+            )
+        )
+    }
+
     /// Sends `operation` as the next request and returns what the worker said.
     @discardableResult
     func send(_ operation: WorkerOperation) -> [String] {

@@ -110,17 +110,6 @@ private final class ReadOnlyListController: UITableViewController {
 }
 
 @MainActor @Suite struct SwipeActionTests {
-    private func harness(_ make: @escaping @MainActor (String) -> UIViewController) -> Harness {
-        let log = Log()
-        return Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: make
-            )
-        )
-    }
-
     private func swipe(
         _ row: Int,
         edge: UserAction.SwipeEdge = .trailing,
@@ -132,7 +121,7 @@ private final class ReadOnlyListController: UITableViewController {
     /// The standard Delete: the user's swipe is reported, then the data source's `commit` runs;
     /// a full swipe performs it too, and the selection stays on its row.
     @Test func theStandardDeleteCommitsTheRow() throws {
-        let h = harness { DeletingListController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { DeletingListController(restorationIdentifier: $0) })
         let list = try #require(try h.connectedRoot() as? DeletingListController)
         list.tableView.selectRow(at: IndexPath(row: 2, section: 0), animated: false, scrollPosition: .none)
         #expect(h.send(swipe(1, action: "Delete")) == ["userAction", "reply 2"])
@@ -146,7 +135,7 @@ private final class ReadOnlyListController: UITableViewController {
 
     /// Where UIKit shows no Delete, nothing is reported and nothing changes: the failure says why.
     @Test func aRowWithoutTheStandardDeleteFailsTheSwipe() throws {
-        let h = harness { DeletingListController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { DeletingListController(restorationIdentifier: $0) })
         let list = try #require(try h.connectedRoot() as? DeletingListController)
         #expect(h.send(swipe(0, action: "Archive")) == ["failure 2 operationFailed"])
         #expect(
@@ -167,7 +156,7 @@ private final class ReadOnlyListController: UITableViewController {
 
     /// A data source without `commit` offers no Delete: the swipe is taken back, not reported.
     @Test func aDataSourceWithoutCommitOffersNoDelete() throws {
-        let h = harness { ReadOnlyListController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { ReadOnlyListController(restorationIdentifier: $0) })
         _ = try h.connectedRoot()
         #expect(h.send(swipe(0)) == ["failure 2 operationFailed"])
         #expect(h.lastError?.message.contains("tableView(_:commit:forRowAt:)") == true)
@@ -178,7 +167,7 @@ private final class ReadOnlyListController: UITableViewController {
     /// first one by a full swipe unless the configuration turned that off, and a leading action
     /// by its image's name.
     @Test func configuredActionsRunTheirHandlers() throws {
-        let h = harness { ConfiguredSwipesController(restorationIdentifier: $0) }
+        let h = Harness(makingControllers: { ConfiguredSwipesController(restorationIdentifier: $0) })
         let screen = try #require(try h.connectedRoot() as? ConfiguredSwipesController)
         #expect(h.send(swipe(0, action: "Archive")) == ["userAction", "reply 2"])
         #expect(screen.completions == [true] && screen.items.count == 3)

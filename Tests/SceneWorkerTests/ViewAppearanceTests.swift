@@ -124,14 +124,7 @@ final class SizeNotingViewController: UIViewController {
     /// pushed controller's and a presented one's alike.
     @Test func theDefaultViewHasTheWindowsSizeWhenItLoads() throws {
         let made = MadeControllers()
-        let log = Log()
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: { name in made.make(name) }
-            )
-        )
+        let h = Harness(makingControllers: { name in made.make(name) })
         var options = ConnectOptions(session: "A", background: false, root: "Root")
         (options.width, options.height) = (390, 844)
         _ = h.send(WorkerOperation.connect(options))
@@ -227,14 +220,7 @@ final class GearViewController: UIViewController {
     /// The visible tree names an image-only bar button item by its image: the user's hands
     /// reach it by that name.
     @Test func anImageOnlyBarItemIsTappedByItsImagesName() throws {
-        let log = Log()
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { LoggingApplicationDelegate(log: log) },
-                makeSceneDelegate: { LoggingSceneDelegate(log: log) },
-                makeViewController: { name in GearViewController(restorationIdentifier: name) }
-            )
-        )
+        let h = Harness(makingControllers: { name in GearViewController(restorationIdentifier: name) })
         let root = try #require(try h.connectedRoot() as? GearViewController)
         let tree = VisibleTree.controller(root)
         #expect(tree["navigationItem"]?["right"]?[0]?["button"] == "gear", "\(tree)")

@@ -121,7 +121,7 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         commit editingStyle: UITableViewCell.EditingStyle,
         forRowAt indexPath: IndexPath
     ) {
-        tableView.commitIsUnimplemented = true
+        tableView.standardEditingMethodRan = true
     }
 
     /// The actions a swipe to the left reveals; nil for the standard Delete. Default: nil.
@@ -158,7 +158,7 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
         moveRowAt sourceIndexPath: IndexPath,
         to destinationIndexPath: IndexPath
     ) {
-        tableView.commitIsUnimplemented = true
+        tableView.standardEditingMethodRan = true
     }
 
     /// Where a dragged row lands instead of where the user drops it. Default: where it is dropped.

@@ -44,10 +44,9 @@ extension UITableView {
         let changes = rowChanges
         moveRow(at: source, to: destination)
         rowChanges = changes
-        commitIsUnimplemented = false
-        dataSource.tableView(self, moveRowAt: source, to: destination)
-        defer { commitIsUnimplemented = false }
-        guard commitIsUnimplemented, rowChanges == changes else { return true }
+        guard !runsAppImplementation({ dataSource.tableView(self, moveRowAt: source, to: destination) }) else {
+            return true
+        }
         indexPathForSelectedRow = selection
         return false
     }

@@ -234,11 +234,7 @@ extension UITableView {
     /// Delete after all.
     func commitDeleteAsUser(at indexPath: IndexPath) -> Bool {
         guard let dataSource else { return false }
-        let changesBefore = rowChanges
-        commitIsUnimplemented = false
-        dataSource.tableView(self, commit: .delete, forRowAt: indexPath)
-        defer { commitIsUnimplemented = false }
-        return !commitIsUnimplemented || rowChanges != changesBefore
+        return runsAppImplementation { dataSource.tableView(self, commit: .delete, forRowAt: indexPath) }
     }
 }
 

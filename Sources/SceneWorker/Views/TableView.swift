@@ -45,7 +45,7 @@ extension UITableViewDataSource {
         commit editingStyle: UITableViewCell.EditingStyle,
         forRowAt indexPath: IndexPath
     ) {
-        tableView.commitIsUnimplemented = true
+        tableView.standardEditingMethodRan = true
     }
     /// Returns true.
     public func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool { true }
@@ -55,7 +55,7 @@ extension UITableViewDataSource {
         moveRowAt sourceIndexPath: IndexPath,
         to destinationIndexPath: IndexPath
     ) {
-        tableView.commitIsUnimplemented = true
+        tableView.standardEditingMethodRan = true
     }
 }
 
@@ -178,9 +178,8 @@ open class UITableView: View {
     }
     private var registered: [String: UITableViewCell.Type] = [:]
     /// Set by the standard `tableView(_:commit:forRowAt:)` and `tableView(_:moveRowAt:to:)`,
-    /// which a data source without one of its own runs: the swipe then had no Delete to tap,
-    /// the row no reorder control to drag.
-    var commitIsUnimplemented = false
+    /// which a data source without one of its own runs (`runsAppImplementation`).
+    var standardEditingMethodRan = false
     /// The batch of row changes open (`beginUpdates()`), and how deeply nested it is.
     var rowUpdates: RowUpdates?
     var rowUpdateDepth = 0
@@ -360,4 +359,18 @@ public struct UIListContentConfiguration: Sendable, Hashable {
     public static func subtitleCell() -> UIListContentConfiguration { UIListContentConfiguration() }
     /// The configuration of a value cell.
     public static func valueCell() -> UIListContentConfiguration { UIListContentConfiguration() }
+}
+
+extension UITableView {
+    /// Runs `call`, a data-source method with a standard implementation (`commit`,
+    /// `moveRowAt`), and says whether the app's own ran: Swift cannot ask whether a type
+    /// implements it, so the standard one marks the table (and changes no rows). UIKit shows
+    /// no Delete, no reorder control, for a data source without one.
+    func runsAppImplementation(_ call: () -> Void) -> Bool {
+        let changesBefore = rowChanges
+        standardEditingMethodRan = false
+        defer { standardEditingMethodRan = false }
+        call()
+        return !standardEditingMethodRan || rowChanges != changesBefore
+    }
 }
