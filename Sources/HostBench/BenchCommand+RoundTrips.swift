@@ -17,7 +17,7 @@ extension BenchCommand {
         // touches a share of each.
         let rounds = max(1, counts.roundTripRounds)
         var eventLoopCosts: [RoundTripCost] = []
-        var blockingSamples: [Samples] = []
+        var blockingCosts: [RoundTripCost] = []
         var transitionCosts: [RoundTripCost] = []
         var inAppCosts: [RoundTripCost] = []
         for _ in 0..<rounds {
@@ -35,7 +35,7 @@ extension BenchCommand {
                 warmup: counts.echoWarmup,
                 count: counts.echo / rounds
             ) {
-                blockingSamples.append(blocking)
+                blockingCosts.append(blocking)
             }
             transitionCosts.append(
                 try await BenchHost.transition(
@@ -53,13 +53,42 @@ extension BenchCommand {
                 )
             )
         }
+        // Unpinned, the kernel chooses for each new child whether it runs on the host's CPU or
+        // on the other (on this VM about half the time each) and keeps to it: an echo whose
+        // child drew one CPU against a transition whose worker drew two compares draws (6 µs
+        // against 35), not code. So every batch of round trips is filed under the draw (see
+        // DrawLog), and the rows compare the round trips of the draw all of them met most (the
+        // CPU figures stay those of the rounds that met it, whole).
+        var where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
+        var drawDetails: [String: Double] = [:]
+        if placement == nil {
+            let series = [eventLoopCosts, transitionCosts, inAppCosts].map { RoundTripCost(merging: $0).draws }
+            if let draw = BenchPlacement.mostMet(by: series) {
+                let kept = { (costs: [RoundTripCost]) in costs.compactMap { $0.keeping(draw) } }
+                eventLoopCosts = kept(eventLoopCosts)
+                transitionCosts = kept(transitionCosts)
+                inAppCosts = kept(inAppCosts)
+                blockingCosts = kept(blockingCosts)
+                let shape = draw == .sameCPU ? "on one CPU" : "on two CPUs"
+                let share = { (costs: [RoundTripCost], total: Int) in
+                    let kept = costs.reduce(0) { $0 + $1.latencies.count }
+                    return String(Int((100 * Double(kept) / Double(max(1, total))).rounded())) + " %"
+                }
+                where_ =
+                    "; unpinned, compared where the kernel ran host and child \(shape) (that share of the "
+                    + "round trips: echo \(share(eventLoopCosts, counts.echo)), transition "
+                    + "\(share(transitionCosts, counts.transition)), in-app \(share(inAppCosts, counts.transition)))"
+                drawDetails["unpinnedSameCPU"] = draw == .sameCPU ? 1 : 0
+            } else {
+                where_ = "; unpinned, every round trip (no draw of the kernel's was met by every series)"
+            }
+        }
         let eventLoopCost = RoundTripCost(merging: eventLoopCosts)
         let eventLoop = eventLoopCost.latencies
-        let blocking = blockingSamples.isEmpty ? nil : Samples(merging: blockingSamples)
+        let blocking = blockingCosts.isEmpty ? nil : Samples(merging: blockingCosts.map(\.latencies))
         let cost = RoundTripCost(merging: transitionCosts)
         let transitions = cost.latencies
         let inApp = RoundTripCost(merging: inAppCosts)
-        let where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
 
         var eventLoopRow = BenchRow(
             "pipe-echo.eventloop" + suffix,
@@ -110,6 +139,7 @@ extension BenchCommand {
                 + where_
         )
         row.details["eventLoopRatio"] = transitions.median / eventLoop.median
+        row.details.merge(drawDetails) { $1 }
         var appRow = BenchRow(
             "transition.app" + suffix,
             inApp.latencies,

@@ -120,19 +120,25 @@ package enum BenchFloors {
         // The caller runs on the loop, as the transition's does (SceneHost.taskExecutor): the
         // loop resumes it without waking another thread. The CPU of the measured round trips
         // alone, as the transition's.
-        let (meter, samples) = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
+        let (meter, samples, log) = try await withTaskExecutorPreference(EventLoop.shared.taskExecutor) {
             for _ in 0..<warmup { try await probe.roundTrip(echoLine) }
             let meter = CPUMeter(child: probe.pid)
             var samples = Samples()
-            for _ in 0..<count {
+            var log = DrawLog(child: probe.pid, placement: placement)
+            var batch = Samples()
+            for index in 0..<count {
                 let start = BenchClock.now()
                 try await probe.roundTrip(echoLine)
                 let end = BenchClock.now()
-                samples.append(BenchClock.microseconds(from: start, to: end))
+                batch.append(BenchClock.microseconds(from: start, to: end))
+                guard batch.count == DrawLog.batch || index == count - 1 else { continue }
+                log.add(batch)
+                samples.append(contentsOf: batch)
+                batch = Samples()
             }
-            return (meter, samples)
+            return (meter, samples, log)
         }
-        let cost = meter.cost(samples, runs: count)
+        let cost = meter.cost(samples, runs: count, draws: log.draws)
         await probe.finish()
         return cost
     }
@@ -144,7 +150,7 @@ package enum BenchFloors {
         placement: BenchPlacement? = nil,
         warmup: Int,
         count: Int
-    ) async -> Samples? {
+    ) async -> RoundTripCost? {
         await BenchThread.run {
             blockingEchoOnCurrentThread(executable: executable, placement: placement, warmup: warmup, count: count)
         }
@@ -155,7 +161,7 @@ package enum BenchFloors {
         placement: BenchPlacement?,
         warmup: Int,
         count: Int
-    ) -> Samples? {
+    ) -> RoundTripCost? {
         guard var child = BenchEchoChild.spawn(executable: executable) else { return nil }
         if let placement { _ = placement.pinChild(child.pid) }
         defer { child.finish() }
@@ -163,6 +169,8 @@ package enum BenchFloors {
         let line = echoLine
         var buffer = [UInt8](repeating: 0, count: 4096)
         var samples = Samples()
+        var log = DrawLog(child: child.pid, placement: placement)
+        var batch = Samples()
         for index in 0..<(warmup + count) {
             let start = BenchClock.now()
             let wrote = line.withUnsafeBytes { child.write($0) }
@@ -175,9 +183,14 @@ package enum BenchFloors {
                 received += n
             }
             let end = BenchClock.now()
-            if index >= warmup { samples.append(BenchClock.microseconds(from: start, to: end)) }
+            guard index >= warmup else { continue }
+            batch.append(BenchClock.microseconds(from: start, to: end))
+            guard batch.count == DrawLog.batch || index == warmup + count - 1 else { continue }
+            log.add(batch)
+            samples.append(contentsOf: batch)
+            batch = Samples()
         }
-        return samples
+        return RoundTripCost(latencies: samples, hostCPU: nil, childCPU: nil, draws: log.draws)
     }
 
     /// Spawn of `hostctl bench-ready` via ChildProcess + EventLoop until its line arrives.

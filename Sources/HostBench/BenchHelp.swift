@@ -38,7 +38,10 @@ package enum BenchHelp {
                        spends above its side of the event-loop echo (hostCPUOverEchoUs,
                        workerCPUOverEchoUs; the echo's row: hostCPUUs, childCPUUs):
                        whose work to cut; transition.app: the same scene in an app
-                       process carrying a second scene (≤ 1.1× of transition)
+                       process carrying a second scene (≤ 1.1× of transition);
+                       unpinned, the kernel puts each child on the host's CPU or the other
+                       by chance: the rows compare the round trips where it chose the same
+                       (details.unpinnedSameCPU: 1 one CPU, 0 two)
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push),

@@ -106,12 +106,21 @@ package enum BenchHost {
         if let placement, let pid { _ = placement.pinChild(pid) }
         // The CPU of the measured round trips alone (`roundTrips` runs an even number of each):
         // a round of the round-trip group warms up a host of its own.
-        let (meter, samples) = try await withTaskExecutorPreference(host.taskExecutor) {
+        let (meter, samples, log) = try await withTaskExecutorPreference(host.taskExecutor) {
             _ = try await roundTrips(scene, warmup: 0, count: warmup)
             let meter = CPUMeter(child: pid)
-            return (meter, try await roundTrips(scene, warmup: 0, count: count))
+            var samples = Samples()
+            var log = DrawLog(child: pid, placement: placement)
+            // In batches (of an even count: deactivate and activate alternate), each filed
+            // under the kernel's draw when unpinned.
+            while samples.count < count {
+                let batch = try await roundTrips(scene, warmup: 0, count: min(DrawLog.batch, count - samples.count))
+                log.add(batch)
+                samples.append(contentsOf: batch)
+            }
+            return (meter, samples, log)
         }
-        let cost = meter.cost(samples, runs: (count + 1) / 2 * 2)
+        let cost = meter.cost(samples, runs: (count + 1) / 2 * 2, draws: log.draws)
         await host.quit()
         return cost
     }

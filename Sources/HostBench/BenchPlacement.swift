@@ -47,8 +47,61 @@ package enum BenchPlacement: String, CaseIterable, Sendable {
         ["/usr/bin/taskset", "-c", String(cpu)]
     }
 
+    /// The placement the kernel chose for an unpinned child, as it is now: whether the child
+    /// last ran on the CPU the calling thread (the host's loop, or the blocking echo's thread)
+    /// is running on. nil when either cannot be read.
+    package static func observed(child pid: pid_t) -> BenchPlacement? {
+        let cpu = csh_sched_getcpu()
+        guard cpu >= 0, let childCPU = lastCPU(of: pid) else { return nil }
+        return childCPU == cpu ? .sameCPU : .splitCPUs
+    }
+
+    /// Of the kernel's two placements, the one every series of unpinned samples met most (the
+    /// fewest samples any series has in it, highest); nil when one series never met either.
+    package static func mostMet(by series: [[BenchPlacement: Samples]]) -> BenchPlacement? {
+        let met = allCases.map { placement in
+            (placement, series.map { $0[placement]?.count ?? 0 }.min() ?? 0)
+        }
+        guard let best = met.max(by: { $0.1 < $1.1 }), best.1 > 0 else { return nil }
+        return best.0
+    }
+
+    /// Field 39 of /proc/PID/stat: the CPU the process's main thread last ran on.
+    private static func lastCPU(of pid: pid_t) -> Int32? {
+        guard let stat = ProcFile.text("/proc/\(pid)/stat", limit: 4096), let close = stat.lastIndex(of: ")") else {
+            return nil
+        }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 36 ? Int32(fields[36]) : nil
+    }
+
     /// Sets the mask of every thread of `process`; false if it is gone or a thread refused.
     private static func pin(process: pid_t, to mask: CPUMask) -> Bool {
         !CPUMask.threads(ofProcess: process).isEmpty && mask.apply(toProcess: process)
+    }
+}
+
+/// Unpinned round trips filed by the kernel's draw: whether host and child shared a CPU.
+///
+/// The kernel places each new child on the host's CPU or on the other and mostly keeps it
+/// there, but it may move it within a round; so the draw is read after every batch of round
+/// trips (untimed), and the batch filed under it.
+package struct DrawLog: Sendable {
+    /// Round trips per batch: a /proc read per this many costs nothing measured, and a move
+    /// mid-batch mislabels one batch of a round's hundreds of samples.
+    package static let batch = 50
+
+    private let child: pid_t?
+    package private(set) var draws: [BenchPlacement: Samples] = [:]
+
+    /// A log for `child`'s round trips; one that files nothing when `placement` is pinned.
+    package init(child: pid_t?, placement: BenchPlacement?) {
+        self.child = placement == nil ? child : nil
+    }
+
+    /// Files a batch just measured under the draw as it is now.
+    package mutating func add(_ batch: Samples) {
+        guard let child, let draw = BenchPlacement.observed(child: child) else { return }
+        draws[draw, default: Samples()].append(contentsOf: batch)
     }
 }

@@ -40,17 +40,27 @@ package enum BenchCPUClock {
 
 /// Round trips through one child: their latencies, and the CPU each took on both sides,
 /// in microseconds (nil when a CPU clock could not be read).
-package struct RoundTripCost {
+package struct RoundTripCost: Sendable {
     package var latencies: Samples
     /// The host process, all its threads.
     package var hostCPU: Double?
     /// The child at the other end.
     package var childCPU: Double?
+    /// Unpinned: the latencies filed by the kernel's draw (empty when pinned).
+    package var draws: [BenchPlacement: Samples]
 
-    package init(latencies: Samples, hostCPU: Double?, childCPU: Double?) {
+    package init(latencies: Samples, hostCPU: Double?, childCPU: Double?, draws: [BenchPlacement: Samples] = [:]) {
         self.latencies = latencies
         self.hostCPU = hostCPU
         self.childCPU = childCPU
+        self.draws = draws
+    }
+
+    /// The latencies of one draw only (nil if the round never met it). The CPU figures stay
+    /// the whole round's: the CPU clocks are read once a round, not once a batch.
+    package func keeping(_ draw: BenchPlacement) -> RoundTripCost? {
+        guard let latencies = draws[draw] else { return nil }
+        return RoundTripCost(latencies: latencies, hostCPU: hostCPU, childCPU: childCPU, draws: [draw: latencies])
     }
 
     /// The runs of several rounds of equal counts as one: every latency, and the mean CPU per
@@ -62,7 +72,10 @@ package struct RoundTripCost {
         self.init(
             latencies: Samples(merging: rounds.map(\.latencies)),
             hostCPU: mean(rounds.compactMap(\.hostCPU)),
-            childCPU: mean(rounds.compactMap(\.childCPU))
+            childCPU: mean(rounds.compactMap(\.childCPU)),
+            draws: rounds.reduce(into: [:]) { merged, round in
+                for (draw, latencies) in round.draws { merged[draw, default: Samples()].append(contentsOf: latencies) }
+            }
         )
     }
 }
@@ -81,7 +94,7 @@ package struct CPUMeter {
     }
 
     /// `latencies` with the CPU per round trip over `runs` round trips (warm-up included).
-    package func cost(_ latencies: Samples, runs: Int) -> RoundTripCost {
+    package func cost(_ latencies: Samples, runs: Int, draws: [BenchPlacement: Samples] = [:]) -> RoundTripCost {
         func perRoundTrip(_ before: UInt64?, _ after: UInt64?) -> Double? {
             guard let before, let after, after >= before, runs > 0 else { return nil }
             return Double(after - before) / 1000 / Double(runs)
@@ -89,7 +102,8 @@ package struct CPUMeter {
         return RoundTripCost(
             latencies: latencies,
             hostCPU: perRoundTrip(hostBefore, BenchCPUClock.host()),
-            childCPU: perRoundTrip(childBefore, pid.flatMap(BenchCPUClock.process))
+            childCPU: perRoundTrip(childBefore, pid.flatMap(BenchCPUClock.process)),
+            draws: draws
         )
     }
 }

@@ -1,0 +1,55 @@
+import Glibc
+import HostBench
+import Testing
+
+/// Unpinned round trips are compared within one draw of the kernel's (host and child on one
+/// CPU, or on two): the draw every series met most.
+@Suite struct BenchPlacementTests {
+    private func samples(_ count: Int) -> Samples { Samples(Array(repeating: 1, count: count)) }
+
+    @Test func theDrawEverySeriesMetMostIsCompared() {
+        // One CPU: the echo met it in 100 round trips, the transition in 50; two CPUs: 400 and
+        // 150. Two CPUs is the draw both met most.
+        let echo: [BenchPlacement: Samples] = [.sameCPU: samples(100), .splitCPUs: samples(400)]
+        let transition: [BenchPlacement: Samples] = [.sameCPU: samples(50), .splitCPUs: samples(150)]
+        #expect(BenchPlacement.mostMet(by: [echo, transition]) == .splitCPUs)
+        // The fewest any series has decides, not the most one has.
+        let lopsided: [BenchPlacement: Samples] = [.sameCPU: samples(60), .splitCPUs: samples(10)]
+        #expect(BenchPlacement.mostMet(by: [echo, lopsided]) == .sameCPU)
+    }
+
+    @Test func noDrawIsComparedWhenOneSeriesNeverMetEither() {
+        let echo: [BenchPlacement: Samples] = [.sameCPU: samples(300)]
+        let transition: [BenchPlacement: Samples] = [.splitCPUs: samples(300)]
+        #expect(BenchPlacement.mostMet(by: [echo, transition]) == nil)
+        #expect(BenchPlacement.mostMet(by: [echo, [:]]) == nil)
+        #expect(BenchPlacement.mostMet(by: [echo]) == .sameCPU)
+    }
+
+    @Test func aRoundKeepsOnlyTheLatenciesOfTheDraw() throws {
+        let round = RoundTripCost(
+            latencies: Samples([1, 2, 30, 40]),
+            hostCPU: 5,
+            childCPU: 4,
+            draws: [.sameCPU: Samples([1, 2]), .splitCPUs: Samples([30, 40])]
+        )
+        let kept = try #require(round.keeping(.splitCPUs))
+        #expect(kept.latencies.values == [30, 40])
+        #expect(kept.hostCPU == 5 && kept.childCPU == 4)
+        #expect(RoundTripCost(latencies: Samples([1]), hostCPU: nil, childCPU: nil).keeping(.sameCPU) == nil)
+    }
+
+    @Test func aPinnedLogFilesNothing() {
+        var log = DrawLog(child: getpid(), placement: .sameCPU)
+        log.add(samples(DrawLog.batch))
+        #expect(log.draws.isEmpty)
+    }
+
+    @Test func anUnpinnedLogFilesEachBatchUnderOneDraw() {
+        // This process as its own "child": it last ran where the caller runs, one CPU.
+        var log = DrawLog(child: getpid(), placement: nil)
+        log.add(samples(DrawLog.batch))
+        log.add(samples(DrawLog.batch))
+        #expect(log.draws.values.reduce(0) { $0 + $1.count } == 2 * DrawLog.batch)
+    }
+}
