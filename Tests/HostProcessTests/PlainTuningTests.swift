@@ -130,6 +130,22 @@ struct WorkerContainmentTests {
         }
     }
 
+    /// A host that exits takes its directory of worker cgroups with it: left behind, it keeps
+    /// the cgroup the host ran in (a CI stage's, a systemd scope's) from being removed.
+    @Test(.enabled(if: WorkerCgroup.hostDirectory != nil, "needs a writable cgroup v2"))
+    func aHostThatExitsLeavesNoCgroupDirectory() async throws {
+        let server = try await TestServer.start()
+        defer { server.kill() }
+        #expect(try await server.run("connect", "A").status == 0)
+        // The server runs in this process's cgroup: its directory is beside this process's.
+        let ours = try #require(WorkerCgroup.hostDirectory)
+        let parent = ours[..<(ours.lastIndex(of: "/") ?? ours.endIndex)]
+        let directory = "\(parent)/scenehost-\(server.process.child.pid)"
+        #expect(access(directory, F_OK) == 0, "the serving host made no directory for its workers")
+        try await server.quit()
+        #expect(access(directory, F_OK) != 0, "\(directory) outlived its host")
+    }
+
     /// Without a cgroup, the process group is all the host can prove came from the worker:
     /// the grandchild in it ends, the one that left it is not the host's to signal.
     @Test func withoutACgroupOnlyTheProcessGroupEnds() async throws {

@@ -94,7 +94,30 @@ package final class WorkerCgroup: Sendable {
             rmdir(directory)
             return nil
         }
+        // Made by this process, gone with it: left behind, the directory would keep the
+        // cgroup it sits in from being removed (a CI stage's, a systemd scope's) until some
+        // later host in the same cgroup happened to sweep it.
+        atexit { WorkerCgroup.removeHostDirectoryIfEmpty() }
         return directory
+    }
+
+    /// At exit: the host's directory, with the worker cgroups in it that are empty (a
+    /// worker's whose death was not yet handled). One still populated stays, and the
+    /// directory with it, for the next host's sweep once it is empty.
+    private static func removeHostDirectoryIfEmpty() {
+        guard let hostDirectory else { return }
+        removeEmptyWorkers(in: hostDirectory)
+        rmdir(hostDirectory)
+    }
+
+    /// Removes the empty `worker-N` cgroups in a host's directory.
+    private static func removeEmptyWorkers(in hostDirectory: String) {
+        guard let workers = opendir(hostDirectory) else { return }
+        defer { closedir(workers) }
+        while let worker = readdir(workers) {
+            let name = directoryEntryName(worker)
+            if name.hasPrefix("worker-") { rmdir("\(hostDirectory)/\(name)") }
+        }
     }
 
     /// The host's cgroup v2 directory: the unified mount point plus the `0::` line of
@@ -122,8 +145,8 @@ package final class WorkerCgroup: Sendable {
     }
 
     /// Removes the worker cgroups of hosts that are gone, where they are empty: a host
-    /// SIGKILLed leaves its directory behind. A populated one is left alone (what is in it
-    /// survived its host, and this host did not start it).
+    /// SIGKILLed leaves its directory behind (one that exits removes it). A populated one is
+    /// left alone (what is in it survived its host, and this host did not start it).
     private static func removeStaleDirectories(in own: String) {
         guard let directory = opendir(own) else { return }
         defer { closedir(directory) }
@@ -133,13 +156,7 @@ package final class WorkerCgroup: Sendable {
                 pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { continue }
             let stale = "\(own)/\(name)"
-            if let workers = opendir(stale) {
-                while let worker = readdir(workers) {
-                    let workerName = directoryEntryName(worker)
-                    if workerName.hasPrefix("worker-") { rmdir("\(stale)/\(workerName)") }
-                }
-                closedir(workers)
-            }
+            removeEmptyWorkers(in: stale)
             rmdir(stale)
         }
     }
