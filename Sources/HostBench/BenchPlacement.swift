@@ -84,24 +84,38 @@ package enum BenchPlacement: String, CaseIterable, Sendable {
 /// Unpinned round trips filed by the kernel's draw: whether host and child shared a CPU.
 ///
 /// The kernel places each new child on the host's CPU or on the other and mostly keeps it
-/// there, but it may move it within a round; so the draw is read after every batch of round
-/// trips (untimed), and the batch filed under it.
+/// there, but it may move it within a round. So the draw is read between batches of round
+/// trips (untimed), and a batch is filed under its draw only when the readings before and
+/// after it agree: one in which the kernel moved the child is left out.
 package struct DrawLog: Sendable {
     /// Round trips per batch: a /proc read per this many costs nothing measured, and a move
-    /// mid-batch mislabels one batch of a round's hundreds of samples.
-    package static let batch = 50
+    /// costs the log only the batch it fell in.
+    package static let batch = 20
 
     private let child: pid_t?
+    private let observe: @Sendable (pid_t) -> BenchPlacement?
+    /// The reading before the batch being measured.
+    private var drawBefore: BenchPlacement?
     package private(set) var draws: [BenchPlacement: Samples] = [:]
 
-    /// A log for `child`'s round trips; one that files nothing when `placement` is pinned.
-    package init(child: pid_t?, placement: BenchPlacement?) {
+    /// A log for `child`'s round trips, the first batch starting now; one that files nothing
+    /// when `placement` is pinned. `observe` reads the draw (tests script it).
+    package init(
+        child: pid_t?,
+        placement: BenchPlacement?,
+        observe: @escaping @Sendable (pid_t) -> BenchPlacement? = BenchPlacement.observed(child:)
+    ) {
         self.child = placement == nil ? child : nil
+        self.observe = observe
+        drawBefore = self.child.flatMap(observe)
     }
 
-    /// Files a batch just measured under the draw as it is now.
+    /// Files a batch just measured under its draw, if the kernel kept to one throughout.
     package mutating func add(_ batch: Samples) {
-        guard let child, let draw = BenchPlacement.observed(child: child) else { return }
-        draws[draw, default: Samples()].append(contentsOf: batch)
+        guard let child else { return }
+        let drawAfter = observe(child)
+        defer { drawBefore = drawAfter }
+        guard let drawAfter, drawAfter == drawBefore else { return }
+        draws[drawAfter, default: Samples()].append(contentsOf: batch)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import HostBench
+import HostProcess
 import Testing
 
 /// Unpinned round trips are compared within one draw of the kernel's (host and child on one
@@ -45,11 +46,17 @@ import Testing
         #expect(log.draws.isEmpty)
     }
 
-    @Test func anUnpinnedLogFilesEachBatchUnderOneDraw() {
-        // This process as its own "child": it last ran where the caller runs, one CPU.
-        var log = DrawLog(child: getpid(), placement: nil)
-        log.add(samples(DrawLog.batch))
-        log.add(samples(DrawLog.batch))
-        #expect(log.draws.values.reduce(0) { $0 + $1.count } == 2 * DrawLog.batch)
+    @Test func anUnpinnedLogFilesABatchOnlyWhenTheDrawHeldThroughout() {
+        // Readings: before the first batch, then after each of three.
+        let readings = Locked<[BenchPlacement]>([.sameCPU, .sameCPU, .splitCPUs, .splitCPUs])
+        var log = DrawLog(child: 1, placement: nil) { _ in
+            readings.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+        log.add(Samples([1, 2]))  // one CPU before and after: filed
+        log.add(Samples([3, 4]))  // moved to two CPUs meanwhile: left out
+        log.add(Samples([5, 6]))  // two CPUs throughout: filed
+        log.add(Samples([7, 8]))  // no reading: left out
+        #expect(log.draws[.sameCPU]?.values == [1, 2])
+        #expect(log.draws[.splitCPUs]?.values == [5, 6])
     }
 }
