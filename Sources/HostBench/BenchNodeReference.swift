@@ -5,9 +5,16 @@ import Glibc
 /// run and the same placement as ours. Optional: skipped when `node` is not on PATH.
 package enum BenchNodeReference {
     /// Parent and child in one script; the child echoes every message. The parent prints one
-    /// round-trip time per line, in microseconds, after the warm-up.
+    /// round-trip time per line, in microseconds, after the warm-up; unpinned, also `same` or
+    /// `split` before the first and after every `DrawLog.batch` of them: whether the child last
+    /// ran on the parent's CPU (read untimed, as `DrawLog` reads ours).
     private static let script = """
         const { fork } = require('child_process');
+        const fs = require('fs');
+        const lastCPU = (pid) => {
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[36];
+        };
         if (process.argv[2] === 'child') {
           process.on('message', (m) => process.send(m));
           process.on('disconnect', () => process.exit(0));
@@ -19,11 +26,13 @@ package enum BenchNodeReference {
           const message = { type: 'callback', name: 'sceneWillResignActive', note: 'x'.repeat(140) };
           const out = [];
           let index = 0, start = 0n;
+          const draw = () => { if (cpu < 0) out.push(lastCPU('self') === lastCPU(child.pid) ? 'same' : 'split'); };
           const next = () => { start = process.hrtime.bigint(); child.send(message); };
           child.on('message', () => {
             const end = process.hrtime.bigint();
             if (index >= warmup) out.push((Number(end - start) / 1000).toFixed(3));
             index += 1;
+            if (index === warmup || (index > warmup && (index - warmup) % \(DrawLog.batch) === 0)) draw();
             if (index < warmup + count) { next(); } else {
               process.stdout.write(out.join('\\n') + '\\n', () => child.disconnect());
             }
@@ -34,13 +43,13 @@ package enum BenchNodeReference {
 
     /// Round trips through `node`, the parent on the host CPU and the child on `placement`'s
     /// child CPU (unpinned when nil); nil when node is missing or fails.
-    package static func roundTrips(placement: BenchPlacement?, warmup: Int, count: Int) async -> Samples? {
+    package static func roundTrips(placement: BenchPlacement?, warmup: Int, count: Int) async -> RoundTripCost? {
         await BenchThread.run {
             run(placement: placement, warmup: warmup, count: count)
         }
     }
 
-    private static func run(placement: BenchPlacement?, warmup: Int, count: Int) -> Samples? {
+    private static func run(placement: BenchPlacement?, warmup: Int, count: Int) -> RoundTripCost? {
         guard let node = BenchEnvironment.findOnPath("node") else { return nil }
         var template = Array("/tmp/scenehost-bench-node-XXXXXX.js".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
@@ -57,9 +66,20 @@ package enum BenchNodeReference {
         argv += [node, path, "parent", String(placement?.childCPU ?? -1), String(warmup), String(count)]
         guard let output = BenchEnvironment.runCapturingStdout(argv) else { return nil }
         var samples = Samples()
+        var batch = Samples()
+        var log: DrawLog?
         for line in output.split(separator: "\n") {
-            if let value = Double(line) { samples.append(value) }
+            if let value = Double(line) {
+                batch.append(value)
+                samples.append(value)
+                continue
+            }
+            let draw: BenchPlacement? = line == "same" ? .sameCPU : line == "split" ? .splitCPUs : nil
+            guard let draw else { continue }
+            if log == nil { log = DrawLog(drawBefore: draw) } else { log?.add(batch, drawAfter: draw) }
+            batch = Samples()
         }
-        return samples.count == count ? samples : nil
+        guard samples.count == count else { return nil }
+        return RoundTripCost(latencies: samples, hostCPU: nil, childCPU: nil, draws: log?.draws ?? [:])
     }
 }

@@ -93,27 +93,34 @@ package struct DrawLog: Sendable {
     package static let batch = 20
 
     private let child: pid_t?
-    private let observe: @Sendable (pid_t) -> BenchPlacement?
     /// The reading before the batch being measured.
     private var drawBefore: BenchPlacement?
     package private(set) var draws: [BenchPlacement: Samples] = [:]
 
     /// A log for `child`'s round trips, the first batch starting now; one that files nothing
-    /// when `placement` is pinned. `observe` reads the draw (tests script it).
-    package init(
-        child: pid_t?,
-        placement: BenchPlacement?,
-        observe: @escaping @Sendable (pid_t) -> BenchPlacement? = BenchPlacement.observed(child:)
-    ) {
+    /// when `placement` is pinned.
+    package init(child: pid_t?, placement: BenchPlacement?) {
         self.child = placement == nil ? child : nil
-        self.observe = observe
-        drawBefore = self.child.flatMap(observe)
+        drawBefore = self.child.flatMap(BenchPlacement.observed(child:))
     }
 
-    /// Files a batch just measured under its draw, if the kernel kept to one throughout.
+    /// A log of round trips whose draws another program read (`add(_:drawAfter:)`), the
+    /// first batch starting at `drawBefore`.
+    package init(drawBefore: BenchPlacement?) {
+        child = nil
+        self.drawBefore = drawBefore
+    }
+
+    /// Files a batch of `child`'s just measured under its draw, if the kernel kept to one
+    /// throughout.
     package mutating func add(_ batch: Samples) {
         guard let child else { return }
-        let drawAfter = observe(child)
+        add(batch, drawAfter: BenchPlacement.observed(child: child))
+    }
+
+    /// Files `batch` under its draw if the reading after it, `drawAfter`, agrees with the
+    /// one before.
+    package mutating func add(_ batch: Samples, drawAfter: BenchPlacement?) {
         defer { drawBefore = drawAfter }
         guard let drawAfter, drawAfter == drawBefore else { return }
         draws[drawAfter, default: Samples()].append(contentsOf: batch)

@@ -1,6 +1,5 @@
 import Glibc
 import HostBench
-import HostProcess
 import Testing
 
 /// Unpinned round trips are compared within one draw of the kernel's (host and child on one
@@ -46,16 +45,13 @@ import Testing
         #expect(log.draws.isEmpty)
     }
 
-    @Test func anUnpinnedLogFilesABatchOnlyWhenTheDrawHeldThroughout() {
-        // Readings: before the first batch, then after each of three.
-        let readings = Locked<[BenchPlacement]>([.sameCPU, .sameCPU, .splitCPUs, .splitCPUs])
-        var log = DrawLog(child: 1, placement: nil) { _ in
-            readings.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-        }
-        log.add(Samples([1, 2]))  // one CPU before and after: filed
-        log.add(Samples([3, 4]))  // moved to two CPUs meanwhile: left out
-        log.add(Samples([5, 6]))  // two CPUs throughout: filed
-        log.add(Samples([7, 8]))  // no reading: left out
+    @Test func aBatchIsFiledOnlyWhenTheDrawHeldThroughout() {
+        var log = DrawLog(drawBefore: .sameCPU)
+        log.add(Samples([1, 2]), drawAfter: .sameCPU)  // one CPU before and after: filed
+        log.add(Samples([3, 4]), drawAfter: .splitCPUs)  // moved to two CPUs meanwhile: left out
+        log.add(Samples([5, 6]), drawAfter: .splitCPUs)  // two CPUs throughout: filed
+        log.add(Samples([7, 8]), drawAfter: nil)  // no reading: left out
+        log.add(Samples([9]), drawAfter: .splitCPUs)  // nothing known before it: left out
         #expect(log.draws[.sameCPU]?.values == [1, 2])
         #expect(log.draws[.splitCPUs]?.values == [5, 6])
     }
