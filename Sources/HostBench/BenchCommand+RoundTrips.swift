@@ -194,7 +194,8 @@ extension BenchCommand {
         if let nodeCost, let compared {
             if let kept = nodeCost.keeping(compared) {
                 node = kept.latencies
-                nodeWhere = "; unpinned, the round trips where the kernel ran both node processes "
+                nodeWhere =
+                    "; unpinned, the round trips where the kernel ran both node processes "
                     + (compared == .sameCPU ? "on one CPU" : "on two CPUs")
             } else {
                 nodeWhere = "; unpinned, every round trip (node's never met the draw the others are compared in)"
@@ -207,7 +208,8 @@ extension BenchCommand {
                 BenchRow(
                     "node-ipc" + suffix,
                     node,
-                    note: "Node child_process.fork IPC round trip of a ~200-byte message (outside reference)" + nodeWhere
+                    note: "Node child_process.fork IPC round trip of a ~200-byte message (outside reference)"
+                        + nodeWhere
                 )
             )
             var versus = BenchRow(
