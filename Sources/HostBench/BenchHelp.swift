@@ -41,7 +41,8 @@ package enum BenchHelp {
                        process carrying a second scene (≤ 1.1× of transition);
                        unpinned, the kernel puts each child on the host's CPU or the other
                        by chance: the rows compare the round trips where it chose the same
-                       (details.unpinnedSameCPU: 1 one CPU, 0 two)
+                       (details.unpinnedSameCPU: 1 one CPU, 0 two), and have no target
+                       where it never did
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push),

@@ -63,12 +63,16 @@ extension BenchHost {
     /// Each kind's pair, `count` times after `warmup`, on one scene whose root is a tab bar
     /// (two tabs) so that every kind applies. The kinds take turns within each repetition, so
     /// that whatever the machine does meanwhile weighs on all of them alike.
-    /// `placement`: the worker is pinned to its CPU (the caller pins the host).
+    /// `placement`: the worker is pinned to its CPU (the caller pins the host). Unpinned, the
+    /// kinds on the notifying worker are compared with those on the other, whose draws of the
+    /// kernel's (see `DrawLog`) may differ: a repetition counts only if both workers kept one
+    /// draw, the same, throughout it; `unpinnedNote` says how many did. Too few did: the
+    /// two workers are not `comparable`, and the rows that compare them are not judged.
     package static func navigationKinds(
         placement: BenchPlacement? = nil,
         warmup: Int,
         count: Int
-    ) async throws -> [(kind: NavigationKind, samples: Samples)] {
+    ) async throws -> (results: [(kind: NavigationKind, samples: Samples)], unpinnedNote: String, comparable: Bool) {
         var configuration = configuration()
         // Full within the warm-up, as a long-running host's history is (see `transition`):
         // each kind then pays for the events it records as such a host does, by evicting old
@@ -88,9 +92,15 @@ extension BenchHost {
         )
         if let placement, let pid = await notifying.status().pid { _ = placement.pinChild(pid) }
         let kinds = navigationKinds
-        let samples = try await withTaskExecutorPreference(host.taskExecutor) {
+        let workers = placement == nil ? [await scene.status().pid, await notifying.status().pid] : []
+        let (samples, kept) = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
+            // Unpinned: the repetitions in which both workers kept one draw, the same.
+            var keptSamples = samples
+            var kept = 0
+            var drawsBefore = draws(of: workers)
             for index in 0..<(warmup + count) {
+                var repetition = [Double](repeating: 0, count: kinds.count)
                 // Each repetition starts one kind further on, so that every kind, push included,
                 // runs after every other equally often: what a pair leaves behind (a release,
                 // a deinit, a colder cache) weighs on all of them alike, not on its neighbour.
@@ -98,14 +108,34 @@ extension BenchHost {
                     let position = (index + step) % kinds.count
                     let start = BenchClock.now()
                     try await kinds[position].pair(kinds[position].postsNotifications ? notifying : scene)
-                    if index >= warmup {
-                        samples[position].append(BenchClock.microseconds(from: start, to: BenchClock.now()))
-                    }
+                    repetition[position] = BenchClock.microseconds(from: start, to: BenchClock.now())
+                }
+                let drawsAfter = draws(of: workers)
+                defer { drawsBefore = drawsAfter }
+                guard index >= warmup else { continue }
+                for position in kinds.indices { samples[position].append(repetition[position]) }
+                if let draw = drawsAfter.first, draw != nil, drawsAfter == drawsBefore, Set(drawsAfter).count == 1 {
+                    kept += 1
+                    for position in kinds.indices { keptSamples[position].append(repetition[position]) }
                 }
             }
-            return samples
+            // Too few alike to compare: every repetition, and the note says so.
+            return kept * 4 >= count ? (keptSamples, kept) : (samples, nil)
         }
         await host.quit()
-        return Array(zip(kinds, samples))
+        let note =
+            workers.isEmpty
+            ? ""
+            : kept.map {
+                "; unpinned, the \($0) of \(count) repetitions in which the kernel kept both workers in one draw"
+            }
+                ?? "; unpinned, every repetition: the kernel seldom kept both workers in one draw, so the "
+                + "notifying worker's pair is not judged against the other's"
+        return (Array(zip(kinds, samples)), note, workers.isEmpty || kept != nil)
+    }
+
+    /// Each worker's draw as it is now: on the calling thread's CPU or another.
+    private static func draws(of workers: [Int32?]) -> [BenchPlacement?] {
+        workers.map { $0.flatMap(BenchPlacement.observed(child:)) }
     }
 }
