@@ -2,21 +2,6 @@
 // with a message that says what to write instead: a call that silently did nothing would let
 // the app's code take a path it never takes on a device.
 
-extension UINavigationController {
-    /// Unavailable: the host's model pops one controller or all but the root
-    /// (`popToRootViewController(animated:)`).
-    @available(
-        *,
-        unavailable,
-        message:
-            "no pop to a given controller under scenehost: popViewController(animated:) once per controller above it"
-    )
-    @discardableResult
-    public func popToViewController(_ viewController: UIViewController, animated: Bool) -> [UIViewController]? {
-        nil
-    }
-}
-
 /// No screen, as `UIScreen`: a scene is a window of the size the host gives it.
 @MainActor
 public final class UIScreen {

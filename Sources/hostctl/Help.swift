@@ -188,7 +188,7 @@ enum Help {
         default; the fault options are for testing watchdogs and crash handling. The app
         pushes on the notification openDetail, and from a main-actor task on openDetailLater
         (value MS: that many milliseconds later), pops on closeDetail, pops to the root on
-        closeAll, presents on openSheet
+        closeAll, to the controller at index N on closeTo (value N), presents on openSheet
         (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
         tab bar root on selectTab (value N), adds and removes a child of its frontmost
         controller on addChild and removeChild (value NAME), rebuilds its saved stack

@@ -84,6 +84,50 @@ struct AppInitiatedTests {
         }
     }
 
+    /// The app pops to a controller above its root (`popToViewController(_:animated:)`):
+    /// c22's order with that controller where the root appears, every callback the app's and
+    /// marked with the index popped to, and the host's stack follows. A pop to the root
+    /// through it is `popToRoot`; to the top, nothing.
+    @Test func theAppPopsToAControllerAndTheHostFollows() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            for name in ["Detail", "More", "Extra"] { try await scene.push(name) }
+            var mark = host.lastSeq
+            try await scene.notify("closeTo", value: .int(1))
+            #expect(await event(in: host, after: mark, isApp(.deinit, "Extra")) != nil)
+            let app = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                app.map(\.compact) == [
+                    "cb viewWillDisappear Extra", "cb viewWillAppear Detail", "cb viewIsAppearing Detail",
+                    "cb deinit More", "cb viewDidDisappear Extra", "cb viewDidAppear Detail", "cb deinit Extra",
+                ],
+                "\(app.map(\.compact))"
+            )
+            #expect(app.allSatisfy { $0.op == "popTo" && $0.value == .int(1) })
+            #expect(await scene.status().stack == ["Root", "Detail"])
+
+            // To the top: nothing happens, nothing is reported. Then to the root: a pop to the
+            // root, and every app callback since the first notification is that pop's.
+            mark = host.lastSeq
+            try await scene.notify("closeTo", value: .int(1))
+            #expect(await scene.status().stack == ["Root", "Detail"])
+            try await scene.notify("closeTo", value: .int(0))
+            #expect(await event(in: host, after: mark, isApp(.deinit, "Detail")) != nil)
+            let toRoot = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                toRoot.map(\.compact) == [
+                    "cb viewWillDisappear Detail", "cb viewWillAppear Root", "cb viewIsAppearing Root",
+                    "cb viewDidDisappear Detail", "cb viewDidAppear Root", "cb deinit Detail",
+                ],
+                "\(toRoot.map(\.compact))"
+            )
+            #expect(toRoot.allSatisfy { $0.op == "popToRoot" && $0.value == nil })
+            #expect(await scene.status().stack == ["Root"])
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// Work the app queues on the main actor runs between requests, as on a run loop's turn:
     /// right after the reply to the request that queued it, and while the worker waits in
     /// read(2) for the next request (a task that slept first). The host follows what it does.

@@ -86,6 +86,27 @@ private struct AppTrace {
         callback(.deinit, top)
     }
 
+    /// A pop from [Root, Detail, More, Extra] to the controller at `index`, its callbacks
+    /// carrying `op: "popTo"` and `value: index` as the host records them: Detail's order.
+    mutating func popToDetail(index: Int = 1, origin: String? = CallbackOrigin.app.rawValue) {
+        for (name, vc) in [
+            (CallbackName.viewWillDisappear, "Extra"), (.viewWillAppear, "Detail"), (.viewIsAppearing, "Detail"),
+            (.deinit, "More"), (.viewDidDisappear, "Extra"), (.viewDidAppear, "Detail"), (.deinit, "Extra"),
+        ] {
+            add(
+                TraceEvent(
+                    kind: .callback,
+                    scene: "A",
+                    name: name.rawValue,
+                    viewController: vc,
+                    value: .int(index),
+                    origin: origin,
+                    op: "popTo"
+                )
+            )
+        }
+    }
+
     /// Resign active, enter background; `inside` runs right after `sceneDidEnterBackground`'s state event.
     mutating func toBackground(inside: (inout AppTrace) -> Void = { _ in }) {
         callback(.sceneWillResignActive)
@@ -119,6 +140,37 @@ private struct AppTrace {
         t.push("More", over: "Root")
         t.app { $0.pop("More", to: "Root") }
         #expect(t.violation == nil)
+    }
+
+    /// `popToViewController`: accepted as the app's, to the controller its `value` names,
+    /// which must be above the root and below the top; never the host's.
+    @Test func anAppPopToAControllerIsCheckedAgainstTheIndexItNames() {
+        func trace(_ pop: (inout AppTrace) -> Void) -> AppTrace {
+            var t = AppTrace()
+            t.launch()
+            t.firstAppearance()
+            t.app { $0.push("Detail", over: "Root") }
+            t.app { $0.push("More", over: "Detail") }
+            t.app { $0.push("Extra", over: "More") }
+            pop(&t)
+            return t
+        }
+        let accepted = trace { $0.popToDetail() }
+        #expect(accepted.violation == nil)
+        // Afterwards the stack is [Root, Detail]: the host pops Detail to the root.
+        var after = accepted
+        after.pop("Detail", to: "Root")
+        #expect(after.violation == nil)
+
+        // The index of another controller: More must appear, not Detail.
+        let wrongIndex = trace { $0.popToDetail(index: 2) }
+        #expect(wrongIndex.violation?.seq == wrongIndex.events.count - 5)
+        #expect(wrongIndex.violation?.got == "callback viewWillAppear (vc Detail) with origin app")
+        // The root is `popToRoot`'s, the top no pop at all; and only the app pops to a controller.
+        for (index, origin) in [(0, "app"), (3, "app"), (1, nil)] as [(Int, String?)] {
+            let refused = trace { $0.popToDetail(index: index, origin: origin) }
+            #expect(refused.violation?.seq == refused.events.count - 6, "index \(index), origin \(origin ?? "host")")
+        }
     }
 
     @Test func aSwappedPairInsideAnAppPushIsRejected() {

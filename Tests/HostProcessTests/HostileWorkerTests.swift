@@ -254,14 +254,20 @@ import Testing
         }
     }
 
-    /// An app change the model forbids means the worker lied: a protocol violation, nothing followed.
-    @Test func anIllegalAppChangeIsAProtocolViolation() async throws {
+    /// An app change the model forbids means the worker lied: a protocol violation, nothing
+    /// followed. A pop of the root; a pop to a controller the stack does not have above its
+    /// root (`popToViewController`, with the root alone).
+    @Test(arguments: [
+        (#"{"type":"change","op":"pop"}"#, "illegal app change pop"),
+        (#"{"type":"change","op":"popTo","index":1}"#, "illegal app change popTo: no controller at index 1"),
+    ])
+    func anIllegalAppChangeIsAProtocolViolation(change: String, violation: String) async throws {
         try await Harness.run { harness in
-            try await harness.a.connect(worker: harness.worker("app-lies.sh"))
+            try await harness.a.connect(worker: harness.worker("app-lies.sh", [change]))
             try await harness.host.controller("A").waitUntil("the violation's kill", timeout: TestLimit.event) {
                 $0.pid == nil
             }
-            #expect(harness.violations.contains { $0.contains("illegal app change pop") })
+            #expect(harness.violations.contains { $0.contains(violation) }, "\(harness.violations)")
             try await harness.checkAftermath(reason: .protocolViolation)
         }
     }

@@ -130,12 +130,12 @@ import Testing
         #expect(output.contains("openURL"), "the message names the host's openURL")
     }
 
-    /// UIKit calls scenehost has no model for (popping to a given controller, the screen, the
-    /// idle timer, background time, push registration) fail to compile, each saying what to
-    /// write instead.
+    /// UIKit calls scenehost has no model for (the screen, the idle timer, background time,
+    /// push registration, loading a view early) fail to compile, each saying what to write
+    /// instead.
     @Test func everyCallWithNoModelHereFailsToCompileSayingWhatToWrite() async throws {
         let output = try await Self.expectEveryMarkedLineRefused(in: "MissingCalls", saying: "is unavailable: ")
-        #expect(output.contains("popViewController(animated:)"), "the pop's message names what to call")
+        #expect(output.contains("view.window?.size"), "the screen's message names what to read")
     }
 
     /// A navigation or tab bar controller's own callbacks fail to compile, each saying what to

@@ -10,6 +10,8 @@ import Testing
         .push(viewController: "Ünïcode 😀 \"q\"\n"),
         .push(viewController: String(repeating: "v", count: 300)),
         .pop,
+        .popToRoot,
+        .popTo(index: 2),
         .beginBackgroundTask,
         .endBackgroundTask,
         .setStack(["Root"]),
@@ -41,6 +43,7 @@ import Testing
             encoded(.change(.push(viewController: "Detail"))) == #"{"type":"change","op":"push","vc":"Detail"}"# + "\n"
         )
         #expect(encoded(.change(.pop)) == #"{"type":"change","op":"pop"}"# + "\n")
+        #expect(encoded(.change(.popTo(index: 2))) == #"{"type":"change","op":"popTo","index":2}"# + "\n")
         #expect(encoded(.change(.beginBackgroundTask)) == #"{"type":"change","op":"beginBackgroundTask"}"# + "\n")
         #expect(encoded(.change(.endBackgroundTask)) == #"{"type":"change","op":"endBackgroundTask"}"# + "\n")
         #expect(
@@ -62,7 +65,7 @@ import Testing
     @Test func everyChangeNameIsDistinctAndCovered() {
         #expect(
             Set(Self.changes.map(\.name)) == [
-                "push", "pop", "beginBackgroundTask", "endBackgroundTask", "setStack", "setTabs",
+                "push", "pop", "popToRoot", "popTo", "beginBackgroundTask", "endBackgroundTask", "setStack", "setTabs",
                 "requestSceneSessionActivation", "requestSceneSessionDestruction",
             ]
         )
@@ -107,6 +110,9 @@ import Testing
         (#"{"type":"change","op":"setStack","stack":[null]}"#, .invalidMessage),
         (#"{"type":"change","op":"setStack","stack":[["Root"]]}"#, .invalidMessage),
         (#"{"type":"change","op":"setTabs","tabs":["List"]}"#, .invalidMessage),
+        (#"{"type":"change","op":"popTo"}"#, .invalidMessage),
+        (#"{"type":"change","op":"popTo","index":"1"}"#, .invalidMessage),
+        (#"{"type":"change","op":"popTo","index":-1}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":[],"selected":0}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":1}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":-1}"#, .invalidParameters),

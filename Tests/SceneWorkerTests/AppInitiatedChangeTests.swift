@@ -103,6 +103,47 @@ struct AppInitiatedChangeTests {
         #expect(titles(h) == ["Root"])
     }
 
+    /// `popToViewController`: `change popTo` with the controller's index, then a pop to the
+    /// root's callbacks with that controller where the root appears; the root's is a
+    /// `popToRoot`, the top's nothing, a controller not in the stack ignored.
+    @Test func anAppPopToAControllerIsTheChangeThenItsCallbacks() {
+        let h = Harness()
+        h.connect()
+        for name in ["Detail", "More", "Extra"] { h.send(.push(viewController: name)) }
+        _ = h.session.takeOutput()
+
+        #expect(
+            navigation(h).popToViewController(UIViewController(restorationIdentifier: "Stray"), animated: true) == nil
+        )
+        #expect(navigation(h).popToViewController(navigation(h).viewControllers[3], animated: true)?.isEmpty == true)
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(titles(h) == ["Root", "Detail", "More", "Extra"])
+
+        // The controller held, not read from the stack in the same statement: a debug build
+        // keeps such a temporary copy of the stack, and the controllers the pop releases with
+        // it, alive until the statement ends.
+        do {
+            let detail = navigation(h).viewControllers[1]
+            #expect(navigation(h).popToViewController(detail, animated: true) == nil)
+        }
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change popTo 1"]
+                + app([
+                    "Extra.viewWillDisappear", "Detail.viewWillAppear", "Detail.viewIsAppearing", "More.deinit",
+                    "Extra.viewDidDisappear", "Detail.viewDidAppear", "Extra.deinit",
+                ])
+        )
+        #expect(titles(h) == ["Root", "Detail"])
+
+        do {
+            let root = navigation(h).viewControllers[0]
+            #expect(navigation(h).popToViewController(root, animated: true) == nil)
+        }
+        #expect(h.render(h.session.takeOutput()) == ["change popToRoot"] + app(popCallbacks() + ["Detail.deinit"]))
+        #expect(titles(h) == ["Root"])
+    }
+
     /// `belowLaysOut`: the revealed controller never laid out (or the size changed since).
     private func popCallbacks(
         _ top: String = "Detail",

@@ -102,6 +102,7 @@ final class Harness {
                     return "change setTabs \(tabs.joined(separator: ",")) \(selected)"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"
                 case .selectTab(let index): return "change selectTab \(index)"
+                case .popTo(let index): return "change popTo \(index)"
                 case .addChild(let viewController): return "change addChild \(viewController)"
                 case .removeChild(let viewController): return "change removeChild \(viewController)"
                 case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss,

@@ -44,7 +44,8 @@ extension SceneHost {
             await onAppRequestTarget(session, of: change, from: opener) { handle in
                 await carryOut(change, from: opener) { try await handle.perform(.discard) }
             }
-        case .push, .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .setStack, .setTabs, .present, .dismiss,
+        case .push, .pop, .popToRoot, .popTo, .beginBackgroundTask, .endBackgroundTask, .setStack, .setTabs, .present,
+            .dismiss,
             .selectTab,
             .addChild, .removeChild:
             return

@@ -18,6 +18,7 @@ public enum AtomMark: Sendable, Hashable {
     case childAdded(String)
     /// A child of the frontmost controller was removed: its `deinit` comes next.
     case childRemoved(String)
-    /// A pop to the root began: the stack's top is released last, after the middle ones.
-    case poppingToRoot
+    /// A pop to the controller at this index began (0: the root): the stack's top is
+    /// released last, after the middle ones.
+    case poppingTo(Int)
 }

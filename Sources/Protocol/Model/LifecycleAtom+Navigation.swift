@@ -9,6 +9,7 @@ extension LifecycleAtom {
         case .present: "present"
         case .selectTab: "selectTab"
         case .popToRoot: "popToRoot"
+        case .popTo: "popTo"
         default: nil
         }
     }
@@ -47,24 +48,26 @@ extension LifecycleAtom {
             + forwarded(.viewDidDisappear, old, to: oldChildren) + forwarded(.viewDidAppear, new, to: newChildren)
     }
 
-    /// The stack [Root, …middle…, Top] pops to Root (real-ios-orders-3 c22), after Top's
-    /// `viewWillDisappear`: Root appears (layout when dirty), the middle controllers are released
-    /// with no appearance callbacks (top-most first, the model's choice), Top disappears, Root
-    /// `viewDidAppear`, Top is released. The checker reorders its stack first (`.poppingToRoot`)
-    /// so that each `deinit` takes the controller it names off the end.
-    static func popToRootSteps(in context: Context) -> [ExpectedStep] {
+    /// The stack [… Target, …middle…, Top] pops to the controller at `target` (0: the root,
+    /// real-ios-orders-3 c22; above it, `popToViewController`, the same mechanism), after
+    /// Top's `viewWillDisappear`: Target appears (layout when dirty), the middle controllers
+    /// are released with no appearance callbacks (top-most first, the model's choice), Top
+    /// disappears, Target `viewDidAppear`, Top is released. The checker reorders its stack first
+    /// (`.poppingTo`) so that each `deinit` takes the controller it names off the end.
+    static func popSteps(to target: Int, in context: Context) -> [ExpectedStep] {
         let stack = context.stack
+        guard stack.indices.contains(target) else { return [] }
         let top = stack.last ?? ""
-        let root = stack.first ?? ""
+        let shown = stack[target]
         let topChildren = context.children(fromTop: 0)
-        let rootFromTop = stack.count - 1
-        let middle = stack.indices.dropFirst().dropLast().reversed().flatMap { index in
+        let shownFromTop = stack.count - 1 - target
+        let middle = stack.indices.dropFirst(target + 1).dropLast().reversed().flatMap { index in
             forwarded(.deinit, stack[index], to: context.children(fromTop: stack.count - 1 - index))
         }
-        return [.mark(.poppingToRoot)] + forwardedOnly(.viewWillDisappear, to: topChildren)
-            + appearingSteps(root, fromTop: rootFromTop, in: context) + middle
+        return [.mark(.poppingTo(target))] + forwardedOnly(.viewWillDisappear, to: topChildren)
+            + appearingSteps(shown, fromTop: shownFromTop, in: context) + middle
             + forwarded(.viewDidDisappear, top, to: topChildren)
-            + forwarded(.viewDidAppear, root, to: context.children(fromTop: rootFromTop))
+            + forwarded(.viewDidAppear, shown, to: context.children(fromTop: shownFromTop))
             + forwarded(.deinit, top, to: topChildren)
     }
 

@@ -69,6 +69,10 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     /// The stack pops to its root (real-ios-orders-3 c22): its callbacks carry
     /// `op: "popToRoot"`, which tells it from a pop (both start with Top `viewWillDisappear`).
     case popToRoot
+    /// The app pops its stack to a controller above the root and below the top
+    /// (`popToViewController(_:animated:)`): `popToRoot`'s steps, to that controller. Its
+    /// callbacks carry `op: "popTo"` and, as `value`, the index of that controller in the stack.
+    case popTo
     /// A home-screen quick action for a running scene (c11): `performActionFor`.
     case quickAction
     /// The user tapped a notification of a running app (c12): `userNotificationCenterDidReceive`.
@@ -111,6 +115,8 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         /// Per controller of `selectedStack`, and per controller of each of `otherTabs`: their children.
         public var selectedChildren: [[String]]
         public var otherTabChildren: [[[String]]]
+        /// For a pop to a controller (`popTo`): its index in `stack`.
+        public var popTarget: Int = 0
 
         public init(
             activation: ActivationState,
@@ -197,7 +203,7 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         // A name not yet a child is added; a child's name is removed (the checker tells).
         case .addChild, .removeChild: return .callback(.willMoveToParent, .newController)
         case .userAction: return .callback(.userAction)
-        case .popToRoot: return .callback(.viewWillDisappear, vc: top)
+        case .popToRoot, .popTo: return .callback(.viewWillDisappear, vc: top)
         case .quickAction: return .callback(.performActionFor)
         case .openNotification: return .callback(.userNotificationCenterDidReceive)
         case .remoteNotification: return .callback(.didReceiveRemoteNotification)
@@ -298,7 +304,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .selectTab:
             return Self.selectTabSteps(from: top, loading: controller ?? "", in: context)
         case .popToRoot:
-            return Self.popToRootSteps(in: context)
+            return Self.popSteps(to: 0, in: context)
+        case .popTo:
+            return Self.popSteps(to: context.popTarget, in: context)
         case .stateRestoration, .notification, .userAction, .beginBackgroundTask, .backgroundTaskExpiration,
             .endBackgroundTask,
             .attemptToDismiss, .openURL, .continueUserActivity, .discardedSessions, .appStateRestoration,
@@ -516,6 +524,8 @@ extension LifecycleAtom {
         // Inactive means "running, receives no events".
         case .tap, .userAction: [.activation([.foregroundActive])]
         case .popToRoot: [.foreground, .nothingPresented, .controllerAboveRoot]
+        // The controller popped to (the event's `value`) is checked where the atom starts.
+        case .popTo: [.foreground, .nothingPresented, .controllerAboveRoot]
         case .quickAction: [.foreground, .lifecycle(.scene)]
         case .openNotification: [.foreground]
         case .remoteNotification: [.attached]

@@ -12,6 +12,10 @@ public enum AppChange: Sendable, Hashable {
     /// The app popped its stack to the root (`popToRootViewController(animated:)`,
     /// real-ios-orders-3 c22). `{"type":"change","op":"popToRoot"}`
     case popToRoot
+    /// The app popped its stack to the controller at `index` (0: the root, which the worker
+    /// reports as `popToRoot`), one below the top at most (`popToViewController(_:animated:)`:
+    /// `popToRoot`'s callbacks, to that controller). `{"type":"change","op":"popTo","index":1}`
+    case popTo(index: Int)
     /// The app began a background task (`Application.beginBackgroundTask`).
     case beginBackgroundTask
     /// The app ended its background task (`Application.endBackgroundTask`).
@@ -50,6 +54,7 @@ public enum AppChange: Sendable, Hashable {
         case .push: "push"
         case .pop: "pop"
         case .popToRoot: "popToRoot"
+        case .popTo: "popTo"
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"

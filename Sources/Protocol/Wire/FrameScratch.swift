@@ -102,7 +102,7 @@ enum FrameScratch {
                 case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
                 case .setStack, .setTabs, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction,
-                    .selectTab,
+                    .selectTab, .popTo,
                     .addChild, .removeChild:
                     writer.fail()
                 }

@@ -414,7 +414,7 @@ extension WorkerMessage {
             case .requestSceneSessionDestruction(let session):
                 JSONWriter.appendLiteral(#","session":"#, to: &buffer)
                 JSONWriter.writeString(session, into: &buffer)
-            case .selectTab(let index):
+            case .selectTab(let index), .popTo(let index):
                 JSONWriter.appendLiteral(#","index":"#, to: &buffer)
                 JSONWriter.writeInt(index, into: &buffer)
             case .addChild(let viewController), .removeChild(let viewController):
@@ -536,6 +536,7 @@ extension AppChange {
         case .push: self = .push(viewController: try message.nonEmptyString("vc"))
         case .pop: self = .pop
         case .popToRoot: self = .popToRoot
+        case .popTo: self = .popTo(index: try message.nonNegativeInteger("index"))
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
@@ -573,6 +574,7 @@ private enum ChangeKind: String, CaseIterable {
     case push
     case pop
     case popToRoot
+    case popTo
     case beginBackgroundTask
     case endBackgroundTask
     case setStack

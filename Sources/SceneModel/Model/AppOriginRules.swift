@@ -121,14 +121,18 @@ package struct AppOriginRules: Sendable, Equatable {
 
     /// Checks that the atom `event` starts may have its origin. Changes nothing.
     package func checkStart(of atom: LifecycleAtom, by event: TraceEvent) throws(AppOriginRefusal) {
-        guard event.origin != nil else { return }
+        guard event.origin != nil else {
+            // No request of the host's pops to a controller: only the app does.
+            if atom == .popTo { throw AppOriginRefusal("popTo only with origin app (popToViewController)") }
+            return
+        }
         switch atom {
-        case .push, .pop, .popToRoot, .present, .dismiss, .selectTab, .addChild, .removeChild:
+        case .push, .pop, .popToRoot, .popTo, .present, .dismiss, .selectTab, .addChild, .removeChild:
             return
         default:
             throw AppOriginRefusal(
-                "no app-initiated \(atom) (the app may push, pop, pop to the root, present, dismiss, select a tab,"
-                    + " add and remove children, and run background tasks)"
+                "no app-initiated \(atom) (the app may push, pop, pop to the root or to a controller, present,"
+                    + " dismiss, select a tab, add and remove children, and run background tasks)"
             )
         }
     }

@@ -285,7 +285,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
             if let steps = atom.contextFreeRemainingSteps {
                 progress = AtomProgress(steps)
             } else {
-                let context = LifecycleAtom.Context(
+                var context = LifecycleAtom.Context(
                     activation: activation,
                     stack: stack,
                     sessionExists: sessionExists,
@@ -298,6 +298,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                     selectedChildren: tabChildren.indices.contains(tab) ? tabChildren[tab] : [],
                     otherTabChildren: otherTabChildren
                 )
+                if atom == .popTo, case .int(let target)? = event.value { context.popTarget = target }
                 progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             }
             startedAtom = true
@@ -429,13 +430,15 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .childRemoved(let name):
             if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
             pendingChildDeinits += 1
-        case .poppingToRoot:
-            // [Root, m1 … mk, Top] → [Root, Top, m1 … mk]: the middle ones are released top-most
-            // first, then Top, and each deinit takes the controller it names off the end.
-            guard stack.count > 2, needsLayout.count == stack.count, children.count == stack.count else { break }
-            stack.insert(stack.removeLast(), at: 1)
-            needsLayout.insert(needsLayout.removeLast(), at: 1)
-            children.insert(children.removeLast(), at: 1)
+        case .poppingTo(let target):
+            // [… Target, m1 … mk, Top] → [… Target, Top, m1 … mk]: the middle ones are released
+            // top-most first, then Top, and each deinit takes the controller it names off the end.
+            guard stack.count > target + 2, needsLayout.count == stack.count, children.count == stack.count else {
+                break
+            }
+            stack.insert(stack.removeLast(), at: target + 1)
+            needsLayout.insert(needsLayout.removeLast(), at: target + 1)
+            children.insert(children.removeLast(), at: target + 1)
         }
     }
 
@@ -476,6 +479,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
                 LifecycleAtom.containmentAtom(child: child, frontmostChildren: frontmost) == atom
             else { return false }
             return atom == .removeChild || LifecycleRequirement.roomForChild.isMet(by: snapshot)
+        }
+        if atom == .popTo {
+            // To a controller above the root and below the top: `value`, its index.
+            guard case .int(let target)? = event.value, target >= 1, target < stack.count - 1 else { return false }
         }
         guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }
         guard let tab = event.tab, tabStacks.indices.contains(tab), tab != selectedTab else { return false }

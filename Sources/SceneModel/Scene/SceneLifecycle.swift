@@ -372,6 +372,14 @@ package struct SceneLifecycle: Sendable {
     /// The worker's process group was continued.
     package mutating func resumed() { process = .running }
 
+    /// The app popped its stack to the controller at `index` (an app change): the ones above
+    /// it are gone.
+    package mutating func popped(to index: Int) {
+        guard stack.indices.contains(index) else { return }
+        stack = Array(stack.prefix(index + 1))
+        containment.popped(stackCount: stack.count)
+    }
+
     /// The app rebuilt its navigation stack while connecting (an app change), root first.
     package mutating func rebuiltStack(_ controllers: [String]) {
         stack = controllers

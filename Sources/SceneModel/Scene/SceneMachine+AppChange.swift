@@ -22,6 +22,8 @@ extension SceneMachine {
             lifecycle.completed(.pop)
         case .popToRoot:
             lifecycle.completed(.popToRoot)
+        case .popTo(let index):
+            lifecycle.popped(to: index)
         case .beginBackgroundTask:
             lifecycle.completed(.beginBackgroundTask)
             startBackgroundTaskTimers()
@@ -56,7 +58,15 @@ extension SceneMachine {
         worker!.appChangeOpen = true
         worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
-        worker!.appChangePopsToRoot = change == .popToRoot
+        worker!.appChangePopTarget = popTarget(change)
+    }
+
+    private func popTarget(_ change: AppChange) -> Int? {
+        switch change {
+        case .popToRoot: 0
+        case .popTo(let index): index
+        default: nil
+        }
     }
 
     private func presentedStyle(_ change: AppChange) -> PresentationStyle? {
@@ -86,6 +96,14 @@ extension SceneMachine {
             return judged(.pop)
         case .popToRoot:
             if requestInWorker { return "navigation during a host request" }
+            return judged(.popToRoot)
+        case .popTo(let index):
+            if requestInWorker { return "navigation during a host request" }
+            // Above the root (a pop to the root is `popToRoot`) and below the top.
+            guard index >= 1, index < lifecycle.stack.count - 1 else {
+                return "no controller at index \(index) above the root and below the top of a stack of "
+                    + "\(lifecycle.stack.count)"
+            }
             return judged(.popToRoot)
         case .present(let name, let style):
             if requestInWorker { return "navigation during a host request" }

@@ -187,7 +187,7 @@ extension SceneMachine {
             viewController: callback.viewController,
             restoration: callback.restoration,
             notification: callback.notification,
-            value: callback.value ?? presentedStyleValue(callback),
+            value: callback.value ?? presentedStyleValue(callback) ?? appChangePopValue(callback),
             origin: callback.origin?.rawValue,
             op: callback.origin == nil ? presentingOp : appChangeOp,
             tab: callback.origin == nil ? selectingTab : worker!.appChangeTab,
@@ -239,12 +239,20 @@ extension SceneMachine {
         return .string(style.rawValue)
     }
 
-    /// The `op` the callbacks of the open app change carry: `present`, `selectTab` or
-    /// `popToRoot`, else none.
+    /// The `op` the callbacks of the open app change carry: `present`, `selectTab`,
+    /// `popToRoot` or `popTo`, else none.
     private var appChangeOp: String? {
         if worker!.appChangePresentStyle != nil { return LifecycleOperation.present.rawValue }
-        if worker!.appChangePopsToRoot { return LifecycleOperation.popToRoot.rawValue }
+        if let target = worker!.appChangePopTarget {
+            return target == 0 ? LifecycleOperation.popToRoot.rawValue : LifecycleAtom.popTo.startingOp
+        }
         return worker!.appChangeTab == nil ? nil : LifecycleOperation.selectTab.rawValue
+    }
+
+    /// The index a pop to a controller above the root pops to, as its callbacks' `value`.
+    private func appChangePopValue(_ callback: CallbackEvent) -> JSONValue? {
+        guard callback.origin != nil, let target = worker!.appChangePopTarget, target > 0 else { return nil }
+        return .int(target)
     }
 
     /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.

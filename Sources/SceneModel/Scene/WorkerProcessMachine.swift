@@ -47,8 +47,9 @@ package struct WorkerProcessMachine: Sendable {
     /// The open app change is a tab switch to this tab: its callbacks carry `op: "selectTab"`
     /// and `tab` in the trace.
     package var appChangeTab: Int?
-    /// The open app change is a pop to the root: its callbacks carry `op: "popToRoot"`.
-    package var appChangePopsToRoot = false
+    /// The open app change is a pop to the controller at this index of the stack: its
+    /// callbacks carry `op: "popToRoot"` (0), or `op: "popTo"` and the index as `value`.
+    package var appChangePopTarget: Int?
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     package var closedPipe: SceneMachine.Pipe?
     /// The process carries the scenes of one app (`connect`'s `app`), this one among them: a

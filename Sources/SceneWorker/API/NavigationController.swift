@@ -146,7 +146,34 @@ open class NavigationController: ContainerViewController {
             changeHandler.appRequestsPopToRoot(on: self)
             return nil
         }
-        performPopToRoot(animated: animated)
+        performPop(to: 0, animated: animated)
+        return nil
+    }
+
+    /// Pops the controllers above `viewController`, which must be in this stack: the root's
+    /// the same as `popToRootViewController(animated:)`, the top's nothing (an empty array,
+    /// as UIKit's). On screen: `popToRootViewController`'s callbacks, with `viewController`
+    /// where the root appears there (UIKit pops to the root through this method).
+    ///
+    /// On a scene's stack this is an app-initiated change: legal in the foreground; from
+    /// inside a callback of a host request it runs right after that request. A controller not
+    /// in the stack is ignored and logged (UIKit raises). Returns nil rather than the popped
+    /// controllers, as `popToRootViewController(animated:)` does, so that they are released in
+    /// the transition.
+    @discardableResult
+    public func popToViewController(_ viewController: UIViewController, animated: Bool) -> [UIViewController]? {
+        let action = "popToViewController(\(viewController.restorationIdentifier))"
+        guard !refusesPresentedChange(action) else { return nil }
+        guard let index = viewControllers.firstIndex(where: { $0 === viewController }) else {
+            writeError("scenehost worker: \(action) ignored: the controller is not in the stack")
+            return nil
+        }
+        guard index < viewControllers.count - 1 else { return [] }
+        if let changeHandler {
+            changeHandler.appRequestsPop(to: viewController, on: self)
+            return nil
+        }
+        performPop(to: index, animated: animated)
         return nil
     }
 
@@ -221,21 +248,22 @@ open class NavigationController: ContainerViewController {
         return popped
     }
 
-    /// The host's pop to the root (real-ios-orders-3 c22): Top `viewWillDisappear`, Root
-    /// `viewWillAppear`, `viewIsAppearing` (layout when dirty), the middle controllers released
-    /// top-most first with no appearance callbacks, Top `viewDidDisappear`, Root
-    /// `viewDidAppear`, then Top released.
-    func performPopToRoot(animated: Bool = true) {
-        guard viewControllers.count >= 2 else { return }
+    /// The pop to the controller at `target` (0: the root, the host's `popToRoot`,
+    /// real-ios-orders-3 c22): Top `viewWillDisappear`, Target `viewWillAppear`,
+    /// `viewIsAppearing` (layout when dirty), the middle controllers released top-most first
+    /// with no appearance callbacks, Top `viewDidDisappear`, Target `viewDidAppear`, then Top
+    /// released.
+    func performPop(to target: Int, animated: Bool = true) {
+        guard target >= 0, target < viewControllers.count - 1 else { return }
         let top = viewControllers.removeLast()
-        var middle = Array(viewControllers.dropFirst())
-        let root = viewControllers[0]
-        viewControllers = [root]
+        var middle = Array(viewControllers.dropFirst(target + 1))
+        let shown = viewControllers[target]
+        viewControllers = Array(viewControllers.prefix(target + 1))
         top.isMovingFromParent = true
         if isOnScreen {
             top.runViewWillDisappear(animated)
-            root.runViewWillAppear(animated)
-            root.runLayoutIfNeeded(size: size)
+            shown.runViewWillAppear(animated)
+            shown.runLayoutIfNeeded(size: size)
         }
         // Each middle controller's last reference goes at the end of its turn: its deinit runs
         // there, unless app code keeps it.
@@ -244,7 +272,7 @@ open class NavigationController: ContainerViewController {
         }
         if isOnScreen {
             top.runViewDidDisappear(animated)
-            root.runViewDidAppear(animated)
+            shown.runViewDidAppear(animated)
         }
         top.isMovingFromParent = false
         top.containingStack = nil

@@ -54,8 +54,9 @@ enum DefaultWorkerOptions {
         Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
         recording app. The app pushes on the notification openDetail (value: the controller's
         name, default Detail), and from a main-actor task on openDetailLater (value: that many
-        milliseconds later), pops on closeDetail, pops to the root on closeAll, calls exit()
-        on exit (value: the status, default 0), and rebuilds its saved stack on reconnect.
+        milliseconds later), pops on closeDetail, pops to the root on closeAll, to the
+        controller at index N on closeTo (value: N), calls exit() on exit (value: the status,
+        default 0), and rebuilds its saved stack on reconnect.
           --background-task-on-enter-background
                                begin a background task in sceneDidEnterBackground; the
                                notification finishUpload ends it

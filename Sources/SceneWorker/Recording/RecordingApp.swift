@@ -28,7 +28,8 @@ extension WorkerApp {
     /// It also acts on its own the way real apps do (docs/LIFECYCLE.md §3b):
     /// - the notification `openDetail` makes it push a controller named by the notification's
     ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop,
-    ///   `closeAll` pop to the root;
+    ///   `closeAll` pop to the root, `closeTo` pop to the controller at the value's index
+    ///   (`popToViewController`);
     ///   `openDetailLater` pushes `Detail` from a main-actor task, after the reply or after
     ///   the value's milliseconds;
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
@@ -105,6 +106,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
     static let closeDetail = "closeDetail"
     /// The notification that makes the app pop to its root (`popToRootViewController`).
     static let closeAll = "closeAll"
+    /// The notification that makes the app pop to the controller at the value's index of its
+    /// stack (`popToViewController`).
+    static let closeTo = "closeTo"
     /// The notification that makes the app push `Detail` later, from a main-actor task (as
     /// app code that awaits something does): at once after the notification's reply, or
     /// after the value's milliseconds when it is a positive integer (at most a minute).
@@ -236,6 +240,11 @@ final class RecordingSceneDelegate: UISceneDelegate {
             Glibc.exit(status)
         case Self.closeAll:
             navigationController.popToRootViewController(animated: true)
+        case Self.closeTo:
+            if case .int(let index) = value, navigationController.viewControllers.indices.contains(index) {
+                let target = navigationController.viewControllers[index]
+                navigationController.popToViewController(target, animated: true)
+            }
         case Self.openDetailLater:
             var milliseconds = 0
             if case .int(let value) = value { milliseconds = max(0, min(value, 60_000)) }

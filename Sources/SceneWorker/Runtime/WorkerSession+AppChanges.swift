@@ -6,6 +6,8 @@ enum DeferredAppChange {
     case pop
     /// `popToRootViewController(animated:)`.
     case popToRoot
+    /// `popToViewController(_:animated:)`: to this controller, wherever it is by then.
+    case popTo(UIViewController)
     /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
     case present(UIViewController, in: NavigationController?, completion: (@MainActor () -> Void)?)
     /// `dismiss(animated:completion:)`.
@@ -90,6 +92,14 @@ extension WorkerSession {
             return refuse("popToRootViewController", refusal.message)
         }
         request(.popToRoot, describedAs: "popToRootViewController")
+    }
+
+    func appRequestsPop(to controller: UIViewController, on navigationController: NavigationController) {
+        let action = "popToViewController(\(controller.restorationIdentifier))"
+        if let refusal = refusal(of: .popToRoot) {
+            return refuse(action, refusal.message)
+        }
+        request(.popTo(controller), describedAs: action)
     }
 
     func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
@@ -252,13 +262,23 @@ extension WorkerSession {
                     refuse("popToRootViewController", refusal.message)
                     continue
                 }
-                runAppChange(.popToRoot) {
-                    // Their deinits, whenever they come, belong to the app's pop.
-                    for controller in navigationController.viewControllers.dropFirst() {
-                        controller.deinitOrigin = .app
-                    }
-                    navigationController.performPopToRoot(animated: true)
+                runPop(to: 0, in: navigationController)
+            case .popTo(let controller):
+                let action = "popToViewController(\(controller.restorationIdentifier))"
+                if let refusal = refusal(of: .popToRoot) {
+                    refuse(action, refusal.message)
+                    continue
                 }
+                // Where it is by then (a change before it may have moved it, or popped it). No
+                // copy of the stack is kept past this line: it would keep the controllers the
+                // pop releases alive, and their deinits late.
+                guard let index = navigationController.viewControllers.firstIndex(where: { $0 === controller }),
+                    index < navigationController.viewControllers.count - 1
+                else {
+                    refuse(action, "the controller is no longer below the top of the stack")
+                    continue
+                }
+                runPop(to: index, in: navigationController)
             case .present(let controller, let container, let completion):
                 let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
                 if let refusal = refusal(of: .present(viewController: controller.restorationIdentifier, style: style)) {
@@ -306,6 +326,18 @@ extension WorkerSession {
     }
 
     /// Reports `change`, then runs `body` with every callback marked as the app's.
+    /// Runs a pop to the controller at `index`, reported as `popToRoot` for the root and as
+    /// `popTo` above it.
+    private func runPop(to index: Int, in navigationController: NavigationController) {
+        runAppChange(index == 0 ? .popToRoot : .popTo(index: index)) {
+            // Their deinits, whenever they come, belong to the app's pop.
+            for controller in navigationController.viewControllers.dropFirst(index + 1) {
+                controller.deinitOrigin = .app
+            }
+            navigationController.performPop(to: index, animated: true)
+        }
+    }
+
     func runAppChange(_ change: AppChange, _ body: () -> Void) {
         isRunningAppChange = true
         sink.send(.change(change))

@@ -134,7 +134,7 @@ extension WorkerSession {
         case .remoteNotification(let userInfo):
             didReceiveRemoteNotification(userInfo)
         case .popToRoot:
-            scene?.window.navigationStack.performPopToRoot()
+            scene?.window.navigationStack.performPop(to: 0)
         case .selectTab(let index):
             scene?.window.tabBarController?.performSelect(index)
         case .addChild(let name):
