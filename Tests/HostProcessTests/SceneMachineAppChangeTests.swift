@@ -39,6 +39,29 @@ import Testing
         #expect(harness.recorded.last?.op == "protocol")
     }
 
+    /// `popToViewController`: the index must name a controller above the root and below the
+    /// top; a legal one is followed, its callbacks carrying `op: "popTo"` and the index.
+    @Test(arguments: [(0, false), (1, true), (2, true), (3, false), (4, false)])
+    func aPopToAControllerNeedsOneAboveTheRootAndBelowTheTop(index: Int, legal: Bool) {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        for name in ["A", "B", "C"] {
+            let push = harness.request(.push(viewController: name))
+            harness.reply()
+            #expect(harness.succeeded(push))
+        }
+        harness.feed { $0.received(.change(.popTo(index: index))) }
+        if legal {
+            harness.feed { $0.received(appCallback(.viewWillDisappear, "C")) }
+            #expect(harness.signals.isEmpty)
+            #expect(harness.machine.status.stack == Array(["Root", "A", "B", "C"].prefix(index + 1)))
+            #expect(harness.recorded.last?.op == "popTo" && harness.recorded.last?.value == .int(index))
+        } else {
+            #expect(harness.signals == [SIGKILLNumber])
+            #expect(harness.machine.status.stack == ["Root", "A", "B", "C"])
+        }
+    }
+
     @Test func aPushDuringAHostRequestIsAProtocolViolation() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -115,7 +115,7 @@ struct AppInitiatedChangeTests {
         #expect(
             navigation(h).popToViewController(UIViewController(restorationIdentifier: "Stray"), animated: true) == nil
         )
-        #expect(navigation(h).popToViewController(navigation(h).viewControllers[3], animated: true)?.isEmpty == true)
+        #expect(navigation(h).popToViewController(navigation(h).viewControllers[3], animated: true) == nil)
         #expect(h.session.takeOutput().isEmpty)
         #expect(titles(h) == ["Root", "Detail", "More", "Extra"])
 
@@ -142,6 +142,32 @@ struct AppInitiatedChangeTests {
         }
         #expect(h.render(h.session.takeOutput()) == ["change popToRoot"] + app(popCallbacks() + ["Detail.deinit"]))
         #expect(titles(h) == ["Root"])
+    }
+
+    /// Two pops to controllers asked for inside a request's callback wait for its reply: the
+    /// first releases the second's target (its deinit in its place: the waiting one does not
+    /// keep it), and the second finds it gone and is dropped, nothing sent.
+    @Test func aWaitingPopToAControllerAPopBeforeItReleasedIsDropped() {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onNotification = { scene, _ in
+            let stack = scene.window.navigationStack
+            let first = stack.viewControllers[1]
+            let second = stack.viewControllers[2]
+            stack.popToViewController(first, animated: true)
+            stack.popToViewController(second, animated: true)
+        }
+        let h = Harness(app: scriptedApp(delegate))
+        h.connect()
+        for name in ["A", "B", "C"] { h.send(.push(viewController: name)) }
+        #expect(
+            h.send(.notify(name: "back", value: .null))
+                == ["didReceiveNotification", "reply 5", "change popTo 1"]
+                + app([
+                    "C.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.deinit", "C.viewDidDisappear",
+                    "A.viewDidAppear", "C.deinit",
+                ])
+        )
+        #expect(titles(h) == ["Root", "A"])
     }
 
     /// `belowLaysOut`: the revealed controller never laid out (or the size changed since).

@@ -151,26 +151,25 @@ open class NavigationController: ContainerViewController {
     }
 
     /// Pops the controllers above `viewController`, which must be in this stack: the root's
-    /// the same as `popToRootViewController(animated:)`, the top's nothing (an empty array,
-    /// as UIKit's). On screen: `popToRootViewController`'s callbacks, with `viewController`
-    /// where the root appears there (UIKit pops to the root through this method).
+    /// the same as `popToRootViewController(animated:)`, the top's nothing. On screen:
+    /// `popToRootViewController`'s callbacks, with `viewController` where the root appears
+    /// there (UIKit pops to the root through this method).
     ///
-    /// On a scene's stack this is an app-initiated change: legal in the foreground; from
-    /// inside a callback of a host request it runs right after that request. A controller not
-    /// in the stack is ignored and logged (UIKit raises). Returns nil rather than the popped
-    /// controllers, as `popToRootViewController(animated:)` does, so that they are released in
-    /// the transition.
+    /// On a scene's stack this is an app-initiated change: legal in the foreground, on the
+    /// stack on screen; from inside a callback of a host request it runs right after that
+    /// request, where the controller is by then. A controller not in the stack is ignored and
+    /// logged (UIKit raises). Returns nil rather than the popped controllers, as
+    /// `popToRootViewController(animated:)` does, so that they are released in the transition.
     @discardableResult
     public func popToViewController(_ viewController: UIViewController, animated: Bool) -> [UIViewController]? {
         let action = "popToViewController(\(viewController.restorationIdentifier))"
         guard !refusesPresentedChange(action) else { return nil }
-        guard let index = viewControllers.firstIndex(where: { $0 === viewController }) else {
-            writeError("scenehost worker: \(action) ignored: the controller is not in the stack")
-            return nil
-        }
-        guard index < viewControllers.count - 1 else { return [] }
         if let changeHandler {
             changeHandler.appRequestsPop(to: viewController, on: self)
+            return nil
+        }
+        guard let index = viewControllers.firstIndex(where: { $0 === viewController }) else {
+            writeError("scenehost worker: \(action) ignored: the controller is not in the stack")
             return nil
         }
         performPop(to: index, animated: animated)

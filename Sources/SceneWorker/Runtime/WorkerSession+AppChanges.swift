@@ -6,8 +6,9 @@ enum DeferredAppChange {
     case pop
     /// `popToRootViewController(animated:)`.
     case popToRoot
-    /// `popToViewController(_:animated:)`: to this controller, wherever it is by then.
-    case popTo(UIViewController)
+    /// `popToViewController(_:animated:)`: to this controller, wherever it is by then (held
+    /// weakly: waiting, it must not outlive a pop before it that releases it).
+    case popTo(WeakController, name: String)
     /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
     case present(UIViewController, in: NavigationController?, completion: (@MainActor () -> Void)?)
     /// `dismiss(animated:completion:)`.
@@ -79,8 +80,8 @@ extension WorkerSession {
     }
 
     func appRequestsPop(on navigationController: NavigationController) -> UIViewController? {
-        if let refusal = refusal(of: .pop) {
-            refuse("popViewController", refusal.message)
+        if let refusal = notShown(navigationController) ?? refusal(of: .pop)?.message {
+            refuse("popViewController", refusal)
             return nil
         }
         let top = navigationController.topViewController
@@ -88,18 +89,28 @@ extension WorkerSession {
     }
 
     func appRequestsPopToRoot(on navigationController: NavigationController) {
-        if let refusal = refusal(of: .popToRoot) {
-            return refuse("popToRootViewController", refusal.message)
+        if let refusal = notShown(navigationController) ?? refusal(of: .popToRoot)?.message {
+            return refuse("popToRootViewController", refusal)
         }
         request(.popToRoot, describedAs: "popToRootViewController")
     }
 
+    /// Where the controller is, and whether it is the top, is judged when the pop runs: a
+    /// push the app asked for before it may still wait.
     func appRequestsPop(to controller: UIViewController, on navigationController: NavigationController) {
-        let action = "popToViewController(\(controller.restorationIdentifier))"
-        if let refusal = refusal(of: .popToRoot) {
-            return refuse(action, refusal.message)
+        let name = controller.restorationIdentifier
+        let action = "popToViewController(\(name))"
+        if let refusal = notShown(navigationController) ?? refusal(of: .popToRoot)?.message {
+            return refuse(action, refusal)
         }
-        request(.popTo(controller), describedAs: action)
+        request(.popTo(WeakController(controller), name: name), describedAs: action)
+    }
+
+    /// Why the app may not pop `navigationController`: it is not the stack on screen (another
+    /// tab's, or a column's), which the model does not follow; nil for the shown one.
+    private func notShown(_ navigationController: NavigationController) -> String? {
+        navigationController === scene?.window.navigationStack
+            ? nil : "the stack is not the one on screen (another tab's or column's): only the shown stack pops here"
     }
 
     func appRequestsSelectTab(_ index: Int, on tabBarController: TabBarController) {
@@ -263,19 +274,21 @@ extension WorkerSession {
                     continue
                 }
                 runPop(to: 0, in: navigationController)
-            case .popTo(let controller):
-                let action = "popToViewController(\(controller.restorationIdentifier))"
-                if let refusal = refusal(of: .popToRoot) {
-                    refuse(action, refusal.message)
+            case .popTo(let target, let name):
+                let action = "popToViewController(\(name))"
+                // Where it is by then (a change before it may have pushed it, moved it or
+                // popped it). No copy of the stack is kept past this line: it would keep the
+                // controllers the pop releases alive, and their deinits late.
+                guard let controller = target.controller,
+                    let index = navigationController.viewControllers.firstIndex(where: { $0 === controller })
+                else {
+                    refuse(action, "the controller is not in the stack")
                     continue
                 }
-                // Where it is by then (a change before it may have moved it, or popped it). No
-                // copy of the stack is kept past this line: it would keep the controllers the
-                // pop releases alive, and their deinits late.
-                guard let index = navigationController.viewControllers.firstIndex(where: { $0 === controller }),
-                    index < navigationController.viewControllers.count - 1
-                else {
-                    refuse(action, "the controller is no longer below the top of the stack")
+                // The top's pops nothing, as UIKit's.
+                guard index < navigationController.viewControllers.count - 1 else { continue }
+                if let refusal = refusal(of: .popToRoot) {
+                    refuse(action, refusal.message)
                     continue
                 }
                 runPop(to: index, in: navigationController)
@@ -325,7 +338,6 @@ extension WorkerSession {
         }
     }
 
-    /// Reports `change`, then runs `body` with every callback marked as the app's.
     /// Runs a pop to the controller at `index`, reported as `popToRoot` for the root and as
     /// `popTo` above it.
     private func runPop(to index: Int, in navigationController: NavigationController) {
@@ -338,6 +350,7 @@ extension WorkerSession {
         }
     }
 
+    /// Reports `change`, then runs `body` with every callback marked as the app's.
     func runAppChange(_ change: AppChange, _ body: () -> Void) {
         isRunningAppChange = true
         sink.send(.change(change))

@@ -140,3 +140,11 @@ class ModalSheetViewController: SheetViewController {
         isModalInPresentation = true
     }
 }
+
+/// Compiles as UIKit declares it (never called): `popToViewController` returns the popped
+/// controllers (nil here) and may be discarded.
+@MainActor
+func popToSecond(_ navigation: UINavigationController, _ second: UIViewController) {
+    navigation.popToViewController(second, animated: true)
+    _ = navigation.popToViewController(second, animated: false)
+}
