@@ -170,6 +170,28 @@ struct AppInitiatedChangeTests {
         #expect(titles(h) == ["Root", "A"])
     }
 
+    /// Popping a tab's stack while another tab is shown is refused, nothing sent: the model
+    /// follows the shown stack only (the pop used to pop the shown stack instead).
+    @Test func poppingAStackNotOnScreenIsRefused() throws {
+        let h = Harness()
+        var options = ConnectOptions(session: "A", root: "First")
+        options.tabs = ["First", "Second"]
+        h.send(.connect(options))
+        h.send(.push(viewController: "Detail"))
+        h.send(.push(viewController: "More"))
+        let firstTab = navigation(h)
+        h.send(.selectTab(index: 1))
+        h.send(.push(viewController: "Extra"))
+        _ = h.session.takeOutput()
+        #expect(firstTab !== navigation(h))
+        firstTab.popToRootViewController(animated: true)
+        #expect(firstTab.popViewController(animated: true) == nil)
+        firstTab.popToViewController(firstTab.viewControllers[1], animated: true)
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(firstTab.viewControllers.map(\.restorationIdentifier) == ["First", "Detail", "More"])
+        #expect(titles(h) == ["Second", "Extra"])
+    }
+
     /// `belowLaysOut`: the revealed controller never laid out (or the size changed since).
     private func popCallbacks(
         _ top: String = "Detail",
