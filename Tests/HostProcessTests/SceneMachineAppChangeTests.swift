@@ -62,6 +62,27 @@ import Testing
         }
     }
 
+    /// A background task the app begins inside its own pop to a controller (UIKit runs it at
+    /// once) carries none of the pop's marks, and the pop's later callbacks keep them.
+    @Test func aBackgroundTaskInsideAnAppPopLeavesThePopsMarks() {
+        var harness = SceneMachineHarness()
+        harness.connect()
+        for name in ["A", "B", "C"] {
+            harness.request(.push(viewController: name))
+            harness.reply()
+        }
+        harness.feed { $0.received(.change(.popTo(index: 1))) }
+        harness.feed { $0.received(appCallback(.viewWillDisappear, "C")) }
+        harness.feed { $0.received(.change(.beginBackgroundTask)) }
+        harness.feed { $0.received(appCallback(.beginBackgroundTask)) }
+        harness.feed { $0.received(appCallback(.viewWillAppear, "A")) }
+        #expect(harness.signals.isEmpty)
+        let app = harness.recorded.filter { $0.origin == "app" }
+        #expect(app.map(\.name) == ["viewWillDisappear", "beginBackgroundTask", "viewWillAppear"])
+        #expect(app.map(\.op) == ["popTo", nil, "popTo"])
+        #expect(app.map(\.value) == [.int(1), nil, .int(1)])
+    }
+
     @Test func aPushDuringAHostRequestIsAProtocolViolation() {
         var harness = SceneMachineHarness()
         harness.connect()

@@ -56,6 +56,9 @@ extension SceneMachine {
             return
         }
         worker!.appChangeOpen = true
+        // A background task begun or ended inside the app's own navigation (UIKit runs it
+        // synchronously, in a callback) leaves that navigation's marks to its other callbacks.
+        if change == .beginBackgroundTask || change == .endBackgroundTask { return }
         worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
         worker!.appChangePopTarget = popTarget(change)

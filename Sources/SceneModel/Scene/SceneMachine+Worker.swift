@@ -180,6 +180,10 @@ extension SceneMachine {
             }
             worker!.requestCallbackArrived()
         }
+        // The app's navigation marks its callbacks; a background task it runs meanwhile is not
+        // part of it.
+        let appNavigation =
+            callback.origin != nil && callback.name != .beginBackgroundTask && callback.name != .endBackgroundTask
         let event = TraceEvent(
             kind: .callback,
             scene: id,
@@ -187,10 +191,10 @@ extension SceneMachine {
             viewController: callback.viewController,
             restoration: callback.restoration,
             notification: callback.notification,
-            value: callback.value ?? presentedStyleValue(callback) ?? appChangePopValue(callback),
+            value: callback.value ?? presentedStyleValue(callback) ?? (appNavigation ? appChangePopValue : nil),
             origin: callback.origin?.rawValue,
-            op: callback.origin == nil ? presentingOp : appChangeOp,
-            tab: callback.origin == nil ? selectingTab : worker!.appChangeTab,
+            op: callback.origin == nil ? presentingOp : (appNavigation ? appChangeOp : nil),
+            tab: callback.origin == nil ? selectingTab : (appNavigation ? worker!.appChangeTab : nil),
             tabCount: callback.name == .willConnectTo ? connectingTabCount : nil
         )
         if callback.name == .stateRestorationActivity || callback.name == .shouldSaveSecureApplicationState,
@@ -250,8 +254,8 @@ extension SceneMachine {
     }
 
     /// The index a pop to a controller above the root pops to, as its callbacks' `value`.
-    private func appChangePopValue(_ callback: CallbackEvent) -> JSONValue? {
-        guard callback.origin != nil, let target = worker!.appChangePopTarget, target > 0 else { return nil }
+    private var appChangePopValue: JSONValue? {
+        guard let target = worker!.appChangePopTarget, target > 0 else { return nil }
         return .int(target)
     }
 
