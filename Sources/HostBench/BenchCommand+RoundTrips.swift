@@ -62,17 +62,25 @@ extension BenchCommand {
         var where_ = placement.map { "; host pinned to CPU 0, child to CPU \($0.childCPU)" } ?? ""
         var drawDetails: [String: Double] = [:]
         var compared: BenchPlacement?
+        var blockingOtherDraw = false
         // Unpinned with no draw in common, the ratios compare draws: the rows are not judged.
         var judged = true
         if placement == nil {
             let series = [eventLoopCosts, transitionCosts, inAppCosts].map { RoundTripCost(merging: $0).draws }
-            compared = BenchPlacement.mostMet(by: series)
+            // A draw met for a batch or two is too few to judge on: a twentieth of the echo's.
+            compared = BenchPlacement.mostMet(by: series, atLeast: max(DrawLog.batch, counts.echo / 20))
             if let draw = compared {
                 let kept = { (costs: [RoundTripCost]) in costs.compactMap { $0.keeping(draw) } }
                 eventLoopCosts = kept(eventLoopCosts)
                 transitionCosts = kept(transitionCosts)
                 inAppCosts = kept(inAppCosts)
-                blockingCosts = kept(blockingCosts)
+                // The blocking echo has no say in the draw: where it never met it, its row
+                // keeps every round trip and is no floor (it would compare draws).
+                if !kept(blockingCosts).isEmpty {
+                    blockingCosts = kept(blockingCosts)
+                } else {
+                    blockingOtherDraw = true
+                }
                 let shape = draw == .sameCPU ? "on one CPU" : "on two CPUs"
                 let share = { (costs: [RoundTripCost], total: Int) in
                     let kept = costs.reduce(0) { $0 + $1.latencies.count }
@@ -81,7 +89,8 @@ extension BenchCommand {
                 where_ =
                     "; unpinned, compared where the kernel ran host and child \(shape) (that share of the "
                     + "round trips: echo \(share(eventLoopCosts, counts.echo)), transition "
-                    + "\(share(transitionCosts, counts.transition)), in-app \(share(inAppCosts, counts.transition)))"
+                    + "\(share(transitionCosts, counts.transition)), in-app \(share(inAppCosts, counts.transition));"
+                    + " CPU figures over those rounds whole)"
                 drawDetails["unpinnedSameCPU"] = draw == .sameCPU ? 1 : 0
             } else {
                 where_ =
@@ -125,11 +134,13 @@ extension BenchCommand {
                 BenchRow(
                     "pipe-echo.blocking" + suffix,
                     blocking,
-                    note: "the same line with blocking write/read on a dedicated thread" + where_
+                    note: "the same line with blocking write/read on a dedicated thread"
+                        + (blockingOtherDraw ? "; unpinned, every round trip: it never met the draw compared" : where_)
                 )
             )
-            // Pinned, the floor is the blocking echo by definition; unpinned, the faster echo.
-            if !plain, placement != nil || blocking.median < floor {
+            // Pinned, the floor is the blocking echo by definition; unpinned, the faster echo
+            // (of the draw compared).
+            if !plain, placement != nil || (blocking.median < floor && !blockingOtherDraw) {
                 floor = blocking.median
                 floorName = "pipe-echo.blocking" + suffix
             }
@@ -225,6 +236,7 @@ extension BenchCommand {
                 floorName: "node-ipc" + suffix,
                 target: nodeJudged ? .speedupAtLeast(plain && placement != .sameCPU ? 1.5 : 2) : nil,
                 note: "our transition against Node's bare IPC round trip in the same placement"
+                    + (nodeJudged ? "" : "; not judged: Node's processes never met the draw ours are compared in")
             )
             versus.details["nodeMedianUs"] = node.median
             report.add(versus)

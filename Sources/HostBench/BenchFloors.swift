@@ -169,9 +169,11 @@ package enum BenchFloors {
         let line = echoLine
         var buffer = [UInt8](repeating: 0, count: 4096)
         var samples = Samples()
-        var log = DrawLog(child: child.pid, placement: placement)
+        // Read first when the warm-up is over: the first batch's draw is its own.
+        var log: DrawLog?
         var batch = Samples()
         for index in 0..<(warmup + count) {
+            if index == warmup { log = DrawLog(child: child.pid, placement: placement) }
             let start = BenchClock.now()
             let wrote = line.withUnsafeBytes { child.write($0) }
             guard wrote else { return nil }
@@ -186,11 +188,11 @@ package enum BenchFloors {
             guard index >= warmup else { continue }
             batch.append(BenchClock.microseconds(from: start, to: end))
             guard batch.count == DrawLog.batch || index == warmup + count - 1 else { continue }
-            log.add(batch)
+            log?.add(batch)
             samples.append(contentsOf: batch)
             batch = Samples()
         }
-        return RoundTripCost(latencies: samples, hostCPU: nil, childCPU: nil, draws: log.draws)
+        return RoundTripCost(latencies: samples, hostCPU: nil, childCPU: nil, draws: log?.draws ?? [:])
     }
 
     /// Spawn of `hostctl bench-ready` via ChildProcess + EventLoop until its line arrives.

@@ -95,9 +95,9 @@ extension BenchHost {
         let workers = placement == nil ? [await scene.status().pid, await notifying.status().pid] : []
         let (samples, kept) = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
-            // Unpinned: the repetitions in which both workers kept one draw, the same.
-            var keptSamples = samples
-            var kept = 0
+            // Unpinned: each repetition's figures, under the draw both workers kept throughout
+            // it (nil: they differed, or one moved).
+            var repetitions: [(draw: BenchPlacement?, figures: [Double])] = []
             var drawsBefore = draws(of: workers)
             for index in 0..<(warmup + count) {
                 var repetition = [Double](repeating: 0, count: kinds.count)
@@ -114,20 +114,28 @@ extension BenchHost {
                 defer { drawsBefore = drawsAfter }
                 guard index >= warmup else { continue }
                 for position in kinds.indices { samples[position].append(repetition[position]) }
-                if let draw = drawsAfter.first, draw != nil, drawsAfter == drawsBefore, Set(drawsAfter).count == 1 {
-                    kept += 1
-                    for position in kinds.indices { keptSamples[position].append(repetition[position]) }
-                }
+                let oneDraw = drawsAfter == drawsBefore && Set(drawsAfter).count == 1
+                repetitions.append((oneDraw ? drawsAfter.first ?? nil : nil, repetition))
             }
-            // Too few alike to compare: every repetition, and the note says so.
-            return kept * 4 >= count ? (keptSamples, kept) : (samples, nil)
+            // The draw both kept most often; too few such repetitions to compare on: every
+            // repetition, and the note says so.
+            let common = BenchPlacement.allCases.max { draw, other in
+                repetitions.count { $0.draw == draw } < repetitions.count { $0.draw == other }
+            }
+            let kept = repetitions.filter { $0.draw != nil && $0.draw == common }
+            guard !workers.isEmpty, kept.count * 4 >= count else { return (samples, nil as Int?) }
+            var keptSamples = [Samples](repeating: Samples(), count: kinds.count)
+            for repetition in kept {
+                for position in kinds.indices { keptSamples[position].append(repetition.figures[position]) }
+            }
+            return (keptSamples, kept.count)
         }
         await host.quit()
         let note =
             workers.isEmpty
             ? ""
             : kept.map {
-                "; unpinned, the \($0) of \(count) repetitions in which the kernel kept both workers in one draw"
+                "; unpinned, the \($0) of \(count) repetitions in which the kernel kept both workers in the same draw"
             }
                 ?? "; unpinned, every repetition: the kernel seldom kept both workers in one draw, so the "
                 + "notifying worker's pair is not judged against the other's"

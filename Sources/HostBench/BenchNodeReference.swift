@@ -32,11 +32,13 @@ package enum BenchNodeReference {
             const end = process.hrtime.bigint();
             if (index >= warmup) out.push((Number(end - start) / 1000).toFixed(3));
             index += 1;
-            if (index === warmup || (index > warmup && (index - warmup) % \(DrawLog.batch) === 0)) draw();
+            const measured = index - warmup;
+            if (measured === 0 || (measured > 0 && (measured % \(DrawLog.batch) === 0 || measured === count))) draw();
             if (index < warmup + count) { next(); } else {
               process.stdout.write(out.join('\\n') + '\\n', () => child.disconnect());
             }
           });
+          if (warmup === 0) draw();
           next();
         }
         """

@@ -57,20 +57,25 @@ package enum BenchPlacement: String, CaseIterable, Sendable {
     }
 
     /// Of the kernel's two placements, the one every series of unpinned samples met most (the
-    /// fewest samples any series has in it, highest); nil when one series never met either.
-    package static func mostMet(by series: [[BenchPlacement: Samples]]) -> BenchPlacement? {
+    /// fewest samples any series has in it, highest); nil when some series has fewer than
+    /// `atLeast` samples in either (too few to judge on).
+    package static func mostMet(by series: [[BenchPlacement: Samples]], atLeast: Int = 1) -> BenchPlacement? {
         let met = allCases.map { placement in
             (placement, series.map { $0[placement]?.count ?? 0 }.min() ?? 0)
         }
-        guard let best = met.max(by: { $0.1 < $1.1 }), best.1 > 0 else { return nil }
+        guard let best = met.max(by: { $0.1 < $1.1 }), best.1 >= max(1, atLeast) else { return nil }
         return best.0
     }
 
     /// Field 39 of /proc/PID/stat: the CPU the process's main thread last ran on.
     private static func lastCPU(of pid: pid_t) -> Int32? {
-        guard let stat = ProcFile.text("/proc/\(pid)/stat", limit: 4096), let close = stat.lastIndex(of: ")") else {
-            return nil
-        }
+        ProcFile.text("/proc/\(pid)/stat", limit: 4096).flatMap(lastCPU(inStat:))
+    }
+
+    /// Field 39 of a /proc/PID/stat line, counted after the last `)` (the command name may
+    /// hold spaces and parentheses).
+    package static func lastCPU(inStat stat: String) -> Int32? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 36 ? Int32(fields[36]) : nil
     }

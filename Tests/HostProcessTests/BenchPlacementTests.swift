@@ -18,6 +18,22 @@ import Testing
         #expect(BenchPlacement.mostMet(by: [echo, lopsided]) == .sameCPU)
     }
 
+    @Test func aDrawMetTooLittleIsNotComparedOn() {
+        let echo: [BenchPlacement: Samples] = [.sameCPU: samples(300), .splitCPUs: samples(20)]
+        let transition: [BenchPlacement: Samples] = [.sameCPU: samples(20), .splitCPUs: samples(300)]
+        #expect(BenchPlacement.mostMet(by: [echo, transition], atLeast: 21) == nil)
+        #expect(BenchPlacement.mostMet(by: [echo, transition], atLeast: 20) != nil)
+    }
+
+    /// The CPU is field 39, counted after the command name's last `)`: a name may hold spaces
+    /// and parentheses.
+    @Test func theLastCPUIsReadPastTheCommandName() {
+        let fields = (3...52).map { $0 == 39 ? "1" : "0" }.joined(separator: " ")
+        #expect(BenchPlacement.lastCPU(inStat: "42 (a) b (c) d) R " + fields.dropFirst(2)) == 1)
+        #expect(BenchPlacement.lastCPU(inStat: "42 (hostctl) S 1 2 3") == nil)
+        #expect(BenchPlacement.lastCPU(inStat: "no command name") == nil)
+    }
+
     @Test func noDrawIsComparedWhenOneSeriesNeverMetEither() {
         let echo: [BenchPlacement: Samples] = [.sameCPU: samples(300)]
         let transition: [BenchPlacement: Samples] = [.splitCPUs: samples(300)]

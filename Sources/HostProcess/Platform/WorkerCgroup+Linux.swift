@@ -55,15 +55,21 @@ package final class WorkerCgroup: Sendable {
     }
 
     /// Whether a live process is in the cgroup (zombies do not count).
-    package var isPopulated: Bool {
-        guard let events = ProcFile.text("\(path)/cgroup.events", limit: 4096) else { return false }
-        return events.split(separator: "\n").contains { $0 == "populated 1" }
-    }
+    package var isPopulated: Bool { Self.isPopulated(path) }
 
     /// Kills every process in the cgroup, waits (at most `limit`) until none is alive and
     /// removes the cgroup. Blocks: on the sweep thread only.
     package func killAllAndRemove(limit: Duration = .seconds(2)) {
-        if isPopulated { write("1", to: "cgroup.kill") }
+        Self.killAllAndRemove(path, limit: limit)
+    }
+
+    private static func isPopulated(_ path: String) -> Bool {
+        guard let events = ProcFile.text("\(path)/cgroup.events", limit: 4096) else { return false }
+        return events.split(separator: "\n").contains { $0 == "populated 1" }
+    }
+
+    private static func killAllAndRemove(_ path: String, limit: Duration) {
+        if isPopulated(path) { write("1", to: "\(path)/cgroup.kill") }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         while rmdir(path) != 0 {
@@ -75,7 +81,12 @@ package final class WorkerCgroup: Sendable {
 
     @discardableResult
     private func write(_ text: String, to file: String) -> Bool {
-        let descriptor = open("\(path)/\(file)", O_WRONLY | O_CLOEXEC)
+        Self.write(text, to: "\(path)/\(file)")
+    }
+
+    @discardableResult
+    private static func write(_ text: String, to file: String) -> Bool {
+        let descriptor = open(file, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return Array(text.utf8).withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) == $0.count }
@@ -97,16 +108,24 @@ package final class WorkerCgroup: Sendable {
         // Made by this process, gone with it: left behind, the directory would keep the
         // cgroup it sits in from being removed (a CI stage's, a systemd scope's) until some
         // later host in the same cgroup happened to sweep it.
-        atexit { WorkerCgroup.removeHostDirectoryIfEmpty() }
+        atexit { WorkerCgroup.removeHostDirectory() }
         return directory
     }
 
-    /// At exit: the host's directory, with the worker cgroups in it that are empty (a
-    /// worker's whose death was not yet handled). One still populated stays, and the
-    /// directory with it, for the next host's sweep once it is empty.
-    private static func removeHostDirectoryIfEmpty() {
-        guard let hostDirectory else { return }
-        removeEmptyWorkers(in: hostDirectory)
+    /// At exit: the host's directory, with its worker cgroups. A worker's whose death the
+    /// sweep thread has not handled yet (the host quits without waiting for that) may still
+    /// hold what the worker left: it is killed, as the sweep would have killed it, and the
+    /// cgroup removed (at most half a second each). One that still will not go stays, and the
+    /// directory with it, for the next host's sweep.
+    private static func removeHostDirectory() {
+        guard let hostDirectory, let workers = opendir(hostDirectory) else { return }
+        var names: [String] = []
+        while let worker = readdir(workers) {
+            let name = directoryEntryName(worker)
+            if name.hasPrefix("worker-") { names.append(name) }
+        }
+        closedir(workers)
+        for name in names { killAllAndRemove("\(hostDirectory)/\(name)", limit: .milliseconds(500)) }
         rmdir(hostDirectory)
     }
 
