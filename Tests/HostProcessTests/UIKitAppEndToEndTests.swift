@@ -352,6 +352,30 @@ extension UIKitAppEndToEndTests {
         }
     }
 
+    /// An app that reads a controller's `view` before the controller is shown (UIKit would
+    /// load it then) stops with a message that says so and what to write instead, which the
+    /// connect's error carries: not a bare nil unwrapped, nor a view configured for nothing.
+    @Test func aViewReadBeforeItsControllerIsShownStopsTheAppSayingWhy() async throws {
+        var configuration = Self.configuration()
+        configuration.workerEnvironment = ["WINDOW_IN_CODE": "early-view"]
+        try await withSceneHost(configuration: configuration) { host in
+            let scene = try host.scene("A")
+            do {
+                try await within(TestLimit.launch, "connect") { try await scene.connect() }
+                Issue.record("connect succeeded")
+            } catch let error as HostError {
+                guard case .workerExited("A", "connect", .crashed, let detail) = error else {
+                    Issue.record("unexpected error \(error)")
+                    return
+                }
+                let said = detail.stderrTail.joined(separator: "\n")
+                #expect(said.contains("the view of ListViewController was read before it loaded"), "\(said)")
+                #expect(said.contains("Set the view up in viewDidLoad"), "\(said)")
+            }
+            #expect(await scene.status().activation == .unattached)
+        }
+    }
+
     /// A plain controller as the window's root, made by the storyboard (`Bundle.main`): shown
     /// as the host's root would be, and, as on iOS, it has no navigation controller, so the
     /// app's own push from a row does nothing while the host's push still navigates.

@@ -52,7 +52,7 @@ extension UIViewController {
         defer { child.isMovingToParent = false }
         child.runLoadViewIfNeeded()
         child.runViewWillAppear(true)
-        child.runLayout(size: view?.size ?? .zero)
+        child.runLayout(size: loadedView?.size ?? .zero)
         child.runViewDidAppear(true)
         child.runDidMove(toParent: self)
     }

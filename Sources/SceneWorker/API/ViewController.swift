@@ -68,9 +68,25 @@ open class UIViewController {
     /// button items (`navigationItem.rightBarButtonItem = UIBarButtonItem(…)`).
     public private(set) lazy var navigationItem = UINavigationItem()
 
-    /// The root view, set by `loadView()`; nil until the view is loaded. Implicitly unwrapped,
-    /// as UIKit's (`view.window`), but never loaded by reading it: read it once it loaded.
-    public var view: View!
+    /// The root view, set by `loadView()`. Implicitly unwrapped, as UIKit's (`view.window`).
+    ///
+    /// scenehost loads a view when its controller is shown (pushed, presented, added as a
+    /// child, a window's root or selected tab), in the model's order, not on the first read
+    /// as UIKit does: reading it before then stops the app with a message saying so, rather
+    /// than handing back nil (a crash without a reason) or configuring nothing
+    /// (`vc.view?.backgroundColor = …`, `_ = vc.view`). `isViewLoaded` and `viewIfLoaded`
+    /// read it safely.
+    public var view: View! {
+        get {
+            guard let loadedView else { Self.viewReadBeforeLoading(restorationIdentifier) }
+            return loadedView
+        }
+        set { loadedView = newValue }
+    }
+
+    /// The view once loaded (what `view` sets and reads): the runtime's own reads, which must
+    /// not stop the app.
+    var loadedView: View?
 
     /// The navigation controller whose stack holds this controller, if any: nil for a
     /// window's or a tab's plain root, as in UIKit.
@@ -228,11 +244,21 @@ open class UIViewController {
         return item
     }
 
-    /// Whether the view is loaded (`view` is not nil).
-    public var isViewLoaded: Bool { view != nil }
+    /// Whether the view is loaded.
+    public var isViewLoaded: Bool { loadedView != nil }
 
     /// The view if it has loaded, else nil (reading it loads nothing), as UIKit's.
-    public var viewIfLoaded: View? { view }
+    public var viewIfLoaded: View? { loadedView }
+
+    /// Stops the app: `view` of the controller `name` was read before it loaded (see `view`).
+    static func viewReadBeforeLoading(_ name: String) -> Never {
+        fatalError(
+            "the view of \(name) was read before it loaded: scenehost loads a controller's view when the "
+                + "controller is shown (pushed, presented, added as a child, a window's root), not on the "
+                + "first read as UIKit does. Set the view up in viewDidLoad (or later); before then, read "
+                + "viewIfLoaded or isViewLoaded."
+        )
+    }
 
     /// Creates the view. The base implementation sets `view` to an empty `View` the size of
     /// the window that is to show the controller, or of the scene's window when it is not in
@@ -334,10 +360,10 @@ extension UIViewController {
         guard !isViewLoaded else { return }
         report(.loadView)
         loadView()
-        if view == nil {
-            view = View()
+        if loadedView == nil {
+            loadedView = View()
         }
-        view?.owner = self
+        loadedView?.owner = self
         report(.viewDidLoad)
         viewDidLoad()
     }
@@ -349,7 +375,7 @@ extension UIViewController {
     func runViewWillAppear(_ animated: Bool) {
         if let window = windowShowingIt {
             traitCollection = window.traitCollection
-            if needsLayout, let view { view.size = parent?.view?.size ?? window.size }
+            if needsLayout, let loadedView { loadedView.size = parent?.loadedView?.size ?? window.size }
         }
         report(.viewWillAppear)
         viewWillAppear(animated)
@@ -420,7 +446,7 @@ extension UIViewController {
 
     /// One layout pass at `size`: `viewWillLayoutSubviews`, `viewDidLayoutSubviews`.
     func runLayout(size: Size) {
-        view?.size = size
+        loadedView?.size = size
         needsLayout = false
         report(.viewWillLayoutSubviews)
         viewWillLayoutSubviews()

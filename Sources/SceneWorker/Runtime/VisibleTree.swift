@@ -101,7 +101,7 @@ enum VisibleTree {
                 }
             )
         }
-        if let view = controller.view {
+        if let view = controller.loadedView {
             let views = content(of: view)
             if !views.isEmpty { object["views"] = .array(Array(views.prefix(maximumViews))) }
         }

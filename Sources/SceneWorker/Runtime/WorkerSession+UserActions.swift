@@ -216,7 +216,7 @@ extension WorkerSession {
 
     /// Every visible view of `controller` and of its children, depth first.
     static func views(in controller: UIViewController) -> [View] {
-        (controller.view?.visibleDescendants ?? []) + controller.children.flatMap { views(in: $0) }
+        (controller.loadedView?.visibleDescendants ?? []) + controller.children.flatMap { views(in: $0) }
     }
 
     /// The tables `controller` shows (a table controller's own first).

@@ -37,7 +37,7 @@ open class View {
     /// The tint color: the view's own, else its superview's (a root view's: its controller's
     /// parent's view's), else the system tint, as UIKit's.
     public var tintColor: UIColor! {
-        get { ownTintColor ?? (superview ?? owner?.parent?.view)?.tintColor ?? .systemBlue }
+        get { ownTintColor ?? (superview ?? owner?.parent?.loadedView)?.tintColor ?? .systemBlue }
         set { ownTintColor = newValue }
     }
     /// The view's opacity, 0...1: its layer's `opacity`, as UIKit's.

@@ -31,6 +31,14 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             window = UIWindow(windowScene: windowScene)
             window?.rootViewController = splitViewController
             window?.makeKeyAndVisible()
+        case "early-view":
+            // Configuring a controller's view before it is shown: UIKit loads it on the read;
+            // scenehost stops the app, saying why.
+            let list = ListViewController()
+            list.view.backgroundColor = .systemBackground
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = UINavigationController(rootViewController: list)
+            window?.makeKeyAndVisible()
         case "plain":
             let storyboard = UIStoryboard(name: "Main", bundle: Bundle.main)
             window = UIWindow(windowScene: windowScene)
