@@ -78,6 +78,33 @@ import Testing
         #expect(report.steps > 0)
     }
 
+    /// The user's hands include dragging rows (`moveRow`) once a table is editing: on an app
+    /// whose list has an Edit button, the fuzzer taps it and drags a row, which an invariant
+    /// that the list keeps its first order catches; the app saves the order and the editing
+    /// mode, so no run breaks restoration.
+    @Test func aTableInEditingModeHasItsRowsDragged() async throws {
+        var configuration = Self.configuration("editable")
+        configuration.steps = 30
+        configuration.invariants = [
+            FuzzInvariant("the first messages keep their order") { tree, _ in
+                guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.first?["views"],
+                    case .array(let sections)? = views.first?["table"], case .array(let rows)? = sections.first?["rows"]
+                else { return nil }
+                let first = ["Lunch?", "Running late", "See you"]
+                let texts = rows.compactMap { row -> String? in
+                    guard case .string(let text)? = row["text"], first.contains(text) else { return nil }
+                    return text
+                }
+                return texts == first.filter(texts.contains) ? nil : "now \(texts)"
+            }
+        ]
+        let report = try await Fuzzer.run(configuration)
+        let failure = try #require(report.failure, "no run dragged a row in \(report.runs) runs")
+        #expect(failure.kind == .invariant, "\(failure)")
+        #expect(failure.message.hasPrefix("the first messages keep their order"), "\(failure.message)")
+        #expect(failure.steps.contains { "\($0)".contains("moveRow") }, "\(failure.steps)")
+    }
+
     @Test func aUsersInvariantIsChecked() async throws {
         var configuration = Self.configuration("none")
         configuration.runs = 10

@@ -6,7 +6,9 @@
 // viewWillDisappear, so a kill from the foreground loses it. `background-task`: the
 // upload's background task is never ended, not even when it expires. `timer`: the "checking
 // for new messages" ticker is stopped only when its screen disappears, so it keeps firing
-// in the background. No flag: the app as it should be.
+// in the background. No flag: the app as it should be. `editable` (beside a bug or alone):
+// the list starts with three messages and has an Edit button, and its rows can be dragged
+// into another order, which the app saves.
 
 import UIKit
 
@@ -17,17 +19,23 @@ enum Bug: String {
     static let planted: Bug = CommandLine.arguments.dropFirst().lazy.compactMap { Bug(rawValue: $0) }.first ?? .none
 }
 
+/// Whether the list can be edited (`editable` among the arguments).
+let editable = CommandLine.arguments.dropFirst().contains("editable")
+
 @MainActor
 final class AppState {
     static let shared = AppState()
-    var messages: [String] = []
+    /// What an editable list starts with, before anything was saved.
+    static let firstMessages = ["Lunch?", "Running late", "See you"]
+    var messages: [String] = editable ? AppState.firstMessages : []
     var count = 0
     var draft: String?
+    var editing = false
 
     /// What the scene saves: everything the user would expect back.
     func activity() -> NSUserActivity {
         let activity = NSUserActivity(activityType: "com.example.messages.state")
-        var info: [String: Any] = ["messages": messages, "count": count]
+        var info: [String: Any] = ["messages": messages, "count": count, "editing": editing]
         if let draft { info["draft"] = draft }
         activity.userInfo = info
         return activity
@@ -37,6 +45,7 @@ final class AppState {
         messages = activity.userInfo?["messages"] as? [String] ?? []
         count = activity.userInfo?["count"] as? Int ?? 0
         draft = activity.userInfo?["draft"] as? String
+        editing = activity.userInfo?["editing"] as? Bool ?? false
     }
 }
 
@@ -124,6 +133,17 @@ class MessagesViewController: UIViewController, UITableViewDataSource, UITableVi
         navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .compose, primaryAction: UIAction { [weak self] _ in
             self?.navigationController?.pushViewController(ComposeViewController(), animated: true)
         })
+        if editable {
+            navigationItem.leftBarButtonItem = editButtonItem
+            if AppState.shared.editing { setEditing(true, animated: false) }
+        }
+    }
+
+    override func setEditing(_ editing: Bool, animated: Bool) {
+        super.setEditing(editing, animated: animated)
+        tableView.setEditing(editing, animated: animated)
+        AppState.shared.editing = editing
+        save()
     }
 
     override func viewWillAppear(_ animated: Bool) {
@@ -180,6 +200,16 @@ class MessagesViewController: UIViewController, UITableViewDataSource, UITableVi
         guard editingStyle == .delete else { return }
         AppState.shared.messages.remove(at: indexPath.row)
         tableView.deleteRows(at: [indexPath], with: .automatic)
+        save()
+    }
+
+    func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        return editable
+    }
+
+    func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        let message = AppState.shared.messages.remove(at: sourceIndexPath.row)
+        AppState.shared.messages.insert(message, at: destinationIndexPath.row)
         save()
     }
 }
