@@ -370,7 +370,7 @@ extension UIKitAppEndToEndTests {
                 }
                 let said = detail.stderrTail.joined(separator: "\n")
                 #expect(said.contains("the view of ListViewController was read before it loaded"), "\(said)")
-                #expect(said.contains("Set the view up in viewDidLoad"), "\(said)")
+                #expect(said.contains("Set the view up in the controller's viewDidLoad"), "\(said)")
             }
             #expect(await scene.status().activation == .unattached)
         }

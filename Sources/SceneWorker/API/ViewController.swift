@@ -75,13 +75,25 @@ open class UIViewController {
     /// as UIKit does: reading it before then stops the app with a message saying so, rather
     /// than handing back nil (a crash without a reason) or configuring nothing
     /// (`vc.view?.backgroundColor = …`, `_ = vc.view`). `isViewLoaded` and `viewIfLoaded`
-    /// read it safely.
+    /// read it safely. A container's (navigation, tab bar, split view controller) has no
+    /// callbacks of its own here: its view is made, empty, on the first read. Views are never
+    /// unloaded: setting nil is ignored, and logged.
     public var view: View! {
         get {
-            guard let loadedView else { Self.viewReadBeforeLoading(restorationIdentifier) }
-            return loadedView
+            if let loadedView { return loadedView }
+            guard isContainer else { viewReadBeforeLoading() }
+            let view = View(size: Application.shared.connectedScene?.window.size ?? .zero)
+            view.owner = self
+            loadedView = view
+            return view
         }
-        set { loadedView = newValue }
+        set {
+            guard let newValue else {
+                writeError("scenehost worker: \(Self.self).view = nil ignored: views are not unloaded under scenehost")
+                return
+            }
+            loadedView = newValue
+        }
     }
 
     /// The view once loaded (what `view` sets and reads): the runtime's own reads, which must
@@ -250,13 +262,20 @@ open class UIViewController {
     /// The view if it has loaded, else nil (reading it loads nothing), as UIKit's.
     public var viewIfLoaded: View? { loadedView }
 
-    /// Stops the app: `view` of the controller `name` was read before it loaded (see `view`).
-    static func viewReadBeforeLoading(_ name: String) -> Never {
+    /// Stops the app: `view` was read before it loaded (see `view`). The controller is named
+    /// by its type, and by its identity where that differs (the name the host gave it): the
+    /// host keeps a crashed worker's last stderr lines, not where it crashed.
+    private func viewReadBeforeLoading() -> Never {
+        let type = String(describing: Swift.type(of: self))
+        let name =
+            restorationIdentifier == type || restorationIdentifier.isEmpty
+            ? type : "\(type) \"\(restorationIdentifier)\""
         fatalError(
             "the view of \(name) was read before it loaded: scenehost loads a controller's view when the "
-                + "controller is shown (pushed, presented, added as a child, a window's root), not on the "
-                + "first read as UIKit does. Set the view up in viewDidLoad (or later); before then, read "
-                + "viewIfLoaded or isViewLoaded."
+                + "controller is shown (pushed, presented, added as a child, a window's root or selected tab; "
+                + "one asked for inside a callback runs once the callback returns), not on the first read as "
+                + "UIKit does. Set the view up in the controller's viewDidLoad; before then, read viewIfLoaded "
+                + "or isViewLoaded."
         )
     }
 
