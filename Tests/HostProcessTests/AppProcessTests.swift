@@ -492,6 +492,37 @@ import Testing
         }
     }
 
+    /// Processes left without a window are kept up to `maximumIdleAppProcesses`: one more,
+    /// and the one left longest ago is killed, as the system reclaims a suspended app; its app
+    /// then starts a new process, while another app's window joins the process kept.
+    @Test func processesLeftWithoutAWindowAreKeptUpToTheLimit() async throws {
+        var configuration = Self.configuration()
+        configuration.maximumIdleAppProcesses = 2
+        try await withSceneHost(configuration: configuration) { host in
+            var pids: [Int32] = []
+            for index in 0..<3 {
+                let scene = try host.scene("S\(index)")
+                try await scene.connect(launch: LaunchParameters(app: "App\(index)"))
+                pids.append(try #require(await scene.status().pid))
+                try await scene.background()
+                try await scene.disconnect()
+            }
+            let first = pids[0]
+            try await lookedAt("the first app's process reclaimed", within: TestLimit.event) {
+                Glibc.kill(first, 0) != 0
+            }
+            #expect(Glibc.kill(pids[1], 0) == 0 && Glibc.kill(pids[2], 0) == 0)
+            let again = try host.scene("S0")
+            try await again.connect(launch: LaunchParameters(app: "App0"))
+            #expect(await again.status().pid != first)
+            let joining = try host.scene("S1")
+            try await joining.connect(launch: LaunchParameters(app: "App1"))
+            #expect(await joining.status().pid == pids[1])
+            // S0's new process and S1's are busy again: S2's is the only one left idle.
+            #expect(Glibc.kill(pids[2], 0) == 0)
+        }
+    }
+
     /// A process with no window left (each disconnected) runs until the host quits, and then ends.
     @Test func aProcessWithNoWindowLeftEndsWithTheHost() async throws {
         var pid: Int32 = 0

@@ -131,8 +131,8 @@ import Testing
     }
 
     /// UIKit calls scenehost has no model for (the screen, the idle timer, background time,
-    /// push registration, loading a view early) fail to compile, each saying what to write
-    /// instead.
+    /// push registration, loading a view early, a container's delegate, scrolling) fail to
+    /// compile, each saying what to write instead.
     @Test func everyCallWithNoModelHereFailsToCompileSayingWhatToWrite() async throws {
         let output = try await Self.expectEveryMarkedLineRefused(in: "MissingCalls", saying: "is unavailable: ")
         #expect(output.contains("view.window?.size"), "the screen's message names what to read")

@@ -151,6 +151,22 @@ import Testing
         #expect(tail.endedAtCrash)
     }
 
+    /// With Swift's backtracer off (`SWIFT_BACKTRACE=enable=no`) the runtime prints `Current
+    /// stack trace:` and a frame per line instead: the tail stops there too, the fatal error
+    /// kept, split across reads or not.
+    @Test(arguments: [
+        ["Fatal error: boom\nCurrent stack trace:\n0 libswiftCore.so\n1 app\n"],
+        ["Fatal error: boom\nCurrent st", "ack trace:\n0 libswiftCore.so\n"],
+    ])
+    func theStackTraceBannerEndsTheTailToo(_ chunks: [String]) {
+        var tail = StderrTail()
+        for chunk in chunks {
+            Array(chunk.utf8).withUnsafeBytes { tail.append($0) }
+        }
+        #expect(String(decoding: tail.bytes, as: UTF8.self) == "Fatal error: boom\nCurrent stack trace:")
+        #expect(tail.endedAtCrash)
+    }
+
     @Test func hostctlRunPrintsTheSameLine() async throws {
         let directory = makeTemporaryDirectory()
         let scenario = directory + "/not-a-worker.json"

@@ -308,8 +308,11 @@ public final class SceneHost: Sendable {
                 }
             }
         }
-        // The processes of apps that no scene is in any more end too.
-        for process in context.apps.running { await process.end(within: limit) }
+        // The processes of apps that no scene is in any more end too, together: each is given
+        // the terminate limit, and a dozen that ignore their closed stdin must not add theirs up.
+        await withTaskGroup(of: Void.self) { group in
+            for process in context.apps.running { group.addTask { await process.end(within: limit) } }
+        }
         // The app requests still being carried out end now (every scene refuses new work),
         // and the memory monitor with them: nothing records after `stopped`.
         await context.tasks.finish()

@@ -159,6 +159,22 @@ package final class AppProcess: Sendable {
         if let replaced { EventLoop.shared.cancelTimer(replaced) }
     }
 
+    /// Kills a process no scene is in, as the system reclaims a suspended app to make room:
+    /// SIGKILL to it and its process group (it may be stopped), with no notice. Nothing if a
+    /// scene is in it or it is gone.
+    package func reclaim() {
+        let (reclaims, idleTimer) = state.withLock { state -> (Bool, EventLoopTimerID?) in
+            guard state.members.isEmpty, state.isAlive else { return (false, nil) }
+            state.isEnding = true
+            defer { state.idleTimer = nil }
+            return (true, state.idleTimer)
+        }
+        if let idleTimer { EventLoop.shared.cancelTimer(idleTimer) }
+        guard reclaims else { return }
+        try? connection.child.sendToProcessGroup(signal: SIGKILL)
+        connection.signal(SIGKILL)
+    }
+
     /// Ends a process no scene is in any more (the host quits): its stdin closes, which a
     /// worker takes as the end (a suspended one is resumed first, to read it); one still alive
     /// `limit` later is SIGKILLed. Returns at its death.
@@ -203,6 +219,8 @@ package final class AppProcesses: Sendable {
     }
 
     private let entries = Locked<[String: Entry]>([:])
+    /// The running processes with no scene in them, the one left longest ago first.
+    private let idle = Locked<[AppProcess]>([])
 
     package init() {}
 
@@ -221,6 +239,7 @@ package final class AppProcesses: Sendable {
         entries.withLock { entries in
             switch entries[app] {
             case .running(let process)? where process.takesScenes:
+                noLongerIdle(process)
                 return .attach(process)
             case .running(let process)? where process.isAlive:
                 entries[app] = .ending(process, waiting: [scene])
@@ -280,10 +299,28 @@ package final class AppProcesses: Sendable {
         }
     }
 
+    /// `process`'s last scene left, and it runs on. Returns the processes left without a scene
+    /// beyond `limit`, those left longest ago: the caller reclaims them.
+    package func becameIdle(_ process: AppProcess, limit: Int) -> [AppProcess] {
+        idle.withLock { idle in
+            idle.removeAll { $0 === process }
+            idle.append(process)
+            let excess = max(0, idle.count - max(0, limit))
+            defer { idle.removeFirst(excess) }
+            return Array(idle.prefix(excess))
+        }
+    }
+
+    /// A scene joins `process`, or it ended: it is not left without a scene any more.
+    private func noLongerIdle(_ process: AppProcess) {
+        idle.withLock { $0.removeAll { $0 === process } }
+    }
+
     /// The app's process ended. Returns the scenes that waited for it to end: they launch
     /// again (the first starts the app's next process).
     package func exited(_ process: AppProcess) -> [SceneController] {
-        entries.withLock { entries in
+        noLongerIdle(process)
+        return entries.withLock { entries in
             switch entries[process.app] {
             case .running(let current)? where current === process:
                 entries[process.app] = nil

@@ -505,6 +505,8 @@ package actor SceneController {
                     appProcess.connection.child.closeStdin()
                 } else {
                     appProcess.suspendWhenIdle(after: context.configuration.suspendDelay)
+                    let limit = context.configuration.maximumIdleAppProcesses
+                    for reclaimed in context.apps.becameIdle(appProcess, limit: limit) { reclaimed.reclaim() }
                 }
             }
             appProcess = nil
