@@ -33,6 +33,16 @@ public protocol UITabBarControllerDelegate: AnyObject {}
 @MainActor
 public final class UIScrollView {}
 
+/// Unavailable: nothing scrolls under scenehost.
+@available(
+    *,
+    unavailable,
+    message:
+        "nothing scrolls under scenehost (no content offset, no drag): leave scroll view delegate methods out on Linux (#if os(iOS)); a table's rows are all there to select"
+)
+@MainActor
+public protocol UIScrollViewDelegate: AnyObject {}
+
 extension UINavigationController {
     /// Unavailable: see `UINavigationControllerDelegate`.
     @available(

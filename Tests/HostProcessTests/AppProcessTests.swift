@@ -514,12 +514,22 @@ import Testing
             #expect(Glibc.kill(pids[1], 0) == 0 && Glibc.kill(pids[2], 0) == 0)
             let again = try host.scene("S0")
             try await again.connect(launch: LaunchParameters(app: "App0"))
-            #expect(await again.status().pid != first)
+            let renewed = try #require(await again.status().pid)
+            #expect(renewed != first)
             let joining = try host.scene("S1")
             try await joining.connect(launch: LaunchParameters(app: "App1"))
             #expect(await joining.status().pid == pids[1])
-            // S0's new process and S1's are busy again: S2's is the only one left idle.
-            #expect(Glibc.kill(pids[2], 0) == 0)
+            // Left again, each goes to the back of the line: S2's process, left longest ago,
+            // is the one reclaimed when a third is left.
+            for scene in [again, joining] {
+                try await scene.background()
+                try await scene.disconnect()
+            }
+            let third = pids[2]
+            try await lookedAt("the third app's process reclaimed", within: TestLimit.event) {
+                Glibc.kill(third, 0) != 0
+            }
+            #expect(Glibc.kill(renewed, 0) == 0 && Glibc.kill(pids[1], 0) == 0)
         }
     }
 

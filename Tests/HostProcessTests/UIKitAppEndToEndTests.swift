@@ -359,7 +359,7 @@ extension UIKitAppEndToEndTests {
         var configuration = Self.configuration()
         // Without Swift's backtracer, whose reading of the crashed stack AddressSanitizer
         // reports (a false positive, "stack-buffer-underflow" in its memory server): the fatal
-        // error is then the last thing the worker says, in every build.
+        // error is then followed by the runtime's stack trace, where the tail stops.
         configuration.workerEnvironment = ["WINDOW_IN_CODE": "early-view", "SWIFT_BACKTRACE": "enable=no"]
         try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("A")

@@ -156,7 +156,8 @@ import Testing
     /// kept, split across reads or not.
     @Test(arguments: [
         ["Fatal error: boom\nCurrent stack trace:\n0 libswiftCore.so\n1 app\n"],
-        ["Fatal error: boom\nCurrent st", "ack trace:\n0 libswiftCore.so\n"],
+        ["Fatal error: boom\nCurrent stack trac", "e:\n0 libswiftCore.so\n"],
+        ["Fatal error: boom\n", "Current stack trace:\n0 libswiftCore.so\n"],
     ])
     func theStackTraceBannerEndsTheTailToo(_ chunks: [String]) {
         var tail = StderrTail()

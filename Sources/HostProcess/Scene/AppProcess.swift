@@ -239,6 +239,7 @@ package final class AppProcesses: Sendable {
         entries.withLock { entries in
             switch entries[app] {
             case .running(let process)? where process.takesScenes:
+                // Not idle from now on: no reclaim between this and the scene's joining.
                 noLongerIdle(process)
                 return .attach(process)
             case .running(let process)? where process.isAlive:
@@ -311,8 +312,8 @@ package final class AppProcesses: Sendable {
         }
     }
 
-    /// A scene joins `process`, or it ended: it is not left without a scene any more.
-    private func noLongerIdle(_ process: AppProcess) {
+    /// A scene joined `process`, or it ended: it is not left without a scene any more.
+    package func noLongerIdle(_ process: AppProcess) {
         idle.withLock { $0.removeAll { $0 === process } }
     }
 

@@ -60,6 +60,7 @@ extension SceneController {
             appProcessContinued(process)
         }
         process.add(self)
+        context.apps.noLongerIdle(process)
         appProcess = process
         connection = process.connection
     }

@@ -505,8 +505,11 @@ package actor SceneController {
                     appProcess.connection.child.closeStdin()
                 } else {
                     appProcess.suspendWhenIdle(after: context.configuration.suspendDelay)
-                    let limit = context.configuration.maximumIdleAppProcesses
-                    for reclaimed in context.apps.becameIdle(appProcess, limit: limit) { reclaimed.reclaim() }
+                    // Not while the host quits: it ends them all, gently (`AppProcess.end`).
+                    if !context.flags.isQuitting.load(ordering: .relaxed) {
+                        let limit = context.configuration.maximumIdleAppProcesses
+                        for reclaimed in context.apps.becameIdle(appProcess, limit: limit) { reclaimed.reclaim() }
+                    }
                 }
             }
             appProcess = nil

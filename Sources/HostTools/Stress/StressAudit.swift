@@ -420,8 +420,8 @@ package struct StressAudit: Sendable {
         case .detached:
             scenesInAppProcesses.remove(scene)
             // The scene left its app's process, which the trace follows no further: a process
-            // with no scene in it ends unseen (at the host's quit, or once a push it was
-            // launched for is handled, c20).
+            // with no scene in it ends unseen (at the host's quit, once a push it was
+            // launched for is handled, c20, or reclaimed past `maximumIdleAppProcesses`).
             exited.insert(pid)
         default:
             break

@@ -32,7 +32,8 @@ public struct HostConfiguration: Sendable, Hashable {
     public var prewarmedWorkers: Int = 1
     /// How many app processes (`connect`'s `app`) run on with no scene in them, suspended, as
     /// a device keeps apps in the background: when one more is left without a scene, the one
-    /// left longest ago is killed, as the system reclaims a suspended app (LIFECYCLE.md §4a).
+    /// left longest ago is killed, suspended or not yet, as the system reclaims a background
+    /// app (LIFECYCLE.md §4a).
     /// 0 keeps none; a negative value counts as 0.
     public var maximumIdleAppProcesses: Int = 16
     /// Where sessions are stored durably; nil keeps them in memory.
