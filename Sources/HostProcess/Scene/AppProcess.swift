@@ -159,7 +159,7 @@ package final class AppProcess: Sendable {
         if let replaced { EventLoop.shared.cancelTimer(replaced) }
     }
 
-    /// Kills a process no scene is in, as the system reclaims a suspended app to make room:
+    /// Kills a process no scene is in, as the system reclaims a background app to make room:
     /// SIGKILL to it and its process group (it may be stopped), with no notice. Nothing if a
     /// scene is in it or it is gone.
     package func reclaim() {
