@@ -78,6 +78,15 @@ import Testing
         #expect(report.steps > 0)
     }
 
+    /// The rows of the first table of a stack's controller (`\.first`: the root, `\.last`:
+    /// the top) in a visible tree; nil when it shows none.
+    static func tableRows(in tree: JSONValue, at controller: KeyPath<[JSONValue], JSONValue?>) -> [JSONValue]? {
+        guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack[keyPath: controller]?["views"],
+            case .array(let sections)? = views.first?["table"], case .array(let rows)? = sections.first?["rows"]
+        else { return nil }
+        return rows
+    }
+
     /// The user's hands include dragging rows (`moveRow`) once a table is editing: on an app
     /// whose list has an Edit button, the fuzzer taps it and drags a row, which an invariant
     /// that the list keeps its first order catches; the app saves the order and the editing
@@ -87,9 +96,7 @@ import Testing
         configuration.steps = 30
         configuration.invariants = [
             FuzzInvariant("the first messages keep their order") { tree, _ in
-                guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.first?["views"],
-                    case .array(let sections)? = views.first?["table"], case .array(let rows)? = sections.first?["rows"]
-                else { return nil }
+                guard let rows = Self.tableRows(in: tree, at: \.first) else { return nil }
                 let first = ["Lunch?", "Running late", "See you"]
                 let texts = rows.compactMap { row -> String? in
                     guard case .string(let text)? = row["text"], first.contains(text) else { return nil }
@@ -107,12 +114,9 @@ import Testing
 
     @Test func aUsersInvariantIsChecked() async throws {
         var configuration = Self.configuration("none")
-        configuration.runs = 10
         configuration.invariants = [
             FuzzInvariant("never a message") { tree, _ in
-                guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"],
-                    case .array(let sections)? = views.first?["table"], case .array(let rows)? = sections.first?["rows"]
-                else { return nil }
+                guard let rows = Self.tableRows(in: tree, at: \.last) else { return nil }
                 return rows.isEmpty ? nil : "\(rows.count) message(s)"
             }
         ]
