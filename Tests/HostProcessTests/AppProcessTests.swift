@@ -530,6 +530,12 @@ import Testing
                 Glibc.kill(third, 0) != 0
             }
             #expect(Glibc.kill(renewed, 0) == 0 && Glibc.kill(pids[1], 0) == 0)
+            // The host's trace names each reclaimed process, in order; the trace stays valid.
+            let reclaimed = host.trace.history.filter { $0.kind == .host && $0.name == TraceEvent.appReclaimedName }
+            #expect(reclaimed.map(\.app) == ["App0", "App2"])
+            #expect(reclaimed.map(\.pid) == [first, third])
+            #expect(reclaimed.allSatisfy { $0.scene == nil })
+            #expect(host.verifyTrace() == nil)
         }
     }
 

@@ -58,6 +58,14 @@ import Testing
         #expect(!TimelineFormatter.describe(host).contains("app"))
     }
 
+    /// A reclaimed app process has no scene to show it: the host's line names its app and pid.
+    @Test func theTimelineNamesAReclaimedAppProcess() {
+        let event = TraceEvent(kind: .host, name: TraceEvent.appReclaimedName, pid: 42, app: "Mail")
+        #expect(TimelineFormatter.describe(event) == "appReclaimed  app Mail, pid 42")
+        #expect(TimelineFormatter.render([event]).contains("appReclaimed  app Mail, pid 42"))
+        #expect(TimelineFormatter.describe(TraceEvent(kind: .host, name: "quit")) == "quit")
+    }
+
     @Test func theTimelineShowsWhatASceneWasOpenedWith() {
         let event = TraceEvent(
             kind: .callback,

@@ -161,8 +161,9 @@ package final class AppProcess: Sendable {
 
     /// Kills a process no scene is in, as the system reclaims a background app to make room:
     /// SIGKILL to it and its process group (it may be stopped), with no notice. Nothing if a
-    /// scene is in it or it is gone.
-    package func reclaim() {
+    /// scene is in it or it is gone. Returns whether it killed it.
+    @discardableResult
+    package func reclaim() -> Bool {
         let (reclaims, idleTimer) = state.withLock { state -> (Bool, EventLoopTimerID?) in
             guard state.members.isEmpty, state.isAlive else { return (false, nil) }
             state.isEnding = true
@@ -170,9 +171,10 @@ package final class AppProcess: Sendable {
             return (true, state.idleTimer)
         }
         if let idleTimer { EventLoop.shared.cancelTimer(idleTimer) }
-        guard reclaims else { return }
+        guard reclaims else { return false }
         try? connection.child.sendToProcessGroup(signal: SIGKILL)
         connection.signal(SIGKILL)
+        return true
     }
 
     /// Ends a process no scene is in any more (the host quits): its stdin closes, which a

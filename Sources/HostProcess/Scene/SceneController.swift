@@ -508,7 +508,14 @@ package actor SceneController {
                     // Not while the host quits: it ends them all, gently (`AppProcess.end`).
                     if !context.flags.isQuitting.load(ordering: .relaxed) {
                         let limit = context.configuration.maximumIdleAppProcesses
-                        for reclaimed in context.apps.becameIdle(appProcess, limit: limit) { reclaimed.reclaim() }
+                        for idle in context.apps.becameIdle(appProcess, limit: limit) {
+                            let pid = idle.pid
+                            // No scene's trace carries it: the host's says so.
+                            guard idle.reclaim() else { continue }
+                            context.trace.record(
+                                TraceEvent(kind: .host, name: TraceEvent.appReclaimedName, pid: pid, app: idle.app)
+                            )
+                        }
                     }
                 }
             }

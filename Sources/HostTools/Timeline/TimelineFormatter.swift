@@ -73,7 +73,10 @@ public enum TimelineFormatter {
             if let status = event.status { detail += ", status \(status)" }
             return "process exited (\(detail))"
         case .host:
-            return event.name ?? "host"
+            let name = event.name ?? "host"
+            // An app process's event (`appReclaimed`) names the process: no scene does.
+            guard let app = event.app else { return name }
+            return "\(name)  app \(app)" + (event.pid.map { ", pid \($0)" } ?? "")
         case .error:
             return "error  \(event.op ?? "?"): \(event.message ?? "")"
         }

@@ -33,7 +33,7 @@ public struct HostConfiguration: Sendable, Hashable {
     /// How many app processes (`connect`'s `app`) run on with no scene in them, suspended, as
     /// a device keeps apps in the background: when one more is left without a scene, the one
     /// left longest ago is killed, suspended or not yet, as the system reclaims a background
-    /// app (LIFECYCLE.md §4a).
+    /// app, and a `host` event `appReclaimed` records it (LIFECYCLE.md §4a).
     /// 0 keeps none; a negative value counts as 0.
     public var maximumIdleAppProcesses: Int = 16
     /// Where sessions are stored durably; nil keeps them in memory.

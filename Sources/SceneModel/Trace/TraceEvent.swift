@@ -263,4 +263,9 @@ extension TraceEvent {
     /// tab count, `tab`: the selected one): the trace's `willConnectTo` came before the app's
     /// code ran, so this tells the verifier.
     public static let tabBarName = "tabBar"
+
+    /// The host event that records an app process the host killed because more processes
+    /// were left without a scene than `HostConfiguration.maximumIdleAppProcesses` allows
+    /// (`app`, `pid`): no scene's trace carries it.
+    public static let appReclaimedName = "appReclaimed"
 }
