@@ -93,7 +93,7 @@ extension Help {
     }
 
     static let serve = """
-        hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [--history-limit-mb N]
+        hostctl serve [--socket PATH] [--state-dir DIR] [--trace FILE] [--history-limit-mb N]
                       [--worker PATH [--worker-arg ARG]...] [limit flags]
 
         Runs a host until a `quit` request, SIGTERM, SIGINT or SIGHUP, controlled over a Unix
@@ -141,8 +141,9 @@ extension Help {
         \(clientOperations)
 
         HOST
-          ps [--json]        scene, session stored, state, process, pid, resident memory,
-                             worker uptime, worker argv (--json: a JSON array on one line)
+          ps [--json]        scene, session stored, state, process, pid, app, resident
+                             memory, worker uptime, presented, tab, lifecycle, worker argv
+                             (--json: a JSON array on one line)
           events [--follow] [--json] [--from-seq N]
                              the trace from seq N (default 1): readable lines, or the
                              trace's JSON Lines with --json; --follow keeps streaming

@@ -14,11 +14,11 @@ enum Help {
                                                draw a trace: SVG picture or Perfetto JSON
           hostctl stress [--scenes N] [--ops M] [--clients C] [--seed S] [--kill-rate R] [--json]
                                                concurrency stress with invariant checks
-          hostctl serve --socket PATH [--state-dir DIR] [--worker PATH]
+          hostctl serve [--socket PATH] [--state-dir DIR] [--worker PATH]
                                                a long-running host controlled over a Unix socket
-          hostctl <op> SCENE [--flags] --socket PATH
+          hostctl <op> SCENE [--flags] [--socket PATH]
                                                one operation on a serving host (push A --vc Detail)
-          hostctl ps [--json] | events [--follow] [--json] | quit --socket PATH
+          hostctl ps [--json] | events [--follow] [--json] | quit [--socket PATH]
                                                inspect, watch or stop a serving host
           hostctl discard SCENE --state-dir DIR
                                                discard a stored session with no host running
@@ -52,6 +52,8 @@ enum Help {
                             restores them; one host at a time)
           --timeline FILE   also draw the run as an SVG timeline (see hostctl timeline --help)
           --quiet           print nothing but errors (hostctl demo --trace /dev/stdout --quiet | jq)
+
+        Example: hostctl demo --trace demo.jsonl --timeline demo.svg && hostctl verify demo.jsonl
 
         LIMITS
         \(LimitFlags.help)
@@ -177,35 +179,7 @@ enum Help {
 
         A progress line shows on a terminal. The summary says how many steps per second
         ran and how long shrinking took.
-        """
 
-    static let worker = """
-        hostctl worker [--hang-in CALLBACK] [--crash-in CALLBACK] [--ignore-sigterm] [--garbage]
-                       [--background-task-on-enter-background] [--storyboard-root]
-                       [--lifecycle-notifications]
-
-        Worker mode: speaks the scenehost protocol on stdin/stdout. The host spawns this by
-        default; the fault options are for testing watchdogs and crash handling. The app
-        pushes on the notification openDetail, and from a main-actor task on openDetailLater
-        (value MS: that many milliseconds later), pops on closeDetail, pops to the root on
-        closeAll, to the controller at index N on closeTo (value N), presents on openSheet
-        (value fullScreen:NAME for full screen), dismisses on closeSheet, selects tab N of a
-        tab bar root on selectTab (value N), adds and removes a child of its frontmost
-        controller on addChild and removeChild (value NAME), rebuilds its saved stack
-        on reconnect, and with --background-task-on-enter-background begins a background
-        task in sceneDidEnterBackground that the notification finishUpload ends. With
-        --storyboard-root its root is made the storyboard way (initWithCoder, awakeFromNib
-        before willConnectTo). With --lifecycle-notifications it reports UIKit's lifecycle
-        notifications after the callbacks that post them, as an app on the UIKit module does.
-
-        Test faults:
-          --hang-in CALLBACK   block forever inside the first callback of that name (the
-                               host's watchdog then kills it)
-          --crash-in CALLBACK  exit with status 70 inside the first callback of that name
-          --ignore-sigterm     ignore SIGTERM (a terminate then ends in SIGKILL after the
-                               terminate limit)
-          --garbage            write a non-JSON line right after the handshake (a protocol
-                               violation: the host kills it)
-        CALLBACK is a trace name, e.g. sceneDidEnterBackground, viewDidLoad, deinit.
+        Example: hostctl fuzz --worker .build/debug/MyApp --seconds 60 --out failure.json
         """
 }

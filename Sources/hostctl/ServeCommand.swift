@@ -33,7 +33,7 @@ extension Commands {
         }
     }
 
-    /// `hostctl serve --socket PATH [--state-dir DIR] [--trace FILE] [limit flags]`
+    /// `hostctl serve [--socket PATH] [--state-dir DIR] [--trace FILE] [limit flags]`
     private static func serve(_ arguments: inout Arguments, relay: ShutdownRelay) async throws -> ExitCode {
         if arguments.wantsHelp {
             print(Help.serve)

@@ -52,11 +52,21 @@ enum DefaultWorkerOptions {
                               [--background-task-on-enter-background] [--storyboard-root]
                               [--lifecycle-notifications]
         Speaks the scene host protocol on stdin/stdout (newline-delimited JSON) with the default
-        recording app. The app pushes on the notification openDetail (value: the controller's
-        name, default Detail), and from a main-actor task on openDetailLater (value: that many
-        milliseconds later), pops on closeDetail, pops to the root on closeAll, to the
-        controller at index N on closeTo (value: N), calls exit() on exit (value: the status,
-        default 0), and rebuilds its saved stack on reconnect.
+        recording app; the host spawns it by default. The app acts on notifications (hostctl
+        notify A --name NAME [--value V]) as app code would:
+          openDetail       push a controller named by the value (default Detail)
+          openDetailLater  push Detail from a main-actor task (value: that many ms later)
+          closeDetail      pop; closeAll: pop to the root; closeTo: pop to index N (value N)
+          openSheet        present a page sheet named by the value (default Sheet;
+                           fullScreen:NAME presents full screen); closeSheet dismisses it
+          selectTab        select tab N of a tab bar root (value N)
+          addChild         add a child to the frontmost controller (value NAME);
+                           removeChild removes it
+          openWindow       open a new window, or bring session V forward; closeWindow
+                           closes its own window for good, or session V's
+          finishUpload     end the background task of --background-task-on-enter-background
+          exit             call exit() (value: the status, default 0)
+        It rebuilds its saved stack, tab and presentation on reconnect.
           --background-task-on-enter-background
                                begin a background task in sceneDidEnterBackground; the
                                notification finishUpload ends it
@@ -66,11 +76,17 @@ enum DefaultWorkerOptions {
                                report UIKit's lifecycle notifications after the callbacks
                                that post them, as an app on the UIKit module does
         Test faults:
-          --hang-in CALLBACK   block forever inside the first callback of that name
+          --hang-in CALLBACK   block forever inside the first callback of that name (the
+                               host's watchdog then kills it)
           --crash-in CALLBACK  exit with status 70 inside the first callback of that name
-          --ignore-sigterm     ignore SIGTERM
-          --garbage            write a non-JSON line right after the handshake
+          --ignore-sigterm     ignore SIGTERM (a terminate then ends in SIGKILL after the
+                               terminate limit)
+          --garbage            write a non-JSON line right after the handshake (a protocol
+                               violation: the host kills it)
         CALLBACK is a trace name, e.g. sceneDidEnterBackground, viewDidLoad, deinit.
+        Example: a scene of a running host (hostctl serve) in this worker, with an option:
+          hostctl connect A --worker hostctl --worker-arg worker \\
+              --worker-arg --lifecycle-notifications
 
         """
 
