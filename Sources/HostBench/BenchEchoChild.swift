@@ -14,7 +14,7 @@ package struct BenchEchoChild {
     /// Spawns `executable bench-echo`, or nil when a pipe or the spawn fails.
     package static func spawn(executable: String) -> BenchEchoChild? {
         // A child that died must fail a write (EPIPE), not kill the bench.
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard csh_pipe_cloexec(&toChild) == 0 else { return nil }

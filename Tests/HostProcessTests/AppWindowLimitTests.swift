@@ -55,4 +55,36 @@ import Testing
         await host.quit()
         #expect(host.verifyTrace() == nil)
     }
+
+    /// A window whose launch fails opened nothing: the name it took is given back, so apps
+    /// whose windows fail to launch never use the cap up. With the cap one short of full, a
+    /// failed launch leaves it so, of a new window and of a named one alike, and neither is
+    /// refused for the cap.
+    @Test func aWindowWhoseLaunchFailsDoesNotCount() async throws {
+        // New windows run the host's default worker, which crashes in its launch; A runs a
+        // healthy one.
+        let host = try SceneHost(configuration: TestWorker.configuration(["--crash-in", "willConnectTo"]))
+        host.reservedWindowNames.withLock { names in
+            for number in 0..<(SceneHost.maximumAppOpenedWindows - 1) { names.insert("W\(number)") }
+        }
+        let scene = try host.scene("A")
+        try await scene.connect(worker: [TestWorker.hostctl, "worker"])
+        await host.performAppRequest(
+            from: "A",
+            .requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil)
+        )
+        #expect(
+            host.trace.history.contains { $0.scene == "A-1" && $0.processEvent == .exited && $0.reason == .crashed },
+            "\(host.trace.history.filter { $0.scene == "A-1" }.map(\.violationSummary))"
+        )
+        #expect(host.reservedWindowNames.withLock { $0.count } == SceneHost.maximumAppOpenedWindows - 1)
+        await host.performAppRequest(
+            from: "A",
+            .requestSceneSessionActivation(session: "Named-1", activityType: nil, userInfo: nil)
+        )
+        #expect(host.reservedWindowNames.withLock { $0.count } == SceneHost.maximumAppOpenedWindows - 1)
+        #expect(!host.trace.history.contains { $0.scene == "A" && $0.kind == .error })
+        await host.quit()
+        #expect(host.verifyTrace() == nil)
+    }
 }

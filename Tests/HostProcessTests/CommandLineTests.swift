@@ -329,11 +329,12 @@ import Testing
         let scenario = directory + "/one.json"
         let trace = directory + "/cut.jsonl"
         #expect(writeFile(scenario, #"{"steps":[{"op":"connect","scene":"A"},{"op":"push","scene":"A","vc":"D"}]}"#))
-        // A 1 KiB file size limit (ulimit -f counts 512- or 1024-byte blocks) with SIGXFSZ
-        // ignored: the write that crosses it is cut short, the next fails with EFBIG.
+        // A 1 KiB file size limit (ulimit -f counts 512- or 1024-byte blocks), SIGXFSZ left at
+        // its default (which ends a process): hostctl ignores it, so the write that crosses the
+        // limit is cut short and the next fails with EFBIG.
         let outcome = try await Self.run(
             [
-                "/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 2 && exec "$0" "$@""#, TestWorker.hostctl,
+                "/bin/sh", "-c", #"trap - XFSZ; ulimit -f 2 && exec "$0" "$@""#, TestWorker.hostctl,
                 "run", scenario, "--quiet", "--trace", trace,
             ],
             direct: true

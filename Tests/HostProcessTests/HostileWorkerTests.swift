@@ -256,10 +256,22 @@ import Testing
 
     /// An app change the model forbids means the worker lied: a protocol violation, nothing
     /// followed. A pop of the root; a pop to a controller the stack does not have above its
-    /// root (`popToViewController`, with the root alone).
+    /// root (`popToViewController`, with the root alone); a window asked for with a user
+    /// activity over a client's limits (its userInfo too deep for the new window's frames,
+    /// its type too long), which no client could hand a scene either.
     @Test(arguments: [
         (#"{"type":"change","op":"pop"}"#, "illegal app change pop"),
         (#"{"type":"change","op":"popTo","index":1}"#, "illegal app change popTo: no controller at index 1"),
+        (
+            #"{"type":"change","op":"requestSceneSessionActivation","activityType":"t","userInfo":"#
+                + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "}",
+            "illegal app change requestSceneSessionActivation: userInfo nests deeper than 61 levels"
+        ),
+        (
+            #"{"type":"change","op":"requestSceneSessionActivation","activityType":""#
+                + String(repeating: "t", count: 8193) + #""}"#,
+            "illegal app change requestSceneSessionActivation: an activity type of more than 8192 bytes"
+        ),
     ])
     func anIllegalAppChangeIsAProtocolViolation(change: String, violation: String) async throws {
         try await Harness.run { harness in

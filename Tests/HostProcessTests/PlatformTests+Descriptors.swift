@@ -250,8 +250,8 @@ extension PlatformTests {
     }
 
     @Test func ignoringSIGPIPEIsIdempotent() {
-        HostSignals.ignoreSIGPIPE()
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
+        HostSignals.ignoreWriteSignals()
         var action = sigaction()
         sigaction(SIGPIPE, nil, &action)
         #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1)  // SIG_IGN

@@ -146,6 +146,23 @@ import Testing
         #expect(try SessionStore(directory: state).damagedFiles.isEmpty)
     }
 
+    /// A damaged file whose name begins with a combining mark is the one kept aside: its name
+    /// once merged with the `/` before it into one character, and the intact `x.json` was
+    /// renamed in its place.
+    @Test func aDamagedFileNamedWithACombiningMarkIsTheOneKeptAside() throws {
+        let state = makeTemporaryDirectory()
+        try SessionStore(directory: state).save(
+            SceneSession(identifier: "x", restoration: .object(["stack": .array([.string("Root")])]))
+        )
+        let junk = state + "/sessions/\u{301}x.json"
+        #expect(writeBytes(junk, Array("garbage".utf8)))
+        let store = try SessionStore(directory: state)
+        #expect(store.session("x") != nil)
+        #expect(access(state + "/sessions/x.json", F_OK) == 0, "the intact session file was moved")
+        #expect(access(junk, F_OK) != 0 && access(junk + ".damaged", F_OK) == 0, "the damaged file was not kept aside")
+        #expect(store.damagedFiles.map(\.path) == [junk])
+    }
+
     @Test func hostctlReportsADamagedStoreInItsTraceAndRuns() async throws {
         let directory = makeTemporaryDirectory()
         let state = directory + "/state"

@@ -22,8 +22,12 @@ extension SceneHost {
             guard let target else { return await refuseInTurn(change, from: opener, .tooManyWindows) }
             // A named session opens a window too when nothing runs it: one cap for every
             // window apps open, however they name it.
-            if session != nil, await !isRunning(target), !reserveWindowName(target) {
-                return await refuseInTurn(change, from: opener, .tooManyWindows)
+            var reserved = session == nil
+            if session != nil, await !isRunning(target) {
+                guard let newlyReserved = reserveWindowName(target) else {
+                    return await refuseInTurn(change, from: opener, .tooManyWindows)
+                }
+                reserved = newlyReserved
             }
             await onAppRequestTarget(target, of: change, from: opener) { handle in
                 let status = await handle.status()
@@ -31,7 +35,12 @@ extension SceneHost {
                     var launch = LaunchParameters(activityType: activityType, userInfo: userInfo)
                     // A window an app process opens is the app's: it connects in that process (c13).
                     launch.app = await existingScene(opener)?.status.app
-                    await carryOut(change, from: opener) { try await handle.perform(.connect(launch: launch)) }
+                    let launched = await carryOut(change, from: opener) {
+                        try await handle.perform(.connect(launch: launch))
+                    }
+                    // A launch that failed opened no window: the name it reserved counts for
+                    // nothing (a failed request changes nothing).
+                    if !launched, reserved { _ = reservedWindowNames.withLock { $0.remove(target) } }
                 } else if let activityType {
                     await carryOut(change, from: opener) {
                         try await handle.perform(.continueUserActivity(activityType: activityType, userInfo: userInfo))
@@ -67,13 +76,16 @@ extension SceneHost {
     /// Runs `operation` on the target of `change`. A refusal or failure there is the target's
     /// own `error` event, except the one of a quit that began meanwhile (the target refuses
     /// it without one): that is refused on the asking scene.
+    /// Returns whether `operation` succeeded.
+    @discardableResult
     private func carryOut(
         _ change: AppChange,
         from opener: String,
         _ operation: () async throws -> Void
-    ) async {
+    ) async -> Bool {
         do {
             try await operation()
+            return true
         } catch HostError.shuttingDown {
             await refuseInTurn(change, from: opener, .quitting)
         } catch  where isQuitting {
@@ -81,8 +93,9 @@ extension SceneHost {
             // quit overtook the request, which is refused as the quit's on the asking scene.
             await refuseInTurn(change, from: opener, .quitting)
         } catch {
-            return
+            return false
         }
+        return false
     }
 
     /// Records the request on `target` and runs `body` with the target's handle, as a
@@ -122,12 +135,13 @@ extension SceneHost {
         return await scene.status.process.isAlive
     }
 
-    /// Counts the window `name` against `maximumAppOpenedWindows`; false when the cap is
-    /// reached. A name counted once (a window the app closes and opens again) counts once.
-    private func reserveWindowName(_ name: String) -> Bool {
+    /// Counts the window `name` against `maximumAppOpenedWindows`: whether this call counted
+    /// it (false: it was counted before), nil when the cap is reached. A name counted once (a
+    /// window the app closes and opens again) counts once.
+    private func reserveWindowName(_ name: String) -> Bool? {
         reservedWindowNames.withLock { names in
-            if names.contains(name) { return true }
-            guard names.count < Self.maximumAppOpenedWindows else { return false }
+            if names.contains(name) { return false }
+            guard names.count < Self.maximumAppOpenedWindows else { return nil }
             names.insert(name)
             return true
         }
@@ -146,7 +160,13 @@ extension SceneHost {
                 let status = await existing.status
                 guard status.process == .none, !status.isDiscarded else { continue }
             }
-            let reserved = reservedWindowNames.withLock { names in names.insert(candidate).inserted }
+            // Checked again where the name is taken: other requests may have taken the last
+            // names while this one looked at the scenes.
+            let reserved = reservedWindowNames.withLock { names -> Bool? in
+                guard names.count < Self.maximumAppOpenedWindows else { return nil }
+                return names.insert(candidate).inserted
+            }
+            guard let reserved else { return nil }
             if reserved { return candidate }
         }
         return nil

@@ -34,7 +34,7 @@ public final class SceneHost: Sendable {
 
     /// Starts a host. `tracePath`: where to write the JSON Lines trace, if anywhere.
     public init(configuration: HostConfiguration, tracePath: String? = nil) throws(HostError) {
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
         // Every thread the host needs, now: at the process limit it fails here, not mid-request.
         do { try HostThreads.start() } catch { throw HostError.io("\(error)") }
         self.configuration = configuration

@@ -132,7 +132,7 @@ extension ChildProcess {
         scheduling: Scheduling,
         ownCgroup: Bool
     ) -> Result<Spawned, SpawnError> {
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
         guard let executable = argv.first else {
             return .failure(SpawnError(stage: .emptyArgumentList, executable: "", errno: EINVAL))
         }

@@ -117,7 +117,9 @@ public final class SessionStore: Sendable {
                 var renamed = false
                 for index in damage.files.indices where damage.files[index].disposition == .untouched {
                     let path = damage.files[index].path
-                    let name = String(path.dropFirst(directory.count + "/sessions/".count))
+                    // By bytes, not characters: a name that begins with a combining mark would
+                    // merge with the `/` into one character, and another file be renamed.
+                    let name = String(decoding: path.utf8.dropFirst((directory + "/sessions/").utf8.count), as: UTF8.self)
                     let disposition = Self.keepAside(name, in: sessionsDirectory, path: path, renameFile: renameFile)
                     damage.files[index].disposition = disposition
                     if case .keptAside = disposition {

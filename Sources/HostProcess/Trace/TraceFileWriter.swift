@@ -67,7 +67,7 @@ package final class TraceFileWriter: Sendable {
             throw HostError.io("cannot write trace file \(path): cannot create an eventfd: \(reason)")
         }
         // A reader that closes its end must fail one write, not kill the host.
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
         do {
             // The thread holds the writer until it ends.
             try PlatformThread.start(name: "scenehost-trace") { [self] in run() }

@@ -22,7 +22,7 @@ public final class ControlClient {
     }
 
     public init(path: String) throws(ControlSocketError) {
-        HostSignals.ignoreSIGPIPE()
+        HostSignals.ignoreWriteSignals()
         descriptor = try ControlSocket.connect(path: path)
     }
 

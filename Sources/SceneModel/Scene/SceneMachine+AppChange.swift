@@ -151,9 +151,22 @@ extension SceneMachine {
                 return "a tab bar of \(tabs.count) tabs, tab \(selected) selected"
             }
             return tabs.lazy.compactMap(SceneLimits.viewControllerNameRefusal).first
-        case .requestSceneSessionActivation(let session, let activityType, _):
+        case .requestSceneSessionActivation(let session, let activityType, let userInfo):
             if let session, !SceneSession.isValidIdentifier(session) { return "an invalid session identifier" }
-            return activityType?.isEmpty == true ? "an empty activity type" : nil
+            if activityType?.isEmpty == true { return "an empty activity type" }
+            // The activity reaches the window as a client's would (its launch's options, or
+            // `continueUserActivity`): the same limits, so that it never takes a frame the
+            // new window's worker could not answer.
+            guard activityType != nil || userInfo != nil else { return nil }
+            let activityType = activityType ?? ""
+            if activityType.utf8.count > RequestLimits.maximumURLBytes {
+                return "an activity type of more than \(RequestLimits.maximumURLBytes) bytes"
+            }
+            return SceneLimits.userActivityRefusal(
+                activityType: activityType,
+                userInfo: userInfo,
+                frameLimit: configuration.frameLimit
+            )
         case .requestSceneSessionDestruction(let session):
             return SceneSession.isValidIdentifier(session) ? nil : "an invalid session identifier"
         }
