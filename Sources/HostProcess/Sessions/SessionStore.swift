@@ -119,7 +119,10 @@ public final class SessionStore: Sendable {
                     let path = damage.files[index].path
                     // By bytes, not characters: a name that begins with a combining mark would
                     // merge with the `/` into one character, and another file be renamed.
-                    let name = String(decoding: path.utf8.dropFirst((directory + "/sessions/").utf8.count), as: UTF8.self)
+                    let name = String(
+                        decoding: path.utf8.dropFirst((directory + "/sessions/").utf8.count),
+                        as: UTF8.self
+                    )
                     let disposition = Self.keepAside(name, in: sessionsDirectory, path: path, renameFile: renameFile)
                     damage.files[index].disposition = disposition
                     if case .keptAside = disposition {
