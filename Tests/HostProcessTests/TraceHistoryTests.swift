@@ -57,4 +57,29 @@ import Testing
         #expect(recorder.history.count == 100)
         #expect(recorder.oldestHeldSeq == 1)
     }
+
+    /// A follower whose wait was answered and then cancelled (a client of `events --follow`
+    /// that hung up just as an event came) leaves nothing behind: such cancels were kept as
+    /// "cancelled before waiting", one per follower, for the host's life.
+    @Test func waitsCancelledAfterTheyEndedLeaveNothingBehind() async throws {
+        let recorder = try TraceRecorder()
+        for round in 0..<100 {
+            let last = recorder.history.last?.seq ?? 0
+            let waiting = Task { await recorder.waitForEvent(after: last) }
+            var yields = 0
+            while recorder.waitingCount != 1 {
+                yields += 1
+                guard yields < 100_000 else {
+                    Issue.record("round \(round): the waiter never waited")
+                    return
+                }
+                await Task.yield()
+            }
+            recorder.record(TraceEvent(kind: .host, name: "tick"))
+            waiting.cancel()
+            #expect(await waiting.value)
+        }
+        #expect(recorder.waiterRecordCount == 0)
+        recorder.finish()
+    }
 }

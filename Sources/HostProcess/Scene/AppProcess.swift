@@ -144,7 +144,7 @@ package final class AppProcess: Sendable {
         let timer = EventLoop.shared.scheduleTimer(at: LoopInstant.now() + delay) { [self] in
             let stops = state.withLock { state in
                 state.idleTimer = nil
-                guard state.members.isEmpty, state.isAlive, !state.isStopped else { return false }
+                guard state.members.isEmpty, state.isAlive, !state.isStopped, !state.isEnding else { return false }
                 state.isStopped = true
                 return true
             }
@@ -182,19 +182,28 @@ package final class AppProcess: Sendable {
     /// `limit` later is SIGKILLed. Returns at its death.
     package func end(within limit: Duration) async {
         guard state.withLock({ $0.members.isEmpty && $0.isAlive }) else { return }
-        let (idleTimer, stopped) = state.withLock { state in
-            defer {
-                state.idleTimer = nil
-                state.isStopped = false
+        // On the loop, as the idle timer runs: one that fired meanwhile has stopped the process
+        // already (and is continued here), one that has not is cancelled, and `isEnding` keeps
+        // any other from stopping a process that must read the end of its input.
+        await withUnsafeContinuationFromAnyThread { (continuation: UnsafeContinuation<Void, Never>) in
+            EventLoop.shared.execute { [self] in
+                let (idleTimer, stopped) = state.withLock { state in
+                    defer {
+                        state.idleTimer = nil
+                        state.isStopped = false
+                        state.isEnding = true
+                    }
+                    return (state.idleTimer, state.isStopped)
+                }
+                if let idleTimer { EventLoop.shared.cancelTimer(idleTimer) }
+                if stopped {
+                    try? connection.child.sendToProcessGroup(signal: SIGCONT)
+                    connection.signal(SIGCONT)
+                }
+                connection.child.closeStdin()
+                continuation.resume()
             }
-            return (state.idleTimer, state.isStopped)
         }
-        if let idleTimer { EventLoop.shared.cancelTimer(idleTimer) }
-        if stopped {
-            try? connection.child.sendToProcessGroup(signal: SIGCONT)
-            connection.signal(SIGCONT)
-        }
-        connection.child.closeStdin()
         let timer = EventLoop.shared.scheduleTimer(at: LoopInstant.now() + limit) { [connection] in
             connection.signal(SIGKILL)
         }

@@ -36,6 +36,9 @@ public final class TraceRecorder: Sendable {
         package var nextWaiterID = 0
         /// Waiters cancelled before they were registered.
         package var cancelledWaiters: Set<Int> = []
+        /// Waiters whose continuation is not made yet: only these can be cancelled before
+        /// they wait (a cancel after the wait ended has nothing to record, and must not).
+        package var unregisteredWaiters: Set<Int> = []
         /// `finish()` ran: waiters return false at once.
         package var isFinished = false
     }
@@ -206,18 +209,30 @@ public final class TraceRecorder: Sendable {
         }
     }
 
+    /// What the recorder holds for `waitForEvent(after:)` callers: waiting, cancelled before
+    /// they waited, or about to wait (for tests: it must come back to 0).
+    package var waiterRecordCount: Int {
+        state.withLock { $0.eventWaiters.count + $0.cancelledWaiters.count + $0.unregisteredWaiters.count }
+    }
+
+    /// How many `waitForEvent(after:)` callers wait (for tests).
+    package var waitingCount: Int { state.withLock { $0.eventWaiters.count } }
+
     /// Waits until an event after `seq` is recorded: true, or false once the recorder is
     /// finished (or the task is cancelled). Returns at once when there already is one.
     public func waitForEvent(after seq: Int) async -> Bool {
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
+            state.unregisteredWaiters.insert(state.nextWaiterID)
             return state.nextWaiterID
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Bool, Never>) in
                 let answer: Bool? = state.withLock { state in
+                    state.unregisteredWaiters.remove(id)
+                    let cancelled = state.cancelledWaiters.remove(id) != nil
                     if state.nextSeq - 1 > seq { return true }
-                    if state.isFinished || state.cancelledWaiters.remove(id) != nil { return false }
+                    if state.isFinished || cancelled { return false }
                     state.eventWaiters[id] = continuation
                     return nil
                 }
@@ -226,7 +241,8 @@ public final class TraceRecorder: Sendable {
         } onCancel: {
             let waiter = state.withLock { state in
                 guard let waiter = state.eventWaiters.removeValue(forKey: id) else {
-                    state.cancelledWaiters.insert(id)
+                    // Not waiting yet: it will find it was cancelled. Else its wait is over.
+                    if state.unregisteredWaiters.contains(id) { state.cancelledWaiters.insert(id) }
                     return nil as CheckedContinuation<Bool, Never>?
                 }
                 return waiter
