@@ -111,6 +111,8 @@ package final class ControlConnection: Sendable {
     package let isQuitLane: Bool
     /// Called once, when the connection closes (it frees the client's slot).
     private let onClose: @Sendable () -> Void
+    /// Runs when reading resumes after a pause (`enqueue`'s limits), on the replying thread.
+    private let onReadResumed: @Sendable () -> Void
     private let epollDescriptor: Int32
     private let budget: ControlBudget
     private let state: Locked<State>
@@ -128,11 +130,13 @@ package final class ControlConnection: Sendable {
         budget: ControlBudget,
         stallLimit: Duration = ControlConnection.defaultStallLimit,
         isQuitLane: Bool = false,
-        onClose: @escaping @Sendable () -> Void = {}
+        onClose: @escaping @Sendable () -> Void = {},
+        onReadResumed: @escaping @Sendable () -> Void = {}
     ) {
         self.id = id
         self.isQuitLane = isQuitLane
         self.onClose = onClose
+        self.onReadResumed = onReadResumed
         self.epollDescriptor = epollDescriptor
         self.budget = budget
         self.stallLimit = stallLimit
@@ -268,20 +272,26 @@ package final class ControlConnection: Sendable {
 
     /// Sends `frame`, the encoded reply to request `serial`, unless it was already answered.
     package func reply(serial: Int, frame: [UInt8]) {
-        state.withLock { state in
-            guard let answered = state.pending.removeValue(forKey: serial) else { return }
+        let resumed = state.withLock { state in
+            guard let answered = state.pending.removeValue(forKey: serial) else { return false }
             state.pendingBytes -= answered.bytes
             budget.release(answered.bytes)
             state.lastActivity = .now
             append(frame, to: &state)
+            var resumed = false
             if state.readPaused && state.pending.count < Self.resumePending
                 && state.pendingBytes < Self.resumePendingBytes
             {
                 state.readPaused = false
                 updateInterest(&state)
+                resumed = !state.isClosed && !state.readEnded
             }
             closeIfDone(&state)
+            return resumed
         }
+        // Frames read before the pause may wait in the server's decoder, and no new byte may
+        // come to wake the loop for them.
+        if resumed { onReadResumed() }
     }
 
     /// Answers every unanswered request with `error` (the host is gone; they will not run).

@@ -9,7 +9,7 @@ import Glibc
 
 extension ControlServer {
     /// Reads per readiness event before moving on to the next client (epoll is level-triggered).
-    private static let readsPerEvent = 16
+    static let readsPerEvent = 16
     package static let readBufferSize = 64 * 1024
     /// How long the listener stays out of epoll when the process is out of descriptors and
     /// the spare one is gone too, or accept fails otherwise (see `acceptClients`); a closed
@@ -272,7 +272,11 @@ extension ControlServer {
                 budget: budget,
                 stallLimit: stallLimit,
                 isQuitLane: isQuitLane,
-                onClose: { [weak self, isQuitLane] in self?.releaseSlot(quitLane: isQuitLane) }
+                onClose: { [weak self, isQuitLane] in self?.releaseSlot(quitLane: isQuitLane) },
+                onReadResumed: { [weak self] in
+                    guard let self else { return }
+                    EventLoop.shared.execute { [weak self] in self?.takeFramesLeftBehind(by: id) }
+                }
             )
             if isQuitLane {
                 quitLaneClients.add(1, ordering: .relaxed)
@@ -410,7 +414,7 @@ extension ControlServer {
     /// A frame that holds more than the budget has room for: its refusal is queued (small,
     /// the last of this connection: not charged; an id too large to echo is answered null)
     /// and the connection reads no more.
-    private func refuseOverBudget(_ connection: ControlConnection, id: JSONValue, held: Int) {
+    func refuseOverBudget(_ connection: ControlConnection, id: JSONValue, held: Int) {
         let message =
             "\(budgetText) by queued requests; this request (about \(held >> 10) KiB decoded) "
             + "was not run; disconnecting; try again later"
@@ -422,122 +426,12 @@ extension ControlServer {
         connection.endReading()
     }
 
-    private func readRequests(
-        from connection: ControlConnection,
-        _ loop: inout Serving,
-        buffer: UnsafeMutableRawBufferPointer
-    ) {
-        let id = connection.id
-        var reads = 0
-        while reads < Self.readsPerEvent, connection.wantsRead {
-            // A read may add up to a buffer's worth to what is held: reserve that first, so
-            // that no read ever takes the total over the budget.
-            guard reserveForRead(by: id, &loop) else { return }
-            let result = connection.read(into: buffer)
-            let count: Int
-            if case .bytes(let read) = result { count = read } else { count = 0 }
-            budget.release(Self.readBufferSize - count)
-            guard var reader = loop.readers[id] else {
-                budget.release(count)
-                return
-            }
-            reader.charged += count
-            defer {
-                // What the decoder still holds is the unfinished frame; the rest of the read
-                // went to queued requests (charged to the connection) or was dropped.
-                let held = reader.decoder.bufferedByteCount
-                budget.release(reader.charged - held)
-                reader.charged = held
-                loop.readers[id] = reader
-            }
-            switch result {
-            case .bytes(let count):
-                reads += 1
-                reader.decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                while let output = reader.decoder.next() {
-                    switch output {
-                    case .frame(let frame):
-                        let request: ControlRequest
-                        do {
-                            request = try ControlRequest(frame: frame)
-                        } catch {
-                            // In its turn: after the replies of the requests before it. Held
-                            // encoded (its id echoed, perhaps as large as the frame) and charged
-                            // what it holds, as a request is.
-                            let refusal = ControlReply(id: error.id, result: .failure(error.error)).frame
-                            let held = max(frame.count, refusal.count + Self.queuedRefusalOverhead)
-                            guard budget.reserve(held - frame.count) else {
-                                refuseOverBudget(connection, id: .null, held: held)
-                                return
-                            }
-                            if connection.enqueue(refusal: refusal, bytes: held) {
-                                reader.charged -= frame.count
-                            } else {
-                                budget.release(held - frame.count)
-                            }
-                            continue
-                        }
-                        // The frame is charged already; the decoded request holds more. It is
-                        // charged what it holds (its estimate) until it is answered.
-                        let held = max(frame.count, request.estimatedSize)
-                        guard budget.reserve(held - frame.count) else {
-                            refuseOverBudget(connection, id: request.id, held: held)
-                            return
-                        }
-                        if connection.enqueue(request, bytes: held) {
-                            reader.charged -= frame.count
-                        } else {
-                            budget.release(held - frame.count)
-                        }
-                    case .oversized(let length):
-                        let limit = FrameLimits.defaultMaximumFrameSize
-                        // Small (a null id) and the last of this connection: not charged.
-                        _ = connection.enqueue(
-                            refusal: ControlReply(
-                                id: .null,
-                                result: .failure(
-                                    ProtocolError(
-                                        .frameTooLarge,
-                                        "request frame of \(length)+ bytes exceeds the \(limit)-byte limit; disconnecting"
-                                    )
-                                )
-                            ).frame,
-                            bytes: 0
-                        )
-                        connection.endReading()
-                        return
-                    }
-                }
-            case .wouldBlock:
-                return
-            case .endOfStream:
-                if (try? reader.decoder.finish()) == nil {
-                    _ = connection.enqueue(
-                        refusal: ControlReply(
-                            id: .null,
-                            result: .failure(
-                                ProtocolError(.truncatedFrame, "the connection ended inside a request (no newline)")
-                            )
-                        ).frame,
-                        bytes: 0
-                    )
-                }
-                connection.endReading()
-                return
-            case .failed:
-                // The client went away (a reset): what it sent still runs, as after a hang-up.
-                connection.close()
-                return
-            }
-        }
-    }
-
     /// Reserves a read buffer's worth for client `id`. When the budget has no room, the
     /// client holding the most bytes that closing frees at once (its unfinished frame and
     /// unsent output; queued requests still run, so closing frees nothing of theirs) is
     /// disconnected with error -32005, until there is room. False when `id` itself was
     /// disconnected: it held the most, or nobody holds anything that could make room.
-    private func reserveForRead(by id: UInt64, _ loop: inout Serving) -> Bool {
+    func reserveForRead(by id: UInt64, _ loop: inout Serving) -> Bool {
         while !budget.reserve(Self.readBufferSize) {
             let candidates = connections.withLock { Array($0.values) }
             var victim: (connection: ControlConnection, bytes: Int)?
