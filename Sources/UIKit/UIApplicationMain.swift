@@ -58,6 +58,7 @@ enum UIKitWorker {
         app.rootFromStoryboard = true
         app.runLoopTurn = { MainRunLoop.turn() }
         app.lifecycleNotificationPoster = { LifecycleNotificationPoster.post($0) }
+        UITextField.shouldChangeCharacters = { TextFieldChanges.ask($0, count: $1, replacement: $2) }
         WorkerRuntime.run(app)
     }
 

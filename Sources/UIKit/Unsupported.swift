@@ -178,6 +178,24 @@ extension UIResponder {
     public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {}
 }
 
+extension UIView {
+    /// Not called: a view has no layout pass under scenehost. Lay out in its controller's
+    /// `viewWillLayoutSubviews()` or `viewDidLayoutSubviews()`, which run as it appears and as
+    /// the scene resizes.
+    @available(
+        *,
+        deprecated,
+        message: "not called: lay out in the controller's viewWillLayoutSubviews() or viewDidLayoutSubviews()"
+    )
+    public func layoutSubviews() {}
+
+    /// Not called: nothing is drawn under scenehost. What a view shows is its state (its
+    /// text, its subviews), which the visible tree reads; leave drawing out on Linux
+    /// (`#if os(iOS)`).
+    @available(*, deprecated, message: "not called: nothing is drawn; keep what the view shows in its state")
+    public func draw(_ rect: CGRect) {}
+}
+
 extension UIViewController {
     /// Not called: an activity is not refreshed before it is saved. Update
     /// `view.window?.windowScene?.userActivity` when what it holds changes.

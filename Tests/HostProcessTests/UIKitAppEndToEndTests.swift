@@ -28,6 +28,15 @@ import Testing
         return []
     }
 
+    /// The text of the first field the top controller shows.
+    private static func fieldText(_ tree: JSONValue) -> String? {
+        guard case .array(let stack)? = tree["stack"], case .array(let views)? = stack.last?["views"] else {
+            return nil
+        }
+        for view in views { if view["field"] != nil, case .string(let text)? = view["text"] { return text } }
+        return nil
+    }
+
     private static func topController(_ tree: JSONValue) -> String? {
         guard case .array(let stack)? = tree["stack"], case .string(let name)? = stack.last?["vc"] else { return nil }
         return name
@@ -42,6 +51,10 @@ import Testing
             try await within(TestLimit.event, "select") { try await scene.selectRow(1) }
             let detail = try await scene.inspect()
             #expect(Self.topController(detail) == "DetailViewController", "the app pushed the detail screen")
+            try await within(TestLimit.event, "type over the app's limit") {
+                try await scene.typeText(String(repeating: "x", count: 41), into: "title")
+            }
+            #expect(Self.fieldText(try await scene.inspect()) == "Ideas", "the delegate refused the change")
             try await within(TestLimit.launch, "type, save") {
                 try await scene.typeText("Big ideas", into: "title")
                 try await scene.tapControl("Save")
@@ -58,6 +71,14 @@ import Testing
             let added = try await scene.inspect()
             #expect(added["presented"] == nil, "the alert is dismissed before its handler runs")
             #expect(Self.rows(added) == ["Groceries", "Big ideas", "Travel", "Untitled"])
+            // A final newline is the Return key: the app's textFieldShouldReturn saves.
+            try await within(TestLimit.launch, "type and press Return") {
+                try await scene.selectRow(1)
+                try await scene.typeText("Bigger ideas\n", into: "title")
+            }
+            let returned = try await scene.inspect()
+            #expect(Self.topController(returned) == "ListViewController", "Return saved, as the app's delegate does")
+            #expect(Self.rows(returned) == ["Groceries", "Bigger ideas", "Travel", "Untitled"])
             return host
         }
         let callbacks = host.callbacks(of: "A")

@@ -204,17 +204,33 @@ open class UITextField: UIControl {
         super.init(size: size)
     }
 
-    /// What typing `text` does, as a paste that replaces the field's text: begin editing
-    /// (unless the delegate refuses: then nothing changes and false is returned), the new
-    /// text, `editingChanged` actions, `textFieldDidChangeSelection`, end editing.
-    func typeAsUser(_ newText: String) -> Bool {
+    /// Asks the app whether `replacement` may replace the field's whole text (its first
+    /// `count` UTF-16 units), as UIKit asks `textField(_:shouldChangeCharactersIn:replacementString:)`
+    /// of the delegate: the UIKit module sets it, as that method takes Foundation's `NSRange`
+    /// (which the runtime does not link). nil: every change is taken.
+    package static var shouldChangeCharacters: (@MainActor (UITextField, _ count: Int, _ replacement: String) -> Bool)?
+
+    /// What typing `typed` does, as a paste that replaces the field's text: begin editing
+    /// (unless the delegate refuses: then nothing changes and false is returned); the new
+    /// text, unless the delegate's `shouldChangeCharactersIn` refuses it, with its
+    /// `editingChanged` actions and `textFieldDidChangeSelection`; a final newline is the
+    /// Return key (a field holds one line): `textFieldShouldReturn`, and the
+    /// `editingDidEndOnExit` actions when it says true; then end editing.
+    func typeAsUser(_ typed: String) -> Bool {
         guard isEnabled, delegate?.textFieldShouldBeginEditing(self) ?? true else { return false }
+        let pressesReturn = typed.hasSuffix("\n")
+        let newText = pressesReturn ? String(typed.dropLast()) : typed
         isEditing = true
         sendActions(for: .editingDidBegin)
         delegate?.textFieldDidBeginEditing(self)
-        text = newText
-        sendActions(for: .editingChanged)
-        delegate?.textFieldDidChangeSelection(self)
+        if Self.shouldChangeCharacters?(self, (text ?? "").utf16.count, newText) ?? true {
+            text = newText
+            sendActions(for: .editingChanged)
+            delegate?.textFieldDidChangeSelection(self)
+        }
+        if pressesReturn, delegate?.textFieldShouldReturn(self) ?? true {
+            sendActions(for: .editingDidEndOnExit)
+        }
         isEditing = false
         sendActions(for: .editingDidEnd)
         delegate?.textFieldDidEndEditing(self)

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 import UIKit
 
-class DetailViewController: UIViewController {
+class DetailViewController: UIViewController, UITextFieldDelegate {
     let index: Int
     let titleField = UITextField()
     let autosaveLabel = UILabel()
@@ -23,6 +23,7 @@ class DetailViewController: UIViewController {
         titleField.placeholder = "Title"
         titleField.accessibilityIdentifier = "title"
         titleField.text = NoteStore.shared.notes[index].title
+        titleField.delegate = self
         view.addSubview(titleField)
         autosaveLabel.accessibilityIdentifier = "autosaves.transient"
         view.addSubview(autosaveLabel)
@@ -49,6 +50,18 @@ class DetailViewController: UIViewController {
     override func viewWillDisappear(_ animated: Bool) {
         super.viewWillDisappear(animated)
         autosave?.invalidate()
+    }
+
+    // A title of at most 40 characters, as the app's own rule.
+    func textField(_ textField: UITextField, shouldChangeCharactersIn range: NSRange, replacementString string: String) -> Bool {
+        let current = (textField.text ?? "") as NSString
+        return current.replacingCharacters(in: range, with: string).count <= 40
+    }
+
+    // Return saves.
+    func textFieldShouldReturn(_ textField: UITextField) -> Bool {
+        save()
+        return true
     }
 
     private func save() {
