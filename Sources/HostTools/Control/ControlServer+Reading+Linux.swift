@@ -35,8 +35,9 @@ extension ControlServer {
             }
             reader.charged += count
             defer {
-                // What the decoder still holds is the unfinished frame; the rest of the read
-                // went to queued requests (charged to the connection) or was dropped.
+                // What the decoder still holds (the unfinished frame, and whole frames a pause
+                // left) stays charged here; the rest of the read went to queued requests
+                // (charged to the connection) or was dropped.
                 let held = reader.decoder.bufferedByteCount
                 budget.release(reader.charged - held)
                 reader.charged = held
