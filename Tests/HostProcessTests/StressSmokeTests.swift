@@ -79,7 +79,11 @@ import Testing
 
     /// A real little run: connect, push V1, a refused pop, a refused activate.
     private func recordedRun() async throws -> (history: [TraceEvent], requests: [StressAudit.Request?]) {
-        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+        // Its quit's terminate must not time out, or the honest run is not honest: under ASan,
+        // at the suite's start, a healthy worker's exit has passed the suite's 10 s.
+        var configuration = TestWorker.configuration()
+        configuration.terminateLimit = .seconds(30)
+        let host = try await withSceneHost(configuration: configuration) { host in
             let scene = try host.scene("S0")
             try await scene.connect()
             try await scene.push(StressPlan.viewControllerName(request: 1))
