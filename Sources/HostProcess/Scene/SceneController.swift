@@ -509,11 +509,10 @@ package actor SceneController {
                     if !context.flags.isQuitting.load(ordering: .relaxed) {
                         let limit = context.configuration.maximumIdleAppProcesses
                         for idle in context.apps.becameIdle(appProcess, limit: limit) {
-                            let pid = idle.pid
-                            // No scene's trace carries it: the host's says so.
                             guard idle.reclaim() else { continue }
+                            // No scene's trace carries a reclaimed process: the host's says so.
                             context.trace.record(
-                                TraceEvent(kind: .host, name: TraceEvent.appReclaimedName, pid: pid, app: idle.app)
+                                TraceEvent(kind: .host, name: TraceEvent.appReclaimedName, pid: idle.pid, app: idle.app)
                             )
                         }
                     }

@@ -35,12 +35,7 @@ extension ControlServer {
             }
             reader.charged += count
             defer {
-                // What the decoder still holds (the unfinished frame, and whole frames a pause
-                // left) stays charged here; the rest of the read went to queued requests
-                // (charged to the connection) or was dropped.
-                let held = reader.decoder.bufferedByteCount
-                budget.release(reader.charged - held)
-                reader.charged = held
+                settleCharge(of: &reader)
                 loop.readers[id] = reader
             }
             switch result {
@@ -155,12 +150,19 @@ extension ControlServer {
         guard var reader = loop.readers[id] else { return .ended }
         guard reader.decoder.bufferedByteCount > 0 else { return .drained }
         defer {
-            let held = reader.decoder.bufferedByteCount
-            budget.release(reader.charged - held)
-            reader.charged = held
+            settleCharge(of: &reader)
             loop.readers[id] = reader
         }
         return takeFrames(from: connection, &reader)
+    }
+
+    /// What the decoder still holds (the unfinished frame, and whole frames a pause left)
+    /// stays charged to the reader; the rest of what it was charged went to queued requests
+    /// (charged to the connection) or was dropped, and goes back to the budget.
+    private func settleCharge(of reader: inout Reader) {
+        let held = reader.decoder.bufferedByteCount
+        budget.release(reader.charged - held)
+        reader.charged = held
     }
 
     /// Client `id`'s connection resumed reading (its replies went out): the frames it left
