@@ -43,6 +43,9 @@ enum StressCommand {
         if let ms = try arguments.intOption("--reply-timeout-ms", in: 1...86_400_000) {
             options.replyTimeout = .milliseconds(ms)
         }
+        if let ms = try arguments.intOption("--timer-slack-ms", in: 1...3_600_000) {
+            options.timerSlack = .milliseconds(ms)
+        }
         let json = try arguments.flag("--json")
         let tracePath = try arguments.option("--trace")
         let tuning = try LimitFlags.tuning(&arguments) ?? .plain
@@ -131,6 +134,9 @@ extension Help {
                             foregroundActive, then the host quits; reports the time and the
                             host's memory (VmRSS, VmHWM). Same as --scenes N --ops 0.
           --reply-timeout-ms N   a request unanswered this long is a violation (default 120000)
+          --timer-slack-ms N     how late a timer's event may come before it counts as
+                            missing: at least N, or ten times the timer's delay (default
+                            1000); raise it on a machine loaded by other work
           --json            print the report as one JSON object instead (the last line)
           --trace FILE      write the run's trace as JSON Lines
           --tuning plain|throughput   how hard the host works for speed (default plain: it

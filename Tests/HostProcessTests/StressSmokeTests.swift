@@ -41,15 +41,19 @@ import Testing
     }
 
     @Test func theCommandEndsWithTheSummaryAndItsExitStatus() async throws {
-        let run = try await Self.hostctl([
-            "stress", "--scenes", "3", "--ops", "120", "--clients", "3", "--seed", "5", "--kill-rate", "0.05",
-        ])
+        let run = try await Self.hostctl(
+            [
+                "stress", "--scenes", "3", "--ops", "120", "--clients", "3", "--seed", "5", "--kill-rate", "0.05",
+            ] + StressOptions.flagsInTests
+        )
         #expect(run.status == 0, "\(run.stderr)")
         let last = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("ops=120 scenes=3 clients=3 seed=5 kills="), "\(run.stdout)")
         #expect(last.contains(" violations=0 ") && last.contains(" ops/s=") && last.hasSuffix("us"), "\(last)")
 
-        let json = try await Self.hostctl(["stress", "--scenes", "2", "--ops", "40", "--json"])
+        let json = try await Self.hostctl(
+            ["stress", "--scenes", "2", "--ops", "40", "--json"] + StressOptions.flagsInTests
+        )
         #expect(json.status == 0, "\(json.stderr)")
         let object = try JSONParser.parse(Array((json.stdout.split(separator: "\n").last ?? "").utf8))
         guard case .object(let fields) = object else {
@@ -67,6 +71,7 @@ import Testing
         #expect(after <= before)
 
         #expect(try await Self.hostctl(["stress", "--kill-rate", "2"]).status == 2)
+        #expect(try await Self.hostctl(["stress", "--timer-slack-ms", "0"]).status == 2)
         // Every operation a kill, no worker ever live: nothing was checked, which is no pass.
         let nothing = try await Self.hostctl(["stress", "--scenes", "2", "--ops", "30", "--kill-rate", "1"])
         #expect(nothing.status == 1)

@@ -98,7 +98,8 @@ import Testing
     private static func audit(
         _ history: [TraceEvent],
         _ requests: [StressAudit.Request?],
-        statusChanges: [StressAudit.StatusChange] = []
+        statusChanges: [StressAudit.StatusChange] = [],
+        timing: TimerAudit.Timing = timing
     ) -> (found: [String], kept: Int) {
         let log = ViolationLog { _ in }
         var audit = StressAudit(
@@ -131,6 +132,16 @@ import Testing
             "\(found)"
         )
         #expect(found.first?.contains("refusals in between: activate (seq 24)") == true, "\(found)")
+        #expect(found.first?.hasSuffix("(on a loaded machine, give a larger --timer-slack-ms)") == true, "\(found)")
+    }
+
+    /// `--timer-slack-ms`: the same 5 s-late suspension is within a 6 s slack, and not within 4 s.
+    @Test(arguments: [(4.0, false), (6.0, true)]) func theSlackIsTheUsersToWiden(slack: Double, excused: Bool) throws {
+        let history = Self.delayed(try Self.trace(), from: 25, by: 5)
+        var timing = Self.timing
+        timing.minimumSlack = slack
+        let found = Self.audit(history, Self.requests(foregroundSent: 5.033), timing: timing).found
+        #expect(found.isEmpty == excused, "\(found)")
     }
 
     /// The host stood still (nothing recorded while a request of another scene waited): the

@@ -138,10 +138,12 @@ import Testing
     @Test func stressTakesAWorker() async throws {
         let directory = makeTemporaryDirectory()
         let trace = directory + "/stress.jsonl"
-        let outcome = try await runHostctl([
-            "stress", "--scenes", "2", "--ops", "20", "--trace", trace,
-            "--worker", TestWorker.hostctl, "--worker-arg", "worker", "--worker-arg", "--ignore-sigterm",
-        ])
+        let outcome = try await runHostctl(
+            [
+                "stress", "--scenes", "2", "--ops", "20", "--trace", trace,
+                "--worker", TestWorker.hostctl, "--worker-arg", "worker", "--worker-arg", "--ignore-sigterm",
+            ] + StressOptions.flagsInTests
+        )
         #expect(outcome.exit == .exited(status: 0), "\(outcome.stderr)")
         let spawned = HardeningProbe.readLines(trace).compactMap { try? TraceEvent(jsonLine: Array($0.utf8)) }
             .filter { $0.processEvent == .spawned }

@@ -22,6 +22,10 @@ public struct StressOptions: Sendable, Hashable {
     /// audit then sees whether each timer's event came after the last refusals before the
     /// pause: a refusal that cancelled one leaves its event missing.
     public var settles = 10
+    /// How late a timer's event (a suspension, a background task's expiration or kill) may
+    /// come before the audit calls it missing: at least this, or ten times the timer's delay.
+    /// A loaded machine delays the event loop and the kernel's stop of a worker alike.
+    public var timerSlack: Duration = .seconds(1)
 
     /// At most this many operations between two pauses: the audit reads each round's events
     /// at the pause, so the host holds about a round's events, however long the run.

@@ -28,6 +28,11 @@ public struct StressRunner: Sendable {
         self.tracePath = tracePath
     }
 
+    /// The host's timers as the audit judges them.
+    private var timing: TimerAudit.Timing {
+        TimerAudit.Timing(configuration, minimumSlack: StressUnits.seconds(options.timerSlack))
+    }
+
     /// Runs the stress; throws only when the host cannot start.
     public func run(reporting: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> StressReport
     {
@@ -64,7 +69,7 @@ public struct StressRunner: Sendable {
         let table: RequestTable
         let phaseFinished: Bool
         let feed = AuditFeed(
-            StressAudit(log: log, timing: TimerAudit.Timing(configuration)),
+            StressAudit(log: log, timing: timing),
             trace: host.trace,
             limit: configuration.traceHistoryLimitBytes
         )
@@ -154,7 +159,7 @@ public struct StressRunner: Sendable {
         let limit = options.replyTimeout
         let rounds = options.rounds
         let total = max(1, options.ops)
-        let settleLimit = Duration.milliseconds(Int(TimerAudit.Timing(configuration).settleLimit * 1000))
+        let settleLimit = Duration.milliseconds(Int(timing.settleLimit * 1000))
         let finished = await StressWatchdog.run(
             within: nil,
             overdue: { !table.overdue(limit: limit).isEmpty },

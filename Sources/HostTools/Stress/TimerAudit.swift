@@ -22,28 +22,34 @@ package struct TimerAudit: Sendable {
         package var expiration: Double
         /// From a background task's start to the kill.
         package var backgroundTaskLimit: Double
+        /// The least a timer's event may be late (`StressOptions.timerSlack`).
+        package var minimumSlack: Double
 
-        package init(suspendDelay: Double, expiration: Double, backgroundTaskLimit: Double) {
+        package init(suspendDelay: Double, expiration: Double, backgroundTaskLimit: Double, minimumSlack: Double = 1) {
             self.suspendDelay = suspendDelay
             self.expiration = expiration
             self.backgroundTaskLimit = backgroundTaskLimit
+            self.minimumSlack = minimumSlack
         }
 
-        package init(_ configuration: HostConfiguration) {
+        package init(_ configuration: HostConfiguration, minimumSlack: Double = 1) {
             suspendDelay = StressUnits.seconds(configuration.suspendDelay)
             expiration = StressUnits.seconds(
                 configuration.backgroundTaskLimit - configuration.backgroundTaskExpirationLead
             )
             backgroundTaskLimit = StressUnits.seconds(configuration.backgroundTaskLimit)
+            self.minimumSlack = minimumSlack
         }
 
         /// How late a timer's event may be on a loaded machine: timers fire from the event
-        /// loop, which a busy 2-core machine may hold back for a while.
-        package static func slack(for delay: Double) -> Double { max(1, 10 * delay) }
+        /// loop, which a busy 2-core machine may hold back for a while, and a suspension is
+        /// recorded only once the kernel has stopped every thread of the worker, which waits
+        /// for the worker to be scheduled.
+        package func slack(for delay: Double) -> Double { max(minimumSlack, 10 * delay) }
 
         /// The longest a healthy host takes to fire every timer a scene owes, slack included.
         package var settleLimit: Double {
-            [suspendDelay, expiration, backgroundTaskLimit].map { $0 + Self.slack(for: $0) }.max()! + 0.5
+            [suspendDelay, expiration, backgroundTaskLimit].map { $0 + slack(for: $0) }.max()! + 0.5
         }
     }
 
@@ -161,7 +167,7 @@ package struct TimerAudit: Sendable {
         activity: SceneActivity
     ) -> Bool {
         let delay = stretch.owed.delay(timing)
-        let slack = Timing.slack(for: delay)
+        let slack = timing.slack(for: delay)
         let limit = stretch.anchorTime + delay + slack
         guard end > limit else { return true }
         // A request of the scene may have started a transition within the limit (its
@@ -190,7 +196,7 @@ package struct TimerAudit: Sendable {
             "seq \(stretch.anchorSeq), scene \(scene): \(stretch.owed.description) was due within"
                 + " \(Self.format(delay)) s (+\(Self.format(slack)) s slack) of this refusal, but the scene's next"
                 + " event (seq \(endSeq)) came \(Self.format(end - stretch.anchorTime)) s later;"
-                + " refusals in between: \(shown)\(more)"
+                + " refusals in between: \(shown)\(more) (on a loaded machine, give a larger --timer-slack-ms)"
         )
         return false
     }
