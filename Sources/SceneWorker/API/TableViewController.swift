@@ -98,6 +98,10 @@ open class UITableViewController: UIViewController, UITableViewDataSource, UITab
     /// The header title of `section`. Default: nil.
     open func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? { nil }
 
+    /// Whether a touch highlights the row at `indexPath`; false: the tap selects nothing.
+    /// Default: true.
+    open func tableView(_ tableView: UITableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool { true }
+
     /// The row about to be selected by a tap: the row to select instead, or nil for none.
     /// Default: `indexPath`.
     open func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }

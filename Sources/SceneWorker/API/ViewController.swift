@@ -458,6 +458,8 @@ extension UIViewController {
     }
 
     func runViewDidDisappear(_ animated: Bool) {
+        // Its view has left the window: a first responder in it resigns, unasked, as UIKit's.
+        loadedView?.endEditing(true)
         report(.viewDidDisappear)
         viewDidDisappear(animated)
         for child in children { child.runViewDidDisappear(animated) }

@@ -30,6 +30,9 @@ public final class Window {
     /// presentation act on it.
     var navigationStack: NavigationController { tabBarController?.selectedStack ?? stack }
 
+    /// The view the user's typing goes to (`View.becomeFirstResponder()`).
+    weak var firstResponder: View?
+
     /// The tab bar root, for a scene connected with tabs (docs/LIFECYCLE.md §3a) or a window
     /// whose `rootViewController` is a tab bar controller.
     public private(set) var tabBarController: TabBarController?

@@ -42,6 +42,11 @@ open class UIControl: View {
         }
     }
 
+    /// Whether an action is added for one of `events`.
+    func hasActions(for events: Event) -> Bool {
+        actions.contains { !$0.events.isDisjoint(with: events) }
+    }
+
     /// Runs every action added for one of `events`, in the order they were added.
     public func sendActions(for events: Event) {
         for entry in actions where !entry.events.isDisjoint(with: events) {
@@ -142,116 +147,3 @@ open class UILabel: View {
         super.init(size: size)
     }
 }
-
-/// What a text field tells its delegate, as `UITextFieldDelegate` (every method optional).
-@MainActor
-public protocol UITextFieldDelegate: AnyObject {
-    /// Whether editing may begin. Default: true.
-    func textFieldShouldBeginEditing(_ textField: UITextField) -> Bool
-    /// Editing began.
-    func textFieldDidBeginEditing(_ textField: UITextField)
-    /// The text changed (after `editingChanged` actions).
-    func textFieldDidChangeSelection(_ textField: UITextField)
-    /// Editing ended.
-    func textFieldDidEndEditing(_ textField: UITextField)
-    /// Return was pressed. Default: true.
-    func textFieldShouldReturn(_ textField: UITextField) -> Bool
-}
-
-extension UITextFieldDelegate {
-    public func textFieldShouldBeginEditing(_ textField: UITextField) -> Bool { true }
-    public func textFieldDidBeginEditing(_ textField: UITextField) {}
-    public func textFieldDidChangeSelection(_ textField: UITextField) {}
-    public func textFieldDidEndEditing(_ textField: UITextField) {}
-    public func textFieldShouldReturn(_ textField: UITextField) -> Bool { true }
-}
-
-/// A text field, as `UITextField`. The user's hands find it by `accessibilityIdentifier` or
-/// `placeholder` (`typeText --field`).
-@MainActor
-open class UITextField: UIControl {
-    /// The text.
-    public var text: String? = ""
-    /// What the empty field shows.
-    public var placeholder: String?
-    /// The delegate.
-    public weak var delegate: (any UITextFieldDelegate)?
-    /// Whether the field is being edited.
-    public private(set) var isEditing = false
-    /// A secure field's text is shown as dots in the visible tree.
-    public var isSecureTextEntry = false
-    /// The text's color, font and alignment (kept, not drawn).
-    public var textColor: UIColor? = .label
-    public var font: UIFont? = .systemFont(ofSize: 17)
-    public var textAlignment = NSTextAlignment.natural
-    /// The field's border (kept, not drawn).
-    public var borderStyle = UITextField.BorderStyle.none
-    /// When the clear button shows (there is no clear button to tap: type an empty text).
-    public var clearButtonMode = UITextField.ViewMode.never
-    /// The keyboard the field asks for; the user's hands type any text.
-    public var keyboardType = UIKeyboardType.default
-    public var returnKeyType = UIReturnKeyType.default
-    public var autocapitalizationType = UITextAutocapitalizationType.sentences
-    public var autocorrectionType = UITextAutocorrectionType.default
-
-    /// A field's border, as `UITextField.BorderStyle`.
-    public enum BorderStyle: Int, Sendable { case none, line, bezel, roundedRect }
-    /// When an overlay view shows, as `UITextField.ViewMode`.
-    public enum ViewMode: Int, Sendable { case never, whileEditing, unlessEditing, always }
-
-    /// An empty field.
-    public override init(size: Size = .zero) {
-        super.init(size: size)
-    }
-
-    /// Asks the app whether `replacement` may replace the field's whole text (its first
-    /// `count` UTF-16 units), as UIKit asks `textField(_:shouldChangeCharactersIn:replacementString:)`
-    /// of the delegate: the UIKit module sets it, as that method takes Foundation's `NSRange`
-    /// (which the runtime does not link). nil: every change is taken.
-    package static var shouldChangeCharacters: (@MainActor (UITextField, _ count: Int, _ replacement: String) -> Bool)?
-
-    /// What typing `typed` does, as a paste that replaces the field's text: begin editing
-    /// (unless the delegate refuses: then nothing changes and false is returned); the new
-    /// text, unless the delegate's `shouldChangeCharactersIn` refuses it, with its
-    /// `editingChanged` actions and `textFieldDidChangeSelection`; a final newline is the
-    /// Return key (a field holds one line): `textFieldShouldReturn`, and the
-    /// `editingDidEndOnExit` actions when it says true; then end editing.
-    func typeAsUser(_ typed: String) -> Bool {
-        guard isEnabled, delegate?.textFieldShouldBeginEditing(self) ?? true else { return false }
-        let pressesReturn = typed.hasSuffix("\n")
-        let newText = pressesReturn ? String(typed.dropLast()) : typed
-        isEditing = true
-        sendActions(for: .editingDidBegin)
-        delegate?.textFieldDidBeginEditing(self)
-        if Self.shouldChangeCharacters?(self, (text ?? "").utf16.count, newText) ?? true {
-            text = newText
-            sendActions(for: .editingChanged)
-            delegate?.textFieldDidChangeSelection(self)
-        }
-        if pressesReturn, delegate?.textFieldShouldReturn(self) ?? true {
-            sendActions(for: .editingDidEndOnExit)
-        }
-        isEditing = false
-        sendActions(for: .editingDidEnd)
-        delegate?.textFieldDidEndEditing(self)
-        return true
-    }
-}
-
-/// The keyboard a text field asks for, as `UIKeyboardType`.
-public enum UIKeyboardType: Int, Sendable {
-    case `default`, asciiCapable, numbersAndPunctuation, URL, numberPad, phonePad, namePhonePad, emailAddress
-    case decimalPad, twitter, webSearch, asciiCapableNumberPad
-}
-
-/// The return key's title, as `UIReturnKeyType`.
-public enum UIReturnKeyType: Int, Sendable {
-    case `default`, go, google, join, next, route, search, send, yahoo, done, emergencyCall, `continue`
-}
-
-/// How typed text is capitalized, as `UITextAutocapitalizationType` (the user's hands type
-/// the text as given).
-public enum UITextAutocapitalizationType: Int, Sendable { case none, words, sentences, allCharacters }
-
-/// Whether typed text is autocorrected, as `UITextAutocorrectionType` (it never is here).
-public enum UITextAutocorrectionType: Int, Sendable { case `default`, no, yes }

@@ -62,6 +62,9 @@ extension UITableViewDataSource {
 /// What a table tells about the user's touches, as `UITableViewDelegate`.
 @MainActor
 public protocol UITableViewDelegate: AnyObject {
+    /// Whether a touch on the row at `indexPath` highlights it; false halts the tap: no row
+    /// is selected or deselected (UIKit asks first, as the touch comes down). Default: true.
+    func tableView(_ tableView: UITableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool
     /// The user is about to select the row at `indexPath`: the row to select instead, or nil
     /// for none (UIKit asks before `didSelectRowAt`). Default: `indexPath`.
     func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath?
@@ -101,6 +104,8 @@ public protocol UITableViewDelegate: AnyObject {
 }
 
 extension UITableViewDelegate {
+    /// Returns true.
+    public func tableView(_ tableView: UITableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool { true }
     /// Returns `indexPath`.
     public func tableView(_ tableView: UITableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
     /// Does nothing.
@@ -273,12 +278,14 @@ open class UITableView: View {
     }
 
     /// What a tap on the row at `indexPath` does: asks the delegate's
+    /// `tableView(_:shouldHighlightRowAt:)` (false: nothing more), then
     /// `tableView(_:willSelectRowAt:)`, then selects the row it answers (none for nil) and calls
     /// `tableView(_:didSelectRowAt:)`. A row the data source does not have is ignored (returns
     /// false); a tap the delegate turns away is not (true, nothing selected).
     @discardableResult
     public func selectRowAsTapped(at tapped: IndexPath) -> Bool {
         guard contains(tapped) else { return false }
+        guard delegate?.tableView(self, shouldHighlightRowAt: tapped) ?? true else { return true }
         let answer: IndexPath?? = delegate.map { $0.tableView(self, willSelectRowAt: tapped) }
         guard let indexPath = answer ?? tapped, contains(indexPath) else { return true }
         if let previous = indexPathForSelectedRow, previous != indexPath {

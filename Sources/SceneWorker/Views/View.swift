@@ -225,6 +225,39 @@ open class View {
         return nil
     }
 
+    // MARK: First responder (the rest in View+FirstResponder.swift)
+
+    /// The window whose first responder this view is; nil when it is none.
+    weak var firstResponderWindow: Window?
+
+    /// Whether the view can become its window's first responder, as UIKit's. Default: false
+    /// (a text field: true while it is enabled).
+    open var canBecomeFirstResponder: Bool { false }
+
+    /// Makes the view its window's first responder, as UIKit's: only a view in a window, that
+    /// can become one; the window's current first responder resigns first, and when it
+    /// refuses it stays, and false is returned.
+    @discardableResult
+    open func becomeFirstResponder() -> Bool {
+        if isFirstResponder { return true }
+        guard canBecomeFirstResponder, let window else { return false }
+        if let current = window.firstResponder, !current.resignFirstResponder() { return false }
+        window.firstResponder = self
+        firstResponderWindow = window
+        return true
+    }
+
+    /// Gives up first responder status, as UIKit's (true when the view is not first responder).
+    @discardableResult
+    open func resignFirstResponder() -> Bool {
+        guard isFirstResponder else { return true }
+        endFirstResponder()
+        return true
+    }
+
+    /// What the view does when it stops being first responder (a text field ends editing).
+    func firstResponderEnded() {}
+
     /// UIKit's layout hooks, for code that calls them: there is no layout engine, so they
     /// do nothing.
     public func setNeedsLayout() {}

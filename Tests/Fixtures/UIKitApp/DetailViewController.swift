@@ -58,8 +58,9 @@ class DetailViewController: UIViewController, UITextFieldDelegate {
         return current.replacingCharacters(in: range, with: string).count <= 40
     }
 
-    // Return saves.
+    // Return dismisses the keyboard and saves.
     func textFieldShouldReturn(_ textField: UITextField) -> Bool {
+        textField.resignFirstResponder()
         save()
         return true
     }
