@@ -105,6 +105,8 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
         #expect(form.log == ["name shouldBegin", "name didBegin action", "name didBegin"])
         #expect(form.name.isFirstResponder && form.name.isEditing, "the keyboard stays up")
         #expect(form.name.text == "Ada")
+        #expect(VisibleTree.controller(form)["views"]?[0]?["editing"] == true, "the visible tree shows it")
+        #expect(VisibleTree.controller(form)["views"]?[1]?["editing"] == nil)
         // Typing again goes to the same first responder: nothing begins again.
         form.log = []
         #expect(h.send(type("Ada L", into: "name")) == ["userAction", "reply 3"])

@@ -132,6 +132,8 @@ enum VisibleTree {
                 field.isSecureTextEntry ? shown(String(repeating: "•", count: min(text.count, 64))) : shown(text)
             if let placeholder = field.placeholder { object["placeholder"] = shown(placeholder) }
             if !field.isEnabled { object["enabled"] = .bool(false) }
+            // The field the keyboard types into (its window's first responder).
+            if field.isEditing { object["editing"] = .bool(true) }
         case let button as UIButton:
             object["button"] = shown(button.currentTitle ?? button.currentImage?.name ?? "")
             if !button.isEnabled { object["enabled"] = .bool(false) }
