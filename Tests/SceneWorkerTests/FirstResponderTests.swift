@@ -161,6 +161,21 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
         #expect(!form.name.isFirstResponder)
     }
 
+    /// A field taken out of its superview leaves the window: it resigns, unasked; one moved
+    /// to another superview stays first responder.
+    @Test func aFieldTakenOutResignsAndOneMovedStays() throws {
+        let (h, form) = try form()
+        h.send(type("Ada", into: "name"))
+        form.mayEnd = false
+        let box = UIView()
+        form.view.addSubview(box)
+        box.addSubview(form.name)
+        #expect(form.name.isFirstResponder, "moved within the window")
+        form.log = []
+        form.name.removeFromSuperview()
+        #expect(form.log == ["name didEnd committed"] && !form.name.isFirstResponder)
+    }
+
     @Test func aFieldOutsideAWindowCannotBecomeFirstResponder() {
         let field = UITextField()
         #expect(!field.becomeFirstResponder() && !field.isFirstResponder)

@@ -185,7 +185,7 @@ open class View {
             subviews.append(view)
             return
         }
-        view.removeFromSuperview()
+        view.detachFromSuperview()
         subviews.append(view)
         view.superview = self
         didAddSubview(view)
@@ -201,8 +201,17 @@ open class View {
     }
 
     /// Takes the view out of its superview. The constraints that tie its tree to the views
-    /// it leaves go, as UIKit removes them.
+    /// it leaves go, as UIKit removes them, and a first responder in its tree resigns,
+    /// unasked, as it leaves the window.
     public func removeFromSuperview() {
+        guard superview != nil else { return }
+        firstResponderInTree?.endFirstResponder()
+        detachFromSuperview()
+    }
+
+    /// Takes the view out of its superview, its constraints with it (a move keeps its first
+    /// responder: it stays in the window).
+    private func detachFromSuperview() {
         guard let superview else { return }
         superview.willRemoveSubview(self)
         superview.deactivateConstraints(referringTo: nil, orInto: self)
