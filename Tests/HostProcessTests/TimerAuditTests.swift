@@ -142,6 +142,9 @@ import Testing
         timing.minimumSlack = slack
         let found = Self.audit(history, Self.requests(foregroundSent: 5.033), timing: timing).found
         #expect(found.isEmpty == excused, "\(found)")
+        if !excused {
+            #expect(found.count == 1 && found.first?.contains("(+4.000 s slack)") == true, "\(found)")
+        }
     }
 
     /// The host stood still (nothing recorded while a request of another scene waited): the

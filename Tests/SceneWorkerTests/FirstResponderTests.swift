@@ -48,6 +48,8 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
 
     func textFieldDidEndEditing(_ textField: UITextField, reason: UITextField.DidEndEditingReason) {
         log.append("\(id(textField)) didEnd \(reason)")
+        // An app that validates as editing ends takes the keyboard back for a wrong entry.
+        if textField === name, name.text == "invalid" { name.becomeFirstResponder() }
     }
 
     func textFieldShouldReturn(_ textField: UITextField) -> Bool {
@@ -106,6 +108,7 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
         #expect(form.name.isFirstResponder && form.name.isEditing, "the keyboard stays up")
         #expect(form.name.text == "Ada")
         #expect(VisibleTree.controller(form)["views"]?[0]?["editing"] == true, "the visible tree shows it")
+        #expect(VisibleTree.controller(form)["views"]?[1]?["field"] == "email")
         #expect(VisibleTree.controller(form)["views"]?[1]?["editing"] == nil)
         // Typing again goes to the same first responder: nothing begins again.
         form.log = []
@@ -137,7 +140,13 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
     @Test func returnRunsTheAppsOwnFirstResponderCalls() throws {
         let (h, form) = try form()
         h.send(type("Ada\n", into: "name"))
-        #expect(form.email.isFirstResponder, "the app moved to the next field")
+        #expect(
+            form.log == [
+                "name shouldBegin", "name didBegin action", "name didBegin", "name shouldReturn", "email shouldBegin",
+                "name shouldEnd", "name didEnd committed", "email didBegin action", "email didBegin",
+            ]
+        )
+        #expect(form.email.isFirstResponder && !form.name.isFirstResponder && !form.name.isEditing)
         form.log = []
         h.send(type("ada@example.com\n", into: "email"))
         #expect(form.log == ["email shouldReturn", "email shouldEnd", "email didEnd committed"])
@@ -173,6 +182,32 @@ private final class FormController: UIViewController, UITextFieldDelegate, UITab
         #expect(form.name.isFirstResponder, "moved within the window")
         form.log = []
         form.name.removeFromSuperview()
+        #expect(form.log == ["name didEnd committed"] && !form.name.isFirstResponder)
+    }
+
+    /// The resigning field's `textFieldDidEndEditing` takes the keyboard back: it stays with
+    /// it, and the field that asked does not begin (nor is left editing).
+    @Test func aFieldThatTakesTheKeyboardBackAsItEndsKeepsIt() throws {
+        let (h, form) = try form()
+        h.send(type("invalid", into: "name"))
+        form.log = []
+        h.send(type("ada@example.com", into: "email"))
+        #expect(
+            form.log == [
+                "email shouldBegin", "name shouldEnd", "name didEnd committed", "name shouldBegin",
+                "name didBegin action", "name didBegin",
+            ]
+        )
+        #expect(form.name.isFirstResponder && form.name.isEditing)
+        #expect(!form.email.isFirstResponder && !form.email.isEditing)
+    }
+
+    /// A first responder moved into a view outside the window leaves it: it resigns, unasked.
+    @Test func aFieldMovedOutOfTheWindowResigns() throws {
+        let (h, form) = try form()
+        h.send(type("Ada", into: "name"))
+        form.log = []
+        UIView().addSubview(form.name)
         #expect(form.log == ["name didEnd committed"] && !form.name.isFirstResponder)
     }
 

@@ -84,6 +84,8 @@ open class UITextField: UIControl {
         guard canBecomeFirstResponder, window != nil, delegate?.textFieldShouldBeginEditing(self) ?? true,
             super.becomeFirstResponder()
         else { return false }
+        // Begun already, by a call from the resigning field's callbacks.
+        guard !isEditing else { return true }
         isEditing = true
         sendActions(for: .editingDidBegin)
         delegate?.textFieldDidBeginEditing(self)

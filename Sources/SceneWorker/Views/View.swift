@@ -185,9 +185,12 @@ open class View {
             subviews.append(view)
             return
         }
+        // A move keeps a first responder in the moved tree only while it stays in its window.
+        let responder = view.superview == nil ? nil : view.firstResponderInTree
         view.detachFromSuperview()
         subviews.append(view)
         view.superview = self
+        if let responder, responder.window !== responder.firstResponderWindow { responder.endFirstResponder() }
         didAddSubview(view)
     }
 
@@ -209,8 +212,8 @@ open class View {
         detachFromSuperview()
     }
 
-    /// Takes the view out of its superview, its constraints with it (a move keeps its first
-    /// responder: it stays in the window).
+    /// Takes the view out of its superview, its constraints with it (`addSubview` decides
+    /// about a first responder in a moved tree).
     private func detachFromSuperview() {
         guard let superview else { return }
         superview.willRemoveSubview(self)
@@ -251,6 +254,9 @@ open class View {
         if isFirstResponder { return true }
         guard canBecomeFirstResponder, let window else { return false }
         if let current = window.firstResponder, !current.resignFirstResponder() { return false }
+        // What the resigning one's callbacks did stands: they may have made a view first
+        // responder already (this one, or the one that resigned, taking it back).
+        if let now = window.firstResponder { return now === self }
         window.firstResponder = self
         firstResponderWindow = window
         return true
