@@ -1,7 +1,7 @@
 /// A window's first responder, as UIKit's: the view the user's typing goes to (a text field
 /// becomes it when `typeText` taps it). It stays first responder, as with the keyboard up,
 /// until it resigns, another view takes over, `endEditing(_:)` ends it, or it leaves the
-/// window (its controller disappears).
+/// window (taken out of its superview, or its controller disappears).
 extension View {
     /// Whether the view is its window's first responder.
     public var isFirstResponder: Bool {
