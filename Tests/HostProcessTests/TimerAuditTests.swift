@@ -10,8 +10,13 @@ import Testing
 /// status a client sees around a refusal.
 @Suite struct TimerAuditTests {
     /// The stress configuration's delays: suspension after 20 ms, a background task's
-    /// expiration at 240 ms and its kill at 300 ms.
-    private static let timing = TimerAudit.Timing(suspendDelay: 0.02, expiration: 0.24, backgroundTaskLimit: 0.3)
+    /// expiration at 240 ms and its kill at 300 ms; `hostctl stress`'s default slack, 1 s.
+    private static let timing = TimerAudit.Timing(
+        suspendDelay: 0.02,
+        expiration: 0.24,
+        backgroundTaskLimit: 0.3,
+        minimumSlack: StressUnits.seconds(StressOptions().timerSlack)
+    )
 
     /// connect, background, a refused activate (seq 24), foreground (seq 25...28), quit: as
     /// a host with a long suspend delay recorded it.

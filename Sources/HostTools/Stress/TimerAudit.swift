@@ -25,14 +25,14 @@ package struct TimerAudit: Sendable {
         /// The least a timer's event may be late (`StressOptions.timerSlack`).
         package var minimumSlack: Double
 
-        package init(suspendDelay: Double, expiration: Double, backgroundTaskLimit: Double, minimumSlack: Double = 1) {
+        package init(suspendDelay: Double, expiration: Double, backgroundTaskLimit: Double, minimumSlack: Double) {
             self.suspendDelay = suspendDelay
             self.expiration = expiration
             self.backgroundTaskLimit = backgroundTaskLimit
             self.minimumSlack = minimumSlack
         }
 
-        package init(_ configuration: HostConfiguration, minimumSlack: Double = 1) {
+        package init(_ configuration: HostConfiguration, minimumSlack: Double) {
             suspendDelay = StressUnits.seconds(configuration.suspendDelay)
             expiration = StressUnits.seconds(
                 configuration.backgroundTaskLimit - configuration.backgroundTaskExpirationLead

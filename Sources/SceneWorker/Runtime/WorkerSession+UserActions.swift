@@ -59,7 +59,7 @@ extension WorkerSession {
                 throw ProtocolError(.operationFailed, "the field \(quoted(name, limit: 80)) is disabled")
             }
             report(action)
-            _ = field.typeAsUser(text)
+            field.typeAsUser(text)
         case .tapControl(let name):
             let items = frontmost.showsNavigationBar ? frontmost.navigationItem.allItems : []
             let buttons = Self.views(in: frontmost).compactMap { $0 as? UIButton }

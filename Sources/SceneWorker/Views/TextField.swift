@@ -115,15 +115,15 @@ open class UITextField: UIControl {
 
     /// What typing `typed` does, as a tap on the field and a paste that replaces its text:
     /// the field becomes first responder (unless it or the current one refuses: then nothing
-    /// changes and false is returned); the new text, unless the delegate's
+    /// changes, and the tap was still the user's); the new text, unless the delegate's
     /// `shouldChangeCharactersIn` refuses it, with its `editingChanged` actions and
     /// `textFieldDidChangeSelection`; a final newline is the Return key (a field holds one
     /// line): `textFieldShouldReturn`, and when it says true the `editingDidEndOnExit`
     /// actions, after which a field with such actions resigns, as UIKit's. Otherwise the
     /// field stays first responder, as with the keyboard up, until the app resigns it, another
     /// field takes over, or it leaves its window.
-    func typeAsUser(_ typed: String) -> Bool {
-        guard isEnabled, becomeFirstResponder() else { return false }
+    func typeAsUser(_ typed: String) {
+        guard isEnabled, becomeFirstResponder() else { return }
         let pressesReturn = typed.hasSuffix("\n")
         let newText = pressesReturn ? String(typed.dropLast()) : typed
         if Self.shouldChangeCharacters?(self, (text ?? "").utf16.count, newText) ?? true {
@@ -135,7 +135,6 @@ open class UITextField: UIControl {
             sendActions(for: .editingDidEndOnExit)
             if hasActions(for: .editingDidEndOnExit) { resignFirstResponder() }
         }
-        return true
     }
 }
 
