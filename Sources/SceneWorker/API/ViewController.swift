@@ -172,6 +172,22 @@ open class UIViewController {
     /// loaded or since the last size change (docs/LIFECYCLE.md §3).
     var needsLayout = true
 
+    /// Where the view is: in its window's hierarchy from `viewIsAppearing` until
+    /// `viewDidDisappear`, as UIKit puts it there (so `view.window` is nil in `viewDidLoad`,
+    /// in `viewWillAppear`, under a push, in a tab not shown, under a full-screen cover).
+    var viewPlacement = ViewPlacement.offScreen
+
+    /// See `viewPlacement`.
+    enum ViewPlacement {
+        /// Not shown: never yet, or since `viewDidDisappear`.
+        case offScreen
+        /// Being shown, not in the window yet: from `viewDidLoad` (a view loads when its
+        /// controller is shown) or `viewWillAppear` until `viewIsAppearing`.
+        case appearing
+        /// In the window's hierarchy.
+        case inWindow
+    }
+
     /// A controller identified as `restorationIdentifier`, or by its class's name when nil.
     /// Its view is not loaded yet.
     public init(restorationIdentifier: String? = nil) {
@@ -383,6 +399,7 @@ extension UIViewController {
             loadedView = View()
         }
         loadedView?.owner = self
+        viewPlacement = .appearing
         report(.viewDidLoad)
         viewDidLoad()
     }
@@ -396,8 +413,10 @@ extension UIViewController {
             traitCollection = window.traitCollection
             if needsLayout, let loadedView { loadedView.size = parent?.loadedView?.size ?? window.size }
         }
+        viewPlacement = .appearing
         report(.viewWillAppear)
         viewWillAppear(animated)
+        viewPlacement = .inWindow
         report(.viewIsAppearing)
         viewIsAppearing(animated)
         // Forwarded to the children, parent first (§3a): after the parent's viewIsAppearing.
@@ -460,6 +479,7 @@ extension UIViewController {
     func runViewDidDisappear(_ animated: Bool) {
         // Its view has left the window: a first responder in it resigns, unasked, as UIKit's.
         loadedView?.endEditing(true)
+        viewPlacement = .offScreen
         report(.viewDidDisappear)
         viewDidDisappear(animated)
         for child in children { child.runViewDidDisappear(animated) }

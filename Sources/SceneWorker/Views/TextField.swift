@@ -81,7 +81,7 @@ open class UITextField: UIControl {
     @discardableResult
     open override func becomeFirstResponder() -> Bool {
         if isFirstResponder { return true }
-        guard canBecomeFirstResponder, window != nil, delegate?.textFieldShouldBeginEditing(self) ?? true,
+        guard canBecomeFirstResponder, hostingWindow != nil, delegate?.textFieldShouldBeginEditing(self) ?? true,
             super.becomeFirstResponder()
         else { return false }
         // Begun already, by a call from the resigning field's callbacks.

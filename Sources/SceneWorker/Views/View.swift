@@ -157,13 +157,28 @@ open class View {
         compressionResistancePriorities[axis] = priority
     }
 
-    /// The window the view is in, as UIKit's: its controller's scene's window while the
-    /// controller is on screen there (in the scene's stack, presented over it, or a child of
-    /// either); nil otherwise.
+    /// The window the view is in, as UIKit's: its tree's controller's window while that
+    /// controller's view is in the window's hierarchy, from `viewIsAppearing` until
+    /// `viewDidDisappear`; nil otherwise (in `viewDidLoad` and `viewWillAppear`, under a push,
+    /// in a tab not shown, under a full-screen presentation, out of every controller's tree).
+    /// `view.window != nil` tells whether a controller is on screen, as on a device.
     public var window: Window? {
         var view: View? = self
         while let current = view {
-            if let owner = current.owner { return owner.windowShowingIt }
+            // A child's view not yet appearing may be in its parent's tree, which is.
+            if let owner = current.owner, owner.viewPlacement == .inWindow { return owner.windowShowingIt }
+            view = current.superview
+        }
+        return nil
+    }
+
+    /// The window that shows this view's controller, or is about to: where it can take the
+    /// keyboard (`becomeFirstResponder()` from `viewDidLoad` or `viewWillAppear` works, as the
+    /// keyboard comes up with a push on a device; under a push, it fails).
+    var hostingWindow: Window? {
+        var view: View? = self
+        while let current = view {
+            if let owner = current.owner, owner.viewPlacement != .offScreen { return owner.windowShowingIt }
             view = current.superview
         }
         return nil
@@ -190,7 +205,7 @@ open class View {
         view.detachFromSuperview()
         subviews.append(view)
         view.superview = self
-        if let responder, responder.window !== responder.firstResponderWindow { responder.endFirstResponder() }
+        if let responder, responder.hostingWindow !== responder.firstResponderWindow { responder.endFirstResponder() }
         didAddSubview(view)
     }
 
@@ -246,13 +261,14 @@ open class View {
     /// (a text field: true while it is enabled).
     open var canBecomeFirstResponder: Bool { false }
 
-    /// Makes the view its window's first responder, as UIKit's: only a view in a window, that
-    /// can become one; the window's current first responder resigns first, and when it
+    /// Makes the view its window's first responder, as UIKit's: only a view that can become
+    /// one, in a window or in the tree of a controller about to appear in one
+    /// (`hostingWindow`); the window's current first responder resigns first, and when it
     /// refuses it stays, and false is returned.
     @discardableResult
     open func becomeFirstResponder() -> Bool {
         if isFirstResponder { return true }
-        guard canBecomeFirstResponder, let window else { return false }
+        guard canBecomeFirstResponder, let window = hostingWindow else { return false }
         if let current = window.firstResponder, !current.resignFirstResponder() { return false }
         // What the resigning one's callbacks did stands: they may have made a view first
         // responder already (this one, or the one that resigned, taking it back).

@@ -1,0 +1,111 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// A controller that notes, in each appearance callback, whether its view (and a subview of
+/// it) is in a window: what app code reads as "is this screen showing".
+@MainActor
+private final class WindowWatchingController: UIViewController {
+    let label = UILabel()
+    let field = UITextField()
+    var log: [String] = []
+    /// Makes `field` first responder in `viewWillAppear`, as apps that bring the keyboard up
+    /// with a push do.
+    var focusesOnAppear = false
+
+    private func note(_ callback: String) {
+        let inWindow = view.window != nil
+        // A subview is in the window exactly when its controller's view is.
+        precondition(inWindow == (label.window != nil))
+        log.append("\(callback) \(inWindow ? "window" : "nil")")
+    }
+
+    override func viewDidLoad() {
+        view.addSubview(label)
+        view.addSubview(field)
+        note("viewDidLoad")
+    }
+    override func viewWillAppear(_ animated: Bool) {
+        note("viewWillAppear")
+        if focusesOnAppear { field.becomeFirstResponder() }
+    }
+    override func viewIsAppearing(_ animated: Bool) { note("viewIsAppearing") }
+    override func viewDidAppear(_ animated: Bool) { note("viewDidAppear") }
+    override func viewWillDisappear(_ animated: Bool) { note("viewWillDisappear") }
+    override func viewDidDisappear(_ animated: Bool) { note("viewDidDisappear") }
+}
+
+/// `view.window`, as on a device: set from `viewIsAppearing` until `viewDidDisappear`, so nil
+/// for a controller that is not showing (under a push, under a full-screen presentation).
+@MainActor @Suite struct ViewWindowTests {
+    private func connected() throws -> (Harness, WindowWatchingController) {
+        let h = Harness(makingControllers: { WindowWatchingController(restorationIdentifier: $0) })
+        let root = try #require(try h.connectedRoot() as? WindowWatchingController)
+        return (h, root)
+    }
+
+    @Test func theWindowIsSetFromViewIsAppearingUntilViewDidDisappear() throws {
+        let (h, root) = try connected()
+        #expect(
+            root.log == [
+                "viewDidLoad nil", "viewWillAppear nil", "viewIsAppearing window", "viewDidAppear window",
+            ]
+        )
+        #expect(root.view.window === h.session.scene?.window)
+        root.log = []
+        h.send(.push(viewController: "Detail"))
+        let detail = try #require(
+            h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
+        )
+        #expect(root.log == ["viewWillDisappear window", "viewDidDisappear nil"])
+        #expect(root.view.window == nil && root.label.window == nil, "a controller under a push is not showing")
+        #expect(!root.field.becomeFirstResponder(), "nor can its field take the keyboard")
+        #expect(detail.view.window != nil)
+        root.log = []
+        h.send(.pop)
+        #expect(root.log == ["viewWillAppear nil", "viewIsAppearing window", "viewDidAppear window"])
+        #expect(detail.view.window == nil)
+    }
+
+    /// A page sheet leaves its presenter in the window (it gets no disappearance); a
+    /// full-screen presentation takes it out.
+    @Test func onlyAFullScreenPresentationTakesThePresenterOutOfTheWindow() throws {
+        let (h, root) = try connected()
+        h.send(.present(viewController: "Sheet", style: .pageSheet))
+        #expect(root.view.window != nil, "under a page sheet, the presenter still shows")
+        h.send(.dismiss)
+        h.send(.present(viewController: "Cover", style: .fullScreen))
+        #expect(root.view.window == nil)
+        h.send(.dismiss)
+        #expect(root.view.window != nil)
+    }
+
+    /// A view of no controller's tree is in no window.
+    @Test func aViewOutsideEveryShownTreeHasNoWindow() throws {
+        let (_, root) = try connected()
+        #expect(UIView().window == nil)
+        let box = UIView()
+        root.view.addSubview(box)
+        #expect(box.window != nil, "added to a showing tree")
+        box.removeFromSuperview()
+        #expect(box.window == nil)
+    }
+
+    /// `becomeFirstResponder()` in `viewWillAppear`, before the view is in the window, still
+    /// takes the keyboard: on a device it comes up with the push.
+    @Test func aFieldFocusedInViewWillAppearTakesTheKeyboard() throws {
+        let h = Harness(makingControllers: {
+            let controller = WindowWatchingController(restorationIdentifier: $0)
+            controller.focusesOnAppear = $0 == "Detail"
+            return controller
+        })
+        _ = try h.connectedRoot()
+        h.send(.push(viewController: "Detail"))
+        let detail = try #require(
+            h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
+        )
+        #expect(detail.field.isFirstResponder && detail.field.isEditing)
+        #expect(detail.log.contains("viewWillAppear nil"))
+    }
+}
