@@ -81,6 +81,22 @@ private final class WindowWatchingController: UIViewController {
         #expect(root.view.window != nil)
     }
 
+    /// The tab left is out of the window; the tab selected is in it.
+    @Test func onlyTheSelectedTabIsInTheWindow() throws {
+        let h = Harness(makingControllers: { WindowWatchingController(restorationIdentifier: $0) })
+        var options = ConnectOptions(session: "A", root: "First")
+        options.tabs = ["First", "Second"]
+        h.send(.connect(options))
+        let window = try #require(h.session.scene?.window)
+        let first = try #require(window.navigationStack.topViewController as? WindowWatchingController)
+        #expect(first.view.window === window)
+        h.send(.selectTab(index: 1))
+        let second = try #require(window.navigationStack.topViewController as? WindowWatchingController)
+        #expect(second !== first)
+        #expect(first.view.window == nil && second.view.window === window)
+        #expect(first.log.suffix(2) == ["viewWillDisappear window", "viewDidDisappear nil"])
+    }
+
     /// A view of no controller's tree is in no window.
     @Test func aViewOutsideEveryShownTreeHasNoWindow() throws {
         let (_, root) = try connected()
