@@ -13,11 +13,17 @@ private final class WindowWatchingController: UIViewController {
     /// Makes `field` first responder in `viewWillAppear`, as apps that bring the keyboard up
     /// with a push do.
     var focusesOnAppear = false
+    /// Makes `field` first responder in `viewDidLoad`, where its view is in no window yet.
+    var focusesOnLoad = false
+    /// Views of other trees (a child controller's) the test added to this controller's.
+    var embedded: [UIView] = []
 
     private func note(_ callback: String) {
         let inWindow = view.window != nil
-        // A subview is in the window exactly when its controller's view is.
-        precondition(inWindow == (label.window != nil))
+        // A subview, and a child's view added to this tree, are in the window exactly when
+        // the controller's view is: the whole tree enters and leaves at once.
+        #expect(inWindow == (label.window != nil), "\(callback)")
+        #expect(embedded.allSatisfy { ($0.window != nil) == inWindow }, "\(callback)")
         log.append("\(callback) \(inWindow ? "window" : "nil")")
     }
 
@@ -25,6 +31,7 @@ private final class WindowWatchingController: UIViewController {
         view.addSubview(label)
         view.addSubview(field)
         note("viewDidLoad")
+        if focusesOnLoad { field.becomeFirstResponder() }
     }
     override func viewWillAppear(_ animated: Bool) {
         note("viewWillAppear")
@@ -95,6 +102,74 @@ private final class WindowWatchingController: UIViewController {
         #expect(second !== first)
         #expect(first.view.window == nil && second.view.window === window)
         #expect(first.log.suffix(2) == ["viewWillDisappear window", "viewDidDisappear nil"])
+    }
+
+    /// A restored stack loads every controller in it, but only the top one appears: the
+    /// ones below are in no window, and their fields cannot take the keyboard.
+    @Test func aRestoredControllerBelowTheTopIsInNoWindow() throws {
+        // The recording app's scene delegate rebuilds the stack it saved.
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { RecordingSceneDelegate() },
+                makeViewController: { WindowWatchingController(restorationIdentifier: $0) }
+            )
+        )
+        let saved: JSONValue = .object(["stack": .array([.string("Root"), .string("Detail")])])
+        h.connect(reconnect: true, restoration: saved)
+        let stack = try #require(h.session.scene?.window.navigationStack)
+        let root = try #require(stack.viewControllers.first as? WindowWatchingController)
+        let detail = try #require(stack.topViewController)
+        #expect(root !== detail && root.isViewLoaded)
+        #expect(root.view.window == nil && detail.view.window != nil)
+        #expect(!root.field.becomeFirstResponder())
+    }
+
+    /// A swipe back the user lets go of: the top controller appears again without ever
+    /// having left the window, and the one below, shown for a moment, leaves it again.
+    @Test func aCancelledSwipeBackKeepsTheTopInTheWindow() throws {
+        let (h, root) = try connected()
+        h.send(.push(viewController: "Detail"))
+        let detail = try #require(
+            h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
+        )
+        detail.log = []
+        root.log = []
+        h.send(.swipeBack(completes: false))
+        #expect(detail.log.contains("viewWillAppear window"), "\(detail.log)")
+        #expect(!detail.log.contains { $0.hasSuffix(" nil") }, "\(detail.log)")
+        #expect(detail.view.window != nil && root.view.window == nil)
+        #expect(root.log.last == "viewDidDisappear nil", "\(root.log)")
+    }
+
+    /// `becomeFirstResponder()` in `viewDidLoad` fails: the view is in no window yet.
+    @Test func aFieldFocusedInViewDidLoadDoesNotTakeTheKeyboard() throws {
+        let h = Harness(makingControllers: {
+            let controller = WindowWatchingController(restorationIdentifier: $0)
+            controller.focusesOnLoad = $0 == "Detail"
+            return controller
+        })
+        _ = try h.connectedRoot()
+        h.send(.push(viewController: "Detail"))
+        let detail = try #require(
+            h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
+        )
+        #expect(!detail.field.isFirstResponder && !detail.field.isEditing)
+    }
+
+    /// A child's view added to its parent's tree leaves the window with the parent's, before
+    /// the parent's `viewDidDisappear` runs (`note` checks it in every callback).
+    @Test func aChildsViewInItsParentsTreeLeavesWithIt() throws {
+        let (h, root) = try connected()
+        h.send(.addChild(viewController: "Child"))
+        let child = try #require(root.children.first)
+        root.view.addSubview(child.view)
+        root.embedded = [child.view]
+        #expect(child.view.window != nil)
+        root.log = []
+        h.send(.push(viewController: "Detail"))
+        #expect(root.log == ["viewWillDisappear window", "viewDidDisappear nil"])
+        #expect(child.view.window == nil)
     }
 
     /// A view of no controller's tree is in no window.

@@ -181,8 +181,7 @@ open class UIViewController {
     enum ViewPlacement {
         /// Not shown: never yet, or since `viewDidDisappear`.
         case offScreen
-        /// Being shown, not in the window yet: from `viewDidLoad` (a view loads when its
-        /// controller is shown) or `viewWillAppear` until `viewIsAppearing`.
+        /// Being shown, not in the window yet: from `viewWillAppear` until `viewIsAppearing`.
         case appearing
         /// In the window's hierarchy.
         case inWindow
@@ -399,7 +398,6 @@ extension UIViewController {
             loadedView = View()
         }
         loadedView?.owner = self
-        viewPlacement = .appearing
         report(.viewDidLoad)
         viewDidLoad()
     }
@@ -413,7 +411,8 @@ extension UIViewController {
             traitCollection = window.traitCollection
             if needsLayout, let loadedView { loadedView.size = parent?.loadedView?.size ?? window.size }
         }
-        viewPlacement = .appearing
+        // Appearing again in a cancelled swipe, it never left the window.
+        if viewPlacement == .offScreen { viewPlacement = .appearing }
         report(.viewWillAppear)
         viewWillAppear(animated)
         viewPlacement = .inWindow

@@ -161,27 +161,32 @@ open class View {
     /// controller's view is in the window's hierarchy, from `viewIsAppearing` until
     /// `viewDidDisappear`; nil otherwise (in `viewDidLoad` and `viewWillAppear`, under a push,
     /// in a tab not shown, under a full-screen presentation, out of every controller's tree).
-    /// `view.window != nil` tells whether a controller is on screen, as on a device.
+    /// So `view.window != nil` tells whether a controller is on screen as a device does: a
+    /// presenter under a page sheet, and a scene in the background, keep their window.
     public var window: Window? {
-        var view: View? = self
-        while let current = view {
-            // A child's view not yet appearing may be in its parent's tree, which is.
-            if let owner = current.owner, owner.viewPlacement == .inWindow { return owner.windowShowingIt }
-            view = current.superview
-        }
-        return nil
+        guard let owner = outermostOwner, owner.viewPlacement == .inWindow else { return nil }
+        return owner.windowShowingIt
     }
 
     /// The window that shows this view's controller, or is about to: where it can take the
-    /// keyboard (`becomeFirstResponder()` from `viewDidLoad` or `viewWillAppear` works, as the
-    /// keyboard comes up with a push on a device; under a push, it fails).
+    /// keyboard (`becomeFirstResponder()` from `viewWillAppear` works, as the keyboard comes up
+    /// with a push on a device; in `viewDidLoad` or under a push, it fails).
     var hostingWindow: Window? {
+        guard let owner = outermostOwner, owner.viewPlacement != .offScreen else { return nil }
+        return owner.windowShowingIt
+    }
+
+    /// The controller of the outermost view of this view's tree that has one: a child's
+    /// view added to its parent's is in the window exactly when the parent's is (it enters
+    /// and leaves with the parent's tree, before the child's own callbacks run).
+    private var outermostOwner: UIViewController? {
+        var owner: UIViewController?
         var view: View? = self
         while let current = view {
-            if let owner = current.owner, owner.viewPlacement != .offScreen { return owner.windowShowingIt }
+            if let found = current.owner { owner = found }
             view = current.superview
         }
-        return nil
+        return owner
     }
 
     /// A view of the given size (the runtime resizes a root view before its first layout pass).
