@@ -142,21 +142,6 @@ private final class WindowWatchingController: UIViewController {
         #expect(root.log.last == "viewDidDisappear nil", "\(root.log)")
     }
 
-    /// `becomeFirstResponder()` in `viewDidLoad` fails: the view is in no window yet.
-    @Test func aFieldFocusedInViewDidLoadDoesNotTakeTheKeyboard() throws {
-        let h = Harness(makingControllers: {
-            let controller = WindowWatchingController(restorationIdentifier: $0)
-            controller.focusesOnLoad = $0 == "Detail"
-            return controller
-        })
-        _ = try h.connectedRoot()
-        h.send(.push(viewController: "Detail"))
-        let detail = try #require(
-            h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
-        )
-        #expect(!detail.field.isFirstResponder && !detail.field.isEditing)
-    }
-
     /// A child's view added to its parent's tree leaves the window with the parent's, before
     /// the parent's `viewDidDisappear` runs (`note` checks it in every callback).
     @Test func aChildsViewInItsParentsTreeLeavesWithIt() throws {
@@ -183,12 +168,14 @@ private final class WindowWatchingController: UIViewController {
         #expect(box.window == nil)
     }
 
-    /// `becomeFirstResponder()` in `viewWillAppear`, before the view is in the window, still
-    /// takes the keyboard: on a device it comes up with the push.
-    @Test func aFieldFocusedInViewWillAppearTakesTheKeyboard() throws {
+    /// `becomeFirstResponder()` in `viewWillAppear`, before the view is in the window, takes
+    /// the keyboard: on a device it comes up with the push. In `viewDidLoad` it fails: the
+    /// view is in no window yet, nor about to be.
+    @Test(arguments: [true, false]) func aFieldFocusedBeforeItsViewIsInTheWindow(inViewWillAppear: Bool) throws {
         let h = Harness(makingControllers: {
             let controller = WindowWatchingController(restorationIdentifier: $0)
-            controller.focusesOnAppear = $0 == "Detail"
+            controller.focusesOnAppear = inViewWillAppear && $0 == "Detail"
+            controller.focusesOnLoad = !inViewWillAppear && $0 == "Detail"
             return controller
         })
         _ = try h.connectedRoot()
@@ -196,7 +183,7 @@ private final class WindowWatchingController: UIViewController {
         let detail = try #require(
             h.session.scene?.window.navigationStack.topViewController as? WindowWatchingController
         )
-        #expect(detail.field.isFirstResponder && detail.field.isEditing)
-        #expect(detail.log.contains("viewWillAppear nil"))
+        #expect(detail.field.isFirstResponder == inViewWillAppear && detail.field.isEditing == inViewWillAppear)
+        #expect(detail.log.starts(with: ["viewDidLoad nil", "viewWillAppear nil"]))
     }
 }
