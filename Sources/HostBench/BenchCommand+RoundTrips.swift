@@ -245,7 +245,7 @@ extension BenchCommand {
 
     /// Records CPU figures (µs) in `row`: each under its JSON key in the details, and all in
     /// the note as `lead` + "label 1.23 µs, label 4.56 µs" + `trail` (`signed`: as differences).
-    private static func addCPU(
+    static func addCPU(
         _ figures: [(key: String, label: String, microseconds: Double)],
         to row: inout BenchRow,
         lead: String,

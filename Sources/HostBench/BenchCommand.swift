@@ -238,13 +238,16 @@ package enum BenchCommand {
         guard let push = results.first else { return }
         let suffix = placement.map { ".\($0.rawValue)" } ?? ""
         let where_ = placement.map { "; host pinned to CPU 0, worker to CPU \($0.childCPU)" } ?? unpinnedNote
-        report.add(BenchRow(push.kind.name + suffix, push.samples, note: push.kind.note + " (two requests)" + where_))
-        for (kind, samples) in results.dropFirst() {
+        for result in results {
+            let kind = result.kind
             let floor = kind.floor.flatMap { name in results.first { $0.kind.name == name } } ?? push
-            report.add(
-                BenchRow(
+            let isPush = result.kind.name == push.kind.name
+            var row =
+                isPush
+                ? BenchRow(kind.name + suffix, result.samples, note: kind.note + " (two requests)" + where_)
+                : BenchRow(
                     kind.name + suffix,
-                    samples,
+                    result.samples,
                     floor: floor.samples.median,
                     floorName: floor.kind.name + suffix,
                     // Not slower than a push, within the run's noise (a floor on the other
@@ -253,7 +256,15 @@ package enum BenchCommand {
                     note: kind.note + " (two requests), against "
                         + (kind.floor == nil ? "a push and its pop" : floor.kind.note) + where_
                 )
-            )
+            // CPU per pair, host and worker: whose work a kind adds.
+            if let hostCPU = result.hostCPU, let workerCPU = result.workerCPU {
+                addCPU(
+                    [("hostCPUUs", "host", hostCPU), ("workerCPUUs", "worker", workerCPU)],
+                    to: &row,
+                    lead: "; CPU per pair: "
+                )
+            }
+            report.add(row)
         }
     }
 

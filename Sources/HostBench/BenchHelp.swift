@@ -46,7 +46,9 @@ package enum BenchHelp {
           kinds        each view-controller transition of LIFECYCLE.md §3a (present and
                        dismiss, swipes, tab switch, child add and remove) against a push and
                        its pop, timed in pairs (≤ 1.1×: not slower than a push),
-                       unpinned and in each placement
+                       unpinned and in each placement; kinds.notifications: deactivate,
+                       activate with UIKit's lifecycle notifications against without; each
+                       row's note and details give the CPU per pair (hostCPUUs, workerCPUUs)
           connect      a new scene to foregroundActive vs spawning to a bare ready line: with
                        the host's default prewarming (≤ 1.1×) and without it (connect.cold,
                        p50 ≤ 5 ms); connect.in-app: a new scene of a running app, in its

@@ -72,7 +72,7 @@ extension BenchHost {
         placement: BenchPlacement? = nil,
         warmup: Int,
         count: Int
-    ) async throws -> (results: [(kind: NavigationKind, samples: Samples)], unpinnedNote: String, comparable: Bool) {
+    ) async throws -> (results: [KindResult], unpinnedNote: String, comparable: Bool) {
         var configuration = configuration()
         // Full within the warm-up, as a long-running host's history is (see `transition`):
         // each kind then pays for the events it records as such a host does, by evicting old
@@ -92,9 +92,12 @@ extension BenchHost {
         )
         if let placement, let pid = await notifying.status().pid { _ = placement.pinChild(pid) }
         let kinds = navigationKinds
-        let workers = placement == nil ? [await scene.status().pid, await notifying.status().pid] : []
-        let (samples, kept) = try await withTaskExecutorPreference(host.taskExecutor) {
+        let workerPIDs = (plain: await scene.status().pid, notifying: await notifying.status().pid)
+        let workers = placement == nil ? [workerPIDs.plain, workerPIDs.notifying] : []
+        let (samples, kept, cpu) = try await withTaskExecutorPreference(host.taskExecutor) {
             var samples = [Samples](repeating: Samples(), count: kinds.count)
+            // CPU per pair, summed over the repetitions timed (read outside the timed span).
+            var cpu = [KindCPU](repeating: KindCPU(), count: kinds.count)
             // Unpinned: each repetition's figures, under the draw both workers kept throughout
             // it (nil: they differed, or one moved).
             var repetitions: [(draw: BenchPlacement?, figures: [Double])] = []
@@ -106,9 +109,19 @@ extension BenchHost {
                 // a deinit, a colder cache) weighs on all of them alike, not on its neighbour.
                 for step in 0..<kinds.count {
                     let position = (index + step) % kinds.count
+                    let notifies = kinds[position].postsNotifications
+                    let worker = notifies ? workerPIDs.notifying : workerPIDs.plain
+                    let hostBefore = BenchCPUClock.host()
+                    let workerBefore = worker.flatMap(BenchCPUClock.process)
                     let start = BenchClock.now()
-                    try await kinds[position].pair(kinds[position].postsNotifications ? notifying : scene)
+                    try await kinds[position].pair(notifies ? notifying : scene)
                     repetition[position] = BenchClock.microseconds(from: start, to: BenchClock.now())
+                    if index >= warmup {
+                        cpu[position].add(
+                            host: (hostBefore, BenchCPUClock.host()),
+                            worker: (workerBefore, worker.flatMap(BenchCPUClock.process))
+                        )
+                    }
                 }
                 let drawsAfter = draws(of: workers)
                 defer { drawsBefore = drawsAfter }
@@ -123,12 +136,12 @@ extension BenchHost {
                 repetitions.count { $0.draw == draw } < repetitions.count { $0.draw == other }
             }
             let kept = repetitions.filter { $0.draw != nil && $0.draw == common }
-            guard !workers.isEmpty, kept.count * 4 >= count else { return (samples, nil as Int?) }
+            guard !workers.isEmpty, kept.count * 4 >= count else { return (samples, nil as Int?, cpu) }
             var keptSamples = [Samples](repeating: Samples(), count: kinds.count)
             for repetition in kept {
                 for position in kinds.indices { keptSamples[position].append(repetition.figures[position]) }
             }
-            return (keptSamples, kept.count)
+            return (keptSamples, kept.count, cpu)
         }
         await host.quit()
         let note =
@@ -139,7 +152,50 @@ extension BenchHost {
             }
                 ?? "; unpinned, every repetition: the kernel seldom kept both workers in one draw, so the "
                 + "notifying worker's pair is not judged against the other's"
-        return (Array(zip(kinds, samples)), note, workers.isEmpty || kept != nil)
+        let results = kinds.indices.map { position in
+            KindResult(
+                kind: kinds[position],
+                samples: samples[position],
+                hostCPU: cpu[position].host.perPair,
+                workerCPU: cpu[position].worker.perPair
+            )
+        }
+        return (results, note, workers.isEmpty || kept != nil)
+    }
+
+    /// One kind's pairs: their latencies, and the CPU per pair of the host (all its threads)
+    /// and of the worker, in microseconds (nil when a CPU clock could not be read).
+    package struct KindResult: Sendable {
+        package var kind: NavigationKind
+        package var samples: Samples
+        package var hostCPU: Double?
+        package var workerCPU: Double?
+    }
+
+    /// CPU summed over a kind's timed pairs, per side.
+    private struct KindCPU {
+        struct Sum {
+            var nanoseconds: UInt64 = 0
+            var pairs = 0
+            var isValid = true
+            var perPair: Double? { isValid && pairs > 0 ? Double(nanoseconds) / 1000 / Double(pairs) : nil }
+
+            mutating func add(_ reading: (before: UInt64?, after: UInt64?)) {
+                guard let before = reading.before, let after = reading.after, after >= before else {
+                    isValid = false
+                    return
+                }
+                nanoseconds += after - before
+                pairs += 1
+            }
+        }
+        var host = Sum()
+        var worker = Sum()
+
+        mutating func add(host: (UInt64?, UInt64?), worker: (UInt64?, UInt64?)) {
+            self.host.add(host)
+            self.worker.add(worker)
+        }
     }
 
     /// Each worker's draw as it is now: on the calling thread's CPU or another.

@@ -24,7 +24,8 @@ import Testing
         return operations.flatMap { operation in ids.map { frame(HostCommand.request(id: $0, operation)) } }
     }
 
-    /// Replies without a result, and every callback with and without a `vc`.
+    /// Replies without a result, and every callback with and without a `vc`, and with each
+    /// count of the notifications it posts folded in (`posted`).
     static var messages: [[UInt8]] {
         ids.map { frame(WorkerMessage.reply(id: $0, result: nil)) }
             + CallbackName.allCases.flatMap { name in
@@ -32,6 +33,11 @@ import Testing
                     frame(WorkerMessage.callback(CallbackEvent(name))),
                     frame(WorkerMessage.callback(CallbackEvent(name, viewController: "Detail-2 (x)"))),
                 ]
+                    + (0..<name.postedNotifications.count).map { count in
+                        var event = CallbackEvent(name)
+                        event.posted = count + 1
+                        return frame(WorkerMessage.callback(event))
+                    }
             }
     }
 

@@ -336,10 +336,15 @@ package actor SceneController {
             actions.withUnsafeMutableBufferPointer { $0.reverse() }
         }
         while let action = actions.popLast() {
-            // Two trace events in a row (a callback and the state it leads to) are recorded
-            // together: one lock and one clock read for both.
+            // Trace events in a row (a callback, the state it leads to, the notifications it
+            // posted) are recorded together: one lock and one clock read for all of them.
             if case .record = action, let next = actions.indices.last, Self.isRecord(actions[next]) {
-                recordPair(action, actions.removeLast())
+                var first: SceneMachine.Action? = consume action
+                context.trace.recordRun {
+                    if let action = first.take() { return Self.recordedEvent(action) }
+                    guard let next = actions.indices.last, Self.isRecord(actions[next]) else { return nil }
+                    return Self.recordedEvent(actions.removeLast())
+                }
                 continue
             }
             perform(action, followUps: &followUps)
@@ -365,11 +370,12 @@ package actor SceneController {
         }
     }
 
-    private func recordPair(_ first: consuming SceneMachine.Action, _ second: consuming SceneMachine.Action) {
-        guard case .record(let firstEvent) = consume first, case .record(let secondEvent) = consume second else {
-            preconditionFailure("recordPair takes two record actions")
+    /// The event a record action carries, moved out of it.
+    private static func recordedEvent(_ action: consuming SceneMachine.Action) -> TraceEvent {
+        guard case .record(let event) = consume action else {
+            preconditionFailure("recordedEvent takes a record action")
         }
-        context.trace.record(firstEvent, secondEvent)
+        return event
     }
 
     func feed(_ event: SceneMachine.Event) -> [SceneMachine.Action] {

@@ -98,19 +98,17 @@ public final class TraceRecorder: Sendable {
         return event
     }
 
-    /// Records `first`, then `second`, as `record` does each, under one lock and at one time:
-    /// two events one step of a scene made (a callback and the state it leads to).
-    package func record(_ first: consuming TraceEvent, _ second: consuming TraceEvent) {
-        var first = consume first
-        var second = consume second
+    /// Records the events `next` hands out, until it answers nil, as `record` does each, under
+    /// one lock and at one time: the events one message of a worker led to (a callback, the
+    /// state it leads to, the notifications it posted).
+    package func recordRun(_ next: () -> TraceEvent?) {
         state.withLock { state in
             let time = elapsed
-            first.time = time
-            first.seq = state.nextSeq
-            append(first, to: &state)
-            second.time = time
-            second.seq = state.nextSeq
-            append(second, to: &state)
+            while var event = next() {
+                event.time = time
+                event.seq = state.nextSeq
+                append(event, to: &state)
+            }
         }
     }
 

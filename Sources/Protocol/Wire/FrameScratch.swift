@@ -1,6 +1,6 @@
 /// The fast path of `encode(into:)` for the messages of every round trip: requests without
-/// parameters or with a `vc`, a size, a presentation style, a swipe's `completes` or a tab, `hello`, `ready`, callbacks with at most a `vc` and an
-/// `origin`, app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
+/// parameters or with a `vc`, a size, a presentation style, a swipe's `completes` or a tab, `hello`, `ready`, callbacks with at most a `vc`, the count
+/// of the notifications they posted (`posted`) and an `origin`, app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
 /// appending it piece by piece costs an `Array.append(contentsOf:)` per piece, which was
 /// most of the encoding time.
 ///
@@ -85,6 +85,10 @@ enum FrameScratch {
                 if let viewController = event.viewController {
                     writer.literal(#","vc":"#)
                     writer.plainString(viewController)
+                }
+                if event.posted > 0 {
+                    writer.literal(#","posted":"#)
+                    writer.int(event.posted)
                 }
                 if let origin = event.origin {
                     writer.literal(#","origin":""#)

@@ -351,6 +351,10 @@ extension WorkerMessage {
                 JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)
             }
+            if event.posted != 0 {
+                JSONWriter.appendLiteral(#","posted":"#, to: &buffer)
+                JSONWriter.writeInt(event.posted, into: &buffer)
+            }
             if let restoration = event.restoration {
                 JSONWriter.appendLiteral(#","restoration":"#, to: &buffer)
                 JSONWriter.write(restoration, into: &buffer)
@@ -485,16 +489,34 @@ extension WorkerMessage {
             case let other?:
                 throw ProtocolError(.invalidParameters, "callback: unknown origin \(quoted(other))")
             }
-            self = .callback(
-                CallbackEvent(
-                    callback,
-                    viewController: viewController,
-                    restoration: message.value("restoration"),
-                    notification: try message.optionalString("notification"),
-                    value: message.value("value"),
-                    origin: origin
-                )
+            var event = CallbackEvent(
+                callback,
+                viewController: viewController,
+                restoration: message.value("restoration"),
+                notification: try message.optionalString("notification"),
+                value: message.value("value"),
+                origin: origin
             )
+            if let posted = try message.optionalPositiveInteger("posted") {
+                let most = callback.postedNotifications.count
+                guard most > 0 else {
+                    throw ProtocolError(
+                        .invalidParameters,
+                        "callback: \(name) posts no notifications (field \"posted\")"
+                    )
+                }
+                guard posted <= most else {
+                    throw ProtocolError(
+                        .invalidParameters,
+                        "callback: field \"posted\" must be in 1...\(most) for \(name)"
+                    )
+                }
+                guard origin == nil else {
+                    throw ProtocolError(.invalidParameters, "callback: field \"posted\" only without \"origin\"")
+                }
+                event.posted = posted
+            }
+            self = .callback(event)
         case "change":
             self = .change(try AppChange(decoding: &message))
         case "reply":

@@ -30,6 +30,12 @@ public struct CallbackEvent: Sendable, Hashable {
     /// `app` when the callback ran for a change the app made itself (wire key `origin`);
     /// nil for the callbacks of a host request.
     public var origin: CallbackOrigin?
+    /// How many of the lifecycle notifications this callback posts
+    /// (`CallbackName.postedNotifications`, the first ones, in order) followed it with nothing
+    /// in between, folded into its frame (wire key `posted`, absent when 0): the host records
+    /// each right after the callback, as if it had come in a frame of its own. Only on a
+    /// callback of a host request (no `origin`); at most as many as the callback posts.
+    public var posted = 0
 
     public init(
         _ name: CallbackName,

@@ -23,6 +23,11 @@ extension SceneMachine {
             }
         case .callback(let callback):
             receivedCallback(callback)
+            // The notifications folded into its frame, each as if it had come in its own.
+            for name in callback.name.postedNotifications.prefix(callback.posted) {
+                guard worker != nil, !worker!.violated else { break }
+                receivedCallback(CallbackEvent(name))
+            }
         case .change(let change):
             receivedChange(change)
         case .reply(let requestID, let result):

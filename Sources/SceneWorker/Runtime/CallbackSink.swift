@@ -31,15 +31,17 @@ final class CallbackSink {
     /// are. An app process's scenes share one application, whose state only changes with
     /// the first scene to come forward or become active and the last to resign or go.
     @exclusivity(unchecked) var postsApplicationNotification: (@MainActor (CallbackName) -> Bool)?
-    /// Runs as the sink comes to each owed notification, before it is posted (or left out):
-    /// the session moves the application's state on between the scene's notification and the
-    /// application's.
-    @exclusivity(unchecked) var onPosting: (@MainActor (CallbackName) -> Void)?
-    /// The notifications the last host-driven callback owes, posted once its delegate method
-    /// returned (`delegateReturned()`), before the runtime moves the state on: observers see
-    /// what the delegate saw. What the app does inside the method (a background task begun,
-    /// a stack rebuilt) is reported inside it, before them.
-    @exclusivity(unchecked) private var owedNotifications: [CallbackName] = []
+    /// Runs as the sink comes to an owed `UIApplicationDidBecomeActiveNotification`, before it
+    /// is posted (or left out): the application becomes active between the scene's
+    /// notification and the application's (c01).
+    @exclusivity(unchecked) var willPostApplicationDidBecomeActive: (@MainActor () -> Void)?
+    /// The last host-driven callback, while it owes its notifications
+    /// (`CallbackName.postedNotifications`): they are posted once its delegate method returned
+    /// (`delegateReturned()`), before the runtime moves the state on, so observers see what
+    /// the delegate saw. What the app does inside the method (a background task begun, a stack
+    /// rebuilt) is reported inside it, before them. The callback, not its list: a list would
+    /// be retained and released on every callback.
+    @exclusivity(unchecked) private var owingCallback: CallbackName?
 
     /// The thread the sink was made on: the main thread, the main actor's.
     nonisolated let thread: pthread_t
@@ -67,8 +69,8 @@ final class CallbackSink {
         // The app's own changes' callbacks come inside a delegate method: they post nothing,
         // and what the method owes waits for it to return.
         if notificationPoster != nil, event.origin != .app {
-            postOwedNotifications()
-            owedNotifications = event.name.postedNotifications
+            if owingCallback != nil { postOwedNotifications() }
+            owingCallback = event.name
         }
         // Moved into the queue when no hook wants it too (the hook is only for injected
         // faults): each copy of a callback retains and releases its strings.
@@ -89,7 +91,7 @@ final class CallbackSink {
     /// anything still owed is posted first. A change comes from inside a delegate method.
     func send(_ message: WorkerMessage) {
         guard !isClosed else { return }
-        if !owedNotifications.isEmpty {
+        if owingCallback != nil {
             if case .change = message {} else { postOwedNotifications() }
         }
         messages.append(message)
@@ -98,17 +100,17 @@ final class CallbackSink {
     /// The delegate method of the last callback reported has returned: its notifications are
     /// posted now (UIKit posts them right after the method, c01, c02), before the state moves on.
     func delegateReturned() {
-        if !owedNotifications.isEmpty { postOwedNotifications() }
+        if owingCallback != nil { postOwedNotifications() }
     }
 
     /// Reports and posts what the last callback owes: its delegate method has returned.
     private func postOwedNotifications() {
-        guard let notificationPoster, !owedNotifications.isEmpty else { return }
-        let owed = owedNotifications
-        owedNotifications = []
-        for name in owed {
+        guard let callback = owingCallback else { return }
+        owingCallback = nil
+        guard let notificationPoster else { return }
+        for name in callback.postedNotifications {
             guard !isClosed else { return }
-            onPosting?(name)
+            if name == .applicationDidBecomeActiveNotification { willPostApplicationDidBecomeActive?() }
             if let postsApplicationNotification, !postsApplicationNotification(name) { continue }
             var event = CallbackEvent(name)
             event.origin = origin
@@ -132,10 +134,27 @@ final class CallbackSink {
         isClosed = true
     }
 
-    /// Hands every pending message to `body`, then forgets them (keeping the storage).
+    /// Hands every pending message to `body`, as the host is to read them, then forgets them
+    /// (keeping the storage). The lifecycle notifications that directly follow the callback
+    /// posting them go in its frame (`CallbackEvent.posted`): one frame instead of three, for
+    /// the worker to write and the host to read, and the same trace.
     func drain(_ body: (WorkerMessage) -> Void) {
-        for message in messages {
-            body(message)
+        var index = 0
+        while index < messages.count {
+            guard case .callback(var event) = messages[index], event.origin == nil else {
+                body(messages[index])
+                index += 1
+                continue
+            }
+            let posted = event.name.postedNotifications
+            while event.posted < posted.count, index + 1 < messages.count,
+                case .callback(let next) = messages[index + 1], next == CallbackEvent(posted[event.posted])
+            {
+                event.posted += 1
+                index += 1
+            }
+            body(.callback(event))
+            index += 1
         }
         messages.removeAll(keepingCapacity: true)
     }

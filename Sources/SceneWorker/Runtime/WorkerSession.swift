@@ -77,13 +77,15 @@ final class WorkerSession {
         application.makeShared()
         link.session = self
         application.changeHandler = self
-        sink.onPosting = { [weak self] name in self?.willPost(name) }
+        // Through the link, not `[weak self]`: a weak reference would give the session a side
+        // table, and every retain of it the runtime's slow path (see `SessionLink`).
+        sink.willPostApplicationDidBecomeActive = { [link] in link.session?.applicationBecomesActive() }
     }
 
     /// The application becomes active between the scene's `didActivate` notification and its
     /// own `didBecomeActive` one (c01: `applicationState` is not `.active` yet at the first).
-    func willPost(_ notification: CallbackName) {
-        if notification == .applicationDidBecomeActiveNotification { application.isActivating = false }
+    func applicationBecomesActive() {
+        application.isActivating = false
     }
 
     deinit {
@@ -102,10 +104,12 @@ final class WorkerSession {
         self.appProcess = appProcess
         sink.notificationPoster = app.lifecycleNotificationPoster
         link.session = self
-        sink.onPosting = { [weak self] name in self?.willPost(name) }
-        sink.postsApplicationNotification = { [weak self] name in
-            guard let self, let appProcess = self.appProcess else { return true }
-            return appProcess.postsApplicationNotification(name, for: self)
+        // Through the link, not `[weak self]`: a weak reference would give the session a side
+        // table, and every retain of it the runtime's slow path (see `SessionLink`).
+        sink.willPostApplicationDidBecomeActive = { [link] in link.session?.applicationBecomesActive() }
+        sink.postsApplicationNotification = { [link] name in
+            guard let session = link.session, let appProcess = session.appProcess else { return true }
+            return appProcess.postsApplicationNotification(name, for: session)
         }
     }
 
