@@ -141,7 +141,11 @@ final class CallbackSink {
     func drain(_ body: (WorkerMessage) -> Void) {
         var index = 0
         while index < messages.count {
-            guard case .callback(var event) = messages[index], event.origin == nil else {
+            // Looked at in place first: most callbacks (and every reply) are followed by no
+            // callback, and need no copy or list.
+            guard index + 1 < messages.count, case .callback = messages[index + 1],
+                case .callback(var event) = messages[index], event.origin == nil
+            else {
                 body(messages[index])
                 index += 1
                 continue
