@@ -498,23 +498,7 @@ extension WorkerMessage {
                 origin: origin
             )
             if let posted = try message.optionalPositiveInteger("posted") {
-                let most = callback.postedNotifications.count
-                guard most > 0 else {
-                    throw ProtocolError(
-                        .invalidParameters,
-                        "callback: \(name) posts no notifications (field \"posted\")"
-                    )
-                }
-                guard posted <= most else {
-                    throw ProtocolError(
-                        .invalidParameters,
-                        "callback: field \"posted\" must be in 1...\(most) for \(name)"
-                    )
-                }
-                guard origin == nil else {
-                    throw ProtocolError(.invalidParameters, "callback: field \"posted\" only without \"origin\"")
-                }
-                event.posted = posted
+                event.posted = try CallbackEvent.checked(posted: posted, of: callback, origin: origin)
             }
             self = .callback(event)
         case "change":

@@ -53,3 +53,28 @@ public struct CallbackEvent: Sendable, Hashable {
         self.origin = origin
     }
 }
+
+extension CallbackEvent {
+    /// `posted` as a frame gives it (at least 1), when the callback `name` can have posted
+    /// that many notifications: at most as many as it posts, and only for a host request's
+    /// callback (no `origin`).
+    static func checked(posted: Int, of name: CallbackName, origin: CallbackOrigin?) throws(ProtocolError) -> Int {
+        let most = name.postedNotifications.count
+        guard most > 0 else {
+            throw ProtocolError(
+                .invalidParameters,
+                "callback: \(name.rawValue) posts no notifications (field \"posted\")"
+            )
+        }
+        guard posted <= most else {
+            throw ProtocolError(
+                .invalidParameters,
+                "callback: field \"posted\" must be in 1...\(most) for \(name.rawValue)"
+            )
+        }
+        guard origin == nil else {
+            throw ProtocolError(.invalidParameters, "callback: field \"posted\" only without \"origin\"")
+        }
+        return posted
+    }
+}
