@@ -2,7 +2,7 @@
 /// a request without parameters (`{"id":7,"op":"deactivate"}`), a push, `addChild` or
 /// `removeChild` with only its `vc` (`{"id":8,"op":"push","vc":"Detail"}`), a `present`
 /// (`"vc"`, `"style"`), a swipe (`"completes"`) or a tab switch (`"index"`), a reply without a result
-/// (`{"type":"reply","id":7}`) and a callback with at most a `vc` or the count of the
+/// (`{"type":"reply","id":7}`) and a callback with at most a `vc` and the count of the
 /// notifications it posted (`{"type":"callback","name":"viewDidAppear","vc":"Detail"}`,
 /// `{"type":"callback","name":"sceneDidBecomeActive","posted":2}`), byte for byte as the
 /// encoders write them. Such a frame is matched in place; the general path builds the

@@ -351,7 +351,7 @@ extension WorkerMessage {
                 JSONWriter.appendLiteral(#","vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)
             }
-            if event.posted != 0 {
+            if event.posted > 0 {
                 JSONWriter.appendLiteral(#","posted":"#, to: &buffer)
                 JSONWriter.writeInt(event.posted, into: &buffer)
             }

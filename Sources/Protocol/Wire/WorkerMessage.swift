@@ -33,8 +33,9 @@ public struct CallbackEvent: Sendable, Hashable {
     /// How many of the lifecycle notifications this callback posts
     /// (`CallbackName.postedNotifications`, the first ones, in order) followed it with nothing
     /// in between, folded into its frame (wire key `posted`, absent when 0): the host records
-    /// each right after the callback, as if it had come in a frame of its own. Only on a
-    /// callback of a host request (no `origin`); at most as many as the callback posts.
+    /// each right after the callback, as if it had come in a frame of its own (the same events
+    /// in the same order). Only on a callback of a host request (no `origin`); at most as
+    /// many as the callback posts. Not positive: none (neither encoder writes the field).
     public var posted = 0
 
     public init(

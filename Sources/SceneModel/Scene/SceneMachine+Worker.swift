@@ -24,7 +24,7 @@ extension SceneMachine {
         case .callback(let callback):
             receivedCallback(callback)
             // The notifications folded into its frame, each as if it had come in its own.
-            for name in callback.name.postedNotifications.prefix(callback.posted) {
+            for name in callback.name.postedNotifications.prefix(max(callback.posted, 0)) {
                 guard worker != nil, !worker!.violated else { break }
                 receivedCallback(CallbackEvent(name))
             }
