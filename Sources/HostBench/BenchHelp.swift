@@ -8,9 +8,9 @@ package enum BenchHelp {
         Measures the host, each figure as median and p99 over many repetitions, next to a
         floor measured in the same run (the same bytes or the same spawn without the scene
         host on top), with the ratio and the project's target. Build it for release, as a
-        static executable (every worker is this binary; a static one starts ~2.5x faster):
-          swift build -c release --static-swift-stdlib -Xswiftc -static-executable \\
-            -Xswiftc -use-ld=lld && .build/release/hostctl bench
+        static executable with the request path laid out together (every worker is this
+        binary; a static one starts ~2.5x faster), from the checkout:
+          scripts/build-release && .build/release/hostctl bench
 
           --quick        small counts and few repetitions (a smoke test in seconds)
           --json         one JSON object on stdout instead of the table

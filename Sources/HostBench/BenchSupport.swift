@@ -166,10 +166,9 @@ package enum BenchEnvironment {
 
     /// The build the figures are meant for: every worker is this binary, and a static
     /// executable starts in well under half the time of one that loads shared libraries
-    /// (no dynamic loader; see BENCHMARKS.md). lld, shipped with the toolchain, links it
-    /// without the warning the default linker prints for the runtime's `dlopen`.
-    package static let recommendedBuild =
-        "swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld"
+    /// (no dynamic loader; see BENCHMARKS.md). The script links it with lld, with the
+    /// request path's functions laid out together.
+    package static let recommendedBuild = "scripts/build-release"
 
     /// Whether libswiftCore is statically linked (`--static-swift-stdlib`).
     package static var isStaticStdlib: Bool {
