@@ -82,7 +82,8 @@ final class ContainedViewController: UIViewController {
     @Test func theAppAddsAndRemovesAChildItself() throws {
         let h = Harness()
         let root = try h.connectedRoot()
-        var child: UIViewController? = UIViewController(restorationIdentifier: "Player")
+        let log = Log()
+        var child: UIViewController? = ContainedViewController(restorationIdentifier: "Player", log: log)
         root.addChild(child!)
         #expect(
             h.render(h.session.takeOutput()) == [
@@ -92,15 +93,26 @@ final class ContainedViewController: UIViewController {
                 "Player.didMoveToParent@app",
             ]
         )
+        // UIKit's `addChild` calls `willMove(toParent:)` and leaves `didMove(toParent:)` to the
+        // app's code: that call runs the override once, unreported (its event came with the
+        // transition).
+        #expect(log.entries == ["Player.willMove(Root)"])
+        child?.didMove(toParent: root)
+        #expect(log.entries == ["Player.willMove(Root)", "Player.didMove(Root)"])
+        #expect(h.session.takeOutput().isEmpty)
         // The same controller again, or one whose view loaded already, is ignored.
         root.addChild(child!)
         let loaded = UIViewController(restorationIdentifier: "Loaded")
         loaded.runLoadViewIfNeeded()
         root.addChild(loaded)
         #expect(h.session.takeOutput().isEmpty)
+        log.entries.removeAll()
         child?.willMove(toParent: nil)
         child?.removeFromParent()
         child = nil
+        // The app's `willMove(toParent: nil)` ran the override; `removeFromParent()` calls
+        // `didMove(toParent: nil)` itself.
+        #expect(log.entries == ["Player.willMove(nil)", "Player.didMove(nil)"])
         #expect(
             h.render(h.session.takeOutput()) == [
                 "change removeChild Player", "Player.willMoveToParent@app", "Player.viewWillDisappear@app",

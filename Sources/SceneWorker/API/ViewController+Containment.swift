@@ -8,8 +8,8 @@ extension UIViewController {
     ///
     /// Unlike UIKit's, this runs the whole containment transition at once: the child's
     /// `willMove(toParent:)`, its view loads, it appears in this visible parent (layout
-    /// included), then its `didMove(toParent:)`; your later `didMove(toParent:)` call runs
-    /// only your override. An illegal request (in the background, not the frontmost
+    /// included), and `didMoveToParent` is reported. As on a device, the child's
+    /// `didMove(toParent:)` runs when your code calls it, not here. An illegal request (in the background, not the frontmost
     /// controller, a child of that name already there, too many children, a child whose view
     /// already loaded) changes nothing and is logged, as UIKit logs what it ignores.
     public func addChild(_ childController: UIViewController) {
@@ -24,9 +24,10 @@ extension UIViewController {
         session.appRequestsAddChild(childController, to: self)
     }
 
-    /// Removes this controller from its parent: `willMove(toParent: nil)`, it disappears,
-    /// then `didMove(toParent: nil)`; released by the parent, it deinits unless your code
-    /// keeps it. Your own `willMove(toParent: nil)` call before it runs only your override.
+    /// Removes this controller from its parent: `willMoveToParent` is reported, it
+    /// disappears, then `didMove(toParent: nil)`; released by the parent, it deinits unless
+    /// your code keeps it. As on a device, `willMove(toParent: nil)` runs when your code
+    /// calls it (before this), not here.
     public func removeFromParent() {
         guard let parent else { return }
         guard let session = parent.sceneNavigationController?.changeHandler ?? Application.shared.changeHandler else {
@@ -40,7 +41,10 @@ extension UIViewController {
     // MARK: - The transitions (the runtime checked them)
 
     /// Adds `child`: `willMoveToParent`, load, appearance with one layout pass, `didMoveToParent`.
-    func performAddChild(_ child: UIViewController) {
+    /// `asContainer`: the runtime is the container's code (the host's `addChild`), so it
+    /// makes the `didMove(toParent:)` call UIKit leaves to that code; for the app's own
+    /// `addChild(_:)` the app makes it.
+    func performAddChild(_ child: UIViewController, asContainer: Bool) {
         if child.sink == nil {
             child.sink = sink
         }
@@ -54,14 +58,16 @@ extension UIViewController {
         child.runViewWillAppear(true)
         child.runLayout(size: loadedView?.size ?? .zero)
         child.runViewDidAppear(true)
-        child.runDidMove(toParent: self)
+        child.runDidMove(toParent: self, callsOverride: asContainer)
     }
 
     /// Removes `child`: `willMoveToParent` (nil), disappearance, `didMoveToParent` (nil). The
     /// parent's reference is dropped: the caller's last one decides when it deinits.
-    func performRemoveChild(_ child: UIViewController) {
+    /// `asContainer` as for `performAddChild`: the `willMove(toParent: nil)` call before
+    /// `removeFromParent()` is the container's code's.
+    func performRemoveChild(_ child: UIViewController, asContainer: Bool) {
         guard children.contains(where: { $0 === child }) else { return }
-        child.runWillMove(toParent: nil)
+        child.runWillMove(toParent: nil, callsOverride: asContainer)
         child.runViewWillDisappear(true)
         child.runViewDidDisappear(true)
         children.removeAll { $0 === child }

@@ -507,13 +507,17 @@ extension UIViewController {
         for child in children { child.runDidReceiveMemoryWarning() }
     }
 
-    func runWillMove(toParent parent: UIViewController?) {
+    /// Reports `willMoveToParent`; runs the override unless `callsOverride` is false (the
+    /// call UIKit leaves to the app's code, which makes it itself).
+    func runWillMove(toParent parent: UIViewController?, callsOverride: Bool = true) {
         report(.willMoveToParent)
-        willMove(toParent: parent)
+        if callsOverride { willMove(toParent: parent) }
     }
 
-    func runDidMove(toParent parent: UIViewController?) {
+    /// Reports `didMoveToParent`; runs the override unless `callsOverride` is false (as
+    /// `runWillMove`).
+    func runDidMove(toParent parent: UIViewController?, callsOverride: Bool = true) {
         report(.didMoveToParent)
-        didMove(toParent: parent)
+        if callsOverride { didMove(toParent: parent) }
     }
 }

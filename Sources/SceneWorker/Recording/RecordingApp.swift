@@ -130,7 +130,7 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// value: the index) through `TabBarController.selectedIndex`.
     static let selectTab = "selectTab"
     /// The notification that makes the frontmost controller add a child (a string value names
-    /// it) with `addChild(_:)` (LIFECYCLE.md §3a).
+    /// it) with `addChild(_:)` and `didMove(toParent:)` (LIFECYCLE.md §3a).
     static let addChild = "addChild"
     /// The notification that makes the frontmost controller's child (named by a string value)
     /// leave with `willMove(toParent: nil)` and `removeFromParent()`.
@@ -201,7 +201,11 @@ final class RecordingSceneDelegate: UISceneDelegate {
         guard !children.isEmpty, let parent = presentation ?? scene.window.navigationStack.topViewController else {
             return
         }
-        for name in children { parent.addChild(UIViewController(restorationIdentifier: name)) }
+        for name in children {
+            let child = UIViewController(restorationIdentifier: name)
+            parent.addChild(child)
+            child.didMove(toParent: parent)
+        }
     }
 
     /// `{"stack":["Root","List","Detail"],…}`: the saved stack, root first.
@@ -276,7 +280,9 @@ final class RecordingSceneDelegate: UISceneDelegate {
                 break
             }
             if name == Self.addChild {
-                frontmost.addChild(UIViewController(restorationIdentifier: child))
+                let added = UIViewController(restorationIdentifier: child)
+                frontmost.addChild(added)
+                added.didMove(toParent: frontmost)
             } else if let existing = frontmost.children.first(where: { $0.restorationIdentifier == child }) {
                 existing.willMove(toParent: nil)
                 existing.removeFromParent()

@@ -23,7 +23,7 @@ extension WorkerSession {
         let name = child.restorationIdentifier
         if let reason = addChildRefusal(child, to: parent) { return refuse("addChild(\(name))", reason) }
         runAppChange(.addChild(viewController: name)) {
-            parent.performAddChild(child)
+            parent.performAddChild(child, asContainer: false)
         }
     }
 
@@ -35,7 +35,7 @@ extension WorkerSession {
         }
         child.deinitOrigin = .app
         runAppChange(.removeChild(viewController: name)) {
-            parent.performRemoveChild(child)
+            parent.performRemoveChild(child, asContainer: false)
         }
     }
 

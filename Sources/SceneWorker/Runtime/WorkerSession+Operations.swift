@@ -139,7 +139,7 @@ extension WorkerSession {
             scene?.window.tabBarController?.performSelect(index)
         case .addChild(let name):
             let child = try makeViewController(name, payload: nil)
-            frontmostController?.performAddChild(child)
+            frontmostController?.performAddChild(child, asContainer: true)
         case .removeChild(let name):
             removeChildAndRelease(name)
         case .user(let action):
@@ -179,7 +179,7 @@ extension WorkerSession {
     /// to it, so its `deinit` runs (and reports) before the reply, unless app code keeps it.
     func removeChildAndRelease(_ name: String) {
         guard let parent = frontmostController, let child = parent.child(named: name) else { return }
-        parent.performRemoveChild(child)
+        parent.performRemoveChild(child, asContainer: true)
     }
 
     /// Makes the controller the host named, checking it carries that name.
