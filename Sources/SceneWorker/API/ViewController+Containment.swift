@@ -9,9 +9,10 @@ extension UIViewController {
     /// Unlike UIKit's, this runs the whole containment transition at once: the child's
     /// `willMove(toParent:)`, its view loads, it appears in this visible parent (layout
     /// included), and `didMoveToParent` is reported. As on a device, the child's
-    /// `didMove(toParent:)` runs when your code calls it, not here. An illegal request (in the background, not the frontmost
-    /// controller, a child of that name already there, too many children, a child whose view
-    /// already loaded) changes nothing and is logged, as UIKit logs what it ignores.
+    /// `didMove(toParent:)` runs when your code calls it, not here. An illegal request (in
+    /// the background, not the frontmost controller, a child of that name already there, too
+    /// many children, a child whose view already loaded) changes nothing and is logged, as
+    /// UIKit logs what it ignores.
     public func addChild(_ childController: UIViewController) {
         // The parent's window's session: in an app process, code that runs between the host's
         // frames (a main-queue block) is no particular scene's.
