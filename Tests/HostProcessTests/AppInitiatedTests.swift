@@ -128,6 +128,46 @@ struct AppInitiatedTests {
         }
     }
 
+    /// The app replaces its stack on its own (`setViewControllers(_:animated:)`): a push's
+    /// order to the new top, then the controllers left out released top-most first, every
+    /// callback the app's and marked `replaceStack`; the host's stack follows and its own
+    /// navigation goes on from there.
+    @Test func theAppReplacesItsStackAndTheHostFollows() async throws {
+        try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            try await scene.push("Detail")
+            try await scene.push("More")
+            var mark = host.lastSeq
+            try await scene.notify("replaceTop", value: "Home")
+            #expect(await event(in: host, after: mark, isApp(.deinit, "More")) != nil)
+            let app = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                app.map(\.compact) == [
+                    "cb loadView Home", "cb viewDidLoad Home", "cb viewWillDisappear More", "cb viewWillAppear Home",
+                    "cb viewIsAppearing Home", "cb viewWillLayoutSubviews Home", "cb viewDidLayoutSubviews Home",
+                    "cb viewDidDisappear More", "cb viewDidAppear Home", "cb deinit More",
+                ],
+                "\(app.map(\.compact))"
+            )
+            #expect(app.allSatisfy { $0.op == "replaceStack" })
+            #expect(app.first?.value == .array([.int(0), .int(1)]))
+            #expect(await scene.status().stack == ["Root", "Detail", "Home"])
+
+            // A whole new stack, as after a login: the rest goes, top-most first.
+            mark = host.lastSeq
+            try await scene.notify("startOver", value: "Welcome")
+            #expect(await event(in: host, after: mark, isApp(.deinit, "Root")) != nil)
+            let released = host.trace.history.filter { $0.seq > mark && $0.name == "deinit" }
+            #expect(released.map(\.viewController) == ["Home", "Detail", "Root"])
+            #expect(await scene.status().stack == ["Welcome"])
+            try await scene.push("Next")
+            try await scene.pop()
+            #expect(await scene.status().stack == ["Welcome"])
+            #expect(host.verifyTrace() == nil)
+        }
+    }
+
     /// Work the app queues on the main actor runs between requests, as on a run loop's turn:
     /// right after the reply to the request that queued it, and while the worker waits in
     /// read(2) for the next request (a task that slept first). The host follows what it does.

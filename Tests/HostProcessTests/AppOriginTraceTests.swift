@@ -107,6 +107,37 @@ private struct AppTrace {
         }
     }
 
+    /// The app's replacement of the stack (`setViewControllers`) by the controllers at `kept`
+    /// and `new` on top of `top`: a push's callbacks, then `released`'s deinits, each
+    /// carrying `op: "replaceStack"` and the new top's `loadView` the indices as `value`.
+    mutating func replaceStack(
+        kept: [Int],
+        new: String,
+        over top: String,
+        released: [String],
+        origin: String? = CallbackOrigin.app.rawValue
+    ) {
+        let steps: [(CallbackName, String)] =
+            [
+                (.loadView, new), (.viewDidLoad, new), (.viewWillDisappear, top), (.viewWillAppear, new),
+                (.viewIsAppearing, new), (.viewWillLayoutSubviews, new), (.viewDidLayoutSubviews, new),
+                (.viewDidDisappear, top), (.viewDidAppear, new),
+            ] + released.map { (.deinit, $0) }
+        for (name, vc) in steps {
+            add(
+                TraceEvent(
+                    kind: .callback,
+                    scene: "A",
+                    name: name.rawValue,
+                    viewController: vc,
+                    value: name == .loadView ? .array(kept.map { .int($0) }) : nil,
+                    origin: origin,
+                    op: "replaceStack"
+                )
+            )
+        }
+    }
+
     /// Resign active, enter background; `inside` runs right after `sceneDidEnterBackground`'s state event.
     mutating func toBackground(inside: (inout AppTrace) -> Void = { _ in }) {
         callback(.sceneWillResignActive)
@@ -170,6 +201,54 @@ private struct AppTrace {
         for (index, origin) in [(0, "app"), (3, "app"), (1, nil)] as [(Int, String?)] {
             let refused = trace { $0.popToDetail(index: index, origin: origin) }
             #expect(refused.violation?.seq == refused.events.count - 6, "index \(index), origin \(origin ?? "host")")
+        }
+    }
+
+    /// `setViewControllers` with a new top: accepted as the app's with the controllers its
+    /// `value` keeps, the ones left out released top-most first; never the host's.
+    @Test func anAppStackReplacementIsCheckedAgainstTheControllersItKeeps() {
+        func trace(_ replace: (inout AppTrace) -> Void) -> AppTrace {
+            var t = AppTrace()
+            t.launch()
+            t.firstAppearance()
+            t.app { $0.push("Detail", over: "Root") }
+            t.app { $0.push("More", over: "Detail") }
+            replace(&t)
+            return t
+        }
+        let accepted = trace { $0.replaceStack(kept: [0], new: "Home", over: "More", released: ["More", "Detail"]) }
+        #expect(accepted.violation == nil)
+        // Afterwards the stack is [Root, Home]: Home pops to the root, which lays out again
+        // only if dirty (it is not).
+        var after = accepted
+        after.app { $0.pop("Home", to: "Root") }
+        #expect(after.violation == nil)
+        // Keeping Detail: only More goes, and Detail is below Home.
+        var keepsDetail = trace {
+            $0.replaceStack(kept: [0, 1], new: "Home", over: "More", released: ["More"])
+        }
+        keepsDetail.app { $0.pop("Home", to: "Detail") }
+        #expect(keepsDetail.violation == nil)
+        // Everything left out, the root too (a login's [Home]).
+        let alone = trace {
+            $0.replaceStack(kept: [], new: "Home", over: "More", released: ["More", "Detail", "Root"])
+        }
+        #expect(alone.violation == nil)
+
+        // The released in the wrong order, or one kept released.
+        let swapped = trace { $0.replaceStack(kept: [0], new: "Home", over: "More", released: ["Detail", "More"]) }
+        #expect(swapped.violation?.seq == swapped.events.count - 1)
+        let keptReleased = trace {
+            $0.replaceStack(kept: [0, 1], new: "Home", over: "More", released: ["More", "Detail"])
+        }
+        #expect(keptReleased.violation?.seq == keptReleased.events.count)
+        // Keeping every controller (that is a push), out of range, and the host's: refused at
+        // the new top's loadView.
+        for (kept, origin) in [([0, 1, 2], "app"), ([0, 5], "app"), ([0], nil)] as [([Int], String?)] {
+            let refused = trace {
+                $0.replaceStack(kept: kept, new: "Home", over: "More", released: ["More"], origin: origin)
+            }
+            #expect(refused.violation?.seq == refused.events.count - 9, "kept \(kept), origin \(origin ?? "host")")
         }
     }
 

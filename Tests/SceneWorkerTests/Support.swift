@@ -98,6 +98,8 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
+                case .replaceStack(let kept, let viewController):
+                    return "change replaceStack [\(kept.map(String.init).joined(separator: ","))] \(viewController)"
                 case .setTabs(let tabs, let selected):
                     return "change setTabs \(tabs.joined(separator: ",")) \(selected)"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"

@@ -53,10 +53,8 @@ extension SceneHost {
             await onAppRequestTarget(session, of: change, from: opener) { handle in
                 await carryOut(change, from: opener) { try await handle.perform(.discard) }
             }
-        case .push, .pop, .popToRoot, .popTo, .beginBackgroundTask, .endBackgroundTask, .setStack, .setTabs, .present,
-            .dismiss,
-            .selectTab,
-            .addChild, .removeChild:
+        case .push, .pop, .popToRoot, .popTo, .beginBackgroundTask, .endBackgroundTask, .setStack, .replaceStack,
+            .setTabs, .present, .dismiss, .selectTab, .addChild, .removeChild:
             return
         }
     }

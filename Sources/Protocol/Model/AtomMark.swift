@@ -21,4 +21,7 @@ public enum AtomMark: Sendable, Hashable {
     /// A pop to the controller at this index began (0: the root): the stack's top is
     /// released last, after the middle ones.
     case poppingTo(Int)
+    /// A replaced stack's new top appeared: the stack is now the controllers kept (these
+    /// indices of the old one) and the new top; the others' `deinit`s come next.
+    case replacingStack(kept: [Int])
 }

@@ -10,6 +10,7 @@ extension LifecycleAtom {
         case .selectTab: "selectTab"
         case .popToRoot: "popToRoot"
         case .popTo: "popTo"
+        case .replaceStack: "replaceStack"
         default: nil
         }
     }
@@ -69,6 +70,31 @@ extension LifecycleAtom {
             + forwarded(.viewDidDisappear, top, to: topChildren)
             + forwarded(.viewDidAppear, shown, to: context.children(fromTop: shownFromTop))
             + forwarded(.deinit, top, to: topChildren)
+    }
+
+    /// The app replaced the stack [… Top] with the controllers at `context.keptControllers`
+    /// and `pushed` on top (LIFECYCLE.md §3b): after the new top's `loadView`, a push's steps
+    /// over Top, then (the model's choice: UIKit replaces the stack once the transition ends)
+    /// the controllers left out are released, top-most first, each with its children.
+    static func replaceSteps(_ pushed: String, in context: Context) -> [ExpectedStep] {
+        let stack = context.stack
+        let top = stack.last ?? ""
+        let topChildren = context.children(fromTop: 0)
+        let released = stack.indices.reversed().filter { !context.keptControllers.contains($0) }
+        return [.callback(.viewDidLoad, vc: pushed)] + forwarded(.viewWillDisappear, top, to: topChildren)
+            + [
+                .callback(.viewWillAppear, vc: pushed),
+                .callback(.viewIsAppearing, vc: pushed),
+                .callback(.viewWillLayoutSubviews, vc: pushed),
+                .callback(.viewDidLayoutSubviews, vc: pushed),
+                .mark(.laidOut(fromTop: 0)),
+            ] + forwarded(.viewDidDisappear, top, to: topChildren) + [
+                .callback(.viewDidAppear, vc: pushed),
+                .mark(.replacingStack(kept: context.keptControllers)),
+            ]
+            + released.flatMap { index in
+                forwarded(.deinit, stack[index], to: context.children(fromTop: stack.count - 1 - index))
+            }
     }
 
     /// B (just loaded) is presented over A (LIFECYCLE.md §3a).

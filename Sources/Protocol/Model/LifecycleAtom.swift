@@ -89,6 +89,12 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     /// An app process's memory warning reaches another of its windows (c14): that scene's
     /// loaded controllers, root first; the app delegate heard of it once already.
     case windowMemoryWarning
+    /// The app replaces its shown stack (`setViewControllers(_:animated:)` with a new top
+    /// controller, LIFECYCLE.md §3b): the new top is pushed over the old one, then the
+    /// controllers the new stack leaves out are released, top-most first. Its callbacks carry
+    /// `op: "replaceStack"`; the new top's `loadView` carries, as `value`, the indices of the
+    /// controllers kept below it.
+    case replaceStack
 
     /// The scene's state an atom is built from.
     public struct Context: Sendable, Hashable {
@@ -117,6 +123,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         public var otherTabChildren: [[[String]]]
         /// For a pop to a controller (`popTo`): its index in `stack`.
         public var popTarget: Int = 0
+        /// For a replaced stack (`replaceStack`): the indices in `stack` of the controllers
+        /// kept below the new top, in increasing order.
+        public var keptControllers: [Int] = []
 
         public init(
             activation: ActivationState,
@@ -210,6 +219,7 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .connectInProcess: return .callback(.configurationForConnecting)
         case .reconnectInProcess: return .callback(.willConnectTo)
         case .windowMemoryWarning: return .callback(.didReceiveMemoryWarning, vc: stack.first ?? "")
+        case .replaceStack: return .callback(.loadView, .newController)
         }
     }
 
@@ -327,6 +337,8 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
             return Array(Self.connectSteps.dropFirst())
         case .windowMemoryWarning:
             return context.allControllers.dropFirst().map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
+        case .replaceStack:
+            return Self.replaceSteps(controller ?? "", in: context)
         }
     }
 
@@ -543,6 +555,8 @@ extension LifecycleAtom {
         case .selectTab: [.foreground, .nothingPresented, .tabBar, .lifecycle(.scene)]
         // The child's name is judged by the worker and the checker (containmentRefusal).
         case .addChild, .removeChild: [.foreground]
+        // The controllers kept (the event's `value`) are checked where the atom starts.
+        case .replaceStack: [.foreground, .nothingPresented]
         }
     }
 

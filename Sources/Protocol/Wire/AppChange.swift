@@ -22,6 +22,11 @@ public enum AppChange: Sendable, Hashable {
     case endBackgroundTask
     /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
     case setStack([String])
+    /// The app replaced its shown stack (`setViewControllers(_:animated:)` on a scene on
+    /// screen) with the controllers at `kept` of the stack (their indices, in order) and the
+    /// new controller `viewController` on top; the others go (LIFECYCLE.md §3b).
+    /// `{"type":"change","op":"replaceStack","kept":[0],"vc":"Home"}`
+    case replaceStack(kept: [Int], viewController: String)
     /// The tab bar root the app made in willConnectTo (a window's `rootViewController` a
     /// `UITabBarController`): its tabs' roots in tab order and the selected tab.
     /// `{"type":"change","op":"setTabs","tabs":["List","Settings"],"selected":0}`
@@ -58,6 +63,7 @@ public enum AppChange: Sendable, Hashable {
         case .beginBackgroundTask: "beginBackgroundTask"
         case .endBackgroundTask: "endBackgroundTask"
         case .setStack: "setStack"
+        case .replaceStack: "replaceStack"
         case .setTabs: "setTabs"
         case .present: "present"
         case .dismiss: "dismiss"

@@ -105,8 +105,8 @@ enum FrameScratch {
                     writer.plainString(viewController)
                 case .pop, .popToRoot, .beginBackgroundTask, .endBackgroundTask, .dismiss:
                     break
-                case .setStack, .setTabs, .present, .requestSceneSessionActivation, .requestSceneSessionDestruction,
-                    .selectTab, .popTo,
+                case .setStack, .replaceStack, .setTabs, .present, .requestSceneSessionActivation,
+                    .requestSceneSessionDestruction, .selectTab, .popTo,
                     .addChild, .removeChild:
                     writer.fail()
                 }

@@ -389,6 +389,14 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
+            case .replaceStack(let kept, let viewController):
+                JSONWriter.appendLiteral(#","kept":["#, to: &buffer)
+                for (position, index) in kept.enumerated() {
+                    if position > 0 { buffer.append(ASCII.comma) }
+                    JSONWriter.writeInt(index, into: &buffer)
+                }
+                JSONWriter.appendLiteral(#"],"vc":"#, to: &buffer)
+                JSONWriter.writeString(viewController, into: &buffer)
             case .setTabs(let tabs, let selected):
                 JSONWriter.appendLiteral(#","tabs":["#, to: &buffer)
                 for (index, viewController) in tabs.enumerated() {
@@ -546,6 +554,8 @@ extension AppChange {
         case .beginBackgroundTask: self = .beginBackgroundTask
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
+        case .replaceStack:
+            self = .replaceStack(kept: try message.indexList("kept"), viewController: try message.nonEmptyString("vc"))
         case .setTabs:
             let tabs = try message.viewControllerList("tabs")
             let selected = try message.nonNegativeInteger("selected")
@@ -584,6 +594,7 @@ private enum ChangeKind: String, CaseIterable {
     case beginBackgroundTask
     case endBackgroundTask
     case setStack
+    case replaceStack
     case setTabs
     case present
     case dismiss

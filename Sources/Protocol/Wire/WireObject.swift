@@ -132,6 +132,25 @@ struct WireObject {
         return integer
     }
 
+    /// An array, maybe empty, of non-negative integers in increasing order (positions in a
+    /// stack, bottom first).
+    mutating func indexList(_ key: StaticString) throws(ProtocolError) -> [Int] {
+        guard case .array(let elements) = try requiredValue(key) else { throw mistyped(key, "an array") }
+        var indices: [Int] = []
+        indices.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .int(let index) = element else { throw mistyped(key, "an array of integers") }
+            guard index > indices.last ?? -1 else {
+                throw ProtocolError(
+                    .invalidParameters,
+                    "\(kind): field \"\(key)\" must hold non-negative integers in increasing order"
+                )
+            }
+            indices.append(index)
+        }
+        return indices
+    }
+
     /// An optional non-empty array of non-empty strings.
     mutating func optionalNameList(_ key: StaticString) throws(ProtocolError) -> [String]? {
         guard let value = value(key) else { return nil }

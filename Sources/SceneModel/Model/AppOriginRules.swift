@@ -4,8 +4,8 @@ import Protocol
 /// docs/LIFECYCLE.md §3b), kept apart from the host's atoms: `SceneTraceChecker` asks it
 /// about every scene event before its own atom matching.
 ///
-/// - An app push, pop, pop to the root or to a controller (`popTo`, the app's only), present
-///   or dismiss is an atom of its own, with the host's steps for it, every one of them
+/// - An app push, pop, pop to the root or to a controller (`popTo`, the app's only), stack
+///   replacement (`replaceStack`, the app's only), present or dismiss is an atom of its own, with the host's steps for it, every one of them
 ///   marked `app`; it starts only where the host's could (no atom in progress, foreground, a
 ///   stack of two or more for a pop, something presented for a dismiss), and nothing of the
 ///   host comes inside it. A host atom takes no `app` step either, except the two below.
@@ -125,15 +125,18 @@ package struct AppOriginRules: Sendable, Equatable {
         guard event.origin != nil else {
             // No request of the host's pops to a controller: only the app does.
             if atom == .popTo { throw AppOriginRefusal("popTo only with origin app (popToViewController)") }
+            if atom == .replaceStack {
+                throw AppOriginRefusal("replaceStack only with origin app (setViewControllers)")
+            }
             return
         }
         switch atom {
-        case .push, .pop, .popToRoot, .popTo, .present, .dismiss, .selectTab, .addChild, .removeChild:
+        case .push, .pop, .popToRoot, .popTo, .replaceStack, .present, .dismiss, .selectTab, .addChild, .removeChild:
             return
         default:
             throw AppOriginRefusal(
-                "no app-initiated \(atom) (the app may push, pop, pop to the root or to a controller, present,"
-                    + " dismiss, select a tab, add and remove children, and run background tasks)"
+                "no app-initiated \(atom) (the app may push, pop, pop to the root or to a controller, replace its"
+                    + " stack, present, dismiss, select a tab, add and remove children, and run background tasks)"
             )
         }
     }

@@ -299,6 +299,7 @@ public struct SceneTraceChecker: Sendable, Equatable {
                     otherTabChildren: otherTabChildren
                 )
                 if atom == .popTo, case .int(let target)? = event.value { context.popTarget = target }
+                if atom == .replaceStack { context.keptControllers = Self.keptControllers(event.value) ?? [] }
                 progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             }
             startedAtom = true
@@ -430,6 +431,20 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .childRemoved(let name):
             if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
             pendingChildDeinits += 1
+        case .replacingStack(let kept):
+            // [old…, New] → [kept…, New, left out…]: each deinit takes the controller it names
+            // off the end, the top-most left out first.
+            let old = stack.count - 1
+            guard old > 0, needsLayout.count == stack.count, children.count == stack.count,
+                kept.allSatisfy({ $0 < old })
+            else { break }
+            let leftOut = (0..<old).filter { !kept.contains($0) }
+            func reordered<Element>(_ array: [Element]) -> [Element] {
+                kept.map { array[$0] } + [array[old]] + leftOut.map { array[$0] }
+            }
+            stack = reordered(stack)
+            needsLayout = reordered(needsLayout)
+            children = reordered(children)
         case .poppingTo(let target):
             // [… Target, m1 … mk, Top] → [… Target, Top, m1 … mk]: the middle ones are released
             // top-most first, then Top, and each deinit takes the controller it names off the end.
@@ -483,6 +498,12 @@ public struct SceneTraceChecker: Sendable, Equatable {
         if atom == .popTo {
             // To a controller above the root and below the top: `value`, its index.
             guard case .int(let target)? = event.value, target >= 1, target < stack.count - 1 else { return false }
+        }
+        if atom == .replaceStack {
+            // Keeps controllers of the stack (`value`, their indices in order) and leaves one out.
+            guard let kept = Self.keptControllers(event.value), kept.count < stack.count,
+                (kept.last ?? -1) < stack.count
+            else { return false }
         }
         guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }
         guard let tab = event.tab, tabStacks.indices.contains(tab), tab != selectedTab else { return false }

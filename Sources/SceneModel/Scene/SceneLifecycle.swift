@@ -386,6 +386,15 @@ package struct SceneLifecycle: Sendable {
         containment.stack = []
     }
 
+    /// The app replaced its shown stack (an app change): the controllers at `kept` (indices
+    /// of the stack, in increasing order) stay, with their children, and `top` is pushed.
+    package mutating func replacedStack(keeping kept: [Int], top: String) {
+        let old = stack
+        let children = containment.stack
+        stack = kept.map { old[$0] } + [top]
+        containment.stack = kept.map { children.indices.contains($0) ? children[$0] : [] }
+    }
+
     /// The app made a tab bar root while connecting (an app change): each tab's stack its
     /// root alone, `selected` shown.
     package mutating func madeTabs(_ roots: [String], selected: Int) {

@@ -33,6 +33,8 @@ extension SceneMachine {
             scheduleSuspension()
         case .setStack(let stack):
             lifecycle.rebuiltStack(stack)
+        case .replaceStack(let kept, let name):
+            lifecycle.replacedStack(keeping: kept, top: name)
         case .setTabs(let tabs, let selected):
             lifecycle.madeTabs(tabs, selected: selected)
             // The trace's willConnectTo came before the app's code: this tells the verifier.
@@ -62,6 +64,11 @@ extension SceneMachine {
         worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
         worker!.appChangePopTarget = popTarget(change)
+        if case .replaceStack(let kept, _) = change {
+            worker!.appChangeKept = kept
+        } else {
+            worker!.appChangeKept = nil
+        }
     }
 
     private func popTarget(_ change: AppChange) -> Int? {
@@ -129,6 +136,15 @@ extension SceneMachine {
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:
             return judged(.endBackgroundTask)
+        case .replaceStack(let kept, let name):
+            if requestInWorker { return "navigation during a host request" }
+            // Keeps controllers of the stack, in order (the wire checked that), leaves one out
+            // at least (else it is a push), and ends with a new top.
+            guard kept.count < lifecycle.stack.count, (kept.last ?? -1) < lifecycle.stack.count else {
+                return "the kept indices \(kept) do not leave out a controller of a stack of \(lifecycle.stack.count)"
+            }
+            if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refusal }
+            return LifecycleOperation.push.refusal(in: lifecycle.snapshot)?.reason
         case .setStack(let stack):
             // Only in willConnectTo, that is while the launch's connect is in the worker.
             guard let flight = inFlight, case .reply(_, .connect) = flight.wait else {

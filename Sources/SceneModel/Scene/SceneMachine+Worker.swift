@@ -196,7 +196,8 @@ extension SceneMachine {
             viewController: callback.viewController,
             restoration: callback.restoration,
             notification: callback.notification,
-            value: callback.value ?? presentedStyleValue(callback) ?? (appNavigation ? appChangePopValue : nil),
+            value: callback.value ?? presentedStyleValue(callback)
+                ?? (appNavigation ? appChangePopValue ?? appChangeKeptValue(callback) : nil),
             origin: callback.origin?.rawValue,
             op: callback.origin == nil ? presentingOp : (appNavigation ? appChangeOp : nil),
             tab: callback.origin == nil ? selectingTab : (appNavigation ? worker!.appChangeTab : nil),
@@ -249,9 +250,10 @@ extension SceneMachine {
     }
 
     /// The `op` the callbacks of the open app change carry: `present`, `selectTab`,
-    /// `popToRoot` or `popTo`, else none.
+    /// `popToRoot`, `popTo` or `replaceStack`, else none.
     private var appChangeOp: String? {
         if worker!.appChangePresentStyle != nil { return LifecycleOperation.present.rawValue }
+        if worker!.appChangeKept != nil { return LifecycleAtom.replaceStack.startingOp }
         if let target = worker!.appChangePopTarget {
             return target == 0 ? LifecycleOperation.popToRoot.rawValue : LifecycleAtom.popTo.startingOp
         }
@@ -262,6 +264,12 @@ extension SceneMachine {
     private var appChangePopValue: JSONValue? {
         guard let target = worker!.appChangePopTarget, target > 0 else { return nil }
         return .int(target)
+    }
+
+    /// The indices a replaced stack keeps, on its new top's `loadView` (`value`).
+    private func appChangeKeptValue(_ callback: CallbackEvent) -> JSONValue? {
+        guard callback.name == .loadView, let kept = worker!.appChangeKept else { return nil }
+        return .array(kept.map { .int($0) })
     }
 
     /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.

@@ -50,6 +50,9 @@ package struct WorkerProcessMachine: Sendable {
     /// The open app change is a pop to the controller at this index of the stack: its
     /// callbacks carry `op: "popToRoot"` (0), or `op: "popTo"` and the index as `value`.
     package var appChangePopTarget: Int?
+    /// The open app change replaces the stack, keeping the controllers at these indices: its
+    /// callbacks carry `op: "replaceStack"`, and the new top's `loadView` the indices as `value`.
+    package var appChangeKept: [Int]?
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     package var closedPipe: SceneMachine.Pipe?
     /// The process carries the scenes of one app (`connect`'s `app`), this one among them: a

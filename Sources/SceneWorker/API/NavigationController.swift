@@ -6,9 +6,9 @@ import Protocol
 /// `docs/LIFECYCLE.md` once the stack is on screen (after the scene's first appearance);
 /// before that they only change the stack. The runtime drives it for the host's `push`
 /// and `pop` operations. App code may call `pushViewController(_:animated:)`,
-/// `popViewController(animated:)` and, while connecting, `setViewControllers(_:animated:)`
-/// on its scene's stack: the worker checks the change with the host's rules, runs it and
-/// reports it to the host as app-initiated (docs/LIFECYCLE.md §3b). A change requested while
+/// `popViewController(animated:)` and `setViewControllers(_:animated:)` on its scene's
+/// stack: the worker checks the change with the host's rules, runs it and reports it to
+/// the host as app-initiated (docs/LIFECYCLE.md §3b). A change requested while
 /// the worker carries out a host request (from inside a callback) runs right after that
 /// request's reply; an illegal one (navigation in the background, popping the root) is
 /// ignored and logged on stderr, with nothing changed.
@@ -176,15 +176,22 @@ open class NavigationController: ContainerViewController {
         return nil
     }
 
-    /// Replaces the whole stack, root first: what an app does in
-    /// `scene(_:willConnectTo:options:)` to rebuild the stack it saved in
-    /// `stateRestorationActivity(for:)`.
+    /// Replaces the whole stack, root first (docs/LIFECYCLE.md §3b).
     ///
-    /// On a scene's stack it is legal only inside `scene(_:willConnectTo:options:)`, with the
-    /// root the host connected the scene with first, no controller twice and no empty restorationIdentifier;
-    /// anything else is ignored and logged. Nothing loads during the call: once
-    /// `willConnectTo` returns, every controller of the stack loads, bottom first, and the top
-    /// one appears (docs/LIFECYCLE.md §3b). Without a scene the stack is simply replaced.
+    /// Inside `scene(_:willConnectTo:options:)` (rebuilding the stack saved in
+    /// `stateRestorationActivity(for:)`), the root the host connected the scene with comes
+    /// first; nothing loads during the call: once `willConnectTo` returns, every controller
+    /// of the stack loads, bottom first, and the top one appears.
+    ///
+    /// On the stack on screen, with a new controller on top (`[home]` after a login, `[root,
+    /// other]` for the top), UIKit's push transition runs to it, then the controllers the new
+    /// stack leaves out are released, top-most first; with part of the stack (its bottom
+    /// controllers, in order), a pop to that part's top (`popToViewController(_:animated:)`);
+    /// with the stack itself, nothing. The controllers below a new top must be ones of the
+    /// stack, in their order (scenehost loads every controller of a stack it shows).
+    ///
+    /// No controller twice, no empty `restorationIdentifier`; anything else is ignored and
+    /// logged. Without a scene the stack is simply replaced.
     public func setViewControllers(_ viewControllers: [UIViewController], animated: Bool) {
         guard !refusesPresentedChange("setViewControllers") else { return }
         if let changeHandler {
@@ -275,6 +282,43 @@ open class NavigationController: ContainerViewController {
         }
         top.isMovingFromParent = false
         top.containingStack = nil
+    }
+
+    /// The replacement of the stack (`setViewControllers(_:animated:)` with a new top, the
+    /// runtime checked it): the stack becomes the controllers at `kept` and `controller`, and
+    /// runs a push's callbacks over the old top; once the new top appeared, the controllers
+    /// left out are released, top-most first.
+    func performReplace(keeping kept: [Int], top controller: UIViewController, animated: Bool = true) {
+        var leftOut: [UIViewController] = []
+        // Scoped, so that no other reference to the old stack outlives the transition: the
+        // controllers left out are released one by one below.
+        do {
+            let old = viewControllers
+            guard let previous = old.last, !old.contains(where: { $0 === controller }) else { return }
+            leftOut = old.indices.filter { !kept.contains($0) }.map { old[$0] }
+            if controller.sink == nil {
+                controller.sink = sink
+            }
+            viewControllers = kept.map { old[$0] } + [controller]
+            controller.containingStack = self
+            if isOnScreen {
+                controller.isMovingToParent = true
+                previous.isMovingFromParent = leftOut.last === previous
+                controller.runLoadViewIfNeeded()
+                previous.runViewWillDisappear(animated)
+                controller.runViewWillAppear(animated)
+                controller.runLayout(size: size)
+                previous.runViewDidDisappear(animated)
+                controller.runViewDidAppear(animated)
+                controller.isMovingToParent = false
+                previous.isMovingFromParent = false
+            }
+        }
+        // Each one's last reference goes at the end of its turn: its deinit runs there, unless
+        // app code keeps it.
+        while let gone = leftOut.popLast() {
+            gone.containingStack = nil
+        }
     }
 
     /// Replaces the stack without callbacks (only before it is on screen).

@@ -29,7 +29,8 @@ extension WorkerApp {
     /// - the notification `openDetail` makes it push a controller named by the notification's
     ///   value when that is a non-empty string, else `Detail`; `closeDetail` makes it pop,
     ///   `closeAll` pop to the root, `closeTo` pop to the controller at the value's index
-    ///   (`popToViewController`);
+    ///   (`popToViewController`); `replaceTop` and `startOver` replace the top, or the whole
+    ///   stack, with a controller the value names, else `Home` (`setViewControllers`);
     ///   `openDetailLater` pushes `Detail` from a main-actor task, after the reply or after
     ///   the value's milliseconds;
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
@@ -109,6 +110,12 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that makes the app pop to the controller at the value's index of its
     /// stack (`popToViewController`).
     static let closeTo = "closeTo"
+    /// The notification that makes the app replace the top of its stack with a new controller
+    /// named by the value (a non-empty string, else `Home`) with `setViewControllers`.
+    static let replaceTop = "replaceTop"
+    /// The notification that makes the app replace its whole stack with a new controller
+    /// named by the value (a non-empty string, else `Home`), as after a login.
+    static let startOver = "startOver"
     /// The notification that makes the app push `Detail` later, from a main-actor task (as
     /// app code that awaits something does): at once after the notification's reply, or
     /// after the value's milliseconds when it is a positive integer (at most a minute).
@@ -249,6 +256,14 @@ final class RecordingSceneDelegate: UISceneDelegate {
                 let target = navigationController.viewControllers[index]
                 navigationController.popToViewController(target, animated: true)
             }
+        case Self.replaceTop, Self.startOver:
+            var restorationIdentifier = "Home"
+            if case .string(let named) = value, !named.isEmpty { restorationIdentifier = named }
+            let kept = name == Self.startOver ? [] : Array(navigationController.viewControllers.dropLast())
+            navigationController.setViewControllers(
+                kept + [UIViewController(restorationIdentifier: restorationIdentifier)],
+                animated: true
+            )
         case Self.openDetailLater:
             var milliseconds = 0
             if case .int(let value) = value { milliseconds = max(0, min(value, 60_000)) }

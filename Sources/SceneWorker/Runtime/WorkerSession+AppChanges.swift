@@ -15,6 +15,9 @@ enum DeferredAppChange {
     case dismiss(completion: (@MainActor () -> Void)?)
     /// `TabBarController.selectedIndex = index`.
     case selectTab(Int, TabBarController)
+    /// `setViewControllers(_:animated:)` on the stack on screen: these controllers, bottom
+    /// first, judged against the stack the change finds.
+    case setStack([UIViewController])
     /// `parent.addChild(child)` (LIFECYCLE.md §3a).
     case addChild(UIViewController, parent: UIViewController)
     /// `child.removeFromParent()`.
@@ -108,7 +111,7 @@ extension WorkerSession {
 
     /// Why the app may not pop `navigationController`: it is not the stack on screen (another
     /// tab's, or a column's), which the model does not follow; nil for the shown one.
-    private func notShown(_ navigationController: NavigationController) -> String? {
+    func notShown(_ navigationController: NavigationController) -> String? {
         navigationController === scene?.window.navigationStack
             ? nil : "the stack is not the one on screen (another tab's or column's): only the shown stack pops here"
     }
@@ -123,9 +126,7 @@ extension WorkerSession {
 
     func appRequestsSetStack(_ controllers: [UIViewController], on navigationController: NavigationController) {
         let action = "setViewControllers"
-        guard isInWillConnectTo else {
-            return refuse(action, "the stack can only be replaced in scene(_:willConnectTo:options:)")
-        }
+        guard isInWillConnectTo else { return appRequestsReplaceStack(controllers, on: navigationController) }
         guard let root = navigationController.viewControllers.first, controllers.first === root else {
             return refuse(action, "the stack must start with the root the scene connected with")
         }
@@ -320,6 +321,8 @@ extension WorkerSession {
                     navigationController.performDismiss()
                 }
                 completion?()
+            case .setStack(let controllers):
+                runStackReplacement(controllers, in: navigationController)
             case .addChild(let child, let parent):
                 runAddChild(child, to: parent)
             case .removeChild(let child, let parent):
@@ -340,7 +343,7 @@ extension WorkerSession {
 
     /// Runs a pop to the controller at `index`, reported as `popToRoot` for the root and as
     /// `popTo` above it.
-    private func runPop(to index: Int, in navigationController: NavigationController) {
+    func runPop(to index: Int, in navigationController: NavigationController) {
         runAppChange(index == 0 ? .popToRoot : .popTo(index: index)) {
             // Their deinits, whenever they come, belong to the app's pop.
             for controller in navigationController.viewControllers.dropFirst(index + 1) {

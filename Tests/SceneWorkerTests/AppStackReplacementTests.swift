@@ -1,0 +1,148 @@
+import Protocol
+import Testing
+
+@testable import SceneWorker
+
+/// `setViewControllers(_:animated:)` on the stack on screen (docs/LIFECYCLE.md §3b): the
+/// change the worker reports, then exactly the callbacks it runs, in order.
+@MainActor
+@Suite("App stack replacement")
+struct AppStackReplacementTests {
+    private func navigation(_ h: Harness) -> NavigationController {
+        h.session.scene!.window.navigationStack
+    }
+
+    private func titles(_ h: Harness) -> [String] {
+        navigation(h).viewControllers.map(\.restorationIdentifier)
+    }
+
+    private func app(_ names: [String]) -> [String] { names.map { $0 + "@app" } }
+
+    /// The push transition from `old` to the new top `new`, as the trace shows it.
+    private func pushCallbacks(from old: String, to new: String) -> [String] {
+        [
+            "\(new).loadView", "\(new).viewDidLoad", "\(old).viewWillDisappear", "\(new).viewWillAppear",
+            "\(new).viewIsAppearing", "\(new).viewWillLayoutSubviews", "\(new).viewDidLayoutSubviews",
+            "\(old).viewDidDisappear", "\(new).viewDidAppear",
+        ]
+    }
+
+    /// A new top over the root: the push transition to it, then the controllers left out
+    /// released top-most first, every callback the app's; the stack is the root and the new top.
+    @Test func aNewTopIsPushedThenTheControllersLeftOutGoTopMostFirst() {
+        let h = Harness()
+        h.connect()
+        h.send(.push(viewController: "Detail"))
+        h.send(.push(viewController: "More"))
+        _ = h.session.takeOutput()
+        // The root held in a variable: a stack read in the statement would keep the controllers
+        // the change releases alive until the statement ends.
+        do {
+            let root = navigation(h).viewControllers[0]
+            navigation(h).setViewControllers([root, UIViewController(restorationIdentifier: "Home")], animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change replaceStack [0] Home"]
+                + app(pushCallbacks(from: "More", to: "Home") + ["More.deinit", "Detail.deinit"])
+        )
+        #expect(titles(h) == ["Root", "Home"])
+        #expect(navigation(h).viewControllers[1].navigationController === navigation(h))
+    }
+
+    /// A whole new stack (after a login): the old root goes too, and the new top is the root.
+    @Test func aStackOfANewControllerAloneReplacesTheRoot() {
+        let h = Harness()
+        h.connect()
+        _ = h.session.takeOutput()
+        navigation(h).setViewControllers([UIViewController(restorationIdentifier: "Home")], animated: true)
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change replaceStack [] Home"] + app(pushCallbacks(from: "Root", to: "Home") + ["Root.deinit"])
+        )
+        #expect(titles(h) == ["Home"])
+    }
+
+    /// The bottom part of the stack is a pop to its top; the stack plus a new top, a push; the
+    /// stack itself, nothing.
+    @Test func aBottomPartPopsAndAStackWithANewTopPushes() {
+        let h = Harness()
+        h.connect()
+        for name in ["Detail", "More", "Extra"] { h.send(.push(viewController: name)) }
+        _ = h.session.takeOutput()
+        do {
+            let stack = navigation(h).viewControllers
+            navigation(h).setViewControllers(stack, animated: true)
+        }
+        #expect(h.session.takeOutput().isEmpty)
+        do {
+            let root = navigation(h).viewControllers[0]
+            let detail = navigation(h).viewControllers[1]
+            navigation(h).setViewControllers([root, detail], animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change popTo 1"]
+                + app([
+                    "Extra.viewWillDisappear", "Detail.viewWillAppear", "Detail.viewIsAppearing", "More.deinit",
+                    "Extra.viewDidDisappear", "Detail.viewDidAppear", "Extra.deinit",
+                ])
+        )
+        do {
+            let stack = navigation(h).viewControllers
+            navigation(h).setViewControllers(stack + [UIViewController(restorationIdentifier: "Next")], animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput()) == ["change push Next"] + app(pushCallbacks(from: "Detail", to: "Next"))
+        )
+        #expect(titles(h) == ["Root", "Detail", "Next"])
+    }
+
+    /// What scenehost cannot run as UIKit would is refused, nothing changed and nothing sent:
+    /// a new controller below the new top (it would load only once shown), controllers out
+    /// of their order, the top kept with controllers below it dropped, a controller twice.
+    @Test func whatTheModelCannotFollowIsRefusedWithNothingChanged() {
+        let h = Harness()
+        h.connect()
+        for name in ["Detail", "More"] { h.send(.push(viewController: name)) }
+        _ = h.session.takeOutput()
+        let stack = navigation(h).viewControllers
+        let new = UIViewController(restorationIdentifier: "New")
+        for attempt in [
+            [stack[0], UIViewController(restorationIdentifier: "List"), new],
+            [stack[1], stack[0], new],
+            [stack[0], stack[2]],
+            [stack[0], new, new],
+            [],
+        ] {
+            navigation(h).setViewControllers(attempt, animated: true)
+        }
+        #expect(h.session.takeOutput().isEmpty)
+        #expect(titles(h) == ["Root", "Detail", "More"])
+    }
+
+    /// Asked for inside a request's callback, the replacement waits for its reply, and is
+    /// judged against the stack it finds then.
+    @Test func aReplacementAskedForInsideACallbackRunsAfterTheReply() {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onNotification = { scene, _ in
+            let home = UIViewController(restorationIdentifier: "Home")
+            scene.window.navigationStack.setViewControllers([home], animated: true)
+        }
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+        h.connect()
+        h.send(.push(viewController: "Detail"))
+        #expect(
+            h.send(.notify(name: "loggedIn", value: .null))
+                == ["didReceiveNotification", "reply 3", "change replaceStack [] Home"]
+                + app(pushCallbacks(from: "Detail", to: "Home") + ["Detail.deinit", "Root.deinit"])
+        )
+        #expect(titles(h) == ["Home"])
+    }
+}
