@@ -224,14 +224,19 @@ open class NavigationController: ContainerViewController {
         viewControllers.append(viewController)
         viewController.containingStack = self
         guard isOnScreen else { return }
-        viewController.isMovingToParent = true
-        defer { viewController.isMovingToParent = false }
-        viewController.runLoadViewIfNeeded()
+        runPushTransition(from: previous, to: viewController, animated: animated)
+    }
+
+    /// A push's callbacks: `controller` loads and appears over `previous`, which disappears.
+    private func runPushTransition(from previous: UIViewController?, to controller: UIViewController, animated: Bool) {
+        controller.isMovingToParent = true
+        defer { controller.isMovingToParent = false }
+        controller.runLoadViewIfNeeded()
         previous?.runViewWillDisappear(animated)
-        viewController.runViewWillAppear(animated)
-        viewController.runLayout(size: size)
+        controller.runViewWillAppear(animated)
+        controller.runLayout(size: size)
         previous?.runViewDidDisappear(animated)
-        viewController.runViewDidAppear(animated)
+        controller.runViewDidAppear(animated)
     }
 
     /// The pop itself, without any check beyond the root's.
@@ -302,16 +307,9 @@ open class NavigationController: ContainerViewController {
             viewControllers = kept.map { old[$0] } + [controller]
             controller.containingStack = self
             if isOnScreen {
-                controller.isMovingToParent = true
                 previous.isMovingFromParent = leftOut.last === previous
-                controller.runLoadViewIfNeeded()
-                previous.runViewWillDisappear(animated)
-                controller.runViewWillAppear(animated)
-                controller.runLayout(size: size)
-                previous.runViewDidDisappear(animated)
-                controller.runViewDidAppear(animated)
-                controller.isMovingToParent = false
-                previous.isMovingFromParent = false
+                defer { previous.isMovingFromParent = false }
+                runPushTransition(from: previous, to: controller, animated: animated)
             }
         }
         // Each one's last reference goes at the end of its turn: its deinit runs there, unless

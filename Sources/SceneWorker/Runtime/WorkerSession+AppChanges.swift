@@ -130,23 +130,7 @@ extension WorkerSession {
         guard let root = navigationController.viewControllers.first, controllers.first === root else {
             return refuse(action, "the stack must start with the root the scene connected with")
         }
-        guard controllers.count <= SceneLimits.maximumStackDepth else {
-            return refuse(action, "the stack may hold at most \(SceneLimits.maximumStackDepth) view controllers")
-        }
-        for (index, controller) in controllers.enumerated() {
-            guard !controller.restorationIdentifier.isEmpty else {
-                return refuse(action, "a controller has an empty restorationIdentifier")
-            }
-            guard !controller.isContainer else {
-                return refuse(action, "a container is in a stack nowhere (put its view controller in)")
-            }
-            if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) {
-                return refuse(action, refusal)
-            }
-            guard !controllers[..<index].contains(where: { $0 === controller }) else {
-                return refuse(action, "\(controller.restorationIdentifier) is in the stack twice")
-            }
-        }
+        if let refusal = Self.stackRefusal(controllers) { return refuse(action, refusal) }
         let unchanged =
             controllers.count == navigationController.viewControllers.count
             && zip(controllers, navigationController.viewControllers).allSatisfy { $0 === $1 }

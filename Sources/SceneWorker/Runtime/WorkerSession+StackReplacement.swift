@@ -31,24 +31,32 @@ extension WorkerSession {
         let action = "setViewControllers"
         if let refusal = notShown(navigationController) { return refuse(action, refusal) }
         guard !controllers.isEmpty else { return refuse(action, "the new stack is empty") }
+        if let refusal = Self.stackRefusal(controllers) { return refuse(action, refusal) }
+        request(.setStack(controllers), describedAs: action)
+    }
+
+    /// Why `controllers` cannot be a stack, or nil: within the depth a client's requests
+    /// obey, each a named, plain controller (no container) whose name obeys the client's
+    /// limit, none twice.
+    static func stackRefusal(_ controllers: [UIViewController]) -> String? {
         guard controllers.count <= SceneLimits.maximumStackDepth else {
-            return refuse(action, "the stack may hold at most \(SceneLimits.maximumStackDepth) view controllers")
+            return "the stack may hold at most \(SceneLimits.maximumStackDepth) view controllers"
         }
         for (index, controller) in controllers.enumerated() {
             guard !controller.restorationIdentifier.isEmpty else {
-                return refuse(action, "a controller has an empty restorationIdentifier")
+                return "a controller has an empty restorationIdentifier"
             }
             guard !controller.isContainer else {
-                return refuse(action, "a container is in a stack nowhere (put its view controller in)")
+                return "a container is in a stack nowhere (put its view controller in)"
             }
             if let refusal = SceneLimits.viewControllerNameRefusal(controller.restorationIdentifier) {
-                return refuse(action, refusal)
+                return refusal
             }
             guard !controllers[..<index].contains(where: { $0 === controller }) else {
-                return refuse(action, "\(controller.restorationIdentifier) is in the stack twice")
+                return "\(controller.restorationIdentifier) is in the stack twice"
             }
         }
-        request(.setStack(controllers), describedAs: action)
+        return nil
     }
 
     /// Runs a replacement asked for with `controllers`, against the stack as it is now.
