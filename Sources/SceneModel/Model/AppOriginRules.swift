@@ -5,10 +5,10 @@ import Protocol
 /// about every scene event before its own atom matching.
 ///
 /// - An app push, pop, pop to the root or to a controller (`popTo`, the app's only), stack
-///   replacement (`replaceStack`, the app's only), present or dismiss is an atom of its own, with the host's steps for it, every one of them
-///   marked `app`; it starts only where the host's could (no atom in progress, foreground, a
-///   stack of two or more for a pop, something presented for a dismiss), and nothing of the
-///   host comes inside it. A host atom takes no `app` step either, except the two below.
+///   replacement (`replaceStack`, the app's only), present or dismiss is an atom of its own,
+///   with the host's steps for it, every one of them marked `app`; it starts only where the
+///   host's could (no atom in progress, foreground, a stack of two or more for a pop,
+///   something presented for a dismiss), and nothing of the host comes inside it. A host atom takes no `app` step either, except the two below.
 /// - `beginBackgroundTask` and `endBackgroundTask` marked `app` stand alone, anywhere the
 ///   scene is attached (even inside an atom, the host's or the app's, as UIKit runs them
 ///   synchronously: the classic is a task begun in `sceneDidEnterBackground`), with the
