@@ -148,6 +148,17 @@ private struct AppTrace {
         callback(.stateRestorationActivity)
     }
 
+    /// A launched scene on screen whose app pushed `names` in turn over its root.
+    static func shown(pushing names: [String]) -> AppTrace {
+        var t = AppTrace()
+        t.launch()
+        t.firstAppearance()
+        for (top, pushed) in zip(["Root"] + names, names) {
+            t.app { $0.push(pushed, over: top) }
+        }
+        return t
+    }
+
     /// The first violation, with its event's seq.
     var violation: LifecycleViolation? {
         var verifier = TraceVerifier()
@@ -177,12 +188,7 @@ private struct AppTrace {
     /// which must be above the root and below the top; never the host's.
     @Test func anAppPopToAControllerIsCheckedAgainstTheIndexItNames() {
         func trace(_ pop: (inout AppTrace) -> Void) -> AppTrace {
-            var t = AppTrace()
-            t.launch()
-            t.firstAppearance()
-            t.app { $0.push("Detail", over: "Root") }
-            t.app { $0.push("More", over: "Detail") }
-            t.app { $0.push("Extra", over: "More") }
+            var t = AppTrace.shown(pushing: ["Detail", "More", "Extra"])
             pop(&t)
             return t
         }
@@ -208,11 +214,7 @@ private struct AppTrace {
     /// `value` keeps, the ones left out released top-most first; never the host's.
     @Test func anAppStackReplacementIsCheckedAgainstTheControllersItKeeps() {
         func trace(_ replace: (inout AppTrace) -> Void) -> AppTrace {
-            var t = AppTrace()
-            t.launch()
-            t.firstAppearance()
-            t.app { $0.push("Detail", over: "Root") }
-            t.app { $0.push("More", over: "Detail") }
+            var t = AppTrace.shown(pushing: ["Detail", "More"])
             replace(&t)
             return t
         }

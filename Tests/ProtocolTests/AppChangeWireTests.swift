@@ -17,6 +17,8 @@ import Testing
         .setStack(["Root"]),
         .setStack(["Root", "List", "Detail"]),
         .setStack(["Root", "with \"quote\"", "é"]),
+        .replaceStack(kept: [], viewController: "Home"),
+        .replaceStack(kept: [0, 2], viewController: "Ünïcode \"q\""),
         .setTabs(["List"], selected: 0),
         .setTabs(["List", "Settings \"q\"", "é"], selected: 2),
         .requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil),
@@ -51,6 +53,10 @@ import Testing
                 == #"{"type":"change","op":"setStack","stack":["Root","List","Detail"]}"# + "\n"
         )
         #expect(
+            encoded(.change(.replaceStack(kept: [0, 2], viewController: "Home")))
+                == #"{"type":"change","op":"replaceStack","kept":[0,2],"vc":"Home"}"# + "\n"
+        )
+        #expect(
             encoded(.callback(CallbackEvent(.viewDidLoad, viewController: "Detail", origin: .app)))
                 == #"{"type":"callback","name":"viewDidLoad","vc":"Detail","origin":"app"}"# + "\n"
         )
@@ -65,7 +71,8 @@ import Testing
     @Test func everyChangeNameIsDistinctAndCovered() {
         #expect(
             Set(Self.changes.map(\.name)) == [
-                "push", "pop", "popToRoot", "popTo", "beginBackgroundTask", "endBackgroundTask", "setStack", "setTabs",
+                "push", "pop", "popToRoot", "popTo", "beginBackgroundTask", "endBackgroundTask", "setStack",
+                "replaceStack", "setTabs",
                 "requestSceneSessionActivation", "requestSceneSessionDestruction",
             ]
         )
@@ -113,6 +120,15 @@ import Testing
         (#"{"type":"change","op":"popTo"}"#, .invalidMessage),
         (#"{"type":"change","op":"popTo","index":"1"}"#, .invalidMessage),
         (#"{"type":"change","op":"popTo","index":-1}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":[0]}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":0,"vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":["0"],"vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":[0.5],"vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":[-1],"vc":"Home"}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","kept":[1,0],"vc":"Home"}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","kept":[1,1],"vc":"Home"}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","kept":[],"vc":""}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":[],"selected":0}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":1}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":-1}"#, .invalidParameters),

@@ -18,15 +18,6 @@ struct AppStackReplacementTests {
 
     private func app(_ names: [String]) -> [String] { names.map { $0 + "@app" } }
 
-    /// The push transition from `old` to the new top `new`, as the trace shows it.
-    private func pushCallbacks(from old: String, to new: String) -> [String] {
-        [
-            "\(new).loadView", "\(new).viewDidLoad", "\(old).viewWillDisappear", "\(new).viewWillAppear",
-            "\(new).viewIsAppearing", "\(new).viewWillLayoutSubviews", "\(new).viewDidLayoutSubviews",
-            "\(old).viewDidDisappear", "\(new).viewDidAppear",
-        ]
-    }
-
     /// A new top over the root: the push transition to it, then the controllers left out
     /// released top-most first, every callback the app's; the stack is the root and the new top.
     @Test func aNewTopIsPushedThenTheControllersLeftOutGoTopMostFirst() {
@@ -44,7 +35,7 @@ struct AppStackReplacementTests {
         #expect(
             h.render(h.session.takeOutput())
                 == ["change replaceStack [0] Home"]
-                + app(pushCallbacks(from: "More", to: "Home") + ["More.deinit", "Detail.deinit"])
+                + app(push("Home", over: "More") + ["More.deinit", "Detail.deinit"])
         )
         #expect(titles(h) == ["Root", "Home"])
         #expect(navigation(h).viewControllers[1].navigationController === navigation(h))
@@ -58,7 +49,7 @@ struct AppStackReplacementTests {
         navigation(h).setViewControllers([UIViewController(restorationIdentifier: "Home")], animated: true)
         #expect(
             h.render(h.session.takeOutput())
-                == ["change replaceStack [] Home"] + app(pushCallbacks(from: "Root", to: "Home") + ["Root.deinit"])
+                == ["change replaceStack [] Home"] + app(push("Home", over: "Root") + ["Root.deinit"])
         )
         #expect(titles(h) == ["Home"])
     }
@@ -93,7 +84,7 @@ struct AppStackReplacementTests {
             navigation(h).setViewControllers(stack + [UIViewController(restorationIdentifier: "Next")], animated: true)
         }
         #expect(
-            h.render(h.session.takeOutput()) == ["change push Next"] + app(pushCallbacks(from: "Detail", to: "Next"))
+            h.render(h.session.takeOutput()) == ["change push Next"] + app(push("Next", over: "Detail"))
         )
         #expect(titles(h) == ["Root", "Detail", "Next"])
     }
@@ -141,7 +132,7 @@ struct AppStackReplacementTests {
         #expect(
             h.send(.notify(name: "loggedIn", value: .null))
                 == ["didReceiveNotification", "reply 3", "change replaceStack [] Home"]
-                + app(pushCallbacks(from: "Detail", to: "Home") + ["Detail.deinit", "Root.deinit"])
+                + app(push("Home", over: "Detail") + ["Detail.deinit", "Root.deinit"])
         )
         #expect(titles(h) == ["Home"])
     }
