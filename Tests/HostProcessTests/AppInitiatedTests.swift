@@ -164,6 +164,41 @@ struct AppInitiatedTests {
             try await scene.push("Next")
             try await scene.pop()
             #expect(await scene.status().stack == ["Welcome"])
+
+            // A deep link: the new controllers below the new top load first, bottom first;
+            // afterwards the host pops through them, each laying out as it first appears.
+            mark = host.lastSeq
+            try await scene.notify("deepLink", value: .array([.string("Inbox"), .string("Thread")]))
+            #expect(await event(in: host, after: mark, isApp(.viewDidAppear, "Thread")) != nil)
+            let linked = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                linked.map(\.compact) == [
+                    "cb loadView Inbox", "cb viewDidLoad Inbox", "cb loadView Thread", "cb viewDidLoad Thread",
+                    "cb viewWillDisappear Welcome", "cb viewWillAppear Thread", "cb viewIsAppearing Thread",
+                    "cb viewWillLayoutSubviews Thread", "cb viewDidLayoutSubviews Thread",
+                    "cb viewDidDisappear Welcome", "cb viewDidAppear Thread",
+                ],
+                "\(linked.map(\.compact))"
+            )
+            #expect(linked.allSatisfy { $0.op == "replaceStack" })
+            #expect(
+                linked.first?.value
+                    == .object([
+                        "kept": .array([.int(0)]), "below": .array([.string("Inbox")]), "vc": .string("Thread"),
+                    ])
+            )
+            #expect(linked.dropFirst().allSatisfy { $0.value == nil })
+            #expect(await scene.status().stack == ["Welcome", "Inbox", "Thread"])
+            mark = host.lastSeq
+            try await scene.pop()
+            #expect(
+                host.trace.history.filter { $0.seq > mark && $0.kind == .callback }.map(\.compact) == [
+                    "cb viewWillDisappear Thread", "cb viewWillAppear Inbox", "cb viewIsAppearing Inbox",
+                    "cb viewWillLayoutSubviews Inbox", "cb viewDidLayoutSubviews Inbox", "cb viewDidDisappear Thread",
+                    "cb viewDidAppear Inbox", "cb deinit Thread",
+                ]
+            )
+            #expect(await scene.status().stack == ["Welcome", "Inbox"])
             #expect(host.verifyTrace() == nil)
         }
     }

@@ -112,25 +112,28 @@ private struct AppTrace {
     /// carrying `op: "replaceStack"` and the new top's `loadView` the indices as `value`.
     mutating func replaceStack(
         kept: [Int],
+        below: [String] = [],
         new: String,
         over top: String,
         released: [String],
         origin: String? = CallbackOrigin.app.rawValue
     ) {
         let steps: [(CallbackName, String)] =
-            [
+            below.flatMap { [(.loadView, $0), (.viewDidLoad, $0)] }
+            + [
                 (.loadView, new), (.viewDidLoad, new), (.viewWillDisappear, top), (.viewWillAppear, new),
                 (.viewIsAppearing, new), (.viewWillLayoutSubviews, new), (.viewDidLayoutSubviews, new),
                 (.viewDidDisappear, top), (.viewDidAppear, new),
             ] + released.map { (.deinit, $0) }
-        for (name, vc) in steps {
+        for (position, (name, vc)) in steps.enumerated() {
             add(
                 TraceEvent(
                     kind: .callback,
                     scene: "A",
                     name: name.rawValue,
                     viewController: vc,
-                    value: name == .loadView ? .array(kept.map { .int($0) }) : nil,
+                    // On the first loadView, as the host records it.
+                    value: position == 0 ? StackReplacementValue(kept: kept, below: below, top: new).json : nil,
                     origin: origin,
                     op: "replaceStack"
                 )
@@ -252,6 +255,65 @@ private struct AppTrace {
             }
             #expect(refused.violation?.seq == refused.events.count - 9, "kept \(kept), origin \(origin ?? "host")")
         }
+    }
+
+    /// A deep link: the new controllers below the new top load first (the value names them
+    /// all), then the new top is pushed; they pop afterwards as any other, laying out then.
+    @Test func newControllersBelowTheNewTopAreCheckedByTheirNames() {
+        func trace(_ replace: (inout AppTrace) -> Void) -> AppTrace {
+            var t = AppTrace.shown(pushing: ["Detail", "More"])
+            replace(&t)
+            return t
+        }
+        var accepted = trace {
+            $0.replaceStack(
+                kept: [0],
+                below: ["Inbox", "Thread"],
+                new: "Message",
+                over: "More",
+                released: ["More", "Detail"]
+            )
+        }
+        #expect(accepted.violation == nil)
+        accepted.app {
+            $0.pop("Message", to: "Thread", belowLaysOut: true)
+            $0.pop("Thread", to: "Inbox", belowLaysOut: true)
+            $0.pop("Inbox", to: "Root")
+        }
+        #expect(accepted.violation == nil)
+        // Every controller kept: nothing released, the new ones above the old top.
+        var keepsAll = trace {
+            $0.replaceStack(kept: [0, 1, 2], below: ["Compose"], new: "Draft", over: "More", released: [])
+        }
+        keepsAll.app { $0.pop("Draft", to: "Compose", belowLaysOut: true) }
+        keepsAll.app { $0.pop("Compose", to: "More") }
+        #expect(keepsAll.violation == nil)
+
+        // The events of [Inbox loads, Message is pushed over More, More and Detail go] are the
+        // last 13: a load naming another controller than the value's, at the start or after
+        // it, and the host's origin, are refused where they come.
+        let start = 13
+        let wrongFirst = trace {
+            $0.replaceStack(kept: [0], below: ["Inbox"], new: "Message", over: "More", released: ["More", "Detail"])
+            $0.events[$0.events.count - start].viewController = "Thread"
+        }
+        #expect(wrongFirst.violation?.seq == wrongFirst.events.count - start + 1)
+        let misnamed = trace {
+            $0.replaceStack(kept: [0], below: ["Inbox"], new: "Message", over: "More", released: ["More", "Detail"])
+            $0.events[$0.events.count - start + 1].viewController = "Outbox"
+        }
+        #expect(misnamed.violation?.seq == misnamed.events.count - start + 2)
+        let hosts = trace {
+            $0.replaceStack(
+                kept: [0],
+                below: ["Inbox"],
+                new: "Message",
+                over: "More",
+                released: ["More", "Detail"],
+                origin: nil
+            )
+        }
+        #expect(hosts.violation?.seq == hosts.events.count - start + 1)
     }
 
     @Test func aSwappedPairInsideAnAppPushIsRejected() {

@@ -19,6 +19,8 @@ import Testing
         .setStack(["Root", "with \"quote\"", "é"]),
         .replaceStack(kept: [], viewController: "Home"),
         .replaceStack(kept: [0, 2], viewController: "Ünïcode \"q\""),
+        .replaceStack(kept: [0], below: ["Inbox", "é \"q\""], viewController: "Message"),
+        .replaceStack(kept: [], below: ["Inbox"], viewController: "Message"),
         .setTabs(["List"], selected: 0),
         .setTabs(["List", "Settings \"q\"", "é"], selected: 2),
         .requestSceneSessionActivation(session: nil, activityType: nil, userInfo: nil),
@@ -55,6 +57,11 @@ import Testing
         #expect(
             encoded(.change(.replaceStack(kept: [0, 2], viewController: "Home")))
                 == #"{"type":"change","op":"replaceStack","kept":[0,2],"vc":"Home"}"# + "\n"
+        )
+        #expect(
+            encoded(.change(.replaceStack(kept: [0], below: ["Inbox", "Thread"], viewController: "Message")))
+                == #"{"type":"change","op":"replaceStack","kept":[0],"below":["Inbox","Thread"],"vc":"Message"}"#
+                + "\n"
         )
         #expect(
             encoded(.callback(CallbackEvent(.viewDidLoad, viewController: "Detail", origin: .app)))
@@ -129,6 +136,10 @@ import Testing
         (#"{"type":"change","op":"replaceStack","kept":[1,0],"vc":"Home"}"#, .invalidParameters),
         (#"{"type":"change","op":"replaceStack","kept":[1,1],"vc":"Home"}"#, .invalidParameters),
         (#"{"type":"change","op":"replaceStack","kept":[],"vc":""}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","kept":[0],"below":"List","vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":[0],"below":[1],"vc":"Home"}"#, .invalidMessage),
+        (#"{"type":"change","op":"replaceStack","kept":[0],"below":[],"vc":"Home"}"#, .invalidParameters),
+        (#"{"type":"change","op":"replaceStack","kept":[0],"below":[""],"vc":"Home"}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":[],"selected":0}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":1}"#, .invalidParameters),
         (#"{"type":"change","op":"setTabs","tabs":["List"],"selected":-1}"#, .invalidParameters),

@@ -89,21 +89,72 @@ struct AppStackReplacementTests {
         #expect(titles(h) == ["Root", "Detail", "Next"])
     }
 
-    /// What scenehost cannot run as UIKit would is refused, nothing changed and nothing sent:
-    /// a new controller below the new top (it would load only once shown), controllers out
-    /// of their order, the top kept with controllers below it dropped, a controller twice.
-    @Test func whatTheModelCannotFollowIsRefusedWithNothingChanged() {
+    /// A deep link: new controllers below the new top load first, bottom first, as the
+    /// model's choice (UIKit would load each once a pop reveals it), then the push transition
+    /// to the new top, then the controllers left out go; with the whole stack kept, nothing
+    /// goes. Each controller afterwards pops as any other.
+    @Test func newControllersBelowTheNewTopLoadFirstBottomFirst() {
         let h = Harness()
         h.connect()
         for name in ["Detail", "More"] { h.send(.push(viewController: name)) }
         _ = h.session.takeOutput()
+        do {
+            let root = navigation(h).viewControllers[0]
+            let new = ["Inbox", "Thread", "Message"].map { UIViewController(restorationIdentifier: $0) }
+            navigation(h).setViewControllers([root] + new, animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change replaceStack [0] Inbox,Thread + Message"]
+                + app(
+                    ["Inbox.loadView", "Inbox.viewDidLoad", "Thread.loadView", "Thread.viewDidLoad"]
+                        + push("Message", over: "More") + ["More.deinit", "Detail.deinit"]
+                )
+        )
+        #expect(titles(h) == ["Root", "Inbox", "Thread", "Message"])
+        #expect(navigation(h).viewControllers.allSatisfy { $0.navigationController === navigation(h) })
+        do {
+            let stack = navigation(h).viewControllers
+            let new = ["Compose", "Draft"].map { UIViewController(restorationIdentifier: $0) }
+            navigation(h).setViewControllers(stack + new, animated: true)
+        }
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change replaceStack [0,1,2,3] Compose + Draft"]
+                + app(["Compose.loadView", "Compose.viewDidLoad"] + push("Draft", over: "Message"))
+        )
+        navigation(h).popViewController(animated: true)
+        #expect(
+            h.render(h.session.takeOutput())
+                == ["change pop"]
+                + app([
+                    "Draft.viewWillDisappear", "Compose.viewWillAppear", "Compose.viewIsAppearing",
+                    "Compose.viewWillLayoutSubviews", "Compose.viewDidLayoutSubviews", "Draft.viewDidDisappear",
+                    "Compose.viewDidAppear", "Draft.deinit",
+                ])
+        )
+        #expect(titles(h) == ["Root", "Inbox", "Thread", "Message", "Compose"])
+    }
+
+    /// What scenehost cannot run as UIKit would is refused, nothing changed and nothing sent:
+    /// a controller of the stack above a new one or out of its order, the top kept with
+    /// controllers below it dropped, a controller twice, a new controller below the top whose
+    /// view is loaded already (its loadView would not run), an empty stack.
+    @Test func whatTheModelCannotFollowIsRefusedWithNothingChanged() {
+        let h = Harness()
+        h.connect()
+        for name in ["Detail", "More"] { h.send(.push(viewController: name)) }
+        let loaded = UIViewController(restorationIdentifier: "Loaded")
+        loaded.runLoadViewIfNeeded()
+        _ = h.session.takeOutput()
         let stack = navigation(h).viewControllers
         let new = UIViewController(restorationIdentifier: "New")
         for attempt in [
-            [stack[0], UIViewController(restorationIdentifier: "List"), new],
+            [stack[0], UIViewController(restorationIdentifier: "List"), stack[1], new],
             [stack[1], stack[0], new],
             [stack[0], stack[2]],
             [stack[0], new, new],
+            [stack[0], loaded, new],
             [],
         ] {
             navigation(h).setViewControllers(attempt, animated: true)

@@ -98,8 +98,10 @@ final class Harness {
                 switch change {
                 case .push(let viewController): return "change push \(viewController)"
                 case .setStack(let stack): return "change setStack \(stack.joined(separator: ","))"
-                case .replaceStack(let kept, let viewController):
-                    return "change replaceStack [\(kept.map(String.init).joined(separator: ","))] \(viewController)"
+                case .replaceStack(let kept, let below, let viewController):
+                    let added = below.isEmpty ? "" : " " + below.joined(separator: ",") + " +"
+                    return
+                        "change replaceStack [\(kept.map(String.init).joined(separator: ","))]\(added) \(viewController)"
                 case .setTabs(let tabs, let selected):
                     return "change setTabs \(tabs.joined(separator: ",")) \(selected)"
                 case .present(let viewController, let style): return "change present \(viewController) \(style)"

@@ -22,6 +22,7 @@ public enum AtomMark: Sendable, Hashable {
     /// released last, after the middle ones.
     case poppingTo(Int)
     /// A replaced stack's new top appeared: the stack is now the controllers kept (these
-    /// indices of the old one) and the new top; the others' `deinit`s come next.
-    case replacingStack(kept: [Int])
+    /// indices of the old one), the `added` new ones loaded below the new top, and the new
+    /// top; the others' `deinit`s come next.
+    case replacingStack(kept: [Int], added: Int)
 }

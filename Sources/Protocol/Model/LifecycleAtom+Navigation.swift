@@ -72,16 +72,26 @@ extension LifecycleAtom {
             + forwarded(.deinit, top, to: topChildren)
     }
 
-    /// The app replaced the stack [… Top] with the controllers at `context.keptControllers`
-    /// and `pushed` on top (LIFECYCLE.md §3b): after the new top's `loadView`, a push's steps
-    /// over Top, then (the model's choice: UIKit replaces the stack once the transition ends)
-    /// the controllers left out are released, top-most first, each with its children.
-    static func replaceSteps(_ pushed: String, in context: Context) -> [ExpectedStep] {
+    /// The app replaced the stack [… Top] with the controllers at `context.keptControllers`,
+    /// the new ones of `context.newControllers` and the last of them on top (LIFECYCLE.md §3b),
+    /// after the `loadView` of the first new one (`loaded`): the new ones below the new top
+    /// load, bottom first (the model's choice, as at connect: UIKit would load each when a pop
+    /// reveals it), then a push's steps over Top, then (the model's choice: UIKit replaces the
+    /// stack once the transition ends) the controllers left out are released, top-most first,
+    /// each with its children.
+    static func replaceSteps(startedBy loaded: String, in context: Context) -> [ExpectedStep] {
         let stack = context.stack
         let top = stack.last ?? ""
         let topChildren = context.children(fromTop: 0)
         let released = stack.indices.reversed().filter { !context.keptControllers.contains($0) }
-        return [.callback(.viewDidLoad, vc: pushed)] + forwarded(.viewWillDisappear, top, to: topChildren)
+        let new = context.newControllers.isEmpty ? [loaded] : context.newControllers
+        let pushed = new[new.count - 1]
+        let loads: [ExpectedStep] = new.indices.flatMap { index -> [ExpectedStep] in
+            let name = new[index]
+            let didLoad = ExpectedStep.callback(.viewDidLoad, vc: name)
+            return index == 0 ? [didLoad] : [.callback(.loadView, vc: name), didLoad]
+        }
+        return loads + forwarded(.viewWillDisappear, top, to: topChildren)
             + [
                 .callback(.viewWillAppear, vc: pushed),
                 .callback(.viewIsAppearing, vc: pushed),
@@ -90,7 +100,7 @@ extension LifecycleAtom {
                 .mark(.laidOut(fromTop: 0)),
             ] + forwarded(.viewDidDisappear, top, to: topChildren) + [
                 .callback(.viewDidAppear, vc: pushed),
-                .mark(.replacingStack(kept: context.keptControllers)),
+                .mark(.replacingStack(kept: context.keptControllers, added: new.count - 1)),
             ]
             + released.flatMap { index in
                 forwarded(.deinit, stack[index], to: context.children(fromTop: stack.count - 1 - index))

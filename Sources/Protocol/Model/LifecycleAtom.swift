@@ -90,10 +90,11 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
     /// loaded controllers, root first; the app delegate heard of it once already.
     case windowMemoryWarning
     /// The app replaces its shown stack (`setViewControllers(_:animated:)` with a new top
-    /// controller, LIFECYCLE.md §3b): the new top is pushed over the old one, then the
-    /// controllers the new stack leaves out are released, top-most first. Its callbacks carry
-    /// `op: "replaceStack"`; the new top's `loadView` carries, as `value`, the indices of the
-    /// controllers kept below it.
+    /// controller, LIFECYCLE.md §3b): the new controllers below the new top load, bottom
+    /// first, then the new top is pushed over the old one, then the controllers the new stack
+    /// leaves out are released, top-most first. Its callbacks carry `op: "replaceStack"`; its
+    /// first `loadView` carries, as `value`, the indices of the controllers kept (and the new
+    /// controllers, when some load below the new top).
     case replaceStack
 
     /// The scene's state an atom is built from.
@@ -126,6 +127,9 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         /// For a replaced stack (`replaceStack`): the indices in `stack` of the controllers
         /// kept below the new top, in increasing order.
         public var keptControllers: [Int] = []
+        /// For a replaced stack: the new controllers, bottom first, the new top last; empty
+        /// when the new top is the only one (the event that starts the atom names it).
+        public var newControllers: [String] = []
 
         public init(
             activation: ActivationState,
@@ -338,7 +342,7 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         case .windowMemoryWarning:
             return context.allControllers.dropFirst().map { ExpectedStep.callback(.didReceiveMemoryWarning, vc: $0) }
         case .replaceStack:
-            return Self.replaceSteps(controller ?? "", in: context)
+            return Self.replaceSteps(startedBy: controller ?? "", in: context)
         }
     }
 

@@ -18,7 +18,11 @@ extension AppChange {
         case .endBackgroundTask: self = .endBackgroundTask
         case .setStack: self = .setStack(try message.viewControllerList("stack"))
         case .replaceStack:
-            self = .replaceStack(kept: try message.indexList("kept"), viewController: try message.nonEmptyString("vc"))
+            self = .replaceStack(
+                kept: try message.indexList("kept"),
+                below: message.value("below") == nil ? [] : try message.viewControllerList("below"),
+                viewController: try message.nonEmptyString("vc")
+            )
         case .setTabs:
             let tabs = try message.viewControllerList("tabs")
             let selected = try message.nonNegativeInteger("selected")

@@ -23,10 +23,12 @@ public enum AppChange: Sendable, Hashable {
     /// The navigation stack the app rebuilt (in willConnectTo, from restored state), root first.
     case setStack([String])
     /// The app replaced its shown stack (`setViewControllers(_:animated:)` on a scene on
-    /// screen) with the controllers at `kept` of the stack (their indices, in order) and the
-    /// new controller `viewController` on top; the others go (LIFECYCLE.md §3b).
-    /// `{"type":"change","op":"replaceStack","kept":[0],"vc":"Home"}`
-    case replaceStack(kept: [Int], viewController: String)
+    /// screen) with the controllers at `kept` of the stack (their indices, in order), the new
+    /// controllers `below` (bottom first, often none) and the new controller `viewController`
+    /// on top; the others go (LIFECYCLE.md §3b).
+    /// `{"type":"change","op":"replaceStack","kept":[0],"vc":"Home"}`,
+    /// `{"type":"change","op":"replaceStack","kept":[0],"below":["List"],"vc":"Detail"}`
+    case replaceStack(kept: [Int], below: [String] = [], viewController: String)
     /// The tab bar root the app made in willConnectTo (a window's `rootViewController` a
     /// `UITabBarController`): its tabs' roots in tab order and the selected tab.
     /// `{"type":"change","op":"setTabs","tabs":["List","Settings"],"selected":0}`

@@ -389,11 +389,18 @@ extension WorkerMessage {
                     JSONWriter.writeString(viewController, into: &buffer)
                 }
                 buffer.append(ASCII.closeBracket)
-            case .replaceStack(let kept, let viewController):
+            case .replaceStack(let kept, let below, let viewController):
                 JSONWriter.appendLiteral(#","kept":["#, to: &buffer)
                 for (position, index) in kept.enumerated() {
                     if position > 0 { buffer.append(ASCII.comma) }
                     JSONWriter.writeInt(index, into: &buffer)
+                }
+                if !below.isEmpty {
+                    JSONWriter.appendLiteral(#"],"below":["#, to: &buffer)
+                    for (index, name) in below.enumerated() {
+                        if index > 0 { buffer.append(ASCII.comma) }
+                        JSONWriter.writeString(name, into: &buffer)
+                    }
                 }
                 JSONWriter.appendLiteral(#"],"vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)

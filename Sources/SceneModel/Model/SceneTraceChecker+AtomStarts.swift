@@ -50,16 +50,4 @@ extension SceneTraceChecker {
         }
         return names
     }
-
-    /// The indices a replaced stack keeps, as its new top's `loadView` carries them
-    /// (`value`): non-negative and increasing, else nil.
-    static func keptControllers(_ value: JSONValue?) -> [Int]? {
-        guard case .array(let items)? = value else { return nil }
-        var kept: [Int] = []
-        for item in items {
-            guard case .int(let index) = item, index > kept.last ?? -1 else { return nil }
-            kept.append(index)
-        }
-        return kept
-    }
 }

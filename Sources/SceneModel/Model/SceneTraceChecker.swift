@@ -299,7 +299,10 @@ public struct SceneTraceChecker: Sendable, Equatable {
                     otherTabChildren: otherTabChildren
                 )
                 if atom == .popTo, case .int(let target)? = event.value { context.popTarget = target }
-                if atom == .replaceStack { context.keptControllers = Self.keptControllers(event.value) ?? [] }
+                if atom == .replaceStack, let replacement = StackReplacementValue(event.value) {
+                    context.keptControllers = replacement.kept
+                    context.newControllers = replacement.newControllers(firstLoaded: event.viewController ?? "")
+                }
                 progress = AtomProgress(atom.remainingSteps(startedBy: event.viewController, in: context))
             }
             startedAtom = true
@@ -431,16 +434,16 @@ public struct SceneTraceChecker: Sendable, Equatable {
         case .childRemoved(let name):
             if let index = children.last?.firstIndex(of: name) { children[children.count - 1].remove(at: index) }
             pendingChildDeinits += 1
-        case .replacingStack(let kept):
-            // [old…, New] → [kept…, New, left out…]: each deinit takes the controller it names
-            // off the end, the top-most left out first.
-            let old = stack.count - 1
+        case .replacingStack(let kept, let added):
+            // [old…, added…, New] → [kept…, added…, New, left out…]: each deinit takes the
+            // controller it names off the end, the top-most left out first.
+            let old = stack.count - 1 - added
             guard old > 0, needsLayout.count == stack.count, children.count == stack.count,
                 kept.allSatisfy({ $0 < old })
             else { break }
             let leftOut = (0..<old).filter { !kept.contains($0) }
             func reordered<Element>(_ array: [Element]) -> [Element] {
-                kept.map { array[$0] } + [array[old]] + leftOut.map { array[$0] }
+                kept.map { array[$0] } + array[old...] + leftOut.map { array[$0] }
             }
             stack = reordered(stack)
             needsLayout = reordered(needsLayout)
@@ -500,9 +503,14 @@ public struct SceneTraceChecker: Sendable, Equatable {
             guard case .int(let target)? = event.value, target >= 1, target < stack.count - 1 else { return false }
         }
         if atom == .replaceStack {
-            // Keeps controllers of the stack (`value`, their indices in order) and leaves one out.
-            guard let kept = Self.keptControllers(event.value), kept.count < stack.count,
-                (kept.last ?? -1) < stack.count
+            // Keeps controllers of the stack (`value`, their indices in order), leaves one out
+            // or adds new ones below the new top, and loads the first of the new controllers it
+            // names, within a stack's depth.
+            guard let replacement = StackReplacementValue(event.value),
+                replacement.kept.count < stack.count || !replacement.below.isEmpty,
+                (replacement.kept.last ?? -1) < stack.count,
+                replacement.kept.count + replacement.below.count < SceneLimits.maximumStackDepth,
+                replacement.below.isEmpty || event.viewController == replacement.below[0]
             else { return false }
         }
         guard atom == .selectTab else { return atom.firstStep(stack: stack).matches(event, stack: stack) }

@@ -388,10 +388,10 @@ package struct SceneLifecycle: Sendable {
 
     /// The app replaced its shown stack (an app change): the controllers at `kept` (indices
     /// of the stack, in increasing order) stay, with their children, and `top` is pushed.
-    package mutating func replacedStack(keeping kept: [Int], top: String) {
+    package mutating func replacedStack(keeping kept: [Int], below: [String] = [], top: String) {
         let old = stack
         let children = containment.stack
-        stack = kept.map { old[$0] } + [top]
+        stack = kept.map { old[$0] } + below + [top]
         containment.stack = kept.map { children.indices.contains($0) ? children[$0] : [] }
     }
 

@@ -33,8 +33,8 @@ extension SceneMachine {
             scheduleSuspension()
         case .setStack(let stack):
             lifecycle.rebuiltStack(stack)
-        case .replaceStack(let kept, let name):
-            lifecycle.replacedStack(keeping: kept, top: name)
+        case .replaceStack(let kept, let below, let name):
+            lifecycle.replacedStack(keeping: kept, below: below, top: name)
         case .setTabs(let tabs, let selected):
             lifecycle.madeTabs(tabs, selected: selected)
             // The trace's willConnectTo came before the app's code: this tells the verifier.
@@ -64,10 +64,12 @@ extension SceneMachine {
         worker!.appChangePresentStyle = presentedStyle(change)
         if case .selectTab(let index) = change { worker!.appChangeTab = index } else { worker!.appChangeTab = nil }
         worker!.appChangePopTarget = popTarget(change)
-        if case .replaceStack(let kept, _) = change {
+        if case .replaceStack(let kept, let below, let name) = change {
             worker!.appChangeKept = kept
+            worker!.appChangeReplacementValue = StackReplacementValue(kept: kept, below: below, top: name).json
         } else {
             worker!.appChangeKept = nil
+            worker!.appChangeReplacementValue = nil
         }
     }
 
@@ -136,14 +138,21 @@ extension SceneMachine {
             return judged(.beginBackgroundTask)
         case .endBackgroundTask:
             return judged(.endBackgroundTask)
-        case .replaceStack(let kept, let name):
+        case .replaceStack(let kept, let below, let name):
             if requestInWorker { return "navigation during a host request" }
             // Keeps controllers of the stack, in order (the wire checked that), leaves one out
-            // at least (else it is a push), and ends with a new top.
-            guard kept.count < lifecycle.stack.count, (kept.last ?? -1) < lifecycle.stack.count else {
+            // or loads new ones below the new top (else it is a push), and ends with a new top,
+            // within a stack's depth.
+            guard kept.count < lifecycle.stack.count || !below.isEmpty, (kept.last ?? -1) < lifecycle.stack.count
+            else {
                 return "the kept indices \(kept) do not leave out a controller of a stack of \(lifecycle.stack.count)"
             }
-            if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refusal }
+            guard kept.count + below.count < SceneLifecycle.maximumStackDepth else {
+                return "a new stack of \(kept.count + below.count + 1) view controllers"
+            }
+            if let refusal = (below + [name]).lazy.compactMap(SceneLimits.viewControllerNameRefusal).first {
+                return refusal
+            }
             return LifecycleOperation.push.refusal(in: lifecycle.snapshot)?.reason
         case .setStack(let stack):
             // Only in willConnectTo, that is while the launch's connect is in the worker.

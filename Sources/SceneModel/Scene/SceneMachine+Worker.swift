@@ -197,7 +197,7 @@ extension SceneMachine {
             restoration: callback.restoration,
             notification: callback.notification,
             value: callback.value ?? presentedStyleValue(callback)
-                ?? (appNavigation ? appChangePopValue ?? appChangeKeptValue(callback) : nil),
+                ?? (appNavigation ? appChangePopValue ?? appChangeReplacementValue(callback) : nil),
             origin: callback.origin?.rawValue,
             op: callback.origin == nil ? presentingOp : (appNavigation ? appChangeOp : nil),
             tab: callback.origin == nil ? selectingTab : (appNavigation ? worker!.appChangeTab : nil),
@@ -266,10 +266,11 @@ extension SceneMachine {
         return .int(target)
     }
 
-    /// The indices a replaced stack keeps, on its new top's `loadView` (`value`).
-    private func appChangeKeptValue(_ callback: CallbackEvent) -> JSONValue? {
-        guard callback.name == .loadView, let kept = worker!.appChangeKept else { return nil }
-        return .array(kept.map { .int($0) })
+    /// What a replaced stack keeps and adds, on its first `loadView` (`value`).
+    private mutating func appChangeReplacementValue(_ callback: CallbackEvent) -> JSONValue? {
+        guard callback.name == .loadView, let value = worker!.appChangeReplacementValue else { return nil }
+        worker!.appChangeReplacementValue = nil
+        return value
     }
 
     /// The tab count of the tab bar root a `connect` in flight launches, nil for one stack.

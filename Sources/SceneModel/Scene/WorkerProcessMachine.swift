@@ -51,8 +51,11 @@ package struct WorkerProcessMachine: Sendable {
     /// callbacks carry `op: "popToRoot"` (0), or `op: "popTo"` and the index as `value`.
     package var appChangePopTarget: Int?
     /// The open app change replaces the stack, keeping the controllers at these indices: its
-    /// callbacks carry `op: "replaceStack"`, and the new top's `loadView` the indices as `value`.
+    /// callbacks carry `op: "replaceStack"`.
     package var appChangeKept: [Int]?
+    /// What the first `loadView` of the open stack replacement carries as `value` (the kept
+    /// indices, and the new controllers when some load below the new top), until it comes.
+    package var appChangeReplacementValue: JSONValue?
     /// Its stdout or stdin closed while it lived: the grace timer runs.
     package var closedPipe: SceneMachine.Pipe?
     /// The process carries the scenes of one app (`connect`'s `app`), this one among them: a

@@ -290,10 +290,16 @@ open class NavigationController: ContainerViewController {
     }
 
     /// The replacement of the stack (`setViewControllers(_:animated:)` with a new top, the
-    /// runtime checked it): the stack becomes the controllers at `kept` and `controller`, and
-    /// runs a push's callbacks over the old top; once the new top appeared, the controllers
-    /// left out are released, top-most first.
-    func performReplace(keeping kept: [Int], top controller: UIViewController, animated: Bool = true) {
+    /// runtime checked it): the stack becomes the controllers at `kept`, the new ones `below`
+    /// and `controller`; those below load, bottom first, then a push's callbacks run over the
+    /// old top; once the new top appeared, the controllers left out are released, top-most
+    /// first.
+    func performReplace(
+        keeping kept: [Int],
+        below: [UIViewController] = [],
+        top controller: UIViewController,
+        animated: Bool = true
+    ) {
         var leftOut: [UIViewController] = []
         // Scoped, so that no other reference to the old stack outlives the transition: the
         // controllers left out are released one by one below.
@@ -301,12 +307,15 @@ open class NavigationController: ContainerViewController {
             let old = viewControllers
             guard let previous = old.last, !old.contains(where: { $0 === controller }) else { return }
             leftOut = old.indices.filter { !kept.contains($0) }.map { old[$0] }
-            if controller.sink == nil {
-                controller.sink = sink
+            for new in below + [controller] {
+                if new.sink == nil {
+                    new.sink = sink
+                }
+                new.containingStack = self
             }
-            viewControllers = kept.map { old[$0] } + [controller]
-            controller.containingStack = self
+            viewControllers = kept.map { old[$0] } + below + [controller]
             if isOnScreen {
+                for new in below { new.runLoadViewIfNeeded() }
                 previous.isMovingFromParent = leftOut.last === previous
                 defer { previous.isMovingFromParent = false }
                 runPushTransition(from: previous, to: controller, animated: animated)

@@ -31,6 +31,8 @@ extension WorkerApp {
     ///   `closeAll` pop to the root, `closeTo` pop to the controller at the value's index
     ///   (`popToViewController`); `replaceTop` and `startOver` replace the top, or the whole
     ///   stack, with a controller the value names, else `Home` (`setViewControllers`);
+    ///   `deepLink` sets the stack to the root and new controllers named by the value (an
+    ///   array of non-empty strings), else `List` and `Detail`;
     ///   `openDetailLater` pushes `Detail` from a main-actor task, after the reply or after
     ///   the value's milliseconds;
     /// - connecting with a saved state whose `stack` has more than the root, it rebuilds the
@@ -116,6 +118,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that makes the app replace its whole stack with a new controller
     /// named by the value (a non-empty string, else `Home`), as after a login.
     static let startOver = "startOver"
+    /// The notification that makes the app set its stack to its root and new controllers
+    /// named by the value (an array of non-empty strings, else `List` and `Detail`), as a
+    /// deep link does.
+    static let deepLink = "deepLink"
     /// The notification that makes the app push `Detail` later, from a main-actor task (as
     /// app code that awaits something does): at once after the notification's reply, or
     /// after the value's milliseconds when it is a positive integer (at most a minute).
@@ -262,6 +268,19 @@ final class RecordingSceneDelegate: UISceneDelegate {
             let kept = name == Self.startOver ? [] : Array(navigationController.viewControllers.dropLast())
             navigationController.setViewControllers(
                 kept + [UIViewController(restorationIdentifier: restorationIdentifier)],
+                animated: true
+            )
+        case Self.deepLink:
+            var names = ["List", "Detail"]
+            if case .array(let items) = value, !items.isEmpty {
+                let named = items.compactMap { item in
+                    if case .string(let name) = item, !name.isEmpty { name } else { nil }
+                }
+                if named.count == items.count { names = named }
+            }
+            guard let root = navigationController.viewControllers.first else { return }
+            navigationController.setViewControllers(
+                [root] + names.map { UIViewController(restorationIdentifier: $0) },
                 animated: true
             )
         case Self.openDetailLater:

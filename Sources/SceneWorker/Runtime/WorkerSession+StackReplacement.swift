@@ -6,10 +6,11 @@ import Protocol
 /// pop to that part's top; with the stack itself, nothing.
 ///
 /// scenehost loads every controller of a stack it shows, where UIKit loads a controller
-/// below the top only once it appears: so the controllers below a new top must be ones of
-/// the stack, in their order, and a new stack that keeps the top but drops controllers
-/// below it (UIKit's change without a transition) is refused and logged, with nothing
-/// changed.
+/// below the top only once it appears: so new controllers below a new top (a deep link)
+/// load before the transition, bottom first, and must come above the controllers of the
+/// stack the new one keeps, which keep their order. A new stack that keeps the top but
+/// drops controllers below it (UIKit's change without a transition), or mixes new
+/// controllers in among kept ones, is refused and logged, with nothing changed.
 extension WorkerSession {
     /// What a new stack does to the stack on screen.
     enum StackReplacement: Equatable {
@@ -19,8 +20,9 @@ extension WorkerSession {
         case popTo(Int)
         /// The stack and a new top: a push.
         case push
-        /// The controllers at these indices of the stack, and a new top.
-        case replace(kept: [Int])
+        /// The controllers at these indices of the stack, then `newBelow` new controllers,
+        /// then a new top.
+        case replace(kept: [Int], newBelow: Int)
         /// Not one of the above: why.
         case refused(String)
     }
@@ -76,12 +78,20 @@ extension WorkerSession {
             runAppChange(.push(viewController: top.restorationIdentifier)) {
                 navigationController.performPush(top, animated: true)
             }
-        case .replace(let kept):
+        case .replace(let kept, let newBelow):
             let top = controllers[controllers.count - 1]
-            if let refusal = newTopRefusal(top) { return refuse(action, refusal) }
-            runAppChange(.replaceStack(kept: kept, viewController: top.restorationIdentifier)) {
+            let below = Array(controllers[kept.count..<kept.count + newBelow])
+            if let refusal = below.lazy.compactMap(Self.newControllerBelowTopRefusal).first ?? newTopRefusal(top) {
+                return refuse(action, refusal)
+            }
+            let change = AppChange.replaceStack(
+                kept: kept,
+                below: below.map(\.restorationIdentifier),
+                viewController: top.restorationIdentifier
+            )
+            runAppChange(change) {
                 Self.markLeftOut(of: navigationController, keeping: kept)
-                navigationController.performReplace(keeping: kept, top: top, animated: true)
+                navigationController.performReplace(keeping: kept, below: below, top: top, animated: true)
             }
         case .refused(let reason):
             refuse(action, reason)
@@ -95,6 +105,19 @@ extension WorkerSession {
         for (index, controller) in navigationController.viewControllers.enumerated() where !kept.contains(index) {
             controller.deinitOrigin = .app
         }
+    }
+
+    /// Why `controller` cannot load below a new stack's top, or nil: it must be shown nowhere
+    /// yet, and its view not loaded (its `loadView` and `viewDidLoad` run now).
+    private static func newControllerBelowTopRefusal(_ controller: UIViewController) -> String? {
+        guard controller.presentingViewController == nil, controller.parent == nil else {
+            return "\(controller.restorationIdentifier), below the new top, is shown already (presented, or a child)"
+        }
+        guard !controller.isViewLoaded else {
+            return "\(controller.restorationIdentifier), below the new top, has its view loaded already "
+                + "(scenehost loads a new stack's controllers as it shows them: make a new one)"
+        }
+        return nil
     }
 
     /// Why `top` cannot be pushed as a new stack's top now, or nil: the rules of a push.
@@ -117,16 +140,23 @@ extension WorkerSession {
                     + "(scenehost replaces a stack with a new top, or pops to a controller of it)"
             )
         }
+        // The stack's controllers kept, in their order, then the new ones.
         var kept: [Int] = []
+        var newBelow = 0
         for controller in controllers.dropLast() {
-            guard let index = stack.firstIndex(where: { $0 === controller }), index > kept.last ?? -1 else {
+            guard let index = stack.firstIndex(where: { $0 === controller }) else {
+                newBelow += 1
+                continue
+            }
+            guard newBelow == 0, index > kept.last ?? -1 else {
                 return .refused(
-                    "\(controller.restorationIdentifier), below the new top, is not in the stack in that order "
-                        + "(scenehost loads every controller of a stack it shows: push the new ones in turn)"
+                    "\(controller.restorationIdentifier), below the new top, is not in the stack in that order, "
+                        + "below the new controllers (scenehost keeps a stack's controllers in their order, at "
+                        + "its bottom)"
                 )
             }
             kept.append(index)
         }
-        return kept.count == stack.count ? .push : .replace(kept: kept)
+        return kept.count == stack.count && newBelow == 0 ? .push : .replace(kept: kept, newBelow: newBelow)
     }
 }
