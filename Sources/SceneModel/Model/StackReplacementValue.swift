@@ -5,7 +5,7 @@ import Protocol
 /// replacement from the trace alone.
 ///
 /// Two forms: the kept indices alone, `[0]`, when the new top is the only new controller
-/// (that `loadView` names it); `{"kept":[0],"below":["List"],"vc":"Detail"}` when new
+/// (that `loadView` names it); `{"below":["List"],"kept":[0],"vc":"Detail"}` when new
 /// controllers load below the new top (that `loadView` names the first of them).
 package struct StackReplacementValue: Sendable, Hashable {
     /// The indices in the old stack of the controllers kept, increasing.

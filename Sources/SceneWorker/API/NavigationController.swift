@@ -187,8 +187,10 @@ open class NavigationController: ContainerViewController {
     /// other]` for the top), UIKit's push transition runs to it, then the controllers the new
     /// stack leaves out are released, top-most first; with part of the stack (its bottom
     /// controllers, in order), a pop to that part's top (`popToViewController(_:animated:)`);
-    /// with the stack itself, nothing. The controllers below a new top must be ones of the
-    /// stack, in their order (scenehost loads every controller of a stack it shows).
+    /// with the stack itself, nothing. New controllers below a new top (a deep link, `[root,
+    /// inbox, thread]`) load before the transition, bottom first, where UIKit would load each
+    /// once a pop reveals it (scenehost loads every controller of a stack it shows); they come
+    /// above the stack's controllers the new stack keeps, which keep their order.
     ///
     /// No controller twice, no empty `restorationIdentifier`; anything else is ignored and
     /// logged. Without a scene the stack is simply replaced.
