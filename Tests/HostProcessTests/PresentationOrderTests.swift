@@ -314,6 +314,49 @@ import Testing
             #expect(await scene.status().presented == nil)
         }
     }
+
+    /// Sheets the app presents on sheets: the last presented dismisses itself alone; the
+    /// stack's top dismisses every one, one dismissal each, the top first, and the host
+    /// follows each.
+    @Test func aDismissFromTheStackDismissesEverySheetTopFirst() async throws {
+        let host = try await withSceneHost(configuration: TestWorker.configuration()) { host in
+            let scene = try host.scene("A")
+            try await scene.connect()
+            for name in ["First", "Second", "fullScreen:Third", "Fourth"] {
+                try await scene.notify("openSheet", value: .string(name))
+            }
+            try await host.controller("A").waitUntil("four sheets", timeout: TestLimit.event) {
+                $0.presented == "Fourth"
+            }
+            var mark = host.lastSeq
+            try await scene.notify("closeSheet", value: .null)
+            try await host.controller("A").waitUntil("the top sheet gone", timeout: TestLimit.event) {
+                $0.presented == "Third"
+            }
+            #expect(
+                host.trace.history.filter { $0.seq > mark && $0.name == "deinit" }.map(\.viewController) == ["Fourth"]
+            )
+
+            mark = host.lastSeq
+            try await scene.notify("closeAllSheets", value: .null)
+            try await host.controller("A").waitUntil("every sheet gone", timeout: TestLimit.event) {
+                $0.presented == nil
+            }
+            let app = host.trace.history.filter { $0.seq > mark && $0.origin == "app" }
+            #expect(
+                app.map(\.compact) == [
+                    "cb viewWillDisappear Third", "cb viewWillAppear Second", "cb viewIsAppearing Second",
+                    "cb viewDidDisappear Third", "cb viewDidAppear Second", "cb deinit Third",
+                    "cb viewWillDisappear Second", "cb viewDidDisappear Second", "cb deinit Second",
+                    "cb viewWillDisappear First", "cb viewDidDisappear First", "cb deinit First",
+                ],
+                "\(app.map(\.compact))"
+            )
+            try await scene.push("Detail")
+            return host
+        }
+        #expect(host.verifyTrace() == nil)
+    }
 }
 
 /// The default worker saves what it presents with its state, and a reconnect shows it again.

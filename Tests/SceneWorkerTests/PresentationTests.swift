@@ -190,6 +190,68 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         // The test keeps `sheet`: its deinit comes when the test lets it go.
     }
 
+    /// `dismiss` on a controller lower in a chain of presentations dismisses every one above
+    /// it, one dismissal each, the top first (UIKit: "its immediate child view controller and
+    /// all view controllers above that child"); on the last presented one, that one; on a
+    /// controller of the stack, all of them. The completion runs after the last.
+    @Test func aDismissLowerInAChainDismissesEveryControllerAboveIt() throws {
+        let h = Harness()
+        let root = try h.connectedRoot()
+        weak var first: UIViewController?
+        weak var second: UIViewController?
+        weak var third: UIViewController?
+        do {
+            let sheets = ["First", "Second", "Third"].map { UIViewController(restorationIdentifier: $0) }
+            root.present(sheets[0], animated: true)
+            sheets[0].present(sheets[1], animated: true)
+            sheets[1].present(sheets[2], animated: true)
+            (first, second, third) = (sheets[0], sheets[1], sheets[2])
+        }
+        _ = h.session.takeOutput()
+        var completions: [String] = []
+        first?.dismiss(animated: true) { completions.append("above First") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "Third.viewWillDisappear@app", "Third.viewDidDisappear@app", "Third.deinit@app",
+                "change dismiss", "Second.viewWillDisappear@app", "Second.viewDidDisappear@app",
+                "Second.deinit@app",
+            ]
+        )
+        #expect(completions == ["above First"])
+        #expect(first != nil && second == nil && third == nil)
+        // The last presented one dismisses itself.
+        first?.dismiss(animated: true) { completions.append("First") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "First.viewWillDisappear@app", "First.viewDidDisappear@app", "First.deinit@app",
+            ]
+        )
+        #expect(completions == ["above First", "First"])
+
+        // From the stack, over full-screen presentations: each one, the top first, uncovering
+        // the one below it.
+        do {
+            let covers = ["Cover", "Inner"].map { UIViewController(restorationIdentifier: $0) }
+            for cover in covers { cover.modalPresentationStyle = .fullScreen }
+            root.present(covers[0], animated: true)
+            covers[0].present(covers[1], animated: true)
+        }
+        _ = h.session.takeOutput()
+        root.dismiss(animated: true) { completions.append("all") }
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "Inner.viewWillDisappear@app", "Cover.viewWillAppear@app",
+                "Cover.viewIsAppearing@app", "Inner.viewDidDisappear@app", "Cover.viewDidAppear@app",
+                "Inner.deinit@app",
+                "change dismiss", "Cover.viewWillDisappear@app", "Root.viewWillAppear@app",
+                "Root.viewIsAppearing@app", "Cover.viewDidDisappear@app", "Root.viewDidAppear@app",
+                "Cover.deinit@app",
+            ]
+        )
+        #expect(completions.last == "all")
+        #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
+    }
+
     /// A navigation controller presented with its root alone (a compose sheet with its bar
     /// buttons): its root is the presented controller, in the navigation controller's style;
     /// it dismisses from its navigation controller, and both go, the root's deinit reported.

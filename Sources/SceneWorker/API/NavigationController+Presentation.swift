@@ -18,6 +18,29 @@ extension NavigationController {
         return chain
     }
 
+    /// How many presented controllers `dismiss(animated:completion:)` called on `caller`
+    /// dismisses, as UIKit's: called on the last presented one, that one; on one lower in the
+    /// chain, every one presented above it; on a controller of the stack (or a child, or a
+    /// presented navigation controller, through the controller holding it), every one of the
+    /// chain. Nil when `caller` is gone. (A function of its own: the strong reference it
+    /// takes goes before any dismissal runs.)
+    func presentedCountDismissed(by caller: WeakController) -> Int? {
+        guard let caller = caller.controller else { return nil }
+        let chain = presentedChain
+        var current: UIViewController? = caller
+        while let controller = current {
+            if let index = chain.firstIndex(where: { $0 === controller }) {
+                return index == chain.count - 1 ? 1 : chain.count - 1 - index
+            }
+            if let container = controller as? NavigationController, container.isPresentedContainer {
+                current = container.viewControllers.first
+            } else {
+                current = controller.parent
+            }
+        }
+        return chain.count
+    }
+
     /// The controller on screen: the last presented one, else the stack's top.
     var visibleViewController: UIViewController? { presentedChain.last ?? topViewController }
 

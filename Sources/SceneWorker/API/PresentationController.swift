@@ -73,16 +73,18 @@ extension UIViewController {
         session.appRequestsPresent(viewControllerToPresent, on: navigationController, completion: completion)
     }
 
-    /// Dismisses the controller presented over the scene's stack (called on the presenter or
-    /// on the presented one), as UIKit's `dismiss(animated:completion:)`: an app-initiated
-    /// change, without presentation-controller delegate callbacks.
+    /// Dismisses, as UIKit's `dismiss(animated:completion:)`, this controller if it is the last
+    /// presented one, else every controller presented above it (called on a controller of
+    /// the stack: every presented one): app-initiated changes, one dismissal each, the top
+    /// first, without presentation-controller delegate callbacks; `completion` runs after the
+    /// last.
     public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
         guard let navigationController = sceneNavigationController, let session = navigationController.changeHandler
         else {
             writeError("scenehost worker: dismiss ignored: not in a scene")
             return
         }
-        session.appRequestsDismiss(on: navigationController, completion: completion)
+        session.appRequestsDismiss(from: self, on: navigationController, completion: completion)
     }
 
     /// The scene's stack this controller is in, or presented over (however many

@@ -135,10 +135,14 @@ final class RecordingSceneDelegate: UISceneDelegate {
     /// The notification that ends the background task begun on entering the background.
     static let finishUpload = "finishUpload"
     /// The notification that makes the app present a page sheet (its value, a string, names
-    /// the controller), or a full-screen one when the name is prefixed with `fullScreen:`.
+    /// the controller), or a full-screen one when the name is prefixed with `fullScreen:`,
+    /// from the frontmost controller (over a sheet already up, a sheet on a sheet).
     static let openSheet = "openSheet"
-    /// The notification that makes the app dismiss what it presented.
+    /// The notification that makes the frontmost presented controller dismiss itself.
     static let closeSheet = "closeSheet"
+    /// The notification that makes the stack's top controller dismiss every presented one
+    /// (UIKit dismisses every controller presented above the one called).
+    static let closeAllSheets = "closeAllSheets"
     /// The notification that makes the app select a tab of its tab bar root (an integer
     /// value: the index) through `TabBarController.selectedIndex`.
     static let selectTab = "selectTab"
@@ -303,8 +307,10 @@ final class RecordingSceneDelegate: UISceneDelegate {
                 restorationIdentifier: fullScreen ? String(title.dropFirst("fullScreen:".count)) : title
             )
             sheet.modalPresentationStyle = fullScreen ? .fullScreen : .pageSheet
-            navigationController.topViewController?.present(sheet, animated: true)
+            navigationController.visibleViewController?.present(sheet, animated: true)
         case Self.closeSheet:
+            navigationController.visibleViewController?.dismiss(animated: true)
+        case Self.closeAllSheets:
             navigationController.topViewController?.dismiss(animated: true)
         case Self.selectTab:
             guard case .int(let index) = value else { break }

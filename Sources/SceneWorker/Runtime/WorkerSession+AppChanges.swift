@@ -11,8 +11,10 @@ enum DeferredAppChange {
     case popTo(WeakController, name: String)
     /// `present(_:animated:completion:)`; the completion runs once the presentation ran.
     case present(UIViewController, in: NavigationController?, completion: (@MainActor () -> Void)?)
-    /// `dismiss(animated:completion:)`.
-    case dismiss(completion: (@MainActor () -> Void)?)
+    /// `dismiss(animated:completion:)` called on this controller: what it dismisses is judged
+    /// when the change runs (held weakly: waiting, it must not outlive a dismissal before it
+    /// that releases it).
+    case dismiss(from: WeakController, completion: (@MainActor () -> Void)?)
     /// `TabBarController.selectedIndex = index`.
     case selectTab(Int, TabBarController)
     /// `setViewControllers(_:animated:)` on the stack on screen: these controllers, bottom
@@ -177,11 +179,15 @@ extension WorkerSession {
         request(.present(controller, in: container, completion: completion), describedAs: "present(\(name))")
     }
 
-    func appRequestsDismiss(on navigationController: NavigationController, completion: (@MainActor () -> Void)?) {
+    func appRequestsDismiss(
+        from caller: UIViewController,
+        on navigationController: NavigationController,
+        completion: (@MainActor () -> Void)?
+    ) {
         if let refusal = refusal(of: .dismiss) {
             return refuse("dismiss", refusal.message)
         }
-        request(.dismiss(completion: completion), describedAs: "dismiss")
+        request(.dismiss(from: WeakController(caller), completion: completion), describedAs: "dismiss")
     }
 
     /// Whether the app may begin a background task now (its API returns `.invalid` if not).
@@ -294,15 +300,24 @@ extension WorkerSession {
                     navigationController.performPresent(controller)
                 }
                 completion?()
-            case .dismiss(let completion):
-                if let refusal = refusal(of: .dismiss) {
-                    refuse("dismiss", refusal.message)
+            case .dismiss(let caller, let completion):
+                guard let count = navigationController.presentedCountDismissed(by: caller) else {
+                    refuse("dismiss", "the controller it was called on is gone")
                     continue
                 }
-                runAppChange(.dismiss) {
-                    // Its deinit, whenever it comes, belongs to the app's dismissal.
-                    navigationController.presentedChain.last?.deinitOrigin = .app
-                    navigationController.performDismiss()
+                // One dismissal each, the top first (LIFECYCLE.md §3b, choice): the model's
+                // programmatic dismissal, which UIKit runs for the top one.
+                // Nothing left to dismiss (a change before it did): refused, and logged.
+                for _ in 0..<max(count, 1) {
+                    if let refusal = refusal(of: .dismiss) {
+                        refuse("dismiss", refusal.message)
+                        break
+                    }
+                    runAppChange(.dismiss) {
+                        // Its deinit, whenever it comes, belongs to the app's dismissal.
+                        navigationController.presentedChain.last?.deinitOrigin = .app
+                        navigationController.performDismiss()
+                    }
                 }
                 completion?()
             case .setStack(let controllers):
