@@ -387,7 +387,8 @@ package struct SceneLifecycle: Sendable {
     }
 
     /// The app replaced its shown stack (an app change): the controllers at `kept` (indices
-    /// of the stack, in increasing order) stay, with their children, and `top` is pushed.
+    /// of the stack, in increasing order) stay, with their children, the new ones `below`
+    /// load above them, and `top` is pushed.
     package mutating func replacedStack(keeping kept: [Int], below: [String] = [], top: String) {
         let old = stack
         let children = containment.stack
