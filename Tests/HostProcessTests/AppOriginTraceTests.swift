@@ -107,9 +107,10 @@ private struct AppTrace {
         }
     }
 
-    /// The app's replacement of the stack (`setViewControllers`) by the controllers at `kept`
-    /// and `new` on top of `top`: a push's callbacks, then `released`'s deinits, each
-    /// carrying `op: "replaceStack"` and the new top's `loadView` the indices as `value`.
+    /// The app's replacement of the stack (`setViewControllers`) by the controllers at `kept`,
+    /// the new ones `below` and `new` on top of `top`: the loads of `below`, a push's
+    /// callbacks, then `released`'s deinits, each carrying `op: "replaceStack"`, and the first
+    /// `loadView` the replacement as `value`, as the host records them.
     mutating func replaceStack(
         kept: [Int],
         below: [String] = [],
@@ -281,6 +282,18 @@ private struct AppTrace {
             $0.pop("Inbox", to: "Root")
         }
         #expect(accepted.violation == nil)
+        // Nothing kept: the old root goes too, and the first new controller is the root.
+        var nothingKept = trace {
+            $0.replaceStack(
+                kept: [],
+                below: ["Inbox"],
+                new: "Message",
+                over: "More",
+                released: ["More", "Detail", "Root"]
+            )
+        }
+        nothingKept.app { $0.pop("Message", to: "Inbox", belowLaysOut: true) }
+        #expect(nothingKept.violation == nil)
         // Every controller kept: nothing released, the new ones above the old top.
         var keepsAll = trace {
             $0.replaceStack(kept: [0, 1, 2], below: ["Compose"], new: "Draft", over: "More", released: [])
@@ -314,6 +327,30 @@ private struct AppTrace {
             )
         }
         #expect(hosts.violation?.seq == hosts.events.count - start + 1)
+    }
+
+    /// The replacement's `value` has two forms, and anything else starts no replacement.
+    @Test func theReplacementValueReadsItsTwoFormsOnly() {
+        let long = StackReplacementValue(kept: [0, 2], below: ["Inbox"], top: "Thread")
+        #expect(StackReplacementValue(long.json) == long)
+        #expect(long.newControllers(firstLoaded: "Inbox") == ["Inbox", "Thread"])
+        let short = StackReplacementValue(kept: [1], below: [], top: "Home")
+        #expect(short.json == .array([.int(1)]))
+        #expect(StackReplacementValue(short.json)?.newControllers(firstLoaded: "Home") == ["Home"])
+        let kept = JSONValue.array([.int(0)])
+        for malformed: JSONValue? in [
+            nil, .int(0), .array([.int(1), .int(1)]), .array([.int(-1)]), .array([.string("0")]),
+            .object(["kept": kept, "below": .array([]), "vc": .string("T")]),
+            .object(["kept": kept, "below": .array([.string("")]), "vc": .string("T")]),
+            .object(["kept": kept, "below": .array([.int(1)]), "vc": .string("T")]),
+            .object(["kept": kept, "below": .array([.string("I")]), "vc": .int(1)]),
+            .object(["kept": kept, "below": .array([.string("I")]), "vc": .string("")]),
+            .object(["kept": .array([.int(2), .int(1)]), "below": .array([.string("I")]), "vc": .string("T")]),
+            .object(["kept": kept, "below": .array([.string("I")]), "vc": .string("T"), "extra": .null]),
+            .object(["kept": kept, "vc": .string("T")]),
+        ] {
+            #expect(StackReplacementValue(malformed) == nil, "\(String(describing: malformed))")
+        }
     }
 
     @Test func aSwappedPairInsideAnAppPushIsRejected() {

@@ -138,14 +138,16 @@ struct AppStackReplacementTests {
 
     /// What scenehost cannot run as UIKit would is refused, nothing changed and nothing sent:
     /// a controller of the stack above a new one or out of its order, the top kept with
-    /// controllers below it dropped, a controller twice, a new controller below the top whose
-    /// view is loaded already (its loadView would not run), an empty stack.
+    /// controllers below it dropped, a controller twice, a new controller whose view is loaded
+    /// already (its loadView would not run) or that another stack holds, an empty stack.
     @Test func whatTheModelCannotFollowIsRefusedWithNothingChanged() {
         let h = Harness()
         h.connect()
         for name in ["Detail", "More"] { h.send(.push(viewController: name)) }
         let loaded = UIViewController(restorationIdentifier: "Loaded")
         loaded.runLoadViewIfNeeded()
+        let elsewhere = UIViewController(restorationIdentifier: "Elsewhere")
+        let otherStack = UINavigationController(rootViewController: elsewhere)
         _ = h.session.takeOutput()
         let stack = navigation(h).viewControllers
         let new = UIViewController(restorationIdentifier: "New")
@@ -155,12 +157,16 @@ struct AppStackReplacementTests {
             [stack[0], stack[2]],
             [stack[0], new, new],
             [stack[0], loaded, new],
+            [stack[0], loaded],
+            [stack[0], elsewhere, new],
+            [stack[0], elsewhere],
             [],
         ] {
             navigation(h).setViewControllers(attempt, animated: true)
         }
         #expect(h.session.takeOutput().isEmpty)
         #expect(titles(h) == ["Root", "Detail", "More"])
+        #expect(otherStack.viewControllers.map(\.restorationIdentifier) == ["Elsewhere"])
     }
 
     /// Asked for inside a request's callback, the replacement waits for its reply, and is

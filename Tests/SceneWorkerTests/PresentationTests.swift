@@ -252,6 +252,40 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
     }
 
+    /// A child's `dismiss` is its parent's: a child of the stack's top dismisses every sheet,
+    /// a child of a sheet dismisses that sheet (and goes with it).
+    @Test func aChildDismissesAsItsParent() throws {
+        let h = Harness()
+        let root = try h.connectedRoot()
+        let rootChild = UIViewController(restorationIdentifier: "Badge")
+        root.addChild(rootChild)
+        rootChild.didMove(toParent: root)
+        weak var sheetChild: UIViewController?
+        do {
+            let sheet = UIViewController(restorationIdentifier: "Sheet")
+            root.present(sheet, animated: true)
+            let child = UIViewController(restorationIdentifier: "Footer")
+            sheet.addChild(child)
+            child.didMove(toParent: sheet)
+            sheetChild = child
+        }
+        _ = h.session.takeOutput()
+        sheetChild?.dismiss(animated: true)
+        #expect(
+            h.render(h.session.takeOutput()) == [
+                "change dismiss", "Sheet.viewWillDisappear@app", "Footer.viewWillDisappear@app",
+                "Sheet.viewDidDisappear@app", "Footer.viewDidDisappear@app", "Sheet.deinit@app",
+                "Footer.deinit@app",
+            ]
+        )
+        #expect(sheetChild == nil)
+        root.present(UIViewController(restorationIdentifier: "Other"), animated: true)
+        _ = h.session.takeOutput()
+        rootChild.dismiss(animated: true)
+        #expect(h.render(h.session.takeOutput()).first == "change dismiss")
+        #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
+    }
+
     /// A navigation controller presented with its root alone (a compose sheet with its bar
     /// buttons): its root is the presented controller, in the navigation controller's style;
     /// it dismisses from its navigation controller, and both go, the root's deinit reported.

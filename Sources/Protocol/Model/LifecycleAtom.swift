@@ -127,8 +127,8 @@ public enum LifecycleAtom: Int, Sendable, Hashable, CaseIterable {
         /// For a replaced stack (`replaceStack`): the indices in `stack` of the controllers
         /// kept below the new top, in increasing order.
         public var keptControllers: [Int] = []
-        /// For a replaced stack: the new controllers, bottom first, the new top last; empty
-        /// when the new top is the only one (the event that starts the atom names it).
+        /// For a replaced stack: the new controllers, bottom first, the new top last. Empty
+        /// means one: the controller the event that starts the atom names.
         public var newControllers: [String] = []
 
         public init(

@@ -15,7 +15,8 @@ package struct StackReplacementValue: Sendable, Hashable {
     /// The new top: nil in the short form, where the `loadView` carrying it names it.
     package var top: String?
 
-    package init(kept: [Int], below: [String], top: String?) {
+    /// The value of a replacement keeping `kept`, loading `below`, and pushing `top`.
+    package init(kept: [Int], below: [String], top: String) {
         self.kept = kept
         self.below = below
         self.top = below.isEmpty ? nil : top
@@ -34,7 +35,8 @@ package struct StackReplacementValue: Sendable, Hashable {
         switch value {
         case .array(let items)?:
             guard let kept = Self.indices(items) else { return nil }
-            self.init(kept: kept, below: [], top: nil)
+            // No controller below the new top: the carrying `loadView` names the top.
+            self.init(kept: kept, below: [], top: "")
         case .object(let fields)? where fields.count == 3:
             guard case .array(let items)? = fields["kept"], let kept = Self.indices(items),
                 case .array(let names)? = fields["below"], !names.isEmpty,

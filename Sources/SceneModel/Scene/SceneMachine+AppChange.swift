@@ -143,9 +143,12 @@ extension SceneMachine {
             // Keeps controllers of the stack, in order (the wire checked that), leaves one out
             // or loads new ones below the new top (else it is a push), and ends with a new top,
             // within a stack's depth.
-            guard kept.count < lifecycle.stack.count || !below.isEmpty, (kept.last ?? -1) < lifecycle.stack.count
-            else {
-                return "the kept indices \(kept) do not leave out a controller of a stack of \(lifecycle.stack.count)"
+            guard (kept.last ?? -1) < lifecycle.stack.count else {
+                return "the kept indices \(kept) are not all indices of a stack of \(lifecycle.stack.count)"
+            }
+            guard kept.count < lifecycle.stack.count || !below.isEmpty else {
+                return "the kept indices \(kept) leave out no controller of a stack of \(lifecycle.stack.count), and "
+                    + "no new controller comes below the new top (that is a push)"
             }
             guard kept.count + below.count < SceneLifecycle.maximumStackDepth else {
                 return "a new stack of \(kept.count + below.count + 1) view controllers"

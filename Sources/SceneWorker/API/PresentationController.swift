@@ -88,7 +88,7 @@ extension UIViewController {
     }
 
     /// The scene's stack this controller is in, or presented over (however many
-    /// presentations down).
+    /// presentations down), a child's through its parent.
     var sceneNavigationController: NavigationController? {
         var controller: UIViewController? = self
         while let current = controller {
@@ -102,7 +102,7 @@ extension UIViewController {
                 controller = stack.viewControllers.first?.presentingViewController
                 continue
             }
-            controller = current.presentingViewController
+            controller = current.presentingViewController ?? current.parent
         }
         return nil
     }

@@ -57,8 +57,13 @@ enum DefaultWorkerOptions {
           openDetail       push a controller named by the value (default Detail)
           openDetailLater  push Detail from a main-actor task (value: that many ms later)
           closeDetail      pop; closeAll: pop to the root; closeTo: pop to index N (value N)
+          replaceTop       setViewControllers: the top replaced by a new controller (value
+                           NAME, default Home); startOver: the whole stack; deepLink: the
+                           root and new controllers (value ["A","B"], default List, Detail)
           openSheet        present a page sheet named by the value (default Sheet;
-                           fullScreen:NAME presents full screen); closeSheet dismisses it
+                           fullScreen:NAME presents full screen) from the frontmost
+                           controller; closeSheet: the last one dismisses itself;
+                           closeAllSheets: the stack's top dismisses them all
           selectTab        select tab N of a tab bar root (value N)
           addChild         add a child to the frontmost controller (value NAME);
                            removeChild removes it

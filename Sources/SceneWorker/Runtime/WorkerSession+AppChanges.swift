@@ -306,8 +306,10 @@ extension WorkerSession {
                     continue
                 }
                 // One dismissal each, the top first (LIFECYCLE.md §3b, choice): the model's
-                // programmatic dismissal, which UIKit runs for the top one.
-                // Nothing left to dismiss (a change before it did): refused, and logged.
+                // programmatic dismissal, which UIKit runs for the top one. Nothing left to
+                // dismiss (a change before it did) is refused and logged; the completion runs
+                // once a dismissal ran, as a refused presentation's does not.
+                var dismissed = 0
                 for _ in 0..<max(count, 1) {
                     if let refusal = refusal(of: .dismiss) {
                         refuse("dismiss", refusal.message)
@@ -318,8 +320,9 @@ extension WorkerSession {
                         navigationController.presentedChain.last?.deinitOrigin = .app
                         navigationController.performDismiss()
                     }
+                    dismissed += 1
                 }
-                completion?()
+                if dismissed > 0 { completion?() }
             case .setStack(let controllers):
                 runStackReplacement(controllers, in: navigationController)
             case .addChild(let child, let parent):

@@ -81,7 +81,8 @@ extension WorkerSession {
         case .replace(let kept, let newBelow):
             let top = controllers[controllers.count - 1]
             let below = Array(controllers[kept.count..<kept.count + newBelow])
-            if let refusal = below.lazy.compactMap(Self.newControllerBelowTopRefusal).first ?? newTopRefusal(top) {
+            let belowRefusal = below.lazy.compactMap { Self.newControllerRefusal($0, "below the new top") }.first
+            if let refusal = belowRefusal ?? newTopRefusal(top) {
                 return refuse(action, refusal)
             }
             let change = AppChange.replaceStack(
@@ -107,25 +108,27 @@ extension WorkerSession {
         }
     }
 
-    /// Why `controller` cannot load below a new stack's top, or nil: it must be shown nowhere
-    /// yet, and its view not loaded (its `loadView` and `viewDidLoad` run now).
-    private static func newControllerBelowTopRefusal(_ controller: UIViewController) -> String? {
-        guard controller.presentingViewController == nil, controller.parent == nil else {
-            return "\(controller.restorationIdentifier), below the new top, is shown already (presented, or a child)"
+    /// Why the new `controller` (`role`: where in the new stack) cannot join it, or nil: it
+    /// must be held nowhere yet (not presented, not a child, in no other stack), and its view
+    /// not loaded (its `loadView` and `viewDidLoad` run as it joins).
+    private static func newControllerRefusal(_ controller: UIViewController, _ role: String) -> String? {
+        let name = controller.restorationIdentifier
+        guard controller.presentingViewController == nil, controller.parent == nil, controller.containingStack == nil
+        else {
+            return "\(name), \(role), is shown already (presented, a child, or in another stack)"
         }
         guard !controller.isViewLoaded else {
-            return "\(controller.restorationIdentifier), below the new top, has its view loaded already "
+            return "\(name), \(role), has its view loaded already "
                 + "(scenehost loads a new stack's controllers as it shows them: make a new one)"
         }
         return nil
     }
 
-    /// Why `top` cannot be pushed as a new stack's top now, or nil: the rules of a push.
+    /// Why `top` cannot be pushed as a new stack's top now, or nil: a new controller, and the
+    /// rules of a push.
     private func newTopRefusal(_ top: UIViewController) -> String? {
-        guard top.presentingViewController == nil, top.parent == nil else {
-            return "its top \(top.restorationIdentifier) is shown already (presented, or a child)"
-        }
-        return refusal(of: .push(viewController: top.restorationIdentifier))?.message
+        Self.newControllerRefusal(top, "the new top")
+            ?? refusal(of: .push(viewController: top.restorationIdentifier))?.message
     }
 
     /// What replacing `stack` with `controllers` (not empty, none twice) does.
