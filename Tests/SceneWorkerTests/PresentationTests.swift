@@ -284,6 +284,10 @@ final class SheetViewController: UIViewController, AdaptivePresentationControlle
         rootChild.dismiss(animated: true)
         #expect(h.render(h.session.takeOutput()).first == "change dismiss")
         #expect(h.session.scene?.window.navigationStack.presentedViewController == nil)
+        // A child presents as its parent does, over the frontmost controller.
+        rootChild.present(UIViewController(restorationIdentifier: "FromChild"), animated: true)
+        #expect(h.render(h.session.takeOutput()).first == "change present FromChild pageSheet")
+        #expect(h.session.scene?.window.navigationStack.presentedViewController?.restorationIdentifier == "FromChild")
     }
 
     /// A navigation controller presented with its root alone (a compose sheet with its bar
