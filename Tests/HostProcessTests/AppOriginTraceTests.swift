@@ -163,6 +163,13 @@ private struct AppTrace {
         return t
     }
 
+    /// `shown(pushing:)`, then `body`: what a test checks after it.
+    static func shown(pushing names: [String], then body: (inout AppTrace) -> Void) -> AppTrace {
+        var t = shown(pushing: names)
+        body(&t)
+        return t
+    }
+
     /// The first violation, with its event's seq.
     var violation: LifecycleViolation? {
         var verifier = TraceVerifier()
@@ -192,9 +199,7 @@ private struct AppTrace {
     /// which must be above the root and below the top; never the host's.
     @Test func anAppPopToAControllerIsCheckedAgainstTheIndexItNames() {
         func trace(_ pop: (inout AppTrace) -> Void) -> AppTrace {
-            var t = AppTrace.shown(pushing: ["Detail", "More", "Extra"])
-            pop(&t)
-            return t
+            AppTrace.shown(pushing: ["Detail", "More", "Extra"], then: pop)
         }
         let accepted = trace { $0.popToDetail() }
         #expect(accepted.violation == nil)
@@ -218,9 +223,7 @@ private struct AppTrace {
     /// `value` keeps, the ones left out released top-most first; never the host's.
     @Test func anAppStackReplacementIsCheckedAgainstTheControllersItKeeps() {
         func trace(_ replace: (inout AppTrace) -> Void) -> AppTrace {
-            var t = AppTrace.shown(pushing: ["Detail", "More"])
-            replace(&t)
-            return t
+            AppTrace.shown(pushing: ["Detail", "More"], then: replace)
         }
         let accepted = trace { $0.replaceStack(kept: [0], new: "Home", over: "More", released: ["More", "Detail"]) }
         #expect(accepted.violation == nil)
@@ -262,9 +265,7 @@ private struct AppTrace {
     /// all), then the new top is pushed; they pop afterwards as any other, laying out then.
     @Test func newControllersBelowTheNewTopAreCheckedByTheirNames() {
         func trace(_ replace: (inout AppTrace) -> Void) -> AppTrace {
-            var t = AppTrace.shown(pushing: ["Detail", "More"])
-            replace(&t)
-            return t
+            AppTrace.shown(pushing: ["Detail", "More"], then: replace)
         }
         var accepted = trace {
             $0.replaceStack(

@@ -384,10 +384,7 @@ extension WorkerMessage {
                 JSONWriter.writeString(viewController, into: &buffer)
             case .setStack(let stack):
                 JSONWriter.appendLiteral(#","stack":["#, to: &buffer)
-                for (index, viewController) in stack.enumerated() {
-                    if index > 0 { buffer.append(ASCII.comma) }
-                    JSONWriter.writeString(viewController, into: &buffer)
-                }
+                Self.writeNames(stack, into: &buffer)
                 buffer.append(ASCII.closeBracket)
             case .replaceStack(let kept, let below, let viewController):
                 JSONWriter.appendLiteral(#","kept":["#, to: &buffer)
@@ -397,19 +394,13 @@ extension WorkerMessage {
                 }
                 if !below.isEmpty {
                     JSONWriter.appendLiteral(#"],"below":["#, to: &buffer)
-                    for (index, name) in below.enumerated() {
-                        if index > 0 { buffer.append(ASCII.comma) }
-                        JSONWriter.writeString(name, into: &buffer)
-                    }
+                    Self.writeNames(below, into: &buffer)
                 }
                 JSONWriter.appendLiteral(#"],"vc":"#, to: &buffer)
                 JSONWriter.writeString(viewController, into: &buffer)
             case .setTabs(let tabs, let selected):
                 JSONWriter.appendLiteral(#","tabs":["#, to: &buffer)
-                for (index, viewController) in tabs.enumerated() {
-                    if index > 0 { buffer.append(ASCII.comma) }
-                    JSONWriter.writeString(viewController, into: &buffer)
-                }
+                Self.writeNames(tabs, into: &buffer)
                 JSONWriter.appendLiteral(#"],"selected":"#, to: &buffer)
                 JSONWriter.writeInt(selected, into: &buffer)
             case .present(let viewController, let style):
@@ -542,5 +533,13 @@ extension WorkerMessage {
             }
         }
         self = try result.get()
+    }
+
+    /// `names` as JSON strings separated by commas, without the brackets.
+    private static func writeNames(_ names: [String], into buffer: inout [UInt8]) {
+        for (index, name) in names.enumerated() {
+            if index > 0 { buffer.append(ASCII.comma) }
+            JSONWriter.writeString(name, into: &buffer)
+        }
     }
 }
