@@ -9,7 +9,7 @@ import Testing
 @MainActor @Suite struct NotificationFoldingTests {
     private func drained(_ sink: CallbackSink) -> [WorkerMessage] {
         var messages: [WorkerMessage] = []
-        sink.drain { messages.append($0) }
+        sink.drain { messages.append(copy $0) }
         return messages
     }
 

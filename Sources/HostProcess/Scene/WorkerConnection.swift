@@ -110,10 +110,10 @@ package final class WorkerConnection: Sendable {
     package func write(_ commands: HostCommands, scene: String? = nil) -> WriteOutcome {
         let frames = writing.withLock { state in
             state.buffer.removeAll(keepingCapacity: true)
-            for command in commands {
-                guard let scene, case .request = command else {
+            commands.borrowEach { command in
+                guard let scene, command.isRequest else {
                     command.encode(into: &state.buffer)
-                    continue
+                    return
                 }
                 let start = state.buffer.count
                 command.encode(into: &state.buffer)

@@ -209,7 +209,8 @@ public final class Application {
 
     /// The connected scene became active and the application not yet (c01): from its
     /// `sceneDidBecomeActive` until the application's `didBecomeActive` notification.
-    var isActivating = false
+    /// Unchecked exclusivity, like every flag set on each request: a plain load or store.
+    @exclusivity(unchecked) var isActivating = false
 
     /// `applicationState` while no scene is attached: set at launch and at disconnect.
     var unattachedState: State = .inactive

@@ -50,11 +50,16 @@ final class OutputWriter {
     func flush() {
         guard !pending.isEmpty else { return }
         Self.isWriting = true
-        pending.withUnsafeBytes { bytes in
-            Self.writeAll(bytes, to: fileDescriptor)
-        }
+        Self.writeAll(pending, to: fileDescriptor)
         Self.isWriting = false
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes all of `bytes` to `fd`. Nonisolated, with its closure: a closure of the main
+    /// actor's passed to `withUnsafeBytes` checked at run time that it ran on the main
+    /// thread, on every flush.
+    private nonisolated static func writeAll(_ bytes: borrowing [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { writeAll($0, to: fd) }
     }
 
     /// Writes all of `bytes` to `fd`.

@@ -47,8 +47,10 @@ final class WorkerSession {
     /// Set while `scene(_:willConnectTo:options:)` runs: the only time the app may replace
     /// its stack.
     @exclusivity(unchecked) var isInWillConnectTo = false
-    /// Navigation the app asked for while something else ran, oldest first.
-    var deferredChanges: [DeferredAppChange] = []
+    /// Navigation the app asked for while something else ran, oldest first. Unchecked
+    /// exclusivity (read on every request): changed only by `append`, `removeFirst` and
+    /// `removeAll`, and read by `contains` with closures that compare and call out to nothing.
+    @exclusivity(unchecked) var deferredChanges: [DeferredAppChange] = []
     /// App changes run or queued in this turn (since the last host frame, or the last run of
     /// main-queue work), against an app that navigates from every callback of its own
     /// navigation.
