@@ -193,4 +193,41 @@ struct AppStackReplacementTests {
         )
         #expect(titles(h) == ["Home"])
     }
+
+    /// A child added to the new top of a deep link asked for in the same callback is added
+    /// once the replacement ran, as after a push: the top is frontmost by then.
+    @Test func aChildOfTheDeepLinksTopIsAddedAfterTheReplacement() {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onNotification = { scene, _ in
+            let stack = scene.window.navigationStack
+            let thread = UIViewController(restorationIdentifier: "Thread")
+            stack.setViewControllers(
+                [stack.viewControllers[0], UIViewController(restorationIdentifier: "Inbox"), thread],
+                animated: true
+            )
+            thread.addChild(UIViewController(restorationIdentifier: "Composer"))
+        }
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+        h.connect()
+        h.send(.push(viewController: "Detail"))
+        #expect(
+            h.send(.notify(name: "openThread", value: .null))
+                == ["didReceiveNotification", "reply 3", "change replaceStack [0] Inbox + Thread"]
+                + app(["Inbox.loadView", "Inbox.viewDidLoad"] + push("Thread", over: "Detail") + ["Detail.deinit"])
+                + ["change addChild Composer"]
+                + app([
+                    "Composer.willMoveToParent", "Composer.loadView", "Composer.viewDidLoad",
+                    "Composer.viewWillAppear", "Composer.viewIsAppearing", "Composer.viewWillLayoutSubviews",
+                    "Composer.viewDidLayoutSubviews", "Composer.viewDidAppear", "Composer.didMoveToParent",
+                ])
+        )
+        #expect(titles(h) == ["Root", "Inbox", "Thread"])
+        #expect(navigation(h).topViewController?.children.map(\.restorationIdentifier) == ["Composer"])
+    }
 }

@@ -63,12 +63,14 @@ extension WorkerSession {
         return refusal(of: .removeChild(viewController: child.restorationIdentifier))?.message
     }
 
-    /// Whether a queued push or presentation makes `controller` the frontmost one: a child
-    /// added to it now is added once that ran (each change is checked again when it runs).
+    /// Whether a queued push, presentation or stack replacement (a deep link) makes
+    /// `controller` the frontmost one: a child added to it now is added once that ran (each
+    /// change is checked again when it runs).
     private func isQueuedToBeFrontmost(_ controller: UIViewController) -> Bool {
         deferredChanges.contains {
             switch $0 {
             case .push(let queued), .present(let queued, _, _): queued === controller
+            case .setStack(let stack): stack.last === controller
             default: false
             }
         }
