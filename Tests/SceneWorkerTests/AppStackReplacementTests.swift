@@ -194,6 +194,35 @@ struct AppStackReplacementTests {
         #expect(titles(h) == ["Home"])
     }
 
+    /// A presentation asked for in the same callback as a deep link that puts its controller
+    /// in the stack is judged again when it runs, after the replacement: the controller is
+    /// shown by then, so it is refused and logged, and nothing is loaded twice.
+    @Test func aPresentationOfAControllerTheDeepLinkShowsIsRefusedWhenItRuns() {
+        let delegate = ScriptedSceneDelegate()
+        delegate.onNotification = { scene, _ in
+            let stack = scene.window.navigationStack
+            let root = stack.viewControllers[0]
+            let inbox = UIViewController(restorationIdentifier: "Inbox")
+            stack.setViewControllers([root, inbox, UIViewController(restorationIdentifier: "Thread")], animated: true)
+            root.present(inbox, animated: true)
+        }
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+        h.connect()
+        #expect(
+            h.send(.notify(name: "openThread", value: .null))
+                == ["didReceiveNotification", "reply 2", "change replaceStack [0] Inbox + Thread"]
+                + app(["Inbox.loadView", "Inbox.viewDidLoad"] + push("Thread", over: "Root"))
+        )
+        #expect(titles(h) == ["Root", "Inbox", "Thread"])
+        #expect(navigation(h).presentedChain.isEmpty)
+    }
+
     /// A child added to the new top of a deep link asked for in the same callback is added
     /// once the replacement ran, as after a push: the top is frontmost by then.
     @Test func aChildOfTheDeepLinksTopIsAddedAfterTheReplacement() {

@@ -168,15 +168,31 @@ extension WorkerSession {
         }
         let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
         if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refuse("present", refusal) }
-        guard controller.presentingViewController == nil,
-            !navigationController.viewControllers.contains(where: { $0 === controller })
-        else {
-            return refuse("present(\(name))", "the controller is already shown")
+        if let refusal = Self.shownRefusal(controller, presentedIn: container, over: navigationController) {
+            return refuse("present(\(name))", refusal)
         }
         if let refusal = refusal(of: .present(viewController: name, style: style)) {
             return refuse("present(\(name))", refusal.message)
         }
         request(.present(controller, in: container, completion: completion), describedAs: "present(\(name))")
+    }
+
+    /// Why `controller` cannot be presented (`container`: the navigation controller presented
+    /// with it as its root) over `navigationController`'s scene, or nil: it must be shown
+    /// nowhere yet (not presented, not a child, in no stack but its container), as UIKit
+    /// raises for a controller presented already or a child of another.
+    static func shownRefusal(
+        _ controller: UIViewController,
+        presentedIn container: NavigationController?,
+        over navigationController: NavigationController
+    ) -> String? {
+        guard controller.presentingViewController == nil, controller.parent == nil,
+            controller.containingStack == nil || controller.containingStack === container,
+            !navigationController.viewControllers.contains(where: { $0 === controller })
+        else {
+            return "the controller is already shown (presented, a child, or in a stack)"
+        }
+        return nil
     }
 
     func appRequestsDismiss(
@@ -285,6 +301,12 @@ extension WorkerSession {
                 runPop(to: index, in: navigationController)
             case .present(let controller, let container, let completion):
                 let style = container?.modalPresentationStyle ?? controller.modalPresentationStyle
+                // Checked again: a change queued before it may have shown it since (a push, a
+                // deep link that put it in the stack, a presentation of its own).
+                if let refusal = Self.shownRefusal(controller, presentedIn: container, over: navigationController) {
+                    refuse("present(\(controller.restorationIdentifier))", refusal)
+                    continue
+                }
                 if let refusal = refusal(of: .present(viewController: controller.restorationIdentifier, style: style)) {
                     refuse("present(\(controller.restorationIdentifier))", refusal.message)
                     continue
