@@ -101,6 +101,42 @@ import Testing
         #expect(child.parent == nil && !child.isViewLoaded)
     }
 
+    /// A `dismiss` that dismisses three presented controllers is three changes: with 62 made
+    /// in the turn already it would be the 65th, so it is refused, nothing changed and no
+    /// completion run; in a new turn it runs.
+    @Test func aDismissOfSeveralCountsEachDismissalAgainstTheTurnsBudget() {
+        let h = Harness()
+        h.connect()
+        let root = navigation(h).viewControllers[0]
+        var presenter = root
+        for name in ["A", "B", "C"] {
+            let presented = UIViewController(restorationIdentifier: name)
+            presenter.present(presented, animated: true)
+            presenter = presented
+            h.session.beginMainQueueTurn()
+        }
+        _ = h.session.takeOutput()
+        for index in 0..<31 {
+            let child = UIViewController(restorationIdentifier: "Kid\(index)")
+            presenter.addChild(child)
+            child.removeFromParent()
+        }
+        #expect(h.render(h.session.takeOutput()).filter { $0.hasPrefix("change") }.count == 62)
+        var completed = false
+        root.dismiss(animated: true) { completed = true }
+        #expect(h.session.takeOutput().isEmpty, "no change, no callback")
+        #expect(navigation(h).presentedChain.map(\.restorationIdentifier) == ["A", "B", "C"])
+        #expect(!completed)
+        h.session.beginMainQueueTurn()
+        root.dismiss(animated: true) { completed = true }
+        #expect(
+            h.render(h.session.takeOutput()).filter { $0.hasPrefix("change") }
+                == Array(repeating: "change dismiss", count: 3)
+        )
+        #expect(navigation(h).presentedChain.isEmpty)
+        #expect(completed)
+    }
+
     @Test func anActivationWhoseUserInfoCouldNotBeForwardedFailsAtTheChange() {
         let h = Harness()
         h.connect()

@@ -327,6 +327,13 @@ extension WorkerSession {
                     refuse("dismiss", "the controller it was called on is gone")
                     continue
                 }
+                // Each dismissal is a change of its own, and counts as one against the turn's
+                // budget, as a client's would (the call counted one when it was asked for).
+                guard appChangesThisTurn + max(count, 1) - 1 <= Self.maximumAppChangesPerTurn else {
+                    refuse("dismiss", "more than \(Self.maximumAppChangesPerTurn) app changes in a row")
+                    continue
+                }
+                appChangesThisTurn += max(count, 1) - 1
                 // One dismissal each, the top first (LIFECYCLE.md §3b, choice): the model's
                 // programmatic dismissal, which UIKit runs for the top one. Nothing left to
                 // dismiss (a change before it did) is refused and logged; the completion runs
