@@ -414,6 +414,25 @@ extension UIKitAppEndToEndTests {
         }
     }
 
+    /// A container root that embeds a child in `viewDidLoad` the way Apple's documentation
+    /// does (`addChild`, the child's view added and pinned, `didMove(toParent:)`) runs as
+    /// written: the child joins right after the launch, its view is the one the container
+    /// added, the visible tree shows each view once, and the trace verifies.
+    @Test func aContainerRootEmbedsItsChildAsAppleWritesIt() async throws {
+        try await Self.withWindowMadeInCode("dashboard") { host, scene in
+            let tree = try await scene.inspect()
+            let dashboard = tree["stack"]?[0]
+            #expect(dashboard?["vc"] == "DashboardViewController", "\(tree)")
+            #expect(dashboard?["views"] == [["label": "3 notes"]], "\(tree)")
+            #expect(dashboard?["children"]?[0]?["vc"] == "ListViewController", "\(tree)")
+            let notes = dashboard?["children"]?[0]?["views"]?[0]?["table"]?[0]?["rows"]
+            #expect(notes == [["text": "Groceries"], ["text": "Ideas"], ["text": "Travel"]], "\(tree)")
+            // The child's callbacks, after the launch's reply, as the app's own change.
+            let names = host.trace.history.filter { $0.viewController == "ListViewController" }.compactMap(\.name)
+            #expect(names.first == "willMoveToParent" && names.contains("viewDidAppear"), "\(names)")
+        }
+    }
+
     /// A tab bar made in code (a navigation controller and a plain controller): the host's
     /// model and the trace follow its tabs, the host switches them, and after a kill the app
     /// makes it again.

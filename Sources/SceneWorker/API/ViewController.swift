@@ -75,12 +75,27 @@ open class UIViewController {
     /// as UIKit does: reading it before then stops the app with a message saying so, rather
     /// than handing back nil (a crash without a reason) or configuring nothing
     /// (`vc.view?.backgroundColor = …`, `_ = vc.view`). `isViewLoaded` and `viewIfLoaded`
-    /// read it safely. A container's (navigation, tab bar, split view controller) has no
+    /// read it safely. A child's, read right after `addChild(_:)` while the add waits (Apple's
+    /// container pattern: `view.addSubview(child.view)`), is the view it then loads into.
+    /// A container's (navigation, tab bar, split view controller) has no
     /// callbacks of its own here: its view is made, empty, on the first read. Views are never
     /// unloaded: setting nil is ignored, and logged.
     public var view: View! {
         get {
             if let loadedView { return loadedView }
+            if let premadeView { return premadeView }
+            if isBeingAddedAsChild {
+                // The container's own code reads it right after `addChild(_:)`, to add it to
+                // its view (Apple's pattern), while the add waits for its transition: the view
+                // `loadView` will keep, made now, empty; `loadView` and `viewDidLoad` run as
+                // the child is added.
+                let view = View(
+                    size: parent?.loadedView?.size ?? Application.shared.connectedScene?.window.size ?? .zero
+                )
+                view.owner = self
+                premadeView = view
+                return view
+            }
             guard isContainer else { viewReadBeforeLoading() }
             let view = View(size: Application.shared.connectedScene?.window.size ?? .zero)
             view.owner = self
@@ -115,6 +130,15 @@ open class UIViewController {
 
     /// Where this controller reports its callbacks: set when a session adopts it.
     var sink: CallbackSink?
+    /// Set while `loadView` and `viewDidLoad` run: a child added then, before the controller
+    /// can take one, waits for it (`WorkerSession.appRequestsAddChild`).
+    var isLoadingView = false
+    /// Set while an app's `addChild(_:)` of this controller waits to run: reading `view` then
+    /// makes the view it will load into (`premadeView`).
+    var isBeingAddedAsChild = false
+    /// The view read before this child was added: the base `loadView` keeps it, and a view an
+    /// override makes takes its place in its superview.
+    var premadeView: View?
     /// `.app` once the app popped this controller itself: its `deinit`, whenever it comes,
     /// belongs to that change (and so do its children's, released with it).
     var deinitOrigin: CallbackOrigin? {
@@ -300,7 +324,13 @@ open class UIViewController {
     /// override that does not set `view` gets an empty one anyway once it returns. Either is
     /// resized to its place before its first layout.
     open func loadView() {
-        view = View(size: (windowShowingIt ?? Application.shared.connectedScene?.window)?.size ?? .zero)
+        let size = (windowShowingIt ?? Application.shared.connectedScene?.window)?.size ?? .zero
+        if let premadeView {
+            premadeView.size = size
+            view = premadeView
+        } else {
+            view = View(size: size)
+        }
     }
 
     /// Called once, after the view loaded. The base implementation does nothing.
@@ -392,10 +422,16 @@ extension UIViewController {
     /// `loadView`, `viewDidLoad`, unless the view is already loaded.
     func runLoadViewIfNeeded() {
         guard !isViewLoaded else { return }
+        isLoadingView = true
+        defer { isLoadingView = false }
         report(.loadView)
         loadView()
         if loadedView == nil {
-            loadedView = View()
+            loadedView = premadeView ?? View()
+        }
+        if let premadeView {
+            self.premadeView = nil
+            if let loadedView, loadedView !== premadeView { loadedView.replace(premadeView) }
         }
         loadedView?.owner = self
         report(.viewDidLoad)

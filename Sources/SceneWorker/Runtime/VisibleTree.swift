@@ -118,7 +118,8 @@ enum VisibleTree {
         if let entry = describe(view) { entries.append(entry) }
         // A table's cells are its rows, not subviews; a cell's labels are its row.
         if view is UITableView || view is UITableViewCell { return entries }
-        for subview in view.subviewsInVisibleOrder { entries += content(of: subview) }
+        // A child controller's view added to its parent's is listed under the child, once.
+        for subview in view.subviewsInVisibleOrder where subview.owner == nil { entries += content(of: subview) }
         return entries
     }
 

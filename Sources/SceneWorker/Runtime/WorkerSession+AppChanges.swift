@@ -253,7 +253,10 @@ extension WorkerSession {
     /// Runs the queued changes in order, each checked again against the state it finds
     /// (the transition it waited for may have made it illegal: then it is dropped and logged).
     func runDeferredAppChanges() {
-        while !deferredChanges.isEmpty {
+        while true {
+            // Each change may have made a controller with waiting children frontmost.
+            queueWaitingChildren()
+            guard !deferredChanges.isEmpty else { return }
             let change = deferredChanges.removeFirst()
             guard exitStatus == nil, let navigationController = scene?.window.navigationStack else {
                 continue

@@ -8,8 +8,69 @@ extension WorkerSession {
         let name = child.restorationIdentifier
         let action = "addChild(\(name))"
         if child.isContainer { return refuse(action, "a container is a child nowhere (add its view controller)") }
-        if let reason = addChildRefusal(child, to: parent) { return refuse(action, reason) }
-        request(.addChild(child, parent: parent), describedAs: action)
+        if let reason = addChildRefusal(child, to: parent) {
+            // In its `viewDidLoad`, a controller of the stack that is not frontmost in the
+            // foreground yet (the root at launch, one a deep link loads below its top) keeps
+            // the child until it is: UIKit adds it at once.
+            guard parent.isLoadingView,
+                parent.containingStack?.viewControllers.contains(where: { $0 === parent }) == true
+            else { return refuse(action, reason) }
+            if let reason = waitingChildRefusal(child, to: parent) { return refuse(action, reason) }
+            waitingChildren.append(WaitingChild(parent: WeakController(parent), child: child))
+            child.isBeingAddedAsChild = true
+            return
+        }
+        // Set first: the add may run at once, inside `request`.
+        child.isBeingAddedAsChild = true
+        if !request(.addChild(child, parent: parent), describedAs: action) { child.isBeingAddedAsChild = false }
+    }
+
+    /// Why `child` cannot wait for `parent`, or nil: the checks of an `addChild` that do not
+    /// depend on where the parent is, against its children and the ones waiting for it.
+    private func waitingChildRefusal(_ child: UIViewController, to parent: UIViewController) -> String? {
+        let name = child.restorationIdentifier
+        guard !name.isEmpty else { return "the controller has an empty restorationIdentifier" }
+        if let refusal = SceneLimits.viewControllerNameRefusal(name) { return refusal }
+        guard child.parent == nil, !child.isViewLoaded, child !== parent,
+            !waitingChildren.contains(where: { $0.child === child })
+        else {
+            return "the controller is already shown, loaded or being added"
+        }
+        let waiting = waitingChildren.filter { $0.parent.controller === parent }.map(\.child.restorationIdentifier)
+        let names = parent.children.map(\.restorationIdentifier) + waiting
+        guard !names.contains(name) else { return "the parent already has a child named \(name)" }
+        guard names.count < SceneSnapshot.maximumChildren else {
+            return "the parent has \(SceneSnapshot.maximumChildren) children already"
+        }
+        return nil
+    }
+
+    /// Queues, as app changes, the children waiting for the frontmost controller, once the
+    /// scene is in the foreground; forgets the ones whose parent is gone. Each counts
+    /// against the turn's budget, as any `addChild`.
+    func queueWaitingChildren() {
+        guard !waitingChildren.isEmpty else { return }
+        waitingChildren.removeAll { $0.parent.controller == nil }
+        guard state == .foregroundActive || state == .foregroundInactive, let frontmost = frontmostController
+        else { return }
+        var index = 0
+        while index < waitingChildren.count {
+            guard waitingChildren[index].parent.controller === frontmost else {
+                index += 1
+                continue
+            }
+            let child = waitingChildren.remove(at: index).child
+            guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
+                child.isBeingAddedAsChild = false
+                refuse(
+                    "addChild(\(child.restorationIdentifier))",
+                    "more than \(Self.maximumAppChangesPerTurn) app changes in a row"
+                )
+                continue
+            }
+            appChangesThisTurn += 1
+            deferredChanges.append(.addChild(child, parent: frontmost))
+        }
     }
 
     func appRequestsRemoveChild(_ child: UIViewController, from parent: UIViewController) {
@@ -20,6 +81,7 @@ extension WorkerSession {
 
     /// Runs a queued `addChild`, checked again against the state it finds.
     func runAddChild(_ child: UIViewController, to parent: UIViewController) {
+        child.isBeingAddedAsChild = false
         let name = child.restorationIdentifier
         if let reason = addChildRefusal(child, to: parent) { return refuse("addChild(\(name))", reason) }
         runAppChange(.addChild(viewController: name)) {
@@ -82,6 +144,13 @@ extension WorkerSession {
             return false
         }
     }
+}
+
+/// A child added in its parent's `viewDidLoad` before the parent could take it: the parent
+/// is held weakly (it goes with its stack as if it had no child waiting), the child strongly.
+struct WaitingChild {
+    let parent: WeakController
+    let child: UIViewController
 }
 
 extension WorkerOperation {

@@ -51,6 +51,9 @@ final class WorkerSession {
     /// exclusivity (read on every request): changed only by `append`, `removeFirst` and
     /// `removeAll`, and read by `contains` with closures that compare and call out to nothing.
     @exclusivity(unchecked) var deferredChanges: [DeferredAppChange] = []
+    /// Children added in a controller's `viewDidLoad` before it could take them, oldest
+    /// first: added once their parent is frontmost in the foreground (`queueWaitingChildren`).
+    @exclusivity(unchecked) var waitingChildren: [WaitingChild] = []
     /// App changes run or queued in this turn (since the last host frame, or the last run of
     /// main-queue work), against an app that navigates from every callback of its own
     /// navigation.
@@ -253,8 +256,10 @@ final class WorkerSession {
         case .disconnect where hasDetached, .terminate where hasDetached:
             // The scene left the app's process, which runs on (no exit).
             deferredChanges.removeAll()
+            waitingChildren.removeAll()
         case .disconnect, .terminate:
             deferredChanges.removeAll()
+            waitingChildren.removeAll()
             exit(status: 0)
         default:
             runDeferredAppChanges()

@@ -223,6 +223,15 @@ open class View {
         subviews.insert(view, at: min(max(index, 0), subviews.count))
     }
 
+    /// Puts this view where `other` is in its superview (the same position), taking `other`
+    /// out: a child's own view replacing the one its container added before it loaded.
+    func replace(_ other: View) {
+        guard let superview = other.superview, let index = superview.subviews.firstIndex(where: { $0 === other })
+        else { return }
+        other.removeFromSuperview()
+        superview.insertSubview(self, at: index)
+    }
+
     /// Takes the view out of its superview. The constraints that tie its tree to the views
     /// it leaves go, as UIKit removes them, and a first responder in its tree resigns,
     /// unasked, as it leaves the window.
@@ -306,6 +315,8 @@ open class View {
     /// Every visible view of the tree under this one (this one included), depth first.
     var visibleDescendants: [View] {
         guard !isHidden else { return [] }
-        return [self] + subviewsInVisibleOrder.flatMap(\.visibleDescendants)
+        // A child controller's view added to its parent's is the child's: its own controller
+        // lists it, once.
+        return [self] + subviewsInVisibleOrder.filter { $0.owner == nil }.flatMap(\.visibleDescendants)
     }
 }

@@ -39,6 +39,10 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
             window = UIWindow(windowScene: windowScene)
             window?.rootViewController = UINavigationController(rootViewController: list)
             window?.makeKeyAndVisible()
+        case "dashboard":
+            window = UIWindow(windowScene: windowScene)
+            window?.rootViewController = UINavigationController(rootViewController: DashboardViewController())
+            window?.makeKeyAndVisible()
         case "plain":
             let storyboard = UIStoryboard(name: "Main", bundle: Bundle.main)
             window = UIWindow(windowScene: windowScene)
