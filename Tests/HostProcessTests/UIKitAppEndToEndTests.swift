@@ -427,9 +427,16 @@ extension UIKitAppEndToEndTests {
             #expect(dashboard?["children"]?[0]?["vc"] == "ListViewController", "\(tree)")
             let notes = dashboard?["children"]?[0]?["views"]?[0]?["table"]?[0]?["rows"]
             #expect(notes == [["text": "Groceries"], ["text": "Ideas"], ["text": "Travel"]], "\(tree)")
-            // The child's callbacks, after the launch's reply, as the app's own change.
-            let names = host.trace.history.filter { $0.viewController == "ListViewController" }.compactMap(\.name)
-            #expect(names.first == "willMoveToParent" && names.contains("viewDidAppear"), "\(names)")
+            // The child's callbacks, after the launch's (the root appeared), as the app's change.
+            let history = host.trace.history
+            let rootAppeared = history.firstIndex {
+                $0.viewController == "DashboardViewController" && $0.name == "viewDidAppear"
+            }
+            let childEvents = history.indices.filter { history[$0].viewController == "ListViewController" }
+            #expect(history[childEvents.first ?? 0].name == "willMoveToParent", "\(history)")
+            #expect(childEvents.contains { history[$0].name == "viewDidAppear" }, "\(history)")
+            #expect(rootAppeared.map { root in childEvents.allSatisfy { $0 > root } } == true, "\(history)")
+            #expect(childEvents.allSatisfy { history[$0].origin == "app" }, "\(history)")
         }
     }
 

@@ -101,6 +101,12 @@ final class DashboardViewController: UIViewController {
         #expect(tree["views"] == .array([.object(["label": "Dashboard"])]))
         #expect(tree["children"]?[0]?["views"] == .array([.object(["label": "Chart"])]))
         #expect(WorkerSession.views(in: dashboard).compactMap { ($0 as? UILabel)?.text } == ["Dashboard", "Chart"])
+        // Removed from its parent with its view left in the parent's, the chart's label is
+        // still on screen: the parent's now.
+        dashboard.made[0].removeFromParent()
+        _ = h.session.takeOutput()
+        #expect(dashboard.children.map(\.restorationIdentifier) == ["Map"])
+        #expect(VisibleTree.controller(dashboard)["views"] == [["label": "Dashboard"], ["label": "Chart"]])
     }
 
     @Test func aContainerRootAddsItsChildrenRightAfterTheLaunch() throws {
@@ -112,5 +118,34 @@ final class DashboardViewController: UIViewController {
             h.session.scene?.window.navigationStack.topViewController as? DashboardViewController
         )
         checkDashboard(dashboard)
+    }
+
+    /// A child's view arranged in a stack view before it loaded: an override's own view is
+    /// arranged in its place.
+    @Test func anOverridesViewTakesTheEarlyViewsPlaceInAStackView() throws {
+        let delegate = ScriptedSceneDelegate()
+        let stack = UIStackView()
+        let map = MapViewController(restorationIdentifier: "Map")
+        delegate.onNotification = { scene, _ in
+            // Inside a request: the add waits for its reply, and the view is read before.
+            let root = scene.window.navigationStack.viewControllers[0]
+            root.addChild(map)
+            stack.addArrangedSubview(map.view)
+            root.view.addSubview(stack)
+        }
+        let h = Harness(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+        let root = try h.connectedRoot()
+        let output = h.send(.notify(name: "embed", value: .null))
+        #expect(output.contains("change addChild Map"))
+        #expect(root.children.first === map)
+        #expect(stack.arrangedSubviews.count == 1 && stack.arrangedSubviews.first === map.loadedView)
+        #expect(stack.subviews.count == 1)
+        #expect(map.loadedView is MapViewController.MapView)
     }
 }

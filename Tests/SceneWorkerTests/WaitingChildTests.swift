@@ -7,11 +7,21 @@ import Testing
 @MainActor
 final class EmbeddingViewController: UIViewController {
     var childNames: [String] = []
+    /// Pushed from `viewDidAppear`, as an onboarding flow might.
+    var pushesOnAppear: String?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         for name in childNames {
             addChild(UIViewController(restorationIdentifier: name))
+        }
+    }
+
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        if let name = pushesOnAppear {
+            pushesOnAppear = nil
+            navigationController?.pushViewController(UIViewController(restorationIdentifier: name), animated: true)
         }
     }
 }
@@ -22,7 +32,7 @@ final class EmbeddingViewController: UIViewController {
 /// in the foreground (LIFECYCLE.md §3b).
 @MainActor
 @Suite struct WaitingChildTests {
-    private func harness(_ children: [String: [String]]) -> Harness {
+    private func harness(_ children: [String: [String]], pushesOnAppear: String? = nil) -> Harness {
         Harness(
             app: WorkerApp(
                 makeApplicationDelegate: { RecordingApplicationDelegate() },
@@ -30,6 +40,7 @@ final class EmbeddingViewController: UIViewController {
                 makeViewController: { name in
                     let controller = EmbeddingViewController(restorationIdentifier: name)
                     controller.childNames = children[name] ?? []
+                    if name == "Root" { controller.pushesOnAppear = pushesOnAppear }
                     return controller
                 }
             )
@@ -48,14 +59,25 @@ final class EmbeddingViewController: UIViewController {
         h.session.scene!.window.navigationStack
     }
 
-    @Test func theRootsChildrenAreAddedRightAfterALaunchIntoTheForeground() {
+    @Test func theRootsChildrenAreAddedRightAfterALaunchIntoTheForeground() throws {
         let h = harness(["Root": ["List", "Map"]])
         let output = h.connect()
-        let reply = output.firstIndex(of: "reply 1")
-        #expect(reply != nil)
-        #expect(Array(output[(reply ?? 0)...]) == ["reply 1"] + added("List") + added("Map"))
-        #expect(!output.contains("Root.viewDidAppear") || output.firstIndex(of: "Root.viewDidAppear")! < reply!)
+        let reply = try #require(output.firstIndex(of: "reply 1"))
+        #expect(Array(output[reply...]) == ["reply 1"] + added("List") + added("Map"))
         #expect(navigation(h).viewControllers[0].children.map(\.restorationIdentifier) == ["List", "Map"])
+    }
+
+    /// They were asked for first: a push the root's `viewDidAppear` asks for runs after them,
+    /// so the root is still frontmost when they join.
+    @Test func theyJoinAheadOfAChangeTheParentAskedForSince() throws {
+        let h = harness(["Root": ["List"]], pushesOnAppear: "Onboarding")
+        let output = h.connect()
+        let reply = try #require(output.firstIndex(of: "reply 1"))
+        let after = Array(output[reply...])
+        #expect(Array(after.prefix(1 + added("List").count)) == ["reply 1"] + added("List"))
+        #expect(after.contains("change push Onboarding"))
+        #expect(navigation(h).viewControllers[0].children.map(\.restorationIdentifier) == ["List"])
+        #expect(navigation(h).viewControllers.map(\.restorationIdentifier) == ["Root", "Onboarding"])
     }
 
     @Test func aRootLaunchedIntoTheBackgroundTakesItsChildrenWhenItComesForward() {
@@ -97,8 +119,41 @@ final class EmbeddingViewController: UIViewController {
         }
         _ = h.session.takeOutput()
         #expect(h.session.waitingChildren.count == 1)
-        #expect(!h.send(.popToRoot).contains { $0.hasPrefix("change") || $0.hasPrefix("Search") })
+        // The parent's deinit comes inside the pop, as any popped controller's: the child
+        // waiting for it holds it not.
+        let output = h.send(.popToRoot)
+        #expect(output.contains("Inbox.deinit") && output.last == "reply 2", "\(output)")
+        #expect(!output.contains { $0.hasPrefix("change") })
         #expect(h.session.waitingChildren.isEmpty)
+    }
+
+    /// A parent that leaves its stack alive (the app keeps it) gives its children up: the
+    /// view read early leaves its view, and the child is no longer being added.
+    @Test func aParentThatLeavesItsStackGivesItsWaitingChildrenUp() {
+        let h = harness([:])
+        h.connect()
+        let stack = navigation(h)
+        let inbox = EmbeddingViewController(restorationIdentifier: "Inbox")
+        let search = UIViewController(restorationIdentifier: "Search")
+        stack.setViewControllers(
+            [stack.viewControllers[0], inbox, UIViewController(restorationIdentifier: "Thread")],
+            animated: true
+        )
+        // As if its viewDidLoad had run it: the add waits, the container adds the view.
+        inbox.isLoadingView = true
+        inbox.addChild(search)
+        inbox.isLoadingView = false
+        inbox.view.addSubview(search.view)
+        #expect(search.isBeingAddedAsChild && inbox.view.subviews.count == 1)
+        _ = h.session.takeOutput()
+        stack.setViewControllers(
+            [stack.viewControllers[0], UIViewController(restorationIdentifier: "Other")],
+            animated: true
+        )
+        _ = h.session.takeOutput()
+        h.session.runDeferredAppChanges()
+        #expect(h.session.waitingChildren.isEmpty)
+        #expect(!search.isBeingAddedAsChild && search.premadeView == nil && inbox.view.subviews.isEmpty)
     }
 
     @Test func whatAnAddChildRefusesIsRefusedWhileWaitingToo() {

@@ -419,6 +419,15 @@ extension UIViewController {
         awakeFromNib()
     }
 
+    /// Forgets an app's `addChild(_:)` of this controller that will not run (refused when its
+    /// turn came, or its parent gone): the view read early leaves the container's, and
+    /// reading `view` stops the app again, as for any controller not shown.
+    func abandonAddingAsChild() {
+        isBeingAddedAsChild = false
+        premadeView?.removeFromSuperview()
+        premadeView = nil
+    }
+
     /// `loadView`, `viewDidLoad`, unless the view is already loaded.
     func runLoadViewIfNeeded() {
         guard !isViewLoaded else { return }

@@ -118,8 +118,11 @@ enum VisibleTree {
         if let entry = describe(view) { entries.append(entry) }
         // A table's cells are its rows, not subviews; a cell's labels are its row.
         if view is UITableView || view is UITableViewCell { return entries }
-        // A child controller's view added to its parent's is listed under the child, once.
-        for subview in view.subviewsInVisibleOrder where subview.owner == nil { entries += content(of: subview) }
+        // A child controller's view added to its parent's is listed under the child, once (a
+        // removed child's left behind is its old parent's).
+        for subview in view.subviewsInVisibleOrder where subview.owner?.parent == nil {
+            entries += content(of: subview)
+        }
         return entries
     }
 

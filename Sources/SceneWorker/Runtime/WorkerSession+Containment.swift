@@ -45,32 +45,42 @@ extension WorkerSession {
         return nil
     }
 
-    /// Queues, as app changes, the children waiting for the frontmost controller, once the
-    /// scene is in the foreground; forgets the ones whose parent is gone. Each counts
-    /// against the turn's budget, as any `addChild`.
+    /// Queues, as app changes, the children waiting for the frontmost controller once the
+    /// scene is in the foreground, ahead of the changes queued since (they were asked for
+    /// first: a push the parent's `viewDidAppear` asked for must not cover it before they
+    /// join). Forgets the ones whose parent left its stack. Each counts against the turn's
+    /// budget, as any `addChild`.
     func queueWaitingChildren() {
         guard !waitingChildren.isEmpty else { return }
-        waitingChildren.removeAll { $0.parent.controller == nil }
-        guard state == .foregroundActive || state == .foregroundInactive, let frontmost = frontmostController
-        else { return }
-        var index = 0
-        while index < waitingChildren.count {
-            guard waitingChildren[index].parent.controller === frontmost else {
-                index += 1
+        // Taken out first: a child dropped here is released when `waiting` goes, after the
+        // list is changed (its `deinit` is app code).
+        let waiting = waitingChildren
+        waitingChildren = []
+        let frontmost = state == .foregroundActive || state == .foregroundInactive ? frontmostController : nil
+        var ready: [DeferredAppChange] = []
+        for entry in waiting {
+            guard let parent = entry.parent.controller,
+                parent.containingStack?.viewControllers.contains(where: { $0 === parent }) == true
+            else {
+                entry.child.abandonAddingAsChild()
                 continue
             }
-            let child = waitingChildren.remove(at: index).child
+            guard parent === frontmost else {
+                waitingChildren.append(entry)
+                continue
+            }
             guard appChangesThisTurn < Self.maximumAppChangesPerTurn else {
-                child.isBeingAddedAsChild = false
+                entry.child.abandonAddingAsChild()
                 refuse(
-                    "addChild(\(child.restorationIdentifier))",
+                    "addChild(\(entry.child.restorationIdentifier))",
                     "more than \(Self.maximumAppChangesPerTurn) app changes in a row"
                 )
                 continue
             }
             appChangesThisTurn += 1
-            deferredChanges.append(.addChild(child, parent: frontmost))
+            ready.append(.addChild(entry.child, parent: parent))
         }
+        if !ready.isEmpty { deferredChanges.insert(contentsOf: ready, at: 0) }
     }
 
     func appRequestsRemoveChild(_ child: UIViewController, from parent: UIViewController) {
@@ -83,7 +93,10 @@ extension WorkerSession {
     func runAddChild(_ child: UIViewController, to parent: UIViewController) {
         child.isBeingAddedAsChild = false
         let name = child.restorationIdentifier
-        if let reason = addChildRefusal(child, to: parent) { return refuse("addChild(\(name))", reason) }
+        if let reason = addChildRefusal(child, to: parent) {
+            child.abandonAddingAsChild()
+            return refuse("addChild(\(name))", reason)
+        }
         runAppChange(.addChild(viewController: name)) {
             parent.performAddChild(child, asContainer: false)
         }

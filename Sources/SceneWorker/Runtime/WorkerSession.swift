@@ -48,11 +48,14 @@ final class WorkerSession {
     /// its stack.
     @exclusivity(unchecked) var isInWillConnectTo = false
     /// Navigation the app asked for while something else ran, oldest first. Unchecked
-    /// exclusivity (read on every request): changed only by `append`, `removeFirst` and
-    /// `removeAll`, and read by `contains` with closures that compare and call out to nothing.
+    /// exclusivity (read on every request): changed only by `append`, `insert`, `removeFirst`
+    /// (which moves the change out) and `dropQueuedChanges` (which releases what it drops
+    /// only after), none of which runs app code, and read by `contains` with closures that
+    /// compare and call out to nothing.
     @exclusivity(unchecked) var deferredChanges: [DeferredAppChange] = []
     /// Children added in a controller's `viewDidLoad` before it could take them, oldest
     /// first: added once their parent is frontmost in the foreground (`queueWaitingChildren`).
+    /// Unchecked exclusivity, as `deferredChanges`: what leaves it is released after.
     @exclusivity(unchecked) var waitingChildren: [WaitingChild] = []
     /// App changes run or queued in this turn (since the last host frame, or the last run of
     /// main-queue work), against an app that navigates from every callback of its own
@@ -255,14 +258,22 @@ final class WorkerSession {
         switch operation {
         case .disconnect where hasDetached, .terminate where hasDetached:
             // The scene left the app's process, which runs on (no exit).
-            deferredChanges.removeAll()
-            waitingChildren.removeAll()
+            dropQueuedChanges()
         case .disconnect, .terminate:
-            deferredChanges.removeAll()
-            waitingChildren.removeAll()
+            dropQueuedChanges()
             exit(status: 0)
         default:
             runDeferredAppChanges()
+        }
+    }
+
+    /// Drops the changes and children still queued (the scene ends). Released only once
+    /// both lists are empty: a dropped controller's `deinit` is app code, which may ask for
+    /// more.
+    private func dropQueuedChanges() {
+        withExtendedLifetime((deferredChanges, waitingChildren)) {
+            deferredChanges = []
+            waitingChildren = []
         }
     }
 

@@ -225,11 +225,14 @@ open class View {
 
     /// Puts this view where `other` is in its superview (the same position), taking `other`
     /// out: a child's own view replacing the one its container added before it loaded.
+    /// In a stack view that arranged `other`, this view is arranged in its place.
     func replace(_ other: View) {
         guard let superview = other.superview, let index = superview.subviews.firstIndex(where: { $0 === other })
         else { return }
+        let arranged = (superview as? UIStackView)?.arrangedSubviews.firstIndex { $0 === other }
         other.removeFromSuperview()
         superview.insertSubview(self, at: index)
+        if let arranged, let stack = superview as? UIStackView { stack.insertArrangedSubview(self, at: arranged) }
     }
 
     /// Takes the view out of its superview. The constraints that tie its tree to the views
@@ -316,7 +319,7 @@ open class View {
     var visibleDescendants: [View] {
         guard !isHidden else { return [] }
         // A child controller's view added to its parent's is the child's: its own controller
-        // lists it, once.
-        return [self] + subviewsInVisibleOrder.filter { $0.owner == nil }.flatMap(\.visibleDescendants)
+        // lists it, once (a removed child's left behind is its old parent's).
+        return [self] + subviewsInVisibleOrder.filter { $0.owner?.parent == nil }.flatMap(\.visibleDescendants)
     }
 }
