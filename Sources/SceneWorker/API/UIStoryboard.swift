@@ -22,12 +22,15 @@ public final class UIStoryboard {
     }
 
     /// A new controller for `identifier` and `payload` (the item it shows), from the app's
-    /// factory: the same call the host's `push` with a payload makes.
+    /// factory: the same call the host's `push` with a payload makes. Its `awakeFromNib()`
+    /// runs before it is returned, as for a controller UIKit decodes from a storyboard
+    /// (unreported: the trace's `initWithCoder` and `awakeFromNib` are a storyboard root's).
     public func instantiateViewController(withIdentifier identifier: String, payload: JSONValue?) -> UIViewController {
-        guard let session = Application.shared.changeHandler else {
-            return UIViewController(restorationIdentifier: identifier)
-        }
-        return session.app.makeViewController(identifier, payload)
+        let controller =
+            Application.shared.changeHandler.map { $0.app.makeViewController(identifier, payload) }
+            ?? UIViewController(restorationIdentifier: identifier)
+        controller.awakeFromNib()
+        return controller
     }
 }
 
