@@ -46,13 +46,7 @@ import Testing
     private func harness(onWillConnect: @escaping (Scene) -> Void) -> Harness {
         let delegate = ScriptedSceneDelegate()
         delegate.onWillConnect = onWillConnect
-        return Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { UIViewController(restorationIdentifier: $0) }
-            )
-        )
+        return Harness(sceneDelegate: delegate)
     }
 
     @Test func anAppStackDeeperThanTheLimitIsRefusedAndNothingChanges() {

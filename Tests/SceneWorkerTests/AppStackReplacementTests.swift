@@ -177,13 +177,7 @@ struct AppStackReplacementTests {
             let home = UIViewController(restorationIdentifier: "Home")
             scene.window.navigationStack.setViewControllers([home], animated: true)
         }
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { UIViewController(restorationIdentifier: $0) }
-            )
-        )
+        let h = Harness(sceneDelegate: delegate)
         h.connect()
         h.send(.push(viewController: "Detail"))
         #expect(
@@ -206,13 +200,7 @@ struct AppStackReplacementTests {
             stack.setViewControllers([root, inbox, UIViewController(restorationIdentifier: "Thread")], animated: true)
             root.present(inbox, animated: true)
         }
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { UIViewController(restorationIdentifier: $0) }
-            )
-        )
+        let h = Harness(sceneDelegate: delegate)
         h.connect()
         #expect(
             h.send(.notify(name: "openThread", value: .null))
@@ -236,25 +224,14 @@ struct AppStackReplacementTests {
             )
             thread.addChild(UIViewController(restorationIdentifier: "Composer"))
         }
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { UIViewController(restorationIdentifier: $0) }
-            )
-        )
+        let h = Harness(sceneDelegate: delegate)
         h.connect()
         h.send(.push(viewController: "Detail"))
         #expect(
             h.send(.notify(name: "openThread", value: .null))
                 == ["didReceiveNotification", "reply 3", "change replaceStack [0] Inbox + Thread"]
                 + app(["Inbox.loadView", "Inbox.viewDidLoad"] + push("Thread", over: "Detail") + ["Detail.deinit"])
-                + ["change addChild Composer"]
-                + app([
-                    "Composer.willMoveToParent", "Composer.loadView", "Composer.viewDidLoad",
-                    "Composer.viewWillAppear", "Composer.viewIsAppearing", "Composer.viewWillLayoutSubviews",
-                    "Composer.viewDidLayoutSubviews", "Composer.viewDidAppear", "Composer.didMoveToParent",
-                ])
+                + appAddedChild("Composer")
         )
         #expect(titles(h) == ["Root", "Inbox", "Thread"])
         #expect(navigation(h).topViewController?.children.map(\.restorationIdentifier) == ["Composer"])

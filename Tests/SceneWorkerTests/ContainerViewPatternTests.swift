@@ -65,14 +65,6 @@ final class DashboardViewController: UIViewController {
         )
     }
 
-    private func added(_ name: String) -> [String] {
-        ["change addChild \(name)"]
-            + [
-                "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewIsAppearing",
-                "viewWillLayoutSubviews", "viewDidLayoutSubviews", "viewDidAppear", "didMoveToParent",
-            ].map { "\(name).\($0)@app" }
-    }
-
     private func checkDashboard(_ dashboard: DashboardViewController) {
         #expect(dashboard.children.map(\.restorationIdentifier) == ["Chart", "Map"])
         let subviews = dashboard.view.subviews
@@ -91,7 +83,7 @@ final class DashboardViewController: UIViewController {
         h.connect()
         let output = h.send(.push(viewController: "Dashboard"))
         let reply = try #require(output.firstIndex(of: "reply 2"))
-        #expect(Array(output[reply...]) == ["reply 2"] + added("Chart") + added("Map"))
+        #expect(Array(output[reply...]) == ["reply 2"] + appAddedChild("Chart") + appAddedChild("Map"))
         let dashboard = try #require(
             h.session.scene?.window.navigationStack.topViewController as? DashboardViewController
         )
@@ -113,7 +105,7 @@ final class DashboardViewController: UIViewController {
         let h = harness()
         let output = h.connect(root: "Dashboard")
         let reply = try #require(output.firstIndex(of: "reply 1"))
-        #expect(Array(output[reply...]) == ["reply 1"] + added("Chart") + added("Map"))
+        #expect(Array(output[reply...]) == ["reply 1"] + appAddedChild("Chart") + appAddedChild("Map"))
         let dashboard = try #require(
             h.session.scene?.window.navigationStack.topViewController as? DashboardViewController
         )
@@ -133,13 +125,7 @@ final class DashboardViewController: UIViewController {
             stack.addArrangedSubview(map.view)
             root.view.addSubview(stack)
         }
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { UIViewController(restorationIdentifier: $0) }
-            )
-        )
+        let h = Harness(sceneDelegate: delegate)
         let root = try h.connectedRoot()
         let output = h.send(.notify(name: "embed", value: .null))
         #expect(output.contains("change addChild Map"))

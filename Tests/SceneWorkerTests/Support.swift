@@ -24,6 +24,18 @@ final class Harness {
         }
     }
 
+    /// A harness whose scene delegate is `delegate` (app code acting on its own, as
+    /// `ScriptedSceneDelegate`), and whose app makes plain controllers.
+    convenience init(sceneDelegate delegate: any UISceneDelegate) {
+        self.init(
+            app: WorkerApp(
+                makeApplicationDelegate: { RecordingApplicationDelegate() },
+                makeSceneDelegate: { delegate },
+                makeViewController: { UIViewController(restorationIdentifier: $0) }
+            )
+        )
+    }
+
     /// A harness whose app makes every controller with `make` (and logs its delegates'
     /// callbacks to a log of its own).
     convenience init(makingControllers make: @escaping @MainActor (String) -> UIViewController) {
@@ -148,4 +160,14 @@ func push(_ pushed: String, over top: String) -> [String] {
         "\(top).viewDidDisappear",
         "\(pushed).viewDidAppear",
     ]
+}
+
+/// What the app's own `addChild` of `name` reports, rendered: the change, then the child's
+/// whole add-child transition, as the app's.
+func appAddedChild(_ name: String) -> [String] {
+    ["change addChild \(name)"]
+        + [
+            "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewIsAppearing",
+            "viewWillLayoutSubviews", "viewDidLayoutSubviews", "viewDidAppear", "didMoveToParent",
+        ].map { "\(name).\($0)@app" }
 }

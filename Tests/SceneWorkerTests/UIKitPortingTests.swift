@@ -240,13 +240,7 @@ struct PushWhileConnectingTests {
                 )
             }
         }
-        let h = Harness(
-            app: WorkerApp(
-                makeApplicationDelegate: { RecordingApplicationDelegate() },
-                makeSceneDelegate: { delegate },
-                makeViewController: { name in UIViewController(restorationIdentifier: name) }
-            )
-        )
+        let h = Harness(sceneDelegate: delegate)
         let said = h.connect()
         #expect(said.filter { $0.hasPrefix("change setStack") }.count == WorkerSession.maximumAppChangesPerTurn)
         #expect(

@@ -9,11 +9,15 @@ final class EmbeddingViewController: UIViewController {
     var childNames: [String] = []
     /// Pushed from `viewDidAppear`, as an onboarding flow might.
     var pushesOnAppear: String?
+    /// The children it made.
+    var made: [UIViewController] = []
 
     override func viewDidLoad() {
         super.viewDidLoad()
         for name in childNames {
-            addChild(UIViewController(restorationIdentifier: name))
+            let child = UIViewController(restorationIdentifier: name)
+            made.append(child)
+            addChild(child)
         }
     }
 
@@ -47,14 +51,6 @@ final class EmbeddingViewController: UIViewController {
         )
     }
 
-    private func added(_ name: String) -> [String] {
-        ["change addChild \(name)"]
-            + [
-                "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewIsAppearing",
-                "viewWillLayoutSubviews", "viewDidLayoutSubviews", "viewDidAppear", "didMoveToParent",
-            ].map { "\(name).\($0)@app" }
-    }
-
     private func navigation(_ h: Harness) -> NavigationController {
         h.session.scene!.window.navigationStack
     }
@@ -63,7 +59,7 @@ final class EmbeddingViewController: UIViewController {
         let h = harness(["Root": ["List", "Map"]])
         let output = h.connect()
         let reply = try #require(output.firstIndex(of: "reply 1"))
-        #expect(Array(output[reply...]) == ["reply 1"] + added("List") + added("Map"))
+        #expect(Array(output[reply...]) == ["reply 1"] + appAddedChild("List") + appAddedChild("Map"))
         #expect(navigation(h).viewControllers[0].children.map(\.restorationIdentifier) == ["List", "Map"])
     }
 
@@ -74,7 +70,7 @@ final class EmbeddingViewController: UIViewController {
         let output = h.connect()
         let reply = try #require(output.firstIndex(of: "reply 1"))
         let after = Array(output[reply...])
-        #expect(Array(after.prefix(1 + added("List").count)) == ["reply 1"] + added("List"))
+        #expect(Array(after.prefix(1 + appAddedChild("List").count)) == ["reply 1"] + appAddedChild("List"))
         #expect(after.contains("change push Onboarding"))
         #expect(navigation(h).viewControllers[0].children.map(\.restorationIdentifier) == ["List"])
         #expect(navigation(h).viewControllers.map(\.restorationIdentifier) == ["Root", "Onboarding"])
@@ -85,7 +81,9 @@ final class EmbeddingViewController: UIViewController {
         #expect(!h.connect(background: true).contains { $0.hasPrefix("change") })
         #expect(navigation(h).viewControllers[0].children.isEmpty)
         let output = h.send(.enterForeground)
-        #expect(Array(output.suffix(from: output.firstIndex(of: "reply 2") ?? 0)) == ["reply 2"] + added("List"))
+        #expect(
+            Array(output.suffix(from: output.firstIndex(of: "reply 2") ?? 0)) == ["reply 2"] + appAddedChild("List")
+        )
         #expect(navigation(h).viewControllers[0].children.map(\.restorationIdentifier) == ["List"])
     }
 
@@ -101,7 +99,7 @@ final class EmbeddingViewController: UIViewController {
         )
         #expect(!h.render(h.session.takeOutput()).contains { $0.hasPrefix("change addChild") })
         #expect(inbox.children.isEmpty)
-        #expect(h.send(.pop).suffix(added("Search").count) == ArraySlice(added("Search")))
+        #expect(h.send(.pop).suffix(appAddedChild("Search").count) == ArraySlice(appAddedChild("Search")))
         #expect(inbox.children.map(\.restorationIdentifier) == ["Search"])
     }
 
@@ -165,5 +163,32 @@ final class EmbeddingViewController: UIViewController {
             kids == ["change addChild List"] + (1..<SceneSnapshot.maximumChildren).map { "change addChild Kid\($0)" }
         )
         #expect(navigation(h).viewControllers[0].children.count == SceneSnapshot.maximumChildren)
+    }
+
+    /// `removeFromParent()` on a child whose add still waits calls it off: nothing is
+    /// reported, then or later, whether it waited for its parent or for a request's reply.
+    @Test func aChildRemovedBeforeItJoinsIsCalledOff() throws {
+        let h = harness(["Root": ["List"]])
+        h.connect(background: true)
+        let root = try #require(navigation(h).viewControllers[0] as? EmbeddingViewController)
+        let list = try #require(root.made.first)
+        _ = list.view  // the container's read: the view it would load into
+        list.removeFromParent()
+        #expect(h.session.waitingChildren.isEmpty)
+        #expect(!list.isBeingAddedAsChild && list.premadeView == nil)
+        #expect(!h.send(.enterForeground).contains { $0.hasPrefix("change") })
+        #expect(root.children.isEmpty)
+
+        let delegate = ScriptedSceneDelegate()
+        let kid = UIViewController(restorationIdentifier: "Kid")
+        delegate.onNotification = { scene, _ in
+            let top = scene.window.navigationStack.viewControllers[0]
+            top.addChild(kid)
+            kid.removeFromParent()
+        }
+        let other = Harness(sceneDelegate: delegate)
+        other.connect()
+        #expect(other.send(.notify(name: "swap", value: .null)) == ["didReceiveNotification", "reply 2"])
+        #expect(!kid.isBeingAddedAsChild && kid.parent == nil)
     }
 }

@@ -8,7 +8,10 @@ extension UIViewController {
     ///
     /// Unlike UIKit's, this runs the whole containment transition at once: the child's
     /// `willMove(toParent:)`, its view loads, it appears in this visible parent (layout
-    /// included), and `didMoveToParent` is reported. As on a device, the child's
+    /// included), and `didMoveToParent` is reported. Inside a callback it runs once the
+    /// callback's request or transition is done; in `viewDidLoad` of a controller not yet
+    /// frontmost in the foreground, once it is (the child's `view`, read meanwhile, is the one
+    /// it then loads into). As on a device, the child's
     /// `didMove(toParent:)` runs when your code calls it, not here. An illegal request (in
     /// the background, not the frontmost controller, a child of that name already there, too
     /// many children, a child whose view already loaded) changes nothing and is logged, as
@@ -30,7 +33,12 @@ extension UIViewController {
     /// your code keeps it. As on a device, `willMove(toParent: nil)` runs when your code
     /// calls it (before this), not here.
     public func removeFromParent() {
-        guard let parent else { return }
+        guard let parent else {
+            // Its add still waits (for the transition under way, or for its parent to come
+            // forward): called off, nothing reported, as if it had joined and left.
+            if isBeingAddedAsChild { addingSession?.cancelAddingAsChild(self) }
+            return
+        }
         guard let session = parent.sceneNavigationController?.changeHandler ?? Application.shared.changeHandler else {
             parent.children.removeAll { $0 === self }
             self.parent = nil

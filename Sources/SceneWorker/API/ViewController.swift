@@ -136,6 +136,8 @@ open class UIViewController {
     /// Set while an app's `addChild(_:)` of this controller waits to run: reading `view` then
     /// makes the view it will load into (`premadeView`).
     var isBeingAddedAsChild = false
+    /// The session that holds that add, while it waits (`removeFromParent()` calls it off).
+    weak var addingSession: WorkerSession?
     /// The view read before this child was added: the base `loadView` keeps it, and a view an
     /// override makes takes its place in its superview.
     var premadeView: View?
@@ -424,6 +426,7 @@ extension UIViewController {
     /// reading `view` stops the app again, as for any controller not shown.
     func abandonAddingAsChild() {
         isBeingAddedAsChild = false
+        addingSession = nil
         premadeView?.removeFromSuperview()
         premadeView = nil
     }

@@ -18,11 +18,30 @@ extension WorkerSession {
             if let reason = waitingChildRefusal(child, to: parent) { return refuse(action, reason) }
             waitingChildren.append(WaitingChild(parent: WeakController(parent), child: child))
             child.isBeingAddedAsChild = true
+            child.addingSession = self
             return
         }
         // Set first: the add may run at once, inside `request`.
         child.isBeingAddedAsChild = true
-        if !request(.addChild(child, parent: parent), describedAs: action) { child.isBeingAddedAsChild = false }
+        child.addingSession = self
+        if !request(.addChild(child, parent: parent), describedAs: action) { child.abandonAddingAsChild() }
+    }
+
+    /// Calls off the add of `child` that still waits (queued, or for its parent): the app
+    /// removed it before it joined, so nothing is reported, as if it had joined and left.
+    /// What leaves the lists is released after they changed.
+    func cancelAddingAsChild(_ child: UIViewController) {
+        var dropped: (WaitingChild?, DeferredAppChange?) = (nil, nil)
+        if let index = waitingChildren.firstIndex(where: { $0.child === child }) {
+            dropped.0 = waitingChildren.remove(at: index)
+        }
+        if let index = deferredChanges.firstIndex(where: {
+            if case .addChild(let queued, _) = $0 { queued === child } else { false }
+        }) {
+            dropped.1 = deferredChanges.remove(at: index)
+        }
+        child.abandonAddingAsChild()
+        withExtendedLifetime(dropped) {}
     }
 
     /// Why `child` cannot wait for `parent`, or nil: the checks of an `addChild` that do not
@@ -92,6 +111,7 @@ extension WorkerSession {
     /// Runs a queued `addChild`, checked again against the state it finds.
     func runAddChild(_ child: UIViewController, to parent: UIViewController) {
         child.isBeingAddedAsChild = false
+        child.addingSession = nil
         let name = child.restorationIdentifier
         if let reason = addChildRefusal(child, to: parent) {
             child.abandonAddingAsChild()
