@@ -99,6 +99,7 @@ import Testing
         let violation = firstViolation(t.events)
         #expect(violation?.seq == t.events.count)
         #expect(violation?.expected == "callback deinit (vc Root) or callback applicationWillTerminate")
+        #expect(violation?.hint == nil, "not only a deinit was allowed")
     }
 
     @Test func disconnectedExitNeedsEveryDeinit() {
@@ -113,6 +114,8 @@ import Testing
         let violation = firstViolation(t.events)
         #expect(violation?.seq == t.events.count)
         #expect(violation?.expected == "callback deinit (vc Root)")
+        // The usual cause is the app's: its message says what to look for.
+        #expect(violation?.description.hasSuffix("scenehost's model needs its deinit here") == true)
     }
 
     @Test func disconnectDeinitsTopFirst() {

@@ -18,9 +18,20 @@ public struct LifecycleViolation: Error, Sendable, Hashable, CustomStringConvert
         self.got = got
     }
 
-    /// `seq 17, scene A: expected callback sceneDidBecomeActive, got callback viewDidAppear (vc Root)`.
+    /// `seq 17, scene A: expected callback sceneDidBecomeActive, got callback viewDidAppear (vc Root)`,
+    /// with a hint where the usual cause is the app's own code (`hint`).
     public var description: String {
         let place = scene.map { "seq \(seq), scene \($0.inMessage)" } ?? "seq \(seq)"
-        return "\(place): expected \(expected), got \(got)"
+        return "\(place): expected \(expected), got \(got)" + (hint.map { "; \($0)" } ?? "")
+    }
+
+    /// What usually causes this violation, when that is the app's code: a `deinit` that did
+    /// not come where the model released the controller is nearly always a reference the app
+    /// keeps (UIKit lets such a controller live on; scenehost's model cannot follow it).
+    public var hint: String? {
+        guard expected.hasPrefix("callback deinit (vc "), !expected.contains(" or "), !got.hasPrefix("callback deinit")
+        else { return nil }
+        return "if the app's code still holds that controller (a property, a cache, a closure that captures "
+            + "it strongly, a delegate or timer target), let it go: scenehost's model needs its deinit here"
     }
 }
