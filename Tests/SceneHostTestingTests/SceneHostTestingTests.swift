@@ -12,7 +12,9 @@ import Testing
         var configuration = HostConfiguration.forTesting(worker: worker)
         configuration.forwardsWorkerStderr = false
         // Safety nets only: under a sanitizer, with the whole suite starting workers on two
-        // cores, a healthy worker's transition or exit has passed the defaults (5 s, 2 s).
+        // cores, a healthy worker's launch, transition or exit has passed the defaults (20 s
+        // once under ThreadSanitizer, 5 s, 2 s), as HostProcessTests' configuration allows.
+        configuration.launchLimit = .seconds(60)
         configuration.transitionLimit = .seconds(30)
         configuration.terminateLimit = .seconds(10)
         return configuration
