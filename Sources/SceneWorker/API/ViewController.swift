@@ -133,11 +133,12 @@ open class UIViewController {
     /// Set while `loadView` and `viewDidLoad` run: a child added then, before the controller
     /// can take one, waits for it (`WorkerSession.appRequestsAddChild`).
     var isLoadingView = false
-    /// Set while an app's `addChild(_:)` of this controller waits to run: reading `view` then
-    /// makes the view it will load into (`premadeView`).
-    var isBeingAddedAsChild = false
-    /// The session that holds that add, while it waits (`removeFromParent()` calls it off).
+    /// The session holding an app's `addChild(_:)` of this controller while it waits to run
+    /// (`removeFromParent()` calls it off there).
     weak var addingSession: WorkerSession?
+    /// Whether that add waits: reading `view` then makes the view it will load into
+    /// (`premadeView`).
+    var isBeingAddedAsChild: Bool { addingSession != nil }
     /// The view read before this child was added: the base `loadView` keeps it, and a view an
     /// override makes takes its place in its superview.
     var premadeView: View?
@@ -425,7 +426,6 @@ extension UIViewController {
     /// turn came, or its parent gone): the view read early leaves the container's, and
     /// reading `view` stops the app again, as for any controller not shown.
     func abandonAddingAsChild() {
-        isBeingAddedAsChild = false
         addingSession = nil
         premadeView?.removeFromSuperview()
         premadeView = nil

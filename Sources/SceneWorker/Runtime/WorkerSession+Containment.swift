@@ -17,12 +17,10 @@ extension WorkerSession {
             else { return refuse(action, reason) }
             if let reason = waitingChildRefusal(child, to: parent) { return refuse(action, reason) }
             waitingChildren.append(WaitingChild(parent: WeakController(parent), child: child))
-            child.isBeingAddedAsChild = true
             child.addingSession = self
             return
         }
         // Set first: the add may run at once, inside `request`.
-        child.isBeingAddedAsChild = true
         child.addingSession = self
         if !request(.addChild(child, parent: parent), describedAs: action) { child.abandonAddingAsChild() }
     }
@@ -110,7 +108,6 @@ extension WorkerSession {
 
     /// Runs a queued `addChild`, checked again against the state it finds.
     func runAddChild(_ child: UIViewController, to parent: UIViewController) {
-        child.isBeingAddedAsChild = false
         child.addingSession = nil
         let name = child.restorationIdentifier
         if let reason = addChildRefusal(child, to: parent) {
