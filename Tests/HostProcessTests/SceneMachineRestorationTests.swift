@@ -78,7 +78,7 @@ import Testing
         var harness = SceneMachineHarness(session: SceneSession(identifier: "A", lifecycle: .app))
         harness.request(.connect(background: false, root: "Root", worker: nil))
         let asked = harness.actions.compactMap { action -> LifecycleKind?? in
-            guard case .write(let commands) = action, case .hello(_, let lifecycle)? = commands.first else {
+            guard case .write(let commands) = action, case .hello(_, let lifecycle, _)? = commands.first else {
                 return nil
             }
             return lifecycle

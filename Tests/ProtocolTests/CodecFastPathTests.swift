@@ -119,7 +119,16 @@ import Testing
         for callback in CallbackName.allCases {
             messages.append(.callback(CallbackEvent(callback)))
             messages += names.map { .callback(CallbackEvent(callback, viewController: $0)) }
+            for reply in [0, 7, Int.max] {
+                var event = CallbackEvent(callback, origin: reply == 7 ? .app : nil)
+                event.reply = reply
+                messages.append(.callback(event))
+            }
         }
+        commands += [
+            .hello(protocolVersion: 1, foldedReplies: true),
+            .hello(protocolVersion: 1, lifecycle: .app, foldedReplies: true),
+        ]
         for command in commands {
             var fast: [UInt8] = [1, 2]
             var general: [UInt8] = [1, 2]

@@ -24,8 +24,9 @@ import Testing
         return operations.flatMap { operation in ids.map { frame(HostCommand.request(id: $0, operation)) } }
     }
 
-    /// Replies without a result, and every callback with and without a `vc`, and with each
-    /// count of the notifications it posts folded in (`posted`).
+    /// Replies without a result, and every callback with and without a `vc`, with each
+    /// count of the notifications it posts folded in (`posted`), and with a reply folded in
+    /// (`reply`).
     static var messages: [[UInt8]] {
         ids.map { frame(WorkerMessage.reply(id: $0, result: nil)) }
             + CallbackName.allCases.flatMap { name in
@@ -36,6 +37,12 @@ import Testing
                     + (0..<name.postedNotifications.count).map { count in
                         var event = CallbackEvent(name)
                         event.posted = count + 1
+                        return frame(WorkerMessage.callback(event))
+                    }
+                    + ids.map { id in
+                        var event = CallbackEvent(name, viewController: "Detail")
+                        event.posted = name.postedNotifications.count
+                        event.reply = id
                         return frame(WorkerMessage.callback(event))
                     }
             }

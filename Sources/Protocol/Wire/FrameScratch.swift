@@ -1,6 +1,6 @@
 /// The fast path of `encode(into:)` for the messages of every round trip: requests without
 /// parameters or with a `vc`, a size, a presentation style, a swipe's `completes` or a tab, `hello`, `ready`, callbacks with at most a `vc`, the count
-/// of the notifications they posted (`posted`) and an `origin`, app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
+/// of the notifications they posted (`posted`), an `origin` and a folded reply (`reply`), app changes other than `setStack`, replies without a result. Such a frame is composed in a stack buffer and appended in one copy;
 /// appending it piece by piece costs an `Array.append(contentsOf:)` per piece, which was
 /// most of the encoding time.
 ///
@@ -14,8 +14,8 @@ enum FrameScratch {
     static func encode(_ command: HostCommand, into buffer: inout [UInt8]) -> Bool {
         compose(into: &buffer) { writer in
             switch command {
-            case .hello(let protocolVersion, let lifecycle):
-                guard lifecycle == nil else {
+            case .hello(let protocolVersion, let lifecycle, let foldedReplies):
+                guard lifecycle == nil, !foldedReplies else {
                     writer.fail()
                     return
                 }
@@ -94,6 +94,10 @@ enum FrameScratch {
                     writer.literal(#","origin":""#)
                     writer.verbatim(origin.rawValue)
                     writer.byte(ASCII.quote)
+                }
+                if let reply = event.reply {
+                    writer.literal(#","reply":"#)
+                    writer.int(reply)
                 }
             case .change(let change):
                 writer.literal(#"{"type":"change","op":""#)

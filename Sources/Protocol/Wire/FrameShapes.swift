@@ -4,7 +4,7 @@
 /// (`"vc"`, `"style"`), a swipe (`"completes"`) or a tab switch (`"index"`), a reply without a result
 /// (`{"type":"reply","id":7}`) and a callback with at most a `vc` and the count of the
 /// notifications it posted (`{"type":"callback","name":"viewDidAppear","vc":"Detail"}`,
-/// `{"type":"callback","name":"sceneDidBecomeActive","posted":2}`), byte for byte as the
+/// `{"type":"callback","name":"sceneDidBecomeActive","posted":2,"reply":7}`), byte for byte as the
 /// encoders write them. Such a frame is matched in place; the general path builds the
 /// object's members first, which was 30 % of a worker's work per request (callgrind).
 ///
@@ -85,6 +85,10 @@ enum FrameShapes {
                 return nil
             }
             event.posted = posted
+        }
+        if cursor.literal(#","reply":"#) {
+            guard let reply = cursor.integer() else { return nil }
+            event.reply = reply
         }
         guard cursor.literal("}"), cursor.isAtEnd else { return nil }
         return .callback(event)

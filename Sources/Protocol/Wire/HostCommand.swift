@@ -2,10 +2,11 @@
 ///
 /// Wire form is flat: `{"op":"hello","protocol":1}`, `{"id":7,"op":"push","vc":"Detail"}`.
 public enum HostCommand: Sendable, Hashable {
-    /// The first frame the host writes: its protocol version, and the lifecycle the host
-    /// asks a worker that runs either kind for (`"lifecycle":"app"`; nil: none asked, the
-    /// app's own choice). `{"op":"hello","protocol":1}`
-    case hello(protocolVersion: Int, lifecycle: LifecycleKind? = nil)
+    /// The first frame the host writes: its protocol version, the lifecycle the host asks a
+    /// worker that runs either kind for (`"lifecycle":"app"`; nil: none asked, the app's own
+    /// choice), and whether it reads a reply folded into the callback frame before it
+    /// (`"foldedReplies":true`, `CallbackEvent.reply`). `{"op":"hello","protocol":1}`
+    case hello(protocolVersion: Int, lifecycle: LifecycleKind? = nil, foldedReplies: Bool = false)
     /// An operation the worker must carry out and acknowledge with a reply carrying `id`.
     case request(id: Int, WorkerOperation)
 }

@@ -31,13 +31,16 @@ extension HostCommand {
     /// The general encoder, for every command (`encode` tries `FrameScratch` first).
     func encodePieceByPiece(into buffer: inout [UInt8]) {
         switch self {
-        case .hello(let protocolVersion, let lifecycle):
+        case .hello(let protocolVersion, let lifecycle, let foldedReplies):
             JSONWriter.appendLiteral(#"{"op":"hello","protocol":"#, to: &buffer)
             JSONWriter.writeInt(protocolVersion, into: &buffer)
             if let lifecycle {
                 JSONWriter.appendLiteral(#","lifecycle":""#, to: &buffer)
                 JSONWriter.appendVerbatim(lifecycle.rawValue, to: &buffer)
                 buffer.append(ASCII.quote)
+            }
+            if foldedReplies {
+                JSONWriter.appendLiteral(#","foldedReplies":true"#, to: &buffer)
             }
         case .request(let id, let operation):
             JSONWriter.appendLiteral(#"{"id":"#, to: &buffer)
@@ -66,7 +69,11 @@ extension HostCommand {
         let op = try message.string("op")
         if op == "hello" {
             message.kind = op
-            self = .hello(protocolVersion: try message.integer("protocol"), lifecycle: try message.lifecycle())
+            self = .hello(
+                protocolVersion: try message.integer("protocol"),
+                lifecycle: try message.lifecycle(),
+                foldedReplies: try message.optionalBool("foldedReplies")
+            )
             return
         }
         guard let kind = OperationKind.byName[op] else {
@@ -373,6 +380,10 @@ extension WorkerMessage {
                 JSONWriter.appendVerbatim(origin.rawValue, to: &buffer)
                 buffer.append(ASCII.quote)
             }
+            if let reply = event.reply {
+                JSONWriter.appendLiteral(#","reply":"#, to: &buffer)
+                JSONWriter.writeInt(reply, into: &buffer)
+            }
         case .change(let change):
             JSONWriter.appendLiteral(#"{"type":"change","op":""#, to: &buffer)
             // Change names are plain ASCII identifiers: no escaping needed.
@@ -506,6 +517,7 @@ extension WorkerMessage {
             if let posted = try message.optionalPositiveInteger("posted") {
                 event.posted = try CallbackEvent.checked(posted: posted, of: callback, origin: origin)
             }
+            event.reply = try message.optionalNonNegativeInteger("reply")
             self = .callback(event)
         case "change":
             self = .change(try AppChange(decoding: &message))

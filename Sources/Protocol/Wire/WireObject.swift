@@ -165,6 +165,21 @@ struct WireObject {
         return names
     }
 
+    /// An optional integer field of at least 0.
+    mutating func optionalNonNegativeInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
+        let integer: Int
+        switch value(key) {
+        case nil: return nil
+        case .int(let value)?: integer = value
+        case .double?: throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
+        default: throw mistyped(key, "a number")
+        }
+        guard integer >= 0 else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
+        }
+        return integer
+    }
+
     /// An optional integer field of at least 1.
     mutating func optionalPositiveInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
         let integer: Int

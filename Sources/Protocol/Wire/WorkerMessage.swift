@@ -37,6 +37,14 @@ public struct CallbackEvent: Sendable, Hashable {
     /// in the same order). Only on a callback of a host request (no `origin`); at most as
     /// many as the callback posts. Not positive: none (neither encoder writes the field).
     public var posted = 0
+    /// The request this frame also answers (wire key `reply`, absent when nil): the worker's
+    /// reply without a result, folded into the frame of the callback right before it, when
+    /// the host's `hello` asked for that (`foldedReplies`); the worker folds it only into a
+    /// callback without `restoration`, `notification` or `value`, whose frame is small. The
+    /// host handles it as that reply,
+    /// right after the callback and the notifications it posted: one frame instead of two,
+    /// for the worker to write and the host to read, and the same trace.
+    public var reply: Int?
 
     public init(
         _ name: CallbackName,

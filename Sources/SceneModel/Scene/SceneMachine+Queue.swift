@@ -48,6 +48,16 @@ extension SceneMachine {
     /// Runs whatever can run now, then wakes the waiters whose condition holds; returns the
     /// actions the event produced.
     package mutating func finishEvent() -> [Action] {
+        settle()
+        let actions = output
+        output = spareOutput
+        spareOutput = []
+        return actions
+    }
+
+    /// Carries what an event did as far as it goes (the work driven on, the background-task
+    /// clock, the waiters whose condition now holds), its actions left in `output`.
+    mutating func settle() {
         drive()
         if lifecycle.hasBackgroundTask || backgroundTaskClockRuns { reconcileBackgroundTaskClock() }
         if !waiters.isEmpty {
@@ -63,10 +73,6 @@ extension SceneMachine {
             }
             waiters = kept
         }
-        let actions = output
-        output = spareOutput
-        spareOutput = []
-        return actions
     }
 
     /// Takes back an array that `finishEvent` returned, once its actions were performed and

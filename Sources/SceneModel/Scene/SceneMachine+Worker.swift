@@ -7,6 +7,20 @@ extension SceneMachine {
         // Read in place: `guard let worker` would copy the worker's state (its arrays and
         // dictionary retained and released) twice per transition, for one flag.
         guard worker != nil, !worker!.violated else { return finishEvent() }
+        handle(message)
+        // A reply folded into the callback's frame: handled as the frame after it would be,
+        // once what the callback's frame led to is settled. One frame and one batch of
+        // actions (the callback's and the reply's trace events recorded together) instead of
+        // two, on every plain transition.
+        if case .callback(let callback) = message, let requestID = callback.reply, worker != nil, !worker!.violated {
+            settle()
+            if worker != nil, !worker!.violated { handle(.reply(id: requestID, result: nil)) }
+        }
+        return finishEvent()
+    }
+
+    /// What one message does, before `finishEvent`.
+    private mutating func handle(_ message: WorkerMessage) {
         if case .reply(let requestID, let result) = message {
             releaseRestorationCallback(answering: requestID, result)
         } else {
@@ -39,7 +53,6 @@ extension SceneMachine {
         case .failure(nil, let error):
             recordError(op: "worker", error.code, error.message)
         }
-        return finishEvent()
     }
 
     /// The worker broke the framing (an oversized or unreadable frame).

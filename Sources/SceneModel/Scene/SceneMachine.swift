@@ -358,7 +358,10 @@ package struct SceneMachine: Sendable {
             output.append(
                 .write(
                     handshake
-                        ? HostCommands(.hello(protocolVersion: ProtocolVersion.current, lifecycle: asked), request)
+                        ? HostCommands(
+                            .hello(protocolVersion: ProtocolVersion.current, lifecycle: asked, foldedReplies: true),
+                            request
+                        )
                         : HostCommands(request)
                 )
             )

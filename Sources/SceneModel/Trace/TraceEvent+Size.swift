@@ -8,9 +8,11 @@ extension TraceEvent {
     ///
     /// The event's slot counts twice: the history array's spare capacity and the evicted
     /// prefix it keeps until it compacts can each be as large as the events held. Its
-    /// fields' box (a 16-byte object header and the fields) counts once.
+    /// fields' box (a 16-byte object header, the fields and the allocator's 16 bytes) counts
+    /// once, and so does the box of its rare fields when it has one.
     package var estimatedSize: Int {
-        var size = 2 * MemoryLayout<TraceEvent>.stride + 16 + MemoryLayout<Fields>.stride
+        var size = 2 * MemoryLayout<TraceEvent>.stride + 32 + MemoryLayout<Fields>.stride
+        if hasRareFields { size += 32 + MemoryLayout<RareFields>.stride }
         func add(_ text: String?) {
             if let text { size += text.heapBytes }
         }

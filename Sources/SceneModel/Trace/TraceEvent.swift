@@ -5,6 +5,12 @@ public struct TraceEvent: Sendable, Hashable {
     /// The fields, held in one reference-counted box: an event is copied (into actions, the
     /// history, subscribers) far more often than it is changed, and a copy is then one
     /// retain instead of some 300 bytes and a retain per string.
+    ///
+    /// The fields of callbacks and state changes, the events of every transition, are here;
+    /// those only process, error and a few host events carry are in `rare`, a box of its own
+    /// that most events do not have. Every event is made and, once the history drops it,
+    /// destroyed: with all 25 fields in one box, each cost a check of every field, about 400
+    /// instructions a destroy, two events per transition.
     package struct Fields: Sendable, Hashable {
         package var seq: Int
         package var time: Double
@@ -14,6 +20,15 @@ public struct TraceEvent: Sendable, Hashable {
         package var viewController: String?
         package var from: ActivationState?
         package var to: ActivationState?
+        package var value: JSONValue?
+        package var origin: String?
+        package var op: String?
+        package var tab: Int?
+        package var rare: RareFieldsBox?
+    }
+
+    /// The fields of process, error and host events (`Fields.rare`).
+    package struct RareFields: Sendable, Hashable {
         package var processEvent: ProcessEvent?
         package var pid: Int32?
         package var reason: TerminationReason?
@@ -21,16 +36,35 @@ public struct TraceEvent: Sendable, Hashable {
         package var signal: String?
         package var restoration: JSONValue?
         package var notification: String?
-        package var value: JSONValue?
-        package var origin: String?
-        package var op: String?
         package var code: Int?
         package var message: String?
         package var argv: [String]?
         package var silent: Bool?
-        package var tab: Int?
         package var tabCount: Int?
         package var app: String?
+
+        /// Whether no field is set (an event then holds no box).
+        var isEmpty: Bool { self == RareFields() }
+    }
+
+    /// The box of `RareFields`: never changed once made (a change makes a new one).
+    package final class RareFieldsBox: Sendable, Hashable {
+        package let fields: RareFields
+        init(_ fields: RareFields) { self.fields = fields }
+        package static func == (lhs: RareFieldsBox, rhs: RareFieldsBox) -> Bool {
+            lhs === rhs || lhs.fields == rhs.fields
+        }
+        package func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    }
+
+    /// Whether the event holds a box of rare fields (`estimatedSize`).
+    package var hasRareFields: Bool { storage.fields.rare != nil }
+
+    /// Changes one rare field: a new box, or none when every rare field is nil.
+    private mutating func changeRare(_ change: (inout RareFields) -> Void) {
+        var fields = storage.fields.rare?.fields ?? RareFields()
+        change(&fields)
+        uniqueStorage().fields.rare = fields.isEmpty ? nil : RareFieldsBox(fields)
     }
 
     package final class Storage: @unchecked Sendable {
@@ -113,37 +147,37 @@ public struct TraceEvent: Sendable, Hashable {
     }
     /// `event` for `process`.
     public var processEvent: ProcessEvent? {
-        get { storage.fields.processEvent }
-        set { uniqueStorage().fields.processEvent = newValue }
+        get { storage.fields.rare?.fields.processEvent }
+        set { changeRare { $0.processEvent = newValue } }
     }
     public var pid: Int32? {
-        get { storage.fields.pid }
-        set { uniqueStorage().fields.pid = newValue }
+        get { storage.fields.rare?.fields.pid }
+        set { changeRare { $0.pid = newValue } }
     }
     /// For `exited`.
     public var reason: TerminationReason? {
-        get { storage.fields.reason }
-        set { uniqueStorage().fields.reason = newValue }
+        get { storage.fields.rare?.fields.reason }
+        set { changeRare { $0.reason = newValue } }
     }
     /// Exit status, for `exited` by exit.
     public var status: Int32? {
-        get { storage.fields.status }
-        set { uniqueStorage().fields.status = newValue }
+        get { storage.fields.rare?.fields.status }
+        set { changeRare { $0.status = newValue } }
     }
     /// Signal name without `SIG` (`KILL`, `TERM`, …), for `exited` by signal.
     public var signal: String? {
-        get { storage.fields.signal }
-        set { uniqueStorage().fields.signal = newValue }
+        get { storage.fields.rare?.fields.signal }
+        set { changeRare { $0.signal = newValue } }
     }
     /// `willConnectTo`: the restoration state delivered.
     public var restoration: JSONValue? {
-        get { storage.fields.restoration }
-        set { uniqueStorage().fields.restoration = newValue }
+        get { storage.fields.rare?.fields.restoration }
+        set { changeRare { $0.restoration = newValue } }
     }
     /// `didReceiveNotification`: name and value.
     public var notification: String? {
-        get { storage.fields.notification }
-        set { uniqueStorage().fields.notification = newValue }
+        get { storage.fields.rare?.fields.notification }
+        set { changeRare { $0.notification = newValue } }
     }
     public var value: JSONValue? {
         get { storage.fields.value }
@@ -161,24 +195,24 @@ public struct TraceEvent: Sendable, Hashable {
         set { uniqueStorage().fields.op = newValue }
     }
     public var code: Int? {
-        get { storage.fields.code }
-        set { uniqueStorage().fields.code = newValue }
+        get { storage.fields.rare?.fields.code }
+        set { changeRare { $0.code = newValue } }
     }
     public var message: String? {
-        get { storage.fields.message }
-        set { uniqueStorage().fields.message = newValue }
+        get { storage.fields.rare?.fields.message }
+        set { changeRare { $0.message = newValue } }
     }
     /// For `spawned`: the argv the worker was started with.
     public var argv: [String]? {
-        get { storage.fields.argv }
-        set { uniqueStorage().fields.argv = newValue }
+        get { storage.fields.rare?.fields.argv }
+        set { changeRare { $0.argv = newValue } }
     }
     /// For `exited`: true when the host killed the worker silently (a `terminate` or the
     /// host's quit finding it suspended or still launching, LIFECYCLE.md §4), which tells
     /// that kill from a test's or a user's (both `killed`); absent otherwise.
     public var silent: Bool? {
-        get { storage.fields.silent }
-        set { uniqueStorage().fields.silent = newValue }
+        get { storage.fields.rare?.fields.silent }
+        set { changeRare { $0.silent = newValue } }
     }
     /// On the callbacks of a tab switch (`op: "selectTab"`): the index of the tab selected,
     /// which tells the trace checker whose stack the switch shows (LIFECYCLE.md §3a).
@@ -188,15 +222,15 @@ public struct TraceEvent: Sendable, Hashable {
     }
     /// On `willConnectTo` of a tab bar root: how many tabs it has (`tabs`).
     public var tabCount: Int? {
-        get { storage.fields.tabCount }
-        set { uniqueStorage().fields.tabCount = newValue }
+        get { storage.fields.rare?.fields.tabCount }
+        set { changeRare { $0.tabCount = newValue } }
     }
 
     /// For `spawned` and `attached`: the app whose process it is (`connect`'s `app`), when
     /// the process carries the scenes of one app.
     public var app: String? {
-        get { storage.fields.app }
-        set { uniqueStorage().fields.app = newValue }
+        get { storage.fields.rare?.fields.app }
+        set { changeRare { $0.app = newValue } }
     }
 
     public init(
@@ -226,6 +260,31 @@ public struct TraceEvent: Sendable, Hashable {
         tabCount: Int? = nil,
         app: String? = nil
     ) {
+        // Callbacks and state changes, the events of every transition, have none: no box,
+        // and nothing compared.
+        let hasRare =
+            processEvent != nil || pid != nil || reason != nil || status != nil || signal != nil
+            || restoration != nil || notification != nil || code != nil || message != nil || argv != nil
+            || silent != nil || tabCount != nil || app != nil
+        let rare =
+            hasRare
+            ? RareFieldsBox(
+                RareFields(
+                    processEvent: processEvent,
+                    pid: pid,
+                    reason: reason,
+                    status: status,
+                    signal: signal,
+                    restoration: restoration,
+                    notification: notification,
+                    code: code,
+                    message: message,
+                    argv: argv,
+                    silent: silent,
+                    tabCount: tabCount,
+                    app: app
+                )
+            ) : nil
         storage = Storage(
             Fields(
                 seq: seq,
@@ -236,23 +295,11 @@ public struct TraceEvent: Sendable, Hashable {
                 viewController: viewController,
                 from: from,
                 to: to,
-                processEvent: processEvent,
-                pid: pid,
-                reason: reason,
-                status: status,
-                signal: signal,
-                restoration: restoration,
-                notification: notification,
                 value: value,
                 origin: origin,
                 op: op,
-                code: code,
-                message: message,
-                argv: argv,
-                silent: silent,
                 tab: tab,
-                tabCount: tabCount,
-                app: app
+                rare: rare
             )
         )
     }

@@ -137,27 +137,40 @@ final class CallbackSink {
     /// Hands every pending message to `body`, as the host is to read them, then forgets them
     /// (keeping the storage). The lifecycle notifications that directly follow the callback
     /// posting them go in its frame (`CallbackEvent.posted`): one frame instead of three, for
-    /// the worker to write and the host to read, and the same trace.
+    /// the worker to write and the host to read, and the same trace. With `foldingReplies`
+    /// (the host's `hello` asked for it), a reply without a result that directly follows a
+    /// callback without a value (and the notifications folded into it) goes in its frame too
+    /// (`CallbackEvent.reply`): the frame of every plain transition.
     ///
     /// Each message is lent to `body`, not copied (a copy retains and releases each of its
     /// strings): `body` must not record anything in this sink.
-    func drain(_ body: (borrowing WorkerMessage) -> Void) {
+    func drain(foldingReplies: Bool = false, _ body: (borrowing WorkerMessage) -> Void) {
         var index = 0
         while index < messages.count {
-            // Looked at in place first: most callbacks (and every reply) are followed by no
-            // callback, and need no copy or list.
-            guard index + 1 < messages.count, case .callback = messages[index + 1],
-                case .callback(var event) = messages[index], event.origin == nil
-            else {
+            // Looked at in place first: a message that folds nothing needs no copy.
+            let foldsNotification = index + 1 < messages.count && Self.isCallback(messages[index + 1])
+            let foldsReply =
+                foldingReplies && index + 1 < messages.count && Self.isReplyWithoutResult(messages[index + 1])
+            guard foldsNotification || foldsReply, case .callback(var event) = messages[index] else {
                 body(messages[index])
                 index += 1
                 continue
             }
-            let posted = event.name.postedNotifications
-            while event.posted < posted.count, index + 1 < messages.count,
-                case .callback(let next) = messages[index + 1], next == CallbackEvent(posted[event.posted])
+            if event.origin == nil {
+                let posted = event.name.postedNotifications
+                while event.posted < posted.count, index + 1 < messages.count,
+                    case .callback(let next) = messages[index + 1], next == CallbackEvent(posted[event.posted])
+                {
+                    event.posted += 1
+                    index += 1
+                }
+            }
+            // Only into a callback that carries no value: a frame that small never nears the
+            // frame limit, which the requests' limits measure the echoes of values against.
+            if foldingReplies, event.restoration == nil, event.notification == nil, event.value == nil,
+                index + 1 < messages.count, case .reply(let id, .none) = messages[index + 1]
             {
-                event.posted += 1
+                event.reply = id
                 index += 1
             }
             body(.callback(event))
@@ -166,6 +179,20 @@ final class CallbackSink {
         // Popped, not `removeAll(keepingCapacity:)`: its general range replacement cost more
         // than the messages' own release, on every request.
         while messages.popLast() != nil {}
+    }
+
+    private static func isCallback(_ message: borrowing WorkerMessage) -> Bool {
+        switch message {
+        case .callback: true
+        default: false
+        }
+    }
+
+    private static func isReplyWithoutResult(_ message: borrowing WorkerMessage) -> Bool {
+        switch message {
+        case .reply(_, .none): true
+        default: false
+        }
     }
 
     /// Takes every pending message.

@@ -19,9 +19,10 @@ final class OutputWriter {
         pending.reserveCapacity(16 * 1024)
     }
 
-    /// Encodes every message `sink` holds into the pending buffer.
-    func take(from sink: CallbackSink) {
-        sink.drain { message in
+    /// Encodes every message `sink` holds into the pending buffer; `foldingReplies`: see
+    /// `CallbackSink.drain`.
+    func take(from sink: CallbackSink, foldingReplies: Bool) {
+        sink.drain(foldingReplies: foldingReplies) { message in
             message.encode(into: &pending)
         }
     }
@@ -29,8 +30,8 @@ final class OutputWriter {
     /// Encodes every message `sink` holds into the pending buffer, each tagged with `scene`
     /// (a scene of an app process, `SceneTag`).
     /// `tag`: the scene's tag from an earlier call, or empty (then it is filled in).
-    func take(from sink: CallbackSink, scene: String, tag: inout [UInt8]) {
-        sink.drain { message in
+    func take(from sink: CallbackSink, foldingReplies: Bool, scene: String, tag: inout [UInt8]) {
+        sink.drain(foldingReplies: foldingReplies) { message in
             let start = pending.count
             message.encode(into: &pending)
             SceneTag.tagFrame(at: start, in: &pending, scene: scene, tag: &tag)

@@ -143,13 +143,19 @@ final class WorkerAppProcess {
     /// Writes what every session recorded, each scene's messages tagged with its scene, and
     /// lets go of the sessions whose scene left (or never connected).
     func drain(into output: OutputWriter) {
-        output.take(from: primary.sink)
+        let folding = primary.hostReadsFoldedReplies
+        output.take(from: primary.sink, foldingReplies: folding)
         // One pass over the members, in place: this runs after every frame.
         var someLeft = false
         for index in sessions.indices {
             let session = sessions[index].session
             if !session.sink.messages.isEmpty {
-                output.take(from: session.sink, scene: sessions[index].scene, tag: &sessions[index].tag)
+                output.take(
+                    from: session.sink,
+                    foldingReplies: folding,
+                    scene: sessions[index].scene,
+                    tag: &sessions[index].tag
+                )
             }
             if Self.hasLeft(session) { someLeft = true }
         }

@@ -40,7 +40,7 @@ enum WorkerProcess {
                 if let appProcess = appProcessSlot.process {
                     appProcess.drain(into: output)
                 } else {
-                    output.take(from: session.sink)
+                    output.take(from: session.sink, foldingReplies: session.hostReadsFoldedReplies)
                 }
             },
             exitStatus: { appProcessSlot.process?.exitStatus ?? session.exitStatus },

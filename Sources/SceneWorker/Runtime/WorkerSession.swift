@@ -38,6 +38,9 @@ final class WorkerSession {
     @exclusivity(unchecked) var hasAppeared = false
     /// The lifecycle this worker declared in its `ready` (docs/LIFECYCLE.md §3d).
     @exclusivity(unchecked) private(set) var lifecycle = LifecycleKind.scene
+    /// Whether the host's `hello` asked for replies folded into callback frames
+    /// (`CallbackSink.drain`'s `foldingReplies`).
+    @exclusivity(unchecked) private(set) var hostReadsFoldedReplies = false
 
     // The app's own changes (WorkerSession+AppChanges.swift).
     /// Set while a host request's callbacks run: the app's navigation waits for the reply.
@@ -205,7 +208,7 @@ final class WorkerSession {
         switch (phase, command) {
         case (.exiting, _):
             return
-        case (.awaitingHello, .hello(let version, let requested)):
+        case (.awaitingHello, .hello(let version, let requested, let foldedReplies)):
             guard version == ProtocolVersion.current else {
                 failHandshake(
                     ProtocolError(
@@ -216,6 +219,7 @@ final class WorkerSession {
                 return
             }
             phase = .running
+            hostReadsFoldedReplies = foldedReplies
             lifecycle = app.lifecycle ?? requested ?? .scene
             sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid, lifecycle: lifecycle))
         case (.awaitingHello, .request(let id, let operation)):
