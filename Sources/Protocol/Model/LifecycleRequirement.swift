@@ -4,9 +4,9 @@ public enum LifecycleRequirement: Sendable, Hashable {
     /// The session was not discarded (every scene operation needs it).
     case notDiscarded
     /// The scene is in one of these activation states.
-    case activation([ActivationState])
+    case activation(ActivationStates)
     /// The worker is in one of these process states.
-    case process([ProcessState])
+    case process(ProcessStates)
     /// The stack holds a controller above the root.
     case controllerAboveRoot
     /// The worker has no background task.

@@ -74,7 +74,7 @@ extension WorkerOperation {
             }
             states += allowed.filter { !states.contains($0) }
         }
-        if !states.isEmpty { reason = .activation(states) }
+        if !states.isEmpty { reason = .activation(ActivationStates(states)) }
         return LifecycleRefusal(operation: name, requirement: reason, snapshot: snapshot)
     }
 }

@@ -38,7 +38,9 @@ extension SceneMachine {
         case .callback(let callback):
             receivedCallback(callback)
             // The notifications folded into its frame, each as if it had come in its own.
-            for name in callback.name.postedNotifications.prefix(max(callback.posted, 0)) {
+            // (Most frames fold none: their list is not even looked up.)
+            guard callback.posted > 0 else { break }
+            for name in callback.name.postedNotifications.prefix(callback.posted) {
                 guard worker != nil, !worker!.violated else { break }
                 receivedCallback(CallbackEvent(name))
             }

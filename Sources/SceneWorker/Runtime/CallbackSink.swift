@@ -156,7 +156,7 @@ final class CallbackSink {
                 index += 1
                 continue
             }
-            if event.origin == nil {
+            if foldsNotification, event.origin == nil {
                 let posted = event.name.postedNotifications
                 while event.posted < posted.count, index + 1 < messages.count,
                     case .callback(let next) = messages[index + 1], next == CallbackEvent(posted[event.posted])
