@@ -257,6 +257,11 @@ extension SceneMachine {
 
     /// A presentation's style, on the presented controller's `loadView` (`value`): the trace
     /// tells the styles apart by it, as their callbacks are alike (LIFECYCLE.md §3a).
+    ///
+    /// Inlined, as `appChangeOp` is: called out of line from a mutating method, a
+    /// non-mutating one got a copy of the whole machine (1.8 KB, about 200 instructions of
+    /// memcpy), on every callback.
+    @inline(__always)
     private func presentedStyleValue(_ callback: CallbackEvent) -> JSONValue? {
         guard callback.name == .loadView else { return nil }
         if callback.origin != nil { return worker!.appChangePresentStyle.map { .string($0.rawValue) } }
@@ -266,6 +271,7 @@ extension SceneMachine {
 
     /// The `op` the callbacks of the open app change carry: `present`, `selectTab`,
     /// `popToRoot`, `popTo` or `replaceStack`, else none.
+    @inline(__always)
     private var appChangeOp: String? {
         if worker!.appChangePresentStyle != nil { return LifecycleOperation.present.rawValue }
         if worker!.appChangeKept != nil { return LifecycleAtom.replaceStack.startingOp }

@@ -159,7 +159,7 @@ final class CallbackSink {
             if foldsNotification, event.origin == nil {
                 let posted = event.name.postedNotifications
                 while event.posted < posted.count, index + 1 < messages.count,
-                    case .callback(let next) = messages[index + 1], next == CallbackEvent(posted[event.posted])
+                    Self.isBare(messages[index + 1], posted[event.posted])
                 {
                     event.posted += 1
                     index += 1
@@ -184,6 +184,18 @@ final class CallbackSink {
     private static func isCallback(_ message: borrowing WorkerMessage) -> Bool {
         switch message {
         case .callback: true
+        default: false
+        }
+    }
+
+    /// Whether `message` is the callback `name` and nothing else (a notification as the sink
+    /// records it), looked at in place: a `CallbackEvent` made to compare it with cost more
+    /// than the rest of folding it.
+    private static func isBare(_ message: borrowing WorkerMessage, _ name: CallbackName) -> Bool {
+        switch message {
+        case .callback(let event):
+            event.name == name && event.viewController == nil && event.restoration == nil && event.notification == nil
+                && event.value == nil && event.origin == nil && event.posted == 0 && event.reply == nil
         default: false
         }
     }
