@@ -50,14 +50,6 @@ import Testing
         (#"{"type":"callback","name":"sceneDidBecomeActive","reply":null}"#, .invalidMessage),
     ])
     func aReplyThatIsNoRequestIDIsRefused(frame: String, code: ProtocolError.Code) {
-        let bytes = Array(frame.utf8)
-        #expect(bytes.withUnsafeBytes { FrameShapes.message($0) } == nil)
-        do {
-            _ = try WorkerMessage(frame: bytes)
-            Issue.record("accepted \(frame)")
-        } catch {
-            #expect(error.code == code)
-            #expect(error.message.contains("reply"))
-        }
+        expectRefusedByBothDecoders(frame, code: code, naming: "reply")
     }
 }

@@ -34,14 +34,25 @@ import Testing
         #"{"type":"callback","name":"sceneDidBecomeActive","posted":1,"origin":"app"}"#,
     ])
     func aCountTheCallbackCannotHavePostedIsRefused(frame: String) {
-        let bytes = Array(frame.utf8)
-        #expect(bytes.withUnsafeBytes { FrameShapes.message($0) } == nil)
-        do {
-            _ = try WorkerMessage(frame: bytes)
-            Issue.record("accepted \(frame)")
-        } catch {
-            #expect(error.code == .invalidParameters)
-            #expect(error.message.contains("posted"))
-        }
+        expectRefusedByBothDecoders(frame, code: .invalidParameters, naming: "posted")
+    }
+}
+
+/// `frame` is left to the general path by the fast one, which refuses it with `code` and a
+/// message that names the field `field`.
+func expectRefusedByBothDecoders(
+    _ frame: String,
+    code: ProtocolError.Code,
+    naming field: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let bytes = Array(frame.utf8)
+    #expect(bytes.withUnsafeBytes { FrameShapes.message($0) } == nil, sourceLocation: sourceLocation)
+    do {
+        _ = try WorkerMessage(frame: bytes)
+        Issue.record("accepted \(frame)", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.code == code, sourceLocation: sourceLocation)
+        #expect(error.message.contains(field), sourceLocation: sourceLocation)
     }
 }

@@ -12,8 +12,8 @@ import Testing
         #expect(Array(set) == [.foregroundActive, .background])
         #expect(set.count == 2 && !set.isEmpty && ActivationStates([]).isEmpty)
         #expect(set == [.foregroundActive, .background, .background])
-        #expect(Array(ActivationStates(ActivationState.allCases)) == ActivationStates.order)
-        #expect(Set(ActivationStates.order) == Set(ActivationState.allCases))
+        #expect(Array(ActivationStates(ActivationState.allCases)) == ActivationState.listingOrder)
+        #expect(Set(ActivationState.listingOrder) == Set(ActivationState.allCases))
     }
 
     @Test func processStatesListInTheirDeclaredOrder() {

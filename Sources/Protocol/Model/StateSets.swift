@@ -1,25 +1,53 @@
-/// A set of activation states, as a requirement names them (`LifecycleRequirement.activation`):
-/// one byte, so that checking a requirement is a mask test, not a search of an array that
-/// is retained and released on every check (the requirements of every request, every
-/// transition, on both sides of the pipe). Written and listed like an array:
-/// `[.foregroundActive, .foregroundInactive]`, in `order`.
-public struct ActivationStates: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence {
-    private var bits: UInt8
+/// A set of states, as a requirement names them (`LifecycleRequirement.activation`,
+/// `.process`): one byte, so that checking a requirement is a mask test, not a search of an
+/// array that is retained and released on every check (the requirements of every request,
+/// every transition, on both sides of the pipe). Written and listed like an array,
+/// `[.foregroundActive, .foregroundInactive]`, in `State.listingOrder`.
+public struct StateSet<State: StateSetElement>: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence {
+    @usableFromInline var bits: UInt8
 
-    /// The order a set is listed in (its documentation and refusals): the foreground first.
-    static let order: [ActivationState] = [.foregroundActive, .foregroundInactive, .background, .unattached]
-
-    public init(arrayLiteral elements: ActivationState...) {
+    @inlinable
+    public init(arrayLiteral elements: State...) {
         self.init(elements)
     }
 
-    public init(_ elements: some Sequence<ActivationState>) {
+    @inlinable
+    public init(_ elements: some Sequence<State>) {
         bits = 0
-        for element in elements { bits |= Self.bit(element) }
+        for element in elements { bits |= element.setBit }
     }
 
-    private static func bit(_ state: ActivationState) -> UInt8 {
-        switch state {
+    /// Whether `state` is in the set (a mask test).
+    @inlinable
+    public func contains(_ state: State) -> Bool {
+        bits & state.setBit != 0
+    }
+
+    public var count: Int { bits.nonzeroBitCount }
+    public var isEmpty: Bool { bits == 0 }
+
+    public func makeIterator() -> IndexingIterator<[State]> {
+        State.listingOrder.filter(contains).makeIterator()
+    }
+}
+
+/// A state a `StateSet` can hold.
+public protocol StateSetElement: Hashable, Sendable {
+    /// The state's bit in a set: each state its own.
+    var setBit: UInt8 { get }
+    /// Every state, in the order a set lists them (its documentation and refusals).
+    static var listingOrder: [Self] { get }
+}
+
+/// The activation states a requirement allows.
+public typealias ActivationStates = StateSet<ActivationState>
+/// The process states a requirement allows.
+public typealias ProcessStates = StateSet<ProcessState>
+
+extension ActivationState: StateSetElement {
+    @inlinable
+    public var setBit: UInt8 {
+        switch self {
         case .foregroundActive: 1
         case .foregroundInactive: 2
         case .background: 4
@@ -27,35 +55,16 @@ public struct ActivationStates: Sendable, Hashable, ExpressibleByArrayLiteral, S
         }
     }
 
-    /// Whether `state` is in the set (a mask test).
-    public func contains(_ state: ActivationState) -> Bool {
-        bits & Self.bit(state) != 0
-    }
-
-    public var count: Int { bits.nonzeroBitCount }
-    public var isEmpty: Bool { bits == 0 }
-
-    public func makeIterator() -> IndexingIterator<[ActivationState]> {
-        Self.order.filter(contains).makeIterator()
-    }
+    /// The foreground first, as the requirements' tables list them.
+    public static let listingOrder: [ActivationState] = [
+        .foregroundActive, .foregroundInactive, .background, .unattached,
+    ]
 }
 
-/// A set of process states, as a requirement names them (`LifecycleRequirement.process`),
-/// for the reasons `ActivationStates` gives; listed in `ProcessState`'s order.
-public struct ProcessStates: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence {
-    private var bits: UInt8
-
-    public init(arrayLiteral elements: ProcessState...) {
-        self.init(elements)
-    }
-
-    public init(_ elements: some Sequence<ProcessState>) {
-        bits = 0
-        for element in elements { bits |= Self.bit(element) }
-    }
-
-    private static func bit(_ state: ProcessState) -> UInt8 {
-        switch state {
+extension ProcessState: StateSetElement {
+    @inlinable
+    public var setBit: UInt8 {
+        switch self {
         case .none: 1
         case .launching: 2
         case .running: 4
@@ -64,15 +73,6 @@ public struct ProcessStates: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
         }
     }
 
-    /// Whether `state` is in the set (a mask test).
-    public func contains(_ state: ProcessState) -> Bool {
-        bits & Self.bit(state) != 0
-    }
-
-    public var count: Int { bits.nonzeroBitCount }
-    public var isEmpty: Bool { bits == 0 }
-
-    public func makeIterator() -> IndexingIterator<[ProcessState]> {
-        ProcessState.allCases.filter(contains).makeIterator()
-    }
+    /// In their declared order.
+    public static var listingOrder: [ProcessState] { allCases }
 }

@@ -167,21 +167,20 @@ struct WireObject {
 
     /// An optional integer field of at least 0.
     mutating func optionalNonNegativeInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
-        let integer: Int
-        switch value(key) {
-        case nil: return nil
-        case .int(let value)?: integer = value
-        case .double?: throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
-        default: throw mistyped(key, "a number")
-        }
-        guard integer >= 0 else {
-            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must not be negative (got \(integer))")
-        }
-        return integer
+        try optionalInteger(key, atLeast: 0, "must not be negative")
     }
 
     /// An optional integer field of at least 1.
     mutating func optionalPositiveInteger(_ key: StaticString) throws(ProtocolError) -> Int? {
+        try optionalInteger(key, atLeast: 1, "must be at least 1")
+    }
+
+    /// An optional integer field of at least `minimum`; `below` says what a smaller one breaks.
+    private mutating func optionalInteger(
+        _ key: StaticString,
+        atLeast minimum: Int,
+        _ below: String
+    ) throws(ProtocolError) -> Int? {
         let integer: Int
         switch value(key) {
         case nil: return nil
@@ -189,8 +188,8 @@ struct WireObject {
         case .double?: throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be an integer")
         default: throw mistyped(key, "a number")
         }
-        guard integer > 0 else {
-            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" must be at least 1 (got \(integer))")
+        guard integer >= minimum else {
+            throw ProtocolError(.invalidParameters, "\(kind): field \"\(key)\" \(below) (got \(integer))")
         }
         return integer
     }
