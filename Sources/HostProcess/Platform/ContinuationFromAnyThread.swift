@@ -19,57 +19,45 @@ import CSceneHostSys
 // Swift 6.3's runtime does).
 
 /// `withCheckedContinuation`, for a continuation any thread may resume, even before the await.
-package func withCheckedContinuationFromAnyThread<T>(
-    isolation: isolated (any Actor)? = #isolation,
+/// It runs where its caller runs (`nonisolated(nonsending)`), as the standard library's
+/// `isolation: #isolation` does, with one executor switch fewer per await.
+@inline(__always)
+package nonisolated(nonsending) func withCheckedContinuationFromAnyThread<T>(
     function: String = #function,
     _ body: (CheckedContinuation<T, Never>) -> Void
 ) async -> sending T {
-    let value = await withCheckedContinuation(isolation: isolation, function: function, body)
-    acquireResumption()
-    return value
+    defer { acquireResumption() }
+    return await withCheckedContinuation(function: function, body)
 }
 
 /// `withCheckedThrowingContinuation`, for a continuation any thread may resume, even before
 /// the await.
-package func withCheckedThrowingContinuationFromAnyThread<T>(
-    isolation: isolated (any Actor)? = #isolation,
+@inline(__always)
+package nonisolated(nonsending) func withCheckedThrowingContinuationFromAnyThread<T>(
     function: String = #function,
     _ body: (CheckedContinuation<T, any Error>) -> Void
 ) async throws -> sending T {
-    do {
-        let value = try await withCheckedThrowingContinuation(isolation: isolation, function: function, body)
-        acquireResumption()
-        return value
-    } catch {
-        acquireResumption()
-        throw error
-    }
+    defer { acquireResumption() }
+    return try await withCheckedThrowingContinuation(function: function, body)
 }
 
 /// `withUnsafeContinuation`, for a continuation any thread may resume, even before the await.
-package func withUnsafeContinuationFromAnyThread<T>(
-    isolation: isolated (any Actor)? = #isolation,
+@inline(__always)
+package nonisolated(nonsending) func withUnsafeContinuationFromAnyThread<T>(
     _ body: (UnsafeContinuation<T, Never>) -> Void
 ) async -> sending T {
-    let value = await withUnsafeContinuation(isolation: isolation, body)
-    acquireResumption()
-    return value
+    defer { acquireResumption() }
+    return await withUnsafeContinuation(body)
 }
 
 /// `withUnsafeThrowingContinuation`, for a continuation any thread may resume, even before
 /// the await.
-package func withUnsafeThrowingContinuationFromAnyThread<T>(
-    isolation: isolated (any Actor)? = #isolation,
+@inline(__always)
+package nonisolated(nonsending) func withUnsafeThrowingContinuationFromAnyThread<T>(
     _ body: (UnsafeContinuation<T, any Error>) -> Void
 ) async throws -> sending T {
-    do {
-        let value = try await withUnsafeThrowingContinuation(isolation: isolation, body)
-        acquireResumption()
-        return value
-    } catch {
-        acquireResumption()
-        throw error
-    }
+    defer { acquireResumption() }
+    return try await withUnsafeThrowingContinuation(body)
 }
 
 /// The acquire `swift_continuation_await` leaves out when the continuation was resumed
