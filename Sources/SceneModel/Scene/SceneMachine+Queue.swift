@@ -33,12 +33,19 @@ extension SceneMachine {
 
     mutating func dequeue() -> Work? {
         guard queueHead < queue.count else { return nil }
+        if queueHead == queue.count - 1 {
+            // The last one (mostly the only one) is moved out: a copy, and the destruction
+            // of the array's element, cost about 250 instructions per request.
+            let work = queue.removeLast()
+            if queueHead > 0 {
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+            }
+            return work
+        }
         let work = queue[queueHead]
         queueHead += 1
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead >= 64 && queueHead * 2 >= queue.count {
+        if queueHead >= 64 && queueHead * 2 >= queue.count {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
