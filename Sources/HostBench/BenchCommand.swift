@@ -3,7 +3,7 @@ import Glibc
 import HostProcess
 import HostTools
 
-/// `hostctl bench [--quick] [--json] [--only NAME[,NAME…]] [--tuning T] [--svg FILE]`
+/// `hostctl bench [--quick] [--json | --markdown] [--only NAME[,NAME…]] [--placement P] [--tuning T] [--svg FILE]`
 package enum BenchCommand {
     /// The benchmark groups, in run order. `--only` takes these names (or a row name).
     package enum Group: String, CaseIterable, Sendable {
@@ -101,6 +101,7 @@ package enum BenchCommand {
         }
         let quick = try arguments.flag("--quick")
         let json = try arguments.flag("--json")
+        let markdown = try arguments.flag("--markdown")
         let svgPath = try arguments.option("--svg")
         let placements = try parsePlacement(try arguments.option("--placement") ?? "both")
         let tunings = try parseTunings(try arguments.option("--tuning") ?? "both")
@@ -109,6 +110,9 @@ package enum BenchCommand {
             groups = try parseOnly(only)
         }
         try arguments.finish()
+        if json && markdown {
+            throw UsageError("hostctl bench: --json and --markdown are two outputs; pick one")
+        }
         if svgPath != nil && !groups.contains(.scale) {
             throw UsageError("hostctl bench: --svg draws the scale benchmark; add scale to --only")
         }
@@ -164,6 +168,8 @@ package enum BenchCommand {
         }
         if json {
             print(report.jsonText)
+        } else if markdown {
+            print(report.markdown, terminator: "")
         } else {
             print(
                 "hostctl bench: \(report.debugBuild ? "DEBUG" : "release") build, "

@@ -2,8 +2,8 @@
 
 package enum BenchHelp {
     package static let text = """
-        hostctl bench [--quick] [--json] [--only NAME[,NAME...]] [--placement P] [--tuning T]
-                      [--svg FILE]
+        hostctl bench [--quick] [--json | --markdown] [--only NAME[,NAME...]] [--placement P]
+                      [--tuning T] [--svg FILE]
 
         Measures the host, each figure as median and p99 over many repetitions, next to a
         floor measured in the same run (the same bytes or the same spawn without the scene
@@ -14,6 +14,8 @@ package enum BenchHelp {
 
           --quick        small counts and few repetitions (a smoke test in seconds)
           --json         one JSON object on stdout instead of the table
+          --markdown     the table as BENCHMARKS.md shows it: one line per benchmark, the
+                         throughput tuning's figures beside the plain ones
           --only NAME    run only these benchmarks (comma-separated)
           --placement P  round-trip rows pinned by CPU as well as unpinned: both (default),
                          same-cpu (host and child on CPU 0), split-cpu (host on CPU 0,

@@ -111,6 +111,15 @@ package struct BenchRow: Sendable {
         self.note = note
     }
 
+    /// `target` as the tables print it: a limit on the median in the row's unit.
+    package func targetText(_ target: Target) -> String {
+        switch target {
+        case .medianAtMost(let value): "p50 ≤ " + BenchFormat.value(value, unit, compact: true)
+        case .medianAtLeast(let value): "p50 ≥ " + BenchFormat.value(value, unit, compact: true)
+        default: target.text
+        }
+    }
+
     package var json: JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(name),
@@ -144,6 +153,22 @@ package struct BenchReport: Sendable {
     package var linking: String
     package var cores: Int
     package var descriptorLimit: Int
+
+    package init(
+        quick: Bool,
+        debugBuild: Bool,
+        staticStdlib: Bool,
+        linking: String,
+        cores: Int,
+        descriptorLimit: Int
+    ) {
+        self.quick = quick
+        self.debugBuild = debugBuild
+        self.staticStdlib = staticStdlib
+        self.linking = linking
+        self.cores = cores
+        self.descriptorLimit = descriptorLimit
+    }
 
     package mutating func add(_ row: BenchRow) { rows.append(row) }
 
@@ -193,13 +218,7 @@ package struct BenchReport: Sendable {
                 BenchFormat.value(row.p99, row.unit),
                 row.floor.map { BenchFormat.value($0, row.unit) } ?? "",
                 row.ratio.map { BenchFormat.number($0) + "×" } ?? "",
-                row.target.map { target in
-                    switch target {
-                    case .medianAtMost(let value): "p50 ≤ " + BenchFormat.value(value, row.unit, compact: true)
-                    case .medianAtLeast(let value): "p50 ≥ " + BenchFormat.value(value, row.unit, compact: true)
-                    default: target.text
-                    }
-                } ?? "",
+                row.target.map { row.targetText($0) } ?? "",
                 result,
             ])
         }

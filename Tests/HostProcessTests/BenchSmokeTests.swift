@@ -94,6 +94,13 @@ import Testing
         #expect(run.exit == .exited(status: 2))
         #expect(String(decoding: run.stderr, as: UTF8.self).contains("nosuch"))
     }
+
+    @Test func jsonAndMarkdownTogetherAreAUsageError() async throws {
+        let run = try await CapturedRun.run([TestWorker.hostctl, "bench", "--json", "--markdown"])
+        #expect(run.exit == .exited(status: 2))
+        #expect(String(decoding: run.stderr, as: UTF8.self).contains("pick one"))
+        #expect(run.stdout.isEmpty)
+    }
 }
 
 /// A child run to completion with its stdout and stderr collected by the host's event loop.
