@@ -159,14 +159,14 @@ final class WorkerSession {
     /// buffer, no copy.
     func handleFrame(_ frame: UnsafeRawBufferPointer) {
         guard exitStatus == nil else { return }
-        let command: HostCommand
         do {
-            command = try HostCommand(frame: frame)
+            // Handled where it was decoded: a command declared outside the `do` was copied
+            // once more and destroyed twice, on every request.
+            let command = try HostCommand(frame: frame)
+            handle(command)
         } catch {
             handleUndecodableFrame(error, id: Self.requestID(in: Array(frame)))
-            return
         }
-        handle(command)
     }
 
     /// Handles a frame the decoder skipped for being longer than the limit.
@@ -205,34 +205,42 @@ final class WorkerSession {
     /// Handles one decoded command.
     func handle(_ command: HostCommand) {
         appChangesThisTurn = 0
-        switch (phase, command) {
-        case (.exiting, _):
+        // On the phase, then on the command: a switch on the pair copied the command into a
+        // tuple and destroyed the copy, about 300 instructions on every request.
+        switch phase {
+        case .exiting:
             return
-        case (.awaitingHello, .hello(let version, let requested, let foldedReplies)):
-            guard version == ProtocolVersion.current else {
+        case .awaitingHello:
+            switch command {
+            case .hello(let version, let requested, let foldedReplies):
+                guard version == ProtocolVersion.current else {
+                    failHandshake(
+                        ProtocolError(
+                            .versionMismatch,
+                            "protocol version mismatch: host speaks \(version), worker speaks \(ProtocolVersion.current)"
+                        )
+                    )
+                    return
+                }
+                phase = .running
+                hostReadsFoldedReplies = foldedReplies
+                lifecycle = app.lifecycle ?? requested ?? .scene
+                sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid, lifecycle: lifecycle))
+            case .request(let id, let operation):
                 failHandshake(
                     ProtocolError(
-                        .versionMismatch,
-                        "protocol version mismatch: host speaks \(version), worker speaks \(ProtocolVersion.current)"
+                        .invalidMessage,
+                        "expected hello as the first frame, got \(operation.name) (request \(id))"
                     )
                 )
-                return
             }
-            phase = .running
-            hostReadsFoldedReplies = foldedReplies
-            lifecycle = app.lifecycle ?? requested ?? .scene
-            sink.send(.ready(protocolVersion: ProtocolVersion.current, pid: pid, lifecycle: lifecycle))
-        case (.awaitingHello, .request(let id, let operation)):
-            failHandshake(
-                ProtocolError(
-                    .invalidMessage,
-                    "expected hello as the first frame, got \(operation.name) (request \(id))"
-                )
-            )
-        case (.running, .hello):
-            sink.send(.failure(id: nil, ProtocolError(.invalidMessage, "unexpected hello: the handshake is done")))
-        case (.running, .request(let id, let operation)):
-            perform(operation, id: id)
+        case .running:
+            switch command {
+            case .hello:
+                sink.send(.failure(id: nil, ProtocolError(.invalidMessage, "unexpected hello: the handshake is done")))
+            case .request(let id, let operation):
+                perform(operation, id: id)
+            }
         }
     }
 
