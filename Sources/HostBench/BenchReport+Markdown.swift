@@ -28,12 +28,8 @@ extension BenchReport {
 
     /// Target, median, p99, and the ratio with its verdict (a miss in bold).
     private static func markdownCells(_ row: BenchRow) -> [String] {
-        var ratio = row.ratio.map { BenchFormat.number($0) + "×" } ?? ""
-        switch row.passed {
-        case true?: ratio += ratio.isEmpty ? "pass" : " pass"
-        case false?: ratio += ratio.isEmpty ? "**MISS**" : " **MISS**"
-        case nil: if row.target != nil { ratio += ratio.isEmpty ? "n/a" : " n/a" }
-        }
+        let verdict = row.verdict.map { $0 == "MISS" ? "**MISS**" : $0 }
+        let ratio = [row.ratio.map { BenchFormat.number($0) + "×" }, verdict].compactMap { $0 }.joined(separator: " ")
         return [
             row.target.map { row.targetText($0) } ?? "",
             BenchFormat.value(row.median, row.unit),

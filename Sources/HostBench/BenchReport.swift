@@ -111,6 +111,16 @@ package struct BenchRow: Sendable {
         self.note = note
     }
 
+    /// The verdict as the tables print it: `pass`, `MISS`, `n/a` for a target that cannot be
+    /// judged, nil without a target.
+    package var verdict: String? {
+        switch passed {
+        case true?: "pass"
+        case false?: "MISS"
+        case nil: target == nil ? nil : "n/a"
+        }
+    }
+
     /// `target` as the tables print it: a limit on the median in the row's unit.
     package func targetText(_ target: Target) -> String {
         switch target {
@@ -206,12 +216,6 @@ package struct BenchReport: Sendable {
     package var table: String {
         var lines: [[String]] = [["benchmark", "median", "p99", "floor", "ratio", "target", "result"]]
         for row in rows {
-            let result: String
-            switch row.passed {
-            case true?: result = "pass"
-            case false?: result = "MISS"
-            case nil: result = row.target == nil ? "" : "n/a"
-            }
             lines.append([
                 row.name,
                 BenchFormat.value(row.median, row.unit),
@@ -219,7 +223,7 @@ package struct BenchReport: Sendable {
                 row.floor.map { BenchFormat.value($0, row.unit) } ?? "",
                 row.ratio.map { BenchFormat.number($0) + "×" } ?? "",
                 row.target.map { row.targetText($0) } ?? "",
-                result,
+                row.verdict ?? "",
             ])
         }
         var widths = [Int](repeating: 0, count: lines[0].count)
