@@ -52,4 +52,20 @@ import Testing
         #expect(Self.split(#"{"scene":"A"#) == nil)
         #expect(Self.split(#"{"scene":7,"id":1}"#) == nil)
     }
+
+    /// The tag is looked for with two loads: a frame that differs from it in any one of its
+    /// nine bytes, or ends before its name, is not tagged.
+    @Test func isTaggedLooksAtEveryByteOfThePrefix() {
+        func isTagged(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { SceneTag.isTagged($0) } }
+        let tagged = Array(#"{"scene":"A","id":1}"#.utf8)
+        #expect(isTagged(tagged))
+        for index in 0..<9 {
+            var nearMiss = tagged
+            nearMiss[index] ^= 0x20
+            #expect(!isTagged(nearMiss), "byte \(index) changed")
+        }
+        #expect(!isTagged(Array(#"{"scene":"#.utf8)))
+        #expect(isTagged(Array(#"{"scene":""#.utf8)))
+        #expect(!isTagged([]))
+    }
 }

@@ -435,7 +435,7 @@ package actor SceneController {
             // are looked at first: a computed property of the machine read here copies the
             // whole machine, a retain and a release per field, on every request of an app's
             // scene. Its terminate goes in the write that makes it terminate its worker.)
-            if let appProcess, commands.contains(where: \.isTerminateRequest), machine.terminatesItsWorker,
+            if let appProcess, commands.containsTerminateRequest, machine.terminatesItsWorker,
                 allTerminate(appProcess.others(than: self))
             {
                 appProcess.noteEnding()

@@ -33,6 +33,16 @@ package struct HostCommands: Sendable, RandomAccessCollection {
     }
 }
 
+extension HostCommands {
+    /// Whether one of the commands is a request that the worker terminate. (A loop over the
+    /// collection from another module copied each command out, on every write to an app's
+    /// process.)
+    @inlinable
+    package var containsTerminateRequest: Bool {
+        head.isTerminateRequest || tail.contains(where: \.isTerminateRequest)
+    }
+}
+
 extension HostCommand {
     /// Whether this is a request (not the handshake's hello).
     package var isRequest: Bool {
@@ -41,6 +51,7 @@ extension HostCommand {
     }
 
     /// Whether this is a request that the worker terminate (its scene's end, or its process's).
+    @inlinable
     package var isTerminateRequest: Bool {
         if case .request(_, .terminate) = self { return true }
         return false

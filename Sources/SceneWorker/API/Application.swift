@@ -250,8 +250,11 @@ public final class Application {
     private weak var changeLink: SessionLink?
     /// The scenes of this app's process, when the host runs several here: code that runs
     /// between the host's frames (a main-queue block, a timer) ends a task in the scene that
-    /// holds it, not in the scene the last frame came for.
-    weak var appProcess: WorkerAppProcess?
+    /// holds it, not in the scene the last frame came for. Not weak, as the sessions' is not
+    /// (`WorkerSession.appProcess`): the run loop keeps the process for good once made, and a
+    /// weak reference gave it a side table, which made each of the five retains and releases
+    /// of it per frame the runtime's slow path (about 500 instructions a request).
+    unowned(unsafe) var appProcess: WorkerAppProcess?
     /// Set while the runtime carries out the host's `beginBackgroundTask` request: the task
     /// the scene delegate begins then is the host's, not an app-initiated change.
     var beginsHostTask = false

@@ -8,7 +8,11 @@ import Protocol
 final class WorkerAppProcess {
     let primary: WorkerSession
     /// The scenes' sessions, in the order they first appeared.
-    private var sessions: [Member] = []
+    ///
+    /// Unchecked, like `bodyScratch`: main-actor state, and no access to either runs app
+    /// code, which alone could reach the process back. The runtime's check of each access
+    /// cost six calls per frame.
+    @exclusivity(unchecked) private var sessions: [Member] = []
 
     /// A scene's session, with the tag its frames carry.
     private struct Member {
@@ -100,7 +104,7 @@ final class WorkerAppProcess {
         return true
     }
 
-    private var bodyScratch: [UInt8] = []
+    @exclusivity(unchecked) private var bodyScratch: [UInt8] = []
 
     /// Handles one tagged frame, without its tag: before the handshake it is the process's
     /// (which refuses it); after it, the session of `scene`'s, made for a scene new here.
