@@ -40,9 +40,13 @@ extension SceneMachine {
             // The notifications folded into its frame, each as if it had come in its own.
             // (Most frames fold none: their list is not even looked up.)
             guard callback.posted > 0 else { break }
+            // One event, renamed for each: a new one per notification was made, copied and
+            // destroyed twice (about 130 instructions each).
+            var notification = CallbackEvent(callback.name)
             for name in callback.name.postedNotifications.prefix(callback.posted) {
                 guard worker != nil, !worker!.violated else { break }
-                receivedCallback(CallbackEvent(name))
+                notification.name = name
+                receivedCallback(notification)
             }
         case .change(let change):
             receivedChange(change)

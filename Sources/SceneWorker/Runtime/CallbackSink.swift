@@ -159,7 +159,7 @@ final class CallbackSink {
             if foldsNotification, event.origin == nil {
                 let posted = event.name.postedNotifications
                 while event.posted < posted.count, index + 1 < messages.count,
-                    Self.isBare(messages[index + 1], posted[event.posted])
+                    Self.isBare(&messages[index + 1], posted[event.posted])
                 {
                     event.posted += 1
                     index += 1
@@ -220,15 +220,17 @@ final class CallbackSink {
     }
 
     /// Whether `message` is the callback `name` and nothing else (a notification as the sink
-    /// records it), looked at in place: a `CallbackEvent` made to compare it with cost more
-    /// than the rest of folding it.
-    private static func isBare(_ message: borrowing WorkerMessage, _ name: CallbackName) -> Bool {
-        switch message {
-        case .callback(let event):
-            event.name == name && event.viewController == nil && event.restoration == nil && event.notification == nil
-                && event.value == nil && event.origin == nil && event.posted == 0 && event.reply == nil
-        default: false
-        }
+    /// records it). The callback is moved out to be looked at, then back: bound by a pattern,
+    /// it was copied (every string and value retained, then released), and a `CallbackEvent`
+    /// made to compare it with cost more than the rest of folding it.
+    private static func isBare(_ message: inout WorkerMessage, _ name: CallbackName) -> Bool {
+        guard let event = takeCallback(&message) else { return false }
+        let isBare =
+            event.name == name && event.viewController == nil && event.restoration == nil
+            && event.notification == nil && event.value == nil && event.origin == nil && event.posted == 0
+            && event.reply == nil
+        message = .callback(event)
+        return isBare
     }
 
     private static func isReplyWithoutResult(_ message: borrowing WorkerMessage) -> Bool {
