@@ -68,4 +68,48 @@ import Testing
         #expect(isTagged(Array(#"{"scene":""#.utf8)))
         #expect(!isTagged([]))
     }
+
+    /// A tagged frame decodes where it lies to what its plain frame decodes to, errors
+    /// included: every round trip's frames (the fast path) and their near misses (either
+    /// path), tagged as each end tags them.
+    @Test func aTaggedFrameDecodesInPlaceAsItsPlainFrameDoes() throws {
+        func tagged(_ plain: [UInt8], _ body: (SceneTag.Tagged) -> Void) {
+            var tagged: [UInt8] = []
+            SceneTag.append(plain, scene: "Mail-1", to: &tagged)
+            tagged.withUnsafeBytes { bytes in
+                guard let frame = SceneTag.tagged(bytes) else {
+                    Issue.record("not tagged: \(String(decoding: tagged, as: UTF8.self))")
+                    return
+                }
+                #expect(frame.scene == "Mail-1")
+                #expect(frame.body == plain)
+                body(frame)
+            }
+        }
+        func result<T>(_ decode: () throws(ProtocolError) -> T) -> Result<T, ProtocolError> {
+            do throws(ProtocolError) { return .success(try decode()) } catch { return .failure(error) }
+        }
+        let requests = FrameShapesTests.requests
+        let messages = FrameShapesTests.messages
+        var compared = 0
+        // Objects only: a frame that does not open one is sent untagged (`append`).
+        let objects = { (frames: [[UInt8]]) in frames.filter { $0.first == UInt8(ascii: "{") } }
+        for plain in objects(requests + requests.prefix(8).flatMap(FrameShapesTests.nearMisses) + [Array("{}".utf8)]) {
+            tagged(plain) { frame in
+                let inPlace = result { () throws(ProtocolError) in try frame.command() }
+                let copied = result { () throws(ProtocolError) in try HostCommand(frame: plain) }
+                #expect("\(inPlace)" == "\(copied)", "\(String(decoding: plain, as: UTF8.self))")
+                compared += 1
+            }
+        }
+        for plain in objects(messages + messages.prefix(8).flatMap(FrameShapesTests.nearMisses) + [Array("{}".utf8)]) {
+            tagged(plain) { frame in
+                let inPlace = result { () throws(ProtocolError) in try frame.message() }
+                let copied = result { () throws(ProtocolError) in try WorkerMessage(frame: plain) }
+                #expect("\(inPlace)" == "\(copied)", "\(String(decoding: plain, as: UTF8.self))")
+                compared += 1
+            }
+        }
+        #expect(compared > 1000)
+    }
 }

@@ -49,7 +49,6 @@ package final class WorkerConnection: Sendable {
 
     private struct ReadState {
         var decoder: FrameDecoder
-        var body: [UInt8] = []
     }
 
     private struct WriteState {
@@ -151,12 +150,7 @@ package final class WorkerConnection: Sendable {
         // leaves this call. (Delivering under the reading lock is fine: only the loop thread
         // reads, and nothing the scene does on an event reads this worker's stdout.)
         _ = reading.withLock { state in
-            // The body buffer is taken out while the decoder reads: the frames' closure may not
-            // touch `state` meanwhile.
-            var body: [UInt8] = []
-            swap(&body, &state.body)
-            defer { swap(&body, &state.body) }
-            return state.decoder.append(bytes) { piece in
+            state.decoder.append(bytes) { piece in
                 switch piece {
                 case .oversized(let length):
                     deliver(
@@ -167,10 +161,10 @@ package final class WorkerConnection: Sendable {
                 case .frame(let bytes):
                     do throws(ProtocolError) {
                         if carriesScenes, SceneTag.isTagged(bytes) {
-                            guard let scene = SceneTag.split(bytes, body: &body) else {
+                            guard let tagged = SceneTag.tagged(bytes) else {
                                 throw ProtocolError(.invalidMessage, "a scene tag that is not a plain JSON string")
                             }
-                            deliver(self, .sceneMessage(scene, try WorkerMessage(frame: body)))
+                            deliver(self, .sceneMessage(tagged.scene, try tagged.message()))
                             return true
                         }
                         deliver(self, .message(try WorkerMessage(frame: bytes)))

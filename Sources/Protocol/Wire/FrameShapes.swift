@@ -14,8 +14,16 @@
 /// general path does and gives the same result (a test compares them).
 enum FrameShapes {
     static func request(_ frame: UnsafeRawBufferPointer) -> HostCommand? {
-        var cursor = Cursor(frame)
-        guard cursor.literal(#"{"id":"#), let id = cursor.integer(), cursor.literal(#","op":""#),
+        request(frame, membersAt: 0)
+    }
+
+    /// `request(_:)` of the object whose members start at `start`, its `{` before them: 0 for
+    /// a plain frame, the first byte after a scene tag for a tagged one (`SceneTag.Tagged`),
+    /// which is then read where it lies.
+    static func request(_ frame: UnsafeRawBufferPointer, membersAt start: Int) -> HostCommand? {
+        var cursor = Cursor(frame, at: start)
+        guard start == 0 ? cursor.literal(#"{"id":"#) : cursor.literal(#""id":"#), let id = cursor.integer(),
+            cursor.literal(#","op":""#),
             let name = cursor.plainString(), let kind = OperationKind.byName[utf8: name]
         else { return nil }
         if let operation = kind.withoutParameters {
@@ -63,8 +71,13 @@ enum FrameShapes {
     }
 
     static func message(_ frame: UnsafeRawBufferPointer) -> WorkerMessage? {
-        var cursor = Cursor(frame)
-        guard cursor.literal(#"{"type":""#) else { return nil }
+        message(frame, membersAt: 0)
+    }
+
+    /// `message(_:)` of the object whose members start at `start` (see `request(_:membersAt:)`).
+    static func message(_ frame: UnsafeRawBufferPointer, membersAt start: Int) -> WorkerMessage? {
+        var cursor = Cursor(frame, at: start)
+        guard start == 0 ? cursor.literal(#"{"type":""#) : cursor.literal(#""type":""#) else { return nil }
         if cursor.literal(#"reply","id":"#) {
             guard let id = cursor.integer(), cursor.literal("}"), cursor.isAtEnd else { return nil }
             return .reply(id: id, result: nil)
@@ -99,7 +112,10 @@ enum FrameShapes {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+        init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
+            self.bytes = bytes
+            self.offset = offset
+        }
 
         var isAtEnd: Bool { offset == bytes.count }
 

@@ -9,9 +9,8 @@ final class WorkerAppProcess {
     let primary: WorkerSession
     /// The scenes' sessions, in the order they first appeared.
     ///
-    /// Unchecked, like `bodyScratch`: main-actor state, and no access to either runs app
-    /// code, which alone could reach the process back. The runtime's check of each access
-    /// cost six calls per frame.
+    /// Unchecked: main-actor state, and no access to it runs app code, which alone could
+    /// reach the process back. The runtime's check of each access cost calls on every frame.
     @exclusivity(unchecked) private var sessions: [Member] = []
 
     /// A scene's session, with the tag its frames carry.
@@ -91,26 +90,24 @@ final class WorkerAppProcess {
         }
     }
 
-    /// Handles one frame with a scene tag; false when its tag is not one (the caller then
-    /// hands the frame to the process's session, which refuses it).
+    /// Handles one frame with a scene tag, where it lies; false when its tag is not one (the
+    /// caller then hands the frame to the process's session, which refuses it).
     func handleTaggedFrame(_ frame: UnsafeRawBufferPointer) -> Bool {
-        // The frame without its tag goes into one buffer, reused: taken out while it is read,
-        // as a frame handled meanwhile (an app's run loop turn) gets a buffer of its own.
-        var body: [UInt8] = []
-        swap(&body, &bodyScratch)
-        defer { swap(&body, &bodyScratch) }
-        guard let scene = SceneTag.split(frame, body: &body) else { return false }
-        handleFrame(scene: scene, body: body)
+        guard let tagged = SceneTag.tagged(frame) else { return false }
+        handleFrame(scene: tagged.scene) { $0.handleFrame(tagged) }
         return true
     }
 
-    @exclusivity(unchecked) private var bodyScratch: [UInt8] = []
-
-    /// Handles one tagged frame, without its tag: before the handshake it is the process's
-    /// (which refuses it); after it, the session of `scene`'s, made for a scene new here.
+    /// Handles one tagged frame, without its tag.
     func handleFrame(scene: String, body: [UInt8]) {
+        handleFrame(scene: scene) { $0.handleFrame(body) }
+    }
+
+    /// Hands a frame of `scene`'s to `handle` with the session it is for: before the handshake
+    /// the process's (which refuses it); after it, `scene`'s, made for a scene new here.
+    private func handleFrame(scene: String, _ handle: (WorkerSession) -> Void) {
         guard primary.phase == .running else {
-            primary.handleFrame(body)
+            handle(primary)
             return
         }
         let session: WorkerSession
@@ -127,7 +124,7 @@ final class WorkerAppProcess {
         // (a session's sink is its own, and only `takeApplication` hands it over).
         if primary.application.sink !== session.sink { session.takeApplication() }
         let sceneBefore = session.scene
-        session.handleFrame(body)
+        handle(session)
         if joined || session.scene !== sceneBefore { noteScenes() }
     }
 

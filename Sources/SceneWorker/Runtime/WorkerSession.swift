@@ -169,6 +169,17 @@ final class WorkerSession {
         }
     }
 
+    /// Decodes and handles the frame inside a tagged one (an app process's), where it lies.
+    func handleFrame(_ tagged: SceneTag.Tagged) {
+        guard exitStatus == nil else { return }
+        do {
+            let command = try tagged.command()
+            handle(command)
+        } catch {
+            handleUndecodableFrame(error, id: Self.requestID(in: tagged.body))
+        }
+    }
+
     /// Handles a frame the decoder skipped for being longer than the limit.
     func handleOversizedFrame(length: Int) {
         guard exitStatus == nil else { return }
