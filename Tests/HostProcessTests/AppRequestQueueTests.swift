@@ -1,7 +1,6 @@
 import HostTools
 import Protocol
 import SceneModel
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -65,7 +64,7 @@ import Testing
         init(holding held: AppChange) {
             let (events, log) = AsyncStream.makeStream(of: String.self)
             let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let waiter = Mutex<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
+            let waiter = Locked<AsyncStream<Void>.Iterator?>(release.makeAsyncIterator())
             requests = AppSceneRequests(tasks: tasks)
             requests.setPerformer { opener, change in
                 log.yield("start \(opener) \(change.name)")

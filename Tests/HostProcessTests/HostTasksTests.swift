@@ -1,6 +1,5 @@
 import HostTools
 import SceneModel
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -12,7 +11,7 @@ struct HostTasksTests {
     @Test func finishCancelsAWaitingJobAndWaitsForItsEnd() async {
         let tasks = HostTasks()
         let (started, starting) = AsyncStream.makeStream(of: Void.self)
-        let ended = Mutex(false)
+        let ended = Locked(false)
         #expect(
             tasks.run {
                 starting.yield()
@@ -33,7 +32,7 @@ struct HostTasksTests {
     /// Jobs submitted before `finish()` all run, even those not started yet.
     @Test func everyJobSubmittedBeforeFinishRuns() async {
         let tasks = HostTasks()
-        let count = Mutex(0)
+        let count = Locked(0)
         for _ in 0..<100 { tasks.run { count.withLock { $0 += 1 } } }
         await tasks.finish()
         #expect(count.withLock { $0 } == 100)

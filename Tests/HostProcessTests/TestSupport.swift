@@ -3,7 +3,6 @@ import HostProcess
 import HostTools
 import Protocol
 import SceneModel
-import Synchronization
 import Testing
 
 /// The `hostctl` built next to the test bundle: the real worker the tests spawn.
@@ -252,7 +251,7 @@ func abandoning<Value: Sendable>(
 /// Resumes one continuation with whichever outcome comes first (`abandoning`): a value, or
 /// nil for the limit.
 private final class FirstOutcome<Value: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Value?, Never>?>(nil)
+    private let continuation = Locked<CheckedContinuation<Value?, Never>?>(nil)
 
     func await(_ continuation: CheckedContinuation<Value?, Never>) {
         self.continuation.withLock { $0 = continuation }

@@ -2,7 +2,6 @@ import Glibc
 import HostTools
 import Protocol
 import SceneModel
-import Synchronization
 import Testing
 
 @testable import HostProcess
@@ -127,7 +126,7 @@ private final class Pipe: Sendable {
         until done: @escaping @Sendable (_ count: Int, _ last: ArraySlice<UInt8>?) -> Bool,
         within limit: Duration
     ) async -> [ArraySlice<UInt8>] {
-        let lines = Mutex<[ArraySlice<UInt8>]>([])
+        let lines = Locked<[ArraySlice<UInt8>]>([])
         let readEnd = readEnd
         _ = await finishes(within: limit) {
             await withCheckedContinuationFromAnyThread { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,6 +1,5 @@
 import Protocol
 import SceneModel
-import Synchronization
 
 /// Where a scene sends the scene requests its app makes (`requestSceneSessionActivation`,
 /// `requestSceneSessionDestruction`, docs/LIFECYCLE.md §3c): the host carries them out on the
@@ -26,7 +25,7 @@ package final class AppSceneRequests: Sendable {
         package var queue = AppRequestQueue()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let tasks: HostTasks
 
     /// Drains the lines as children of `tasks`.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Sessions discarded that the app has not heard of yet (docs/LIFECYCLE.md §3c): the host's
 /// `didDiscardSceneSessions` event is recorded on the discarded scene, and the app delegate
 /// of a running worker of the app (another scene's) gets it too, else the next worker
@@ -11,9 +9,9 @@ package final class DiscardMailbox: Sendable {
     /// The most identifiers that wait for a worker.
     package static let maximumPending = 256
 
-    private let pending = Mutex<[String]>([])
+    private let pending = Locked<[String]>([])
     /// Asked to offer the pending sessions to every scene but the one named (set by the host).
-    private let listener = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let listener = Locked<(@Sendable (String) -> Void)?>(nil)
 
     package init(_ initial: [String] = []) {
         pending.withLock { $0 = Array(initial.suffix(Self.maximumPending)) }
