@@ -38,4 +38,9 @@ import Testing
         history.append(Self.event(1), size: 7)
         #expect(history.events.map(\.seq) == [1] && history.bytes == 7)
     }
+
+    /// What an event's size estimate counts for its slot is the slot's size.
+    @Test func anEventsSizeCountsItsSlotAsItIs() {
+        #expect(MemoryLayout<TraceHistory.Slot>.stride == TraceEvent.historySlotBytes)
+    }
 }

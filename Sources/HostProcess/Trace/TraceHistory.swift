@@ -7,13 +7,20 @@ import SceneModel
 package struct TraceHistory {
     package static let chunkSize = 4096
 
-    /// The events, nil in the slots of dropped ones until their chunk goes (an empty slot, not
-    /// a placeholder event: storing a shared event retained it on every drop).
-    private var chunks: [[TraceEvent?]] = []
-    /// Each held event's size as it was appended, by chunk and position as in `chunks`:
-    /// what dropping it gives back, without measuring it again. (Four bytes an event: a
-    /// size past 4 GiB is held as 4 GiB, on both sides of the count.)
-    private var sizes: [[UInt32]] = []
+    /// The events with their sizes, nil in the slots of dropped ones until their chunk goes.
+    private var chunks: [[Slot]] = []
+
+    /// One event and its size, side by side: one array to append to and one to drop from
+    /// per event (two, one for each, cost about a hundred instructions more an event).
+    /// `TraceEvent.historySlotBytes` counts its size.
+    package struct Slot {
+        /// Nil once dropped (an empty slot, not a placeholder event: storing a shared event
+        /// retained it on every drop).
+        var event: TraceEvent?
+        /// The size it was appended with: what dropping it gives back, without measuring it
+        /// again. (A size past 4 GiB is held as 4 GiB, on both sides of the count.)
+        var size: UInt32
+    }
     /// Events already dropped from the front of the first chunk.
     private var dropped = 0
     /// Events held.
@@ -21,18 +28,16 @@ package struct TraceHistory {
     /// The sum of the held events' sizes (as given to `append`).
     package private(set) var bytes = 0
 
-    package var first: TraceEvent? { count > 0 ? chunks[0][dropped] : nil }
+    package var first: TraceEvent? { count > 0 ? chunks[0][dropped].event : nil }
 
     /// Appends `event`, counting `size` bytes for it (`estimatedSize`, or 0 when the bytes
     /// are not counted).
     package mutating func append(_ event: TraceEvent, size: Int) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             chunks.append([])
-            sizes.append([])
         }
         let size = UInt32(clamping: size)
-        chunks[chunks.count - 1].append(event)
-        sizes[sizes.count - 1].append(size)
+        chunks[chunks.count - 1].append(Slot(event: event, size: size))
         count += 1
         bytes += Int(size)
     }
@@ -41,7 +46,7 @@ package struct TraceHistory {
     /// first one included (its dropped slots stay), so a position maps to a chunk directly.
     package subscript(position: Int) -> TraceEvent {
         let absolute = dropped + position
-        return chunks[absolute / Self.chunkSize][absolute % Self.chunkSize]!
+        return chunks[absolute / Self.chunkSize][absolute % Self.chunkSize].event!
     }
 
     /// The position of the first held event whose `seq` is at least `seq` (`count` if none):
@@ -61,13 +66,12 @@ package struct TraceHistory {
     /// the recorder drops events it does not look at, and a returned one cost a retain and
     /// a release.)
     package mutating func removeFirst() {
-        chunks[0][dropped] = nil
-        bytes -= Int(sizes[0][dropped])
+        bytes -= Int(chunks[0][dropped].size)
+        chunks[0][dropped].event = nil
         dropped += 1
         count -= 1
         if dropped == chunks[0].count {
             chunks.removeFirst()
-            sizes.removeFirst()
             dropped = 0
         }
     }
@@ -84,8 +88,8 @@ package struct TraceHistory {
 extension TraceHistory: Sequence {
     /// The events held, oldest first.
     package struct Iterator: IteratorProtocol {
-        fileprivate var chunks: ArraySlice<[TraceEvent?]>
-        fileprivate var current: ArraySlice<TraceEvent?>
+        fileprivate var chunks: ArraySlice<[Slot]>
+        fileprivate var current: ArraySlice<Slot>
 
         package mutating func next() -> TraceEvent? {
             while current.isEmpty {
@@ -93,7 +97,7 @@ extension TraceHistory: Sequence {
                 current = chunk[...]
             }
             // Held events only: the dropped ones are before `current`'s start.
-            return current.popFirst()!
+            return current.popFirst()!.event!
         }
     }
 

@@ -19,7 +19,9 @@ enum FrameShapes {
 
     /// `request(_:)` of the object whose members start at `start`, its `{` before them: 0 for
     /// a plain frame, the first byte after a scene tag for a tagged one (`SceneTag.Tagged`),
-    /// which is then read where it lies.
+    /// which is then read where it lies. (Inlined: the plain frame's call, with 0, then has
+    /// no test of `start` left.)
+    @inline(__always)
     static func request(_ frame: UnsafeRawBufferPointer, membersAt start: Int) -> HostCommand? {
         var cursor = Cursor(frame, at: start)
         guard start == 0 ? cursor.literal(#"{"id":"#) : cursor.literal(#""id":"#), let id = cursor.integer(),
@@ -75,6 +77,7 @@ enum FrameShapes {
     }
 
     /// `message(_:)` of the object whose members start at `start` (see `request(_:membersAt:)`).
+    @inline(__always)
     static func message(_ frame: UnsafeRawBufferPointer, membersAt start: Int) -> WorkerMessage? {
         var cursor = Cursor(frame, at: start)
         guard start == 0 ? cursor.literal(#"{"type":""#) : cursor.literal(#""type":""#) else { return nil }

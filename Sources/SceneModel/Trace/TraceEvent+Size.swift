@@ -6,12 +6,13 @@ extension TraceEvent {
     /// (notifications) into it. (Counting a value by its text undercounted: a 64 MiB history
     /// held about 170 MiB.)
     ///
-    /// The event's slot counts twice: the history array's spare capacity and the evicted
-    /// prefix it keeps until it compacts can each be as large as the events held. Its
-    /// fields' box (a 16-byte object header, the fields and the allocator's 16 bytes) counts
-    /// once, and so does the box of its rare fields when it has one.
+    /// The event's slot in the history (the event and its size, `historySlotBytes`) counts
+    /// twice: the history array's spare capacity and the evicted prefix it keeps until it
+    /// compacts can each be as large as the events held. Its fields' box (a 16-byte object
+    /// header, the fields and the allocator's 16 bytes) counts once, and so does the box of
+    /// its rare fields when it has one.
     package var estimatedSize: Int {
-        var size = 2 * MemoryLayout<TraceEvent>.stride + 32 + MemoryLayout<Fields>.stride
+        var size = 2 * Self.historySlotBytes + 32 + MemoryLayout<Fields>.stride
         if hasRareFields { size += 32 + MemoryLayout<RareFields>.stride }
         func add(_ text: String?) {
             if let text { size += text.heapBytes }
@@ -29,6 +30,12 @@ extension TraceEvent {
         if let argv { size += argv.reduce(48 + 16 * argv.count) { $0 + $1.heapBytes } }
         return size
     }
+}
+
+extension TraceEvent {
+    /// The bytes of an event's slot in a recorder's history: the event's reference and the
+    /// size it was counted at (`TraceHistory`), padded to eight.
+    package static let historySlotBytes = 16
 }
 
 extension JSONValue {
