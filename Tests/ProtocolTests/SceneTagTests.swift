@@ -89,27 +89,36 @@ import Testing
         func result<T>(_ decode: () throws(ProtocolError) -> T) -> Result<T, ProtocolError> {
             do throws(ProtocolError) { return .success(try decode()) } catch { return .failure(error) }
         }
-        let requests = FrameShapesTests.requests
-        let messages = FrameShapesTests.messages
-        var compared = 0
         // Objects only: a frame that does not open one is sent untagged (`append`).
-        let objects = { (frames: [[UInt8]]) in frames.filter { $0.first == UInt8(ascii: "{") } }
-        for plain in objects(requests + requests.prefix(8).flatMap(FrameShapesTests.nearMisses) + [Array("{}".utf8)]) {
-            tagged(plain) { frame in
-                let inPlace = result { () throws(ProtocolError) in try frame.command() }
-                let copied = result { () throws(ProtocolError) in try HostCommand(frame: plain) }
-                #expect("\(inPlace)" == "\(copied)", "\(String(decoding: plain, as: UTF8.self))")
-                compared += 1
+        func objects(_ frames: [[UInt8]]) -> [[UInt8]] {
+            (frames + frames.prefix(8).flatMap(FrameShapesTests.nearMisses) + [Array("{}".utf8)])
+                .filter { $0.first == UInt8(ascii: "{") }
+        }
+        var compared = 0
+        func compare<Decoded: Equatable>(
+            _ frames: [[UInt8]],
+            inPlace: (SceneTag.Tagged) throws(ProtocolError) -> Decoded,
+            copied: ([UInt8]) throws(ProtocolError) -> Decoded
+        ) {
+            for plain in objects(frames) {
+                tagged(plain) { frame in
+                    let decodedInPlace = result { () throws(ProtocolError) in try inPlace(frame) }
+                    let decodedCopy = result { () throws(ProtocolError) in try copied(plain) }
+                    #expect(decodedInPlace == decodedCopy, "\(String(decoding: plain, as: UTF8.self))")
+                    compared += 1
+                }
             }
         }
-        for plain in objects(messages + messages.prefix(8).flatMap(FrameShapesTests.nearMisses) + [Array("{}".utf8)]) {
-            tagged(plain) { frame in
-                let inPlace = result { () throws(ProtocolError) in try frame.message() }
-                let copied = result { () throws(ProtocolError) in try WorkerMessage(frame: plain) }
-                #expect("\(inPlace)" == "\(copied)", "\(String(decoding: plain, as: UTF8.self))")
-                compared += 1
-            }
-        }
+        compare(
+            FrameShapesTests.requests,
+            inPlace: { frame throws(ProtocolError) in try frame.command() },
+            copied: { plain throws(ProtocolError) in try HostCommand(frame: plain) }
+        )
+        compare(
+            FrameShapesTests.messages,
+            inPlace: { frame throws(ProtocolError) in try frame.message() },
+            copied: { plain throws(ProtocolError) in try WorkerMessage(frame: plain) }
+        )
         #expect(compared > 1000)
     }
 }
